@@ -1,0 +1,185 @@
+//! The `Builder`: schema files in, `schema.surql` out, for `build.rs` and the CLI alike.
+
+use crate::diagnostic::Diagnostics;
+use crate::emit::{self, EmitError, EmitOptions};
+use crate::front::{self, SourceFile};
+use crate::ir;
+use std::path::{Path, PathBuf};
+
+/// The environment variable the agent's password is read from at build time.
+pub const AGENT_PASSWORD_ENV: &str = "SURQLC_AGENT_PASSWORD";
+
+/// Configures and runs a compilation, in the style of `prost_build::Config`.
+///
+/// ```no_run
+/// // build.rs
+/// surqlc::Builder::new()
+///     .schema("schemas/store.rs")
+///     .out_dir(std::env::var("OUT_DIR").unwrap())
+///     .compile()
+///     .unwrap_or_else(|e| panic!("{e}"));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    schemas: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    prompt_template: Option<PathBuf>,
+    agent_password: Option<String>,
+    cargo_metadata: Option<bool>,
+}
+
+/// What a compilation produced, written or not.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub schema: ir::Schema,
+    pub schema_surql: String,
+    /// Every file the output depends on.
+    pub inputs: Vec<PathBuf>,
+}
+
+#[derive(Debug)]
+pub enum Error {
+    /// The schema has errors; each names its file, line and column.
+    Schema(Diagnostics),
+    Emit(EmitError),
+    Io(PathBuf, std::io::Error),
+    /// `compile` was called without `out_dir` and `OUT_DIR` is not set.
+    NoOutDir,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Schema(d) => write!(f, "{d}"),
+            Error::Emit(e) => write!(f, "error: {e}"),
+            Error::Io(p, e) => write!(f, "error: {}: {e}", p.display()),
+            Error::NoOutDir => write!(
+                f,
+                "error: no output directory: call Builder::out_dir or run from build.rs (OUT_DIR)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<Diagnostics> for Error {
+    fn from(d: Diagnostics) -> Self {
+        Error::Schema(d)
+    }
+}
+
+impl From<EmitError> for Error {
+    fn from(e: EmitError) -> Self {
+        Error::Emit(e)
+    }
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a schema file; several files form one schema.
+    pub fn schema(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.schemas.push(path.as_ref().to_owned());
+        self
+    }
+
+    /// Where `compile` writes `schema.surql`. Defaults to `$OUT_DIR`.
+    pub fn out_dir(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.out_dir = Some(path.as_ref().to_owned());
+        self
+    }
+
+    /// A Tera template that replaces the built-in prompt rules (everything before `SCHEMA`).
+    pub fn prompt_template(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.prompt_template = Some(path.as_ref().to_owned());
+        self
+    }
+
+    /// The agent's password; by default it is read from `SURQLC_AGENT_PASSWORD`.
+    pub fn agent_password(&mut self, password: impl Into<String>) -> &mut Self {
+        self.agent_password = Some(password.into());
+        self
+    }
+
+    /// Whether to print `cargo:` lines; by default, when run by Cargo as a build script.
+    pub fn cargo_metadata(&mut self, enabled: bool) -> &mut Self {
+        self.cargo_metadata = Some(enabled);
+        self
+    }
+
+    fn emits_cargo_metadata(&self) -> bool {
+        self.cargo_metadata.unwrap_or_else(|| {
+            std::env::var_os("OUT_DIR").is_some()
+                && std::env::var_os("CARGO_MANIFEST_DIR").is_some()
+        })
+    }
+
+    /// Runs the front end only.
+    pub fn load(&self) -> Result<ir::Schema, Error> {
+        let files = self
+            .schemas
+            .iter()
+            .map(SourceFile::read)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(front::compile(&files)?)
+    }
+
+    /// Compiles without writing anything.
+    pub fn generate(&self) -> Result<Output, Error> {
+        let schema = self.load()?;
+        let agent_password = self.agent_password.clone().or_else(|| {
+            std::env::var(AGENT_PASSWORD_ENV)
+                .ok()
+                .filter(|p| !p.is_empty())
+        });
+        let options = EmitOptions {
+            prompt_template: self.prompt_template.clone(),
+            agent_password,
+            sources: self.schemas.clone(),
+        };
+        let schema_surql = emit::render_schema_surql(&schema, &options)?;
+        let mut inputs = self.schemas.clone();
+        inputs.extend(self.prompt_template.clone());
+        Ok(Output {
+            schema,
+            schema_surql,
+            inputs,
+        })
+    }
+
+    /// Compiles and writes `schema.surql` into the output directory, touching it only when its content changed.
+    pub fn compile(&self) -> Result<Output, Error> {
+        let cargo = self.emits_cargo_metadata();
+        if cargo {
+            for path in self.schemas.iter().chain(&self.prompt_template) {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+            println!("cargo:rerun-if-env-changed={AGENT_PASSWORD_ENV}");
+        }
+        let output = self.generate()?;
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(Error::NoOutDir)?,
+        };
+        std::fs::create_dir_all(&out_dir).map_err(|e| Error::Io(out_dir.clone(), e))?;
+        write_if_changed(&out_dir.join("schema.surql"), &output.schema_surql)?;
+        if cargo && !output.schema_surql.contains("DEFINE USER") {
+            println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user");
+        }
+        Ok(output)
+    }
+}
+
+/// Writes `contents` to `path` unless it already holds exactly that; returns whether it wrote.
+pub fn write_if_changed(path: &Path, contents: &str) -> Result<bool, Error> {
+    if std::fs::read(path).is_ok_and(|existing| existing == contents.as_bytes()) {
+        return Ok(false);
+    }
+    std::fs::write(path, contents).map_err(|e| Error::Io(path.to_owned(), e))?;
+    Ok(true)
+}

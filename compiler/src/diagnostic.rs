@@ -1,0 +1,113 @@
+//! Errors in a user's schema, pinned to file, line and column and printed the way rustc prints them.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem in a schema file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub path: PathBuf,
+    /// 1-based.
+    pub line: usize,
+    /// 1-based, in characters.
+    pub column: usize,
+    pub message: String,
+    /// The offending source line and how many characters to underline, when known.
+    pub snippet: Option<(String, usize)>,
+}
+
+impl Diagnostic {
+    /// A diagnostic for `err` (whose spans come from parsing `source`), one per message it carries.
+    pub fn from_syn(path: &Path, source: &str, err: syn::Error) -> Vec<Diagnostic> {
+        err.into_iter()
+            .map(|e| {
+                let span = e.span();
+                let (start, end) = (span.start(), span.end());
+                let text = source
+                    .lines()
+                    .nth(start.line.saturating_sub(1))
+                    .map(str::to_owned);
+                let width = if end.line == start.line {
+                    end.column.saturating_sub(start.column).max(1)
+                } else {
+                    1
+                };
+                Diagnostic {
+                    path: path.to_owned(),
+                    line: start.line.max(1),
+                    column: start.column + 1,
+                    message: e.to_string(),
+                    snippet: text.map(|t| (t, width)),
+                }
+            })
+            .collect()
+    }
+
+    /// A problem with the file as a whole (unreadable, empty of tables).
+    pub fn whole_file(path: &Path, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            path: path.to_owned(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+            snippet: None,
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "error: {}", self.message)?;
+        write!(
+            f,
+            "  --> {}:{}:{}",
+            self.path.display(),
+            self.line,
+            self.column
+        )?;
+        if let Some((line, width)) = &self.snippet {
+            let gutter = self.line.to_string().len();
+            let pad = line
+                .chars()
+                .take(self.column - 1)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect::<String>();
+            write!(
+                f,
+                "\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}",
+                "",
+                self.line,
+                line,
+                "",
+                pad,
+                "^".repeat(*width)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Every problem found in one run, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n\n")?;
+            }
+            write!(f, "{d}")?;
+        }
+        if self.0.len() > 1 {
+            write!(
+                f,
+                "\n\nerror: could not compile the schema due to {} previous errors",
+                self.0.len()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}

@@ -1,0 +1,158 @@
+//! Renders `schema.surql` from the IR through the Tera templates in `templates/`.
+
+use crate::ir::Schema;
+use crate::surql;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The built-in templates, compiled into the crate so `build.rs` users need no files.
+pub const SCHEMA_TEMPLATE: &str = include_str!("../../templates/schema.surql.tera");
+pub const PROMPT_RULES_TEMPLATE: &str = include_str!("../../templates/prompt_rules.tera");
+
+/// What `schema.surql` depends on besides the IR.
+#[derive(Debug, Clone, Default)]
+pub struct EmitOptions {
+    /// Replaces the built-in prompt rules (the text before `SCHEMA`).
+    pub prompt_template: Option<PathBuf>,
+    /// The agent's password; `None` leaves the agent undefined (see the README).
+    pub agent_password: Option<String>,
+    /// Shown in the `@generated` header.
+    pub sources: Vec<PathBuf>,
+}
+
+#[derive(Debug)]
+pub enum EmitError {
+    /// The user's prompt template could not be read.
+    Io(PathBuf, std::io::Error),
+    /// A template failed to parse or render; the message names the template.
+    Template(String),
+    Password(String),
+}
+
+impl std::fmt::Display for EmitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EmitError::Io(p, e) => {
+                write!(f, "cannot read the prompt template {}: {e}", p.display())
+            }
+            EmitError::Template(m) => write!(f, "{m}"),
+            EmitError::Password(m) => write!(f, "cannot hash the agent password: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+fn template_error(name: &str, err: tera::Error) -> EmitError {
+    // Tera keeps the useful part (line, column, what was expected) in the source chain.
+    let mut message = format!("template {name}: {err}");
+    let mut source = std::error::Error::source(&err);
+    while let Some(s) = source {
+        message.push_str(&format!(": {s}"));
+        source = s.source();
+    }
+    EmitError::Template(message)
+}
+
+fn surql_string_filter(
+    value: &tera::Value,
+    _: &HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = value
+        .as_str()
+        .ok_or_else(|| tera::Error::msg("surql_string expects a string"))?;
+    Ok(tera::Value::String(surql::quote_string(s)))
+}
+
+/// The prompt's preamble: every line before `SCHEMA`.
+pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String, EmitError> {
+    let (name, text) = match &options.prompt_template {
+        Some(path) => (
+            path.display().to_string(),
+            std::fs::read_to_string(path).map_err(|e| EmitError::Io(path.clone(), e))?,
+        ),
+        None => (
+            "templates/prompt_rules.tera".to_owned(),
+            PROMPT_RULES_TEMPLATE.to_owned(),
+        ),
+    };
+    let mut context = tera::Context::new();
+    context.insert("schema", &schema.name);
+    context.insert("exposed", &schema.settings.exposed);
+    context.insert("value_hints", &!schema.settings.value_hints.is_empty());
+    context.insert("max_rows", &schema.settings.max_rows);
+    tera::Tera::one_off(&text, &context, false).map_err(|e| template_error(&name, e))
+}
+
+/// The whole `schema.surql` text.
+pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<String, EmitError> {
+    let preamble = render_preamble(schema, options)?;
+    let settings = &schema.settings;
+    let mut context = tera::Context::new();
+    context.insert("version", env!("CARGO_PKG_VERSION"));
+    let sources: Vec<String> = options
+        .sources
+        .iter()
+        .map(|p| p.display().to_string().replace('\\', "/"))
+        .collect();
+    context.insert(
+        "sources",
+        &if sources.is_empty() {
+            schema.name.clone()
+        } else {
+            sources.join(", ")
+        },
+    );
+    context.insert(
+        "tables",
+        &schema
+            .tables
+            .iter()
+            .map(surql::table_definition)
+            .collect::<Vec<_>>(),
+    );
+    context.insert("exposed", &settings.exposed);
+    let hints: Vec<HashMap<&str, String>> = settings
+        .value_hints
+        .iter()
+        .map(|h| {
+            HashMap::from([
+                ("table", h.table.clone()),
+                ("field", h.field.clone()),
+                ("label", format!("{}.{}: ", h.table, h.field)),
+            ])
+        })
+        .collect();
+    context.insert("value_hints", &hints);
+    let pool = &settings.examples;
+    context.insert(
+        "pool",
+        &HashMap::from([
+            ("table", pool.table.clone()),
+            ("dimension", pool.dimension.to_string()),
+            ("k", pool.k.to_string()),
+            ("ef", pool.ef.to_string()),
+        ]),
+    );
+    context.insert("preamble", &preamble);
+    let agent = &settings.agent;
+    let passhash = match &options.agent_password {
+        Some(pw) => crate::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,
+        None => String::new(),
+    };
+    context.insert(
+        "agent",
+        &HashMap::from([
+            ("user", agent.user.clone()),
+            ("token", agent.token_duration.clone()),
+            ("session", agent.session_duration.clone()),
+            ("passhash", passhash),
+        ]),
+    );
+    let mut tera = tera::Tera::default();
+    tera.register_filter("surql_string", surql_string_filter);
+    tera.add_raw_template("schema.surql", SCHEMA_TEMPLATE)
+        .map_err(|e| template_error("templates/schema.surql.tera", e))?;
+    tera.render("schema.surql", &context)
+        .map_err(|e| template_error("templates/schema.surql.tera", e))
+}

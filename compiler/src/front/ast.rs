@@ -1,0 +1,392 @@
+//! One annotated Rust item read into surqlc's terms: what it is, its names, docs and field types.
+//!
+//! Works item by item, so the derive (which sees one item) and the compiler (which
+//! sees the whole file) share it; cross-item facts are settled in `resolve`.
+
+use super::attr::{self, Derive, RenameRule, SchemaAttrs};
+use super::ctxt::Ctxt;
+use crate::ir;
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields, GenericArgument, PathArguments};
+
+/// An item carrying a surqlc derive.
+pub enum Container {
+    Table(TableAst),
+    Literal(EnumAst),
+    Schema(SchemaAst),
+}
+
+/// A `#[derive(Table)]` or `#[derive(Relation)]` struct.
+pub struct TableAst {
+    pub ident: syn::Ident,
+    /// The table name in the database.
+    pub name: String,
+    /// Where an error about the table name should point.
+    pub name_span: Span,
+    pub comment: Option<String>,
+    /// For a relation: the types inside `r#in: Link<A>` and `out: Link<B>`.
+    pub relation: Option<(syn::Path, syn::Path)>,
+    pub fields: Vec<FieldAst>,
+}
+
+pub struct FieldAst {
+    /// The Rust field, without `r#`.
+    pub ident: syn::Ident,
+    pub name: String,
+    pub name_span: Span,
+    pub ty: TypeAst,
+    /// The field's Rust type, for the derive's generated code.
+    pub rust_ty: syn::Type,
+    pub comment: Option<String>,
+}
+
+/// A field type as far as one item can tell; `Link` and `Named` need the other items to settle.
+#[derive(Clone)]
+pub enum TypeAst {
+    Known(ir::Type),
+    Option(Box<TypeAst>),
+    Array(Box<TypeAst>, Option<u64>),
+    /// `Link<T>`: a record of table type `T`.
+    Link(syn::Path),
+    /// A user type, such as a literal enum.
+    Named(syn::Path),
+    /// `#[surqlc(type = "...")]`.
+    Raw(String),
+}
+
+/// A `#[derive(Literal)]` unit-only enum.
+pub struct EnumAst {
+    pub ident: syn::Ident,
+    pub comment: Option<String>,
+    /// `(variant, stored value, span)`.
+    pub variants: Vec<(syn::Ident, String, Span)>,
+}
+
+/// The `#[derive(Schema)]` item with its settings.
+pub struct SchemaAst {
+    pub ident: syn::Ident,
+    pub attrs: SchemaAttrs,
+}
+
+impl Container {
+    /// Reads `input` as the kind its derive says; problems go to `cx`.
+    pub fn from_derive_input(cx: &Ctxt, input: &DeriveInput, kind: Derive) -> Option<Container> {
+        if !input.generics.params.is_empty() {
+            cx.error_spanned_by(
+                &input.generics,
+                format!("a {} cannot be generic", kind.name()),
+            );
+            return None;
+        }
+        match kind {
+            Derive::Table | Derive::Relation => {
+                table(cx, input, kind == Derive::Relation).map(Container::Table)
+            }
+            Derive::Literal => literal(cx, input).map(Container::Literal),
+            Derive::Schema => {
+                if !matches!(&input.data, Data::Struct(s) if s.fields.is_empty()) {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "derive Schema on a unit struct, e.g. `pub struct Store;`",
+                    );
+                }
+                Some(Container::Schema(SchemaAst {
+                    ident: input.ident.clone(),
+                    attrs: attr::schema_attrs(cx, &input.attrs),
+                }))
+            }
+        }
+    }
+}
+
+fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> {
+    let what = if is_relation { "Relation" } else { "Table" };
+    let fields = match &input.data {
+        Data::Struct(s) => &s.fields,
+        _ => {
+            cx.error_spanned_by(
+                &input.ident,
+                format!(
+                    "derive {what} on a struct; enums map to literal unions with derive Literal"
+                ),
+            );
+            return None;
+        }
+    };
+    let attrs = attr::table_attrs(cx, &input.attrs);
+    let (name, name_span) = match attrs.rename {
+        Some(r) => (r.value, r.span),
+        None => (
+            heck::AsSnakeCase(input.ident.to_string()).to_string(),
+            input.ident.span(),
+        ),
+    };
+    let rename_all = attrs.rename_all.map(|r| r.value);
+    let mut out = TableAst {
+        ident: input.ident.clone(),
+        name,
+        name_span,
+        comment: attr::docs(cx, &input.attrs),
+        relation: None,
+        fields: Vec::new(),
+    };
+    if let Fields::Unnamed(_) = fields {
+        cx.error_spanned_by(fields, "a table needs named fields (or none at all)");
+        return None;
+    }
+    let (mut from, mut to) = (None, None);
+    for f in fields.iter() {
+        let ident = syn::ext::IdentExt::unraw(f.ident.as_ref().expect("named field"));
+        let raw = ident.to_string();
+        if is_relation && (raw == "in" || raw == "out") {
+            match link_target(&f.ty) {
+                Some(path) if raw == "in" => from = Some(path),
+                Some(path) => to = Some(path),
+                None => cx.error_spanned_by(
+                    &f.ty,
+                    format!("a relation's `{raw}` must be `Link<T>` where T is a table"),
+                ),
+            }
+            continue;
+        }
+        if let Some(field) = field(cx, f, ident, rename_all) {
+            out.fields.push(field);
+        }
+    }
+    if is_relation {
+        match (from, to) {
+            (Some(a), Some(b)) => out.relation = Some((a, b)),
+            _ => cx.error_spanned_by(
+                &input.ident,
+                "a relation needs both ends as fields: `pub r#in: Link<FromTable>` and `pub out: Link<ToTable>`",
+            ),
+        }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for f in &out.fields {
+        if seen.contains(&f.name.as_str()) {
+            cx.error_at(
+                f.name_span,
+                format!("duplicate field `{}` on table `{}`", f.name, out.name),
+            );
+        }
+        seen.push(&f.name);
+    }
+    Some(out)
+}
+
+fn field(
+    cx: &Ctxt,
+    f: &syn::Field,
+    ident: syn::Ident,
+    rename_all: Option<RenameRule>,
+) -> Option<FieldAst> {
+    let attrs = attr::field_attrs(cx, &f.attrs);
+    let comment = attr::docs(cx, &f.attrs);
+    let raw = ident.to_string();
+    // The record id lives outside the table's fields; it is never a DEFINE FIELD.
+    if attrs.skip || raw == "id" {
+        return None;
+    }
+    let (name, name_span) = match attrs.rename {
+        Some(r) => (r.value, r.span),
+        None => (
+            rename_all.map_or(raw.clone(), |rule| rule.apply_to_field(&raw)),
+            ident.span(),
+        ),
+    };
+    if matches!(name.as_str(), "id" | "in" | "out") {
+        cx.error_at(
+            name_span,
+            format!("`{name}` is reserved by SurrealDB; rename the field"),
+        );
+    }
+    let ty = match attrs.ty {
+        Some(raw_ty) => TypeAst::Raw(raw_ty.value),
+        None => map_type(cx, &f.ty)?,
+    };
+    Some(FieldAst {
+        ident,
+        name,
+        name_span,
+        ty,
+        rust_ty: f.ty.clone(),
+        comment,
+    })
+}
+
+/// The `T` in `Link<T>` (or `Option<Link<T>>` is not accepted: an edge has both ends).
+fn link_target(ty: &syn::Type) -> Option<syn::Path> {
+    let (name, args) = last_segment(ty)?;
+    if name != "Link" {
+        return None;
+    }
+    match args.as_slice() {
+        [syn::Type::Path(p)] if p.qself.is_none() => Some(p.path.clone()),
+        _ => None,
+    }
+}
+
+/// The last path segment's name and its type arguments.
+fn last_segment(ty: &syn::Type) -> Option<(String, Vec<syn::Type>)> {
+    let syn::Type::Path(tp) = ty else { return None };
+    if tp.qself.is_some() {
+        return None;
+    }
+    let seg = tp.path.segments.last()?;
+    let args = match &seg.arguments {
+        PathArguments::None => Vec::new(),
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                GenericArgument::Type(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect(),
+        PathArguments::Parenthesized(_) => return None,
+    };
+    Some((seg.ident.to_string(), args))
+}
+
+const UNSUPPORTED_HINT: &str = "give its SurrealQL type with #[surqlc(type = \"...\")]";
+
+/// The SurrealQL shape of a Rust field type; see `docs/annotations.md` for the table.
+pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
+    let unsupported = || {
+        let shown = quote::ToTokens::to_token_stream(ty).to_string();
+        cx.error_spanned_by(
+            ty,
+            format!("unsupported field type `{shown}`; {UNSUPPORTED_HINT}"),
+        );
+        None
+    };
+    match ty {
+        syn::Type::Paren(p) => map_type(cx, &p.elem),
+        syn::Type::Group(g) => map_type(cx, &g.elem),
+        syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Path(p) if p.path.is_ident("str")) => {
+            Some(TypeAst::Known(ir::Type::String))
+        }
+        syn::Type::Array(arr) => {
+            let len = match &arr.len {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(n),
+                    ..
+                }) => n.base10_parse::<u64>().ok(),
+                _ => None,
+            };
+            let Some(len) = len else {
+                cx.error_spanned_by(
+                    &arr.len,
+                    format!("array length must be an integer literal; {UNSUPPORTED_HINT}"),
+                );
+                return None;
+            };
+            Some(TypeAst::Array(
+                Box::new(map_type(cx, &arr.elem)?),
+                Some(len),
+            ))
+        }
+        syn::Type::Path(_) => {
+            let Some((name, args)) = last_segment(ty) else {
+                return unsupported();
+            };
+            let known = |t| Some(TypeAst::Known(t));
+            match (name.as_str(), args.as_slice()) {
+                ("String" | "str", []) => known(ir::Type::String),
+                ("bool", []) => known(ir::Type::Bool),
+                (
+                    "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize",
+                    [],
+                ) => known(ir::Type::Int),
+                ("f32" | "f64", []) => known(ir::Type::Float),
+                ("Decimal", []) => known(ir::Type::Decimal),
+                ("Datetime" | "OffsetDateTime" | "SystemTime", []) => known(ir::Type::Datetime),
+                // chrono::DateTime<Utc> carries its time zone as a type argument.
+                ("DateTime", [_] | []) => known(ir::Type::Datetime),
+                ("Duration", []) => known(ir::Type::Duration),
+                ("Uuid", []) => known(ir::Type::Uuid),
+                ("Bytes", []) => known(ir::Type::Bytes),
+                ("Option", [inner]) => Some(TypeAst::Option(Box::new(map_type(cx, inner)?))),
+                ("Vec" | "VecDeque", [inner]) => {
+                    Some(TypeAst::Array(Box::new(map_type(cx, inner)?), None))
+                }
+                ("Box" | "Arc" | "Rc", [inner]) => map_type(cx, inner),
+                ("Link", [_]) => link_target(ty).map(TypeAst::Link).or_else(unsupported),
+                (_, []) => match ty {
+                    syn::Type::Path(p) => Some(TypeAst::Named(p.path.clone())),
+                    _ => unsupported(),
+                },
+                _ => unsupported(),
+            }
+        }
+        _ => unsupported(),
+    }
+}
+
+fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
+    let Data::Enum(data) = &input.data else {
+        cx.error_spanned_by(&input.ident, "derive Literal on a unit-only enum");
+        return None;
+    };
+    let attrs = attr::enum_attrs(cx, &input.attrs);
+    let mut variants: Vec<(syn::Ident, String, Span)> = Vec::new();
+    for v in &data.variants {
+        let vattrs = attr::variant_attrs(cx, &v.attrs);
+        if !matches!(v.fields, Fields::Unit) {
+            cx.error_spanned_by(
+                v,
+                format!(
+                    "enum variant `{}` carries data; a literal union holds only unit variants",
+                    v.ident
+                ),
+            );
+            continue;
+        }
+        let (value, span) = match vattrs.rename {
+            Some(r) => (r.value, r.span),
+            None => {
+                let name = v.ident.to_string();
+                (
+                    attrs
+                        .rename_all
+                        .as_ref()
+                        .map_or(name.clone(), |r| r.value.apply_to_variant(&name)),
+                    v.ident.span(),
+                )
+            }
+        };
+        if variants.iter().any(|(_, existing, _)| *existing == value) {
+            cx.error_at(span, format!("two variants are stored as {value:?}"));
+        }
+        variants.push((v.ident.clone(), value, span));
+    }
+    if data.variants.is_empty() {
+        cx.error_spanned_by(&input.ident, "a literal enum needs at least one variant");
+    }
+    Some(EnumAst {
+        ident: input.ident.clone(),
+        comment: attr::docs(cx, &input.attrs),
+        variants,
+    })
+}
+
+impl EnumAst {
+    pub fn to_ir(&self) -> ir::LiteralEnum {
+        ir::LiteralEnum {
+            rust_name: self.ident.to_string(),
+            comment: self.comment.clone(),
+            variants: self
+                .variants
+                .iter()
+                .map(|(i, v, _)| (i.to_string(), v.clone()))
+                .collect(),
+        }
+    }
+}
+
+impl TableAst {
+    pub fn span(&self) -> Span {
+        self.ident.span()
+    }
+}

@@ -1,0 +1,577 @@
+//! Reads the attributes surqlc cares about: `#[derive]` markers, doc comments, `#[surqlc(...)]` and serde's renames.
+
+use super::ctxt::Ctxt;
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, LitInt, LitStr, Token};
+
+/// What a derive marks an item as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derive {
+    Table,
+    Relation,
+    Literal,
+    Schema,
+}
+
+impl Derive {
+    pub fn name(self) -> &'static str {
+        match self {
+            Derive::Table => "Table",
+            Derive::Relation => "Relation",
+            Derive::Literal => "Literal",
+            Derive::Schema => "Schema",
+        }
+    }
+}
+
+/// The surqlc derive among `#[derive(...)]`, matched by last path segment so `surqlc_macros::Table` and `Table` both count.
+pub fn surqlc_derive(cx: &Ctxt, attrs: &[Attribute]) -> Option<(Derive, Span)> {
+    let mut found: Option<(Derive, Span)> = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let Ok(paths) = attr
+            .parse_args_with(syn::punctuated::Punctuated::<syn::Path, Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        for path in paths {
+            let Some(last) = path.segments.last() else {
+                continue;
+            };
+            let kind = match last.ident.to_string().as_str() {
+                "Table" => Derive::Table,
+                "Relation" => Derive::Relation,
+                "Literal" => Derive::Literal,
+                "Schema" => Derive::Schema,
+                _ => continue,
+            };
+            match found {
+                Some((other, _)) => cx.error_spanned_by(
+                    &path,
+                    format!("an item can derive only one of Table, Relation, Literal and Schema; it already derives {}", other.name()),
+                ),
+                None => found = Some((kind, path.span())),
+            }
+        }
+    }
+    found
+}
+
+/// The doc comment as one string; see `docs/annotations.md` for the joining rule.
+///
+/// Each `///` line (each `#[doc]`) loses one leading space; lines are joined with a
+/// space, an empty line is a paragraph break (`\n`), and empty lines at either end are
+/// dropped. Text inside a single `#[doc = "..."]` is kept verbatim, newlines included.
+pub fn docs(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+        let syn::Meta::NameValue(nv) = &attr.meta else {
+            cx.error_spanned_by(attr, "expected `#[doc = \"...\"]`");
+            continue;
+        };
+        match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => {
+                let text = s.value();
+                lines.push(text.strip_prefix(' ').map(str::to_owned).unwrap_or(text));
+            }
+            other => cx.error_spanned_by(
+                other,
+                "surqlc reads only literal doc comments; write the text out instead of a macro",
+            ),
+        }
+    }
+    while lines.first().is_some_and(|l| l.is_empty()) {
+        lines.remove(0);
+    }
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    let mut after_break = true;
+    for line in lines {
+        if line.is_empty() {
+            out.push('\n');
+            after_break = true;
+        } else {
+            if !after_break {
+                out.push(' ');
+            }
+            out.push_str(&line);
+            after_break = false;
+        }
+    }
+    Some(out)
+}
+
+/// A value with the span it was written at, for errors found later.
+#[derive(Debug, Clone)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// `#[surqlc(...)]` and `#[serde(...)]` on a table or relation struct.
+#[derive(Debug, Default)]
+pub struct TableAttrs {
+    pub rename: Option<Spanned<String>>,
+    /// serde's `rename_all`, applied to field names.
+    pub rename_all: Option<Spanned<RenameRule>>,
+}
+
+/// On a field.
+#[derive(Debug, Default)]
+pub struct FieldAttrs {
+    pub rename: Option<Spanned<String>>,
+    /// `#[surqlc(type = "...")]`: the SurrealQL type, verbatim.
+    pub ty: Option<Spanned<String>>,
+    pub skip: bool,
+}
+
+/// On a unit-only enum.
+#[derive(Debug, Default)]
+pub struct EnumAttrs {
+    pub rename_all: Option<Spanned<RenameRule>>,
+}
+
+/// On an enum variant.
+#[derive(Debug, Default)]
+pub struct VariantAttrs {
+    pub rename: Option<Spanned<String>>,
+}
+
+/// On the `#[derive(Schema)]` item.
+#[derive(Debug, Default)]
+pub struct SchemaAttrs {
+    pub expose: Option<Vec<syn::Path>>,
+    pub value_hints: Option<Vec<syn::ExprPath>>,
+    pub examples_table: Option<Spanned<String>>,
+    pub dimension: Option<Spanned<u32>>,
+    pub k: Option<Spanned<u32>>,
+    pub ef: Option<Spanned<u32>>,
+    pub agent_user: Option<Spanned<String>>,
+    pub token_duration: Option<Spanned<String>>,
+    pub session_duration: Option<Spanned<String>>,
+    pub max_rows: Option<Spanned<u32>>,
+}
+
+/// serde's `rename_all` rules, applied exactly as serde applies them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenameRule {
+    Lower,
+    Upper,
+    Pascal,
+    Camel,
+    Snake,
+    ScreamingSnake,
+    Kebab,
+    ScreamingKebab,
+}
+
+impl RenameRule {
+    fn from_str(s: &str) -> Option<Self> {
+        Some(match s {
+            "lowercase" => RenameRule::Lower,
+            "UPPERCASE" => RenameRule::Upper,
+            "PascalCase" => RenameRule::Pascal,
+            "camelCase" => RenameRule::Camel,
+            "snake_case" => RenameRule::Snake,
+            "SCREAMING_SNAKE_CASE" => RenameRule::ScreamingSnake,
+            "kebab-case" => RenameRule::Kebab,
+            "SCREAMING-KEBAB-CASE" => RenameRule::ScreamingKebab,
+            _ => return None,
+        })
+    }
+
+    /// A variant name (PascalCase in Rust) under this rule.
+    pub fn apply_to_variant(self, variant: &str) -> String {
+        match self {
+            RenameRule::Pascal => variant.to_owned(),
+            RenameRule::Lower => variant.to_ascii_lowercase(),
+            RenameRule::Upper => variant.to_ascii_uppercase(),
+            RenameRule::Camel => variant[..1].to_ascii_lowercase() + &variant[1..],
+            RenameRule::Snake => {
+                let mut snake = String::new();
+                for (i, ch) in variant.char_indices() {
+                    if i > 0 && ch.is_uppercase() {
+                        snake.push('_');
+                    }
+                    snake.push(ch.to_ascii_lowercase());
+                }
+                snake
+            }
+            RenameRule::ScreamingSnake => RenameRule::Snake
+                .apply_to_variant(variant)
+                .to_ascii_uppercase(),
+            RenameRule::Kebab => RenameRule::Snake
+                .apply_to_variant(variant)
+                .replace('_', "-"),
+            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
+                .apply_to_variant(variant)
+                .replace('_', "-"),
+        }
+    }
+
+    /// A field name (snake_case in Rust) under this rule.
+    pub fn apply_to_field(self, field: &str) -> String {
+        match self {
+            RenameRule::Lower | RenameRule::Snake => field.to_owned(),
+            RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
+            RenameRule::Pascal => {
+                let mut pascal = String::new();
+                let mut capitalize = true;
+                for ch in field.chars() {
+                    if ch == '_' {
+                        capitalize = true;
+                    } else if capitalize {
+                        pascal.push(ch.to_ascii_uppercase());
+                        capitalize = false;
+                    } else {
+                        pascal.push(ch);
+                    }
+                }
+                pascal
+            }
+            RenameRule::Camel => {
+                let pascal = RenameRule::Pascal.apply_to_field(field);
+                pascal[..1].to_ascii_lowercase() + &pascal[1..]
+            }
+            RenameRule::Kebab => field.replace('_', "-"),
+            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
+                .apply_to_field(field)
+                .replace('_', "-"),
+        }
+    }
+}
+
+fn lit_str(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    Ok(Spanned {
+        value: lit.value(),
+        span: lit.span(),
+    })
+}
+
+fn lit_u32(meta: &ParseNestedMeta) -> syn::Result<Spanned<u32>> {
+    let lit: LitInt = meta.value()?.parse()?;
+    Ok(Spanned {
+        value: lit.base10_parse()?,
+        span: lit.span(),
+    })
+}
+
+/// serde's rename forms: `rename = "x"` or `rename(serialize = "x", ...)`; surqlc follows what serde writes.
+fn serde_rename(meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<String>>> {
+    if meta.input.peek(Token![=]) {
+        return lit_str(meta).map(Some);
+    }
+    let mut serialize = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("serialize") {
+            serialize = Some(lit_str(&inner)?);
+        } else {
+            skip_value(&inner)?;
+        }
+        Ok(())
+    })?;
+    Ok(serialize)
+}
+
+/// Consumes a serde item surqlc does not read, whatever its shape.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _: proc_macro2::TokenTree = meta.input.parse()?;
+    }
+    Ok(())
+}
+
+fn set_once<T>(cx: &Ctxt, slot: &mut Option<Spanned<T>>, value: Spanned<T>, what: &str) {
+    if slot.is_some() {
+        cx.error_at(value.span, format!("duplicate `{what}`"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Runs `f` on every item of every `#[surqlc(...)]` attribute, reporting syntax errors.
+fn each_surqlc(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("surqlc")) {
+        if let Err(err) = attr.parse_nested_meta(|meta| f(&meta)) {
+            cx.syn_error(err);
+        }
+    }
+}
+
+/// Runs `f` on serde items surqlc reads; the rest are skipped (serde checks its own).
+fn each_serde(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<bool>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if !f(&meta)? {
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            cx.syn_error(err);
+        }
+    }
+}
+
+fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str) -> syn::Error {
+    let name = meta
+        .path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_else(|| {
+            let path = &meta.path;
+            quote::quote!(#path).to_string().replace(' ', "")
+        });
+    meta.error(format!(
+        "unknown surqlc attribute `{name}` on {place}; expected {expected}"
+    ))
+}
+
+fn rename_all(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<RenameRule>>> {
+    let lit = if meta.input.peek(Token![=]) {
+        Some(meta.value()?.parse::<LitStr>()?)
+    } else {
+        let mut serialize = None;
+        meta.parse_nested_meta(|inner| {
+            if inner.path.is_ident("serialize") {
+                serialize = Some(inner.value()?.parse::<LitStr>()?);
+            } else {
+                skip_value(&inner)?;
+            }
+            Ok(())
+        })?;
+        serialize
+    };
+    let Some(lit) = lit else { return Ok(None) };
+    match RenameRule::from_str(&lit.value()) {
+        Some(rule) => Ok(Some(Spanned {
+            value: rule,
+            span: lit.span(),
+        })),
+        None => {
+            cx.error_at(
+                lit.span(),
+                format!("unknown rename_all rule {:?}", lit.value()),
+            );
+            Ok(None)
+        }
+    }
+}
+
+pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
+    let mut out = TableAttrs::default();
+    each_surqlc(cx, attrs, |meta| {
+        if meta.path.is_ident("rename") {
+            set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
+            Ok(())
+        } else {
+            Err(unknown(meta, "a table", "`rename = \"...\"`"))
+        }
+    });
+    each_serde(cx, attrs, |meta| {
+        if meta.path.is_ident("rename_all") {
+            if let Some(rule) = rename_all(cx, meta)? {
+                out.rename_all = Some(rule);
+            }
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    });
+    out
+}
+
+pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    each_surqlc(cx, attrs, |meta| {
+        if meta.path.is_ident("rename") {
+            set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
+        } else if meta.path.is_ident("type") {
+            set_once(cx, &mut out.ty, lit_str(meta)?, "type");
+        } else if meta.path.is_ident("skip") {
+            out.skip = true;
+        } else {
+            return Err(unknown(
+                meta,
+                "a field",
+                "`rename = \"...\"`, `type = \"...\"` or `skip`",
+            ));
+        }
+        Ok(())
+    });
+    let mut serde_rename_seen = None;
+    each_serde(cx, attrs, |meta| {
+        if meta.path.is_ident("rename") {
+            serde_rename_seen = serde_rename(meta)?;
+            Ok(true)
+        } else if meta.path.is_ident("skip") || meta.path.is_ident("skip_serializing") {
+            out.skip = true;
+            Ok(true)
+        } else if meta.path.is_ident("flatten") {
+            Err(meta.error("surqlc cannot map `#[serde(flatten)]`: declare the fields on the table, or skip this one with #[surqlc(skip)]"))
+        } else {
+            Ok(false)
+        }
+    });
+    if out.rename.is_none() {
+        out.rename = serde_rename_seen;
+    }
+    out
+}
+
+pub fn enum_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EnumAttrs {
+    let mut out = EnumAttrs::default();
+    each_surqlc(cx, attrs, |meta| {
+        Err(unknown(
+            meta,
+            "a literal enum",
+            "no attributes (use serde's rename/rename_all)",
+        ))
+    });
+    each_serde(cx, attrs, |meta| {
+        if meta.path.is_ident("rename_all") {
+            out.rename_all = rename_all(cx, meta)?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    });
+    out
+}
+
+pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    each_surqlc(cx, attrs, |meta| {
+        if meta.path.is_ident("rename") {
+            set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
+            Ok(())
+        } else {
+            Err(unknown(meta, "an enum variant", "`rename = \"...\"`"))
+        }
+    });
+    let mut serde_seen = None;
+    each_serde(cx, attrs, |meta| {
+        if meta.path.is_ident("rename") {
+            serde_seen = serde_rename(meta)?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    });
+    if out.rename.is_none() {
+        out.rename = serde_seen;
+    }
+    out
+}
+
+pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
+    let mut out = SchemaAttrs::default();
+    each_surqlc(cx, attrs, |meta| {
+        let p = &meta.path;
+        if p.is_ident("expose") {
+            let mut paths = Vec::new();
+            meta.parse_nested_meta(|inner| {
+                paths.push(inner.path.clone());
+                Ok(())
+            })?;
+            if out.expose.replace(paths).is_some() {
+                return Err(meta.error("duplicate `expose`"));
+            }
+        } else if p.is_ident("value_hints") {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let list = content.parse_terminated(syn::ExprPath::parse, Token![,])?;
+            if out
+                .value_hints
+                .replace(list.into_iter().collect())
+                .is_some()
+            {
+                return Err(meta.error("duplicate `value_hints`"));
+            }
+        } else if p.is_ident("examples") {
+            meta.parse_nested_meta(|inner| {
+                if inner.path.is_ident("table") {
+                    set_once(
+                        cx,
+                        &mut out.examples_table,
+                        lit_str(&inner)?,
+                        "examples(table)",
+                    );
+                } else if inner.path.is_ident("dimension") {
+                    set_once(
+                        cx,
+                        &mut out.dimension,
+                        lit_u32(&inner)?,
+                        "examples(dimension)",
+                    );
+                } else if inner.path.is_ident("k") {
+                    set_once(cx, &mut out.k, lit_u32(&inner)?, "examples(k)");
+                } else if inner.path.is_ident("ef") {
+                    set_once(cx, &mut out.ef, lit_u32(&inner)?, "examples(ef)");
+                } else {
+                    return Err(unknown(
+                        &inner,
+                        "examples(...)",
+                        "`table`, `dimension`, `k` or `ef`",
+                    ));
+                }
+                Ok(())
+            })?;
+        } else if p.is_ident("agent") {
+            meta.parse_nested_meta(|inner| {
+                if inner.path.is_ident("user") {
+                    set_once(cx, &mut out.agent_user, lit_str(&inner)?, "agent(user)");
+                } else if inner.path.is_ident("token") {
+                    set_once(
+                        cx,
+                        &mut out.token_duration,
+                        lit_str(&inner)?,
+                        "agent(token)",
+                    );
+                } else if inner.path.is_ident("session") {
+                    set_once(
+                        cx,
+                        &mut out.session_duration,
+                        lit_str(&inner)?,
+                        "agent(session)",
+                    );
+                } else {
+                    return Err(unknown(
+                        &inner,
+                        "agent(...)",
+                        "`user`, `token` or `session`",
+                    ));
+                }
+                Ok(())
+            })?;
+        } else if p.is_ident("max_rows") {
+            set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
+        } else {
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)` or `max_rows = N`"));
+        }
+        Ok(())
+    });
+    out
+}
+
+use syn::parse::Parse as _;

@@ -1,0 +1,114 @@
+//! The front end: Rust source in, `ir::Schema` or every error out. Shared by the CLI, `build.rs` and the derives.
+//!
+//! `attr` reads attributes, `ast` reads one item, `resolve` ties items together;
+//! `ctxt` collects errors so a run reports all of them.
+
+pub mod ast;
+pub mod attr;
+pub mod ctxt;
+pub mod resolve;
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::ir;
+use ctxt::Ctxt;
+use std::path::{Path, PathBuf};
+
+/// A schema file's path (as it should appear in errors) and text.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+impl SourceFile {
+    pub fn read(path: impl AsRef<Path>) -> Result<SourceFile, Diagnostics> {
+        let path = path.as_ref();
+        std::fs::read_to_string(path)
+            .map(|text| SourceFile {
+                path: path.to_owned(),
+                text,
+            })
+            .map_err(|e| {
+                Diagnostics(vec![Diagnostic::whole_file(
+                    path,
+                    format!("cannot read the schema file: {e}"),
+                )])
+            })
+    }
+}
+
+/// Reads `files` as one schema. The schema's name is the `#[derive(Schema)]` type's, else the first file's stem.
+pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
+    let cxs: Vec<Ctxt> = files.iter().map(|_| Ctxt::new()).collect();
+    let mut items = resolve::Items::new();
+    for (i, file) in files.iter().enumerate() {
+        match syn::parse_file(&file.text) {
+            Ok(parsed) => collect(&cxs[i], i, &parsed.items, &mut items),
+            Err(err) => cxs[i].syn_error(err),
+        }
+    }
+    let parse_failed = cxs.iter().any(Ctxt::has_errors);
+    let default_name = files
+        .first()
+        .and_then(|f| f.path.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "schema".into());
+    let schema = if parse_failed {
+        None
+    } else {
+        Some(resolve::resolve(&cxs, &items, &default_name))
+    };
+    let mut diagnostics = Vec::new();
+    for (cx, file) in cxs.into_iter().zip(files) {
+        if let Err(errors) = cx.check() {
+            for err in errors {
+                diagnostics.extend(Diagnostic::from_syn(&file.path, &file.text, err));
+            }
+        }
+    }
+    match schema {
+        Some(schema) if diagnostics.is_empty() => {
+            if schema.tables.is_empty() {
+                let path = files
+                    .first()
+                    .map(|f| f.path.as_path())
+                    .unwrap_or(Path::new("<none>"));
+                return Err(Diagnostics(vec![Diagnostic::whole_file(
+                    path,
+                    "no tables found: mark a struct with #[derive(Table)] or #[derive(Relation)]",
+                )]));
+            }
+            Ok(schema)
+        }
+        _ => Err(Diagnostics(diagnostics)),
+    }
+}
+
+/// Gathers surqlc items, descending into inline modules.
+fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut resolve::Items) {
+    for item in syn_items {
+        let input: syn::DeriveInput = match item {
+            syn::Item::Struct(s) => s.clone().into(),
+            syn::Item::Enum(e) => e.clone().into(),
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    collect(cx, file, inner, items);
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        match attr::surqlc_derive(cx, &input.attrs) {
+            Some((kind, _)) => {
+                if let Some(container) = ast::Container::from_derive_input(cx, &input, kind) {
+                    items.push(file, container);
+                }
+            }
+            None => {
+                if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
+                    cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal or Schema)", input.ident));
+                }
+            }
+        }
+    }
+}

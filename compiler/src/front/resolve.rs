@@ -1,0 +1,405 @@
+//! Settles what one item cannot know alone (link targets, enum types, settings) and builds the IR.
+
+use super::ast::{Container, EnumAst, SchemaAst, TableAst, TypeAst};
+use super::ctxt::Ctxt;
+use crate::ir;
+use crate::surql::is_plain_ident;
+use std::collections::BTreeMap;
+
+/// Every container of a schema with the index of the file (and so the `Ctxt`) it came from.
+pub struct Items {
+    pub tables: Vec<(usize, TableAst)>,
+    pub enums: Vec<(usize, EnumAst)>,
+    pub schemas: Vec<(usize, SchemaAst)>,
+}
+
+impl Items {
+    pub fn new() -> Self {
+        Items {
+            tables: Vec::new(),
+            enums: Vec::new(),
+            schemas: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, file: usize, container: Container) {
+        match container {
+            Container::Table(t) => self.tables.push((file, t)),
+            Container::Literal(e) => self.enums.push((file, e)),
+            Container::Schema(s) => self.schemas.push((file, s)),
+        }
+    }
+}
+
+fn last_ident(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+/// Builds the IR; every problem is recorded in the `Ctxt` of the file it is in.
+pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
+    // Rust type name -> table name, and the enums by name.
+    let mut table_names: BTreeMap<String, String> = BTreeMap::new();
+    let mut by_db_name: BTreeMap<&str, &TableAst> = BTreeMap::new();
+    for (file, t) in &items.tables {
+        let cx = &cxs[*file];
+        if !is_plain_ident(&t.name) {
+            cx.error_at(
+                t.name_span,
+                format!(
+                    "table name {:?} must be letters, digits and underscores",
+                    t.name
+                ),
+            );
+        }
+        if let Some(first) = by_db_name.get(t.name.as_str()) {
+            cx.error_at(
+                t.name_span,
+                format!(
+                    "two tables are named `{}`: `{}` and `{}`",
+                    t.name, first.ident, t.ident
+                ),
+            );
+        } else {
+            by_db_name.insert(&t.name, t);
+        }
+        if table_names
+            .insert(t.ident.to_string(), t.name.clone())
+            .is_some()
+        {
+            cx.error_spanned_by(
+                &t.ident,
+                format!("the type name `{}` is declared twice", t.ident),
+            );
+        }
+    }
+    let mut enums: BTreeMap<String, ir::LiteralEnum> = BTreeMap::new();
+    for (file, e) in &items.enums {
+        if enums.insert(e.ident.to_string(), e.to_ir()).is_some()
+            || table_names.contains_key(&e.ident.to_string())
+        {
+            cxs[*file].error_spanned_by(
+                &e.ident,
+                format!("the type name `{}` is declared twice", e.ident),
+            );
+        }
+    }
+
+    let link = |cx: &Ctxt, path: &syn::Path| -> Option<String> {
+        let name = last_ident(path);
+        match table_names.get(&name) {
+            Some(table) => Some(table.clone()),
+            None if enums.contains_key(&name) => {
+                cx.error_spanned_by(path, format!("`{name}` is a literal enum, not a table; a link must point at a Table or Relation"));
+                None
+            }
+            None => {
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "`{name}` is not a table in this schema (derive Table or Relation on it)"
+                    ),
+                );
+                None
+            }
+        }
+    };
+
+    fn ty(
+        cx: &Ctxt,
+        t: &TypeAst,
+        link: &dyn Fn(&Ctxt, &syn::Path) -> Option<String>,
+        enums: &BTreeMap<String, ir::LiteralEnum>,
+        tables: &BTreeMap<String, String>,
+    ) -> Option<ir::Type> {
+        Some(match t {
+            TypeAst::Known(k) => k.clone(),
+            TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
+            TypeAst::Option(inner) => {
+                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables)?))
+            }
+            TypeAst::Array(inner, n) => {
+                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables)?), *n)
+            }
+            TypeAst::Link(path) => ir::Type::Record(link(cx, path)?),
+            TypeAst::Named(path) => {
+                let name = last_ident(path);
+                if let Some(e) = enums.get(&name) {
+                    e.ty()
+                } else if tables.contains_key(&name) {
+                    cx.error_spanned_by(
+                        path,
+                        format!("`{name}` is a table; link to its rows with `Link<{name}>`"),
+                    );
+                    return None;
+                } else {
+                    cx.error_spanned_by(
+                        path,
+                        format!("unsupported field type `{name}`: not a surqlc Literal enum or a known type; give its SurrealQL type with #[surqlc(type = \"...\")]"),
+                    );
+                    return None;
+                }
+            }
+        })
+    }
+
+    let mut tables = Vec::new();
+    for (file, t) in &items.tables {
+        let cx = &cxs[*file];
+        let kind = match &t.relation {
+            Some((from, to)) => match (link(cx, from), link(cx, to)) {
+                (Some(from), Some(to)) => ir::TableKind::Relation { from, to },
+                _ => continue,
+            },
+            None => ir::TableKind::Normal,
+        };
+        let mut fields = Vec::new();
+        for f in &t.fields {
+            if !is_plain_ident(&f.name) {
+                cx.error_at(
+                    f.name_span,
+                    format!(
+                        "field name {:?} must be letters, digits and underscores",
+                        f.name
+                    ),
+                );
+            }
+            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names) {
+                fields.push(ir::Field {
+                    name: f.name.clone(),
+                    rust_name: f.ident.to_string(),
+                    ty: resolved,
+                    comment: f.comment.clone(),
+                });
+            }
+        }
+        tables.push(ir::Table {
+            name: t.name.clone(),
+            rust_name: t.ident.to_string(),
+            comment: t.comment.clone(),
+            kind,
+            fields,
+        });
+    }
+
+    let (name, rust_name, settings) = settings(cxs, items, &tables, &table_names, default_name);
+    if tables.iter().any(|t| t.name == settings.examples.table) {
+        let (file, schema) = items
+            .schemas
+            .first()
+            .map(|(f, s)| (*f, s.ident.span()))
+            .unwrap_or((0, proc_macro2::Span::call_site()));
+        cxs[file].error_at(schema, format!("the few-shot pool table `{}` clashes with a table of the schema; rename one with examples(table = \"...\")", settings.examples.table));
+    }
+    ir::Schema {
+        name,
+        rust_name,
+        tables,
+        enums: items.enums.iter().map(|(_, e)| e.to_ir()).collect(),
+        settings,
+    }
+}
+
+fn settings(
+    cxs: &[Ctxt],
+    items: &Items,
+    tables: &[ir::Table],
+    table_names: &BTreeMap<String, String>,
+    default_name: &str,
+) -> (String, Option<String>, ir::Settings) {
+    for (file, extra) in items.schemas.iter().skip(1) {
+        cxs[*file].error_spanned_by(&extra.ident, "only one item may derive Schema");
+    }
+    let default_hints = || {
+        let mut hints: Vec<ir::FieldRef> = tables
+            .iter()
+            .flat_map(|t| {
+                t.fields
+                    .iter()
+                    .filter(|f| is_literal(&f.ty))
+                    .map(|f| ir::FieldRef {
+                        table: t.name.clone(),
+                        field: f.name.clone(),
+                    })
+            })
+            .collect();
+        hints.sort_by(|a, b| (&a.table, &a.field).cmp(&(&b.table, &b.field)));
+        hints
+    };
+    let Some((file, schema)) = items.schemas.first() else {
+        let settings = ir::Settings {
+            exposed: tables.iter().map(|t| t.name.clone()).collect(),
+            value_hints: default_hints(),
+            examples: Default::default(),
+            agent: Default::default(),
+            max_rows: 50,
+        };
+        return (default_name.to_owned(), None, settings);
+    };
+    let cx = &cxs[*file];
+    let a = &schema.attrs;
+    let exposed = match &a.expose {
+        None => tables.iter().map(|t| t.name.clone()).collect(),
+        Some(paths) => {
+            let mut exposed: Vec<String> = Vec::new();
+            for p in paths {
+                match table_names.get(&last_ident(p)) {
+                    Some(name) if exposed.contains(name) => {
+                        cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
+                    }
+                    Some(name) => exposed.push(name.clone()),
+                    None => cx.error_spanned_by(
+                        p,
+                        format!("`{}` is not a table in this schema", last_ident(p)),
+                    ),
+                }
+            }
+            exposed
+        }
+    };
+    let value_hints = match &a.value_hints {
+        None => default_hints(),
+        Some(paths) => paths
+            .iter()
+            .filter_map(|p| {
+                let segs: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                let [ty, field] = segs.as_slice() else {
+                    cx.error_spanned_by(
+                        p,
+                        "write a value hint as `Type::field`, e.g. `Customer::country`",
+                    );
+                    return None;
+                };
+                let Some(table) = table_names
+                    .get(ty)
+                    .and_then(|n| tables.iter().find(|t| &t.name == n))
+                else {
+                    cx.error_spanned_by(p, format!("`{ty}` is not a table in this schema"));
+                    return None;
+                };
+                let field = syn::parse_str::<syn::Ident>(field)
+                    .map(|i| syn::ext::IdentExt::unraw(&i).to_string())
+                    .unwrap_or_default();
+                match table.fields.iter().find(|f| f.rust_name == field) {
+                    Some(f) => Some(ir::FieldRef {
+                        table: table.name.clone(),
+                        field: f.name.clone(),
+                    }),
+                    None => {
+                        cx.error_spanned_by(p, format!("`{ty}` has no field `{field}`"));
+                        None
+                    }
+                }
+            })
+            .collect(),
+    };
+    let defaults = ir::Settings {
+        exposed: Vec::new(),
+        value_hints: Vec::new(),
+        examples: Default::default(),
+        agent: Default::default(),
+        max_rows: 50,
+    };
+    let pick_str = |v: &Option<super::attr::Spanned<String>>,
+                    d: String,
+                    what: &str,
+                    check: fn(&str) -> bool| match v {
+        Some(s) if check(&s.value) => s.value.clone(),
+        Some(s) => {
+            cx.error_at(s.span, format!("invalid {what} {:?}", s.value));
+            d
+        }
+        None => d,
+    };
+    let pick_u32 = |v: &Option<super::attr::Spanned<u32>>, d: u32, what: &str| match v {
+        Some(s) if s.value > 0 => s.value,
+        Some(s) => {
+            cx.error_at(s.span, format!("{what} must be at least 1"));
+            d
+        }
+        None => d,
+    };
+    let settings = ir::Settings {
+        exposed,
+        value_hints,
+        examples: ir::ExampleSettings {
+            table: pick_str(
+                &a.examples_table,
+                defaults.examples.table.clone(),
+                "table name",
+                is_plain_ident,
+            ),
+            dimension: pick_u32(
+                &a.dimension,
+                defaults.examples.dimension,
+                "examples(dimension)",
+            ),
+            k: pick_u32(&a.k, defaults.examples.k, "examples(k)"),
+            ef: pick_u32(&a.ef, defaults.examples.ef, "examples(ef)"),
+        },
+        agent: ir::AgentSettings {
+            user: pick_str(
+                &a.agent_user,
+                defaults.agent.user.clone(),
+                "user name",
+                is_plain_ident,
+            ),
+            token_duration: pick_str(
+                &a.token_duration,
+                defaults.agent.token_duration.clone(),
+                "duration",
+                is_duration,
+            ),
+            session_duration: pick_str(
+                &a.session_duration,
+                defaults.agent.session_duration.clone(),
+                "duration",
+                is_duration,
+            ),
+        },
+        max_rows: pick_u32(&a.max_rows, defaults.max_rows, "max_rows"),
+    };
+    (
+        heck::AsSnakeCase(schema.ident.to_string()).to_string(),
+        Some(schema.ident.to_string()),
+        settings,
+    )
+}
+
+fn is_literal(ty: &ir::Type) -> bool {
+    match ty {
+        ir::Type::Literal(_) => true,
+        ir::Type::Option(inner) => is_literal(inner),
+        _ => false,
+    }
+}
+
+/// A SurrealQL duration such as `1h`, `30m` or `1d12h`.
+fn is_duration(s: &str) -> bool {
+    let mut rest = s;
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 {
+            return false;
+        }
+        rest = &rest[digits..];
+        let unit = ["ns", "us", "µs", "ms", "s", "m", "h", "d", "w", "y"]
+            .iter()
+            .find(|u| rest.starts_with(**u) && !(**u == "m" && rest.starts_with("ms")));
+        match unit {
+            Some(u) => rest = &rest[u.len()..],
+            None => return false,
+        }
+    }
+    true
+}

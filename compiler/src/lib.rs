@@ -1,0 +1,23 @@
+//! surqlc compiles annotated Rust schema definitions into a SurrealDB schema whose
+//! functions write a text-to-SurrealQL prompt, plus typed Rust helpers.
+//!
+//! Pipeline: [`front`] (Rust source to [`ir`]) then the back ends: [`surql`]
+//! (definitions), `emit` (the `schema.surql` file), and the optional `tokens`
+//! and `db` modules. See `ARCHITECTURE.md` at the repository root.
+
+pub mod diagnostic;
+pub mod front;
+pub mod ir;
+pub mod surql;
+
+pub use diagnostic::{Diagnostic, Diagnostics};
+#[cfg(feature = "codegen")]
+pub mod builder;
+#[cfg(feature = "db")]
+pub mod db;
+#[cfg(feature = "codegen")]
+pub mod emit;
+#[cfg(feature = "codegen")]
+mod password;
+#[cfg(feature = "codegen")]
+pub use builder::{Builder, Error};

@@ -1,0 +1,23 @@
+//! The agent's `PASSHASH`: an Argon2id hash, so the generated file never holds the password itself.
+
+use argon2::password_hash::{PasswordHasher, SaltString};
+use sha2::{Digest, Sha256};
+
+/// Hashes `password` for `user`.
+///
+/// The salt is derived from the user and password rather than drawn at random, so the
+/// same inputs give the same file (deterministic output, and no rewrite on every build).
+/// The price is that two deployments with the same user name and password share a hash.
+pub fn passhash(user: &str, password: &str) -> Result<String, String> {
+    let digest = Sha256::new()
+        .chain_update(b"surqlc-agent-salt\0")
+        .chain_update(user)
+        .chain_update([0])
+        .chain_update(password)
+        .finalize();
+    let salt = SaltString::encode_b64(&digest[..16]).map_err(|e| e.to_string())?;
+    argon2::Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,127 @@
+//! SurrealQL text for IR values: string literals, types and the `DEFINE TABLE`/`DEFINE FIELD` statements.
+//!
+//! This is the one place that spells a table's definition; the CLI, `build.rs`
+//! and the derives all call it, so they cannot disagree.
+
+use crate::ir::{Field, Table, TableKind, Type};
+use std::fmt::Write;
+
+/// A double-quoted SurrealQL string literal that the parser reads back as exactly `s`.
+pub fn quote_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            // Other control characters would be legal raw, but an escape keeps the file printable.
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Whether `name` can stand unescaped as a table or field name.
+pub fn is_plain_ident(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The type as written after `TYPE`.
+pub fn render_type(ty: &Type) -> String {
+    match ty {
+        Type::Any => "any".into(),
+        Type::Bool => "bool".into(),
+        Type::Int => "int".into(),
+        Type::Float => "float".into(),
+        Type::Decimal => "decimal".into(),
+        Type::String => "string".into(),
+        Type::Datetime => "datetime".into(),
+        Type::Duration => "duration".into(),
+        Type::Uuid => "uuid".into(),
+        Type::Bytes => "bytes".into(),
+        Type::Object => "object".into(),
+        Type::Option(inner) => format!("option<{}>", render_type(inner)),
+        Type::Array(inner, None) => format!("array<{}>", render_type(inner)),
+        Type::Array(inner, Some(n)) => format!("array<{}, {n}>", render_type(inner)),
+        Type::Record(table) => format!("record<{table}>"),
+        Type::Literal(values) => values
+            .iter()
+            .map(|v| quote_string(v))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Type::Raw(text) => text.clone(),
+    }
+}
+
+fn push_comment(out: &mut String, comment: &Option<String>) {
+    if let Some(c) = comment {
+        out.push_str(" COMMENT ");
+        out.push_str(&quote_string(c));
+    }
+}
+
+/// `DEFINE TABLE OVERWRITE ...;`
+pub fn define_table(table: &Table) -> String {
+    let mut out = format!("DEFINE TABLE OVERWRITE {}", table.name);
+    if let TableKind::Relation { from, to } = &table.kind {
+        let _ = write!(out, " TYPE RELATION IN {from} OUT {to}");
+    }
+    out.push_str(" SCHEMAFULL");
+    push_comment(&mut out, &table.comment);
+    out.push(';');
+    out
+}
+
+/// `DEFINE FIELD OVERWRITE ... ON table ...;`
+pub fn define_field(table: &str, field: &Field) -> String {
+    let mut out = format!(
+        "DEFINE FIELD OVERWRITE {} ON {} TYPE {}",
+        field.name,
+        table,
+        render_type(&field.ty)
+    );
+    push_comment(&mut out, &field.comment);
+    out.push(';');
+    out
+}
+
+/// Every statement that defines `table`, one per line, in declaration order.
+pub fn table_definition(table: &Table) -> String {
+    let mut out = define_table(table);
+    for field in &table.fields {
+        out.push('\n');
+        out.push_str(&define_field(&table.name, field));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_escape_everything_the_lexer_treats_specially() {
+        assert_eq!(quote_string(r#"a"b\c"#), r#""a\"b\\c""#);
+        assert_eq!(quote_string("x\ny\tz\u{1}"), "\"x\\ny\\tz\\u{1}\"");
+        assert_eq!(quote_string("'⟩ 😀"), "\"'⟩ 😀\"");
+    }
+
+    #[test]
+    fn renders_nested_types() {
+        let ty = Type::Option(Box::new(Type::Array(Box::new(Type::Float), Some(4))));
+        assert_eq!(render_type(&ty), "option<array<float, 4>>");
+        assert_eq!(
+            render_type(&Type::Literal(vec!["a".into(), "b".into()])),
+            r#""a" | "b""#
+        );
+    }
+}
