@@ -1,0 +1,40 @@
+//! Helpers shared by the end-to-end tests: paths, compiling a schema, a loaded embedded database.
+
+use std::path::PathBuf;
+use surqlc::db::{self, Db, Target};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_owned()
+}
+
+/// `../shared/fixtures/store` beside the repository.
+pub fn store_fixtures() -> PathBuf {
+    root().join("../shared/fixtures/store")
+}
+
+pub fn read(path: impl Into<PathBuf>) -> String {
+    let path = path.into();
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// A builder for `schemas/NAME.rs` with the given agent password.
+pub fn builder(schema: &str) -> surqlc::Builder {
+    let mut b = surqlc::Builder::new();
+    b.schema(root().join("schemas").join(format!("{schema}.rs"))).cargo_metadata(false);
+    b
+}
+
+/// A fresh embedded database with `script`s loaded in order.
+pub async fn loaded(scripts: &[&str]) -> Db {
+    let conn = db::connect(&Target::default()).await.expect("embedded engine starts");
+    for script in scripts {
+        db::execute(&conn, script).await.expect("script loads");
+    }
+    conn
+}
+
+/// Current-thread runtime for tests that need the engine.
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime").block_on(f)
+}
