@@ -90,10 +90,11 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("version", env!("CARGO_PKG_VERSION"));
+    // File names only: the output must not depend on where the project is checked out.
     let sources: Vec<String> = options
         .sources
         .iter()
-        .map(|p| p.display().to_string().replace('\\', "/"))
+        .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
         .collect();
     context.insert(
         "sources",
