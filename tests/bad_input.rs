@@ -4,13 +4,19 @@ use surqlc::front::{compile, SourceFile};
 use surqlc::Diagnostic;
 
 fn errors(text: &str) -> Vec<Diagnostic> {
-    let file = SourceFile { path: "schemas/bad.rs".into(), text: text.to_owned() };
+    let file = SourceFile {
+        path: "schemas/bad.rs".into(),
+        text: text.to_owned(),
+    };
     compile(&[file]).expect_err("the schema is rejected").0
 }
 
 /// `(line, column, message fragment)` of each error, in order.
 fn positions(text: &str) -> Vec<(usize, usize, String)> {
-    errors(text).into_iter().map(|d| (d.line, d.column, d.message)).collect()
+    errors(text)
+        .into_iter()
+        .map(|d| (d.line, d.column, d.message))
+        .collect()
 }
 
 fn assert_one(text: &str, line: usize, column: usize, fragment: &str) {
@@ -23,7 +29,12 @@ fn assert_one(text: &str, line: usize, column: usize, fragment: &str) {
 
 #[test]
 fn malformed_rust() {
-    assert_one("#[derive(Table)]\npub struct Customer {\n    pub name: String\n    pub age: u8,\n}\n", 4, 5, "expected");
+    assert_one(
+        "#[derive(Table)]\npub struct Customer {\n    pub name: String\n    pub age: u8,\n}\n",
+        4,
+        5,
+        "expected",
+    );
 }
 
 #[test]
@@ -37,7 +48,7 @@ fn unsupported_field_type() {
         "use std::collections::HashMap;\n#[derive(Table)]\npub struct Customer {\n    pub tags: HashMap<String, u32>,\n}\n",
         4,
         15,
-        "unsupported field type `HashMap < String , u32 >`",
+        "unsupported field type `HashMap<String, u32>`",
     );
 }
 
@@ -81,7 +92,7 @@ fn every_error_is_reported_in_one_run() {
 fn diagnostics_render_like_rustc() {
     let text = "#[derive(Table)]\npub struct Customer {\n    pub tags: Vec<(u8, u8)>,\n}\n";
     let shown = errors(text)[0].to_string();
-    let want = "error: unsupported field type `(u8 , u8)`; give its SurrealQL type with #[surqlc(type = \"...\")]\n  \
+    let want = "error: unsupported field type `(u8, u8)`; give its SurrealQL type with #[surqlc(type = \"...\")]\n  \
                 --> schemas/bad.rs:3:19\n  |\n3 |     pub tags: Vec<(u8, u8)>,\n  |                   ^^^^^^^^";
     assert_eq!(shown, want);
 }
@@ -89,14 +100,25 @@ fn diagnostics_render_like_rustc() {
 #[test]
 fn hostile_doc_comment_is_not_an_error_and_never_panics() {
     let text = "/// '\"\\ -- ; ⟩ 😀 שלום\n#[derive(Table)]\npub struct Customer {\n    #[doc = \"a\\u{0}b\"]\n    pub name: String,\n}\n";
-    let file = SourceFile { path: "x.rs".into(), text: text.into() };
+    let file = SourceFile {
+        path: "x.rs".into(),
+        text: text.into(),
+    };
     let schema = compile(&[file]).expect("compiles");
-    assert_eq!(schema.tables[0].comment.as_deref(), Some("'\"\\ -- ; ⟩ 😀 שלום"));
+    assert_eq!(
+        schema.tables[0].comment.as_deref(),
+        Some("'\"\\ -- ; ⟩ 😀 שלום")
+    );
 }
 
 #[test]
 fn doc_comment_macro_is_rejected_with_position() {
-    assert_one("#[doc = include_str!(\"x.md\")]\n#[derive(Table)]\npub struct T {}\n", 1, 9, "literal doc comments");
+    assert_one(
+        "#[doc = include_str!(\"x.md\")]\n#[derive(Table)]\npub struct T {}\n",
+        1,
+        9,
+        "literal doc comments",
+    );
 }
 
 #[test]
@@ -106,7 +128,12 @@ fn no_output_file_when_the_schema_is_bad() {
     let schema = dir.join("bad.rs");
     std::fs::write(&schema, "#[derive(Table)]\npub struct T { pub x: Foo }\n").unwrap();
     let out = dir.join("out");
-    let err = surqlc::Builder::new().schema(&schema).out_dir(&out).cargo_metadata(false).compile().unwrap_err();
+    let err = surqlc::Builder::new()
+        .schema(&schema)
+        .out_dir(&out)
+        .cargo_metadata(false)
+        .compile()
+        .unwrap_err();
     assert!(err.to_string().contains("bad.rs:2:23"), "{err}");
     assert!(!out.join("schema.surql").exists());
     std::fs::remove_dir_all(&dir).unwrap();

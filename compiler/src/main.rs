@@ -69,14 +69,16 @@ struct RunArgs {
     /// Database endpoint: mem:// (embedded, the default) or ws://host:port.
     #[arg(long, default_value = "mem://")]
     endpoint: String,
-    /// Namespace and database to use.
+    /// Namespace to use.
     #[arg(long, default_value = "ai")]
     ns: String,
+    /// Database to use.
     #[arg(long, default_value = "store")]
     db: String,
-    /// Root user and password for a server endpoint.
+    /// Root user for a server endpoint.
     #[arg(long, requires = "pass")]
     user: Option<String>,
+    /// Root password for a server endpoint.
     #[arg(
         long,
         requires = "user",

@@ -254,7 +254,7 @@ const UNSUPPORTED_HINT: &str = "give its SurrealQL type with #[surqlc(type = \".
 /// The SurrealQL shape of a Rust field type; see `docs/annotations.md` for the table.
 pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
     let unsupported = || {
-        let shown = quote::ToTokens::to_token_stream(ty).to_string();
+        let shown = type_to_string(ty);
         cx.error_spanned_by(
             ty,
             format!("unsupported field type `{shown}`; {UNSUPPORTED_HINT}"),
@@ -322,6 +322,22 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
         }
         _ => unsupported(),
     }
+}
+
+/// A type as a person writes it (`HashMap<String, u8>`), not as tokens print (`HashMap < String , u8 >`).
+fn type_to_string(ty: &syn::Type) -> String {
+    let tokens = quote::ToTokens::to_token_stream(ty).to_string();
+    let mut out = String::with_capacity(tokens.len());
+    for piece in tokens.split(' ') {
+        let glue = matches!(piece, "<" | ">" | "," | "::" | ")" | "]" | ";")
+            || out.ends_with(['<', '(', '[', '&'])
+            || out.ends_with("::");
+        if !out.is_empty() && !glue {
+            out.push(' ');
+        }
+        out.push_str(piece);
+    }
+    out
 }
 
 fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
