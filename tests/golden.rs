@@ -17,21 +17,39 @@ fn every_schema_matches_its_golden_file() {
     for path in schemas {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         // A fixed password so the PASSHASH line is covered; the hash is deterministic.
-        let output = builder(&stem).agent_password("golden-password").generate().unwrap_or_else(|e| panic!("{e}"));
-        let golden = root().join("tests/golden").join(format!("{stem}.schema.surql"));
+        let output = builder(&stem)
+            .agent_password("golden-password")
+            .generate()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let golden = root()
+            .join("tests/golden")
+            .join(format!("{stem}.schema.surql"));
         if bless {
             surqlc::builder::write_if_changed(&golden, &output.schema_surql).unwrap();
-        } else if std::fs::read_to_string(&golden).ok().as_deref() != Some(output.schema_surql.as_str()) {
+        } else if std::fs::read_to_string(&golden).ok().as_deref()
+            != Some(output.schema_surql.as_str())
+        {
             stale.push(golden.display().to_string());
         }
     }
-    assert!(stale.is_empty(), "output changed for {stale:?}; review the diff and rerun with SURQLC_BLESS=1 to accept it");
+    assert!(
+        stale.is_empty(),
+        "output changed for {stale:?}; review the diff and rerun with SURQLC_BLESS=1 to accept it"
+    );
 }
 
 #[test]
 fn output_is_deterministic() {
-    let a = builder("store").agent_password("x").generate().unwrap().schema_surql;
-    let b = builder("store").agent_password("x").generate().unwrap().schema_surql;
+    let a = builder("store")
+        .agent_password("x")
+        .generate()
+        .unwrap()
+        .schema_surql;
+    let b = builder("store")
+        .agent_password("x")
+        .generate()
+        .unwrap()
+        .schema_surql;
     assert_eq!(a, b);
 }
 
@@ -41,10 +59,17 @@ fn every_schema_loads_into_the_embedded_engine() {
         for stem in ["store", "library"] {
             let output = builder(stem).agent_password("pw").generate().unwrap();
             let conn = loaded(&[]).await;
-            surqlc::db::execute(&conn, &output.schema_surql).await.unwrap_or_else(|e| panic!("{stem}: {e}"));
-            let context = surqlc::db::query_string(&conn, "RETURN fn::schema_context()").await.unwrap();
+            surqlc::db::execute(&conn, &output.schema_surql)
+                .await
+                .unwrap_or_else(|e| panic!("{stem}: {e}"));
+            let context = surqlc::db::query_string(&conn, "RETURN fn::schema_context()")
+                .await
+                .unwrap();
             for table in &output.schema.settings.exposed {
-                assert!(context.contains(&format!("DEFINE TABLE {table} ")), "{stem}: {table} is in the schema block");
+                assert!(
+                    context.contains(&format!("DEFINE TABLE {table} ")),
+                    "{stem}: {table} is in the schema block"
+                );
             }
         }
     })

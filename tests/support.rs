@@ -5,7 +5,10 @@ use surqlc::db::{self, Db, Target};
 
 /// The repository root.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_owned()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_owned()
 }
 
 /// `../shared/fixtures/store` beside the repository.
@@ -21,13 +24,16 @@ pub fn read(path: impl Into<PathBuf>) -> String {
 /// A builder for `schemas/NAME.rs` with the given agent password.
 pub fn builder(schema: &str) -> surqlc::Builder {
     let mut b = surqlc::Builder::new();
-    b.schema(root().join("schemas").join(format!("{schema}.rs"))).cargo_metadata(false);
+    b.schema(root().join("schemas").join(format!("{schema}.rs")))
+        .cargo_metadata(false);
     b
 }
 
 /// A fresh embedded database with `script`s loaded in order.
 pub async fn loaded(scripts: &[&str]) -> Db {
-    let conn = db::connect(&Target::default()).await.expect("embedded engine starts");
+    let conn = db::connect(&Target::default())
+        .await
+        .expect("embedded engine starts");
     for script in scripts {
         db::execute(&conn, script).await.expect("script loads");
     }
@@ -36,5 +42,10 @@ pub async fn loaded(scripts: &[&str]) -> Db {
 
 /// Current-thread runtime for tests that need the engine.
 pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime").block_on(f)
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(f)
 }

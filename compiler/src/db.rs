@@ -77,7 +77,12 @@ pub async fn prompt(db: &Db, question: &str, qvec: &[f64]) -> Result<String, Err
 }
 
 /// Credentials of a database-level user, such as the agent. A database user must name its namespace and database.
-pub fn database_user(namespace: &str, database: &str, user: &str, password: &str) -> surrealdb::opt::auth::Database {
+pub fn database_user(
+    namespace: &str,
+    database: &str,
+    user: &str,
+    password: &str,
+) -> surrealdb::opt::auth::Database {
     surrealdb::opt::auth::Database {
         namespace: namespace.into(),
         database: database.into(),

@@ -94,7 +94,12 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
     let sources: Vec<String> = options
         .sources
         .iter()
-        .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
         .collect();
     context.insert(
         "sources",
