@@ -113,6 +113,8 @@ pub struct Settings {
     pub agent: AgentSettings,
     /// The row limit the default rules ask the model for.
     pub max_rows: u32,
+    /// Whether the schema block drops `TYPE NORMAL` and a relation's derived `in`/`out` lines.
+    pub compact: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,6 +8,7 @@
 pub mod diagnostic;
 pub mod front;
 pub mod ir;
+pub mod render;
 pub mod surql;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
@@ -19,5 +20,7 @@ pub mod db;
 pub mod emit;
 #[cfg(feature = "codegen")]
 mod password;
+#[cfg(feature = "tokens")]
+pub mod tokens;
 #[cfg(feature = "codegen")]
 pub use builder::{Builder, Error};

@@ -159,6 +159,8 @@ pub struct SchemaAttrs {
     pub token_duration: Option<Spanned<String>>,
     pub session_duration: Option<Spanned<String>>,
     pub max_rows: Option<Spanned<u32>>,
+    /// `compact`: the schema block in its compact rendering.
+    pub compact: bool,
 }
 
 /// serde's `rename_all` rules, applied exactly as serde applies them.
@@ -566,8 +568,13 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             })?;
         } else if p.is_ident("max_rows") {
             set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
+        } else if p.is_ident("compact") {
+            if out.compact {
+                return Err(meta.error("duplicate `compact`"));
+            }
+            out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)` or `max_rows = N`"));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)`, `max_rows = N` or `compact`"));
         }
         Ok(())
     });

@@ -235,6 +235,7 @@ fn settings(
             examples: Default::default(),
             agent: Default::default(),
             max_rows: 50,
+            compact: false,
         };
         return (default_name.to_owned(), None, settings);
     };
@@ -306,6 +307,7 @@ fn settings(
         examples: Default::default(),
         agent: Default::default(),
         max_rows: 50,
+        compact: false,
     };
     let pick_str = |v: &Option<super::attr::Spanned<String>>,
                     d: String,
@@ -365,6 +367,7 @@ fn settings(
             ),
         },
         max_rows: pick_u32(&a.max_rows, defaults.max_rows, "max_rows"),
+        compact: a.compact,
     };
     (
         heck::AsSnakeCase(schema.ident.to_string()).to_string(),

@@ -1,0 +1,237 @@
+//! Token costs of the schema block (per exposed table and in total) and where it could be cheaper, counted with tiktoken-rs.
+//!
+//! A table's count covers its `DEFINE TABLE` line and its `DEFINE FIELD` lines joined by
+//! `\n`, as [`crate::render::table_block_as`] writes them; the block's count is taken on the
+//! whole block, blank lines included, so it is not the sum of the tables. Each encoding's
+//! BPE tables are loaded on first use and kept for the life of the process.
+
+use crate::ir::{Schema, Table, Type};
+use crate::render::{self, Rendering};
+
+/// The encodings tiktoken-rs ships.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    O200kBase,
+    O200kHarmony,
+    Cl100kBase,
+    P50kBase,
+    P50kEdit,
+    R50kBase,
+}
+
+impl Encoding {
+    pub const ALL: [Encoding; 6] = [
+        Encoding::O200kBase,
+        Encoding::O200kHarmony,
+        Encoding::Cl100kBase,
+        Encoding::P50kBase,
+        Encoding::P50kEdit,
+        Encoding::R50kBase,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::O200kBase => "o200k_base",
+            Encoding::O200kHarmony => "o200k_harmony",
+            Encoding::Cl100kBase => "cl100k_base",
+            Encoding::P50kBase => "p50k_base",
+            Encoding::P50kEdit => "p50k_edit",
+            Encoding::R50kBase => "r50k_base",
+        }
+    }
+
+    /// The encoding called `name`, e.g. `o200k_base`.
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    fn bpe(self) -> &'static tiktoken_rs::CoreBPE {
+        // The singletons parse the BPE ranks once per process, on first use.
+        match self {
+            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+            Encoding::O200kHarmony => tiktoken_rs::o200k_harmony_singleton(),
+            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+            Encoding::P50kBase => tiktoken_rs::p50k_base_singleton(),
+            Encoding::P50kEdit => tiktoken_rs::p50k_edit_singleton(),
+            Encoding::R50kBase => tiktoken_rs::r50k_base_singleton(),
+        }
+    }
+
+    /// Tokens in `text`; special-token spellings in it count as ordinary text, as a model reading a comment would see them.
+    pub fn count(self, text: &str) -> usize {
+        self.bpe().encode_ordinary(text).len()
+    }
+}
+
+impl Default for Encoding {
+    fn default() -> Self {
+        Encoding::O200kBase
+    }
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one exposed table costs in the block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableCost {
+    pub table: String,
+    pub tokens: usize,
+    /// Unicode scalar values, not bytes.
+    pub chars: usize,
+    /// Tokens spent on the table's and its fields' `COMMENT` strings (quotes included).
+    pub comment_tokens: usize,
+}
+
+/// The cost of one rendering of the schema block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockCost {
+    pub rendering: Rendering,
+    pub encoding: Encoding,
+    /// Exposed tables in prompt order.
+    pub tables: Vec<TableCost>,
+    pub block_tokens: usize,
+    pub block_chars: usize,
+}
+
+/// Counts `schema`'s block in `rendering` with `encoding`.
+pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> BlockCost {
+    let tables = schema
+        .exposed_tables()
+        .map(|t| {
+            let text = render::table_block_as(t, rendering);
+            TableCost {
+                table: t.name.clone(),
+                tokens: encoding.count(&text),
+                chars: text.chars().count(),
+                comment_tokens: comment_tokens(t, encoding),
+            }
+        })
+        .collect();
+    let block = render::schema_block_as(schema, rendering);
+    BlockCost {
+        rendering,
+        encoding,
+        tables,
+        block_tokens: encoding.count(&block),
+        block_chars: block.chars().count(),
+    }
+}
+
+fn comment_tokens(table: &Table, encoding: Encoding) -> usize {
+    table
+        .comment
+        .iter()
+        .chain(table.fields.iter().filter_map(|f| f.comment.as_ref()))
+        .map(|c| encoding.count(&format!(" COMMENT {}", render::quote_str(c))))
+        .sum()
+}
+
+/// A spelling that costs more tokens than an equivalent one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saving {
+    pub table: String,
+    pub field: String,
+    /// What to write instead, for a person.
+    pub advice: String,
+    pub tokens_now: usize,
+    pub tokens_after: usize,
+}
+
+impl Saving {
+    pub fn saved(&self) -> usize {
+        self.tokens_now.saturating_sub(self.tokens_after)
+    }
+}
+
+/// Type overrides such as `string ASSERT $value INSIDE ['a', 'b']` that a literal union (a `Literal` enum) says in fewer tokens.
+pub fn savings(schema: &Schema, encoding: Encoding) -> Vec<Saving> {
+    let mut out = Vec::new();
+    for table in schema.exposed_tables() {
+        for field in &table.fields {
+            let Type::Raw(raw) = &field.ty else { continue };
+            let Some(values) = inside_list(raw) else {
+                continue;
+            };
+            let optional = raw.trim_start().starts_with("option<");
+            let literal = Type::Literal(values.clone());
+            let union = if optional {
+                Type::Option(Box::new(literal))
+            } else {
+                literal
+            };
+            let on = render::escape_ident(&table.name);
+            let name = render::escape_ident(&field.name);
+            let line = |ty: String| format!("DEFINE FIELD {name} ON {on} TYPE {ty}");
+            let now = encoding.count(&line(raw.trim().to_owned()));
+            let after = encoding.count(&line(render::render_kind(&union)));
+            if after < now {
+                out.push(Saving {
+                    table: table.name.clone(),
+                    field: field.name.clone(),
+                    advice: format!(
+                        "type `{}` as a Literal enum (`{}`) instead of `{}`",
+                        field.rust_name,
+                        render::render_kind(&union),
+                        raw.trim()
+                    ),
+                    tokens_now: now,
+                    tokens_after: after,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The quoted strings of an `INSIDE [...]` list, if the text has one made only of strings.
+fn inside_list(raw: &str) -> Option<Vec<String>> {
+    let at = raw.find("INSIDE")?;
+    let rest = raw[at + "INSIDE".len()..].trim_start();
+    let body = rest.strip_prefix('[')?;
+    let mut values = Vec::new();
+    let mut chars = body.chars();
+    loop {
+        match chars.find(|c| !c.is_whitespace() && *c != ',')? {
+            ']' => break,
+            quote @ ('\'' | '"') => {
+                let mut value = String::new();
+                loop {
+                    match chars.next()? {
+                        '\\' => value.push(chars.next()?),
+                        c if c == quote => break,
+                        c => value.push(c),
+                    }
+                }
+                values.push(value);
+            }
+            _ => return None,
+        }
+    }
+    (!values.is_empty()).then_some(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_inside_lists() {
+        assert_eq!(
+            inside_list("string ASSERT $value INSIDE ['a', \"b\\\"c\"]"),
+            Some(vec!["a".into(), "b\"c".into()])
+        );
+        assert_eq!(inside_list("string ASSERT $value INSIDE [1, 2]"), None);
+        assert_eq!(inside_list("string"), None);
+    }
+
+    #[test]
+    fn encodings_round_trip_their_names() {
+        for e in Encoding::ALL {
+            assert_eq!(Encoding::from_name(e.name()), Some(e));
+        }
+    }
+}
