@@ -36,6 +36,53 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
+    Audit {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        audit: AuditArgs,
+    },
+}
+
+#[derive(Args)]
+struct AuditArgs {
+    /// tiktoken encoding: o200k_base, cl100k_base, o200k_harmony, p50k_base, p50k_edit or r50k_base.
+    #[arg(long, default_value = "o200k_base")]
+    encoding: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Most tokens the schema block may cost (exit status 1 above it).
+    #[arg(long, value_name = "N")]
+    budget: Option<usize>,
+    /// Most tokens any one table may cost (exit status 1 above it).
+    #[arg(long, value_name = "N")]
+    table_budget: Option<usize>,
+    /// Also load the schema into the embedded engine and fail if its fn::schema_context() differs from the static rendering.
+    #[arg(long)]
+    live: bool,
+    /// SurrealQL data file loaded after the schema, for the whole-prompt view.
+    #[arg(long, value_name = "FILE", requires = "question")]
+    seed: Option<PathBuf>,
+    /// A question: adds the whole prompt (preamble, schema, value hints, examples) to the report.
+    #[arg(long, short, requires = "vector")]
+    question: Option<String>,
+    /// The question's embedding, comma-separated.
+    #[arg(
+        long,
+        short = 'v',
+        value_name = "F,F,...",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    vector: Vec<f64>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
 }
 
 #[derive(Args)]
@@ -172,6 +219,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(db_failure("fn::nl2surql_prompt failed"))?;
             print!("{prompt}");
         }
+        Command::Audit { input, audit } => run_audit(&input, &audit).await?,
     }
     Ok(())
 }
@@ -189,4 +237,347 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// One section of the whole prompt and its cost.
+struct Section {
+    name: &'static str,
+    tokens: usize,
+    chars: usize,
+}
+
+async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
+    use surqlc::render::{self, Rendering};
+    use surqlc::tokens::{self, Encoding};
+
+    let encoding = Encoding::from_name(&args.encoding).ok_or_else(|| {
+        let known: Vec<&str> = Encoding::ALL.iter().map(|e| e.name()).collect();
+        Failure(
+            format!(
+                "error: unknown encoding {:?}; expected one of {}",
+                args.encoding,
+                known.join(", ")
+            ),
+            2,
+        )
+    })?;
+    let output = builder(input).generate()?;
+    let schema = &output.schema;
+    let active = Rendering::of(schema);
+    let cost = tokens::block_cost(schema, active, encoding);
+    let other = match active {
+        Rendering::Engine => Rendering::Compact,
+        Rendering::Compact => Rendering::Engine,
+    };
+    let alternative = tokens::block_cost(schema, other, encoding);
+    let savings = tokens::savings(schema, encoding);
+
+    let mut live_mismatch = None;
+    let mut sections = Vec::new();
+    if args.live || args.question.is_some() {
+        let conn = db::connect(&Target::default())
+            .await
+            .map_err(db_failure("cannot start the embedded database"))?;
+        db::execute(&conn, &output.schema_surql)
+            .await
+            .map_err(db_failure("the database rejected the generated schema"))?;
+        if args.live {
+            let live = db::query_string(&conn, "RETURN fn::schema_context()")
+                .await
+                .map_err(db_failure("fn::schema_context failed"))?;
+            let ours = render::schema_block(schema);
+            if live != ours {
+                live_mismatch = Some(first_difference(&ours, &live));
+            }
+        }
+        if let Some(question) = &args.question {
+            if let Some(seed) = &args.seed {
+                let text = read(seed)?;
+                db::execute(&conn, &text)
+                    .await
+                    .map_err(|e| Failure(format!("error: loading {}: {e}", seed.display()), 1))?;
+            }
+            let prompt = db::prompt(&conn, question, &args.vector)
+                .await
+                .map_err(db_failure("fn::nl2surql_prompt failed"))?;
+            sections = prompt_sections(&conn, &prompt, &args.vector, encoding).await?;
+        }
+    }
+    if args.question.is_none() {
+        let preamble = surqlc::emit::render_preamble(
+            schema,
+            &surqlc::emit::EmitOptions {
+                prompt_template: input.prompt_template.clone(),
+                ..Default::default()
+            },
+        )
+        .map_err(|e| Failure(format!("error: {e}"), 2))?;
+        sections.push(Section {
+            name: "preamble",
+            tokens: encoding.count(&preamble),
+            chars: preamble.chars().count(),
+        });
+    }
+
+    let mut over = Vec::new();
+    if let Some(budget) = args.budget {
+        if cost.block_tokens > budget {
+            over.push(format!(
+                "the schema block costs {} tokens, {} over the budget of {budget}",
+                cost.block_tokens,
+                cost.block_tokens - budget
+            ));
+        }
+    }
+    if let Some(budget) = args.table_budget {
+        for t in cost.tables.iter().filter(|t| t.tokens > budget) {
+            over.push(format!(
+                "table {} costs {} tokens, {} over the table budget of {budget}",
+                t.table,
+                t.tokens,
+                t.tokens - budget
+            ));
+        }
+    }
+
+    match args.format {
+        Format::Json => {
+            let tables: Vec<serde_json::Value> = cost
+                .tables
+                .iter()
+                .zip(&alternative.tables)
+                .map(|(t, alt)| {
+                    serde_json::json!({
+                        "table": t.table,
+                        "tokens": t.tokens,
+                        "chars": t.chars,
+                        "share": share(t.tokens, cost.block_tokens),
+                        "comment_tokens": t.comment_tokens,
+                        format!("{}_tokens", other.name()): alt.tokens,
+                    })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "encoding": encoding.name(),
+                "rendering": active.name(),
+                "tables": tables,
+                "schema_block_tokens": cost.block_tokens,
+                "schema_block_chars": cost.block_chars,
+                format!("{}_schema_block_tokens", other.name()): alternative.block_tokens,
+                "prompt": sections.iter().map(|s| serde_json::json!({"section": s.name, "tokens": s.tokens, "chars": s.chars})).collect::<Vec<_>>(),
+                "savings": savings.iter().map(|s| serde_json::json!({
+                    "table": s.table, "field": s.field, "advice": s.advice,
+                    "tokens_now": s.tokens_now, "tokens_after": s.tokens_after, "saved": s.saved(),
+                })).collect::<Vec<_>>(),
+                "live_matches": if args.live { Some(live_mismatch.is_none()) } else { None },
+                "over_budget": over,
+            });
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+        Format::Text => print!("{}", text_report(&cost, &alternative, &savings, &sections)),
+    }
+
+    if let Some(diff) = live_mismatch {
+        return Err(Failure(
+            format!(
+                "error: the live fn::schema_context() differs from the static rendering: {diff}"
+            ),
+            1,
+        ));
+    }
+    if !over.is_empty() {
+        return Err(Failure(format!("over budget:\n  {}", over.join("\n  ")), 1));
+    }
+    Ok(())
+}
+
+/// `part` as a percentage of `whole`, to one decimal.
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        (part as f64 * 1000.0 / whole as f64).round() / 10.0
+    }
+}
+
+fn text_report(
+    cost: &surqlc::tokens::BlockCost,
+    alternative: &surqlc::tokens::BlockCost,
+    savings: &[surqlc::tokens::Saving],
+    sections: &[Section],
+) -> String {
+    use std::fmt::Write;
+    const BAR: usize = 30;
+    let mut out = String::new();
+    let width = cost
+        .tables
+        .iter()
+        .map(|t| t.table.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(12);
+    let _ = writeln!(
+        out,
+        "schema block, {} rendering, {} tokens",
+        cost.rendering.name(),
+        cost.encoding
+    );
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>7} {:>7} {:>6}  {:<BAR$}  {:>7}",
+        "table",
+        "tokens",
+        "chars",
+        "share",
+        "",
+        alternative.rendering.name()
+    );
+    let most = cost.tables.iter().map(|t| t.tokens).max().unwrap_or(0);
+    for (t, alt) in cost.tables.iter().zip(&alternative.tables) {
+        let bar = if most == 0 {
+            0
+        } else {
+            (t.tokens * BAR).div_ceil(most)
+        };
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>7} {:>7} {:>5.1}%  {:<BAR$}  {:>7}",
+            t.table,
+            t.tokens,
+            t.chars,
+            share(t.tokens, cost.block_tokens),
+            "█".repeat(bar),
+            alt.tokens
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>7} {:>7} {:>6}  {:<BAR$}  {:>7}",
+        "schema block", cost.block_tokens, cost.block_chars, "", "", alternative.block_tokens
+    );
+    if !sections.is_empty() {
+        let _ = writeln!(out, "\nprompt");
+        for s in sections {
+            let _ = writeln!(out, "{:<width$} {:>7} {:>7}", s.name, s.tokens, s.chars);
+        }
+    }
+    if !savings.is_empty() {
+        let _ = writeln!(out, "\nsavings");
+        for s in savings {
+            let _ = writeln!(
+                out,
+                "  {}.{}: {} saves {} tokens ({} -> {})",
+                s.table,
+                s.field,
+                s.advice,
+                s.saved(),
+                s.tokens_now,
+                s.tokens_after
+            );
+        }
+    }
+    let mut by_comments: Vec<_> = cost
+        .tables
+        .iter()
+        .filter(|t| t.comment_tokens > 0)
+        .collect();
+    by_comments.sort_by(|a, b| {
+        b.comment_tokens
+            .cmp(&a.comment_tokens)
+            .then(a.table.cmp(&b.table))
+    });
+    if !by_comments.is_empty() {
+        let _ = writeln!(out, "\ncomments cost most in");
+        for t in by_comments.iter().take(3) {
+            let _ = writeln!(
+                out,
+                "  {}: {} of its {} tokens",
+                t.table, t.comment_tokens, t.tokens
+            );
+        }
+    }
+    if alternative.block_tokens < cost.block_tokens {
+        let _ = writeln!(
+            out,
+            "\nthe {} rendering saves {} tokens: add `compact` to the #[surqlc(...)] of the Schema item",
+            alternative.rendering.name(),
+            cost.block_tokens - alternative.block_tokens
+        );
+    }
+    out
+}
+
+/// Where two texts first differ, with a little context from each.
+fn first_difference(ours: &str, live: &str) -> String {
+    let at = ours
+        .char_indices()
+        .zip(live.chars())
+        .find(|((_, a), b)| a != b)
+        .map(|((i, _), _)| i)
+        .unwrap_or(ours.len().min(live.len()));
+    let line = ours[..at].matches('\n').count() + 1;
+    let snippet = |s: &str| {
+        let start = s[..at.min(s.len())].rfind('\n').map_or(0, |i| i + 1);
+        s[start..].lines().next().unwrap_or("").to_owned()
+    };
+    format!(
+        "line {line}\n  static: {}\n  live:   {}",
+        snippet(ours),
+        snippet(live)
+    )
+}
+
+/// The prompt cut into its sections, each counted on its own text.
+async fn prompt_sections(
+    conn: &db::Db,
+    prompt: &str,
+    qvec: &[f64],
+    encoding: surqlc::tokens::Encoding,
+) -> Result<Vec<Section>, Failure> {
+    let block = db::query_string(conn, "RETURN fn::schema_context()")
+        .await
+        .map_err(db_failure("fn::schema_context failed"))?;
+    let mut statement = String::from("RETURN fn::example_context([");
+    statement.push_str(
+        &qvec
+            .iter()
+            .map(|v| format!("{v:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    statement.push_str("])");
+    let examples = db::query_string(conn, &statement)
+        .await
+        .map_err(db_failure("fn::example_context failed"))?;
+    let schema_section = format!("SCHEMA\n{block}\n\n");
+    let preamble_end = prompt.find(&schema_section).unwrap_or(0);
+    let after_schema = preamble_end + schema_section.len();
+    let examples_at = prompt[after_schema..]
+        .find("EXAMPLES\n")
+        .map_or(prompt.len(), |i| after_schema + i);
+    let question_at = prompt[examples_at..]
+        .find(&format!("{examples}\n\nQUESTION\n"))
+        .map_or(prompt.len(), |i| examples_at + i + examples.len() + 2);
+    let parts = [
+        ("preamble", &prompt[..preamble_end]),
+        (
+            "schema",
+            &prompt[preamble_end..after_schema.min(prompt.len())],
+        ),
+        (
+            "value hints",
+            &prompt[after_schema.min(prompt.len())..examples_at],
+        ),
+        ("examples", &prompt[examples_at..question_at]),
+        ("question", &prompt[question_at..]),
+        ("total", prompt),
+    ];
+    Ok(parts
+        .into_iter()
+        .map(|(name, text)| Section {
+            name,
+            tokens: encoding.count(text),
+            chars: text.chars().count(),
+        })
+        .collect())
 }
