@@ -167,3 +167,179 @@ fn an_inside_assert_is_reported_with_its_saving() {
     assert!(savings[0].advice.contains("'x' | 'y'"), "{savings:?}");
     assert!(savings[0].saved() > 0, "{savings:?}");
 }
+
+/// What the engine renders for the compact spelling, whatever the schema chose.
+fn live_compact_block(output: &surqlc::builder::Output) -> String {
+    block_on(async {
+        let db = loaded(&[&output.schema_surql]).await;
+        surqlc::db::query_string(&db, "RETURN fn::schema_context_compact()")
+            .await
+            .expect("fn::schema_context_compact runs")
+    })
+}
+
+#[test]
+fn compact_block_equals_the_engine_for_every_schema() {
+    let mut outputs: Vec<_> = schema_files()
+        .iter()
+        .map(|f| {
+            surqlc::Builder::new()
+                .schema(f)
+                .cargo_metadata(false)
+                .generate()
+                .expect("schema compiles")
+        })
+        .collect();
+    outputs.push(compile_text("awkward_compact", AWKWARD));
+    for output in outputs {
+        let want = live_compact_block(&output);
+        assert_eq!(
+            render::schema_block_as(&output.schema, Rendering::Compact),
+            want,
+            "{}",
+            output.schema.name
+        );
+    }
+}
+
+#[test]
+fn compact_store_is_within_400_tokens() {
+    let cost = tokens::block_cost(&store(), Rendering::Compact, Encoding::O200kBase);
+    assert!(cost.block_tokens <= 400, "{} tokens", cost.block_tokens);
+}
+
+#[test]
+#[ignore = "needs emit.rs to pass settings.compact to the template as `compact`"]
+fn a_compact_schema_shrinks_the_live_prompt() {
+    let text = AWKWARD.replace(
+        "#[surqlc(expose(Note, Tagged, Tag))]",
+        "#[surqlc(expose(Note, Tagged, Tag), compact)]",
+    );
+    let output = compile_text("compact_setting", &text);
+    assert!(output.schema.settings.compact);
+    assert_eq!(render::schema_block(&output.schema), live_block(&output));
+    assert_eq!(
+        render::schema_block(&output.schema),
+        render::schema_block_as(&output.schema, Rendering::Compact)
+    );
+}
+
+/// A string literal as the engine writes it, read back.
+fn unquote(text: &str) -> (String, &str) {
+    let mut chars = text.char_indices();
+    let (_, quote) = chars.next().expect("a quote");
+    assert!(quote == '\'' || quote == '"', "{text}");
+    let mut value = String::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                let (_, e) = chars.next().expect("escape");
+                match e {
+                    'n' => value.push('\n'),
+                    't' => value.push('\t'),
+                    'r' => value.push('\r'),
+                    '0' => value.push('\0'),
+                    'f' => value.push('\x0C'),
+                    'u' => {
+                        let rest = &text[i + 2..];
+                        let close = rest.find('}').expect("\\u{...}");
+                        value.push(
+                            char::from_u32(u32::from_str_radix(&rest[1..close], 16).unwrap())
+                                .unwrap(),
+                        );
+                        for _ in 0..=close {
+                            chars.next();
+                        }
+                    }
+                    other => value.push(other),
+                }
+            }
+            c if c == quote => return (value, &text[i + 1..]),
+            c => value.push(c),
+        }
+    }
+    panic!("unterminated string in {text}")
+}
+
+/// Splits `... COMMENT 'x'` at the top-level ` COMMENT ` (not one inside a literal type).
+fn split_comment(line: &str) -> (&str, Option<String>) {
+    let mut quote = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(_), '\\') if !escaped => {
+                escaped = true;
+                continue;
+            }
+            (Some(q), c) if c == q && !escaped => quote = None,
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ' ') if line[i..].starts_with(" COMMENT ") => {
+                let (comment, rest) = unquote(&line[i + 9..]);
+                assert_eq!(rest, "", "nothing follows the comment in {line}");
+                return (&line[..i], Some(comment));
+            }
+            _ => {}
+        }
+        escaped = false;
+    }
+    (line, None)
+}
+
+#[test]
+fn the_compact_block_loses_nothing() {
+    for output in [
+        builder("store").generate().unwrap(),
+        compile_text("awkward_parse", AWKWARD),
+    ] {
+        let schema = &output.schema;
+        let block = render::schema_block_as(schema, Rendering::Compact);
+        let chunks: Vec<&str> = block.split("\n\n").collect();
+        assert_eq!(chunks.len(), schema.settings.exposed.len());
+        for (table, chunk) in schema.exposed_tables().zip(chunks) {
+            let mut lines = chunk.lines();
+            let head = lines.next().unwrap().strip_suffix(';').unwrap();
+            let (head, comment) = split_comment(head);
+            assert_eq!(comment, table.comment, "{}", table.name);
+            let head = head.strip_prefix("DEFINE TABLE ").unwrap();
+            let name = match &table.kind {
+                surqlc::ir::TableKind::Normal => head,
+                surqlc::ir::TableKind::Relation { from, to } => {
+                    let (name, ends) = head
+                        .split_once(" TYPE RELATION IN ")
+                        .expect("relation head");
+                    assert_eq!(ends, format!("{from} OUT {to}"));
+                    name
+                }
+            };
+            assert_eq!(name, render::escape_ident(&table.name));
+            let fields: Vec<(String, String, Option<String>)> = lines
+                .map(|line| {
+                    let (def, comment) = split_comment(line.strip_suffix(';').unwrap());
+                    let rest = def.strip_prefix("DEFINE FIELD ").unwrap();
+                    let (field, rest) = rest.split_once(" ON ").unwrap();
+                    let (on, ty) = rest.split_once(" TYPE ").unwrap();
+                    assert_eq!(on, render::escape_ident(&table.name));
+                    (field.to_owned(), ty.to_owned(), comment)
+                })
+                .collect();
+            for field in &table.fields {
+                let shown = render::escape_ident(&field.name);
+                let found = fields
+                    .iter()
+                    .find(|f| f.0 == shown)
+                    .unwrap_or_else(|| panic!("{}.{} is in the block", table.name, field.name));
+                assert_eq!(found.1, render::render_kind(&field.ty));
+                assert_eq!(found.2, field.comment);
+                if let surqlc::ir::Type::Literal(values) = &field.ty {
+                    for v in values {
+                        assert!(
+                            found.1.contains(&render::quote_str(v)),
+                            "{v} in {}",
+                            found.1
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -10,6 +10,7 @@
 //!   engine derives for every array of a concrete type;
 //! - `option<T>` as `none | T`, `array<any>` as `array`, literal unions deduplicated in
 //!   declaration order;
+//! - (compact only) no `TYPE NORMAL`, `SCHEMAFULL` or relation `in`/`out` lines;
 //! - strings in single quotes unless the text holds one, then in double quotes, with
 //!   `\\`, `\n`, `\r`, `\t`, `\0`, `\f`, `\u{8}` and the chosen quote escaped;
 //! - names that could be keywords in backticks.
@@ -24,7 +25,7 @@ use crate::ir::{Schema, Table, TableKind, Type};
 pub enum Rendering {
     /// What the engine's `INFO` statements print.
     Engine,
-    /// The engine's text without `TYPE NORMAL` and without a relation's derived `in`/`out` lines.
+    /// The engine's text without `TYPE NORMAL`, `SCHEMAFULL` (every surqlc table is) and a relation's derived `in`/`out` lines.
     Compact,
 }
 
@@ -90,7 +91,9 @@ fn define_table(table: &Table, rendering: Rendering) -> String {
             out.push_str(&escape_kw_free_ident(to));
         }
     }
-    out.push_str(" SCHEMAFULL");
+    if rendering == Rendering::Engine {
+        out.push_str(" SCHEMAFULL");
+    }
     push_comment(&mut out, table.comment.as_deref());
     out
 }
