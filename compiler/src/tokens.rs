@@ -8,9 +8,10 @@
 use crate::ir::{Schema, Table, Type};
 use crate::render::{self, Rendering};
 
-/// The encodings tiktoken-rs ships.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The encodings tiktoken-rs ships; `o200k_base` is the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Encoding {
+    #[default]
     O200kBase,
     O200kHarmony,
     Cl100kBase,
@@ -60,12 +61,6 @@ impl Encoding {
     /// Tokens in `text`; special-token spellings in it count as ordinary text, as a model reading a comment would see them.
     pub fn count(self, text: &str) -> usize {
         self.bpe().encode_ordinary(text).len()
-    }
-}
-
-impl Default for Encoding {
-    fn default() -> Self {
-        Encoding::O200kBase
     }
 }
 
