@@ -209,7 +209,6 @@ fn compact_store_is_within_400_tokens() {
 }
 
 #[test]
-#[ignore = "needs emit.rs to pass settings.compact to the template as `compact`"]
 fn a_compact_schema_shrinks_the_live_prompt() {
     let text = AWKWARD.replace(
         "#[surqlc(expose(Note, Tagged, Tag))]",

@@ -141,6 +141,7 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
         ]),
     );
     context.insert("preamble", &preamble);
+    context.insert("compact", &schema.settings.compact);
     let agent = &settings.agent;
     let passhash = match &options.agent_password {
         Some(pw) => crate::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,

@@ -217,6 +217,27 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             let prompt = db::prompt(&conn, &run.question, &run.vector)
                 .await
                 .map_err(db_failure("fn::nl2surql_prompt failed"))?;
+            // The token report goes to stderr so stdout stays the prompt, ready to pipe to a model.
+            let cost = surqlc::tokens::block_cost(
+                &output.schema,
+                surqlc::render::Rendering::of(&output.schema),
+                surqlc::tokens::Encoding::default(),
+            );
+            let other = match surqlc::render::Rendering::of(&output.schema) {
+                surqlc::render::Rendering::Engine => surqlc::render::Rendering::Compact,
+                surqlc::render::Rendering::Compact => surqlc::render::Rendering::Engine,
+            };
+            let alternative = surqlc::tokens::block_cost(
+                &output.schema,
+                other,
+                surqlc::tokens::Encoding::default(),
+            );
+            eprintln!("{}", text_report(&cost, &alternative, &[], &[]).trim_end());
+            eprintln!(
+                "prompt: {} tokens ({})\n",
+                surqlc::tokens::Encoding::default().count(&prompt),
+                surqlc::tokens::Encoding::default().name()
+            );
             print!("{prompt}");
         }
         Command::Audit { input, audit } => run_audit(&input, &audit).await?,
