@@ -20,15 +20,20 @@ fn normalize(value: serde_json::Value) -> serde_json::Value {
     }
 }
 
+/// The compiled store schema with the project's own data loaded.
+async fn store_with_own_data() -> surqlc::db::Db {
+    let output = builder("store").generate().unwrap();
+    loaded(&[
+        &output.schema_surql,
+        &read(root().join("schemas/store.seed.surql")),
+    ])
+    .await
+}
+
 #[test]
 fn every_example_returns_the_rows_it_claims() {
     block_on(async {
-        let output = builder("store").generate().unwrap();
-        let conn = loaded(&[
-            &output.schema_surql,
-            &read(root().join("schemas/store.seed.surql")),
-        ])
-        .await;
+        let conn = store_with_own_data().await;
         let expected: serde_json::Value =
             serde_json::from_str(&read(root().join("schemas/store.seed.expected.json"))).unwrap();
         let examples = db::query_json(
@@ -56,12 +61,7 @@ fn every_example_returns_the_rows_it_claims() {
 #[test]
 fn the_readme_prompt_shows_the_nearest_examples() {
     block_on(async {
-        let output = builder("store").generate().unwrap();
-        let conn = loaded(&[
-            &output.schema_surql,
-            &read(root().join("schemas/store.seed.surql")),
-        ])
-        .await;
+        let conn = store_with_own_data().await;
         let prompt = db::prompt(
             &conn,
             "Which category earns us the most money?",

@@ -160,6 +160,17 @@ fn db_failure(what: &str) -> impl Fn(db::Error) -> Failure + '_ {
     move |e| Failure(format!("error: {what}: {e}"), 1)
 }
 
+/// A fresh embedded database with `schema_surql` loaded.
+async fn embedded_with(schema_surql: &str) -> Result<db::Db, Failure> {
+    let conn = db::connect(&Target::default())
+        .await
+        .map_err(db_failure("cannot start the embedded database"))?;
+    db::execute(&conn, schema_surql)
+        .await
+        .map_err(db_failure("the database rejected the generated schema"))?;
+    Ok(conn)
+}
+
 fn read(path: &PathBuf) -> Result<String, Failure> {
     std::fs::read_to_string(path)
         .map_err(|e| Failure(format!("error: cannot read {}: {e}", path.display()), 2))
@@ -186,12 +197,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Check { input } => {
             let output = builder(&input).generate()?;
-            let conn = db::connect(&Target::default())
-                .await
-                .map_err(db_failure("cannot start the embedded database"))?;
-            db::execute(&conn, &output.schema_surql)
-                .await
-                .map_err(db_failure("the database rejected the generated schema"))?;
+            embedded_with(&output.schema_surql).await?;
             eprintln!("ok: {} tables compile and load", output.schema.tables.len());
         }
         Command::Prompt { input, run } => {
@@ -223,10 +229,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 surqlc::render::Rendering::of(&output.schema),
                 surqlc::tokens::Encoding::default(),
             );
-            let other = match surqlc::render::Rendering::of(&output.schema) {
-                surqlc::render::Rendering::Engine => surqlc::render::Rendering::Compact,
-                surqlc::render::Rendering::Compact => surqlc::render::Rendering::Engine,
-            };
+            let other = surqlc::render::Rendering::of(&output.schema).other();
             let alternative = surqlc::tokens::block_cost(
                 &output.schema,
                 other,
@@ -286,22 +289,14 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
     let schema = &output.schema;
     let active = Rendering::of(schema);
     let cost = tokens::block_cost(schema, active, encoding);
-    let other = match active {
-        Rendering::Engine => Rendering::Compact,
-        Rendering::Compact => Rendering::Engine,
-    };
+    let other = active.other();
     let alternative = tokens::block_cost(schema, other, encoding);
     let savings = tokens::savings(schema, encoding);
 
     let mut live_mismatch = None;
     let mut sections = Vec::new();
     if args.live || args.question.is_some() {
-        let conn = db::connect(&Target::default())
-            .await
-            .map_err(db_failure("cannot start the embedded database"))?;
-        db::execute(&conn, &output.schema_surql)
-            .await
-            .map_err(db_failure("the database rejected the generated schema"))?;
+        let conn = embedded_with(&output.schema_surql).await?;
         if args.live {
             let live = db::query_string(&conn, "RETURN fn::schema_context()")
                 .await

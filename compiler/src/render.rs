@@ -30,6 +30,14 @@ pub enum Rendering {
 }
 
 impl Rendering {
+    /// The rendering an audit shows beside this one.
+    pub fn other(self) -> Rendering {
+        match self {
+            Rendering::Engine => Rendering::Compact,
+            Rendering::Compact => Rendering::Engine,
+        }
+    }
+
     /// The rendering `fn::schema_context()` of this schema produces.
     pub fn of(schema: &Schema) -> Rendering {
         if schema.settings.compact {
