@@ -342,3 +342,111 @@ fn the_compact_block_loses_nothing() {
         }
     }
 }
+
+const BUDGETED: &str = r#"
+use surqlc_macros::{Schema, Table};
+
+#[derive(Schema)]
+#[surqlc(budget(block = 40, table = 25))]
+pub struct Tiny;
+
+/// A note the user wrote, with a long comment that costs more tokens than a tiny budget allows.
+#[derive(Table)]
+pub struct Note {
+    /// The note's text.
+    pub body: String,
+}
+
+/// A tag.
+#[derive(Table)]
+pub struct Tag {
+    pub label: String,
+}
+"#;
+
+#[test]
+fn a_budget_in_the_schema_file_is_read_and_checked() {
+    let output = compile_text("budgeted", BUDGETED);
+    let budget = &output.schema.settings.budget;
+    assert_eq!((budget.block, budget.table), (Some(40), Some(25)));
+    let cost = tokens::block_cost(&output.schema, Rendering::Engine, Encoding::O200kBase);
+    let over = cost.over_budget(budget);
+    let note = cost.tables.iter().find(|t| t.table == "note").unwrap();
+    let tag = cost.tables.iter().find(|t| t.table == "tag").unwrap();
+    assert!(note.tokens > 25 && tag.tokens <= 25, "{cost:?}");
+    assert_eq!(over.len(), 2, "{over:?}");
+    assert!(over[0].starts_with(&format!("the schema block costs {}", cost.block_tokens)));
+    assert_eq!(
+        over[1],
+        format!(
+            "table note costs {} o200k_base tokens, {} over the table budget of 25",
+            note.tokens,
+            note.tokens - 25
+        )
+    );
+}
+
+fn budget_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("surqlc-budget-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn build_rs_warns_over_budget_and_fails_when_asked() {
+    let dir = budget_dir("store");
+    // The store's block costs 453 o200k tokens and its customer table 120.
+    let warned = builder("store")
+        .out_dir(&dir)
+        .token_budget(450)
+        .compile()
+        .expect("over budget only warns by default");
+    assert_eq!(warned.over_budget.len(), 1, "{:?}", warned.over_budget);
+    assert!(warned.over_budget[0].contains("453 o200k_base tokens, 3 over the budget of 450"));
+
+    let err = builder("store")
+        .out_dir(&dir)
+        .table_token_budget(110)
+        .deny_over_budget(true)
+        .compile()
+        .expect_err("denied");
+    let text = err.to_string();
+    assert!(
+        matches!(err, surqlc::Error::OverBudget(ref o) if o.len() == 1),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "table customer costs 120 o200k_base tokens, 10 over the table budget of 110"
+        ),
+        "{text}"
+    );
+
+    let within = builder("store")
+        .out_dir(&dir)
+        .token_budget(453)
+        .table_token_budget(120)
+        .deny_over_budget(true)
+        .compile()
+        .expect("exactly at the budget passes");
+    assert!(within.over_budget.is_empty());
+}
+
+#[test]
+fn a_bad_budget_is_a_schema_error() {
+    let dir = budget_dir("bad");
+    let path = dir.join("bad.rs");
+    std::fs::write(
+        &path,
+        "#[derive(Schema)]\n#[surqlc(budget(block = 0, rows = 3))]\npub struct S;\n#[derive(Table)]\npub struct T { pub a: String }\n",
+    )
+    .unwrap();
+    let err = surqlc::Builder::new()
+        .schema(&path)
+        .cargo_metadata(false)
+        .load()
+        .expect_err("bad budget");
+    let text = err.to_string();
+    assert!(text.contains("unknown") && text.contains("rows"), "{text}");
+    assert!(text.contains("bad.rs:2:"), "{text}");
+}

@@ -57,6 +57,7 @@ fn synthetic(tables: usize) -> Schema {
             agent: Default::default(),
             max_rows: 50,
             compact: false,
+            budget: Default::default(),
         },
         tables,
         enums: Vec::new(),

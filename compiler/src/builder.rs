@@ -26,6 +26,10 @@ pub struct Builder {
     prompt_template: Option<PathBuf>,
     agent_password: Option<String>,
     cargo_metadata: Option<bool>,
+    budget: ir::Budget,
+    deny_over_budget: bool,
+    #[cfg(feature = "tokens")]
+    encoding: crate::tokens::Encoding,
 }
 
 /// What a compilation produced, written or not.
@@ -35,6 +39,8 @@ pub struct Output {
     pub schema_surql: String,
     /// Every file the output depends on.
     pub inputs: Vec<PathBuf>,
+    /// How the schema block exceeds its token budget, one line each (filled by `compile`).
+    pub over_budget: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -45,6 +51,10 @@ pub enum Error {
     Io(PathBuf, std::io::Error),
     /// `compile` was called without `out_dir` and `OUT_DIR` is not set.
     NoOutDir,
+    /// Over the token budget, with `deny_over_budget(true)`: one line per table or block over it.
+    OverBudget(Vec<String>),
+    /// A budget must be enforced but the `tokens` feature (the tokenizer) is off.
+    BudgetUnchecked,
 }
 
 impl std::fmt::Display for Error {
@@ -53,6 +63,17 @@ impl std::fmt::Display for Error {
             Error::Schema(d) => write!(f, "{d}"),
             Error::Emit(e) => write!(f, "error: {e}"),
             Error::Io(p, e) => write!(f, "error: {}: {e}", p.display()),
+            Error::OverBudget(over) => {
+                write!(f, "error: the schema is over its token budget:")?;
+                for line in over {
+                    write!(f, "\n  {line}")?;
+                }
+                Ok(())
+            }
+            Error::BudgetUnchecked => write!(
+                f,
+                "error: a token budget is set but surqlc was built without its `tokens` feature; add `features = [\"tokens\"]` to surqlc in [build-dependencies]"
+            ),
             Error::NoOutDir => write!(
                 f,
                 "error: no output directory: call Builder::out_dir or run from build.rs (OUT_DIR)"
@@ -110,6 +131,54 @@ impl Builder {
         self
     }
 
+    /// The most tokens the schema block may cost; overrides the schema's `budget(block = N)`.
+    pub fn token_budget(&mut self, tokens: u32) -> &mut Self {
+        self.budget.block = Some(tokens);
+        self
+    }
+
+    /// The most tokens any one table may cost; overrides the schema's `budget(table = N)`.
+    pub fn table_token_budget(&mut self, tokens: u32) -> &mut Self {
+        self.budget.table = Some(tokens);
+        self
+    }
+
+    /// Whether going over a budget fails `compile` (by default it prints a `cargo:warning`).
+    /// Checking a budget needs surqlc's `tokens` feature.
+    pub fn deny_over_budget(&mut self, deny: bool) -> &mut Self {
+        self.deny_over_budget = deny;
+        self
+    }
+
+    /// The tokenizer budgets are counted in; `o200k_base` by default.
+    #[cfg(feature = "tokens")]
+    pub fn token_encoding(&mut self, encoding: crate::tokens::Encoding) -> &mut Self {
+        self.encoding = encoding;
+        self
+    }
+
+    /// The budget in force: the builder's settings over the schema's own.
+    fn budget_for(&self, schema: &ir::Schema) -> ir::Budget {
+        ir::Budget {
+            block: self.budget.block.or(schema.settings.budget.block),
+            table: self.budget.table.or(schema.settings.budget.table),
+        }
+    }
+
+    /// Lines saying how `schema` exceeds `budget`; `None` when it cannot be counted (no `tokens` feature).
+    fn check_budget(&self, schema: &ir::Schema, budget: &ir::Budget) -> Option<Vec<String>> {
+        #[cfg(feature = "tokens")]
+        {
+            let rendering = crate::render::Rendering::of(schema);
+            Some(crate::tokens::block_cost(schema, rendering, self.encoding).over_budget(budget))
+        }
+        #[cfg(not(feature = "tokens"))]
+        {
+            let _ = (schema, budget);
+            None
+        }
+    }
+
     fn emits_cargo_metadata(&self) -> bool {
         self.cargo_metadata.unwrap_or_else(|| {
             std::env::var_os("OUT_DIR").is_some()
@@ -147,6 +216,7 @@ impl Builder {
             schema,
             schema_surql,
             inputs,
+            over_budget: Vec::new(),
         })
     }
 
@@ -159,7 +229,28 @@ impl Builder {
             }
             println!("cargo:rerun-if-env-changed={AGENT_PASSWORD_ENV}");
         }
-        let output = self.generate()?;
+        let mut output = self.generate()?;
+        let budget = self.budget_for(&output.schema);
+        if budget != ir::Budget::default() {
+            match self.check_budget(&output.schema, &budget) {
+                Some(over) if over.is_empty() => {}
+                Some(over) if self.deny_over_budget => return Err(Error::OverBudget(over)),
+                Some(over) => {
+                    if cargo {
+                        for line in &over {
+                            println!("cargo:warning=surqlc: {line}");
+                        }
+                    }
+                    output.over_budget = over;
+                }
+                None if self.deny_over_budget => return Err(Error::BudgetUnchecked),
+                None => {
+                    if cargo {
+                        println!("cargo:warning=surqlc: the token budget is not checked: enable surqlc's `tokens` feature in [build-dependencies]");
+                    }
+                }
+            }
+        }
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),
             None => std::env::var_os("OUT_DIR")

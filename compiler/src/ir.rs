@@ -115,6 +115,17 @@ pub struct Settings {
     pub max_rows: u32,
     /// Whether the schema block drops `TYPE NORMAL` and a relation's derived `in`/`out` lines.
     pub compact: bool,
+    /// Token budgets the schema sets for itself; checked by `surqlc audit` and `build.rs`.
+    pub budget: Budget,
+}
+
+/// Token budgets for the schema block (counted in the audit's encoding, `o200k_base` unless told).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// The most tokens the whole block may cost.
+    pub block: Option<u32>,
+    /// The most tokens any one table may cost.
+    pub table: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

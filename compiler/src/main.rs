@@ -53,12 +53,12 @@ struct AuditArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Most tokens the schema block may cost (exit status 1 above it).
+    /// Most tokens the schema block may cost (exit status 1 above it); overrides the schema's budget(block = N).
     #[arg(long, value_name = "N")]
-    budget: Option<usize>,
-    /// Most tokens any one table may cost (exit status 1 above it).
+    budget: Option<u32>,
+    /// Most tokens any one table may cost (exit status 1 above it); overrides the schema's budget(table = N).
     #[arg(long, value_name = "N")]
-    table_budget: Option<usize>,
+    table_budget: Option<u32>,
     /// Also load the schema into the embedded engine and fail if its fn::schema_context() differs from the static rendering.
     #[arg(long)]
     live: bool,
@@ -335,26 +335,12 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
         });
     }
 
-    let mut over = Vec::new();
-    if let Some(budget) = args.budget {
-        if cost.block_tokens > budget {
-            over.push(format!(
-                "the schema block costs {} tokens, {} over the budget of {budget}",
-                cost.block_tokens,
-                cost.block_tokens - budget
-            ));
-        }
-    }
-    if let Some(budget) = args.table_budget {
-        for t in cost.tables.iter().filter(|t| t.tokens > budget) {
-            over.push(format!(
-                "table {} costs {} tokens, {} over the table budget of {budget}",
-                t.table,
-                t.tokens,
-                t.tokens - budget
-            ));
-        }
-    }
+    // Flags override the budgets the schema file sets for itself.
+    let budget = surqlc::ir::Budget {
+        block: args.budget.or(schema.settings.budget.block),
+        table: args.table_budget.or(schema.settings.budget.table),
+    };
+    let over = cost.over_budget(&budget);
 
     match args.format {
         Format::Json => {

@@ -5,7 +5,7 @@
 //! whole block, blank lines included, so it is not the sum of the tables. Each encoding's
 //! BPE tables are loaded on first use and kept for the life of the process.
 
-use crate::ir::{Schema, Table, Type};
+use crate::ir::{Budget, Schema, Table, Type};
 use crate::render::{self, Rendering};
 
 /// The encodings tiktoken-rs ships; `o200k_base` is the default.
@@ -113,6 +113,35 @@ pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> 
         tables,
         block_tokens: encoding.count(&block),
         block_chars: block.chars().count(),
+    }
+}
+
+impl BlockCost {
+    /// One line for each way `self` exceeds `budget` (the block, then each table over its limit); empty when within it.
+    pub fn over_budget(&self, budget: &Budget) -> Vec<String> {
+        let mut over = Vec::new();
+        if let Some(limit) = budget.block.map(|b| b as usize) {
+            if self.block_tokens > limit {
+                over.push(format!(
+                    "the schema block costs {} {} tokens, {} over the budget of {limit}",
+                    self.block_tokens,
+                    self.encoding,
+                    self.block_tokens - limit
+                ));
+            }
+        }
+        if let Some(limit) = budget.table.map(|b| b as usize) {
+            for t in self.tables.iter().filter(|t| t.tokens > limit) {
+                over.push(format!(
+                    "table {} costs {} {} tokens, {} over the table budget of {limit}",
+                    t.table,
+                    t.tokens,
+                    self.encoding,
+                    t.tokens - limit
+                ));
+            }
+        }
+        over
     }
 }
 

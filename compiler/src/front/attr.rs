@@ -161,6 +161,9 @@ pub struct SchemaAttrs {
     pub max_rows: Option<Spanned<u32>>,
     /// `compact`: the schema block in its compact rendering.
     pub compact: bool,
+    /// `budget(block = N, table = N)`: token budgets for the schema block.
+    pub budget_block: Option<Spanned<u32>>,
+    pub budget_table: Option<Spanned<u32>>,
 }
 
 /// serde's `rename_all` rules, applied exactly as serde applies them.
@@ -566,6 +569,17 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 }
                 Ok(())
             })?;
+        } else if p.is_ident("budget") {
+            meta.parse_nested_meta(|inner| {
+                if inner.path.is_ident("block") {
+                    set_once(cx, &mut out.budget_block, lit_u32(&inner)?, "budget(block)");
+                } else if inner.path.is_ident("table") {
+                    set_once(cx, &mut out.budget_table, lit_u32(&inner)?, "budget(table)");
+                } else {
+                    return Err(unknown(&inner, "budget(...)", "`block` or `table`"));
+                }
+                Ok(())
+            })?;
         } else if p.is_ident("max_rows") {
             set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
         } else if p.is_ident("compact") {
@@ -574,7 +588,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)`, `max_rows = N` or `compact`"));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `max_rows = N` or `compact`"));
         }
         Ok(())
     });

@@ -236,6 +236,7 @@ fn settings(
             agent: Default::default(),
             max_rows: 50,
             compact: false,
+            budget: Default::default(),
         };
         return (default_name.to_owned(), None, settings);
     };
@@ -308,6 +309,7 @@ fn settings(
         agent: Default::default(),
         max_rows: 50,
         compact: false,
+        budget: Default::default(),
     };
     let pick_str = |v: &Option<super::attr::Spanned<String>>,
                     d: String,
@@ -368,6 +370,16 @@ fn settings(
         },
         max_rows: pick_u32(&a.max_rows, defaults.max_rows, "max_rows"),
         compact: a.compact,
+        budget: ir::Budget {
+            block: a
+                .budget_block
+                .as_ref()
+                .map(|_| pick_u32(&a.budget_block, 1, "budget(block)")),
+            table: a
+                .budget_table
+                .as_ref()
+                .map(|_| pick_u32(&a.budget_table, 1, "budget(table)")),
+        },
     };
     (
         heck::AsSnakeCase(schema.ident.to_string()).to_string(),
