@@ -15,7 +15,7 @@ use surqlc_macros::{Literal, Relation, Schema, Table};
     expose(Customer, Placed, Purchase, Contains, Product),
     value_hints(Customer::country, Customer::tier, Product::category, Purchase::status),
     examples(dimension = 4, k = 3, ef = 40),
-    agent(user = "agent", token = "1h", session = "12h"),
+    agent(user = "agent", token = "1h", session = "12h")
 )]
 pub struct Store;
 

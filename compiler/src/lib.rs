@@ -5,12 +5,17 @@
 //! (definitions), `emit` (the `schema.surql` file), and the optional `tokens`
 //! and `db` modules. See `ARCHITECTURE.md` at the repository root.
 
+#[cfg(feature = "front")]
 pub mod diagnostic;
+#[cfg(feature = "front")]
 pub mod front;
 pub mod ir;
 pub mod render;
+#[cfg(feature = "runtime")]
+pub mod runtime;
 pub mod surql;
 
+#[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
 #[cfg(feature = "codegen")]
 pub mod builder;

@@ -1,1 +1,399 @@
+//! Derives `Table`, `Relation`, `Literal` and `Schema` on an application's own types, reading them with the compiler's front end so the two cannot disagree.
+//!
+//! Each derive hands its one item to `surqlc::front::ast` (the code `surqlc build` runs on
+//! the whole file), reports every error that finds at its span, and emits impls of the
+//! traits in `surqlc::runtime`. What one item cannot know (the table a `Link<T>` points
+//! at, the values of a literal enum used as a field type) is asked of the other types'
+//! impls at run time, so `T::define()` is built from the same IR the compiler builds.
+//!
+//! The generated code needs `surqlc` with its `runtime` feature in the application's
+//! `[dependencies]`.
 
+use heck::ToShoutySnakeCase;
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as Tokens;
+use quote::{format_ident, quote, quote_spanned};
+use surqlc::front::ast::{Container, EnumAst, SchemaAst, TableAst, TypeAst};
+use surqlc::front::attr::Derive;
+use surqlc::front::ctxt::Ctxt;
+use surqlc::ir;
+use syn::spanned::Spanned;
+use syn::DeriveInput;
+
+/// A table: a struct with named fields. See `docs/annotations.md`.
+#[proc_macro_derive(Table, attributes(surqlc))]
+pub fn derive_table(input: TokenStream) -> TokenStream {
+    expand(input, Derive::Table)
+}
+
+/// A relation table: a struct with `pub r#in: Link<A>` and `pub out: Link<B>`.
+#[proc_macro_derive(Relation, attributes(surqlc))]
+pub fn derive_relation(input: TokenStream) -> TokenStream {
+    expand(input, Derive::Relation)
+}
+
+/// A literal union: a unit-only enum stored as strings (serde's renames honoured).
+#[proc_macro_derive(Literal, attributes(surqlc))]
+pub fn derive_literal(input: TokenStream) -> TokenStream {
+    expand(input, Derive::Literal)
+}
+
+/// The schema's prompt settings, on a unit struct.
+#[proc_macro_derive(Schema, attributes(surqlc))]
+pub fn derive_schema(input: TokenStream) -> TokenStream {
+    expand(input, Derive::Schema)
+}
+
+fn expand(input: TokenStream, kind: Derive) -> TokenStream {
+    let input = match syn::parse::<DeriveInput>(input) {
+        Ok(input) => input,
+        Err(err) => return err.to_compile_error().into(),
+    };
+    let cx = Ctxt::new();
+    let container = Container::from_derive_input(&cx, &input, kind);
+    let tokens = match &container {
+        Some(Container::Table(table)) => table_impls(&cx, table),
+        Some(Container::Literal(literal)) => literal_impls(literal),
+        Some(Container::Schema(schema)) => schema_impls(schema),
+        None => Tokens::new(),
+    };
+    match cx.check() {
+        Ok(()) => tokens.into(),
+        Err(errors) => errors
+            .into_iter()
+            .map(|e| e.to_compile_error())
+            .collect::<Tokens>()
+            .into(),
+    }
+}
+
+fn string(s: &str) -> Tokens {
+    quote!(::std::string::String::from(#s))
+}
+
+fn option_string(s: &Option<String>) -> Tokens {
+    match s {
+        Some(s) => {
+            let s = string(s);
+            quote!(::std::option::Option::Some(#s))
+        }
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+/// An `ir::Type` known at expansion time, as an expression.
+fn known_type(ty: &ir::Type) -> Tokens {
+    let t = quote!(::surqlc::ir::Type);
+    match ty {
+        ir::Type::Any => quote!(#t::Any),
+        ir::Type::Bool => quote!(#t::Bool),
+        ir::Type::Int => quote!(#t::Int),
+        ir::Type::Float => quote!(#t::Float),
+        ir::Type::Decimal => quote!(#t::Decimal),
+        ir::Type::String => quote!(#t::String),
+        ir::Type::Datetime => quote!(#t::Datetime),
+        ir::Type::Duration => quote!(#t::Duration),
+        ir::Type::Uuid => quote!(#t::Uuid),
+        ir::Type::Bytes => quote!(#t::Bytes),
+        ir::Type::Object => quote!(#t::Object),
+        ir::Type::Option(inner) => {
+            let inner = known_type(inner);
+            quote!(#t::Option(::std::boxed::Box::new(#inner)))
+        }
+        ir::Type::Array(inner, len) => {
+            let inner = known_type(inner);
+            let len = length(*len);
+            quote!(#t::Array(::std::boxed::Box::new(#inner), #len))
+        }
+        ir::Type::Record(table) => {
+            let table = string(table);
+            quote!(#t::Record(#table))
+        }
+        ir::Type::Literal(values) => {
+            let values = values.iter().map(|v| string(v));
+            quote!(#t::Literal(::std::vec![#(#values),*]))
+        }
+        ir::Type::Raw(text) => {
+            let text = string(text);
+            quote!(#t::Raw(#text))
+        }
+    }
+}
+
+fn length(len: Option<u64>) -> Tokens {
+    match len {
+        Some(n) => quote!(::std::option::Option::Some(#n)),
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+/// A field type as an expression; links and named types ask the other type's impl.
+fn field_type(ty: &TypeAst) -> Tokens {
+    let t = quote!(::surqlc::ir::Type);
+    match ty {
+        TypeAst::Known(known) => known_type(known),
+        TypeAst::Raw(text) => {
+            let text = string(text);
+            quote!(#t::Raw(#text))
+        }
+        TypeAst::Option(inner) => {
+            let inner = field_type(inner);
+            quote!(#t::Option(::std::boxed::Box::new(#inner)))
+        }
+        TypeAst::Array(inner, len) => {
+            let inner = field_type(inner);
+            let len = length(*len);
+            quote!(#t::Array(::std::boxed::Box::new(#inner), #len))
+        }
+        TypeAst::Link(path) => quote_spanned! {path.span()=>
+            #t::Record(::std::string::String::from(<#path as ::surqlc::runtime::Table>::TABLE))
+        },
+        TypeAst::Named(path) => quote_spanned! {path.span()=>
+            <#path as ::surqlc::runtime::SurqlType>::surql_type()
+        },
+    }
+}
+
+/// The constant that names a field: `signed_up` is `SIGNED_UP`.
+fn field_const(ident: &syn::Ident) -> syn::Ident {
+    format_ident!(
+        "{}",
+        ident.to_string().to_shouty_snake_case(),
+        span = ident.span()
+    )
+}
+
+fn table_impls(cx: &Ctxt, table: &TableAst) -> Tokens {
+    let ident = &table.ident;
+    let name = &table.name;
+    let rust_name = ident.to_string();
+    let comment = option_string(&table.comment);
+    let rt = quote!(::surqlc::runtime);
+
+    let kind = match &table.relation {
+        Some((from, to)) => quote! {
+            ::surqlc::ir::TableKind::Relation {
+                from: ::std::string::String::from(<#from as #rt::Table>::TABLE),
+                to: ::std::string::String::from(<#to as #rt::Table>::TABLE),
+            }
+        },
+        None => quote!(::surqlc::ir::TableKind::Normal),
+    };
+    let fields = table.fields.iter().map(|f| {
+        let name = string(&f.name);
+        let rust_name = string(&f.ident.to_string());
+        let ty = field_type(&f.ty);
+        let comment = option_string(&f.comment);
+        quote! {
+            ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment }
+        }
+    });
+    let field_names = table.fields.iter().map(|f| &f.name);
+
+    // One constant per field, named after the Rust field; they share a namespace with `TABLE`.
+    let mut consts = Vec::new();
+    let mut taken: Vec<String> = vec!["TABLE".into()];
+    for f in &table.fields {
+        let konst = field_const(&f.ident);
+        if taken.contains(&konst.to_string()) {
+            cx.error_at(
+                f.ident.span(),
+                format!(
+                    "field `{}` would be named by the constant `{ident}::{konst}`, which is already taken; rename the Rust field",
+                    f.ident
+                ),
+            );
+            continue;
+        }
+        taken.push(konst.to_string());
+        let doc = format!(
+            "`{}`: {}",
+            f.name,
+            f.comment.as_deref().unwrap_or("a field of the table.")
+        );
+        let value = &f.name;
+        consts.push(quote! {
+            #[doc = #doc]
+            pub const #konst: &'static str = #value;
+        });
+    }
+
+    // Reading and writing rows: the declared fields under their database names,
+    // plus the record id and a relation's ends when the struct has them.
+    let mut columns: Vec<(Tokens, String)> = Vec::new();
+    if table.has_id {
+        columns.push((quote!(id), "id".into()));
+    }
+    if table.relation.is_some() {
+        columns.push((quote!(r#in), "in".into()));
+        columns.push((quote!(out), "out".into()));
+    }
+    for f in &table.fields {
+        let member = &f.ident;
+        columns.push((quote!(#member), f.name.clone()));
+    }
+    let writes = columns
+        .iter()
+        .map(|(member, name)| quote!(writer.field(#name, self.#member);));
+    let reads = columns
+        .iter()
+        .map(|(member, name)| quote!(#member: reader.field(#name)?,));
+    let skipped = table
+        .skipped
+        .iter()
+        .map(|s| quote!(#s: ::std::default::Default::default(),));
+
+    let relation = table.relation.as_ref().map(|(from, to)| {
+        quote! {
+            #[automatically_derived]
+            impl #rt::Relation for #ident {
+                type In = #from;
+                type Out = #to;
+            }
+        }
+    });
+    let table_doc = format!("The table's name in the database: `{name}`.");
+
+    quote! {
+        #[automatically_derived]
+        impl #rt::Table for #ident {
+            const TABLE: &'static str = #name;
+            const FIELDS: &'static [&'static str] = &[#(#field_names),*];
+            fn table_ir() -> ::surqlc::ir::Table {
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from(#name),
+                    rust_name: ::std::string::String::from(#rust_name),
+                    comment: #comment,
+                    kind: #kind,
+                    fields: ::std::vec![#(#fields),*],
+                }
+            }
+        }
+
+        #relation
+
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #ident {
+            #[doc = #table_doc]
+            pub const TABLE: &'static str = #name;
+            #(#consts)*
+
+            /// The typed record id `table:key` of this table.
+            pub fn record(key: impl ::std::convert::Into<#rt::RecordIdKey>) -> #rt::Link<Self> {
+                #rt::Link::new(key)
+            }
+        }
+
+        #[automatically_derived]
+        impl #rt::SurrealValue for #ident {
+            fn kind_of() -> #rt::surrealdb::types::Kind {
+                #rt::surrealdb::types::Kind::Object
+            }
+
+            fn into_value(self) -> #rt::Value {
+                let mut writer = #rt::ObjectWriter::new();
+                #(#writes)*
+                writer.finish()
+            }
+
+            fn from_value(value: #rt::Value) -> ::std::result::Result<Self, #rt::surrealdb::Error> {
+                let mut reader = #rt::ObjectReader::new(#name, value)?;
+                ::std::result::Result::Ok(#ident {
+                    #(#reads)*
+                    #(#skipped)*
+                })
+            }
+        }
+    }
+}
+
+fn literal_impls(literal: &EnumAst) -> Tokens {
+    let ident = &literal.ident;
+    let rust_name = ident.to_string();
+    let rt = quote!(::surqlc::runtime);
+    let values: Vec<&String> = literal.variants.iter().map(|(_, v, _)| v).collect();
+    let variants: Vec<&syn::Ident> = literal.variants.iter().map(|(v, _, _)| v).collect();
+    let value_strings = values.iter().map(|v| string(v));
+    quote! {
+        #[automatically_derived]
+        impl #rt::Literal for #ident {
+            const VALUES: &'static [&'static str] = &[#(#values),*];
+            fn as_str(&self) -> &'static str {
+                match self {
+                    #(#ident::#variants => #values,)*
+                }
+            }
+            fn from_str(value: &str) -> ::std::option::Option<Self> {
+                match value {
+                    #(#values => ::std::option::Option::Some(#ident::#variants),)*
+                    _ => ::std::option::Option::None,
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #rt::SurqlType for #ident {
+            fn surql_type() -> ::surqlc::ir::Type {
+                ::surqlc::ir::Type::Literal(::std::vec![#(#value_strings),*])
+            }
+        }
+
+        #[automatically_derived]
+        impl #rt::SurrealValue for #ident {
+            fn kind_of() -> #rt::surrealdb::types::Kind {
+                #rt::literal_kind::<Self>()
+            }
+
+            fn into_value(self) -> #rt::Value {
+                #rt::Value::String(::std::string::String::from(#rt::Literal::as_str(&self)))
+            }
+
+            fn from_value(value: #rt::Value) -> ::std::result::Result<Self, #rt::surrealdb::Error> {
+                #rt::literal_from_value::<Self>(#rust_name, value)
+            }
+        }
+    }
+}
+
+fn schema_impls(schema: &SchemaAst) -> Tokens {
+    let ident = &schema.ident;
+    let name = heck::AsSnakeCase(ident.to_string()).to_string();
+    let rt = quote!(::surqlc::runtime);
+    // The settings name types and fields; naming them here makes rustc check they exist.
+    let exposed = schema
+        .attrs
+        .expose
+        .iter()
+        .flatten()
+        .map(|path| quote_spanned!(path.span()=> let _ = <#path as #rt::Table>::TABLE;));
+    let hints = schema
+        .attrs
+        .value_hints
+        .iter()
+        .flatten()
+        .filter_map(|hint| {
+            let segments = &hint.path.segments;
+            let (ty, field) = match segments.len() {
+                2 => (&segments[0].ident, &segments[1].ident),
+                _ => return None,
+            };
+            let field = syn::ext::IdentExt::unraw(field);
+            let konst = field_const(&field);
+            Some(quote_spanned!(hint.span()=> let _ = #ty::#konst;))
+        });
+    let doc = format!("The schema's name: `{name}`.");
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #ident {
+            #[doc = #doc]
+            pub const NAME: &'static str = #name;
+        }
+
+        const _: fn() = || {
+            #(#exposed)*
+            #(#hints)*
+        };
+    }
+}

@@ -27,6 +27,10 @@ pub struct TableAst {
     /// For a relation: the types inside `r#in: Link<A>` and `out: Link<B>`.
     pub relation: Option<(syn::Path, syn::Path)>,
     pub fields: Vec<FieldAst>,
+    /// Whether the struct has an `id` field: the record id, read and written as `id` but never defined.
+    pub has_id: bool,
+    /// Fields skipped with `#[serde(skip)]` or `#[surqlc(skip)]`: not in the database, `Default` when read.
+    pub skipped: Vec<syn::Ident>,
 }
 
 pub struct FieldAst {
@@ -121,6 +125,12 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             input.ident.span(),
         ),
     };
+    if !crate::surql::is_plain_ident(&name) {
+        cx.error_at(
+            name_span,
+            format!("table name {name:?} must be letters, digits and underscores"),
+        );
+    }
     let rename_all = attrs.rename_all.map(|r| r.value);
     let mut out = TableAst {
         ident: input.ident.clone(),
@@ -129,6 +139,8 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         comment: attr::docs(cx, &input.attrs),
         relation: None,
         fields: Vec::new(),
+        has_id: false,
+        skipped: Vec::new(),
     };
     if let Fields::Unnamed(_) = fields {
         cx.error_spanned_by(fields, "a table needs named fields (or none at all)");
@@ -149,8 +161,11 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             }
             continue;
         }
-        if let Some(field) = field(cx, f, ident, rename_all) {
-            out.fields.push(field);
+        match field(cx, f, ident.clone(), rename_all) {
+            Column::Field(field) => out.fields.push(field),
+            Column::Id => out.has_id = true,
+            Column::Skipped => out.skipped.push(ident),
+            Column::Invalid => {}
         }
     }
     if is_relation {
@@ -175,18 +190,26 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
     Some(out)
 }
 
-fn field(
-    cx: &Ctxt,
-    f: &syn::Field,
-    ident: syn::Ident,
-    rename_all: Option<RenameRule>,
-) -> Option<FieldAst> {
+/// What one struct field is to the table.
+enum Column {
+    Field(FieldAst),
+    /// The record id.
+    Id,
+    Skipped,
+    /// An error was recorded.
+    Invalid,
+}
+
+fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<RenameRule>) -> Column {
     let attrs = attr::field_attrs(cx, &f.attrs);
     let comment = attr::docs(cx, &f.attrs);
     let raw = ident.to_string();
+    if attrs.skip {
+        return Column::Skipped;
+    }
     // The record id lives outside the table's fields; it is never a DEFINE FIELD.
-    if attrs.skip || raw == "id" {
-        return None;
+    if raw == "id" {
+        return Column::Id;
     }
     let (name, name_span) = match attrs.rename {
         Some(r) => (r.value, r.span),
@@ -195,6 +218,12 @@ fn field(
             ident.span(),
         ),
     };
+    if !crate::surql::is_plain_ident(&name) {
+        cx.error_at(
+            name_span,
+            format!("field name {name:?} must be letters, digits and underscores"),
+        );
+    }
     if matches!(name.as_str(), "id" | "in" | "out") {
         cx.error_at(
             name_span,
@@ -203,9 +232,12 @@ fn field(
     }
     let ty = match attrs.ty {
         Some(raw_ty) => TypeAst::Raw(raw_ty.value),
-        None => map_type(cx, &f.ty)?,
+        None => match map_type(cx, &f.ty) {
+            Some(ty) => ty,
+            None => return Column::Invalid,
+        },
     };
-    Some(FieldAst {
+    Column::Field(FieldAst {
         ident,
         name,
         name_span,

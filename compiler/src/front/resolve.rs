@@ -45,15 +45,6 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     let mut by_db_name: BTreeMap<&str, &TableAst> = BTreeMap::new();
     for (file, t) in &items.tables {
         let cx = &cxs[*file];
-        if !is_plain_ident(&t.name) {
-            cx.error_at(
-                t.name_span,
-                format!(
-                    "table name {:?} must be letters, digits and underscores",
-                    t.name
-                ),
-            );
-        }
         if let Some(first) = by_db_name.get(t.name.as_str()) {
             cx.error_at(
                 t.name_span,
@@ -157,15 +148,6 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         };
         let mut fields = Vec::new();
         for f in &t.fields {
-            if !is_plain_ident(&f.name) {
-                cx.error_at(
-                    f.name_span,
-                    format!(
-                        "field name {:?} must be letters, digits and underscores",
-                        f.name
-                    ),
-                );
-            }
             if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names) {
                 fields.push(ir::Field {
                     name: f.name.clone(),

@@ -1,0 +1,666 @@
+//! What an application links at run time: typed record links, the traits the derives implement, typed rows, and the agent's read-only runner.
+//!
+//! Enabled by the `runtime` feature, which pulls in the `surrealdb` client without any
+//! engine (the application picks its engines on its own `surrealdb` dependency) and
+//! nothing of the compiler: no syn, Tera, tiktoken or clap. The derives in
+//! `surqlc-macros` and the module `build.rs` generates refer to items here by their
+//! full path, so they work whatever the application calls its `surrealdb` dependency.
+
+use crate::ir;
+use std::fmt;
+use std::marker::PhantomData;
+use surrealdb::types::{Kind, Object, SerializationError};
+use surrealdb::{Connection, Surreal};
+
+pub use surrealdb;
+pub use surrealdb::types::{
+    Datetime, Decimal, Duration, RecordId, RecordIdKey, SurrealValue, Uuid, Value,
+};
+
+/// A table type: what `#[derive(Table)]` and `#[derive(Relation)]` implement.
+pub trait Table: SurrealValue + Sized {
+    /// The table's name in the database.
+    const TABLE: &'static str;
+    /// The database names of the declared fields, in declaration order.
+    const FIELDS: &'static [&'static str];
+    /// The table as surqlc's IR (the same value the compiler builds from the source file).
+    fn table_ir() -> ir::Table;
+    /// The `DEFINE TABLE` and `DEFINE FIELD` statements, exactly as `schema.surql` spells them.
+    fn define() -> String {
+        crate::surql::table_definition(&Self::table_ir())
+    }
+}
+
+/// A relation table: its two ends.
+pub trait Relation: Table {
+    type In: Table;
+    type Out: Table;
+}
+
+/// A type with a fixed SurrealQL type: what `#[derive(Literal)]` implements for unit-only enums.
+pub trait SurqlType {
+    fn surql_type() -> ir::Type;
+}
+
+/// A unit-only enum stored as one of a fixed set of strings: what `#[derive(Literal)]` implements.
+pub trait Literal: SurqlType + Sized {
+    /// The stored strings, in declaration order.
+    const VALUES: &'static [&'static str];
+    /// The string this variant is stored as.
+    fn as_str(&self) -> &'static str;
+    /// The variant stored as `value`.
+    fn from_str(value: &str) -> Option<Self>;
+}
+
+/// A typed record id: a key of table `T`. In a field it is a `record<t>` link.
+pub struct Link<T> {
+    key: RecordIdKey,
+    table: PhantomData<fn() -> T>,
+}
+
+impl<T: Table> Link<T> {
+    /// The record `T::TABLE:key`.
+    pub fn new(key: impl Into<RecordIdKey>) -> Self {
+        Link {
+            key: key.into(),
+            table: PhantomData,
+        }
+    }
+
+    pub fn key(&self) -> &RecordIdKey {
+        &self.key
+    }
+
+    /// The untyped record id.
+    pub fn record_id(&self) -> RecordId {
+        RecordId::new(T::TABLE, self.key.clone())
+    }
+
+    /// Checks that `id` is a record of `T`'s table.
+    pub fn from_record_id(id: RecordId) -> Result<Self, surrealdb::Error> {
+        if id.table.as_str() == T::TABLE {
+            Ok(Link::new(id.key))
+        } else {
+            Err(conversion_error(format!(
+                "expected a record of table `{}`, found one of `{}`",
+                T::TABLE,
+                id.table.as_str()
+            )))
+        }
+    }
+}
+
+impl<T> Clone for Link<T> {
+    fn clone(&self) -> Self {
+        Link {
+            key: self.key.clone(),
+            table: PhantomData,
+        }
+    }
+}
+
+impl<T> PartialEq for Link<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl<T> Eq for Link<T> {}
+
+impl<T> std::hash::Hash for Link<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state)
+    }
+}
+
+impl<T> PartialOrd for Link<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T> Ord for Link<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+impl<T: Table> fmt::Debug for Link<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Link<{}>({:?})", T::TABLE, self.key)
+    }
+}
+
+impl<T: Table> fmt::Display for Link<T> {
+    /// `table:key` as SurrealQL writes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use surrealdb::types::ToSql;
+        f.write_str(&self.record_id().to_sql())
+    }
+}
+
+impl<T: Table> From<Link<T>> for RecordId {
+    fn from(link: Link<T>) -> RecordId {
+        link.record_id()
+    }
+}
+
+impl<T: Table> SurrealValue for Link<T> {
+    fn kind_of() -> Kind {
+        Kind::Record(vec![T::TABLE.into()])
+    }
+
+    fn into_value(self) -> Value {
+        Value::RecordId(self.record_id())
+    }
+
+    fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
+        match value {
+            Value::RecordId(id) => Link::from_record_id(id),
+            other => Err(conversion_error(format!(
+                "expected a record of table `{}`, found {other:?}",
+                T::TABLE
+            ))),
+        }
+    }
+}
+
+impl<T: Table> serde::Serialize for Link<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.record_id().serialize(serializer)
+    }
+}
+
+impl<'de, T: Table> serde::Deserialize<'de> for Link<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = RecordId::deserialize(deserializer)?;
+        Link::from_record_id(id).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A row with its record id: what the typed reads return.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record<T: Table> {
+    pub id: Link<T>,
+    pub data: T,
+}
+
+impl<T: Table> std::ops::Deref for Record<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.data
+    }
+}
+
+impl<T: Table> SurrealValue for Record<T> {
+    fn kind_of() -> Kind {
+        Kind::Object
+    }
+
+    fn into_value(self) -> Value {
+        let mut value = self.data.into_value();
+        if let Value::Object(object) = &mut value {
+            object.insert("id".to_owned(), Value::RecordId(self.id.record_id()));
+        }
+        value
+    }
+
+    fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
+        let Value::Object(mut object) = value else {
+            return Err(conversion_error(format!(
+                "expected a `{}` row (an object), found {value:?}",
+                T::TABLE
+            )));
+        };
+        let id = object.remove("id").unwrap_or(Value::None);
+        Ok(Record {
+            id: Link::from_value(id)?,
+            data: T::from_value(Value::Object(object))?,
+        })
+    }
+}
+
+/// One pooled example as `fn::similar_examples` returns it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub question: String,
+    pub surql: String,
+    /// Cosine distance from the question's embedding; smaller is nearer.
+    pub distance: f64,
+}
+
+impl SurrealValue for Example {
+    fn kind_of() -> Kind {
+        Kind::Object
+    }
+
+    fn into_value(self) -> Value {
+        let mut object = Object::new();
+        object.insert("question", self.question);
+        object.insert("surql", self.surql);
+        object.insert("dist", self.distance);
+        Value::Object(object)
+    }
+
+    fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
+        let mut object = ObjectReader::new("example", value)?;
+        Ok(Example {
+            question: object.field("question")?,
+            surql: object.field("surql")?,
+            distance: object.field("dist")?,
+        })
+    }
+}
+
+/// Takes a row's fields one by one, naming the table and field in errors. Used by the derives.
+pub struct ObjectReader {
+    table: &'static str,
+    object: Object,
+}
+
+impl ObjectReader {
+    pub fn new(table: &'static str, value: Value) -> Result<Self, surrealdb::Error> {
+        match value {
+            Value::Object(object) => Ok(ObjectReader { table, object }),
+            other => Err(conversion_error(format!(
+                "expected a `{table}` row (an object), found {other:?}"
+            ))),
+        }
+    }
+
+    /// The field `name`, converted; a missing field reads as `NONE` (so an `Option` is `None`).
+    pub fn field<V: SurrealValue>(&mut self, name: &str) -> Result<V, surrealdb::Error> {
+        let value = self.object.remove(name).unwrap_or(Value::None);
+        V::from_value(value).map_err(|e| {
+            conversion_error(format!(
+                "field `{name}` of `{}`: {}",
+                self.table,
+                e.message()
+            ))
+        })
+    }
+}
+
+/// Builds the object a derived type converts into. Used by the derives.
+#[derive(Default)]
+pub struct ObjectWriter(Object);
+
+impl ObjectWriter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn field(&mut self, name: &str, value: impl SurrealValue) -> &mut Self {
+        self.0.insert(name, value);
+        self
+    }
+
+    pub fn finish(self) -> Value {
+        Value::Object(self.0)
+    }
+}
+
+/// A literal enum's stored string, or an error naming the values it accepts. Used by the derives.
+pub fn literal_from_value<L: Literal>(name: &str, value: Value) -> Result<L, surrealdb::Error> {
+    match &value {
+        Value::String(s) => L::from_str(s),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        conversion_error(format!(
+            "expected one of {} for `{name}`, found {value:?}",
+            L::VALUES
+                .iter()
+                .map(|v| format!("{v:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
+/// The kind of a literal enum: the union of its values.
+pub fn literal_kind<L: Literal>() -> Kind {
+    Kind::either(
+        L::VALUES
+            .iter()
+            .map(|v| Kind::Literal(surrealdb::types::KindLiteral::String((*v).to_owned())))
+            .collect(),
+    )
+}
+
+fn conversion_error(message: String) -> surrealdb::Error {
+    surrealdb::Error::serialization(message, Some(SerializationError::Deserialization))
+}
+
+/// What the agent's query came to: rows, or text the model can repair its query from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The statement ran; its rows (a statement that returns one value gives one row).
+    Rows(Vec<Value>),
+    /// The model replied `-- cannot answer: <reason>`; the reason.
+    CannotAnswer(String),
+    /// The statement was refused before it ran, or the engine rejected it: the text to send back to the model.
+    Rejected(String),
+}
+
+impl Outcome {
+    /// The rows as JSON, for printing or for handing to another model.
+    pub fn rows_json(&self) -> Option<Vec<serde_json::Value>> {
+        match self {
+            Outcome::Rows(rows) => Some(rows.iter().cloned().map(Value::into_json_value).collect()),
+            _ => None,
+        }
+    }
+}
+
+/// Signs a new session on `db`'s connection in as a database-level user (such as the `VIEWER` agent).
+///
+/// A database user must send its namespace and database with its credentials, and its
+/// `DEFINE USER` must set `DURATION FOR SESSION` (surqlc's does) or sign-in fails. The
+/// returned handle is a separate session: `db` keeps its own credentials.
+pub async fn signin_database_user<C: Connection>(
+    db: &Surreal<C>,
+    namespace: &str,
+    database: &str,
+    user: &str,
+    password: &str,
+) -> Result<Surreal<C>, surrealdb::Error> {
+    let agent = db.clone();
+    agent
+        .signin(surrealdb::opt::auth::Database {
+            namespace: namespace.into(),
+            database: database.into(),
+            username: user.into(),
+            password: password.into(),
+        })
+        .await?;
+    agent.use_ns(namespace).use_db(database).await?;
+    Ok(agent)
+}
+
+/// Runs one generated `SELECT` with a `TIMEOUT` on `agent` (a `VIEWER` session).
+///
+/// Anything but a single `SELECT` is refused before it reaches the engine, and so is a
+/// query that sets its own `TIMEOUT`: the limit is the application's, not the model's.
+/// The engine's error text comes back as [`Outcome::Rejected`], a repair signal for the
+/// model; only a failure of the connection itself is an `Err`.
+pub async fn run_readonly<C: Connection>(
+    agent: &Surreal<C>,
+    surql: &str,
+    timeout: std::time::Duration,
+) -> Result<Outcome, surrealdb::Error> {
+    let statement = match check_single_select(surql) {
+        Ok(Checked::Select(statement)) => statement,
+        Ok(Checked::CannotAnswer(reason)) => return Ok(Outcome::CannotAnswer(reason)),
+        Err(message) => return Ok(Outcome::Rejected(message)),
+    };
+    let text = format!("{statement} TIMEOUT {}ms", timeout.as_millis().max(1));
+    let rejected = |e: surrealdb::Error| {
+        if e.is_connection() {
+            Err(e)
+        } else {
+            Ok(Outcome::Rejected(e.message().to_owned()))
+        }
+    };
+    let mut response = match agent.query(text).await {
+        Ok(response) => response,
+        Err(e) => return rejected(e),
+    };
+    match response.take::<Value>(0) {
+        Ok(Value::Array(rows)) => Ok(Outcome::Rows(rows.into_iter().collect())),
+        Ok(value) => Ok(Outcome::Rows(vec![value])),
+        Err(e) => rejected(e),
+    }
+}
+
+/// What [`check_single_select`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Checked {
+    /// One `SELECT` statement, without its trailing `;` and comments.
+    Select(String),
+    /// A `-- cannot answer: <reason>` reply.
+    CannotAnswer(String),
+}
+
+/// Checks that `surql` is one `SELECT` statement without its own `TIMEOUT`; the error is written for the model.
+///
+/// A light lexer: it skips strings (`'...'`, `"..."`), escaped names (`` `...` ``, `⟨...⟩`)
+/// and comments (`--`, `//`, `#`, `/* */`), and counts brackets, so a `;` inside a string
+/// or a block does not split the statement.
+pub fn check_single_select(surql: &str) -> Result<Checked, String> {
+    let trimmed = surql.trim();
+    if let Some(rest) = trimmed.strip_prefix("-- cannot answer") {
+        if !rest.contains('\n') {
+            return Ok(Checked::CannotAnswer(
+                rest.trim_start_matches(':').trim().to_owned(),
+            ));
+        }
+    }
+    let tokens = lex(surql)?;
+    let mut statements: Vec<Vec<Token>> = vec![Vec::new()];
+    for token in tokens {
+        if token.semicolon_at_top {
+            statements.push(Vec::new());
+        } else {
+            statements.last_mut().expect("one statement").push(token);
+        }
+    }
+    statements.retain(|s| !s.is_empty());
+    let statement = match statements.as_slice() {
+        [] => return Err("the reply holds no statement: reply with one SELECT statement".into()),
+        [one] => one,
+        many => {
+            return Err(format!(
+                "the reply holds {} statements: reply with exactly one SELECT statement",
+                many.len()
+            ))
+        }
+    };
+    let first = &statement[0];
+    if !first.word.eq_ignore_ascii_case("select") {
+        return Err(format!(
+            "only a SELECT statement may run here, not `{}`",
+            first.text(surql)
+        ));
+    }
+    if statement
+        .iter()
+        .any(|t| t.depth == 0 && t.word.eq_ignore_ascii_case("timeout"))
+    {
+        return Err("remove the TIMEOUT clause: the runner sets its own".into());
+    }
+    let start = first.start;
+    let end = statement.last().map_or(start, |t| t.end);
+    Ok(Checked::Select(surql[start..end].to_owned()))
+}
+
+/// A lexeme outside comments: its byte range, the bracket depth it sits at, and its text if it is a word.
+struct Token {
+    start: usize,
+    end: usize,
+    depth: usize,
+    word: String,
+    semicolon_at_top: bool,
+}
+
+impl Token {
+    fn text<'a>(&self, source: &'a str) -> &'a str {
+        &source[self.start..self.end]
+    }
+}
+
+fn lex(source: &str) -> Result<Vec<Token>, String> {
+    let bytes: Vec<(usize, char)> = source.char_indices().collect();
+    let mut tokens = Vec::new();
+    let mut depth: usize = 0;
+    let mut i = 0;
+    let end_of = |i: usize| bytes.get(i).map_or(source.len(), |(at, _)| *at);
+    let unclosed = |what: &str| format!("the statement has an unclosed {what}");
+    while i < bytes.len() {
+        let (at, c) = bytes[i];
+        let next = bytes.get(i + 1).map(|(_, c)| *c);
+        match c {
+            c if c.is_whitespace() => i += 1,
+            '-' if next == Some('-') => {
+                while i < bytes.len() && bytes[i].1 != '\n' {
+                    i += 1;
+                }
+            }
+            '/' if next == Some('/') => {
+                while i < bytes.len() && bytes[i].1 != '\n' {
+                    i += 1;
+                }
+            }
+            '#' => {
+                while i < bytes.len() && bytes[i].1 != '\n' {
+                    i += 1;
+                }
+            }
+            '/' if next == Some('*') => {
+                i += 2;
+                loop {
+                    match bytes.get(i) {
+                        None => return Err(unclosed("comment")),
+                        Some((_, '*')) if bytes.get(i + 1).map(|b| b.1) == Some('/') => {
+                            i += 2;
+                            break;
+                        }
+                        _ => i += 1,
+                    }
+                }
+            }
+            '\'' | '"' | '`' | '⟨' => {
+                let close = if c == '⟨' { '⟩' } else { c };
+                i += 1;
+                loop {
+                    match bytes.get(i) {
+                        None => return Err(unclosed("string or escaped name")),
+                        Some((_, '\\')) => i += 2,
+                        Some((_, ch)) if *ch == close => {
+                            i += 1;
+                            break;
+                        }
+                        _ => i += 1,
+                    }
+                }
+                tokens.push(Token {
+                    start: at,
+                    end: end_of(i),
+                    depth,
+                    word: String::new(),
+                    semicolon_at_top: false,
+                });
+            }
+            '(' | '[' | '{' => {
+                tokens.push(Token {
+                    start: at,
+                    end: end_of(i + 1),
+                    depth,
+                    word: String::new(),
+                    semicolon_at_top: false,
+                });
+                depth += 1;
+                i += 1;
+            }
+            ')' | ']' | '}' => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| format!("unbalanced `{c}` in the statement"))?;
+                tokens.push(Token {
+                    start: at,
+                    end: end_of(i + 1),
+                    depth,
+                    word: String::new(),
+                    semicolon_at_top: false,
+                });
+                i += 1;
+            }
+            ';' => {
+                tokens.push(Token {
+                    start: at,
+                    end: end_of(i + 1),
+                    depth,
+                    word: String::new(),
+                    semicolon_at_top: depth == 0,
+                });
+                i += 1;
+            }
+            c if c.is_alphanumeric() || c == '_' => {
+                let begin = i;
+                while i < bytes.len() && (bytes[i].1.is_alphanumeric() || bytes[i].1 == '_') {
+                    i += 1;
+                }
+                tokens.push(Token {
+                    start: at,
+                    end: end_of(i),
+                    depth,
+                    word: bytes[begin..i].iter().map(|(_, c)| c).collect(),
+                    semicolon_at_top: false,
+                });
+            }
+            _ => {
+                tokens.push(Token {
+                    start: at,
+                    end: end_of(i + 1),
+                    depth,
+                    word: String::new(),
+                    semicolon_at_top: false,
+                });
+                i += 1;
+            }
+        }
+    }
+    if depth != 0 {
+        return Err(unclosed("bracket"));
+    }
+    Ok(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn select(s: &str) -> String {
+        match check_single_select(s) {
+            Ok(Checked::Select(s)) => s,
+            other => panic!("{s:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn one_select_passes_without_its_semicolon_and_comments() {
+        assert_eq!(
+            select("SELECT name FROM customer WHERE name = 'a;b' LIMIT 5;\n-- done\n"),
+            "SELECT name FROM customer WHERE name = 'a;b' LIMIT 5"
+        );
+        assert_eq!(
+            select("select count() as n from (select * from x; ) group all"),
+            "select count() as n from (select * from x; ) group all"
+        );
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_a_reason() {
+        for (text, reason) in [
+            ("SELECT 1; DELETE customer", "2 statements"),
+            ("DELETE customer", "not `DELETE`"),
+            ("  ", "no statement"),
+            ("SELECT * FROM x TIMEOUT 1h", "TIMEOUT"),
+            ("SELECT 'open", "unclosed"),
+            ("SELECT (1", "unclosed bracket"),
+        ] {
+            let err = check_single_select(text).expect_err(text);
+            assert!(err.contains(reason), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_cannot_answer_reply_is_recognised() {
+        assert_eq!(
+            check_single_select("-- cannot answer: no stock levels in the schema\n"),
+            Ok(Checked::CannotAnswer(
+                "no stock levels in the schema".to_owned()
+            ))
+        );
+    }
+}

@@ -1,0 +1,147 @@
+//! The derives and the compiler agree: for every table in `schemas/`, the derive's `DEFINE` text is the compiler's; derived types read and write rows.
+
+#[path = "../schemas/store.rs"]
+mod store;
+
+#[path = "../schemas/library.rs"]
+#[allow(dead_code)] // `unread_notices` is a UI-only field the tests never read.
+mod library;
+
+use surqlc::runtime::{Link, Literal, Record, Relation, SurrealValue, Table};
+use surqlc_tests::*;
+
+/// Each derived table's `define()` against the compiler's `surql::table_definition`, by table name.
+fn assert_agree(schema: &str, derived: &[(&str, String, surqlc::ir::Table)]) {
+    let compiled = builder(schema).load().expect("schema compiles");
+    assert_eq!(
+        compiled.tables.len(),
+        derived.len(),
+        "{schema}: every table is checked"
+    );
+    for (name, define, ir) in derived {
+        let table = compiled
+            .table(name)
+            .unwrap_or_else(|| panic!("{schema}: no table {name}"));
+        assert_eq!(ir, table, "{schema}.{name}: IR");
+        assert_eq!(
+            define,
+            &surqlc::surql::table_definition(table),
+            "{schema}.{name}: DEFINE text"
+        );
+    }
+}
+
+fn of<T: Table>() -> (&'static str, String, surqlc::ir::Table) {
+    (T::TABLE, T::define(), T::table_ir())
+}
+
+#[test]
+fn the_derive_defines_every_store_table_as_the_compiler_does() {
+    use store::*;
+    assert_agree(
+        "store",
+        &[
+            of::<Customer>(),
+            of::<Purchase>(),
+            of::<Product>(),
+            of::<Placed>(),
+            of::<Contains>(),
+        ],
+    );
+}
+
+#[test]
+fn the_derive_defines_every_library_table_as_the_compiler_does() {
+    use library::*;
+    assert_agree(
+        "library",
+        &[
+            of::<Member>(),
+            of::<Book>(),
+            of::<Author>(),
+            of::<Borrowed>(),
+            of::<Wrote>(),
+            of::<LoanAuditEntry>(),
+        ],
+    );
+}
+
+#[test]
+fn derived_types_expose_names_fields_and_ids() {
+    use store::*;
+    assert_eq!(Customer::TABLE, "customer");
+    assert_eq!(<Contains as Table>::FIELDS, &["qty", "unit_price"]);
+    assert_eq!(Contains::UNIT_PRICE, "unit_price");
+    assert_eq!(library::Member::DISPLAY_NAME, "displayName");
+    assert_eq!(<Contains as Relation>::In::TABLE, "purchase");
+    assert_eq!(Customer::record("c1").to_string(), "customer:c1");
+    assert_eq!(Tier::VALUES, &["free", "plus", "pro"]);
+    assert_eq!(Tier::from_str("plus"), Some(Tier::Plus));
+    assert_eq!(Country::ES.as_str(), "ES");
+    assert_eq!(store::Store::NAME, "store");
+}
+
+#[test]
+fn derived_types_read_and_write_rows_through_the_client() {
+    use store::*;
+    block_on(async {
+        let schema = builder("store").generate().unwrap().schema_surql;
+        let db = loaded(&[&schema, &read(root().join("schemas/store.seed.surql"))]).await;
+
+        // Reading: typed rows with their ids.
+        let mut customers: Vec<Record<Customer>> = db.select(Customer::TABLE).await.unwrap();
+        customers.sort_by(|a, b| a.name.cmp(&b.name));
+        assert!(!customers.is_empty());
+        let first = &customers[0];
+        let again: Option<Customer> = db.select(first.id.record_id()).await.unwrap();
+        assert_eq!(again.as_ref(), Some(&first.data));
+
+        // Writing: a new customer, then an edge between typed links.
+        let ana = Customer {
+            name: "Ana Test".into(),
+            country: Country::ES,
+            tier: Tier::Plus,
+            joined: "2025-01-02T03:04:05Z".parse().unwrap(),
+        };
+        let created: Option<Record<Customer>> = db
+            .create(Customer::record("ana").record_id())
+            .content(ana.clone())
+            .await
+            .unwrap();
+        let created = created.expect("created");
+        assert_eq!(created.id, Customer::record("ana"));
+        assert_eq!(created.data, ana);
+
+        let edge: Vec<Record<Contains>> = db
+            .query("SELECT * FROM contains LIMIT 1")
+            .await
+            .unwrap()
+            .take(0)
+            .unwrap();
+        let line = &edge[0];
+        assert_eq!(line.r#in.record_id().table.as_str(), "purchase");
+        let written = line.data.clone().into_value();
+        let back = Contains::from_value(written).unwrap();
+        assert_eq!(&back, &line.data);
+    });
+}
+
+#[test]
+fn a_wrong_table_or_value_is_a_clear_conversion_error() {
+    use store::*;
+    let err = Link::<Customer>::from_value(surqlc::runtime::Value::RecordId(
+        surqlc::runtime::RecordId::new("product", "p1"),
+    ))
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("expected a record of table `customer`, found one of `product`"),
+        "{err}"
+    );
+    let err = Tier::from_value(surqlc::runtime::Value::String("gold".into())).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(r#"expected one of "free", "plus", "pro" for `Tier`"#),
+        "{err}"
+    );
+}
