@@ -26,6 +26,7 @@ pub struct Builder {
     prompt_template: Option<PathBuf>,
     agent_password: Option<String>,
     cargo_metadata: Option<bool>,
+    types_path: Option<String>,
     budget: ir::Budget,
     deny_over_budget: bool,
     #[cfg(feature = "tokens")]
@@ -37,6 +38,8 @@ pub struct Builder {
 pub struct Output {
     pub schema: ir::Schema,
     pub schema_surql: String,
+    /// The typed Rust helper module (`schema.rs`).
+    pub rust_module: String,
     /// Every file the output depends on.
     pub inputs: Vec<PathBuf>,
     /// How the schema block exceeds its token budget, one line each (filled by `compile`).
@@ -125,6 +128,13 @@ impl Builder {
         self
     }
 
+    /// The Rust path of the domain types as seen from the generated module, e.g. `crate::model`.
+    /// Defaults to `super`: include the module in a child module of the one holding the types.
+    pub fn types_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.types_path = Some(path.into());
+        self
+    }
+
     /// Whether to print `cargo:` lines; by default, when run by Cargo as a build script.
     pub fn cargo_metadata(&mut self, enabled: bool) -> &mut Self {
         self.cargo_metadata = Some(enabled);
@@ -210,17 +220,33 @@ impl Builder {
             sources: self.schemas.clone(),
         };
         let schema_surql = emit::render_schema_surql(&schema, &options)?;
+        let module_options = crate::rustgen::ModuleOptions {
+            types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
+            sources: self
+                .schemas
+                .iter()
+                .map(|p| {
+                    p.file_name().map_or_else(
+                        || p.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    )
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();
         inputs.extend(self.prompt_template.clone());
         Ok(Output {
             schema,
             schema_surql,
+            rust_module,
             inputs,
             over_budget: Vec::new(),
         })
     }
 
-    /// Compiles and writes `schema.surql` into the output directory, touching it only when its content changed.
+    /// Compiles and writes `schema.surql` and `schema.rs` into the output directory, touching it only when its content changed.
     pub fn compile(&self) -> Result<Output, Error> {
         let cargo = self.emits_cargo_metadata();
         if cargo {
@@ -259,6 +285,7 @@ impl Builder {
         };
         std::fs::create_dir_all(&out_dir).map_err(|e| Error::Io(out_dir.clone(), e))?;
         write_if_changed(&out_dir.join("schema.surql"), &output.schema_surql)?;
+        write_if_changed(&out_dir.join("schema.rs"), &output.rust_module)?;
         if cargo && !output.schema_surql.contains("DEFINE USER") {
             println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user");
         }

@@ -43,7 +43,7 @@ impl std::fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
-fn template_error(name: &str, err: tera::Error) -> EmitError {
+pub(crate) fn template_error(name: &str, err: tera::Error) -> EmitError {
     // Tera keeps the useful part (line, column, what was expected) in the source chain.
     let mut message = format!("template {name}: {err}");
     let mut source = std::error::Error::source(&err);

@@ -25,6 +25,8 @@ pub mod db;
 pub mod emit;
 #[cfg(feature = "codegen")]
 mod password;
+#[cfg(feature = "codegen")]
+pub mod rustgen;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 #[cfg(feature = "codegen")]

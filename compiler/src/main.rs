@@ -16,13 +16,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Write OUT/schema.surql (tables, prompt functions, agent user) for `surreal import`.
+    /// Write OUT/schema.surql (tables, prompt functions, agent user) for `surreal import`, and OUT/schema.rs (typed Rust helpers).
     Build {
         #[command(flatten)]
         input: Input,
-        /// Directory to write schema.surql into (created if missing).
+        /// Directory to write schema.surql and schema.rs into (created if missing).
         #[arg(long, short, value_name = "DIR")]
         out: PathBuf,
+        /// Rust path of the domain types as seen from schema.rs.
+        #[arg(long, value_name = "PATH", default_value = "super")]
+        types_path: String,
     },
     /// Compile the schema and load it into an empty embedded database, writing nothing.
     Check {
@@ -178,12 +181,19 @@ fn read(path: &PathBuf) -> Result<String, Failure> {
 
 async fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Command::Build { input, out } => {
-            let output = builder(&input).out_dir(&out).compile()?;
-            let path = out.join("schema.surql");
+        Command::Build {
+            input,
+            out,
+            types_path,
+        } => {
+            let output = builder(&input)
+                .out_dir(&out)
+                .types_path(types_path)
+                .compile()?;
             eprintln!(
-                "wrote {} ({} tables, {} exposed)",
-                path.display(),
+                "wrote {} and {} ({} tables, {} exposed)",
+                out.join("schema.surql").display(),
+                out.join("schema.rs").display(),
                 output.schema.tables.len(),
                 output.schema.settings.exposed.len()
             );

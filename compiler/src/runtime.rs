@@ -347,9 +347,40 @@ impl Outcome {
     /// The rows as JSON, for printing or for handing to another model.
     pub fn rows_json(&self) -> Option<Vec<serde_json::Value>> {
         match self {
-            Outcome::Rows(rows) => Some(rows.iter().cloned().map(Value::into_json_value).collect()),
+            Outcome::Rows(rows) => Some(rows.iter().cloned().map(to_json).collect()),
             _ => None,
         }
+    }
+}
+
+/// A value as JSON, with decimals as JSON numbers (SurrealDB's own conversion writes them as strings).
+///
+/// A whole decimal within `i64` becomes an integer; any other decimal the nearest `f64`.
+pub fn to_json(value: Value) -> serde_json::Value {
+    use surrealdb::types::Number;
+    match value {
+        Value::Number(Number::Decimal(d)) => {
+            let exact = d.normalize();
+            if exact.scale() == 0 {
+                if let Ok(i) = exact.to_string().parse::<i64>() {
+                    return serde_json::Value::from(i);
+                }
+            }
+            exact
+                .to_string()
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or_else(
+                    || serde_json::Value::String(exact.to_string()),
+                    serde_json::Value::Number,
+                )
+        }
+        Value::Array(items) => serde_json::Value::Array(items.into_iter().map(to_json).collect()),
+        Value::Object(object) => {
+            serde_json::Value::Object(object.into_iter().map(|(k, v)| (k, to_json(v))).collect())
+        }
+        other => other.into_json_value(),
     }
 }
 

@@ -1,0 +1,210 @@
+//! Renders the typed Rust helper module from the IR through `templates/module.rs.tera`, formatted with prettyplease.
+
+use crate::emit::EmitError;
+use crate::ir::{Schema, TableKind};
+use serde::Serialize;
+
+pub const MODULE_TEMPLATE: &str = include_str!("../../templates/module.rs.tera");
+
+/// What the module depends on besides the IR.
+#[derive(Debug, Clone)]
+pub struct ModuleOptions {
+    /// The Rust path the domain types live under, as seen from the module (`super`, `crate::model`).
+    pub types_path: String,
+    /// The file name of the schema text beside the module, for `include_str!`.
+    pub surql_file: String,
+    /// The module's own file stem, shown in the header's usage line.
+    pub file_stem: String,
+    /// Shown in the `@generated` header (file names only).
+    pub sources: Vec<String>,
+}
+
+impl Default for ModuleOptions {
+    fn default() -> Self {
+        ModuleOptions {
+            types_path: "super".into(),
+            surql_file: "schema.surql".into(),
+            file_stem: "schema".into(),
+            sources: Vec::new(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct TableContext {
+    name: String,
+    module: String,
+    rust_type: String,
+    doc: String,
+    select_query: String,
+    traversals: Vec<Traversal>,
+}
+
+#[derive(Serialize)]
+struct Traversal {
+    function: String,
+    rust_type: String,
+    query: String,
+    doc: String,
+}
+
+/// A table name as a Rust module name: keywords are raw (`r#type`), the few that cannot be take a `_`.
+pub fn module_ident(name: &str) -> String {
+    match name {
+        "self" | "super" | "crate" | "Self" => format!("{name}_"),
+        _ if syn::parse_str::<syn::Ident>(name).is_ok() => name.to_owned(),
+        _ => format!("r#{name}"),
+    }
+}
+
+fn rust_string(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = value
+        .as_str()
+        .ok_or_else(|| tera::Error::msg("rust_string expects a string"))?;
+    // `{:?}` writes a valid Rust string literal: quotes, backslashes and control characters escaped.
+    Ok(tera::Value::String(format!("{s:?}")))
+}
+
+/// One `#[doc = " line"]` per line, so prettyplease prints `///` comments rather than a `/** */` block.
+fn rust_doc(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = value
+        .as_str()
+        .ok_or_else(|| tera::Error::msg("rust_doc expects a string"))?;
+    // A fence in a schema comment would make rustdoc compile it as a doctest of the user's crate.
+    let s = s.replace("```", "'''");
+    let attrs: Vec<String> = s
+        .lines()
+        .map(|line| {
+            let line = if line.is_empty() {
+                String::new()
+            } else {
+                format!(" {line}")
+            };
+            format!("#[doc = {line:?}]")
+        })
+        .collect();
+    Ok(tera::Value::String(attrs.join("\n")))
+}
+
+/// The module's text, formatted, with its `@generated` header.
+pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String, EmitError> {
+    let types = options.types_path.trim_end_matches("::");
+    let rust_type = |rust_name: &str| format!("{types}::{rust_name}");
+    let mut tables: Vec<TableContext> = schema
+        .tables
+        .iter()
+        .map(|t| TableContext {
+            name: t.name.clone(),
+            module: module_ident(&t.name),
+            rust_type: rust_type(&t.rust_name),
+            doc: match &t.comment {
+                Some(c) => format!("`{}`: {c}", t.name),
+                None => format!("The `{}` table.", t.name),
+            },
+            select_query: format!("SELECT * FROM {} LIMIT $limit", t.name),
+            traversals: Vec::new(),
+        })
+        .collect();
+    for relation in &schema.tables {
+        let TableKind::Relation { from, to } = &relation.kind else {
+            continue;
+        };
+        let r = &relation.name;
+        let (Some(from_t), Some(to_t)) = (schema.table(from), schema.table(to)) else {
+            continue;
+        };
+        let about = relation
+            .comment
+            .as_deref()
+            .map(|c| format!("\n\n`{r}`: {c}"))
+            .unwrap_or_default();
+        let mut push = |table: &str, traversal: Traversal| {
+            if let Some(t) = tables.iter_mut().find(|t| t.name == table) {
+                t.traversals.push(traversal);
+            }
+        };
+        push(from, Traversal {
+            function: format!("{r}_{to}"),
+            rust_type: rust_type(&to_t.rust_name),
+            query: format!("SELECT * FROM $id->{r}->{to}"),
+            doc: format!("The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`.{about}"),
+        });
+        push(
+            from,
+            Traversal {
+                function: format!("{r}_edges_from"),
+                rust_type: rust_type(&relation.rust_name),
+                query: format!("SELECT * FROM {r} WHERE in = $id"),
+                doc: format!(
+                    "The `{r}` edges whose `in` is this `{from}`, with their own fields.{about}"
+                ),
+            },
+        );
+        push(to, Traversal {
+            function: format!("{from}_{r}"),
+            rust_type: rust_type(&from_t.rust_name),
+            query: format!("SELECT * FROM $id<-{r}<-{from}"),
+            doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`.{about}"),
+        });
+        push(
+            to,
+            Traversal {
+                function: format!("{r}_edges_to"),
+                rust_type: rust_type(&relation.rust_name),
+                query: format!("SELECT * FROM {r} WHERE out = $id"),
+                doc: format!(
+                    "The `{r}` edges whose `out` is this `{to}`, with their own fields.{about}"
+                ),
+            },
+        );
+    }
+
+    let settings = &schema.settings;
+    let mut context = tera::Context::new();
+    context.insert("schema", &schema.name);
+    context.insert("tables", &tables);
+    context.insert("exposed", &settings.exposed);
+    context.insert("dimension", &settings.examples.dimension);
+    context.insert("k", &settings.examples.k);
+    context.insert("pool_table", &settings.examples.table);
+    context.insert("agent_user", &settings.agent.user);
+    context.insert("surql_file", &options.surql_file);
+    let mut tera = tera::Tera::default();
+    tera.register_filter("rust_string", rust_string);
+    tera.register_filter("rust_doc", rust_doc);
+    tera.add_raw_template("module.rs", MODULE_TEMPLATE)
+        .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
+    let text = tera
+        .render("module.rs", &context)
+        .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
+    let file = syn::parse_file(&text).map_err(|e| {
+        let at = e.span().start();
+        EmitError::Template(format!(
+            "templates/module.rs.tera rendered Rust that does not parse ({}:{}): {e}",
+            at.line, at.column
+        ))
+    })?;
+    let sources = if options.sources.is_empty() {
+        schema.name.clone()
+    } else {
+        options.sources.join(", ")
+    };
+    let header = format!(
+        "// @generated by surqlc {} from {sources}. Do not edit: change the Rust schema and rebuild.\n\
+         //\n\
+         // Typed helpers for the `{}` schema. Include this file in a module of your crate:\n\
+         //     mod {}_db {{ include!(concat!(env!(\"OUT_DIR\"), \"/{}.rs\")); }}\n\
+         // The domain types are named through `{types}` (`Builder::types_path`).\n\n",
+        env!("CARGO_PKG_VERSION"),
+        schema.name,
+        schema.name,
+        options.file_stem,
+    );
+    Ok(header + &prettyplease::unparse(&file))
+}

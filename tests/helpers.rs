@@ -1,0 +1,277 @@
+//! The generated helper modules compile without warnings for every schema, and the store's helpers do what their docs say on the embedded engine.
+
+#[path = "../schemas/store.rs"]
+mod store;
+
+#[path = "../schemas/library.rs"]
+#[allow(dead_code)]
+mod library;
+
+#[deny(warnings)]
+mod store_db {
+    include!(concat!(env!("OUT_DIR"), "/store/schema.rs"));
+}
+
+#[deny(warnings)]
+mod library_db {
+    include!(concat!(env!("OUT_DIR"), "/library/schema.rs"));
+}
+
+use store::*;
+use surqlc::runtime::{surrealdb, Outcome};
+use surqlc_tests::*;
+
+type Db = surrealdb::Surreal<surrealdb::engine::any::Any>;
+
+/// An embedded database with the schema applied through the helper and the project's store data.
+async fn store_db() -> Db {
+    let db = surrealdb::engine::any::connect("mem://").await.unwrap();
+    db.use_ns("ai").use_db("store").await.unwrap();
+    store_db::apply_schema(&db).await.expect("schema applies");
+    store_db::apply_schema(&db)
+        .await
+        .expect("and applies twice");
+    db.query(read(root().join("schemas/store.seed.surql")))
+        .await
+        .unwrap()
+        .check()
+        .expect("data loads");
+    db
+}
+
+fn names<T: std::ops::Deref<Target = U>, U: HasName>(rows: &[T]) -> Vec<String> {
+    let mut names: Vec<String> = rows.iter().map(|r| r.name().to_owned()).collect();
+    names.sort();
+    names
+}
+
+trait HasName {
+    fn name(&self) -> &str;
+}
+impl HasName for Customer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+impl HasName for Product {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+#[test]
+fn prompt_functions_are_typed_calls() {
+    block_on(async {
+        let db = store_db().await;
+        let qvec = [0.92, 0.0, 0.4, 0.0];
+        let block = store_db::schema_context(&db).await.unwrap();
+        assert!(
+            block.starts_with("DEFINE TABLE customer TYPE NORMAL SCHEMAFULL"),
+            "{block}"
+        );
+        let hints = store_db::value_hints(&db).await.unwrap();
+        assert!(
+            hints.contains("purchase.status: cancelled, pending, shipped"),
+            "{hints}"
+        );
+        let examples = store_db::similar_examples(&db, &qvec).await.unwrap();
+        assert_eq!(examples.len(), 3);
+        assert!(examples.windows(2).all(|w| w[0].distance <= w[1].distance));
+        let context = store_db::example_context(&db, &qvec).await.unwrap();
+        assert!(context.starts_with(&format!(
+            "-- {}\n{}",
+            examples[0].question, examples[0].surql
+        )));
+        let prompt = store_db::nl2surql_prompt(&db, "How many orders?", &qvec)
+            .await
+            .unwrap();
+        assert!(prompt.contains(&block) && prompt.ends_with("QUESTION\nHow many orders?\nSURQL\n"));
+
+        let id = store_db::remember_example(
+            &db,
+            "How many orders?",
+            "SELECT count() AS n FROM purchase GROUP ALL LIMIT 1;",
+            &[0.0, 1.0, 0.0, 0.0],
+        )
+        .await
+        .expect("the owner may remember an example");
+        assert_eq!(id.table.as_str(), "query_example");
+        let nearest = store_db::similar_examples(&db, &[0.0, 1.0, 0.0, 0.0])
+            .await
+            .unwrap();
+        assert_eq!(nearest[0].question, "How many orders?");
+    });
+}
+
+#[test]
+fn typed_reads_and_traversals_in_both_directions() {
+    block_on(async {
+        let db = store_db().await;
+        let mei = Customer::record("mei");
+        let got = store_db::customer::get(&db, &mei)
+            .await
+            .unwrap()
+            .expect("mei exists");
+        assert_eq!((got.name.as_str(), got.tier), ("Mei Tanaka", Tier::Pro));
+        assert_eq!(
+            store_db::customer::get(&db, &Customer::record("nobody"))
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(store_db::customer::select(&db, 2).await.unwrap().len(), 2);
+        assert_eq!(store_db::customer::select(&db, 100).await.unwrap().len(), 5);
+
+        // A customer's purchases, and back.
+        let mut orders: Vec<String> = store_db::customer::placed_purchase(&db, &mei)
+            .await
+            .unwrap()
+            .iter()
+            .map(|p| p.id.to_string())
+            .collect();
+        orders.sort();
+        assert_eq!(orders, ["purchase:p1", "purchase:p6"]);
+        let p1 = Purchase::record("p1");
+        let buyer = store_db::purchase::customer_placed(&db, &p1).await.unwrap();
+        assert_eq!(names(&buyer), ["Mei Tanaka"]);
+        let placed = store_db::customer::placed_edges_from(&db, &mei)
+            .await
+            .unwrap();
+        assert_eq!(placed.len(), 2);
+        assert!(placed.iter().all(|e| e.r#in == mei));
+        assert_eq!(
+            store_db::purchase::placed_edges_to(&db, &p1).await.unwrap()[0].r#in,
+            mei
+        );
+
+        // A purchase's products, a product's purchases, and the order lines with qty and unit_price.
+        let products = store_db::purchase::contains_product(&db, &p1)
+            .await
+            .unwrap();
+        assert_eq!(names(&products), ["Compact Soundbar", "Sport Buds"]);
+        let buds = Product::record("buds");
+        let mut with_buds: Vec<String> = store_db::product::purchase_contains(&db, &buds)
+            .await
+            .unwrap()
+            .iter()
+            .map(|p| p.id.to_string())
+            .collect();
+        with_buds.sort();
+        assert_eq!(with_buds, ["purchase:p1", "purchase:p5"]);
+        let mut lines = store_db::purchase::contains_edges_from(&db, &p1)
+            .await
+            .unwrap();
+        lines.sort_by_key(|l| l.qty);
+        let line: Vec<(u32, String, String)> = lines
+            .iter()
+            .map(|l| (l.qty, l.unit_price.to_string(), l.out.to_string()))
+            .collect();
+        assert_eq!(
+            line,
+            [
+                (1, "149".to_owned(), "product:soundbar".to_owned()),
+                (2, "55".to_owned(), "product:buds".to_owned())
+            ]
+        );
+        let sold = store_db::product::contains_edges_to(&db, &buds)
+            .await
+            .unwrap();
+        assert_eq!(sold.iter().map(|l| l.qty).sum::<u32>(), 3);
+    });
+}
+
+#[test]
+fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
+    block_on(async {
+        let db = store_db().await;
+        let agent = store_db::agent_signin(&db, "ai", "store", "test-agent-password")
+            .await
+            .expect("the agent signs in at database level");
+        let rows = match store_db::run_readonly(
+            &agent,
+            "SELECT name FROM customer WHERE country = 'ES' ORDER BY name LIMIT 50;",
+        )
+        .await
+        .unwrap()
+        {
+            Outcome::Rows(rows) => rows,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            Outcome::Rows(rows).rows_json().unwrap(),
+            [
+                serde_json::json!({"name": "Inês Costa"}),
+                serde_json::json!({"name": "Omar Haddad"})
+            ]
+        );
+        let refused = |o: Outcome| match o {
+            Outcome::Rejected(text) => text,
+            other => panic!("{other:?}"),
+        };
+        let text = refused(
+            store_db::run_readonly(&agent, "DELETE customer")
+                .await
+                .unwrap(),
+        );
+        assert!(text.contains("only a SELECT"), "{text}");
+        let text = refused(
+            store_db::run_readonly(&agent, "SELECT 1; SELECT 2")
+                .await
+                .unwrap(),
+        );
+        assert!(text.contains("2 statements"), "{text}");
+        // The engine's own error comes back as text for the model to repair from.
+        let text = refused(
+            store_db::run_readonly(&agent, "SELECT name FROM customer WHERE")
+                .await
+                .unwrap(),
+        );
+        assert!(!text.is_empty(), "{text}");
+        let text = refused(
+            store_db::run_readonly(
+                &agent,
+                "SELECT * FROM fn::remember_example('q', 'SELECT 1', [0.0, 0.0, 0.0, 1.0])",
+            )
+            .await
+            .unwrap(),
+        );
+        assert!(text.contains("EDITOR or OWNER"), "{text}");
+        assert_eq!(
+            store_db::run_readonly(&agent, "-- cannot answer: no stock levels")
+                .await
+                .unwrap(),
+            Outcome::CannotAnswer("no stock levels".into())
+        );
+        // The agent's session is separate: the owner's handle still writes.
+        db.query("CREATE customer:zoe SET name = 'Zoe', country = 'DE', tier = 'free', joined = time::now()")
+            .await
+            .unwrap()
+            .check()
+            .expect("the owner's session is untouched");
+    });
+}
+
+#[test]
+fn a_slow_query_hits_the_timeout() {
+    block_on(async {
+        let db = store_db().await;
+        let agent = store_db::agent_signin(&db, "ai", "store", "test-agent-password")
+            .await
+            .unwrap();
+        let outcome = surqlc::runtime::run_readonly(
+            &agent,
+            "SELECT * FROM (SELECT sleep(2s) FROM customer)",
+            std::time::Duration::from_millis(50),
+        )
+        .await
+        .unwrap();
+        match outcome {
+            Outcome::Rejected(text) => assert!(
+                text.to_lowercase().contains("timed out")
+                    || text.to_lowercase().contains("timeout"),
+                "{text}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    });
+}
