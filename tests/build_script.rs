@@ -1,0 +1,129 @@
+//! surqlc from a user's `build.rs`, in a throwaway crate built by cargo: an unchanged schema does not rerun the build script, a changed one does, and a schema error fails the build naming file, line and column.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use surqlc_tests::root;
+
+const SCHEMA: &str = "use surqlc_macros::Table;
+
+/// A note.
+#[derive(Table)]
+pub struct Note {
+    /// The text.
+    pub body: String,
+}
+";
+
+const BUILD_RS: &str = r#"
+fn main() {
+    // Count the runs, outside OUT_DIR so the test can read them.
+    let runs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("runs.log");
+    let mut log = std::fs::read_to_string(&runs).unwrap_or_default();
+    log.push_str("run\n");
+    std::fs::write(&runs, log).unwrap();
+    if let Err(e) = surqlc::Builder::new().schema("schema.rs").compile() {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+}
+"#;
+
+const MAIN_RS: &str = r#"
+const SCHEMA_SURQL: &str = include_str!(concat!(env!("OUT_DIR"), "/schema.surql"));
+fn main() {
+    print!("{}", SCHEMA_SURQL.len());
+}
+"#;
+
+fn probe_crate() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("surqlc-rerun-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let compiler = root().join("compiler");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"rerun-probe\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [workspace]\n\n[build-dependencies]\nsurqlc = {{ path = {:?} }}\n",
+            compiler.display().to_string()
+        ),
+    )
+    .unwrap();
+    // The workspace's lock pins the same versions; cargo drops what the probe does not use.
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("build.rs"), BUILD_RS).unwrap();
+    std::fs::write(dir.join("src/main.rs"), MAIN_RS).unwrap();
+    std::fs::write(dir.join("schema.rs"), SCHEMA).unwrap();
+    dir
+}
+
+/// Builds the probe; returns success and stderr.
+fn cargo_build(dir: &Path) -> (bool, String) {
+    // A target directory of its own: the workspace's is locked by the running `cargo test`.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+        .join("rerun-probe");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--offline", "--quiet"])
+        .arg("--target-dir")
+        .arg(&target)
+        .current_dir(dir)
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .output()
+        .expect("cargo runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn runs(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("runs.log"))
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
+#[test]
+fn the_build_script_reruns_only_when_the_schema_changes() {
+    let dir = probe_crate();
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(ok, "{stderr}");
+    assert_eq!(runs(&dir), 1);
+
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(ok, "{stderr}");
+    assert_eq!(
+        runs(&dir),
+        1,
+        "a second build with no change must not rerun the build script"
+    );
+
+    std::fs::write(
+        dir.join("schema.rs"),
+        SCHEMA.replace("The text.", "The note's text."),
+    )
+    .unwrap();
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(ok, "{stderr}");
+    assert_eq!(runs(&dir), 2, "a changed schema reruns it");
+
+    // A schema error fails the build and names the schema file, line and column.
+    std::fs::write(
+        dir.join("schema.rs"),
+        SCHEMA.replace(
+            "pub body: String,",
+            "pub body: String,\n    pub tags: std::collections::HashSet<String>,",
+        ),
+    )
+    .unwrap();
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(!ok, "the build must fail");
+    assert!(
+        stderr.contains("error: unsupported field type `std::collections::HashSet<String>`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("schema.rs:8:15"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

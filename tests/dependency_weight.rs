@@ -1,0 +1,73 @@
+//! What users compile and link stays light: the proc-macro and an application's run-time graph carry none of the compiler's heavy dependencies.
+
+use std::process::Command;
+use surqlc_tests::root;
+
+/// Package names in `cargo tree` for `package` over the given edge kinds.
+fn tree(package: &str, edges: &str) -> Vec<String> {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "tree",
+            "--offline",
+            "--locked",
+            "--prefix",
+            "none",
+            "-p",
+            package,
+            "-e",
+            edges,
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn assert_without(names: &[String], heavy: &[&str], what: &str) {
+    let found: Vec<&&str> = heavy
+        .iter()
+        .filter(|h| names.iter().any(|n| n == **h))
+        .collect();
+    assert!(found.is_empty(), "{what} pulls in {found:?}");
+}
+
+#[test]
+fn the_proc_macro_needs_only_the_front_end() {
+    let names = tree("surqlc-macros", "normal");
+    assert!(names.iter().any(|n| n == "syn"));
+    assert_without(
+        &names,
+        &[
+            "tera",
+            "tiktoken-rs",
+            "clap",
+            "surrealdb",
+            "prettyplease",
+            "argon2",
+        ],
+        "surqlc-macros",
+    );
+}
+
+#[test]
+fn an_application_links_the_runtime_only() {
+    // The example's run-time graph: its normal dependencies, without the proc-macro's host side.
+    let names = tree("store-agent", "normal,no-proc-macro");
+    assert!(names.iter().any(|n| n == "surqlc") && names.iter().any(|n| n == "surrealdb"));
+    assert_without(
+        &names,
+        &["tera", "tiktoken-rs", "clap", "syn", "prettyplease", "heck"],
+        "store-agent at run time",
+    );
+}
