@@ -450,3 +450,41 @@ fn a_bad_budget_is_a_schema_error() {
     assert!(text.contains("unknown") && text.contains("rows"), "{text}");
     assert!(text.contains("bad.rs:2:"), "{text}");
 }
+
+const KEYWORD_FIELDS: &str = r#"
+use surqlc_macros::{Literal, Table};
+
+/// Fields named like SurrealQL keywords are backticked, in the schema, the block and the hints.
+#[derive(Table)]
+pub struct Query {
+    /// The chosen columns.
+    pub select: String,
+    pub value: Option<f64>,
+    pub from: Mode,
+}
+
+#[derive(Literal)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode { Fast, Slow }
+"#;
+
+#[test]
+fn keyword_field_names_load_render_and_hint() {
+    let output = compile_text("keywords", KEYWORD_FIELDS);
+    assert!(output
+        .schema_surql
+        .contains("DEFINE FIELD OVERWRITE `select` ON query TYPE string"));
+    let want = live_block(&output);
+    assert_eq!(render::schema_block(&output.schema), want);
+    block_on(async {
+        let db = loaded(&[
+            &output.schema_surql,
+            "CREATE query:a SET select = 'x', from = 'fast'; CREATE query:b SET select = 'y', from = 'slow', value = 1.5;",
+        ])
+        .await;
+        let hints = surqlc::db::query_string(&db, "RETURN fn::value_hints()")
+            .await
+            .unwrap();
+        assert_eq!(hints, "query.from: fast, slow");
+    });
+}

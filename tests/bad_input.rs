@@ -138,3 +138,23 @@ fn no_output_file_when_the_schema_is_bad() {
     assert!(!out.join("schema.surql").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn keyword_table_name_is_rejected() {
+    assert_one(
+        "#[derive(Table)]\n#[surqlc(rename = \"select\")]\npub struct Picked {\n    pub name: String,\n}\n",
+        2,
+        19,
+        "SurrealQL keyword",
+    );
+}
+
+#[test]
+fn nested_option_is_rejected() {
+    assert_one(
+        "#[derive(Table)]\npub struct Note {\n    pub due: Option<Option<String>>,\n}\n",
+        3,
+        14,
+        "Option<Option<T>>",
+    );
+}

@@ -124,7 +124,7 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
         .map(|h| {
             HashMap::from([
                 ("table", h.table.clone()),
-                ("field", h.field.clone()),
+                ("field", crate::render::escape_ident(&h.field)),
                 ("label", format!("{}.{}: ", h.table, h.field)),
             ])
         })

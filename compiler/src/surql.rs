@@ -28,6 +28,11 @@ pub fn quote_string(s: &str) -> String {
     out
 }
 
+/// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
+pub fn is_reserved(name: &str) -> bool {
+    crate::render::escape_ident(name).starts_with('`')
+}
+
 /// Whether `name` can stand unescaped as a table or field name.
 pub fn is_plain_ident(name: &str) -> bool {
     let mut chars = name.chars();
@@ -81,11 +86,11 @@ pub fn define_table(table: &Table) -> String {
     out
 }
 
-/// `DEFINE FIELD OVERWRITE ... ON table ...;`
+/// `DEFINE FIELD OVERWRITE ... ON table ...;` A field named like a keyword (`select`) is backticked.
 pub fn define_field(table: &str, field: &Field) -> String {
     let mut out = format!(
         "DEFINE FIELD OVERWRITE {} ON {} TYPE {}",
-        field.name,
+        crate::render::escape_ident(&field.name),
         table,
         render_type(&field.ty)
     );

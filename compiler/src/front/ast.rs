@@ -94,9 +94,11 @@ impl Container {
                         "derive Schema on a unit struct, e.g. `pub struct Store;`",
                     );
                 }
+                let attrs = attr::schema_attrs(cx, &input.attrs);
+                check_settings(cx, &attrs);
                 Some(Container::Schema(SchemaAst {
                     ident: input.ident.clone(),
-                    attrs: attr::schema_attrs(cx, &input.attrs),
+                    attrs,
                 }))
             }
         }
@@ -129,6 +131,11 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         cx.error_at(
             name_span,
             format!("table name {name:?} must be letters, digits and underscores"),
+        );
+    } else if crate::surql::is_reserved(&name) {
+        cx.error_at(
+            name_span,
+            format!("table name `{name}` is a SurrealQL keyword; rename the table with #[surqlc(rename = \"...\")]"),
         );
     }
     let rename_all = attrs.rename_all.map(|r| r.value);
@@ -339,7 +346,13 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                 ("Duration", []) => known(ir::Type::Duration),
                 ("Uuid", []) => known(ir::Type::Uuid),
                 ("Bytes", []) => known(ir::Type::Bytes),
-                ("Option", [inner]) => Some(TypeAst::Option(Box::new(map_type(cx, inner)?))),
+                ("Option", [inner]) => match map_type(cx, inner)? {
+                    TypeAst::Option(_) => {
+                        cx.error_spanned_by(ty, "`Option<Option<T>>` has no SurrealQL type: a field is NONE or a value; use one `Option`");
+                        None
+                    }
+                    inner => Some(TypeAst::Option(Box::new(inner))),
+                },
                 ("Vec" | "VecDeque", [inner]) => {
                     Some(TypeAst::Array(Box::new(map_type(cx, inner)?), None))
                 }
@@ -436,5 +449,49 @@ impl EnumAst {
 impl TableAst {
     pub fn span(&self) -> Span {
         self.ident.span()
+    }
+}
+
+/// Checks the settings' values that need no other item, so the derive reports them too.
+fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
+    let names = [
+        (&a.examples_table, "table name"),
+        (&a.agent_user, "user name"),
+    ];
+    for (value, what) in names {
+        if let Some(v) = value {
+            if !crate::surql::is_plain_ident(&v.value) || crate::surql::is_reserved(&v.value) {
+                cx.error_at(v.span, format!("invalid {what} {:?}: use letters, digits and underscores, and not a SurrealQL keyword", v.value));
+            }
+        }
+    }
+    for v in [&a.token_duration, &a.session_duration]
+        .into_iter()
+        .flatten()
+    {
+        if !super::resolve::is_duration(&v.value) {
+            cx.error_at(
+                v.span,
+                format!(
+                    "invalid duration {:?}: write e.g. \"1h\", \"30m\" or \"1d12h\"",
+                    v.value
+                ),
+            );
+        }
+    }
+    let counts = [
+        (&a.dimension, "examples(dimension)"),
+        (&a.k, "examples(k)"),
+        (&a.ef, "examples(ef)"),
+        (&a.max_rows, "max_rows"),
+        (&a.budget_block, "budget(block)"),
+        (&a.budget_table, "budget(table)"),
+    ];
+    for (value, what) in counts {
+        if let Some(v) = value {
+            if v.value == 0 {
+                cx.error_at(v.span, format!("{what} must be at least 1"));
+            }
+        }
     }
 }

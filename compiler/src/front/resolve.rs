@@ -293,24 +293,17 @@ fn settings(
         compact: false,
         budget: Default::default(),
     };
+    // Invalid values were reported by `ast` (the derive sees the same errors); fall back quietly here.
     let pick_str = |v: &Option<super::attr::Spanned<String>>,
                     d: String,
-                    what: &str,
+                    _what: &str,
                     check: fn(&str) -> bool| match v {
         Some(s) if check(&s.value) => s.value.clone(),
-        Some(s) => {
-            cx.error_at(s.span, format!("invalid {what} {:?}", s.value));
-            d
-        }
-        None => d,
+        _ => d,
     };
-    let pick_u32 = |v: &Option<super::attr::Spanned<u32>>, d: u32, what: &str| match v {
+    let pick_u32 = |v: &Option<super::attr::Spanned<u32>>, d: u32, _what: &str| match v {
         Some(s) if s.value > 0 => s.value,
-        Some(s) => {
-            cx.error_at(s.span, format!("{what} must be at least 1"));
-            d
-        }
-        None => d,
+        _ => d,
     };
     let settings = ir::Settings {
         exposed,
@@ -379,7 +372,7 @@ fn is_literal(ty: &ir::Type) -> bool {
 }
 
 /// A SurrealQL duration such as `1h`, `30m` or `1d12h`.
-fn is_duration(s: &str) -> bool {
+pub(crate) fn is_duration(s: &str) -> bool {
     let mut rest = s;
     if rest.is_empty() {
         return false;
