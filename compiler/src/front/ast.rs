@@ -197,7 +197,8 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
     Some(out)
 }
 
-/// What one struct field is to the table.
+/// What one struct field is to the table. Short-lived, one per field, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Column {
     Field(FieldAst),
     /// The record id.

@@ -7,6 +7,7 @@ use crate::surql::is_plain_ident;
 use std::collections::BTreeMap;
 
 /// Every container of a schema with the index of the file (and so the `Ctxt`) it came from.
+#[derive(Default)]
 pub struct Items {
     pub tables: Vec<(usize, TableAst)>,
     pub enums: Vec<(usize, EnumAst)>,
@@ -15,11 +16,7 @@ pub struct Items {
 
 impl Items {
     pub fn new() -> Self {
-        Items {
-            tables: Vec::new(),
-            enums: Vec::new(),
-            schemas: Vec::new(),
-        }
+        Self::default()
     }
 
     pub fn push(&mut self, file: usize, container: Container) {
