@@ -145,3 +145,34 @@ fn a_wrong_table_or_value_is_a_clear_conversion_error() {
         "{err}"
     );
 }
+
+#[test]
+fn derived_types_round_trip_through_serde_with_the_schemas_names() {
+    use store::*;
+    let line = Contains {
+        r#in: Purchase::record("p1"),
+        out: Product::record("buds"),
+        qty: 2,
+        unit_price: "55.00".parse().unwrap(),
+    };
+    let json = serde_json::to_value(&line).unwrap();
+    assert_eq!(json["qty"], 2);
+    let back: Contains = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back, line);
+    // serde and the schema agree on names: rename_all on the enum, field names on the struct.
+    let member = serde_json::to_value(library::Level::Staff).unwrap();
+    assert_eq!(member, "staff");
+    assert_eq!(
+        <library::Level as Literal>::VALUES,
+        &["JUNIOR", "ADULT", "staff"]
+    );
+    // A link to the wrong table is refused by serde too.
+    let mut wrong = json;
+    wrong["out"] = serde_json::to_value(Customer::record("mei")).unwrap();
+    let err = serde_json::from_value::<Contains>(wrong).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("expected a record of table `product`"),
+        "{err}"
+    );
+}
