@@ -459,6 +459,8 @@ pub enum Checked {
 /// and comments (`--`, `//`, `#`, `/* */`), and counts brackets, so a `;` inside a string
 /// or a block does not split the statement.
 pub fn check_single_select(surql: &str) -> Result<Checked, String> {
+    // Models fence code despite the rules; a fenced reply means its contents.
+    let surql = strip_fence(surql);
     let trimmed = surql.trim();
     if let Some(rest) = trimmed.strip_prefix("-- cannot answer") {
         if !rest.contains('\n') {
@@ -503,6 +505,22 @@ pub fn check_single_select(surql: &str) -> Result<Checked, String> {
     let start = first.start;
     let end = statement.last().map_or(start, |t| t.end);
     Ok(Checked::Select(surql[start..end].to_owned()))
+}
+
+/// The inside of a reply wrapped in a Markdown code fence (```` ```surql ... ``` ````), else the reply.
+fn strip_fence(reply: &str) -> &str {
+    let trimmed = reply.trim();
+    let Some(rest) = trimmed.strip_prefix("```") else {
+        return reply;
+    };
+    let Some(body) = rest.strip_suffix("```") else {
+        return reply;
+    };
+    // Drop the info string (`surql`, `sql`) on the opening line.
+    match body.split_once('\n') {
+        Some((info, inner)) if !info.contains(' ') || info.trim().is_empty() => inner,
+        _ => body,
+    }
 }
 
 /// A lexeme outside comments: its byte range, the bracket depth it sits at, and its text if it is a word.
@@ -683,6 +701,27 @@ mod tests {
             let err = check_single_select(text).expect_err(text);
             assert!(err.contains(reason), "{text:?}: {err}");
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_checker_never_panics(reply in "(SELECT|select|;|'|\"|`|⟨|⟩|\\\\|--|/\\*|\\*/|#|\\(|\\)|\\[|\\]|\\{|\\}|```|\n| |x|é|TIMEOUT){0,24}") {
+            let _ = check_single_select(&reply);
+        }
+
+        #[test]
+        fn any_text_is_checked_without_panicking(reply in "\\PC*") {
+            let _ = check_single_select(&reply);
+        }
+    }
+
+    #[test]
+    fn a_fenced_reply_is_unwrapped() {
+        assert_eq!(
+            select("```surql\nSELECT name FROM customer LIMIT 5;\n```\n"),
+            "SELECT name FROM customer LIMIT 5"
+        );
+        assert_eq!(select("```\nSELECT 1\n```"), "SELECT 1");
     }
 
     #[test]
