@@ -222,16 +222,7 @@ impl Builder {
         let schema_surql = emit::render_schema_surql(&schema, &options)?;
         let module_options = crate::rustgen::ModuleOptions {
             types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
-            sources: self
-                .schemas
-                .iter()
-                .map(|p| {
-                    p.file_name().map_or_else(
-                        || p.display().to_string(),
-                        |n| n.to_string_lossy().into_owned(),
-                    )
-                })
-                .collect(),
+            sources: emit::source_names(&self.schemas),
             ..Default::default()
         };
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;

@@ -64,6 +64,19 @@ fn surql_string_filter(
     Ok(tera::Value::String(surql::quote_string(s)))
 }
 
+/// The file names of `paths`, for `@generated` headers: the output must not depend on where the project is checked out.
+pub fn source_names(paths: &[PathBuf]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
+        .collect()
+}
+
 /// The prompt's preamble: every line before `SCHEMA`.
 pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String, EmitError> {
     let (name, text) = match &options.prompt_template {
@@ -90,17 +103,7 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("version", env!("CARGO_PKG_VERSION"));
-    // File names only: the output must not depend on where the project is checked out.
-    let sources: Vec<String> = options
-        .sources
-        .iter()
-        .map(|p| {
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            )
-        })
-        .collect();
+    let sources = source_names(&options.sources);
     context.insert(
         "sources",
         &if sources.is_empty() {

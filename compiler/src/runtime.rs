@@ -533,6 +533,17 @@ struct Token {
 }
 
 impl Token {
+    /// A lexeme that is not a word and not a statement-ending `;`.
+    fn symbol(start: usize, end: usize, depth: usize) -> Token {
+        Token {
+            start,
+            end,
+            depth,
+            word: String::new(),
+            semicolon_at_top: false,
+        }
+    }
+
     fn text<'a>(&self, source: &'a str) -> &'a str {
         &source[self.start..self.end]
     }
@@ -592,22 +603,10 @@ fn lex(source: &str) -> Result<Vec<Token>, String> {
                         _ => i += 1,
                     }
                 }
-                tokens.push(Token {
-                    start: at,
-                    end: end_of(i),
-                    depth,
-                    word: String::new(),
-                    semicolon_at_top: false,
-                });
+                tokens.push(Token::symbol(at, end_of(i), depth));
             }
             '(' | '[' | '{' => {
-                tokens.push(Token {
-                    start: at,
-                    end: end_of(i + 1),
-                    depth,
-                    word: String::new(),
-                    semicolon_at_top: false,
-                });
+                tokens.push(Token::symbol(at, end_of(i + 1), depth));
                 depth += 1;
                 i += 1;
             }
@@ -615,22 +614,13 @@ fn lex(source: &str) -> Result<Vec<Token>, String> {
                 depth = depth
                     .checked_sub(1)
                     .ok_or_else(|| format!("unbalanced `{c}` in the statement"))?;
-                tokens.push(Token {
-                    start: at,
-                    end: end_of(i + 1),
-                    depth,
-                    word: String::new(),
-                    semicolon_at_top: false,
-                });
+                tokens.push(Token::symbol(at, end_of(i + 1), depth));
                 i += 1;
             }
             ';' => {
                 tokens.push(Token {
-                    start: at,
-                    end: end_of(i + 1),
-                    depth,
-                    word: String::new(),
                     semicolon_at_top: depth == 0,
+                    ..Token::symbol(at, end_of(i + 1), depth)
                 });
                 i += 1;
             }
@@ -648,13 +638,7 @@ fn lex(source: &str) -> Result<Vec<Token>, String> {
                 });
             }
             _ => {
-                tokens.push(Token {
-                    start: at,
-                    end: end_of(i + 1),
-                    depth,
-                    word: String::new(),
-                    semicolon_at_top: false,
-                });
+                tokens.push(Token::symbol(at, end_of(i + 1), depth));
                 i += 1;
             }
         }
