@@ -158,3 +158,34 @@ fn nested_option_is_rejected() {
         "Option<Option<T>>",
     );
 }
+
+#[test]
+fn attribute_and_lookup_errors_come_in_one_run() {
+    let found = positions(
+        "#[derive(Schema)]\n#[surqlc(expose(Thing, Nope), agent(token = \"soon\"))]\npub struct S;\n\
+         #[derive(Table)]\npub struct Thing {\n    #[surqlc(typ = \"int\")]\n    pub a: u8,\n    pub owner: Link<Owner>,\n}\n\
+         #[derive(Table)]\npub struct Broken<T> {\n    pub t: T,\n}\n\
+         #[derive(Table)]\npub struct UsesBroken {\n    pub b: Link<Broken>,\n}\n",
+    );
+    let messages: Vec<&str> = found.iter().map(|(_, _, m)| m.as_str()).collect();
+    assert_eq!(found.len(), 5, "{found:#?}");
+    assert!(messages[0].contains("invalid duration"), "{messages:?}");
+    assert!(messages
+        .iter()
+        .any(|m| m.contains("unknown surqlc attribute `typ`")));
+    assert!(messages.iter().any(|m| m.contains("cannot be generic")));
+    assert!(messages
+        .iter()
+        .any(|m| m.contains("`Owner` is not a table")));
+    assert!(messages.iter().any(|m| m.contains("`Nope` is not a table")));
+}
+
+#[test]
+fn a_raw_type_that_would_end_the_statement_is_rejected() {
+    assert_one(
+        "#[derive(Table)]\npub struct Thing {\n    #[surqlc(type = \"string; REMOVE TABLE thing\")]\n    pub a: String,\n}\n",
+        3,
+        21,
+        "is not a SurrealQL type: unexpected `;`",
+    );
+}

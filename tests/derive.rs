@@ -176,3 +176,25 @@ fn derived_types_round_trip_through_serde_with_the_schemas_names() {
         "{err}"
     );
 }
+
+// A restaurant seat: its field `table` must not take the constant that names the table.
+#[derive(Debug, Clone, PartialEq, surqlc_macros::Table)]
+pub struct Seat {
+    /// Which table the seat is at.
+    pub table: u32,
+    /// `#[surqlc(type)]` is written verbatim once checked.
+    #[surqlc(type = "'window' | 'aisle'")]
+    pub side: String,
+}
+
+#[test]
+fn a_field_named_table_gets_table_field() {
+    assert_eq!(Seat::TABLE, "seat");
+    assert_eq!(Seat::TABLE_FIELD, "table");
+    assert_eq!(
+        Seat::define(),
+        "DEFINE TABLE OVERWRITE seat SCHEMAFULL;\n\
+         DEFINE FIELD OVERWRITE `table` ON seat TYPE int COMMENT \"Which table the seat is at.\";\n\
+         DEFINE FIELD OVERWRITE side ON seat TYPE 'window' | 'aisle' COMMENT \"`#[surqlc(type)]` is written verbatim once checked.\";"
+    );
+}

@@ -17,6 +17,11 @@ mod library_db {
     include!(concat!(env!("OUT_DIR"), "/library/schema.rs"));
 }
 
+#[deny(warnings)]
+mod store_without_agent_db {
+    include!(concat!(env!("OUT_DIR"), "/store_without_agent/schema.rs"));
+}
+
 use store::*;
 use surqlc::runtime::{surrealdb, Outcome};
 use surqlc_tests::*;
@@ -273,5 +278,22 @@ fn a_slow_query_hits_the_timeout() {
             ),
             other => panic!("{other:?}"),
         }
+    });
+}
+
+#[test]
+fn without_an_agent_password_signin_says_why() {
+    block_on(async {
+        let db = store_db().await;
+        assert!(store_db::AGENT_DEFINED);
+        assert!(!store_without_agent_db::AGENT_DEFINED);
+        let err = store_without_agent_db::agent_signin(&db, "ai", "store", "anything")
+            .await
+            .expect_err("no agent in this build");
+        assert!(
+            err.to_string()
+                .contains("defines no agent user: SURQLC_AGENT_PASSWORD was not set"),
+            "{err}"
+        );
     });
 }

@@ -13,11 +13,14 @@ pub const AGENT_PASSWORD_ENV: &str = "SURQLC_AGENT_PASSWORD";
 ///
 /// ```no_run
 /// // build.rs
-/// surqlc::Builder::new()
+/// let result = surqlc::Builder::new()
 ///     .schema("schemas/store.rs")
-///     .out_dir(std::env::var("OUT_DIR").unwrap())
-///     .compile()
-///     .unwrap_or_else(|e| panic!("{e}"));
+///     .types_path("crate::store")
+///     .compile(); // $OUT_DIR/schema.surql and $OUT_DIR/schema.rs
+/// if let Err(e) = result {
+///     eprintln!("{e}"); // rustc-style, with file, line and column
+///     std::process::exit(1);
+/// }
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
@@ -223,6 +226,7 @@ impl Builder {
         let module_options = crate::rustgen::ModuleOptions {
             types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
             sources: emit::source_names(&self.schemas),
+            agent_defined: options.agent_password.is_some(),
             ..Default::default()
         };
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;

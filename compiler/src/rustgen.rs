@@ -17,6 +17,8 @@ pub struct ModuleOptions {
     pub file_stem: String,
     /// Shown in the `@generated` header (file names only).
     pub sources: Vec<String>,
+    /// Whether `schema.surql` defines the agent user (an agent password was given).
+    pub agent_defined: bool,
 }
 
 impl Default for ModuleOptions {
@@ -26,6 +28,7 @@ impl Default for ModuleOptions {
             surql_file: "schema.surql".into(),
             file_stem: "schema".into(),
             sources: Vec::new(),
+            agent_defined: false,
         }
     }
 }
@@ -175,6 +178,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("pool_table", &settings.examples.table);
     context.insert("agent_user", &settings.agent.user);
     context.insert("surql_file", &options.surql_file);
+    context.insert("agent_defined", &options.agent_defined);
+    context.insert("password_env", crate::builder::AGENT_PASSWORD_ENV);
     let mut tera = tera::Tera::default();
     tera.register_filter("rust_string", rust_string);
     tera.register_filter("rust_doc", rust_doc);

@@ -9,7 +9,6 @@
 //! The generated code needs `surqlc` with its `runtime` feature in the application's
 //! `[dependencies]`.
 
-use heck::ToShoutySnakeCase;
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
 use quote::{format_ident, quote, quote_spanned};
@@ -52,7 +51,7 @@ fn expand(input: TokenStream, kind: Derive) -> TokenStream {
     let cx = Ctxt::new();
     let container = Container::from_derive_input(&cx, &input, kind);
     let tokens = match &container {
-        Some(Container::Table(table)) => table_impls(&cx, table),
+        Some(Container::Table(table)) => table_impls(table),
         Some(Container::Literal(literal)) => literal_impls(literal),
         Some(Container::Schema(schema)) => schema_impls(schema),
         None => Tokens::new(),
@@ -154,16 +153,16 @@ fn field_type(ty: &TypeAst) -> Tokens {
     }
 }
 
-/// The constant that names a field: `signed_up` is `SIGNED_UP`.
+/// The constant that names a field: `signed_up` is `SIGNED_UP`, and `table` is `TABLE_FIELD`.
 fn field_const(ident: &syn::Ident) -> syn::Ident {
     format_ident!(
         "{}",
-        ident.to_string().to_shouty_snake_case(),
+        surqlc::front::ast::field_const_name(&ident.to_string()),
         span = ident.span()
     )
 }
 
-fn table_impls(cx: &Ctxt, table: &TableAst) -> Tokens {
+fn table_impls(table: &TableAst) -> Tokens {
     let ident = &table.ident;
     let name = &table.name;
     let rust_name = ident.to_string();
@@ -190,33 +189,22 @@ fn table_impls(cx: &Ctxt, table: &TableAst) -> Tokens {
     });
     let field_names = table.fields.iter().map(|f| &f.name);
 
-    // One constant per field, named after the Rust field; they share a namespace with `TABLE`.
-    let mut consts = Vec::new();
-    let mut taken: Vec<String> = vec!["TABLE".into()];
-    for f in &table.fields {
+    // One constant per field, named after the Rust field. They share a namespace with `TABLE`, so a
+    // field named `table` gets `TABLE_FIELD`; the front end has already refused two fields whose
+    // constants would coincide.
+    let consts = table.fields.iter().map(|f| {
         let konst = field_const(&f.ident);
-        if taken.contains(&konst.to_string()) {
-            cx.error_at(
-                f.ident.span(),
-                format!(
-                    "field `{}` would be named by the constant `{ident}::{konst}`, which is already taken; rename the Rust field",
-                    f.ident
-                ),
-            );
-            continue;
-        }
-        taken.push(konst.to_string());
         let doc = format!(
             "`{}`: {}",
             f.name,
             f.comment.as_deref().unwrap_or("a field of the table.")
         );
         let value = &f.name;
-        consts.push(quote! {
+        quote! {
             #[doc = #doc]
             pub const #konst: &'static str = #value;
-        });
-    }
+        }
+    });
 
     // Reading and writing rows: the declared fields under their database names,
     // plus the record id and a relation's ends when the struct has them.

@@ -104,6 +104,9 @@ pub async fn remember_example<C: Connection>(
         "fn::remember_example returned no record".to_owned(),
     ))
 }
+/// Whether `SCHEMA_SURQL` defines the agent user: it does when `SURQLC_AGENT_PASSWORD` (or `Builder::agent_password`) was set at build time.
+#[allow(dead_code)]
+pub const AGENT_DEFINED: bool = true;
 /// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`], a database-level `VIEWER`).
 ///
 /// A database user must send its namespace and database; `db` keeps its own session.

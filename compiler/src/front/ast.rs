@@ -185,6 +185,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         }
     }
     let mut seen: Vec<&str> = Vec::new();
+    let mut consts: Vec<(String, &syn::Ident)> = Vec::new();
     for f in &out.fields {
         if seen.contains(&f.name.as_str()) {
             cx.error_at(
@@ -193,8 +194,28 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             );
         }
         seen.push(&f.name);
+        // The derive names each field by a constant; two Rust fields must not share one.
+        let konst = field_const_name(&f.ident.to_string());
+        if let Some((_, other)) = consts.iter().find(|(k, _)| *k == konst) {
+            cx.error_spanned_by(
+                &f.ident,
+                format!("fields `{other}` and `{}` would share the constant `{}::{konst}` the derive generates; rename one", f.ident, out.ident),
+            );
+        }
+        consts.push((konst, &f.ident));
     }
     Some(out)
+}
+
+/// The name of the constant the derive gives a field: SCREAMING_SNAKE_CASE, and `TABLE_FIELD` for a
+/// field that would take the table's own `TABLE`.
+pub fn field_const_name(field: &str) -> String {
+    let name = heck::AsShoutySnakeCase(field).to_string();
+    if name == "TABLE" {
+        "TABLE_FIELD".into()
+    } else {
+        name
+    }
 }
 
 /// What one struct field is to the table. Short-lived, one per field, so its size does not matter.
@@ -239,7 +260,15 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
         );
     }
     let ty = match attrs.ty {
-        Some(raw_ty) => TypeAst::Raw(raw_ty.value),
+        Some(raw_ty) => {
+            if let Err(why) = check_raw_type(&raw_ty.value) {
+                cx.error_at(
+                    raw_ty.span,
+                    format!("`type = {:?}` is not a SurrealQL type: {why}", raw_ty.value),
+                );
+            }
+            TypeAst::Raw(raw_ty.value)
+        }
         None => match map_type(cx, &f.ty) {
             Some(ty) => ty,
             None => return Column::Invalid,
@@ -493,6 +522,83 @@ fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
             if v.value == 0 {
                 cx.error_at(v.span, format!("{what} must be at least 1"));
             }
+        }
+    }
+}
+
+/// A light check of a `#[surqlc(type = "...")]` type: it is written into `schema.surql` verbatim, so
+/// it must stay one type (no `;`, comments or unbalanced brackets that would end or change the statement).
+fn check_raw_type(text: &str) -> Result<(), String> {
+    if text.trim().is_empty() {
+        return Err("it is empty".into());
+    }
+    let mut closers: Vec<char> = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                // A literal string in a literal type: skip to its closing quote.
+                loop {
+                    match chars.next() {
+                        None => return Err(format!("the string opened with {c} is not closed")),
+                        Some('\\') => {
+                            chars.next();
+                        }
+                        Some(q) if q == c => break,
+                        Some(_) => {}
+                    }
+                }
+            }
+            '<' => closers.push('>'),
+            '{' => closers.push('}'),
+            '[' => closers.push(']'),
+            '(' => closers.push(')'),
+            '>' | '}' | ']' | ')' => {
+                if closers.pop() != Some(c) {
+                    return Err(format!("unbalanced `{c}`"));
+                }
+            }
+            '-' if chars.peek() == Some(&'-') => return Err("it contains a comment (`--`)".into()),
+            '/' if chars.peek() == Some(&'*') || chars.peek() == Some(&'/') => {
+                return Err("it contains a comment".into())
+            }
+            c if c.is_ascii_alphanumeric() || " _|,.:-".contains(c) => {}
+            c => return Err(format!("unexpected `{}`", c.escape_default())),
+        }
+    }
+    match closers.pop() {
+        Some(c) => Err(format!("a bracket is not closed (expected `{c}`)")),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_raw_type;
+
+    #[test]
+    fn raw_types_stay_one_type() {
+        for ok in [
+            "string",
+            "array<record<book>, 3>",
+            "'a' | \"b;c\" | 1",
+            "option<{ a: int, b: -1 }>",
+            "geometry<point>",
+            "set<int>",
+        ] {
+            assert_eq!(check_raw_type(ok), Ok(()), "{ok}");
+        }
+        for (bad, why) in [
+            ("string; REMOVE TABLE thing", "unexpected `;`"),
+            ("", "empty"),
+            ("array<int", "not closed"),
+            ("int>", "unbalanced"),
+            ("int -- x", "comment"),
+            ("'open", "not closed"),
+            ("int\nstring", "unexpected `\\n`"),
+        ] {
+            let err = check_raw_type(bad).expect_err(bad);
+            assert!(err.contains(why), "{bad:?}: {err}");
         }
     }
 }

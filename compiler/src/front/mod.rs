@@ -41,13 +41,18 @@ impl SourceFile {
 pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
     let cxs: Vec<Ctxt> = files.iter().map(|_| Ctxt::new()).collect();
     let mut items = resolve::Items::new();
+    let mut parse_failed = false;
     for (i, file) in files.iter().enumerate() {
         match syn::parse_file(&file.text) {
             Ok(parsed) => collect(&cxs[i], i, &parsed.items, &mut items),
-            Err(err) => cxs[i].syn_error(err),
+            Err(err) => {
+                parse_failed = true;
+                cxs[i].syn_error(err);
+            }
         }
     }
-    let parse_failed = cxs.iter().any(Ctxt::has_errors);
+    // Items with attribute errors still take part in resolving (an item that could not be read
+    // at all is remembered as broken, so naming it is not a second error): one run reports all.
     let default_name = files
         .first()
         .and_then(|f| f.path.file_stem())
@@ -99,11 +104,10 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut resolve:
             _ => continue,
         };
         match attr::surqlc_derive(cx, &input.attrs) {
-            Some((kind, _)) => {
-                if let Some(container) = ast::Container::from_derive_input(cx, &input, kind) {
-                    items.push(file, container);
-                }
-            }
+            Some((kind, _)) => match ast::Container::from_derive_input(cx, &input, kind) {
+                Some(container) => items.push(file, container),
+                None => items.broken.push(input.ident.to_string()),
+            },
             None => {
                 if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
                     cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal or Schema)", input.ident));

@@ -12,6 +12,8 @@ pub struct Items {
     pub tables: Vec<(usize, TableAst)>,
     pub enums: Vec<(usize, EnumAst)>,
     pub schemas: Vec<(usize, SchemaAst)>,
+    /// Names of surqlc items that could not be read (their errors are already recorded).
+    pub broken: Vec<String>,
 }
 
 impl Items {
@@ -79,6 +81,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         let name = last_ident(path);
         match table_names.get(&name) {
             Some(table) => Some(table.clone()),
+            None if items.broken.contains(&name) => None,
             None if enums.contains_key(&name) => {
                 cx.error_spanned_by(path, format!("`{name}` is a literal enum, not a table; a link must point at a Table or Relation"));
                 None
@@ -101,21 +104,24 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         link: &dyn Fn(&Ctxt, &syn::Path) -> Option<String>,
         enums: &BTreeMap<String, ir::LiteralEnum>,
         tables: &BTreeMap<String, String>,
+        broken: &[String],
     ) -> Option<ir::Type> {
         Some(match t {
             TypeAst::Known(k) => k.clone(),
             TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
             TypeAst::Option(inner) => {
-                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables)?))
+                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables, broken)?))
             }
             TypeAst::Array(inner, n) => {
-                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables)?), *n)
+                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables, broken)?), *n)
             }
             TypeAst::Link(path) => ir::Type::Record(link(cx, path)?),
             TypeAst::Named(path) => {
                 let name = last_ident(path);
                 if let Some(e) = enums.get(&name) {
                     e.ty()
+                } else if broken.contains(&name) {
+                    return None;
                 } else if tables.contains_key(&name) {
                     cx.error_spanned_by(
                         path,
@@ -145,7 +151,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         };
         let mut fields = Vec::new();
         for f in &t.fields {
-            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names) {
+            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names, &items.broken) {
                 fields.push(ir::Field {
                     name: f.name.clone(),
                     rust_name: f.ident.to_string(),
@@ -231,6 +237,7 @@ fn settings(
                         cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
                     }
                     Some(name) => exposed.push(name.clone()),
+                    None if items.broken.contains(&last_ident(p)) => {}
                     None => cx.error_spanned_by(
                         p,
                         format!("`{}` is not a table in this schema", last_ident(p)),
@@ -262,7 +269,9 @@ fn settings(
                     .get(ty)
                     .and_then(|n| tables.iter().find(|t| &t.name == n))
                 else {
-                    cx.error_spanned_by(p, format!("`{ty}` is not a table in this schema"));
+                    if !items.broken.contains(ty) {
+                        cx.error_spanned_by(p, format!("`{ty}` is not a table in this schema"));
+                    }
                     return None;
                 };
                 let field = syn::parse_str::<syn::Ident>(field)

@@ -4,6 +4,9 @@ use surqlc_macros::{Schema, Table};
 #[surqlc(rename = "my-table")]
 pub struct Odd {
     pub table: String,
+    pub a_b: String,
+    #[allow(non_snake_case)]
+    pub aB: String,
     #[doc = include_str!("names_and_docs.rs")]
     pub doc_from_a_macro: String,
     #[surqlc(type = "string", type = "int")]
