@@ -526,8 +526,9 @@ fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
     }
 }
 
-/// A light check of a `#[surqlc(type = "...")]` type: it is written into `schema.surql` verbatim, so
-/// it must stay one type (no `;`, comments or unbalanced brackets that would end or change the statement).
+/// A light check of a `#[surqlc(type = "...")]` type: it is written into `schema.surql` verbatim
+/// (clauses such as `ASSERT` included), so it must stay inside one `DEFINE FIELD` statement: no `;`,
+/// comments, line breaks or unbalanced brackets and quotes.
 fn check_raw_type(text: &str) -> Result<(), String> {
     if text.trim().is_empty() {
         return Err("it is empty".into());
@@ -562,8 +563,12 @@ fn check_raw_type(text: &str) -> Result<(), String> {
             '/' if chars.peek() == Some(&'*') || chars.peek() == Some(&'/') => {
                 return Err("it contains a comment".into())
             }
-            c if c.is_ascii_alphanumeric() || " _|,.:-".contains(c) => {}
-            c => return Err(format!("unexpected `{}`", c.escape_default())),
+            '#' => return Err("it contains a comment (`#`)".into()),
+            // `;` would end the DEFINE FIELD statement; a line break or control character has no place in a type.
+            ';' => return Err("unexpected `;`: it would end the statement".into()),
+            c if c.is_control() => return Err(format!("unexpected `{}`", c.escape_default())),
+            // Anything else may follow TYPE: kinds, literal values, and clauses such as `ASSERT $value > 0`.
+            _ => {}
         }
     }
     match closers.pop() {
@@ -590,6 +595,7 @@ mod tests {
         }
         for (bad, why) in [
             ("string; REMOVE TABLE thing", "unexpected `;`"),
+            ("int # note", "comment"),
             ("", "empty"),
             ("array<int", "not closed"),
             ("int>", "unbalanced"),
