@@ -43,12 +43,12 @@ impl Diagnostic {
             .collect()
     }
 
-    /// A problem with the file as a whole (unreadable, empty of tables).
+    /// A problem with the file as a whole (unreadable, empty of tables); `line` and `column` are 0.
     pub fn whole_file(path: &Path, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             path: path.to_owned(),
-            line: 1,
-            column: 1,
+            line: 0,
+            column: 0,
             message: message.into(),
             snippet: None,
         }
@@ -58,6 +58,10 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "error: {}", self.message)?;
+        if self.line == 0 {
+            // About the file as a whole: no position to give.
+            return write!(f, "  --> {}", self.path.display());
+        }
         write!(
             f,
             "  --> {}:{}:{}",

@@ -94,7 +94,13 @@ pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String,
     context.insert("exposed", &schema.settings.exposed);
     context.insert("value_hints", &!schema.settings.value_hints.is_empty());
     context.insert("max_rows", &schema.settings.max_rows);
-    tera::Tera::one_off(&text, &context, false).map_err(|e| template_error(&name, e))
+    // A named template (not Tera::one_off), so errors name the user's file rather than `__tera_one_off`.
+    let mut tera = tera::Tera::default();
+    tera.autoescape_on(Vec::new());
+    tera.add_raw_template(&name, &text)
+        .map_err(|e| template_error(&name, e))?;
+    tera.render(&name, &context)
+        .map_err(|e| template_error(&name, e))
 }
 
 /// The whole `schema.surql` text.

@@ -69,7 +69,7 @@ struct AuditArgs {
     #[arg(long, value_name = "FILE", requires = "question")]
     seed: Option<PathBuf>,
     /// A question: adds the whole prompt (preamble, schema, value hints, examples) to the report.
-    #[arg(long, short, requires = "vector")]
+    #[arg(long, short, requires = "vector", value_parser = non_empty)]
     question: Option<String>,
     /// The question's embedding, comma-separated.
     #[arg(
@@ -77,7 +77,9 @@ struct AuditArgs {
         short = 'v',
         value_name = "F,F,...",
         value_delimiter = ',',
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = number,
+        requires = "question"
     )]
     vector: Vec<f64>,
 }
@@ -104,7 +106,7 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     seed: Option<PathBuf>,
     /// The natural-language question.
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = non_empty)]
     question: String,
     /// The question's embedding, comma-separated (its length is the pool's dimension).
     #[arg(
@@ -113,6 +115,7 @@ struct RunArgs {
         value_name = "F,F,...",
         value_delimiter = ',',
         allow_hyphen_values = true,
+        value_parser = number,
         required = true
     )]
     vector: Vec<f64>,
@@ -122,9 +125,9 @@ struct RunArgs {
     /// Namespace to use.
     #[arg(long, default_value = "ai")]
     ns: String,
-    /// Database to use.
-    #[arg(long, default_value = "store")]
-    db: String,
+    /// Database to use [default: the schema's name].
+    #[arg(long)]
+    db: Option<String>,
     /// Root user for a server endpoint.
     #[arg(long, requires = "pass")]
     user: Option<String>,
@@ -136,6 +139,42 @@ struct RunArgs {
         hide_env_values = true
     )]
     pass: Option<String>,
+}
+
+/// A `--vector` component: a number, spaces around it allowed.
+fn number(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("`{}` is not a number", text.trim()))
+}
+
+fn non_empty(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("the question is empty".into())
+    } else {
+        Ok(text.to_owned())
+    }
+}
+
+/// The question vector must have the pool's dimension; say so before the engine does.
+fn check_dimension(schema: &surqlc::ir::Schema, vector: &[f64]) -> Result<(), Failure> {
+    let dimension = schema.settings.examples.dimension as usize;
+    if vector.len() == dimension {
+        return Ok(());
+    }
+    Err(Failure(
+        format!(
+            "error: --vector has {} value{}, but the few-shot pool's embeddings have {dimension} (examples(dimension = {dimension}) in the schema)",
+            vector.len(),
+            if vector.len() == 1 { "" } else { "s" }
+        ),
+        2,
+    ))
+}
+
+/// `n table` or `n tables`.
+fn tables(n: usize) -> String {
+    format!("{n} table{}", if n == 1 { "" } else { "s" })
 }
 
 fn builder(input: &Input) -> Builder {
@@ -191,10 +230,10 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 .types_path(types_path)
                 .compile()?;
             eprintln!(
-                "wrote {} and {} ({} tables, {} exposed)",
+                "wrote {} and {} ({}, {} exposed)",
                 out.join("schema.surql").display(),
                 out.join("schema.rs").display(),
-                output.schema.tables.len(),
+                tables(output.schema.tables.len()),
                 output.schema.settings.exposed.len()
             );
             if !output.schema_surql.contains("DEFINE USER") {
@@ -208,14 +247,18 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Check { input } => {
             let output = builder(&input).generate()?;
             embedded_with(&output.schema_surql).await?;
-            eprintln!("ok: {} tables compile and load", output.schema.tables.len());
+            eprintln!(
+                "ok: {} compile and load",
+                tables(output.schema.tables.len())
+            );
         }
         Command::Prompt { input, run } => {
             let output = builder(&input).generate()?;
+            check_dimension(&output.schema, &run.vector)?;
             let target = Target {
                 endpoint: run.endpoint.clone(),
                 namespace: run.ns.clone(),
-                database: run.db.clone(),
+                database: run.db.clone().unwrap_or_else(|| output.schema.name.clone()),
                 root: run.user.clone().zip(run.pass.clone()),
             };
             let conn = db::connect(&target)
@@ -297,6 +340,9 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
     })?;
     let output = builder(input).generate()?;
     let schema = &output.schema;
+    if args.question.is_some() {
+        check_dimension(schema, &args.vector)?;
+    }
     let active = Rendering::of(schema);
     let cost = tokens::block_cost(schema, active, encoding);
     let other = active.other();
@@ -386,7 +432,12 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
             });
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }
-        Format::Text => print!("{}", text_report(&cost, &alternative, &savings, &sections)),
+        Format::Text => {
+            print!("{}", text_report(&cost, &alternative, &savings, &sections));
+            if args.live && live_mismatch.is_none() {
+                println!("\nlive: the embedded engine's fn::schema_context() equals the static rendering");
+            }
+        }
     }
 
     if let Some(diff) = live_mismatch {

@@ -23,6 +23,12 @@ pub struct SourceFile {
 impl SourceFile {
     pub fn read(path: impl AsRef<Path>) -> Result<SourceFile, Diagnostics> {
         let path = path.as_ref();
+        if path.extension().is_some_and(|e| e == "surql") {
+            return Err(Diagnostics(vec![Diagnostic::whole_file(
+                path,
+                "this is a SurrealQL file, but surqlc reads Rust schema files (.rs); to load data into the database, pass it with --seed",
+            )]));
+        }
         std::fs::read_to_string(path)
             .map(|text| SourceFile {
                 path: path.to_owned(),
@@ -39,6 +45,14 @@ impl SourceFile {
 
 /// Reads `files` as one schema. The schema's name is the `#[derive(Schema)]` type's, else the first file's stem.
 pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
+    for (i, file) in files.iter().enumerate() {
+        if files[..i].iter().any(|f| f.path == file.path) {
+            return Err(Diagnostics(vec![Diagnostic::whole_file(
+                &file.path,
+                "this schema file is given twice",
+            )]));
+        }
+    }
     let cxs: Vec<Ctxt> = files.iter().map(|_| Ctxt::new()).collect();
     let mut items = resolve::Items::new();
     let mut parse_failed = false;
