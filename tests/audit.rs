@@ -461,6 +461,8 @@ pub struct Query {
     pub select: String,
     pub value: Option<f64>,
     pub from: Mode,
+    /// Printed bare by INFO, refused bare by the parser.
+    pub explain: Option<String>,
 }
 
 #[derive(Literal)]

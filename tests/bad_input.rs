@@ -189,3 +189,124 @@ fn a_raw_type_that_would_end_the_statement_is_rejected() {
         "is not a SurrealQL type: unexpected `;`",
     );
 }
+
+fn schema(text: &str) -> surqlc::ir::Schema {
+    compile(&[SourceFile {
+        path: "schemas/ok.rs".into(),
+        text: text.to_owned(),
+    }])
+    .unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn messages(text: &str) -> Vec<String> {
+    errors(text).into_iter().map(|d| d.message).collect()
+}
+
+#[test]
+fn non_ascii_names_under_rename_all_are_errors_not_panics() {
+    let found = messages("#[derive(Table)]\n#[serde(rename_all = \"camelCase\")]\npub struct T {\n    pub ärger: String,\n    pub __: String,\n}\n");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found
+        .iter()
+        .all(|m| m.contains("must be letters, digits and underscores")));
+    let s = schema("#[derive(Literal)]\n#[serde(rename_all = \"camelCase\")]\npub enum E { Ärger, r#Type }\n#[derive(Table)]\npub struct r#Match { pub e: E }\n");
+    // serde lowercases ASCII only: `Ärger` stays as it is.
+    assert_eq!(s.enums[0].variants[0].1, "Ärger");
+    assert_eq!(s.enums[0].variants[1].1, "type");
+    assert_eq!(s.tables[0].name, "match");
+}
+
+#[test]
+fn serde_names_are_followed_where_serde_writes_them() {
+    let s = schema(
+        "#[derive(Table)]\npub struct T {\n    #[serde(rename(serialize = \"alpha\"))]\n    #[serde(rename(deserialize = \"beta\"))]\n    pub a: String,\n    #[serde(rename = \"code\")]\n    pub id: String,\n    /// Its parent.\n    pub parent: Option<Link<Self>>,\n}\n",
+    );
+    let names: Vec<&str> = s.tables[0].fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["alpha", "code", "parent"]);
+    assert_eq!(
+        s.tables[0].fields[2].ty,
+        surqlc::ir::Type::Option(Box::new(surqlc::ir::Type::Record("t".into())))
+    );
+}
+
+#[test]
+fn what_serde_would_write_differently_is_an_error() {
+    let found = messages(
+        "#[derive(Table)]\npub struct T {\n    #[serde(skip_serializing_if = \"Vec::is_empty\")]\n    pub tags: Vec<String>,\n    #[cfg(test)]\n    pub debug: String,\n}\n\
+         #[derive(Literal)]\n#[serde(tag = \"kind\")]\npub enum Tagged { A }\n\
+         #[derive(Literal)]\npub enum Duration { Short, Long }\n\
+         #[derive(Relation)]\npub struct R {\n    #[serde(rename = \"src\")]\n    pub r#in: Link<T>,\n    pub out: Link<T>,\n}\n",
+    );
+    let expect = [
+        "skip_serializing_if",
+        "#[cfg]",
+        "tagged or untagged enum",
+        "cannot be named `Duration`",
+        "cannot be renamed, skipped or retyped",
+    ];
+    assert_eq!(found.len(), expect.len(), "{found:#?}");
+    for e in expect {
+        assert!(found.iter().any(|m| m.contains(e)), "{e}: {found:#?}");
+    }
+}
+
+#[test]
+fn doc_comments_drop_rustdoc_decoration() {
+    let s = schema(
+        "/// A table\n#[doc(hidden)]\n#[doc(alias = \"x\")]\n#[derive(Table)]\npub struct T {\n    /// first\n    ///   \n    /// second\n    pub a: String,\n    #[doc = \"   \"]\n    pub b: String,\n}\n",
+    );
+    let t = &s.tables[0];
+    assert_eq!(t.comment.as_deref(), Some("A table"));
+    assert_eq!(t.fields[0].comment.as_deref(), Some("first\nsecond"));
+    assert_eq!(t.fields[1].comment, None);
+}
+
+#[test]
+fn settings_the_engine_would_refuse_are_errors() {
+    let found = messages(
+        "#[derive(Schema)]\n#[surqlc(examples(dimension = 70000), agent(user = \"explain\"))]\npub struct S;\n#[derive(Table)]\n#[surqlc(rename = \"only\")]\npub struct T { pub a: String }\n",
+    );
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found[0].contains("at most 65535") || found.iter().any(|m| m.contains("at most 65535"))
+    );
+    assert!(found
+        .iter()
+        .any(|m| m.contains("invalid user name \"explain\"")));
+    assert!(found
+        .iter()
+        .any(|m| m.contains("`only` is a SurrealQL keyword")));
+}
+
+#[test]
+fn the_pool_clash_points_at_the_table() {
+    assert_one(
+        "#[derive(Schema)]\npub struct S;\n\n/// Clashes.\n#[derive(Table)]\npub struct QueryExample { pub a: String }\n",
+        6,
+        12,
+        "few-shot pool table `query_example` clashes",
+    );
+}
+
+#[test]
+fn helpers_that_would_share_a_name_are_an_error() {
+    let dir = std::env::temp_dir().join(format!("surqlc-clash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("clash.rs");
+    std::fs::write(
+        &path,
+        "#[derive(Table)]\npub struct X { pub n: u8 }\n#[derive(Table)]\n#[surqlc(rename = \"b_c\")]\npub struct BC { pub n: u8 }\n#[derive(Table)]\npub struct C { pub n: u8 }\n\
+         #[derive(Relation)]\npub struct A { pub r#in: Link<X>, pub out: Link<BC> }\n\
+         #[derive(Relation)]\n#[surqlc(rename = \"a_b\")]\npub struct AB { pub r#in: Link<X>, pub out: Link<C> }\n",
+    )
+    .unwrap();
+    let err = surqlc::Builder::new()
+        .schema(&path)
+        .cargo_metadata(false)
+        .generate()
+        .expect_err("a_b_c twice");
+    assert!(
+        err.to_string().contains("two functions named `a_b_c`"),
+        "{err}"
+    );
+}

@@ -27,6 +27,8 @@ pub enum EmitError {
     /// A template failed to parse or render; the message names the template.
     Template(String),
     Password(String),
+    /// The generated Rust would not compile: two helpers or modules would share a name.
+    NameClash(String),
 }
 
 impl std::fmt::Display for EmitError {
@@ -37,6 +39,7 @@ impl std::fmt::Display for EmitError {
             }
             EmitError::Template(m) => write!(f, "{m}"),
             EmitError::Password(m) => write!(f, "cannot hash the agent password: {m}"),
+            EmitError::NameClash(m) => write!(f, "{m}"),
         }
     }
 }
@@ -133,7 +136,7 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
         .map(|h| {
             HashMap::from([
                 ("table", h.table.clone()),
-                ("field", crate::render::escape_ident(&h.field)),
+                ("field", surql::field_ident(&h.field)),
                 ("label", format!("{}.{}: ", h.table, h.field)),
             ])
         })

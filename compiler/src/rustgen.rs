@@ -168,6 +168,18 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         );
     }
 
+    for t in &tables {
+        let mut names = vec!["get", "select"];
+        for r in &t.traversals {
+            if names.contains(&r.function.as_str()) {
+                return Err(EmitError::NameClash(format!(
+                    "the generated module `{}` would have two functions named `{}` (relation helpers are named relation_table and table_relation); rename one of the relations",
+                    t.module, r.function
+                )));
+            }
+            names.push(&r.function);
+        }
+    }
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("schema", &schema.name);

@@ -31,6 +31,24 @@ pub fn quote_string(s: &str) -> String {
 /// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
 pub fn is_reserved(name: &str) -> bool {
     crate::render::escape_ident(name).starts_with('`')
+        || PARSER_ONLY_RESERVED
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(name))
+}
+
+/// Words the parser refuses as a bare name although `INFO` prints them bare (found by trying every keyword).
+const PARSER_ONLY_RESERVED: &[&str] = &["EXPLAIN", "ONLY"];
+
+/// A field name as a statement must spell it: backticked when it is a keyword.
+pub fn field_ident(name: &str) -> String {
+    if PARSER_ONLY_RESERVED
+        .iter()
+        .any(|k| k.eq_ignore_ascii_case(name))
+    {
+        format!("`{name}`")
+    } else {
+        crate::render::escape_ident(name)
+    }
 }
 
 /// Whether `name` can stand unescaped as a table or field name.
@@ -90,7 +108,7 @@ pub fn define_table(table: &Table) -> String {
 pub fn define_field(table: &str, field: &Field) -> String {
     let mut out = format!(
         "DEFINE FIELD OVERWRITE {} ON {} TYPE {}",
-        crate::render::escape_ident(&field.name),
+        field_ident(&field.name),
         table,
         render_type(&field.ty)
     );

@@ -123,7 +123,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
     let (name, name_span) = match attrs.rename {
         Some(r) => (r.value, r.span),
         None => (
-            heck::AsSnakeCase(input.ident.to_string()).to_string(),
+            heck::AsSnakeCase(syn::ext::IdentExt::unraw(&input.ident).to_string()).to_string(),
             input.ident.span(),
         ),
     };
@@ -157,8 +157,16 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
     for f in fields.iter() {
         let ident = syn::ext::IdentExt::unraw(f.ident.as_ref().expect("named field"));
         let raw = ident.to_string();
+        reject_cfg(cx, &f.attrs);
         if is_relation && (raw == "in" || raw == "out") {
-            match link_target(&f.ty) {
+            let end_attrs = attr::field_attrs(cx, &f.attrs);
+            if end_attrs.rename.is_some() || end_attrs.skip || end_attrs.ty.is_some() {
+                cx.error_spanned_by(
+                    f,
+                    format!("a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"),
+                );
+            }
+            match link_target(&f.ty).map(|p| self_to(p, &input.ident)) {
                 Some(path) if raw == "in" => from = Some(path),
                 Some(path) => to = Some(path),
                 None => cx.error_spanned_by(
@@ -174,6 +182,9 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             Column::Skipped => out.skipped.push(ident),
             Column::Invalid => {}
         }
+    }
+    for f in &mut out.fields {
+        replace_self(&mut f.ty, &input.ident);
     }
     if is_relation {
         match (from, to) {
@@ -236,8 +247,9 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
     if attrs.skip {
         return Column::Skipped;
     }
-    // The record id lives outside the table's fields; it is never a DEFINE FIELD.
-    if raw == "id" {
+    // The record id lives outside the table's fields; it is never a DEFINE FIELD. A Rust field
+    // `id` that serde renames is an ordinary column under its new name.
+    if raw == "id" && attrs.rename.is_none() {
         return Column::Id;
     }
     let (name, name_span) = match attrs.rename {
@@ -274,6 +286,14 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
             None => return Column::Invalid,
         },
     };
+    if let Some(span) = attrs.skip_serializing_if {
+        if !matches!(ty, TypeAst::Option(_) | TypeAst::Raw(_)) {
+            cx.error_at(
+                span,
+                "`skip_serializing_if` lets serde leave this field out, which a SCHEMAFULL table stores as NONE: make the field an Option",
+            );
+        }
+    }
     Column::Field(FieldAst {
         ident,
         name,
@@ -421,8 +441,16 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
         return None;
     };
     let attrs = attr::enum_attrs(cx, &input.attrs);
+    let name = syn::ext::IdentExt::unraw(&input.ident).to_string();
+    if BUILTIN_TYPE_NAMES.contains(&name.as_str()) {
+        cx.error_spanned_by(
+            &input.ident,
+            format!("a Literal enum cannot be named `{name}`: fields of a type named `{name}` map to a built-in SurrealQL type; rename the enum"),
+        );
+    }
     let mut variants: Vec<(syn::Ident, String, Span)> = Vec::new();
     for v in &data.variants {
+        reject_cfg(cx, &v.attrs);
         let vattrs = attr::variant_attrs(cx, &v.attrs);
         if !matches!(v.fields, Fields::Unit) {
             cx.error_spanned_by(
@@ -437,7 +465,7 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
         let (value, span) = match vattrs.rename {
             Some(r) => (r.value, r.span),
             None => {
-                let name = v.ident.to_string();
+                let name = syn::ext::IdentExt::unraw(&v.ident).to_string();
                 (
                     attrs
                         .rename_all
@@ -524,6 +552,15 @@ fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
             }
         }
     }
+    // The engine's HNSW index takes a 16-bit dimension.
+    if let Some(d) = &a.dimension {
+        if d.value > u32::from(u16::MAX) {
+            cx.error_at(
+                d.span,
+                format!("examples(dimension) must be at most {}", u16::MAX),
+            );
+        }
+    }
 }
 
 /// A light check of a `#[surqlc(type = "...")]` type: it is written into `schema.surql` verbatim
@@ -537,15 +574,16 @@ fn check_raw_type(text: &str) -> Result<(), String> {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\'' | '"' => {
-                // A literal string in a literal type: skip to its closing quote.
+            '\'' | '"' | '`' | '⟨' => {
+                // A string or an escaped name: skip to its closing quote (a `;` inside is text).
+                let close = if c == '⟨' { '⟩' } else { c };
                 loop {
                     match chars.next() {
-                        None => return Err(format!("the string opened with {c} is not closed")),
+                        None => return Err(format!("the quote opened with {c} is not closed")),
                         Some('\\') => {
                             chars.next();
                         }
-                        Some(q) if q == c => break,
+                        Some(q) if q == close => break,
                         Some(_) => {}
                     }
                 }
@@ -601,10 +639,61 @@ mod tests {
             ("int>", "unbalanced"),
             ("int -- x", "comment"),
             ("'open", "not closed"),
+            ("record<t | `'`>; REMOVE TABLE t", "unexpected `;`"),
+            ("record<⟨a;b⟩>; x", "unexpected `;`"),
             ("int\nstring", "unexpected `\\n`"),
         ] {
             let err = check_raw_type(bad).expect_err(bad);
             assert!(err.contains(why), "{bad:?}: {err}");
         }
+    }
+}
+
+/// `Self` in a link inside a table means the table itself.
+fn self_to(path: syn::Path, table: &syn::Ident) -> syn::Path {
+    if path.is_ident("Self") {
+        syn::Path::from(table.clone())
+    } else {
+        path
+    }
+}
+
+/// surqlc reads source without evaluating `#[cfg]`, so it cannot know whether a cfg'd item or field exists.
+pub(crate) fn reject_cfg(cx: &Ctxt, attrs: &[syn::Attribute]) {
+    for a in attrs {
+        if a.path().is_ident("cfg") || a.path().is_ident("cfg_attr") {
+            cx.error_spanned_by(
+                a,
+                "surqlc reads the source without evaluating #[cfg] or #[cfg_attr]: keep schema items and fields unconditional",
+            );
+        }
+    }
+}
+
+/// Type names the front end maps to built-in SurrealQL types (see `map_type`); a Literal enum may not take one.
+pub const BUILTIN_TYPE_NAMES: &[&str] = &[
+    "String",
+    "Decimal",
+    "Datetime",
+    "OffsetDateTime",
+    "SystemTime",
+    "DateTime",
+    "Duration",
+    "Uuid",
+    "Bytes",
+    "Option",
+    "Vec",
+    "VecDeque",
+    "Box",
+    "Arc",
+    "Rc",
+    "Link",
+];
+
+fn replace_self(ty: &mut TypeAst, table: &syn::Ident) {
+    match ty {
+        TypeAst::Link(path) if path.is_ident("Self") => *path = syn::Path::from(table.clone()),
+        TypeAst::Option(inner) | TypeAst::Array(inner, _) => replace_self(inner, table),
+        _ => {}
     }
 }

@@ -67,7 +67,7 @@ pub fn docs(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
         let syn::Meta::NameValue(nv) = &attr.meta else {
-            cx.error_spanned_by(attr, "expected `#[doc = \"...\"]`");
+            // `#[doc(hidden)]`, `#[doc(alias = "...")]`: rustdoc settings, not text.
             continue;
         };
         match &nv.value {
@@ -76,7 +76,11 @@ pub fn docs(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
                 ..
             }) => {
                 let text = s.value();
-                lines.push(text.strip_prefix(' ').map(str::to_owned).unwrap_or(text));
+                let line = text.strip_prefix(' ').map(str::to_owned).unwrap_or(text);
+                // A `///` line of spaces reads as an empty line (a paragraph break); text with a
+                // line break is a `#[doc = "..."]` or `/** */` written on purpose and stays verbatim.
+                let blank = !line.contains('\n') && line.trim().is_empty();
+                lines.push(if blank { String::new() } else { line });
             }
             other => cx.error_spanned_by(
                 other,
@@ -132,6 +136,8 @@ pub struct FieldAttrs {
     /// `#[surqlc(type = "...")]`: the SurrealQL type, verbatim.
     pub ty: Option<Spanned<String>>,
     pub skip: bool,
+    /// Where `#[serde(skip_serializing_if = "...")]` is: serde may leave the field out.
+    pub skip_serializing_if: Option<Span>,
 }
 
 /// On a unit-only enum.
@@ -200,7 +206,7 @@ impl RenameRule {
             RenameRule::Pascal => variant.to_owned(),
             RenameRule::Lower => variant.to_ascii_lowercase(),
             RenameRule::Upper => variant.to_ascii_uppercase(),
-            RenameRule::Camel => variant[..1].to_ascii_lowercase() + &variant[1..],
+            RenameRule::Camel => lower_first(variant),
             RenameRule::Snake => {
                 let mut snake = String::new();
                 for (i, ch) in variant.char_indices() {
@@ -243,15 +249,21 @@ impl RenameRule {
                 }
                 pascal
             }
-            RenameRule::Camel => {
-                let pascal = RenameRule::Pascal.apply_to_field(field);
-                pascal[..1].to_ascii_lowercase() + &pascal[1..]
-            }
+            RenameRule::Camel => lower_first(&RenameRule::Pascal.apply_to_field(field)),
             RenameRule::Kebab => field.replace('_', "-"),
             RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
                 .apply_to_field(field)
                 .replace('_', "-"),
         }
+    }
+}
+
+/// The first character ASCII-lowercased, as serde does, without slicing inside a character.
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+        None => String::new(),
     }
 }
 
@@ -427,10 +439,16 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut serde_rename_seen = None;
     each_serde(cx, attrs, |meta| {
         if meta.path.is_ident("rename") {
-            serde_rename_seen = serde_rename(meta)?;
+            if let Some(name) = serde_rename(meta)? {
+                serde_rename_seen = Some(name);
+            }
             Ok(true)
         } else if meta.path.is_ident("skip") || meta.path.is_ident("skip_serializing") {
             out.skip = true;
+            Ok(true)
+        } else if meta.path.is_ident("skip_serializing_if") {
+            skip_value(meta)?;
+            out.skip_serializing_if = Some(meta.path.span());
             Ok(true)
         } else if meta.path.is_ident("flatten") {
             Err(meta.error("surqlc cannot map `#[serde(flatten)]`: declare the fields on the table, or skip this one with #[surqlc(skip)]"))
@@ -455,8 +473,15 @@ pub fn enum_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EnumAttrs {
     });
     each_serde(cx, attrs, |meta| {
         if meta.path.is_ident("rename_all") {
-            out.rename_all = rename_all(cx, meta)?;
+            if let Some(rule) = rename_all(cx, meta)? {
+                out.rename_all = Some(rule);
+            }
             Ok(true)
+        } else if ["tag", "content", "untagged"]
+            .iter()
+            .any(|k| meta.path.is_ident(k))
+        {
+            Err(meta.error("surqlc cannot map a tagged or untagged enum: serde would not write the variant's name as a plain string; drop the attribute or give the field #[surqlc(type = \"...\")]"))
         } else {
             Ok(false)
         }
@@ -477,7 +502,9 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     let mut serde_seen = None;
     each_serde(cx, attrs, |meta| {
         if meta.path.is_ident("rename") {
-            serde_seen = serde_rename(meta)?;
+            if let Some(name) = serde_rename(meta)? {
+                serde_seen = Some(name);
+            }
             Ok(true)
         } else {
             Ok(false)

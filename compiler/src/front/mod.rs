@@ -45,8 +45,29 @@ impl SourceFile {
 
 /// Reads `files` as one schema. The schema's name is the `#[derive(Schema)]` type's, else the first file's stem.
 pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
+    // syn parses recursively: deeply nested types that rustc accepts would overflow a small
+    // stack (a build script's main thread, a test thread), so parse on a thread with room.
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("surqlc-front".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(scope, || compile_here(files))
+        {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => compile_here(files),
+        }
+    })
+}
+
+fn compile_here(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
+    let same = |a: &Path, b: &Path| {
+        a == b
+            || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    };
     for (i, file) in files.iter().enumerate() {
-        if files[..i].iter().any(|f| f.path == file.path) {
+        if files[..i].iter().any(|f| same(&f.path, &file.path)) {
             return Err(Diagnostics(vec![Diagnostic::whole_file(
                 &file.path,
                 "this schema file is given twice",
@@ -118,7 +139,10 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut resolve:
             _ => continue,
         };
         match attr::surqlc_derive(cx, &input.attrs) {
-            Some((kind, _)) => match ast::Container::from_derive_input(cx, &input, kind) {
+            Some((kind, _)) => match {
+                ast::reject_cfg(cx, &input.attrs);
+                ast::Container::from_derive_input(cx, &input, kind)
+            } {
                 Some(container) => items.push(file, container),
                 None => items.broken.push(input.ident.to_string()),
             },

@@ -170,13 +170,13 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     }
 
     let (name, rust_name, settings) = settings(cxs, items, &tables, &table_names, default_name);
-    if tables.iter().any(|t| t.name == settings.examples.table) {
-        let (file, schema) = items
-            .schemas
-            .first()
-            .map(|(f, s)| (*f, s.ident.span()))
-            .unwrap_or((0, proc_macro2::Span::call_site()));
-        cxs[file].error_at(schema, format!("the few-shot pool table `{}` clashes with a table of the schema; rename one with examples(table = \"...\")", settings.examples.table));
+    // Point at the clashing table itself: that is where the name comes from.
+    if let Some((file, table)) = items
+        .tables
+        .iter()
+        .find(|(_, t)| t.name == settings.examples.table)
+    {
+        cxs[*file].error_at(table.name_span, format!("the few-shot pool table `{}` clashes with a table of the schema; rename one with examples(table = \"...\")", settings.examples.table));
     }
     ir::Schema {
         name,
@@ -363,7 +363,7 @@ fn settings(
         },
     };
     (
-        heck::AsSnakeCase(schema.ident.to_string()).to_string(),
+        heck::AsSnakeCase(syn::ext::IdentExt::unraw(&schema.ident).to_string()).to_string(),
         Some(schema.ident.to_string()),
         settings,
     )
