@@ -592,11 +592,10 @@ fn check_raw_type(text: &str) -> Result<(), String> {
             '{' => closers.push('}'),
             '[' => closers.push(']'),
             '(' => closers.push(')'),
-            '>' | '}' | ']' | ')' => {
-                if closers.pop() != Some(c) {
-                    return Err(format!("unbalanced `{c}`"));
-                }
+            '>' | '}' | ']' | ')' if closers.pop() != Some(c) => {
+                return Err(format!("unbalanced `{c}`"));
             }
+            '>' | '}' | ']' | ')' => {}
             '-' if chars.peek() == Some(&'-') => return Err("it contains a comment (`--`)".into()),
             '/' if chars.peek() == Some(&'*') || chars.peek() == Some(&'/') => {
                 return Err("it contains a comment".into())

@@ -139,13 +139,13 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut resolve:
             _ => continue,
         };
         match attr::surqlc_derive(cx, &input.attrs) {
-            Some((kind, _)) => match {
+            Some((kind, _)) => {
                 ast::reject_cfg(cx, &input.attrs);
-                ast::Container::from_derive_input(cx, &input, kind)
-            } {
-                Some(container) => items.push(file, container),
-                None => items.broken.push(input.ident.to_string()),
-            },
+                match ast::Container::from_derive_input(cx, &input, kind) {
+                    Some(container) => items.push(file, container),
+                    None => items.broken.push(input.ident.to_string()),
+                }
+            }
             None => {
                 if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
                     cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal or Schema)", input.ident));
