@@ -285,8 +285,13 @@ fn a_slow_query_hits_the_timeout() {
 fn without_an_agent_password_signin_says_why() {
     block_on(async {
         let db = store_db().await;
-        assert!(store_db::AGENT_DEFINED);
-        assert!(!store_without_agent_db::AGENT_DEFINED);
+        assert_eq!(
+            (
+                store_db::AGENT_DEFINED,
+                store_without_agent_db::AGENT_DEFINED
+            ),
+            (true, false)
+        );
         let err = store_without_agent_db::agent_signin(&db, "ai", "store", "anything")
             .await
             .expect_err("no agent in this build");
