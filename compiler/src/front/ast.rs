@@ -614,40 +614,6 @@ fn check_raw_type(text: &str) -> Result<(), String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::check_raw_type;
-
-    #[test]
-    fn raw_types_stay_one_type() {
-        for ok in [
-            "string",
-            "array<record<book>, 3>",
-            "'a' | \"b;c\" | 1",
-            "option<{ a: int, b: -1 }>",
-            "geometry<point>",
-            "set<int>",
-        ] {
-            assert_eq!(check_raw_type(ok), Ok(()), "{ok}");
-        }
-        for (bad, why) in [
-            ("string; REMOVE TABLE thing", "unexpected `;`"),
-            ("int # note", "comment"),
-            ("", "empty"),
-            ("array<int", "not closed"),
-            ("int>", "unbalanced"),
-            ("int -- x", "comment"),
-            ("'open", "not closed"),
-            ("record<t | `'`>; REMOVE TABLE t", "unexpected `;`"),
-            ("record<⟨a;b⟩>; x", "unexpected `;`"),
-            ("int\nstring", "unexpected `\\n`"),
-        ] {
-            let err = check_raw_type(bad).expect_err(bad);
-            assert!(err.contains(why), "{bad:?}: {err}");
-        }
-    }
-}
-
 /// `Self` in a link inside a table means the table itself.
 fn self_to(path: syn::Path, table: &syn::Ident) -> syn::Path {
     if path.is_ident("Self") {
@@ -694,5 +660,39 @@ fn replace_self(ty: &mut TypeAst, table: &syn::Ident) {
         TypeAst::Link(path) if path.is_ident("Self") => *path = syn::Path::from(table.clone()),
         TypeAst::Option(inner) | TypeAst::Array(inner, _) => replace_self(inner, table),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_raw_type;
+
+    #[test]
+    fn raw_types_stay_one_type() {
+        for ok in [
+            "string",
+            "array<record<book>, 3>",
+            "'a' | \"b;c\" | 1",
+            "option<{ a: int, b: -1 }>",
+            "geometry<point>",
+            "set<int>",
+        ] {
+            assert_eq!(check_raw_type(ok), Ok(()), "{ok}");
+        }
+        for (bad, why) in [
+            ("string; REMOVE TABLE thing", "unexpected `;`"),
+            ("int # note", "comment"),
+            ("", "empty"),
+            ("array<int", "not closed"),
+            ("int>", "unbalanced"),
+            ("int -- x", "comment"),
+            ("'open", "not closed"),
+            ("record<t | `'`>; REMOVE TABLE t", "unexpected `;`"),
+            ("record<⟨a;b⟩>; x", "unexpected `;`"),
+            ("int\nstring", "unexpected `\\n`"),
+        ] {
+            let err = check_raw_type(bad).expect_err(bad);
+            assert!(err.contains(why), "{bad:?}: {err}");
+        }
     }
 }
