@@ -208,7 +208,7 @@ fn non_ascii_names_under_rename_all_are_errors_not_panics() {
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found
         .iter()
-        .all(|m| m.contains("must be letters, digits and underscores")));
+        .all(|m| m.contains("must be ASCII letters, digits and underscores")));
     let s = schema("#[derive(Literal)]\n#[serde(rename_all = \"camelCase\")]\npub enum E { Ärger, r#Type }\n#[derive(Table)]\npub struct r#Match { pub e: E }\n");
     // serde lowercases ASCII only: `Ärger` stays as it is.
     assert_eq!(s.enums[0].variants[0].1, "Ärger");
@@ -309,4 +309,17 @@ fn helpers_that_would_share_a_name_are_an_error() {
         err.to_string().contains("two functions named `a_b_c`"),
         "{err}"
     );
+}
+
+#[test]
+fn numbers_and_repr_enums_get_plain_messages() {
+    let found = messages(
+        "#[derive(Schema)]\n#[surqlc(examples(k = -1))]\npub struct S;\n\
+         #[derive(Table)]\npub struct T { pub a: [u8; 99999999999999999999999] }\n\
+         #[derive(Literal, Serialize_repr)]\n#[repr(u8)]\npub enum Level { Low = 1, High = 2 }\n",
+    );
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(found.iter().any(|m| m.contains("expected a whole number")));
+    assert!(found.iter().any(|m| m.contains("array length is too large")));
+    assert!(found.iter().any(|m| m.contains("serde_repr writes the discriminant")));
 }

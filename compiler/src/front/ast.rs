@@ -130,7 +130,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
     if !crate::surql::is_plain_ident(&name) {
         cx.error_at(
             name_span,
-            format!("table name {name:?} must be letters, digits and underscores"),
+            format!("table name {name:?} must be ASCII letters, digits and underscores"),
         );
     } else if crate::surql::is_reserved(&name) {
         cx.error_at(
@@ -262,7 +262,7 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
     if !crate::surql::is_plain_ident(&name) {
         cx.error_at(
             name_span,
-            format!("field name {name:?} must be letters, digits and underscores"),
+            format!("field name {name:?} must be ASCII letters, digits and underscores"),
         );
     }
     if matches!(name.as_str(), "id" | "in" | "out") {
@@ -361,15 +361,17 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Int(n),
                     ..
-                }) => n.base10_parse::<u64>().ok(),
-                _ => None,
+                }) => n
+                    .base10_parse::<u64>()
+                    .map_err(|_| "array length is too large"),
+                _ => Err("array length must be an integer literal"),
             };
-            let Some(len) = len else {
-                cx.error_spanned_by(
-                    &arr.len,
-                    format!("array length must be an integer literal; {UNSUPPORTED_HINT}"),
-                );
-                return None;
+            let len = match len {
+                Ok(len) => len,
+                Err(why) => {
+                    cx.error_spanned_by(&arr.len, format!("{why}; {UNSUPPORTED_HINT}"));
+                    return None;
+                }
             };
             Some(TypeAst::Array(
                 Box::new(map_type(cx, &arr.elem)?),
@@ -441,6 +443,12 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
         return None;
     };
     let attrs = attr::enum_attrs(cx, &input.attrs);
+    if let Some(repr) = derives_named(&input.attrs, "Serialize_repr") {
+        cx.error_spanned_by(
+            repr,
+            "serde_repr writes the discriminant as a number, not the variant's name; a literal union holds the names",
+        );
+    }
     let name = syn::ext::IdentExt::unraw(&input.ident).to_string();
     if BUILTIN_TYPE_NAMES.contains(&name.as_str()) {
         cx.error_spanned_by(
@@ -612,6 +620,21 @@ fn check_raw_type(text: &str) -> Result<(), String> {
         Some(c) => Err(format!("a bracket is not closed (expected `{c}`)")),
         None => Ok(()),
     }
+}
+
+/// The path in a `#[derive(...)]` whose last segment is `name`, if any.
+fn derives_named(attrs: &[syn::Attribute], name: &str) -> Option<syn::Path> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .filter_map(|a| {
+            a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .find(|p| p.segments.last().is_some_and(|s| s.ident == name))
 }
 
 /// `Self` in a link inside a table means the table itself.

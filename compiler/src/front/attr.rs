@@ -4,7 +4,7 @@ use super::ctxt::Ctxt;
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;
-use syn::{Attribute, LitInt, LitStr, Token};
+use syn::{Attribute, LitStr, Token};
 
 /// What a derive marks an item as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,11 +276,24 @@ fn lit_str(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
 }
 
 fn lit_u32(meta: &ParseNestedMeta) -> syn::Result<Spanned<u32>> {
-    let lit: LitInt = meta.value()?.parse()?;
-    Ok(Spanned {
-        value: lit.base10_parse()?,
-        span: lit.span(),
-    })
+    let expr: syn::Expr = meta.value()?.parse()?;
+    let number = match &expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(lit),
+            ..
+        }) => lit.base10_parse::<u32>().ok(),
+        _ => None,
+    };
+    match number {
+        Some(value) => Ok(Spanned {
+            value,
+            span: expr.span(),
+        }),
+        None => Err(syn::Error::new_spanned(
+            &expr,
+            format!("expected a whole number from 0 to {}", u32::MAX),
+        )),
+    }
 }
 
 /// serde's rename forms: `rename = "x"` or `rename(serialize = "x", ...)`; surqlc follows what serde writes.
