@@ -320,6 +320,10 @@ fn numbers_and_repr_enums_get_plain_messages() {
     );
     assert_eq!(found.len(), 3, "{found:#?}");
     assert!(found.iter().any(|m| m.contains("expected a whole number")));
-    assert!(found.iter().any(|m| m.contains("array length is too large")));
-    assert!(found.iter().any(|m| m.contains("serde_repr writes the discriminant")));
+    assert!(found
+        .iter()
+        .any(|m| m.contains("array length is too large")));
+    assert!(found
+        .iter()
+        .any(|m| m.contains("serde_repr writes the discriminant")));
 }

@@ -185,6 +185,10 @@ pub struct Seat {
     /// `#[surqlc(type)]` is written verbatim once checked.
     #[surqlc(type = "'window' | 'aisle'")]
     pub side: String,
+    /// A Rust keyword as a field name.
+    pub r#type: Option<String>,
+    #[surqlc(skip)]
+    pub r#match: u8,
 }
 
 #[test]
@@ -195,6 +199,37 @@ fn a_field_named_table_gets_table_field() {
         Seat::define(),
         "DEFINE TABLE OVERWRITE seat SCHEMAFULL;\n\
          DEFINE FIELD OVERWRITE `table` ON seat TYPE int COMMENT \"Which table the seat is at.\";\n\
-         DEFINE FIELD OVERWRITE side ON seat TYPE 'window' | 'aisle' COMMENT \"`#[surqlc(type)]` is written verbatim once checked.\";"
+         DEFINE FIELD OVERWRITE side ON seat TYPE 'window' | 'aisle' COMMENT \"`#[surqlc(type)]` is written verbatim once checked.\";\n\
+         DEFINE FIELD OVERWRITE type ON seat TYPE option<string> COMMENT \"A Rust keyword as a field name.\";"
+    );
+    assert_eq!(Seat::TYPE, "type");
+    let seat = Seat {
+        table: 4,
+        side: "window".into(),
+        r#type: Some("stool".into()),
+        r#match: 7,
+    };
+    let back = Seat::from_value(seat.clone().into_value()).unwrap();
+    assert_eq!((back.r#type.as_deref(), back.r#match), (Some("stool"), 0));
+}
+
+// A table whose struct carries its own record id.
+#[derive(Debug, Clone, PartialEq, surqlc_macros::Table)]
+pub struct Memo {
+    pub id: Option<Link<Memo>>,
+    pub body: String,
+}
+
+#[test]
+fn a_record_keeps_the_id_for_a_type_that_has_one() {
+    let mut row = surqlc::runtime::ObjectWriter::new();
+    row.field("id", Memo::record("m1"))
+        .field("body", "hello".to_owned());
+    let record = Record::<Memo>::from_value(row.finish()).unwrap();
+    assert_eq!(record.id, Memo::record("m1"));
+    assert_eq!(record.data.id, Some(Memo::record("m1")));
+    assert_eq!(
+        Memo::define(),
+        "DEFINE TABLE OVERWRITE memo SCHEMAFULL;\nDEFINE FIELD OVERWRITE body ON memo TYPE string;"
     );
 }

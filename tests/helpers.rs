@@ -220,7 +220,7 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
         );
         assert!(text.contains("only a SELECT"), "{text}");
         let text = refused(
-            store_db::run_readonly(&agent, "SELECT 1; SELECT 2")
+            store_db::run_readonly(&agent, "SELECT * FROM customer; SELECT * FROM product")
                 .await
                 .unwrap(),
         );

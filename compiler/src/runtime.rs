@@ -206,13 +206,14 @@ impl<T: Table> SurrealValue for Record<T> {
     }
 
     fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
-        let Value::Object(mut object) = value else {
+        let Value::Object(object) = value else {
             return Err(conversion_error(format!(
                 "expected a `{}` row (an object), found {value:?}",
                 T::TABLE
             )));
         };
-        let id = object.remove("id").unwrap_or(Value::None);
+        // A copy of the id: a `T` with an `id` field of its own reads it too.
+        let id = object.get("id").cloned().unwrap_or(Value::None);
         Ok(Record {
             id: Link::from_value(id)?,
             data: T::from_value(Value::Object(object))?,
@@ -409,23 +410,53 @@ pub async fn signin_database_user<C: Connection>(
     Ok(agent)
 }
 
-/// Runs one generated `SELECT` with a `TIMEOUT` on `agent` (a `VIEWER` session).
+/// A session signed in as a database-level user, such as the `VIEWER` agent: what [`run_readonly`] runs on.
 ///
-/// Anything but a single `SELECT` is refused before it reaches the engine, and so is a
-/// query that sets its own `TIMEOUT`: the limit is the application's, not the model's.
-/// The engine's error text comes back as [`Outcome::Rejected`], a repair signal for the
-/// model; only a failure of the connection itself is an `Err`.
+/// A distinct type so that the owner's handle cannot be passed where the agent's belongs.
+#[derive(Debug, Clone)]
+pub struct Agent<C: Connection>(Surreal<C>);
+
+impl<C: Connection> Agent<C> {
+    /// The agent's session, for anything else it may do (it has the rights of its role only).
+    pub fn session(&self) -> &Surreal<C> {
+        &self.0
+    }
+}
+
+/// Signs a new session on `db`'s connection in as a database-level agent user; see [`signin_database_user`].
+pub async fn signin_agent<C: Connection>(
+    db: &Surreal<C>,
+    namespace: &str,
+    database: &str,
+    user: &str,
+    password: &str,
+) -> Result<Agent<C>, surrealdb::Error> {
+    signin_database_user(db, namespace, database, user, password)
+        .await
+        .map(Agent)
+}
+
+/// Runs one generated `SELECT` on the agent's session, bounded by `timeout`.
+///
+/// The reply is parsed with SurrealDB's own parser: anything but exactly one `SELECT`, or a
+/// `SELECT` that sets its own `TIMEOUT`, is refused before it reaches the engine, and the
+/// statement that runs is the parsed one rendered back with the runner's `TIMEOUT`, so the
+/// engine cannot read the text differently. The engine's error text comes back as
+/// [`Outcome::Rejected`], a repair signal for the model; only a failure of the connection
+/// itself is an `Err`.
+///
+/// What the statement may *do* is bounded by the agent's role, not by this check: a `SELECT`
+/// can hold subqueries, and only a `VIEWER` session keeps them from writing.
 pub async fn run_readonly<C: Connection>(
-    agent: &Surreal<C>,
+    agent: &Agent<C>,
     surql: &str,
     timeout: std::time::Duration,
 ) -> Result<Outcome, surrealdb::Error> {
-    let statement = match check_single_select(surql) {
+    let statement = match prepare_select(surql, timeout) {
         Ok(Checked::Select(statement)) => statement,
         Ok(Checked::CannotAnswer(reason)) => return Ok(Outcome::CannotAnswer(reason)),
         Err(message) => return Ok(Outcome::Rejected(message)),
     };
-    let text = format!("{statement} TIMEOUT {}ms", timeout.as_millis().max(1));
     let rejected = |e: surrealdb::Error| {
         if e.is_connection() {
             Err(e)
@@ -433,7 +464,7 @@ pub async fn run_readonly<C: Connection>(
             Ok(Outcome::Rejected(e.message().to_owned()))
         }
     };
-    let mut response = match agent.query(text).await {
+    let mut response = match agent.0.query(statement).await {
         Ok(response) => response,
         Err(e) => return rejected(e),
     };
@@ -444,67 +475,62 @@ pub async fn run_readonly<C: Connection>(
     }
 }
 
-/// What [`check_single_select`] found.
+/// What [`prepare_select`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Checked {
-    /// One `SELECT` statement, without its trailing `;` and comments.
+    /// The one `SELECT`, rendered back by SurrealDB's printer with the runner's `TIMEOUT`.
     Select(String),
     /// A `-- cannot answer: <reason>` reply.
     CannotAnswer(String),
 }
 
-/// Checks that `surql` is one `SELECT` statement without its own `TIMEOUT`; the error is written for the model.
-///
-/// A light lexer: it skips strings (`'...'`, `"..."`), escaped names (`` `...` ``, `⟨...⟩`)
-/// and comments (`--`, `//`, `#`, `/* */`), and counts brackets, so a `;` inside a string
-/// or a block does not split the statement.
-pub fn check_single_select(surql: &str) -> Result<Checked, String> {
+/// Parses a model's reply with SurrealDB's parser and, if it is one `SELECT` without a `TIMEOUT`
+/// of its own, renders it back with `TIMEOUT timeout`. The error is written for the model.
+pub fn prepare_select(reply: &str, timeout: std::time::Duration) -> Result<Checked, String> {
+    use surrealdb::types::ToSql;
+    use surrealdb_sql::{Expr, Literal, TopLevelExpr};
+
     // Models fence code despite the rules; a fenced reply means its contents.
-    let surql = strip_fence(surql);
-    let trimmed = surql.trim();
+    let reply = strip_fence(reply);
+    let trimmed = reply.trim();
     if let Some(rest) = trimmed.strip_prefix("-- cannot answer") {
-        if !rest.contains('\n') {
+        if !rest.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']) {
             return Ok(Checked::CannotAnswer(
                 rest.trim_start_matches(':').trim().to_owned(),
             ));
         }
     }
-    let tokens = lex(surql)?;
-    let mut statements: Vec<Vec<Token>> = vec![Vec::new()];
-    for token in tokens {
-        if token.semicolon_at_top {
-            statements.push(Vec::new());
-        } else {
-            statements.last_mut().expect("one statement").push(token);
-        }
-    }
-    statements.retain(|s| !s.is_empty());
-    let statement = match statements.as_slice() {
+    let mut ast = surrealdb_syn::parse(reply)
+        .map_err(|e| format!("the query does not parse: {}", e.to_string().trim_end()))?;
+    let count = ast.expressions.len();
+    let select = match ast.expressions.as_mut_slice() {
         [] => return Err("the reply holds no statement: reply with one SELECT statement".into()),
-        [one] => one,
-        many => {
+        [TopLevelExpr::Expr(Expr::Select(select))] => select,
+        [_] => {
             return Err(format!(
-                "the reply holds {} statements: reply with exactly one SELECT statement",
-                many.len()
+                "only a SELECT statement may run here, not `{}`",
+                first_word(trimmed)
+            ))
+        }
+        _ => {
+            return Err(format!(
+                "the reply holds {count} statements: reply with exactly one SELECT statement"
             ))
         }
     };
-    let first = &statement[0];
-    if !first.word.eq_ignore_ascii_case("select") {
-        return Err(format!(
-            "only a SELECT statement may run here, not `{}`",
-            first.text(surql)
-        ));
-    }
-    if statement
-        .iter()
-        .any(|t| t.depth == 0 && t.word.eq_ignore_ascii_case("timeout"))
-    {
+    if !matches!(select.timeout, Expr::Literal(Literal::None)) {
         return Err("remove the TIMEOUT clause: the runner sets its own".into());
     }
-    let start = first.start;
-    let end = statement.last().map_or(start, |t| t.end);
-    Ok(Checked::Select(surql[start..end].to_owned()))
+    select.timeout = Expr::Literal(Literal::Duration(
+        timeout.max(std::time::Duration::from_millis(1)),
+    ));
+    Ok(Checked::Select(ast.to_sql()))
+}
+
+fn first_word(text: &str) -> &str {
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .find(|w| !w.is_empty())
+        .unwrap_or(text)
 }
 
 /// The inside of a reply wrapped in a Markdown code fence (```` ```surql ... ``` ````), else the reply.
@@ -523,198 +549,84 @@ fn strip_fence(reply: &str) -> &str {
     }
 }
 
-/// A lexeme outside comments: its byte range, the bracket depth it sits at, and its text if it is a word.
-struct Token {
-    start: usize,
-    end: usize,
-    depth: usize,
-    word: String,
-    semicolon_at_top: bool,
-}
-
-impl Token {
-    /// A lexeme that is not a word and not a statement-ending `;`.
-    fn symbol(start: usize, end: usize, depth: usize) -> Token {
-        Token {
-            start,
-            end,
-            depth,
-            word: String::new(),
-            semicolon_at_top: false,
-        }
-    }
-
-    fn text<'a>(&self, source: &'a str) -> &'a str {
-        &source[self.start..self.end]
-    }
-}
-
-fn lex(source: &str) -> Result<Vec<Token>, String> {
-    let bytes: Vec<(usize, char)> = source.char_indices().collect();
-    let mut tokens = Vec::new();
-    let mut depth: usize = 0;
-    let mut i = 0;
-    let end_of = |i: usize| bytes.get(i).map_or(source.len(), |(at, _)| *at);
-    let unclosed = |what: &str| format!("the statement has an unclosed {what}");
-    while i < bytes.len() {
-        let (at, c) = bytes[i];
-        let next = bytes.get(i + 1).map(|(_, c)| *c);
-        match c {
-            c if c.is_whitespace() => i += 1,
-            '-' if next == Some('-') => {
-                while i < bytes.len() && bytes[i].1 != '\n' {
-                    i += 1;
-                }
-            }
-            '/' if next == Some('/') => {
-                while i < bytes.len() && bytes[i].1 != '\n' {
-                    i += 1;
-                }
-            }
-            '#' => {
-                while i < bytes.len() && bytes[i].1 != '\n' {
-                    i += 1;
-                }
-            }
-            '/' if next == Some('*') => {
-                i += 2;
-                loop {
-                    match bytes.get(i) {
-                        None => return Err(unclosed("comment")),
-                        Some((_, '*')) if bytes.get(i + 1).map(|b| b.1) == Some('/') => {
-                            i += 2;
-                            break;
-                        }
-                        _ => i += 1,
-                    }
-                }
-            }
-            '\'' | '"' | '`' | '⟨' => {
-                let close = if c == '⟨' { '⟩' } else { c };
-                i += 1;
-                loop {
-                    match bytes.get(i) {
-                        None => return Err(unclosed("string or escaped name")),
-                        Some((_, '\\')) => i += 2,
-                        Some((_, ch)) if *ch == close => {
-                            i += 1;
-                            break;
-                        }
-                        _ => i += 1,
-                    }
-                }
-                tokens.push(Token::symbol(at, end_of(i), depth));
-            }
-            '(' | '[' | '{' => {
-                tokens.push(Token::symbol(at, end_of(i + 1), depth));
-                depth += 1;
-                i += 1;
-            }
-            ')' | ']' | '}' => {
-                depth = depth
-                    .checked_sub(1)
-                    .ok_or_else(|| format!("unbalanced `{c}` in the statement"))?;
-                tokens.push(Token::symbol(at, end_of(i + 1), depth));
-                i += 1;
-            }
-            ';' => {
-                tokens.push(Token {
-                    semicolon_at_top: depth == 0,
-                    ..Token::symbol(at, end_of(i + 1), depth)
-                });
-                i += 1;
-            }
-            c if c.is_alphanumeric() || c == '_' => {
-                let begin = i;
-                while i < bytes.len() && (bytes[i].1.is_alphanumeric() || bytes[i].1 == '_') {
-                    i += 1;
-                }
-                tokens.push(Token {
-                    start: at,
-                    end: end_of(i),
-                    depth,
-                    word: bytes[begin..i].iter().map(|(_, c)| c).collect(),
-                    semicolon_at_top: false,
-                });
-            }
-            _ => {
-                tokens.push(Token::symbol(at, end_of(i + 1), depth));
-                i += 1;
-            }
-        }
-    }
-    if depth != 0 {
-        return Err(unclosed("bracket"));
-    }
-    Ok(tokens)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn select(s: &str) -> String {
-        match check_single_select(s) {
+        match prepare_select(s, Duration::from_secs(5)) {
             Ok(Checked::Select(s)) => s,
             other => panic!("{s:?}: {other:?}"),
         }
     }
 
     #[test]
-    fn one_select_passes_without_its_semicolon_and_comments() {
+    fn one_select_is_rendered_back_with_the_timeout() {
         assert_eq!(
             select("SELECT name FROM customer WHERE name = 'a;b' LIMIT 5;\n-- done\n"),
-            "SELECT name FROM customer WHERE name = 'a;b' LIMIT 5"
+            "SELECT name FROM customer WHERE name = 'a;b' LIMIT 5 TIMEOUT 5s;"
         );
-        assert_eq!(
-            select("select count() as n from (select * from x; ) group all"),
-            "select count() as n from (select * from x; ) group all"
-        );
+        // A column called `timeout` is a column; EXPLAIN stays last.
+        assert!(select("SELECT timeout FROM s").starts_with("SELECT timeout FROM s TIMEOUT 5s"));
+        assert!(select("SELECT * FROM customer EXPLAIN").contains("TIMEOUT 5s EXPLAIN"));
     }
 
     #[test]
     fn anything_else_is_refused_with_a_reason() {
         for (text, reason) in [
-            ("SELECT 1; DELETE customer", "2 statements"),
+            ("SELECT * FROM a; DELETE customer", "2 statements"),
             ("DELETE customer", "not `DELETE`"),
             ("  ", "no statement"),
             ("SELECT * FROM x TIMEOUT 1h", "TIMEOUT"),
-            ("SELECT 'open", "unclosed"),
-            ("SELECT (1", "unclosed bracket"),
+            ("SELECT 'open", "does not parse"),
+            // Texts a light lexer would split differently from the engine.
+            ("SELECT * FROM customer WHERE name = /'/; DELETE customer; SELECT * FROM customer WHERE name = /'/", "3 statements"),
+            ("SELECT * FROM customer --\r; DELETE customer; SELECT * FROM customer\n WHERE true", "3 statements"),
+            ("SELECT * FROM customer --\u{2028}; DELETE customer", "2 statements"),
         ] {
-            let err = check_single_select(text).expect_err(text);
+            let err = prepare_select(text, Duration::from_secs(1)).expect_err(text);
             assert!(err.contains(reason), "{text:?}: {err}");
         }
     }
 
     proptest::proptest! {
         #[test]
-        fn the_checker_never_panics(reply in "(SELECT|select|;|'|\"|`|⟨|⟩|\\\\|--|/\\*|\\*/|#|\\(|\\)|\\[|\\]|\\{|\\}|```|\n| |x|é|TIMEOUT){0,24}") {
-            let _ = check_single_select(&reply);
+        fn the_checker_never_panics(reply in "(SELECT|select|;|'|\"|`|⟨|⟩|/|\\\\|--|/\\*|\\*/|#|\\(|\\)|\\[|\\]|\\{|\\}|```|\n|\r| |x|é|TIMEOUT|FROM){0,24}") {
+            let _ = prepare_select(&reply, Duration::from_secs(1));
         }
 
         #[test]
         fn any_text_is_checked_without_panicking(reply in "\\PC*") {
-            let _ = check_single_select(&reply);
+            let _ = prepare_select(&reply, Duration::from_secs(1));
         }
     }
 
     #[test]
     fn a_fenced_reply_is_unwrapped() {
-        assert_eq!(
-            select("```surql\nSELECT name FROM customer LIMIT 5;\n```\n"),
-            "SELECT name FROM customer LIMIT 5"
+        assert!(
+            select("```surql\nSELECT name FROM customer LIMIT 5;\n```\n")
+                .starts_with("SELECT name FROM customer LIMIT 5 TIMEOUT")
         );
-        assert_eq!(select("```\nSELECT 1\n```"), "SELECT 1");
+        assert!(select("```\nSELECT * FROM a\n```").starts_with("SELECT * FROM a TIMEOUT"));
     }
 
     #[test]
     fn a_cannot_answer_reply_is_recognised() {
         assert_eq!(
-            check_single_select("-- cannot answer: no stock levels in the schema\n"),
+            prepare_select(
+                "-- cannot answer: no stock levels in the schema\n",
+                Duration::from_secs(1)
+            ),
             Ok(Checked::CannotAnswer(
                 "no stock levels in the schema".to_owned()
             ))
         );
+        // A comment line followed by a statement is not a refusal to answer.
+        assert!(prepare_select(
+            "-- cannot answer: x\rDELETE customer",
+            Duration::from_secs(1)
+        )
+        .is_err());
     }
 }

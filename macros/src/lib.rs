@@ -153,6 +153,17 @@ fn field_type(ty: &TypeAst) -> Tokens {
     }
 }
 
+/// A field as Rust code must name it: the front end keeps names without `r#`, so a keyword
+/// (`type`, `match`) is made raw again.
+fn member(ident: &syn::Ident) -> syn::Ident {
+    let name = ident.to_string();
+    if syn::parse_str::<syn::Ident>(&name).is_ok() {
+        ident.clone()
+    } else {
+        syn::Ident::new_raw(&name, ident.span())
+    }
+}
+
 /// The constant that names a field: `signed_up` is `SIGNED_UP`, and `table` is `TABLE_FIELD`.
 fn field_const(ident: &syn::Ident) -> syn::Ident {
     format_ident!(
@@ -217,7 +228,7 @@ fn table_impls(table: &TableAst) -> Tokens {
         columns.push((quote!(out), "out".into()));
     }
     for f in &table.fields {
-        let member = &f.ident;
+        let member = member(&f.ident);
         columns.push((quote!(#member), f.name.clone()));
     }
     let writes = columns
@@ -226,10 +237,10 @@ fn table_impls(table: &TableAst) -> Tokens {
     let reads = columns
         .iter()
         .map(|(member, name)| quote!(#member: reader.field(#name)?,));
-    let skipped = table
-        .skipped
-        .iter()
-        .map(|s| quote!(#s: ::std::default::Default::default(),));
+    let skipped = table.skipped.iter().map(|s| {
+        let s = member(s);
+        quote!(#s: ::std::default::Default::default(),)
+    });
 
     let relation = table.relation.as_ref().map(|(from, to)| {
         quote! {
