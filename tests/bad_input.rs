@@ -327,3 +327,53 @@ fn numbers_and_repr_enums_get_plain_messages() {
         .iter()
         .any(|m| m.contains("serde_repr writes the discriminant")));
 }
+
+#[test]
+fn generated_module_names_are_rust_names() {
+    let dir = std::env::temp_dir().join(format!("surqlc-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("names.rs");
+    std::fs::write(
+        &path,
+        "#[derive(Table)]\n#[surqlc(rename = \"Customer\")]\npub struct Customer { pub n: u8 }\n\
+         #[derive(Table)]\n#[surqlc(rename = \"type\")]\npub struct Kind { pub n: u8 }\n\
+         #[derive(Relation)]\n#[surqlc(rename = \"Bought\")]\npub struct Bought { pub r#in: Link<Customer>, pub out: Link<Kind> }\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let output = surqlc::Builder::new()
+        .schema(&path)
+        .out_dir(&out)
+        .file_stem("names")
+        .cargo_metadata(false)
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let module = &output.rust_module;
+    for want in [
+        "pub mod customer {",
+        "pub mod r#type {",
+        "pub mod bought {",
+        "pub async fn bought_type<",
+        "pub async fn customer_bought<",
+        "include_str!(\"names.surql\")",
+    ] {
+        assert!(module.contains(want), "{want} in\n{module}");
+    }
+    assert!(out.join("names.surql").exists() && out.join("names.rs").exists());
+
+    std::fs::write(
+        &path,
+        "#[derive(Table)]\n#[surqlc(rename = \"Note\")]\npub struct A { pub n: u8 }\n#[derive(Table)]\n#[surqlc(rename = \"note\")]\npub struct B { pub n: u8 }\n",
+    )
+    .unwrap();
+    let err = surqlc::Builder::new()
+        .schema(&path)
+        .cargo_metadata(false)
+        .generate()
+        .expect_err("two modules named note");
+    assert!(
+        err.to_string()
+            .contains("would both get the generated module `note`"),
+        "{err}"
+    );
+}

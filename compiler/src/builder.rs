@@ -30,6 +30,7 @@ pub struct Builder {
     agent_password: Option<String>,
     cargo_metadata: Option<bool>,
     types_path: Option<String>,
+    file_stem: Option<String>,
     budget: ir::Budget,
     deny_over_budget: bool,
     #[cfg(feature = "tokens")]
@@ -138,6 +139,17 @@ impl Builder {
         self
     }
 
+    /// The output files' name without extension: `NAME.surql` and `NAME.rs`. Defaults to `schema`;
+    /// set it when one build script compiles several schemas into one directory.
+    pub fn file_stem(&mut self, stem: impl Into<String>) -> &mut Self {
+        self.file_stem = Some(stem.into());
+        self
+    }
+
+    fn stem(&self) -> &str {
+        self.file_stem.as_deref().unwrap_or("schema")
+    }
+
     /// Whether to print `cargo:` lines; by default, when run by Cargo as a build script.
     pub fn cargo_metadata(&mut self, enabled: bool) -> &mut Self {
         self.cargo_metadata = Some(enabled);
@@ -212,11 +224,16 @@ impl Builder {
     /// Compiles without writing anything.
     pub fn generate(&self) -> Result<Output, Error> {
         let schema = self.load()?;
-        let agent_password = self.agent_password.clone().or_else(|| {
-            std::env::var(AGENT_PASSWORD_ENV)
-                .ok()
-                .filter(|p| !p.is_empty())
-        });
+        // An empty password (from the builder or the environment) is no password.
+        let agent_password = self
+            .agent_password
+            .clone()
+            .filter(|p| !p.is_empty())
+            .or_else(|| {
+                std::env::var(AGENT_PASSWORD_ENV)
+                    .ok()
+                    .filter(|p| !p.is_empty())
+            });
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,
@@ -227,7 +244,8 @@ impl Builder {
             types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
             sources: emit::source_names(&self.schemas),
             agent_defined: options.agent_password.is_some(),
-            ..Default::default()
+            surql_file: format!("{}.surql", self.stem()),
+            file_stem: self.stem().to_owned(),
         };
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();
@@ -241,7 +259,7 @@ impl Builder {
         })
     }
 
-    /// Compiles and writes `schema.surql` and `schema.rs` into the output directory, touching it only when its content changed.
+    /// Compiles and writes `schema.surql` and `schema.rs` (see [`Builder::file_stem`]) into the output directory, touching it only when its content changed.
     pub fn compile(&self) -> Result<Output, Error> {
         let cargo = self.emits_cargo_metadata();
         if cargo {
@@ -279,8 +297,14 @@ impl Builder {
                 .ok_or(Error::NoOutDir)?,
         };
         std::fs::create_dir_all(&out_dir).map_err(|e| Error::Io(out_dir.clone(), e))?;
-        write_if_changed(&out_dir.join("schema.surql"), &output.schema_surql)?;
-        write_if_changed(&out_dir.join("schema.rs"), &output.rust_module)?;
+        write_if_changed(
+            &out_dir.join(format!("{}.surql", self.stem())),
+            &output.schema_surql,
+        )?;
+        write_if_changed(
+            &out_dir.join(format!("{}.rs", self.stem())),
+            &output.rust_module,
+        )?;
         if cargo && !output.schema_surql.contains("DEFINE USER") {
             println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user");
         }

@@ -51,13 +51,26 @@ struct Traversal {
     doc: String,
 }
 
-/// A table name as a Rust module name: keywords are raw (`r#type`), the few that cannot be take a `_`.
-pub fn module_ident(name: &str) -> String {
-    match name {
-        "self" | "super" | "crate" | "Self" => format!("{name}_"),
-        _ if syn::parse_str::<syn::Ident>(name).is_ok() => name.to_owned(),
-        _ => format!("r#{name}"),
+/// A name as a Rust item name: snake_case (tables may be named `Customer`), raw if a keyword
+/// (`r#type`), with a `_` where even that is impossible (`self_`, `_` alone).
+pub fn rust_ident(name: &str) -> String {
+    let snake = heck::AsSnakeCase(name).to_string();
+    match snake.as_str() {
+        "" | "_" => format!("{snake}_table"),
+        "self" | "super" | "crate" => format!("{snake}_"),
+        s if s.starts_with(|c: char| c.is_ascii_digit()) => format!("t_{s}"),
+        s if syn::parse_str::<syn::Ident>(s).is_ok() => snake,
+        s => format!("r#{s}"),
     }
+}
+
+/// A helper function's name from its parts, each in snake_case; never a keyword, since it joins two names.
+fn function_ident(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .map(|p| heck::AsSnakeCase(*p).to_string())
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 fn rust_string(
@@ -104,7 +117,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         .iter()
         .map(|t| TableContext {
             name: t.name.clone(),
-            module: module_ident(&t.name),
+            module: rust_ident(&t.name),
             rust_type: rust_type(&t.rust_name),
             doc: match &t.comment {
                 Some(c) => format!("`{}`: {c}", t.name),
@@ -133,7 +146,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             }
         };
         push(from, Traversal {
-            function: format!("{r}_{to}"),
+            function: function_ident(&[r, to]),
             rust_type: rust_type(&to_t.rust_name),
             query: format!("SELECT * FROM $id->{r}->{to}"),
             doc: format!("The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`.{about}"),
@@ -141,7 +154,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         push(
             from,
             Traversal {
-                function: format!("{r}_edges_from"),
+                function: function_ident(&[r, "edges_from"]),
                 rust_type: rust_type(&relation.rust_name),
                 query: format!("SELECT * FROM {r} WHERE in = $id"),
                 doc: format!(
@@ -150,7 +163,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             },
         );
         push(to, Traversal {
-            function: format!("{from}_{r}"),
+            function: function_ident(&[from, r]),
             rust_type: rust_type(&from_t.rust_name),
             query: format!("SELECT * FROM $id<-{r}<-{from}"),
             doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`.{about}"),
@@ -158,7 +171,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         push(
             to,
             Traversal {
-                function: format!("{r}_edges_to"),
+                function: function_ident(&[r, "edges_to"]),
                 rust_type: rust_type(&relation.rust_name),
                 query: format!("SELECT * FROM {r} WHERE out = $id"),
                 doc: format!(
@@ -168,7 +181,15 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         );
     }
 
+    let mut modules: Vec<(&str, &str)> = Vec::new();
     for t in &tables {
+        if let Some((_, other)) = modules.iter().find(|(m, _)| *m == t.module) {
+            return Err(EmitError::NameClash(format!(
+                "tables `{other}` and `{}` would both get the generated module `{}`; rename one of them",
+                t.name, t.module
+            )));
+        }
+        modules.push((&t.module, &t.name));
         let mut names = vec!["get", "select"];
         for r in &t.traversals {
             if names.contains(&r.function.as_str()) {

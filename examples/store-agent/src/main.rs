@@ -68,8 +68,16 @@ async fn run() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     println!("{prompt}");
 
-    let password = std::env::var("SURQLC_AGENT_PASSWORD")
-        .unwrap_or_else(|_| include_str!("dev_password.txt").trim().to_owned());
+    // The password build.rs hashed: the variable's, or in a debug build the development one.
+    let password = match std::env::var("SURQLC_AGENT_PASSWORD") {
+        Ok(p) if !p.is_empty() => p,
+        _ if cfg!(debug_assertions) => include_str!("dev_password.txt").trim().to_owned(),
+        _ => {
+            return Err(
+                "set SURQLC_AGENT_PASSWORD (at build time and at run time) for the agent".into(),
+            )
+        }
+    };
     let agent = store_db::agent_signin(&db, "ai", "store", &password)
         .await
         .map_err(|e| format!("the agent cannot sign in: {e}"))?;
