@@ -122,22 +122,16 @@ pub async fn agent_signin<C: Connection>(
     namespace: &str,
     database: &str,
     password: &str,
-) -> Result<Surreal<C>, Error> {
-    ::surqlc::runtime::signin_database_user(
-            db,
-            namespace,
-            database,
-            AGENT_USER,
-            password,
-        )
-        .await
+) -> Result<::surqlc::runtime::Agent<C>, Error> {
+    ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
 ///
-/// Anything but a single `SELECT` (or a query with its own `TIMEOUT`) is refused before it runs.
+/// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
+/// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
 #[allow(dead_code)]
 pub async fn run_readonly<C: Connection>(
-    agent: &Surreal<C>,
+    agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
 ) -> Result<::surqlc::runtime::Outcome, Error> {
     ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
