@@ -247,6 +247,17 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
                 .unwrap(),
             Outcome::CannotAnswer("no stock levels".into())
         );
+        // A write hidden in a subquery passes the parser (it is one SELECT) but not the VIEWER role.
+        let _ = store_db::run_readonly(&agent, "SELECT * FROM (DELETE customer RETURN BEFORE)")
+            .await
+            .unwrap();
+        let left: Vec<serde_json::Value> = store_db::customer::select(&db, 100)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| serde_json::json!(c.name))
+            .collect();
+        assert_eq!(left.len(), 5, "the agent deleted nothing: {left:?}");
         // The agent's session is separate: the owner's handle still writes.
         db.query("CREATE customer:zoe SET name = 'Zoe', country = 'DE', tier = 'free', joined = time::now()")
             .await
