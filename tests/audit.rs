@@ -105,10 +105,7 @@ pub struct Tagged {
 "##;
 
 fn compile_text(name: &str, text: &str) -> surqlc::builder::Output {
-    let dir = std::env::temp_dir().join(format!("surqlc-audit-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.rs"));
-    std::fs::write(&path, text).unwrap();
+    let path = schema_file(name, text);
     surqlc::Builder::new()
         .schema(&path)
         .cargo_metadata(false)
@@ -386,15 +383,9 @@ fn a_budget_in_the_schema_file_is_read_and_checked() {
     );
 }
 
-fn budget_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("surqlc-budget-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn build_rs_warns_over_budget_and_fails_when_asked() {
-    let dir = budget_dir("store");
+    let dir = scratch_dir("budget-store");
     // The store's block costs 453 o200k tokens and its customer table 120.
     let warned = builder("store")
         .out_dir(&dir)
@@ -434,7 +425,7 @@ fn build_rs_warns_over_budget_and_fails_when_asked() {
 
 #[test]
 fn a_bad_budget_is_a_schema_error() {
-    let dir = budget_dir("bad");
+    let dir = scratch_dir("budget-bad");
     let path = dir.join("bad.rs");
     std::fs::write(
         &path,

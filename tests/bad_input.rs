@@ -2,6 +2,7 @@
 
 use surqlc::front::{compile, SourceFile};
 use surqlc::Diagnostic;
+use surqlc_tests::schema_file;
 
 fn errors(text: &str) -> Vec<Diagnostic> {
     let file = SourceFile {
@@ -123,11 +124,8 @@ fn doc_comment_macro_is_rejected_with_position() {
 
 #[test]
 fn no_output_file_when_the_schema_is_bad() {
-    let dir = std::env::temp_dir().join(format!("surqlc-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let schema = dir.join("bad.rs");
-    std::fs::write(&schema, "#[derive(Table)]\npub struct T { pub x: Foo }\n").unwrap();
-    let out = dir.join("out");
+    let schema = schema_file("bad", "#[derive(Table)]\npub struct T { pub x: Foo }\n");
+    let out = schema.with_file_name("out");
     let err = surqlc::Builder::new()
         .schema(&schema)
         .out_dir(&out)
@@ -136,7 +134,7 @@ fn no_output_file_when_the_schema_is_bad() {
         .unwrap_err();
     assert!(err.to_string().contains("bad.rs:2:23"), "{err}");
     assert!(!out.join("schema.surql").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(schema.parent().unwrap()).unwrap();
 }
 
 #[test]
@@ -290,16 +288,12 @@ fn the_pool_clash_points_at_the_table() {
 
 #[test]
 fn helpers_that_would_share_a_name_are_an_error() {
-    let dir = std::env::temp_dir().join(format!("surqlc-clash-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("clash.rs");
-    std::fs::write(
-        &path,
+    let path = schema_file(
+        "clash",
         "#[derive(Table)]\npub struct X { pub n: u8 }\n#[derive(Table)]\n#[surqlc(rename = \"b_c\")]\npub struct BC { pub n: u8 }\n#[derive(Table)]\npub struct C { pub n: u8 }\n\
          #[derive(Relation)]\npub struct A { pub r#in: Link<X>, pub out: Link<BC> }\n\
          #[derive(Relation)]\n#[surqlc(rename = \"a_b\")]\npub struct AB { pub r#in: Link<X>, pub out: Link<C> }\n",
-    )
-    .unwrap();
+    );
     let err = surqlc::Builder::new()
         .schema(&path)
         .cargo_metadata(false)
@@ -330,17 +324,13 @@ fn numbers_and_repr_enums_get_plain_messages() {
 
 #[test]
 fn generated_module_names_are_rust_names() {
-    let dir = std::env::temp_dir().join(format!("surqlc-names-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("names.rs");
-    std::fs::write(
-        &path,
+    let path = schema_file(
+        "names",
         "#[derive(Table)]\n#[surqlc(rename = \"Customer\")]\npub struct Customer { pub n: u8 }\n\
          #[derive(Table)]\n#[surqlc(rename = \"type\")]\npub struct Kind { pub n: u8 }\n\
          #[derive(Relation)]\n#[surqlc(rename = \"Bought\")]\npub struct Bought { pub r#in: Link<Customer>, pub out: Link<Kind> }\n",
-    )
-    .unwrap();
-    let out = dir.join("out");
+    );
+    let out = path.with_file_name("out");
     let output = surqlc::Builder::new()
         .schema(&path)
         .out_dir(&out)

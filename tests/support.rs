@@ -21,6 +21,20 @@ pub fn read(path: impl Into<PathBuf>) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
+/// A fresh directory for one test's files, unique to this process.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("surqlc-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes `text` as `NAME.rs` in its own scratch directory and returns the path.
+pub fn schema_file(name: &str, text: &str) -> PathBuf {
+    let path = scratch_dir(name).join(format!("{name}.rs"));
+    std::fs::write(&path, text).expect("schema file written");
+    path
+}
+
 /// A builder for `schemas/NAME.rs` with the given agent password.
 pub fn builder(schema: &str) -> surqlc::Builder {
     let mut b = surqlc::Builder::new();
