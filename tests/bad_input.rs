@@ -367,3 +367,13 @@ fn generated_module_names_are_rust_names() {
         "{err}"
     );
 }
+
+#[test]
+fn flatten_is_one_error() {
+    assert_one(
+        "#[derive(Table)]\npub struct T {\n    #[serde(flatten)]\n    pub extra: std::collections::HashMap<String, String>,\n}\n",
+        3,
+        13,
+        "#[serde(flatten)]",
+    );
+}

@@ -247,6 +247,9 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
     if attrs.skip {
         return Column::Skipped;
     }
+    if attrs.flatten {
+        return Column::Invalid;
+    }
     // The record id lives outside the table's fields; it is never a DEFINE FIELD. A Rust field
     // `id` that serde renames is an ordinary column under its new name.
     if raw == "id" && attrs.rename.is_none() {

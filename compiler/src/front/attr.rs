@@ -138,6 +138,8 @@ pub struct FieldAttrs {
     pub skip: bool,
     /// Where `#[serde(skip_serializing_if = "...")]` is: serde may leave the field out.
     pub skip_serializing_if: Option<Span>,
+    /// `#[serde(flatten)]` (already reported): the field's type is not a column's.
+    pub flatten: bool,
 }
 
 /// On a unit-only enum.
@@ -464,7 +466,9 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             out.skip_serializing_if = Some(meta.path.span());
             Ok(true)
         } else if meta.path.is_ident("flatten") {
-            Err(meta.error("surqlc cannot map `#[serde(flatten)]`: declare the fields on the table, or skip this one with #[surqlc(skip)]"))
+            cx.error_spanned_by(&meta.path, "surqlc cannot map `#[serde(flatten)]`: declare the fields on the table, or skip this one with #[surqlc(skip)]");
+            out.flatten = true;
+            Ok(true)
         } else {
             Ok(false)
         }
