@@ -219,24 +219,26 @@ fn table_impls(table: &TableAst) -> Tokens {
 
     // Reading and writing rows: the declared fields under their database names,
     // plus the record id and a relation's ends when the struct has them.
-    let mut columns: Vec<(Tokens, String)> = Vec::new();
+    // Each conversion is spanned at the field's type, so a type without a SurrealValue impl is
+    // reported at the field rather than at the derive.
+    let mut columns: Vec<(Tokens, String, proc_macro2::Span)> = Vec::new();
     if table.has_id {
-        columns.push((quote!(id), "id".into()));
+        columns.push((quote!(id), "id".into(), ident.span()));
     }
     if table.relation.is_some() {
-        columns.push((quote!(r#in), "in".into()));
-        columns.push((quote!(out), "out".into()));
+        columns.push((quote!(r#in), "in".into(), ident.span()));
+        columns.push((quote!(out), "out".into(), ident.span()));
     }
     for f in &table.fields {
         let member = member(&f.ident);
-        columns.push((quote!(#member), f.name.clone()));
+        columns.push((quote!(#member), f.name.clone(), f.rust_ty.span()));
     }
     let writes = columns
         .iter()
-        .map(|(member, name)| quote!(writer.field(#name, self.#member);));
+        .map(|(member, name, span)| quote_spanned!(*span=> writer.field(#name, self.#member);));
     let reads = columns
         .iter()
-        .map(|(member, name)| quote!(#member: reader.field(#name)?,));
+        .map(|(member, name, span)| quote_spanned!(*span=> #member: reader.field(#name)?,));
     let skipped = table.skipped.iter().map(|s| {
         let s = member(s);
         quote!(#s: ::std::default::Default::default(),)
