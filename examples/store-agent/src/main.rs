@@ -36,7 +36,12 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), String> {
-    let (data_name, data) = match std::env::args_os().nth(1) {
+    let arg = std::env::args_os().nth(1);
+    if arg.as_deref().is_some_and(|a| a == "-h" || a == "--help") {
+        println!("usage: store-agent [DATA.surql]\n\nApplies the compiled store schema to an embedded database, loads DATA.surql\n(default: schemas/store.seed.surql, built in), prints the prompt for the lesson's\nquestion and runs the lesson's revenue query as the read-only agent.");
+        return Ok(());
+    }
+    let (data_name, data) = match arg {
         Some(path) => {
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| format!("cannot read {}: {e}", path.to_string_lossy()))?;
