@@ -52,12 +52,7 @@ fn synthetic(tables: usize) -> Schema {
         rust_name: None,
         settings: Settings {
             exposed: tables.iter().map(|t| t.name.clone()).collect(),
-            value_hints: Vec::new(),
-            examples: Default::default(),
-            agent: Default::default(),
-            max_rows: 50,
-            compact: false,
-            budget: Default::default(),
+            ..Default::default()
         },
         tables,
         enums: Vec::new(),

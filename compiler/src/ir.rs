@@ -154,6 +154,21 @@ pub struct AgentSettings {
     pub session_duration: String,
 }
 
+impl Default for Settings {
+    /// No tables exposed, no value hints, the default pool and agent, 50 rows, the engine rendering, no budget.
+    fn default() -> Self {
+        Settings {
+            exposed: Vec::new(),
+            value_hints: Vec::new(),
+            examples: Default::default(),
+            agent: Default::default(),
+            max_rows: 50,
+            compact: false,
+            budget: Default::default(),
+        }
+    }
+}
+
 impl Default for ExampleSettings {
     fn default() -> Self {
         ExampleSettings {

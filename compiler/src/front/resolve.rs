@@ -217,11 +217,7 @@ fn settings(
         let settings = ir::Settings {
             exposed: tables.iter().map(|t| t.name.clone()).collect(),
             value_hints: default_hints(),
-            examples: Default::default(),
-            agent: Default::default(),
-            max_rows: 50,
-            compact: false,
-            budget: Default::default(),
+            ..Default::default()
         };
         return (default_name.to_owned(), None, settings);
     };
@@ -290,24 +286,14 @@ fn settings(
             })
             .collect(),
     };
-    let defaults = ir::Settings {
-        exposed: Vec::new(),
-        value_hints: Vec::new(),
-        examples: Default::default(),
-        agent: Default::default(),
-        max_rows: 50,
-        compact: false,
-        budget: Default::default(),
-    };
+    let defaults = ir::Settings::default();
     // Invalid values were reported by `ast` (the derive sees the same errors); fall back quietly here.
-    let pick_str = |v: &Option<super::attr::Spanned<String>>,
-                    d: String,
-                    _what: &str,
-                    check: fn(&str) -> bool| match v {
-        Some(s) if check(&s.value) => s.value.clone(),
-        _ => d,
-    };
-    let pick_u32 = |v: &Option<super::attr::Spanned<u32>>, d: u32, _what: &str| match v {
+    let pick_str =
+        |v: &Option<super::attr::Spanned<String>>, d: String, check: fn(&str) -> bool| match v {
+            Some(s) if check(&s.value) => s.value.clone(),
+            _ => d,
+        };
+    let pick_u32 = |v: &Option<super::attr::Spanned<u32>>, d: u32| match v {
         Some(s) if s.value > 0 => s.value,
         _ => d,
     };
@@ -318,48 +304,30 @@ fn settings(
             table: pick_str(
                 &a.examples_table,
                 defaults.examples.table.clone(),
-                "table name",
                 is_plain_ident,
             ),
-            dimension: pick_u32(
-                &a.dimension,
-                defaults.examples.dimension,
-                "examples(dimension)",
-            ),
-            k: pick_u32(&a.k, defaults.examples.k, "examples(k)"),
-            ef: pick_u32(&a.ef, defaults.examples.ef, "examples(ef)"),
+            dimension: pick_u32(&a.dimension, defaults.examples.dimension),
+            k: pick_u32(&a.k, defaults.examples.k),
+            ef: pick_u32(&a.ef, defaults.examples.ef),
         },
         agent: ir::AgentSettings {
-            user: pick_str(
-                &a.agent_user,
-                defaults.agent.user.clone(),
-                "user name",
-                is_plain_ident,
-            ),
+            user: pick_str(&a.agent_user, defaults.agent.user.clone(), is_plain_ident),
             token_duration: pick_str(
                 &a.token_duration,
                 defaults.agent.token_duration.clone(),
-                "duration",
                 is_duration,
             ),
             session_duration: pick_str(
                 &a.session_duration,
                 defaults.agent.session_duration.clone(),
-                "duration",
                 is_duration,
             ),
         },
-        max_rows: pick_u32(&a.max_rows, defaults.max_rows, "max_rows"),
+        max_rows: pick_u32(&a.max_rows, defaults.max_rows),
         compact: a.compact,
         budget: ir::Budget {
-            block: a
-                .budget_block
-                .as_ref()
-                .map(|_| pick_u32(&a.budget_block, 1, "budget(block)")),
-            table: a
-                .budget_table
-                .as_ref()
-                .map(|_| pick_u32(&a.budget_table, 1, "budget(table)")),
+            block: a.budget_block.as_ref().map(|b| b.value.max(1)),
+            table: a.budget_table.as_ref().map(|b| b.value.max(1)),
         },
     };
     (
