@@ -627,17 +627,7 @@ fn check_raw_type(text: &str) -> Result<(), String> {
 
 /// The path in a `#[derive(...)]` whose last segment is `name`, if any.
 fn derives_named(attrs: &[syn::Attribute], name: &str) -> Option<syn::Path> {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("derive"))
-        .filter_map(|a| {
-            a.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .ok()
-        })
-        .flatten()
-        .find(|p| p.segments.last().is_some_and(|s| s.ident == name))
+    attr::derive_paths(attrs).find(|p| p.segments.last().is_some_and(|s| s.ident == name))
 }
 
 /// `Self` in a link inside a table means the table itself.

@@ -26,33 +26,38 @@ impl Derive {
     }
 }
 
+/// Every path in the item's `#[derive(...)]` attributes, in order (unparsable ones are rustc's to report).
+pub fn derive_paths(attrs: &[Attribute]) -> impl Iterator<Item = syn::Path> + '_ {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .filter_map(|a| {
+            a.parse_args_with(syn::punctuated::Punctuated::<syn::Path, Token![,]>::parse_terminated)
+                .ok()
+        })
+        .flatten()
+}
+
 /// The surqlc derive among `#[derive(...)]`, matched by last path segment so `surqlc_macros::Table` and `Table` both count.
 pub fn surqlc_derive(cx: &Ctxt, attrs: &[Attribute]) -> Option<(Derive, Span)> {
     let mut found: Option<(Derive, Span)> = None;
-    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let Ok(paths) = attr
-            .parse_args_with(syn::punctuated::Punctuated::<syn::Path, Token![,]>::parse_terminated)
-        else {
+    for path in derive_paths(attrs) {
+        let Some(last) = path.segments.last() else {
             continue;
         };
-        for path in paths {
-            let Some(last) = path.segments.last() else {
-                continue;
-            };
-            let kind = match last.ident.to_string().as_str() {
-                "Table" => Derive::Table,
-                "Relation" => Derive::Relation,
-                "Literal" => Derive::Literal,
-                "Schema" => Derive::Schema,
-                _ => continue,
-            };
-            match found {
-                Some((other, _)) => cx.error_spanned_by(
-                    &path,
-                    format!("an item can derive only one of Table, Relation, Literal and Schema; it already derives {}", other.name()),
-                ),
-                None => found = Some((kind, path.span())),
-            }
+        let kind = match last.ident.to_string().as_str() {
+            "Table" => Derive::Table,
+            "Relation" => Derive::Relation,
+            "Literal" => Derive::Literal,
+            "Schema" => Derive::Schema,
+            _ => continue,
+        };
+        match found {
+            Some((other, _)) => cx.error_spanned_by(
+                &path,
+                format!("an item can derive only one of Table, Relation, Literal and Schema; it already derives {}", other.name()),
+            ),
+            None => found = Some((kind, path.span())),
         }
     }
     found
