@@ -7,7 +7,9 @@
 
 #[cfg(feature = "front")]
 pub mod diagnostic;
+/// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
 #[cfg(feature = "front")]
+#[doc(hidden)]
 pub mod front;
 pub mod ir;
 #[cfg(feature = "runtime")]
@@ -29,7 +31,7 @@ pub mod emit;
 #[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]
-pub mod rustgen;
+mod rustgen;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 #[cfg(feature = "codegen")]

@@ -1,12 +1,15 @@
 //! The front end: Rust source in, `ir::Schema` or every error out. Shared by the CLI, `build.rs` and the derives.
 //!
-//! `attr` reads attributes, `ast` reads one item, `resolve` ties items together;
-//! `ctxt` collects errors so a run reports all of them.
+//! `attr` reads attributes, `ast` reads one item (its field types through `types`),
+//! `settings` holds the rules for the `Schema` item's values, `resolve` ties items
+//! together; `ctxt` collects errors so a run reports all of them.
 
 pub mod ast;
 pub mod attr;
 pub mod ctxt;
 pub mod resolve;
+mod settings;
+pub mod types;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir;

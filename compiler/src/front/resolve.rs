@@ -3,7 +3,6 @@
 use super::ast::{Container, EnumAst, SchemaAst, TableAst, TypeAst};
 use super::ctxt::Ctxt;
 use crate::ir;
-use crate::surql::lex::{is_duration, is_plain_ident};
 use std::collections::BTreeMap;
 
 /// Every container of a schema with the index of the file (and so the `Ctxt`) it came from.
@@ -287,14 +286,19 @@ fn settings(
             .collect(),
     };
     let defaults = ir::Settings::default();
-    // Invalid values were reported by `ast` (the derive sees the same errors); fall back quietly here.
-    let pick_str =
-        |v: &Option<super::attr::Spanned<String>>, d: String, check: fn(&str) -> bool| match v {
-            Some(s) if check(&s.value) => s.value.clone(),
-            _ => d,
-        };
-    let pick_u32 = |v: &Option<super::attr::Spanned<u32>>, d: u32| match v {
-        Some(s) if s.value > 0 => s.value,
+    // Invalid values were reported by `ast` under the same rules (the derive sees the same
+    // errors, and a schema with errors produces no output); fall back quietly here.
+    use super::settings::{count_rule, dimension_rule, duration_rule, name_rule};
+    let pick_str = |v: &Option<super::attr::Spanned<String>>,
+                    d: String,
+                    rule: fn(&str) -> Result<(), String>| match v {
+        Some(s) if rule(&s.value).is_ok() => s.value.clone(),
+        _ => d,
+    };
+    let pick_count = |v: &Option<super::attr::Spanned<u32>>,
+                      d: u32,
+                      rule: fn(u32) -> Result<(), String>| match v {
+        Some(s) if rule(s.value).is_ok() => s.value,
         _ => d,
     };
     let settings = ir::Settings {
@@ -304,26 +308,26 @@ fn settings(
             table: pick_str(
                 &a.examples_table,
                 defaults.examples.table.clone(),
-                is_plain_ident,
+                name_rule,
             ),
-            dimension: pick_u32(&a.dimension, defaults.examples.dimension),
-            k: pick_u32(&a.k, defaults.examples.k),
-            ef: pick_u32(&a.ef, defaults.examples.ef),
+            dimension: pick_count(&a.dimension, defaults.examples.dimension, dimension_rule),
+            k: pick_count(&a.k, defaults.examples.k, count_rule),
+            ef: pick_count(&a.ef, defaults.examples.ef, count_rule),
         },
         agent: ir::AgentSettings {
-            user: pick_str(&a.agent_user, defaults.agent.user.clone(), is_plain_ident),
+            user: pick_str(&a.agent_user, defaults.agent.user.clone(), name_rule),
             token_duration: pick_str(
                 &a.token_duration,
                 defaults.agent.token_duration.clone(),
-                is_duration,
+                duration_rule,
             ),
             session_duration: pick_str(
                 &a.session_duration,
                 defaults.agent.session_duration.clone(),
-                is_duration,
+                duration_rule,
             ),
         },
-        max_rows: pick_u32(&a.max_rows, defaults.max_rows),
+        max_rows: pick_count(&a.max_rows, defaults.max_rows, count_rule),
         compact: a.compact,
         budget: ir::Budget {
             block: a.budget_block.as_ref().map(|b| b.value.max(1)),

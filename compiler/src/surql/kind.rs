@@ -97,18 +97,14 @@ fn check_clauses(text: &str) -> Result<(), KindError> {
                     }
                 }
             }
-            '<' => closers.push(('>', at)),
             '{' => closers.push(('}', at)),
             '[' => closers.push((']', at)),
             '(' => closers.push((')', at)),
-            '>' | '}' | ']' | ')' => {
-                if closers.pop().map(|(c, _)| c) != Some(c) {
-                    // `>` is also a comparison (`$value > 0`): only an unmatched closing bracket is wrong.
-                    if c != '>' {
-                        return err(at, format!("unbalanced `{c}`"));
-                    }
-                }
+            // `<` and `>` are comparisons or casts here (`$value > 0`, `<string>`), not brackets.
+            '}' | ']' | ')' if closers.pop().map(|(c, _)| c) != Some(c) => {
+                return err(at, format!("unbalanced `{c}`"));
             }
+            '}' | ']' | ')' => {}
             '-' if chars.peek().map(|(_, c)| *c) == Some('-') => {
                 return err(at, "it contains a comment (`--`)".into())
             }
@@ -121,7 +117,7 @@ fn check_clauses(text: &str) -> Result<(), KindError> {
             _ => {}
         }
     }
-    match closers.iter().rev().find(|(c, _)| *c != '>') {
+    match closers.last() {
         Some((c, at)) => err(*at, format!("a bracket is not closed (expected `{c}`)")),
         None => Ok(()),
     }
@@ -463,6 +459,7 @@ mod tests {
             ("strng", 0, "not a SurrealQL type"),
             ("array<strin>", 6, "not a SurrealQL type"),
             ("int DEFAULT (1", 12, "not closed"),
+            ("int ASSERT $value < 3 AND $value > 0)", 36, "unbalanced `)`"),
             ("1.5", 0, "whole numbers"),
             ("geometry<pint>", 9, "not a geometry kind"),
         ] {
