@@ -5,6 +5,7 @@
 
 use super::attr::{self, Derive, RenameRule, SchemaAttrs};
 use super::ctxt::Ctxt;
+pub use super::types::TypeAst;
 use super::types::{is_builtin_type_name, link_target, map_type};
 use crate::ir;
 use proc_macro2::Span;
@@ -43,20 +44,6 @@ pub struct FieldAst {
     /// The field's Rust type, for the derive's generated code.
     pub rust_ty: syn::Type,
     pub comment: Option<String>,
-}
-
-/// A field type as far as one item can tell; `Link` and `Named` need the other items to settle.
-#[derive(Clone)]
-pub enum TypeAst {
-    Known(ir::Type),
-    Option(Box<TypeAst>),
-    Array(Box<TypeAst>, Option<u64>),
-    /// `Link<T>`: a record of table type `T`.
-    Link(syn::Path),
-    /// A user type, such as a literal enum.
-    Named(syn::Path),
-    /// `#[surqlc(type = "...")]`.
-    Raw(crate::ir::RawType),
 }
 
 /// A `#[derive(Literal)]` unit-only enum.

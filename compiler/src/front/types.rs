@@ -1,9 +1,22 @@
 //! Rust field types to SurrealQL types: the mapping table (`docs/annotations.md` shows it) and what it cannot map.
 
-use super::ast::TypeAst;
 use super::ctxt::Ctxt;
 use crate::ir;
 use syn::{GenericArgument, PathArguments};
+
+/// A field type as far as one item can tell; `Link` and `Named` need the other items to settle.
+#[derive(Clone)]
+pub enum TypeAst {
+    Known(ir::Type),
+    Option(Box<TypeAst>),
+    Array(Box<TypeAst>, Option<u64>),
+    /// `Link<T>`: a record of table type `T`.
+    Link(syn::Path),
+    /// A user type, such as a literal enum.
+    Named(syn::Path),
+    /// `#[surqlc(type = "...")]`.
+    Raw(crate::ir::RawType),
+}
 
 /// The `T` in `Link<T>` (or `Option<Link<T>>` is not accepted: an edge has both ends).
 pub(crate) fn link_target(ty: &syn::Type) -> Option<syn::Path> {
