@@ -141,13 +141,16 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                         Some(_) => String::new(),
                         None => did_you_mean(&name, enums.keys().chain(tables.keys())),
                     };
-                    cx.error_spanned_by(
-                        path,
+                    // A likely typo gets the name alone; the escape hatches are for real types.
+                    let message = if near.is_empty() {
                         format!(
-                            "unsupported field type `{name}`{near}: {}",
+                            "unsupported field type `{name}`: {}",
                             hint::named(&name, what.unwrap_or(Plain::Unknown))
-                        ),
-                    );
+                        )
+                    } else {
+                        format!("unsupported field type `{name}`{near}")
+                    };
+                    cx.error_spanned_by(path, message);
                     return None;
                 }
             }
@@ -303,6 +306,13 @@ fn settings(
                         table: table.name.clone(),
                         field: f.name.clone(),
                     }),
+                    // A field whose type is in error is already reported; naming it is no second error.
+                    None if items.tables.iter().any(|(_, t)| {
+                        t.name == table.name && t.fields.iter().any(|f| f.ident == field)
+                    }) =>
+                    {
+                        None
+                    }
                     None => {
                         let fields = table.fields.iter().map(|f| f.rust_name.as_str());
                         let near = super::suggest::closest(&field, &fields.collect::<Vec<_>>())
