@@ -281,4 +281,23 @@ mod tests {
         assert_eq!(nested("::dep::model"), "::dep::model");
         assert_eq!(nested("dep::model::"), "dep::model");
     }
+
+    #[test]
+    fn a_types_path_that_is_no_rust_path_is_an_error() {
+        let schema = crate::ir::Schema {
+            name: "s".into(),
+            rust_name: None,
+            tables: Vec::new(),
+            enums: Vec::new(),
+            settings: crate::ir::Settings::default(),
+        };
+        for bad in ["", "my model", "crate::store;", "::"] {
+            let options = super::ModuleOptions {
+                types_path: bad.into(),
+                ..Default::default()
+            };
+            let err = super::render_module(&schema, &options).expect_err(bad);
+            assert!(err.to_string().contains("is not a Rust path"), "{bad:?}: {err}");
+        }
+    }
 }
