@@ -12,12 +12,10 @@ pub const AGENT_PASSWORD_ENV: &str = "SURQLC_AGENT_PASSWORD";
 /// Configures and runs a compilation, in the style of `prost_build::Config`.
 ///
 /// ```no_run
-/// // build.rs
-/// fn main() {
-///     surqlc::Builder::new()
-///         .schema("src/store.rs")
-///         .compile_in_build_script(); // $OUT_DIR/schema.surql and $OUT_DIR/schema.rs, or cargo::error lines
-/// }
+/// // build.rs, in `fn main`:
+/// surqlc::Builder::new()
+///     .schema("src/store.rs")
+///     .compile_in_build_script(); // $OUT_DIR/schema.surql and $OUT_DIR/schema.rs, or cargo::error lines
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
