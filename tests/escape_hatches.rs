@@ -49,7 +49,12 @@ fn the_fixed_schema_compiles() {
     let schema = compile(&[file]).expect("every hatch followed");
     let ticket = schema.table("ticket").unwrap();
     let metadata = ticket.fields.iter().find(|f| f.name == "metadata").unwrap();
-    assert_eq!(metadata.ty, surqlc::ir::Type::Raw("object FLEXIBLE".into()));
+    match &metadata.ty {
+        surqlc::ir::Type::Raw(raw) => {
+            assert_eq!((raw.text.as_str(), raw.clauses.as_str()), ("object FLEXIBLE", "FLEXIBLE"));
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -1,12 +1,5 @@
 //! The generated helper modules compile without warnings for every schema, and the store's helpers do what their docs say on the embedded engine.
 
-#[path = "../schemas/store.rs"]
-mod store;
-
-#[path = "../schemas/library.rs"]
-#[allow(dead_code)]
-mod library;
-
 #[deny(warnings)]
 mod store_db {
     include!(concat!(env!("OUT_DIR"), "/store/schema.rs"));
@@ -22,7 +15,7 @@ mod store_without_agent_db {
     include!(concat!(env!("OUT_DIR"), "/store_without_agent/schema.rs"));
 }
 
-use store::*;
+use crate::store::*;
 use surqlc::runtime::{surrealdb, Outcome};
 use surqlc_tests::*;
 

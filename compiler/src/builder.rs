@@ -6,8 +6,7 @@ use crate::front::{self, SourceFile};
 use crate::ir;
 use std::path::{Path, PathBuf};
 
-/// The environment variable the agent's password is read from at build time.
-pub const AGENT_PASSWORD_ENV: &str = "SURQLC_AGENT_PASSWORD";
+pub use crate::password::AGENT_PASSWORD_ENV;
 
 /// Configures and runs a compilation, in the style of `prost_build::Config`.
 ///
@@ -44,6 +43,10 @@ pub struct Output {
     pub inputs: Vec<PathBuf>,
     /// How the schema block exceeds its token budget, one line each (filled by `compile`).
     pub over_budget: Vec<String>,
+    /// Whether `schema_surql` defines the agent user (a password was given).
+    pub agent_defined: bool,
+    /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
+    pub preamble: String,
 }
 
 #[derive(Debug)]
@@ -189,17 +192,14 @@ impl Builder {
 
     /// The budget in force: the builder's settings over the schema's own.
     fn budget_for(&self, schema: &ir::Schema) -> ir::Budget {
-        ir::Budget {
-            block: self.budget.block.or(schema.settings.budget.block),
-            table: self.budget.table.or(schema.settings.budget.table),
-        }
+        self.budget.or(&schema.settings.budget)
     }
 
     /// Lines saying how `schema` exceeds `budget`; `None` when it cannot be counted (no `tokens` feature).
     fn check_budget(&self, schema: &ir::Schema, budget: &ir::Budget) -> Option<Vec<String>> {
         #[cfg(feature = "tokens")]
         {
-            let rendering = crate::render::Rendering::of(schema);
+            let rendering = crate::surql::info::Rendering::of(schema);
             Some(crate::tokens::block_cost(schema, rendering, self.encoding).over_budget(budget))
         }
         #[cfg(not(feature = "tokens"))]
@@ -229,23 +229,15 @@ impl Builder {
     /// Compiles without writing anything.
     pub fn generate(&self) -> Result<Output, Error> {
         let schema = self.load()?;
-        // An empty password (from the builder or the environment) is no password.
-        let agent_password = self
-            .agent_password
-            .clone()
-            .filter(|p| !p.is_empty())
-            .or_else(|| {
-                std::env::var(AGENT_PASSWORD_ENV)
-                    .ok()
-                    .filter(|p| !p.is_empty())
-            })
+        let agent_password = crate::password::agent_password(self.agent_password.as_deref())
             .filter(|_| !self.no_agent);
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,
             sources: self.schemas.clone(),
         };
-        let schema_surql = emit::render_schema_surql(&schema, &options)?;
+        let preamble = emit::render_preamble(&schema, &options)?;
+        let schema_surql = emit::render_schema_surql_with(&schema, &options, &preamble)?;
         let module_options = crate::rustgen::ModuleOptions {
             types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
             sources: emit::source_names(&self.schemas),
@@ -262,6 +254,8 @@ impl Builder {
             rust_module,
             inputs,
             over_budget: Vec::new(),
+            agent_defined: module_options.agent_defined,
+            preamble,
         })
     }
 
@@ -313,7 +307,7 @@ impl Builder {
             &out_dir.join(format!("{}.rs", self.stem())),
             &output.rust_module,
         )?;
-        if cargo && !self.no_agent && !output.schema_surql.contains("DEFINE USER") {
+        if cargo && !self.no_agent && !output.agent_defined {
             // Cargo shows a build script's warnings again on every build that reuses its output,
             // so this stays until it is acted on: set the password, or say no agent is wanted.
             println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user (set it, e.g. under [env] in .cargo/config.toml for development, or call Builder::no_agent())");

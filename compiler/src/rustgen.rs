@@ -232,7 +232,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("agent_user", &settings.agent.user);
     context.insert("surql_file", &options.surql_file);
     context.insert("agent_defined", &options.agent_defined);
-    context.insert("password_env", crate::builder::AGENT_PASSWORD_ENV);
+    context.insert("password_env", crate::password::AGENT_PASSWORD_ENV);
     let mut tera = tera::Tera::default();
     tera.register_filter("rust_string", rust_string);
     tera.register_filter("rust_doc", rust_doc);

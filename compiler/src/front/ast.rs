@@ -55,7 +55,7 @@ pub enum TypeAst {
     /// A user type, such as a literal enum.
     Named(syn::Path),
     /// `#[surqlc(type = "...")]`.
-    Raw(String),
+    Raw(crate::ir::RawType),
 }
 
 /// A `#[derive(Literal)]` unit-only enum.
@@ -275,15 +275,20 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
         );
     }
     let ty = match attrs.ty {
-        Some(raw_ty) => {
-            if let Err(why) = check_raw_type(&raw_ty.value) {
+        Some(raw_ty) => match crate::surql::kind::parse(&raw_ty.value.value()) {
+            Ok(raw) => TypeAst::Raw(raw),
+            Err(why) => {
                 cx.error_at(
-                    raw_ty.span,
-                    format!("`type = {:?}` is not a SurrealQL type: {why}", raw_ty.value),
+                    attr::span_in(&raw_ty.value, why.offset),
+                    format!(
+                        "`type = {:?}` is not a SurrealQL type surqlc can read: {}",
+                        raw_ty.value.value(),
+                        why.message
+                    ),
                 );
+                return Column::Invalid;
             }
-            TypeAst::Raw(raw_ty.value)
-        }
+        },
         None => match map_type(cx, &f.ty) {
             Some(ty) => ty,
             None => return Column::Invalid,
@@ -558,7 +563,7 @@ fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
         .into_iter()
         .flatten()
     {
-        if !super::resolve::is_duration(&v.value) {
+        if !crate::surql::lex::is_duration(&v.value) {
             cx.error_at(
                 v.span,
                 format!(
@@ -594,55 +599,10 @@ fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
     }
 }
 
-/// A light check of a `#[surqlc(type = "...")]` type: it is written into `schema.surql` verbatim
-/// (clauses such as `ASSERT` included), so it must stay inside one `DEFINE FIELD` statement: no `;`,
-/// comments, line breaks or unbalanced brackets and quotes.
-fn check_raw_type(text: &str) -> Result<(), String> {
-    if text.trim().is_empty() {
-        return Err("it is empty".into());
-    }
-    let mut closers: Vec<char> = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' | '"' | '`' | '⟨' => {
-                // A string or an escaped name: skip to its closing quote (a `;` inside is text).
-                let close = if c == '⟨' { '⟩' } else { c };
-                loop {
-                    match chars.next() {
-                        None => return Err(format!("the quote opened with {c} is not closed")),
-                        Some('\\') => {
-                            chars.next();
-                        }
-                        Some(q) if q == close => break,
-                        Some(_) => {}
-                    }
-                }
-            }
-            '<' => closers.push('>'),
-            '{' => closers.push('}'),
-            '[' => closers.push(']'),
-            '(' => closers.push(')'),
-            '>' | '}' | ']' | ')' if closers.pop() != Some(c) => {
-                return Err(format!("unbalanced `{c}`"));
-            }
-            '>' | '}' | ']' | ')' => {}
-            '-' if chars.peek() == Some(&'-') => return Err("it contains a comment (`--`)".into()),
-            '/' if chars.peek() == Some(&'*') || chars.peek() == Some(&'/') => {
-                return Err("it contains a comment".into())
-            }
-            '#' => return Err("it contains a comment (`#`)".into()),
-            // `;` would end the DEFINE FIELD statement; a line break or control character has no place in a type.
-            ';' => return Err("unexpected `;`: it would end the statement".into()),
-            c if c.is_control() => return Err(format!("unexpected `{}`", c.escape_default())),
-            // Anything else may follow TYPE: kinds, literal values, and clauses such as `ASSERT $value > 0`.
-            _ => {}
-        }
-    }
-    match closers.pop() {
-        Some(c) => Err(format!("a bracket is not closed (expected `{c}`)")),
-        None => Ok(()),
-    }
+/// The schema's name for the `#[derive(Schema)]` type `ident`: snake_case, without `r#`
+/// (the compiler and the derive both call this, so `r#Store` is `store` in each).
+pub fn schema_name(ident: &syn::Ident) -> String {
+    heck::AsSnakeCase(syn::ext::IdentExt::unraw(ident).to_string()).to_string()
 }
 
 /// The path in a `#[derive(...)]` whose last segment is `name`, if any.
@@ -696,39 +656,5 @@ fn replace_self(ty: &mut TypeAst, table: &syn::Ident) {
         TypeAst::Link(path) if path.is_ident("Self") => *path = syn::Path::from(table.clone()),
         TypeAst::Option(inner) | TypeAst::Array(inner, _) => replace_self(inner, table),
         _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::check_raw_type;
-
-    #[test]
-    fn raw_types_stay_one_type() {
-        for ok in [
-            "string",
-            "array<record<book>, 3>",
-            "'a' | \"b;c\" | 1",
-            "option<{ a: int, b: -1 }>",
-            "geometry<point>",
-            "set<int>",
-        ] {
-            assert_eq!(check_raw_type(ok), Ok(()), "{ok}");
-        }
-        for (bad, why) in [
-            ("string; REMOVE TABLE thing", "unexpected `;`"),
-            ("int # note", "comment"),
-            ("", "empty"),
-            ("array<int", "not closed"),
-            ("int>", "unbalanced"),
-            ("int -- x", "comment"),
-            ("'open", "not closed"),
-            ("record<t | `'`>; REMOVE TABLE t", "unexpected `;`"),
-            ("record<⟨a;b⟩>; x", "unexpected `;`"),
-            ("int\nstring", "unexpected `\\n`"),
-        ] {
-            let err = check_raw_type(bad).expect_err(bad);
-            assert!(err.contains(why), "{bad:?}: {err}");
-        }
     }
 }

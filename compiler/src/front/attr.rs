@@ -119,6 +119,27 @@ pub fn docs(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
     Some(out)
 }
 
+/// The span of the character at byte `offset` of `lit`'s value, for an error inside an attribute string.
+///
+/// Falls back to the whole literal where the value's bytes are not the source's (escapes) or
+/// the compiler cannot say (a proc-macro on stable Rust).
+pub fn span_in(lit: &LitStr, offset: usize) -> Span {
+    let token = lit.token().to_string();
+    let value = lit.value();
+    let open = token.find('"').map_or(0, |q| q + 1);
+    let close = token.rfind('"').unwrap_or(token.len());
+    if open > close || token.get(open..close) != Some(value.as_str()) {
+        return lit.span();
+    }
+    let offset = offset.min(value.len());
+    // proc-macro2 counts source positions in characters.
+    let start = token[..open].chars().count() + value[..offset].chars().count();
+    let width = value[offset..].chars().next().map_or(0, |_| 1);
+    lit.token()
+        .subspan(start..start + width.max(1))
+        .unwrap_or_else(|| lit.span())
+}
+
 /// A value with the span it was written at, for errors found later.
 #[derive(Debug, Clone)]
 pub struct Spanned<T> {
@@ -139,7 +160,7 @@ pub struct TableAttrs {
 pub struct FieldAttrs {
     pub rename: Option<Spanned<String>>,
     /// `#[surqlc(type = "...")]`: the SurrealQL type, verbatim.
-    pub ty: Option<Spanned<String>>,
+    pub ty: Option<Spanned<LitStr>>,
     pub skip: bool,
     /// Where `#[serde(skip_serializing_if = "...")]` is: serde may leave the field out.
     pub skip_serializing_if: Option<Span>,
@@ -450,7 +471,9 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         if meta.path.is_ident("rename") {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
         } else if meta.path.is_ident("type") {
-            set_once(cx, &mut out.ty, lit_str(meta)?, "type");
+            let lit: LitStr = meta.value()?.parse()?;
+            let span = lit.span();
+            set_once(cx, &mut out.ty, Spanned { value: lit, span }, "type");
         } else if meta.path.is_ident("skip") {
             out.skip = true;
         } else {

@@ -5,7 +5,7 @@ use super::ctxt::Ctxt;
 use super::hint::{self, Plain};
 use super::suggest::did_you_mean;
 use crate::ir;
-use crate::surql::is_plain_ident;
+use crate::surql::lex::{is_duration, is_plain_ident};
 use std::collections::BTreeMap;
 
 /// Every container of a schema with the index of the file (and so the `Ctxt`) it came from.
@@ -370,7 +370,7 @@ fn settings(
         },
     };
     (
-        heck::AsSnakeCase(syn::ext::IdentExt::unraw(&schema.ident).to_string()).to_string(),
+        super::ast::schema_name(&schema.ident),
         Some(schema.ident.to_string()),
         settings,
     )
@@ -382,27 +382,4 @@ fn is_literal(ty: &ir::Type) -> bool {
         ir::Type::Option(inner) => is_literal(inner),
         _ => false,
     }
-}
-
-/// A SurrealQL duration such as `1h`, `30m` or `1d12h`.
-pub(crate) fn is_duration(s: &str) -> bool {
-    let mut rest = s;
-    if rest.is_empty() {
-        return false;
-    }
-    while !rest.is_empty() {
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        if digits == 0 {
-            return false;
-        }
-        rest = &rest[digits..];
-        let unit = ["ns", "us", "µs", "ms", "s", "m", "h", "d", "w", "y"]
-            .iter()
-            .find(|u| rest.starts_with(**u) && !(**u == "m" && rest.starts_with("ms")));
-        match unit {
-            Some(u) => rest = &rest[u.len()..],
-            None => return false,
-        }
-    }
-    true
 }
