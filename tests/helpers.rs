@@ -306,3 +306,26 @@ fn without_an_agent_password_signin_says_why() {
         );
     });
 }
+
+#[test]
+fn a_wrong_agent_password_names_the_user_namespace_and_database_tried() {
+    block_on(async {
+        let db = store_db().await;
+        let err = store_db::agent_signin(&db, "ai", "store", "not-the-password")
+            .await
+            .expect_err("a wrong password");
+        let text = err.to_string();
+        assert!(
+            text.contains("user `agent` could not sign in to namespace `ai`, database `store`"),
+            "{text}"
+        );
+        // The engine's own reason is kept, and the error is still an authentication error.
+        assert!(text.contains("authentication"), "{text}");
+        assert_eq!(err.kind_str(), err.cause().map_or("", |c| c.kind_str()));
+        // The wrong database is named as such.
+        let err = store_db::agent_signin(&db, "ai", "shop", "test-agent-password")
+            .await
+            .expect_err("no agent in that database");
+        assert!(err.to_string().contains("namespace `ai`, database `shop`"), "{err}");
+    });
+}

@@ -15,6 +15,8 @@ mod bad_input;
 mod build_script;
 mod dependency_weight;
 mod derive;
+mod did_you_mean;
+mod escape_hatches;
 mod golden;
 mod helpers;
 mod hostile_docs;

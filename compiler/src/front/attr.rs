@@ -391,7 +391,8 @@ fn each_serde(
     }
 }
 
-fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str) -> syn::Error {
+/// An unknown name in `#[surqlc(...)]`, with the closest of the `known` names when one is near.
+fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str, known: &[&str]) -> syn::Error {
     let name = meta
         .path
         .get_ident()
@@ -400,9 +401,14 @@ fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str) -> syn::Error {
             let path = &meta.path;
             quote::quote!(#path).to_string().replace(' ', "")
         });
-    meta.error(format!(
-        "unknown surqlc attribute `{name}` on {place}; expected {expected}"
-    ))
+    match super::suggest::closest(&name, known) {
+        Some(near) => meta.error(format!(
+            "unknown surqlc attribute `{name}` on {place}; did you mean `{near}`? (expected {expected})"
+        )),
+        None => meta.error(format!(
+            "unknown surqlc attribute `{name}` on {place}; expected {expected}"
+        )),
+    }
 }
 
 fn rename_all(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<RenameRule>>> {
@@ -443,7 +449,7 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
             Ok(())
         } else {
-            Err(unknown(meta, "a table", "`rename = \"...\"`"))
+            Err(unknown(meta, "a table", "`rename = \"...\"`", &["rename"]))
         }
     });
     each_serde(cx, attrs, |meta| {
@@ -475,6 +481,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 meta,
                 "a field",
                 "`rename = \"...\"`, `type = \"...\"` or `skip`",
+                &["rename", "type", "skip"],
             ));
         }
         Ok(())
@@ -514,6 +521,7 @@ pub fn enum_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EnumAttrs {
             meta,
             "a literal enum",
             "no attributes (use serde's rename/rename_all)",
+            &[],
         ))
     });
     each_serde(cx, attrs, |meta| {
@@ -541,7 +549,7 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
             Ok(())
         } else {
-            Err(unknown(meta, "an enum variant", "`rename = \"...\"`"))
+            Err(unknown(meta, "an enum variant", "`rename = \"...\"`", &["rename"]))
         }
     });
     let mut serde_seen = None;
@@ -560,6 +568,17 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     }
     out
 }
+
+/// The settings `#[surqlc(...)]` takes on the `Schema` item.
+const SCHEMA_SETTINGS: &[&str] = &[
+    "expose",
+    "value_hints",
+    "examples",
+    "agent",
+    "budget",
+    "max_rows",
+    "compact",
+];
 
 pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
     let mut out = SchemaAttrs::default();
@@ -610,6 +629,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                         &inner,
                         "examples(...)",
                         "`table`, `dimension`, `k` or `ef`",
+                        &["table", "dimension", "k", "ef"],
                     ));
                 }
                 Ok(())
@@ -637,6 +657,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                         &inner,
                         "agent(...)",
                         "`user`, `token` or `session`",
+                        &["user", "token", "session"],
                     ));
                 }
                 Ok(())
@@ -648,7 +669,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 } else if inner.path.is_ident("table") {
                     set_once(cx, &mut out.budget_table, lit_u32(&inner)?, "budget(table)");
                 } else {
-                    return Err(unknown(&inner, "budget(...)", "`block` or `table`"));
+                    return Err(unknown(&inner, "budget(...)", "`block` or `table`", &["block", "table"]));
                 }
                 Ok(())
             })?;
@@ -660,7 +681,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `max_rows = N` or `compact`"));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
         }
         Ok(())
     });

@@ -2,6 +2,8 @@
 
 use super::ast::{Container, EnumAst, SchemaAst, TableAst, TypeAst};
 use super::ctxt::Ctxt;
+use super::hint::{self, Plain};
+use super::suggest::did_you_mean;
 use crate::ir;
 use std::collections::BTreeMap;
 
@@ -13,6 +15,8 @@ pub struct Items {
     pub schemas: Vec<(usize, SchemaAst)>,
     /// Names of surqlc items that could not be read (their errors are already recorded).
     pub broken: Vec<String>,
+    /// Items without a surqlc derive, by name: what an unsupported field type's hint says depends on it.
+    pub plain: BTreeMap<String, Plain>,
 }
 
 impl Items {
@@ -89,7 +93,8 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                 cx.error_spanned_by(
                     path,
                     format!(
-                        "`{name}` is not a table in this schema (derive Table or Relation on it)"
+                        "`{name}` is not a table in this schema (derive Table or Relation on it){}",
+                        did_you_mean(&name, table_names.keys())
                     ),
                 );
                 None
@@ -103,16 +108,17 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         link: &dyn Fn(&Ctxt, &syn::Path) -> Option<String>,
         enums: &BTreeMap<String, ir::LiteralEnum>,
         tables: &BTreeMap<String, String>,
-        broken: &[String],
+        items: &Items,
     ) -> Option<ir::Type> {
+        let broken = &items.broken;
         Some(match t {
             TypeAst::Known(k) => k.clone(),
             TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
             TypeAst::Option(inner) => {
-                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables, broken)?))
+                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables, items)?))
             }
             TypeAst::Array(inner, n) => {
-                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables, broken)?), *n)
+                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables, items)?), *n)
             }
             TypeAst::Link(path) => ir::Type::Record(link(cx, path)?),
             TypeAst::Named(path) => {
@@ -128,10 +134,22 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                     );
                     return None;
                 } else {
-                    cx.error_spanned_by(
-                        path,
-                        format!("unsupported field type `{name}`: not a surqlc Literal enum or a known type; give its SurrealQL type with #[surqlc(type = \"...\")]"),
-                    );
+                    let what = items.plain.get(&name).copied();
+                    // A name that is no item of the files may be a typo of a surqlc type's.
+                    let near = match what {
+                        Some(_) => String::new(),
+                        None => did_you_mean(&name, enums.keys().chain(tables.keys())),
+                    };
+                    // A likely typo gets the name alone; the escape hatches are for real types.
+                    let message = if near.is_empty() {
+                        format!(
+                            "unsupported field type `{name}`: {}",
+                            hint::named(&name, what.unwrap_or(Plain::Unknown))
+                        )
+                    } else {
+                        format!("unsupported field type `{name}`{near}")
+                    };
+                    cx.error_spanned_by(path, message);
                     return None;
                 }
             }
@@ -150,7 +168,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         };
         let mut fields = Vec::new();
         for f in &t.fields {
-            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names, &items.broken) {
+            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names, items) {
                 fields.push(ir::Field {
                     name: f.name.clone(),
                     rust_name: f.ident.to_string(),
@@ -235,7 +253,11 @@ fn settings(
                     None if items.broken.contains(&last_ident(p)) => {}
                     None => cx.error_spanned_by(
                         p,
-                        format!("`{}` is not a table in this schema", last_ident(p)),
+                        format!(
+                            "`{}` is not a table in this schema{}",
+                            last_ident(p),
+                            did_you_mean(&last_ident(p), table_names.keys())
+                        ),
                     ),
                 }
             }
@@ -265,7 +287,13 @@ fn settings(
                     .and_then(|n| tables.iter().find(|t| &t.name == n))
                 else {
                     if !items.broken.contains(ty) {
-                        cx.error_spanned_by(p, format!("`{ty}` is not a table in this schema"));
+                        cx.error_spanned_by(
+                            p,
+                            format!(
+                                "`{ty}` is not a table in this schema{}",
+                                did_you_mean(ty, table_names.keys())
+                            ),
+                        );
                     }
                     return None;
                 };
@@ -277,8 +305,19 @@ fn settings(
                         table: table.name.clone(),
                         field: f.name.clone(),
                     }),
+                    // A field whose type is in error is already reported; naming it is no second error.
+                    None if items.tables.iter().any(|(_, t)| {
+                        t.name == table.name && t.fields.iter().any(|f| f.ident == field)
+                    }) =>
+                    {
+                        None
+                    }
                     None => {
-                        cx.error_spanned_by(p, format!("`{ty}` has no field `{field}`"));
+                        let fields = table.fields.iter().map(|f| f.rust_name.as_str());
+                        let near = super::suggest::closest(&field, &fields.collect::<Vec<_>>())
+                            .map(|f| format!("; did you mean `{ty}::{f}`?"))
+                            .unwrap_or_default();
+                        cx.error_spanned_by(p, format!("`{ty}` has no field `{field}`{near}"));
                         None
                     }
                 }

@@ -52,7 +52,7 @@ fn last_segment(ty: &syn::Type) -> Option<(String, Vec<syn::Type>)> {
     Some((seg.ident.to_string(), args))
 }
 
-const UNSUPPORTED_HINT: &str = "give its SurrealQL type with #[surqlc(type = \"...\")]";
+use super::hint::RAW_TYPE as UNSUPPORTED_HINT;
 
 /// The SurrealQL shape of a Rust field type; see `docs/annotations.md` for the table.
 pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
@@ -114,6 +114,18 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                 }
                 (Some(Mapping::Transparent), [inner]) => map_type(cx, inner),
                 (Some(Mapping::Link), [_]) => link_target(ty).map(TypeAst::Link).or_else(unsupported),
+                (None, [key, _]) if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") => {
+                    let string_keys = is_string(key);
+                    cx.error_spanned_by(
+                        ty,
+                        format!(
+                            "unsupported field type `{}`; {}",
+                            type_to_string(ty),
+                            super::hint::map(string_keys)
+                        ),
+                    );
+                    None
+                }
                 (_, []) => match ty {
                     syn::Type::Path(p) => Some(TypeAst::Named(p.path.clone())),
                     _ => unsupported(),
@@ -122,6 +134,14 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
             }
         }
         _ => unsupported(),
+    }
+}
+
+/// `String`, `str` or `&str` (the types that map to `string`).
+fn is_string(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_string(&r.elem),
+        _ => matches!(last_segment(ty), Some((name, args)) if (name == "String" || name == "str") && args.is_empty()),
     }
 }
 
