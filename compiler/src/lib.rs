@@ -14,6 +14,8 @@ pub mod render;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod surql;
+#[cfg(feature = "validate")]
+pub mod validate;
 
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};

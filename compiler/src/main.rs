@@ -39,6 +39,21 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Check generated queries against the schema (tables, fields, traversals, literal values, LIMIT) without a database; exit 1 when one has an error.
+    CheckQuery {
+        /// The Rust schema file.
+        #[arg(value_name = "SCHEMA.rs")]
+        schema: PathBuf,
+        /// The query to check.
+        #[arg(value_name = "QUERY", required_unless_present = "file", conflicts_with = "file")]
+        query: Option<String>,
+        /// A file of queries, one per example, separated by blank lines or `;`.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
     Audit {
         #[command(flatten)]
@@ -297,6 +312,25 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             print!("{prompt}");
         }
         Command::Audit { input, audit } => run_audit(&input, &audit).await?,
+        Command::CheckQuery {
+            schema,
+            query,
+            file,
+            format,
+        } => {
+            use surqlc::validate::check::{check_query, Queries};
+            let queries = match (query, file) {
+                (_, Some(file)) => Queries::File(file),
+                (Some(query), None) => Queries::Inline(query),
+                (None, None) => return Err(Failure("error: give a QUERY or --file FILE".into(), 2)),
+            };
+            let outcome = check_query(&[schema], &queries, format == Format::Json);
+            print!("{}", outcome.stdout);
+            if outcome.status != 0 {
+                return Err(Failure(outcome.stderr, outcome.status));
+            }
+            eprintln!("{}", outcome.stderr);
+        }
     }
     Ok(())
 }

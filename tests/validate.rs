@@ -1,0 +1,283 @@
+//! The validator on the store: the wrong corpus is caught with the right class and a fix, the right corpus and every seed example are clean, hidden tables read as unknown.
+
+use surqlc::front::{compile, SourceFile};
+use surqlc::ir::Schema;
+use surqlc::validate::{self, split_queries, Class, Report, Severity};
+use surqlc_tests::*;
+
+fn schema(name: &str) -> Schema {
+    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()])
+        .unwrap()
+}
+
+/// `(expected classes, needs data, query, line)` for each query of a corpus file.
+fn corpus(file: &str) -> Vec<(Vec<Class>, bool, String, usize)> {
+    let text = read(root().join("tests/corpus").join(file));
+    split_queries(&text, false)
+        .into_iter()
+        .map(|piece| {
+            let mut classes = Vec::new();
+            let mut data = false;
+            for line in piece.text.lines() {
+                if let Some(rest) = line.trim().strip_prefix("-- expect:") {
+                    for word in rest.split_whitespace() {
+                        if word == "(data)" {
+                            data = true;
+                        } else {
+                            classes.push(
+                                Class::from_name(word)
+                                    .unwrap_or_else(|| panic!("{file}:{}: unknown class {word}", piece.line)),
+                            );
+                        }
+                    }
+                }
+            }
+            (classes, data, piece.text, piece.line)
+        })
+        .collect()
+}
+
+fn describe(report: &Report, query: &str) -> String {
+    report.render(query)
+}
+
+#[test]
+fn every_wrong_query_is_caught_with_its_class_and_a_fix() {
+    let store = schema("store");
+    let wrong = corpus("store_wrong.surql");
+    assert!(wrong.len() >= 40, "{} wrong queries", wrong.len());
+    let mut seen = std::collections::BTreeSet::new();
+    let mut failures = Vec::new();
+    for (classes, data, query, line) in &wrong {
+        assert!(!classes.is_empty(), "line {line}: no `-- expect:` for {query}");
+        if *data {
+            continue;
+        }
+        let report = validate::validate(&store, query);
+        let missing: Vec<&Class> = classes.iter().filter(|c| !report.has(**c)).collect();
+        if !missing.is_empty() || !report.has_errors() {
+            failures.push(format!(
+                "line {line}: expected {missing:?} for\n{query}\ngot:\n{}",
+                describe(&report, query)
+            ));
+        }
+        for d in &report.diagnostics {
+            if d.fix.trim().is_empty() {
+                failures.push(format!("line {line}: no fix in `{d}`"));
+            }
+            if d.span.end > query.len() || d.span.start > d.span.end {
+                failures.push(format!("line {line}: span {:?} outside the query", d.span));
+            }
+        }
+        seen.extend(classes.iter().copied());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    for class in [
+        Class::UnknownField,
+        Class::UnknownTable,
+        Class::WrongTableAfterTraversal,
+        Class::BadTraversal,
+        Class::FilterWithoutWhere,
+        Class::ValueNotInUnion,
+        Class::SqlHabit,
+        Class::Limit,
+    ] {
+        assert!(seen.contains(&class), "the wrong corpus has no {class} query");
+    }
+}
+
+#[test]
+fn no_right_query_is_flagged() {
+    let store = schema("store");
+    let right = corpus("store_right.surql");
+    assert!(right.len() >= 40, "{} right queries", right.len());
+    let failures: Vec<String> = right
+        .iter()
+        .filter_map(|(_, _, query, line)| {
+            let report = validate::validate(&store, query);
+            (!report.diagnostics.is_empty())
+                .then(|| format!("line {line}:\n{query}\n{}", describe(&report, query)))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_issue_examples_read_as_the_issue_asks() {
+    let store = schema("store");
+    let check = |query: &str, class: Class, needles: &[&str]| {
+        let report = validate::validate(&store, query);
+        let d = report
+            .diagnostics
+            .iter()
+            .find(|d| d.class == class)
+            .unwrap_or_else(|| panic!("no {class} for {query}: {}", report.render(query)));
+        let text = d.to_string();
+        for needle in needles {
+            assert!(text.contains(needle), "{query}: `{text}` lacks `{needle}`");
+        }
+        (d.span.text(query).to_owned(), text)
+    };
+    let (at, _) = check(
+        "SELECT name, email FROM customer LIMIT 50",
+        Class::UnknownField,
+        &["`customer` has no field `email`", "name, country, tier, joined"],
+    );
+    assert_eq!(at, "email");
+    let (at, _) = check(
+        "SELECT name FROM purchase->contains->product WHERE status = 'shipped' LIMIT 50",
+        Class::WrongTableAfterTraversal,
+        &[
+            "`purchase->contains->product` lands on `product`, which has no field `status`",
+            "`status` is a field of `purchase`: select FROM contains and use in.status",
+        ],
+    );
+    assert_eq!(at, "status");
+    let (at, _) = check(
+        "SELECT * FROM purchase WHERE status = 'Shipped' LIMIT 50",
+        Class::ValueNotInUnion,
+        &[
+            "'Shipped' is not a value of purchase.status ('cancelled' | 'pending' | 'shipped')",
+            "did you mean 'shipped'",
+        ],
+    );
+    assert_eq!(at, "'Shipped'");
+    let (at, _) = check(
+        "SELECT DISTINCT country FROM customer LIMIT 50",
+        Class::SqlHabit,
+        &["SurrealQL has no DISTINCT", "GROUP BY", "array::distinct()"],
+    );
+    assert_eq!(at, "DISTINCT");
+    let (at, _) = check(
+        "SELECT * FROM custmer LIMIT 50",
+        Class::UnknownTable,
+        &["there is no table `custmer`", "did you mean `customer`"],
+    );
+    assert_eq!(at, "custmer");
+    let (at, _) = check(
+        "SELECT name, ->placed[status = 'shipped']->purchase AS s FROM customer LIMIT 50",
+        Class::FilterWithoutWhere,
+        &["[WHERE status = 'shipped']"],
+    );
+    assert_eq!(at, "[status = 'shipped']");
+    check(
+        "SELECT name FROM customer",
+        Class::Limit,
+        &["LIMIT 50"],
+    );
+}
+
+#[test]
+fn projections_carry_their_types() {
+    let store = schema("store");
+    let report = validate::validate(
+        &store,
+        "SELECT out.category AS category, math::sum(qty * unit_price) AS revenue, count() AS lines, in<-placed<-customer[0].name AS buyer, ->x AS bad FROM contains GROUP BY category LIMIT 50",
+    );
+    let types: Vec<(String, String)> = report
+        .projections
+        .iter()
+        .map(|p| (p.name.clone(), p.ty.to_string()))
+        .collect();
+    assert_eq!(
+        types[..4],
+        [
+            ("category".to_owned(), "\"audio\" | \"home\" | \"wearables\"".to_owned()),
+            ("revenue".to_owned(), "decimal".to_owned()),
+            ("lines".to_owned(), "int".to_owned()),
+            ("buyer".to_owned(), "string".to_owned()),
+        ]
+    );
+    let report = validate::validate(&store, "SELECT VALUE ->placed->purchase FROM customer LIMIT 5");
+    assert_eq!(report.projections[0].ty.to_string(), "array<record<purchase>>");
+    assert_eq!(
+        report.result.unwrap().to_string(),
+        "array<array<record<purchase>>>"
+    );
+}
+
+#[test]
+fn a_hidden_table_reads_exactly_as_a_missing_one() {
+    let path = schema_file(
+        "hidden",
+        r#"
+        #[derive(Schema)]
+        #[surqlc(expose(Customer))]
+        pub struct Shop;
+        /// A customer.
+        #[derive(Table)]
+        pub struct Customer { pub name: String, pub note: Link<Salary> }
+        /// Hidden.
+        #[derive(Table)]
+        pub struct Salary { pub amount: i64 }
+        "#,
+    );
+    let hidden = compile(&[SourceFile::read(&path).unwrap()]).unwrap();
+    let message = |query: &str| {
+        let report = validate::validate(&hidden, query);
+        report
+            .diagnostics
+            .iter()
+            .find(|d| d.class == Class::UnknownTable)
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| panic!("{query}: {}", report.render(query)))
+    };
+    let for_hidden = message("SELECT * FROM salary LIMIT 5").replace("salary", "NAME");
+    let for_missing = message("SELECT * FROM wages LIMIT 5").replace("wages", "NAME");
+    assert_eq!(for_hidden, for_missing);
+    assert!(!for_hidden.contains("salary"));
+    // Reading through a link into it, or a record id of it, is the same "no such table".
+    let through = message("SELECT note.amount FROM customer LIMIT 5");
+    assert!(through.contains("there is no table `salary`"), "{through}");
+    message("SELECT * FROM salary:one LIMIT 5");
+}
+
+#[test]
+fn every_seed_example_validates() {
+    block_on(async {
+        let store = schema("store");
+        let output = builder("store").generate().unwrap();
+        for seed in [
+            store_fixtures().join("seed.surql"),
+            root().join("schemas/store.seed.surql"),
+        ] {
+            let conn = loaded(&[&output.schema_surql, &read(&seed)]).await;
+            let examples = surqlc::db::query_json(&conn, "SELECT VALUE surql FROM query_example")
+                .await
+                .unwrap();
+            let examples = examples.as_array().unwrap();
+            assert!(!examples.is_empty(), "{}: no examples", seed.display());
+            for example in examples {
+                let query = example.as_str().unwrap();
+                let report = validate::validate(&store, query);
+                assert!(
+                    report.diagnostics.is_empty(),
+                    "{}: {query}\n{}",
+                    seed.display(),
+                    report.render(query)
+                );
+            }
+        }
+    })
+}
+
+#[test]
+fn a_habit_that_parses_is_still_caught() {
+    let store = schema("store");
+    // `IS NULL` parses as `= NULL`, but a missing field is NONE: it never matches.
+    let query = "SELECT * FROM customer WHERE name IS NULL LIMIT 5";
+    let report = validate::validate(&store, query);
+    assert!(report.has(Class::SqlHabit), "{}", report.render(query));
+    assert!(report.diagnostics.iter().all(|d| d.severity == Severity::Error));
+}
+
+#[test]
+fn a_file_of_examples_splits_at_blank_lines_and_semicolons_outside_strings() {
+    let text = "-- head\n\nSELECT 'a;\n\nb' FROM x;\nSELECT 2 FROM y;\n\n-- cannot answer: no\n";
+    let pieces: Vec<String> = split_queries(text, true).into_iter().map(|p| p.text).collect();
+    assert_eq!(
+        pieces,
+        ["SELECT 'a;\n\nb' FROM x;", "\nSELECT 2 FROM y;", "-- cannot answer: no"]
+    );
+    assert_eq!(split_queries(text, false).len(), 2);
+}
