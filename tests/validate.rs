@@ -281,3 +281,13 @@ fn a_file_of_examples_splits_at_blank_lines_and_semicolons_outside_strings() {
     );
     assert_eq!(split_queries(text, false).len(), 2);
 }
+
+#[test]
+#[ignore]
+fn dump_wrong_corpus() {
+    let store = schema("store");
+    for (_, _, query, _) in corpus("store_wrong.surql") {
+        let report = validate::validate(&store, &query);
+        println!("{}\n{}", query.lines().last().unwrap(), report.render(&query));
+    }
+}

@@ -26,6 +26,8 @@ pub mod db;
 #[cfg(feature = "codegen")]
 pub mod emit;
 #[cfg(feature = "codegen")]
+pub mod ir_literal;
+#[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]
 pub mod rustgen;
