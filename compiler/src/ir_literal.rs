@@ -16,7 +16,7 @@ fn opt(text: &Option<String>) -> String {
 
 fn list(items: impl IntoIterator<Item = String>) -> String {
     let items: Vec<String> = items.into_iter().collect();
-    format!("::std::vec![{}]", items.join(", "))
+    format!("::std::vec::Vec::from([{}])", items.join(", "))
 }
 
 fn ty(t: &Type) -> String {
