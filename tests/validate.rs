@@ -291,3 +291,65 @@ fn dump_wrong_corpus() {
         println!("{}\n{}", query.lines().last().unwrap(), report.render(&query));
     }
 }
+
+#[test]
+fn check_query_exits_as_audit_does() {
+    use surqlc::validate::check::{check_query, Queries};
+    let store = vec![root().join("schemas/store.rs")];
+    let clean = check_query(&store, &Queries::Inline("SELECT name FROM customer LIMIT 5".into()), false);
+    assert_eq!((clean.status, clean.stdout.as_str()), (0, ""), "{clean:?}");
+    let wrong = check_query(&store, &Queries::Inline("SELECT name, email FROM customer LIMIT 5".into()), false);
+    assert_eq!(wrong.status, 1);
+    assert!(
+        wrong.stdout.starts_with("query:1:14: error[UnknownField] `email`: `customer` has no field `email`"),
+        "{}",
+        wrong.stdout
+    );
+    let file = check_query(&store, &Queries::File(root().join("tests/corpus/store_wrong.surql")), true);
+    assert_eq!(file.status, 1);
+    let json: serde_json::Value = serde_json::from_str(&file.stdout).unwrap();
+    let first = &json["queries"][0];
+    assert_eq!(first["line"], 5);
+    assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
+    assert_eq!(first["diagnostics"][0]["text"], "email");
+    let right = check_query(&store, &Queries::File(root().join("tests/corpus/store_right.surql")), false);
+    assert_eq!(right.status, 0, "{}", right.stdout);
+    let missing = check_query(&[root().join("schemas/nope.rs")], &Queries::Inline("SELECT 1".into()), false);
+    assert_eq!(missing.status, 2);
+    let no_file = check_query(&store, &Queries::File(root().join("nope.surql")), false);
+    assert_eq!(no_file.status, 2);
+}
+
+#[test]
+fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
+    block_on(async {
+        let store = schema("store");
+        let output = builder("store").generate().unwrap();
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+        let mut checked = 0;
+        for (classes, data, query, line) in corpus("store_wrong.surql") {
+            if !data {
+                continue;
+            }
+            let mut report = validate::validate(&store, &query);
+            validate::data::check(&conn, &store, &mut report).await.unwrap();
+            for class in &classes {
+                assert!(report.has(*class), "line {line}: no {class}:\n{query}\n{}", report.render(&query));
+            }
+            assert!(report.diagnostics.iter().all(|d| !d.fix.is_empty()));
+            checked += 1;
+        }
+        assert!(checked >= 2);
+        // And the right corpus stays clean with the data checks too.
+        for (_, _, query, line) in corpus("store_right.surql") {
+            let mut report = validate::validate(&store, &query);
+            validate::data::check(&conn, &store, &mut report).await.unwrap();
+            assert!(report.diagnostics.is_empty(), "line {line}: {}", report.render(&query));
+            if report.cannot_answer.is_none() {
+                surqlc::db::query_json(&conn, &query)
+                    .await
+                    .unwrap_or_else(|e| panic!("line {line}: the engine refuses\n{query}\n{e}"));
+            }
+        }
+    })
+}

@@ -97,8 +97,11 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
         let mut out = String::new();
         for (text, line, report) in &reports {
             for d in &report.diagnostics {
-                let (l, _) = d.span.line_col(text);
-                out.push_str(&format!("{label}:{}: {}\n", line + l - 1, render_one(d, text)));
+                // `render_one` starts with `severity[Class] line:col`; make the position the file's.
+                let (l, c) = d.span.line_col(text);
+                let one = render_one(d, text);
+                let rest = one.replacen(&format!(" {l}:{c}"), "", 1);
+                out.push_str(&format!("{label}:{}:{c}: {rest}\n", line + l - 1));
             }
         }
         out
