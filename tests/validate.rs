@@ -353,3 +353,78 @@ fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
         }
     })
 }
+
+/// The right corpus's queries, each cut, spliced or salted with SurrealQL fragments.
+fn mutated() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let queries: Vec<String> = corpus("store_right.surql")
+        .into_iter()
+        .chain(corpus("store_wrong.surql"))
+        .map(|(_, _, q, _)| q)
+        .collect();
+    const SALT: &[&str] = &[
+        "->", "<-", "<->", "[", "]", "[WHERE ", "(", ")", "'", "\"", "`", "⟨", ".", "..", ":", "::",
+        "$", "$parent", "@", "*", ",", ";", " FROM ", " WHERE ", " GROUP ALL", " LIMIT ", "-- ",
+        "/*", "d'", "customer", "placed", "in", "out", "id", "[0]", "[$]", "?", "é", "\u{2028}",
+        " SELECT ", "{", "}", "<string>", "1..3", "VALUE", "ONLY ", "EXPLAIN", "fn::x(", "math::sum(",
+    ];
+    (
+        proptest::sample::select(queries),
+        proptest::collection::vec((any::<prop::sample::Index>(), 0usize..6, proptest::sample::select(SALT)), 0..6),
+    )
+        .prop_map(|(query, edits)| {
+            let mut chars: Vec<char> = query.chars().collect();
+            for (at, cut, salt) in edits {
+                let i = at.index(chars.len() + 1);
+                let end = (i + cut).min(chars.len());
+                chars.splice(i..end, salt.chars());
+            }
+            chars.into_iter().collect()
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn the_validator_never_panics_on_any_text(text in "\\PC{0,120}") {
+        let store = schema("store");
+        let report = validate::validate(&store, &text);
+        for d in &report.diagnostics {
+            proptest::prop_assert!(d.span.start <= d.span.end && d.span.end <= text.len());
+            let _ = report.render(&text);
+        }
+    }
+
+    #[test]
+    fn the_validator_never_panics_on_mutated_queries(text in mutated()) {
+        let store = schema("store");
+        let report = validate::validate(&store, &text);
+        for d in &report.diagnostics {
+            proptest::prop_assert!(d.span.start <= d.span.end && d.span.end <= text.len(), "{d:?} in {text:?}");
+        }
+        let _ = report.to_json(&text);
+        let _ = surqlc::runtime::prepare_select(&text, std::time::Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn the_validating_runner_never_panics_on_mutated_queries() {
+    use proptest::strategy::{Strategy, ValueTree};
+    block_on(async {
+        let store = schema("store");
+        let output = builder("store").agent_password("fuzz-password").generate().unwrap();
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+        let agent = surqlc::runtime::signin_agent(&conn, "ai", "store", "agent", "fuzz-password")
+            .await
+            .unwrap();
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = mutated();
+        for _ in 0..150 {
+            let text = strategy.new_tree(&mut runner).unwrap().current();
+            surqlc::runtime::run_validated(&agent, &text, std::time::Duration::from_secs(2), &store)
+                .await
+                .unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        }
+    })
+}
