@@ -230,6 +230,19 @@ fn a_hidden_table_reads_exactly_as_a_missing_one() {
     let through = message("SELECT note.amount FROM customer LIMIT 5");
     assert!(through.contains("there is no table `salary`"), "{through}");
     message("SELECT * FROM salary:one LIMIT 5");
+    // Other routes to it are refused too: a computed table name, `.*` or FETCH through a link.
+    for query in [
+        "SELECT * FROM type::table('sal' + 'ary') LIMIT 5",
+        "SELECT * FROM $t LIMIT 5",
+        "SELECT note.* AS n FROM customer LIMIT 5",
+        "SELECT * FROM customer LIMIT 5 FETCH note",
+        "SELECT name, (SELECT * FROM salary) AS s FROM customer LIMIT 5",
+        "SELECT * FROM customer WHERE note IN (SELECT VALUE id FROM salary) LIMIT 5",
+    ] {
+        message(query);
+    }
+    let report = validate::validate(&hidden, "SELECT name, (INFO FOR TABLE salary) AS i FROM customer LIMIT 5");
+    assert!(report.has(Class::NotOneSelect), "{}", report.render("INFO"));
 }
 
 #[test]

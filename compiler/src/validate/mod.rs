@@ -83,8 +83,6 @@ pub enum Class {
     SqlHabit,
     /// A missing, too large or non-numeric LIMIT.
     Limit,
-    /// ORDER BY a field the query does not return.
-    OrderNotProjected,
     /// A record id written in the query that does not exist (needs the data).
     UnknownRecord,
     /// A compared value not present in the data of a value-hinted field (needs the data).
@@ -104,7 +102,6 @@ impl Class {
         Class::TypeMismatch,
         Class::SqlHabit,
         Class::Limit,
-        Class::OrderNotProjected,
         Class::UnknownRecord,
         Class::ValueNotPresent,
     ];
@@ -122,7 +119,6 @@ impl Class {
             Class::TypeMismatch => "TypeMismatch",
             Class::SqlHabit => "SqlHabit",
             Class::Limit => "Limit",
-            Class::OrderNotProjected => "OrderNotProjected",
             Class::UnknownRecord => "UnknownRecord",
             Class::ValueNotPresent => "ValueNotPresent",
         }

@@ -218,7 +218,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             scope.origin = origin;
         }
         let mut row: Vec<(String, Ty)> = Vec::new();
-        let mut value = None;
+        let mut value = None::<Ty>;
         match &s.fields {
             Fields::Value(selector) => {
                 let v = self.expr(&selector.expr, &scope);
@@ -263,29 +263,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
             }
         }
+        // ORDER BY may name a projected alias or any field of the rows: since 3.2.5 the engine
+        // sorts before it projects.
         if let Some(Ordering::Order(list)) = &s.order {
             for order in list.iter() {
-                if self.is_projected(&order.value, &scope) {
-                    continue;
-                }
-                let before = self.report.diagnostics.len();
-                self.idiom_in(&order.value.0, &scope);
-                let unknown = self.report.diagnostics.len() > before;
-                if !unknown && !scope.all && value.is_none() {
-                    let name = order.value.to_sql();
-                    let span = first_name(&order.value)
-                        .and_then(|n| self.loc.ident(&n, &["BY", ","]))
-                        .unwrap_or_else(|| self.loc.all());
-                    let aliases: Vec<&str> = scope.projected.iter().map(|(n, _)| n.as_str()).collect();
-                    self.error(
-                        span,
-                        Class::OrderNotProjected,
-                        format!("ORDER BY {name}, but the query does not return `{name}`: ORDER BY sees only the projected fields"),
-                        format!(
-                            "add `{name}` to the projection (SELECT ..., {name} FROM ...) or order by one of: {}",
-                            aliases.join(", ")
-                        ),
-                    );
+                if !self.is_projected(&order.value, &scope) {
+                    self.idiom_in(&order.value.0, &scope);
                 }
             }
         }
@@ -294,7 +277,19 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         if let Some(fetch) = &s.fetch {
             for f in &fetch.0 {
-                self.expr(&f.0, &scope);
+                let v = self.expr(&f.0, &scope);
+                if let Ty::Record(t) = v.ty.element() {
+                    if self.table(t).is_none() {
+                        let t = t.clone();
+                        let span = self.loc.word_and_next("fetch").unwrap_or_else(|| self.loc.all());
+                        self.error(
+                            span,
+                            Class::UnknownTable,
+                            format!("there is no table `{t}`"),
+                            format!("the tables are: {}", self.table_names().join(", ")),
+                        );
+                    }
+                }
             }
         }
         if parent.is_none() {
@@ -356,6 +351,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Expr::Select(inner) => {
                 let ty = self.select(inner, parent);
                 (ty.element().clone(), Path::default())
+            }
+            Expr::FunctionCall(_) | Expr::Param(_) | Expr::Block(_) | Expr::IfElse(_) | Expr::Binary { .. } | Expr::Postfix { .. } | Expr::Prefix { .. } => {
+                let span = self.loc.word("from").unwrap_or_else(|| self.loc.all());
+                let names = self.table_names();
+                self.error(
+                    span,
+                    Class::UnknownTable,
+                    format!("FROM {} does not name a table", what.to_sql()),
+                    format!("write the table name itself; the tables are: {}", names.join(", ")),
+                );
+                (Ty::Any, Path::default())
             }
             other => {
                 let scope = Scope::new(Ty::Any, parent);
@@ -437,6 +443,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Expr::FunctionCall(call) => {
                 let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
                 match &call.receiver {
+                    Function::Normal(name)
+                        if matches!(name.as_str(), "type::table" | "type::thing" | "type::record") =>
+                    {
+                        let span = self.loc.ident("type", &[]).unwrap_or_else(|| self.loc.all());
+                        self.error(
+                            span,
+                            Class::UnknownTable,
+                            format!("{name}() builds a table or record name at run time, which cannot be checked"),
+                            "write the table name or the record id (table:key) itself".into(),
+                        );
+                        Val::of(Ty::Any)
+                    }
                     Function::Normal(name) => Val::of(function_type(name, &args)),
                     _ => Val::of(Ty::Any),
                 }
@@ -462,7 +480,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 Val::of(ty.unwrap_or(Ty::Any))
             }
             Expr::Closure(_) | Expr::Break | Expr::Continue => Val::of(Ty::Any),
-            Expr::Return(_) | Expr::Throw(_) | Expr::Let(_) | Expr::Sleep(_) | Expr::Foreach(_) | Expr::Info(_) => Val::of(Ty::Any),
+            Expr::Return(_) | Expr::Throw(_) | Expr::Let(_) | Expr::Sleep(_) | Expr::Foreach(_) | Expr::Info(_) => {
+                let word = e.to_sql();
+                let word = word.split_whitespace().next().unwrap_or("").to_uppercase();
+                let span = self.loc.word(&word).unwrap_or_else(|| self.loc.all());
+                self.error(
+                    span,
+                    Class::NotOneSelect,
+                    format!("a {word} statement inside the SELECT"),
+                    "answer with a SELECT alone: fields, FROM, WHERE, GROUP BY, ORDER BY, LIMIT".into(),
+                );
+                Val::of(Ty::Any)
+            }
             Expr::Explain { statement, .. } => self.expr(statement, scope),
             Expr::Create(_)
             | Expr::Update(_)
@@ -702,7 +731,22 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     },
                     field: cur.field,
                 },
-                Part::All | Part::Optional => cur,
+                Part::All => {
+                    if let Ty::Record(t) = cur.ty.element() {
+                        if self.table(t).is_none() {
+                            let t = t.clone();
+                            let span = self.loc.all();
+                            self.error(
+                                span,
+                                Class::UnknownTable,
+                                format!("there is no table `{t}`"),
+                                format!("the tables are: {}", self.table_names().join(", ")),
+                            );
+                        }
+                    }
+                    cur
+                }
+                Part::Optional => cur,
                 Part::Flatten => Val::of(match cur.ty {
                     Ty::Array(t) => match *t {
                         Ty::Array(inner) => Ty::Array(inner),
@@ -880,10 +924,24 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if path.traversed {
             if let Some(owner) = owners.iter().find(|o| path.tables.contains(&o.name)) {
                 let route = self.route_hint(owner, &t.name, name, path);
+                // The field may also be one step further (a product's `name` after ->purchase).
+                let further: Vec<String> = owners
+                    .iter()
+                    .filter(|o| !path.tables.contains(&o.name))
+                    .filter_map(|o| {
+                        self.reach(&t.name, &o.name)
+                            .map(|hops| format!("`{name}` of `{}` is `{}{hops}.{name}`", o.name, path.text))
+                    })
+                    .collect();
+                let further = if further.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", further.join("; "))
+                };
                 return (
                     Class::WrongTableAfterTraversal,
                     landed,
-                    format!("`{name}` is a field of `{}`: {route}", owner.name),
+                    format!("`{name}` is a field of `{}`: {route}{further}", owner.name),
                 );
             }
         }
