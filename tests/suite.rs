@@ -24,3 +24,4 @@ mod raw_types;
 mod store_lesson;
 mod store_seed;
 mod surreal_server;
+mod validate;

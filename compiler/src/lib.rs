@@ -15,6 +15,8 @@ pub mod ir;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod surql;
+#[cfg(feature = "validate")]
+pub mod validate;
 
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
@@ -28,6 +30,8 @@ pub mod db;
 pub mod session;
 #[cfg(feature = "codegen")]
 pub mod emit;
+#[cfg(feature = "codegen")]
+pub mod ir_literal;
 #[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]

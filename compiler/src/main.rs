@@ -42,6 +42,21 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Check generated queries against the schema (tables, fields, traversals, literal values, LIMIT) without a database; exit 1 when one has an error.
+    CheckQuery {
+        /// The Rust schema file.
+        #[arg(value_name = "SCHEMA.rs")]
+        schema: PathBuf,
+        /// The query to check.
+        #[arg(value_name = "QUERY", required_unless_present = "file", conflicts_with = "file")]
+        query: Option<String>,
+        /// A file of queries, one per example, separated by blank lines or `;`.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
     Audit {
         #[command(flatten)]
@@ -271,6 +286,27 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(failure) = report.failure() {
                 return Err(failure);
             }
+        }
+        Command::CheckQuery {
+            schema,
+            query,
+            file,
+            format,
+        } => {
+            use surqlc::validate::check::{check_query, Queries};
+            let queries = match (query, file) {
+                (_, Some(file)) => Queries::File(file),
+                (Some(query), None) => Queries::Inline(query),
+                (None, None) => return Err(Failure::BadInput("error: give a QUERY or --file FILE".into())),
+            };
+            let outcome = check_query(&[schema], &queries, format == Format::Json);
+            print!("{}", outcome.stdout);
+            match outcome.status {
+                0 => {}
+                1 => return Err(Failure::Failed(outcome.stderr)),
+                _ => return Err(Failure::BadInput(outcome.stderr)),
+            }
+            eprintln!("{}", outcome.stderr);
         }
     }
     Ok(())

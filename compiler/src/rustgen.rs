@@ -224,6 +224,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("schema", &schema.name);
+    context.insert("schema_ir", &crate::ir_literal::schema_expr(schema));
+    context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
     context.insert("exposed", &settings.exposed);
     context.insert("dimension", &settings.examples.dimension);
