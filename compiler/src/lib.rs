@@ -10,6 +10,9 @@ pub mod diagnostic;
 #[cfg(feature = "front")]
 pub mod front;
 pub mod ir;
+pub mod prune;
+#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+pub mod prune_eval;
 pub mod render;
 #[cfg(feature = "runtime")]
 pub mod runtime;

@@ -555,12 +555,24 @@ fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
         (&a.max_rows, "max_rows"),
         (&a.budget_block, "budget(block)"),
         (&a.budget_table, "budget(table)"),
+        (&a.prune_budget, "prune(budget)"),
     ];
     for (value, what) in counts {
         if let Some(v) = value {
             if v.value == 0 {
                 cx.error_at(v.span, format!("{what} must be at least 1"));
             }
+        }
+    }
+    if let Some(m) = &a.prune_mix {
+        if crate::ir::RetrievalMix::from_name(&m.value).is_none() {
+            cx.error_at(
+                m.span,
+                format!(
+                    "unknown prune(mix) {:?}: use \"fulltext\" or \"fulltext+vector\"",
+                    m.value
+                ),
+            );
         }
     }
     // The engine's HNSW index takes a 16-bit dimension.
