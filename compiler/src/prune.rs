@@ -25,6 +25,9 @@ pub const DOC_TABLE: &str = "schema_doc";
 /// How many of the best-ranked tables pruning connects through the tables that join them.
 pub const SEEDS: usize = 6;
 
+/// How many of the best-ranked tables are candidates: a budget fills long before, and each costs the database time.
+pub const CANDIDATES: usize = 60;
+
 /// The separator between two tables in the schema block.
 pub const SEPARATOR: &str = "\n\n";
 
@@ -262,6 +265,8 @@ pub(crate) struct TemplateContext {
     min_tokens: usize,
     /// How many of the best-ranked tables the join step connects.
     seeds: usize,
+    /// How many of the ranked tables are candidates at all.
+    candidates: usize,
     /// A SurrealQL array literal of the exposed tables' names.
     names: String,
     rows: Vec<TemplateRow>,
@@ -347,6 +352,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         knn_ef: k.max(40),
         min_tokens: docs.iter().map(|d| d.tokens).min().unwrap_or(0),
         seeds: SEEDS,
+        candidates: CANDIDATES,
         names: list(&names),
         rows,
         hints,
