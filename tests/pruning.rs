@@ -249,7 +249,7 @@ fn bad_prune_settings_are_errors_with_positions() {
     ));
     assert_eq!(found.len(), 4, "{found:#?}");
     assert!(found[0].starts_with("6:36: prune(budget) must be at least 1"), "{found:#?}");
-    assert!(found[1].starts_with("6:69: unknown prune(mix) \"bm25\""), "{found:#?}");
+    assert!(found[1].starts_with("6:62: unknown prune(mix) \"bm25\""), "{found:#?}");
     assert!(found.iter().any(|m| m.starts_with("6:46: `b` is in prune(always) but not exposed")), "{found:#?}");
     assert!(found.iter().any(|m| m.starts_with("6:49: `Nope` is not a table")), "{found:#?}");
     let found = errors(&format!(
