@@ -309,7 +309,10 @@ impl Builder {
             && output.schema.settings.prune.is_some()
             && crate::prune::CostKind::of_build() == crate::prune::CostKind::UpperBound
         {
-            println!("cargo:warning=surqlc: prune(...) costs are {}", crate::prune::CostKind::UpperBound.describe());
+            println!(
+                "cargo:warning=surqlc: prune(...) costs are {}",
+                crate::prune::CostKind::UpperBound.describe()
+            );
         }
         if cargo && !output.schema_surql.contains("DEFINE USER") {
             println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user");

@@ -150,7 +150,9 @@ pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
                     .iter()
                     .filter(|t| {
                         let mut targets = Vec::new();
-                        t.fields.iter().for_each(|f| record_targets(&f.ty, &mut targets));
+                        t.fields
+                            .iter()
+                            .for_each(|f| record_targets(&f.ty, &mut targets));
                         targets.contains(&table.name)
                     })
                     .map(|t| t.name.clone()),
@@ -217,8 +219,8 @@ pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
     const STOP: &[&str] = &[
         "a", "an", "and", "are", "as", "at", "by", "did", "do", "does", "each", "for", "from",
         "has", "have", "how", "in", "is", "it", "its", "many", "much", "of", "on", "or", "our",
-        "the", "their", "this", "to", "was", "we", "were", "what", "when", "where", "which",
-        "who", "with",
+        "the", "their", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who",
+        "with",
     ];
     let mut v = vec![0f32; dimension.max(1)];
     for word in text
@@ -424,7 +426,9 @@ mod tests {
         assert_eq!(docs[1].neighbors, ["customer", "placed"]);
         assert_eq!(docs[2].neighbors, ["customer", "purchase"]);
         assert!(docs[1].doc.contains("owner ref: Who owns it."));
-        assert!(docs[2].doc.starts_with("placed\nplaced\ncustomer purchase\n"));
+        assert!(docs[2]
+            .doc
+            .starts_with("placed\nplaced\ncustomer purchase\n"));
         for d in &docs {
             assert_eq!(d.position, names.iter().position(|n| *n == d.name).unwrap());
             assert!(d.tokens > 0);
@@ -438,7 +442,10 @@ mod tests {
         let sum: usize = docs.iter().map(|d| d.tokens).sum();
         let block = full_block_cost(&s);
         // The last table's separator is the only slack: one token, or two bytes.
-        assert!(sum >= block && sum <= block + cost(SEPARATOR), "{sum} vs {block}");
+        assert!(
+            sum >= block && sum <= block + cost(SEPARATOR),
+            "{sum} vs {block}"
+        );
     }
 
     #[test]

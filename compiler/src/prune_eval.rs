@@ -72,7 +72,11 @@ pub struct Report {
 impl Report {
     /// Share of questions whose block holds every table they need.
     pub fn recall(&self) -> f64 {
-        let hits = self.outcomes.iter().filter(|o| o.missing.is_empty()).count();
+        let hits = self
+            .outcomes
+            .iter()
+            .filter(|o| o.missing.is_empty())
+            .count();
         hits as f64 / self.outcomes.len().max(1) as f64
     }
 
@@ -93,14 +97,22 @@ impl Report {
     }
 
     pub fn mean_tables(&self) -> f64 {
-        self.outcomes.iter().map(|o| o.tables.len() as f64).sum::<f64>()
+        self.outcomes
+            .iter()
+            .map(|o| o.tables.len() as f64)
+            .sum::<f64>()
             / self.outcomes.len().max(1) as f64
     }
 
     /// Mean and largest time per call.
     pub fn times(&self) -> (Duration, Duration) {
         let total: Duration = self.outcomes.iter().map(|o| o.elapsed).sum();
-        let max = self.outcomes.iter().map(|o| o.elapsed).max().unwrap_or_default();
+        let max = self
+            .outcomes
+            .iter()
+            .map(|o| o.elapsed)
+            .max()
+            .unwrap_or_default();
         (total / self.outcomes.len().max(1) as u32, max)
     }
 }
@@ -214,7 +226,9 @@ pub async fn evaluate(
     if strategy == Strategy::All && outcomes.len() > ALL_SAMPLES {
         let timed: Duration = outcomes[..ALL_SAMPLES].iter().map(|o| o.elapsed).sum();
         let mean = timed / ALL_SAMPLES as u32;
-        outcomes[ALL_SAMPLES..].iter_mut().for_each(|o| o.elapsed = mean);
+        outcomes[ALL_SAMPLES..]
+            .iter_mut()
+            .for_each(|o| o.elapsed = mean);
     }
     Ok(Report { strategy, outcomes })
 }

@@ -673,7 +673,11 @@ fn prune_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
                 return Err(inner.error("duplicate `prune(always)`"));
             }
         } else {
-            return Err(unknown(&inner, "prune(...)", "`budget`, `always(...)` or `mix`"));
+            return Err(unknown(
+                &inner,
+                "prune(...)",
+                "`budget`, `always(...)` or `mix`",
+            ));
         }
         Ok(())
     })
