@@ -37,7 +37,7 @@ fn the_enterprise_benchmark() {
             .prune
             .clone()
             .expect("enterprise prunes");
-        let full_block = surqlc::render::schema_block(&output.schema);
+        let full_block = surqlc::surql::info::schema_block(&output.schema);
         let full = Encoding::O200kBase.count(&full_block) as u32;
         assert!(
             full > 5 * prune.budget,

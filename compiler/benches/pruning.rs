@@ -37,7 +37,7 @@ fn main() {
             .await
             .unwrap();
         let embed = started.elapsed();
-        let full = surqlc::tokens::Encoding::O200kBase.count(&surqlc::render::schema_block(&schema));
+        let full = surqlc::tokens::Encoding::O200kBase.count(&surqlc::surql::info::schema_block(&schema));
         println!(
             "enterprise: {} tables, {} exposed, schema block {full} o200k tokens; {} questions; budget {budget}",
             schema.tables.len(),

@@ -17,7 +17,7 @@
 //! tables fit.
 
 use crate::ir::{Schema, Table, TableKind, Type};
-use crate::render;
+use crate::surql::info as render;
 
 /// The table that holds one row per exposed table.
 pub const DOC_TABLE: &str = "schema_doc";
@@ -76,7 +76,7 @@ pub struct TableDoc {
     pub name: String,
     /// Its index in the prompt order (`expose(...)`).
     pub position: usize,
-    /// Its lines as `fn::schema_context()` renders them ([`render::table_block`]).
+    /// Its lines as `fn::schema_context()` renders them ([`crate::surql::info::table_block`]).
     pub block: String,
     /// The cost of `block` followed by [`SEPARATOR`].
     pub tokens: usize,
@@ -317,7 +317,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
                 .map(|(e, o)| list(&[e.clone(), o.clone()]))
                 .collect();
             TemplateRow {
-                key: render::escape_kw_free_ident(&d.name),
+                key: crate::surql::lex::escape_kw_free_ident(&d.name),
                 name: d.name.clone(),
                 position: d.position,
                 block: d.block.clone(),

@@ -1,62 +1,11 @@
-//! SurrealQL text for IR values: string literals, types and the `DEFINE TABLE`/`DEFINE FIELD` statements.
+//! The `DEFINE TABLE`/`DEFINE FIELD` statements `schema.surql` writes for a table (the engine's respelling is [`super::info`]).
 //!
-//! This is the one place that spells a table's definition; the CLI, `build.rs`
-//! and the derives all call it, so they cannot disagree.
+//! This is the one place that spells a table's definition; `schema.surql`, the CLI,
+//! `build.rs` and the derives all call it, so they cannot disagree.
 
+use super::lex::{field_ident, quote_string};
 use crate::ir::{Field, Table, TableKind, Type};
 use std::fmt::Write;
-
-/// A double-quoted SurrealQL string literal that the parser reads back as exactly `s`.
-pub fn quote_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            // Other control characters would be legal raw, but an escape keeps the file printable.
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
-pub fn is_reserved(name: &str) -> bool {
-    crate::render::escape_ident(name).starts_with('`')
-        || PARSER_ONLY_RESERVED
-            .iter()
-            .any(|k| k.eq_ignore_ascii_case(name))
-}
-
-/// Words the parser refuses as a bare name although `INFO` prints them bare (found by trying every keyword).
-const PARSER_ONLY_RESERVED: &[&str] = &["EXPLAIN", "ONLY"];
-
-/// A field name as a statement must spell it: backticked when it is a keyword.
-pub fn field_ident(name: &str) -> String {
-    if PARSER_ONLY_RESERVED
-        .iter()
-        .any(|k| k.eq_ignore_ascii_case(name))
-    {
-        format!("`{name}`")
-    } else {
-        crate::render::escape_ident(name)
-    }
-}
-
-/// Whether `name` can stand unescaped as a table or field name.
-pub fn is_plain_ident(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
 
 /// The type as written after `TYPE`.
 pub fn render_type(ty: &Type) -> String {
@@ -81,7 +30,7 @@ pub fn render_type(ty: &Type) -> String {
             .map(|v| quote_string(v))
             .collect::<Vec<_>>()
             .join(" | "),
-        Type::Raw(text) => text.clone(),
+        Type::Raw(raw) => raw.text.clone(),
     }
 }
 
@@ -130,13 +79,6 @@ pub fn table_definition(table: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quotes_escape_everything_the_lexer_treats_specially() {
-        assert_eq!(quote_string(r#"a"b\c"#), r#""a\"b\\c""#);
-        assert_eq!(quote_string("x\ny\tz\u{1}"), "\"x\\ny\\tz\\u{1}\"");
-        assert_eq!(quote_string("'⟩ 😀"), "\"'⟩ 😀\"");
-    }
 
     #[test]
     fn renders_nested_types() {
