@@ -20,6 +20,7 @@ mod escape_hatches;
 mod golden;
 mod helpers;
 mod hostile_docs;
+mod pruning;
 mod raw_types;
 mod store_lesson;
 mod store_seed;

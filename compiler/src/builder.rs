@@ -307,6 +307,15 @@ impl Builder {
             &out_dir.join(format!("{}.rs", self.stem())),
             &output.rust_module,
         )?;
+        if cargo
+            && output.schema.settings.prune.is_some()
+            && crate::prune::CostKind::of_build() == crate::prune::CostKind::UpperBound
+        {
+            println!(
+                "cargo:warning=surqlc: prune(...) costs are {}",
+                crate::prune::CostKind::UpperBound.describe()
+            );
+        }
         if cargo && !self.no_agent && !output.agent_defined {
             // Cargo shows a build script's warnings again on every build that reuses its output,
             // so this stays until it is acted on: set the password, or say no agent is wanted.

@@ -196,6 +196,11 @@ pub fn render_schema_surql_with(
     );
     context.insert("preamble", preamble);
     context.insert("compact", &schema.settings.compact);
+    // Question-specific pruning: `false` unless the schema sets prune(...).
+    match crate::prune::template_context(schema) {
+        Some(prune) => context.insert("prune", &prune),
+        None => context.insert("prune", &false),
+    }
     let agent = &settings.agent;
     let passhash = match &options.agent_password {
         Some(pw) => crate::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,

@@ -12,6 +12,9 @@ pub mod diagnostic;
 #[doc(hidden)]
 pub mod front;
 pub mod ir;
+pub mod prune;
+#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+pub mod prune_eval;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod surql;

@@ -369,6 +369,12 @@ fn schema_impls(schema: &SchemaAst) -> Tokens {
         .iter()
         .flatten()
         .map(|path| quote_spanned!(path.span()=> let _ = <#path as #rt::Table>::TABLE;));
+    let always = schema
+        .attrs
+        .prune_always
+        .iter()
+        .flatten()
+        .map(|path| quote_spanned!(path.span()=> let _ = <#path as #rt::Table>::TABLE;));
     let hints = schema
         .attrs
         .value_hints
@@ -395,6 +401,7 @@ fn schema_impls(schema: &SchemaAst) -> Tokens {
 
         const _: fn() = || {
             #(#exposed)*
+            #(#always)*
             #(#hints)*
         };
     }
