@@ -487,6 +487,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                     block: ::std::option::Option::None,
                     table: ::std::option::Option::None,
                 },
+                prune: ::std::option::Option::None,
             },
         })
 }
