@@ -21,6 +21,8 @@ pub use diagnostic::{Diagnostic, Diagnostics};
 pub mod builder;
 #[cfg(feature = "db")]
 pub mod db;
+#[cfg(any(feature = "runtime", feature = "db"))]
+pub mod drift;
 #[cfg(feature = "codegen")]
 pub mod emit;
 #[cfg(feature = "codegen")]

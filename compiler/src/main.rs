@@ -39,6 +39,13 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// List the definitions a database is missing, has in addition or has changed against the schema (exit 1 if any, 0 if in sync).
+    Diff {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        target: DiffTarget,
+    },
     /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
     Audit {
         #[command(flatten)]
@@ -82,6 +89,28 @@ struct AuditArgs {
         requires = "question"
     )]
     vector: Vec<f64>,
+}
+
+#[derive(Args)]
+struct DiffTarget {
+    /// The server to compare: ws://host:port (or mem:// for an empty embedded database).
+    #[arg(long, required_unless_present = "dump", conflicts_with = "dump")]
+    endpoint: Option<String>,
+    /// Compare a dump (`surreal export`) or schema file, loaded into a fresh embedded database, instead of a server.
+    #[arg(long, value_name = "FILE")]
+    dump: Option<PathBuf>,
+    /// Namespace to compare.
+    #[arg(long, default_value = "ai")]
+    ns: String,
+    /// Database to compare [default: the schema's name].
+    #[arg(long)]
+    db: Option<String>,
+    /// Root user for a server endpoint.
+    #[arg(long, requires = "pass")]
+    user: Option<String>,
+    /// Root password for a server endpoint.
+    #[arg(long, requires = "user", env = "SURQLC_ROOT_PASSWORD", hide_env_values = true)]
+    pass: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -297,6 +326,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             print!("{prompt}");
         }
         Command::Audit { input, audit } => run_audit(&input, &audit).await?,
+        Command::Diff { input, target } => run_diff(&input, &target).await?,
     }
     Ok(())
 }
@@ -314,6 +344,57 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// `surqlc diff`: both sides read from the engine (see `surqlc::drift`); the drift on stdout, exit status 1 if any.
+async fn run_diff(input: &Input, target: &DiffTarget) -> Result<(), Failure> {
+    use surqlc::drift;
+    let bad = |what: String| move |e: db::Error| Failure(format!("error: {what}: {e}"), 2);
+    // Without the agent's password the expected user is built with a stand-in and compared without its hash.
+    let ignore_passhash = std::env::var_os(surqlc::builder::AGENT_PASSWORD_ENV).is_none();
+    let mut b = builder(input);
+    if ignore_passhash {
+        b.agent_password("surqlc-diff: password not compared");
+    }
+    let output = b.generate()?;
+    let expected = drift::embedded_definitions(&output.schema_surql)
+        .await
+        .map_err(|e| Failure(format!("error: the embedded database rejected the generated schema: {e}"), 2))?;
+    let live = match (&target.dump, &target.endpoint) {
+        (Some(dump), _) => {
+            let text = read(dump)?;
+            drift::embedded_definitions(&text)
+                .await
+                .map_err(bad(format!("loading {}", dump.display())))?
+        }
+        (None, endpoint) => {
+            let endpoint = endpoint.clone().unwrap_or_else(|| "mem://".into());
+            let conn = db::connect(&Target {
+                endpoint: endpoint.clone(),
+                namespace: target.ns.clone(),
+                database: target.db.clone().unwrap_or_else(|| output.schema.name.clone()),
+                root: target.user.clone().zip(target.pass.clone()),
+            })
+            .await
+            .map_err(bad(format!("cannot connect to {endpoint}")))?;
+            drift::definitions(&conn)
+                .await
+                .map_err(bad(format!("cannot read the definitions at {endpoint}")))?
+        }
+    };
+    let found = drift::compare(&expected, &live, drift::CompareOptions { ignore_passhash });
+    if found.is_empty() {
+        return Ok(());
+    }
+    print!("{found}");
+    Err(Failure(
+        format!(
+            "{} difference{} between the database and the schema (\"was\": the schema, \"now\": the database)",
+            found.changes.len(),
+            if found.changes.len() == 1 { "" } else { "s" }
+        ),
+        1,
+    ))
 }
 
 /// One section of the whole prompt and its cost.

@@ -1,0 +1,178 @@
+//! Times `surqlc build` (front end, schema.surql, schema.rs) and the audit at 10 to 10,000 synthetic tables, and the cached against the live `fn::schema_context()` at 100.
+//!
+//! `cargo bench -p surqlc --features tokens,db --bench scale [-- build|context|all] [-- SIZES...]`
+//! (`all` is the default; sizes default to 10 100 1000 10000). Median of several runs each;
+//! the synthetic schemas are `support/synthetic.rs`'s, in the style of `schemas/store.rs`.
+
+#[path = "support/synthetic.rs"]
+mod synthetic;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use surqlc::render::Rendering;
+use surqlc::tokens::{self, Encoding};
+
+/// The median of `runs` timings of `f`.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Writes the synthetic schema of `tables` tables to a temporary file and returns its path.
+fn schema_file(tables: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("surqlc-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("synthetic_{tables}.rs"));
+    std::fs::write(&path, synthetic::source(tables)).expect("schema written");
+    path
+}
+
+fn builder(path: &PathBuf) -> surqlc::Builder {
+    let mut b = surqlc::Builder::new();
+    b.schema(path).cargo_metadata(false);
+    b
+}
+
+fn bench_build(sizes: &[usize]) {
+    // The BPE loads once per process; the audit is timed after it.
+    let load = Instant::now();
+    Encoding::O200kBase.count("warm up");
+    println!("o200k_base BPE load: {:.0} ms", ms(load.elapsed()));
+    println!(
+        "{:>7} {:>10} {:>10} {:>10} {:>10} {:>12} {:>10} {:>12}",
+        "tables", "front ms", "surql ms", "rust ms", "build ms", "build ms/tbl", "audit ms", "block tokens"
+    );
+    for &n in sizes {
+        let path = schema_file(n);
+        let b = builder(&path);
+        let runs = if n >= 10_000 { 3 } else if n >= 1_000 { 5 } else { 11 };
+        let schema = b.load().expect("the synthetic schema compiles");
+        assert_eq!(schema.tables.len(), n);
+        let front = median(runs, || {
+            std::hint::black_box(b.load().unwrap());
+        });
+        let surql = median(runs, || {
+            std::hint::black_box(
+                surqlc::emit::render_schema_surql(&schema, &Default::default()).unwrap(),
+            );
+        });
+        let rust = median(runs, || {
+            std::hint::black_box(
+                surqlc::rustgen::render_module(&schema, &Default::default()).unwrap(),
+            );
+        });
+        let out = std::env::temp_dir().join(format!("surqlc-scale-{}-out-{n}", std::process::id()));
+        let mut writer = builder(&path);
+        writer.out_dir(&out);
+        let build = median(runs, || {
+            // What `surqlc build` does: front end, both files, written if changed.
+            let _ = std::fs::remove_dir_all(&out);
+            std::hint::black_box(writer.compile().unwrap());
+        });
+        let mut block_tokens = 0;
+        let audit = median(runs, || {
+            // What `surqlc audit` computes: both renderings' costs and the savings hints.
+            let active = Rendering::of(&schema);
+            let cost = tokens::block_cost(&schema, active, Encoding::O200kBase);
+            let other = tokens::block_cost(&schema, active.other(), Encoding::O200kBase);
+            let savings = tokens::savings(&schema, Encoding::O200kBase);
+            block_tokens = cost.block_tokens;
+            std::hint::black_box((other, savings));
+        });
+        let _ = std::fs::remove_dir_all(&out);
+        println!(
+            "{n:>7} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>12.4} {:>10.1} {:>12}",
+            ms(front),
+            ms(surql),
+            ms(rust),
+            ms(build),
+            ms(build) / n as f64,
+            ms(audit),
+            block_tokens
+        );
+    }
+}
+
+fn bench_context(tables: usize) {
+    let path = schema_file(tables);
+    let output = builder(&path).generate().expect("compiles");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let conn = surqlc::db::connect(&surqlc::db::Target::default())
+            .await
+            .expect("embedded engine");
+        let apply = Instant::now();
+        surqlc::db::execute(&conn, &output.schema_surql)
+            .await
+            .expect("schema loads");
+        let apply = apply.elapsed();
+        let call = |statement: &'static str| {
+            let conn = conn.clone();
+            async move { surqlc::db::query_string(&conn, statement).await.expect(statement) }
+        };
+        let cached = call("RETURN fn::schema_context()").await;
+        let live = call("RETURN fn::schema_context_live()").await;
+        assert_eq!(cached, live, "the cached block is the live walk");
+        let mut time = |statement: &'static str, runs: usize| {
+            let mut times = Vec::with_capacity(runs);
+            let conn = conn.clone();
+            async move {
+                for _ in 0..runs {
+                    let start = Instant::now();
+                    std::hint::black_box(surqlc::db::query_string(&conn, statement).await.unwrap());
+                    times.push(start.elapsed());
+                }
+                times.sort();
+                times[times.len() / 2]
+            }
+        };
+        let cached_t = time("RETURN fn::schema_context()", 101).await;
+        let live_t = time("RETURN fn::schema_context_live()", 21).await;
+        println!(
+            "fn::schema_context() at {tables} exposed tables ({} bytes, same bytes both ways; schema applied in {:.0} ms):\n  cached {:.3} ms, live walk {:.3} ms: {:.0}x",
+            cached.len(),
+            ms(apply),
+            ms(cached_t),
+            ms(live_t),
+            live_t.as_secs_f64() / cached_t.as_secs_f64()
+        );
+    });
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let mode = args
+        .iter()
+        .find(|a| matches!(a.as_str(), "build" | "context" | "all"))
+        .cloned()
+        .unwrap_or_else(|| "all".into());
+    let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    if sizes.is_empty() {
+        sizes = vec![10, 100, 1_000, 10_000];
+    }
+    println!(
+        "machine: {} cores available, {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        if cfg!(debug_assertions) { "debug build" } else { "release build" }
+    );
+    if mode == "build" || mode == "all" {
+        bench_build(&sizes);
+    }
+    if mode == "context" || mode == "all" {
+        bench_context(100);
+    }
+}
