@@ -1,7 +1,7 @@
 //! Times `surqlc build` (front end, schema.surql, schema.rs) and the audit at 10 to 10,000 synthetic tables, and the cached against the live `fn::schema_context()` at 100.
 //!
-//! `cargo bench -p surqlc --features tokens,db --bench scale [-- build|context|all] [-- SIZES...]`
-//! (`all` is the default; sizes default to 10 100 1000 10000). Median of several runs each;
+//! `cargo bench -p surqlc --features tokens,db --bench scale [-- build|context|rustc|all] [SIZES...]`
+//! (`all`, the default, is build and context; sizes default to 10 100 1000 10000, for `rustc` to 100 1000). Median of several runs each;
 //! the synthetic schemas are `support/synthetic.rs`'s, in the style of `schemas/store.rs`.
 
 #[path = "support/synthetic.rs"]
@@ -153,11 +153,77 @@ fn bench_context(tables: usize) {
     });
 }
 
+/// How long cargo takes to rebuild a crate holding the synthetic types, with and without the generated
+/// `schema.rs`, at each size (dev profile, dependencies already built; the first build is not timed).
+fn bench_rustc(sizes: &[usize]) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_owned();
+    let dir = std::env::temp_dir().join("surqlc-rustc-probe");
+    std::fs::create_dir_all(dir.join("src")).expect("probe dir");
+    let compiler = root.join("compiler");
+    let macros = root.join("macros");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"rustc-probe\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n\
+             [dependencies]\nsurqlc = {{ path = {:?}, default-features = false, features = [\"runtime\"] }}\n\
+             surqlc-macros = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\n\n\
+             [profile.dev.package.\"*\"]\ndebug = false\n\n[profile.dev]\ndebug = \"line-tables-only\"\n",
+            compiler.display().to_string(),
+            macros.display().to_string()
+        ),
+    )
+    .expect("Cargo.toml");
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).expect("Cargo.lock");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("rustc-probe");
+    let cargo = |what: &str| {
+        let start = Instant::now();
+        let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([what, "--offline", "--quiet", "--lib"])
+            .arg("--target-dir")
+            .arg(&target)
+            .current_dir(&dir)
+            .output()
+            .expect("cargo runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        start.elapsed()
+    };
+    println!("{:>7} {:>22} {:>22} {:>18}", "tables", "types only: build s", "types + schema.rs: s", "schema.rs lines");
+    for &n in sizes {
+        std::fs::write(dir.join("src/model.rs"), synthetic::source(n)).expect("model.rs");
+        let path = schema_file(n);
+        let mut b = builder(&path);
+        b.types_path("crate::model").agent_password("probe");
+        let output = b.generate().expect("compiles");
+        std::fs::write(dir.join("src/schema.surql"), &output.schema_surql).expect("schema.surql");
+        std::fs::write(dir.join("src/schema_gen.rs"), &output.rust_module).expect("schema.rs");
+        let mut times = Vec::new();
+        for with_module in [false, true] {
+            let lib = format!(
+                "#![allow(dead_code)]\npub mod model;\n{}",
+                if with_module { "pub mod schema {\n    include!(\"schema_gen.rs\");\n}\n" } else { "" }
+            );
+            std::fs::write(dir.join("src/lib.rs"), &lib).expect("lib.rs");
+            cargo("build"); // dependencies, and the crate once
+            std::fs::write(dir.join("src/lib.rs"), &lib).expect("lib.rs touched");
+            times.push(cargo("build"));
+        }
+        println!(
+            "{n:>7} {:>22.1} {:>22.1} {:>18}",
+            times[0].as_secs_f64(),
+            times[1].as_secs_f64(),
+            output.rust_module.lines().count()
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let mode = args
         .iter()
-        .find(|a| matches!(a.as_str(), "build" | "context" | "all"))
+        .find(|a| matches!(a.as_str(), "build" | "context" | "rustc" | "all"))
         .cloned()
         .unwrap_or_else(|| "all".into());
     let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
@@ -174,5 +240,10 @@ fn main() {
     }
     if mode == "context" || mode == "all" {
         bench_context(100);
+    }
+    // Minutes, the first time (it builds the surrealdb client): only on request.
+    if mode == "rustc" {
+        let sizes: Vec<usize> = if args.iter().any(|a| a.parse::<usize>().is_ok()) { sizes } else { vec![100, 1_000] };
+        bench_rustc(&sizes);
     }
 }

@@ -127,12 +127,20 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             traversals: Vec::new(),
         })
         .collect();
+    // Lookups by name through maps: the module stays linear in the number of tables.
+    let by_name = schema.table_index();
+    let position: std::collections::HashMap<String, usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
     for relation in &schema.tables {
         let TableKind::Relation { from, to } = &relation.kind else {
             continue;
         };
         let r = &relation.name;
-        let (Some(from_t), Some(to_t)) = (schema.table(from), schema.table(to)) else {
+        let (Some(from_t), Some(to_t)) = (by_name.get(from.as_str()), by_name.get(to.as_str()))
+        else {
             continue;
         };
         let about = relation
@@ -141,8 +149,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             .map(|c| format!("\n\n`{r}`: {c}"))
             .unwrap_or_default();
         let mut push = |table: &str, traversal: Traversal| {
-            if let Some(t) = tables.iter_mut().find(|t| t.name == table) {
-                t.traversals.push(traversal);
+            if let Some(&i) = position.get(table) {
+                tables[i].traversals.push(traversal);
             }
         };
         push(from, Traversal {
@@ -181,15 +189,15 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         );
     }
 
-    let mut modules: Vec<(&str, &str)> = Vec::new();
+    let mut modules: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
     for t in &tables {
-        if let Some((_, other)) = modules.iter().find(|(m, _)| *m == t.module) {
+        if let Some(other) = modules.get(t.module.as_str()) {
             return Err(EmitError::NameClash(format!(
                 "tables `{other}` and `{}` would both get the generated module `{}`; rename one of them",
                 t.name, t.module
             )));
         }
-        modules.push((&t.module, &t.name));
+        modules.insert(&t.module, &t.name);
         let mut names = vec!["get", "select"];
         for r in &t.traversals {
             if names.contains(&r.function.as_str()) {
