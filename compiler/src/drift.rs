@@ -159,6 +159,7 @@ pub const CACHE_PARAM: &str = "$schema_context_cache";
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CompareOptions {
     /// Compare users without their `PASSHASH` (when the expected side was built without the real password).
+    /// SurrealDB 3.3's `INFO` already prints every hash as `[REDACTED]`, so no version compares passwords.
     pub ignore_passhash: bool,
 }
 
