@@ -127,7 +127,7 @@ fn bench_context(tables: usize) {
         let cached = call("RETURN fn::schema_context()").await;
         let live = call("RETURN fn::schema_context_live()").await;
         assert_eq!(cached, live, "the cached block is the live walk");
-        let mut time = |statement: &'static str, runs: usize| {
+        let time = |statement: &'static str, runs: usize| {
             let mut times = Vec::with_capacity(runs);
             let conn = conn.clone();
             async move {
