@@ -29,6 +29,18 @@ pub async fn apply_schema<C: Connection>(db: &Surreal<C>) -> Result<(), Error> {
     db.query(SCHEMA_SURQL).await?.check()?;
     Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: Connection>(
+    db: &Surreal<C>,
+) -> Result<::surqlc::drift::Drift, Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -36,7 +48,7 @@ async fn text<C: Connection>(
     let value: Option<String> = query.await?.check()?.take(0)?;
     Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
     text(db.query("RETURN fn::schema_context()")).await
