@@ -29,6 +29,8 @@ pub enum EmitError {
     Password(String),
     /// The generated Rust would not compile: two helpers or modules would share a name.
     NameClash(String),
+    /// A setting names a table the schema does not have.
+    UnknownTable(String),
 }
 
 impl std::fmt::Display for EmitError {
@@ -39,7 +41,7 @@ impl std::fmt::Display for EmitError {
             }
             EmitError::Template(m) => write!(f, "{m}"),
             EmitError::Password(m) => write!(f, "cannot hash the agent password: {m}"),
-            EmitError::NameClash(m) => write!(f, "{m}"),
+            EmitError::NameClash(m) | EmitError::UnknownTable(m) => write!(f, "{m}"),
         }
     }
 }

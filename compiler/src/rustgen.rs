@@ -19,6 +19,8 @@ pub struct ModuleOptions {
     pub sources: Vec<String>,
     /// Whether `schema.surql` defines the agent user (an agent password was given).
     pub agent_defined: bool,
+    /// The tables that get a helper module (by table or Rust type name); `None`: every table.
+    pub helper_tables: Option<Vec<String>>,
 }
 
 impl Default for ModuleOptions {
@@ -29,6 +31,7 @@ impl Default for ModuleOptions {
             file_stem: "schema".into(),
             sources: Vec::new(),
             agent_defined: false,
+            helper_tables: None,
         }
     }
 }
@@ -127,6 +130,25 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             traversals: Vec::new(),
         })
         .collect();
+    if let Some(chosen) = &options.helper_tables {
+        let mut names = std::collections::HashMap::new();
+        for t in &schema.tables {
+            names.insert(t.rust_name.as_str(), t.name.as_str());
+            names.insert(t.name.as_str(), t.name.as_str());
+        }
+        let mut keep = std::collections::HashSet::new();
+        for name in chosen {
+            match names.get(name.as_str()) {
+                Some(table) => keep.insert(*table),
+                None => {
+                    return Err(EmitError::UnknownTable(format!(
+                        "helper_tables names `{name}`, which is not a table of this schema"
+                    )))
+                }
+            };
+        }
+        tables.retain(|t| keep.contains(t.name.as_str()));
+    }
     // Lookups by name through maps: the module stays linear in the number of tables.
     let by_name = schema.table_index();
     let position: std::collections::HashMap<String, usize> = tables
