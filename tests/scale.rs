@@ -117,3 +117,14 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
     };
     assert_block_counts(&schema, "endings");
 }
+
+#[test]
+fn both_costs_are_the_two_block_costs() {
+    let schema = builder("store").load().unwrap();
+    for encoding in Encoding::ALL {
+        let (active, other) = tokens::both_costs(&schema, encoding);
+        let rendering = Rendering::of(&schema);
+        assert_eq!(active, tokens::block_cost(&schema, rendering, encoding));
+        assert_eq!(other, tokens::block_cost(&schema, rendering.other(), encoding));
+    }
+}

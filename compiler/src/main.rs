@@ -425,9 +425,8 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
         check_dimension(schema, &args.vector)?;
     }
     let active = Rendering::of(schema);
-    let cost = tokens::block_cost(schema, active, encoding);
+    let (cost, alternative) = tokens::both_costs(schema, encoding);
     let other = active.other();
-    let alternative = tokens::block_cost(schema, other, encoding);
     let savings = tokens::savings(schema, encoding);
 
     let mut live_mismatch = None;

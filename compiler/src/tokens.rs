@@ -98,15 +98,39 @@ pub struct BlockCost {
 /// [`with_gap`]) rather than a second pass over the whole text, and large schemas are counted on
 /// every core.
 pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> BlockCost {
+    block_cost_with(schema, rendering, encoding, None)
+}
+
+/// The block's cost in the schema's rendering and in the other one, as `surqlc audit` shows them;
+/// the comments, the same in both, are counted once.
+pub fn both_costs(schema: &Schema, encoding: Encoding) -> (BlockCost, BlockCost) {
     let exposed: Vec<&Table> = schema.exposed_tables().collect();
-    let one = |t: &&Table| {
+    let comments = parallel_map(&exposed, |t| comment_tokens(t, encoding));
+    let active = Rendering::of(schema);
+    (
+        block_cost_with(schema, active, encoding, Some(&comments)),
+        block_cost_with(schema, active.other(), encoding, Some(&comments)),
+    )
+}
+
+/// [`block_cost`], with the exposed tables' comment tokens already counted if `comments` is given.
+fn block_cost_with(
+    schema: &Schema,
+    rendering: Rendering,
+    encoding: Encoding,
+    comments: Option<&[usize]>,
+) -> BlockCost {
+    let exposed: Vec<(usize, &Table)> = schema.exposed_tables().enumerate().collect();
+    let one = |&(i, t): &(usize, &Table)| {
         let text = render::table_block_as(t, rendering);
         let tokens = encoding.count(&text);
         let cost = TableCost {
             table: t.name.clone(),
             tokens,
             chars: text.chars().count(),
-            comment_tokens: comment_tokens(t, encoding),
+            comment_tokens: comments
+                .and_then(|c| c.get(i).copied())
+                .unwrap_or_else(|| comment_tokens(t, encoding)),
         };
         (cost, with_gap(&text, tokens, encoding))
     };
