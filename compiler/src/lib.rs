@@ -31,6 +31,8 @@ pub mod audit;
 pub mod db;
 #[cfg(all(feature = "db", feature = "codegen"))]
 pub mod session;
+#[cfg(any(feature = "runtime", feature = "db"))]
+pub mod drift;
 #[cfg(feature = "codegen")]
 pub mod emit;
 #[cfg(feature = "codegen")]

@@ -196,6 +196,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -206,7 +218,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
