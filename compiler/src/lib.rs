@@ -9,11 +9,15 @@
 pub mod diagnostic;
 #[cfg(feature = "front")]
 pub mod front;
+pub mod hints;
 pub mod ir;
 pub mod render;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod surql;
+pub mod surql_clauses;
+#[cfg(feature = "surql-parser")]
+pub mod surql_expr;
 
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};

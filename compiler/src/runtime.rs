@@ -23,11 +23,97 @@ pub trait Table: SurrealValue + Sized {
     const TABLE: &'static str;
     /// The database names of the declared fields, in declaration order.
     const FIELDS: &'static [&'static str];
+    /// The record id's key type: the type of the struct's `id` field when it is a key type
+    /// (`i64`, `String`, `Uuid`, an array), else any key ([`RecordIdKey`]).
+    type Key: RecordKey;
     /// The table as surqlc's IR (the same value the compiler builds from the source file).
     fn table_ir() -> ir::Table;
     /// The `DEFINE TABLE` and `DEFINE FIELD` statements, exactly as `schema.surql` spells them.
     fn define() -> String {
         crate::surql::table_definition(&Self::table_ir())
+    }
+}
+
+/// A Rust type a record id's key can be: integers (up to `i64`), strings, UUIDs, arrays of values.
+pub trait RecordKey {
+    fn into_key(self) -> RecordIdKey;
+    /// The key as this type, if it is one.
+    fn from_key(key: &RecordIdKey) -> Option<Self>
+    where
+        Self: Sized;
+}
+
+impl RecordKey for RecordIdKey {
+    fn into_key(self) -> RecordIdKey {
+        self
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        Some(key.clone())
+    }
+}
+
+macro_rules! int_keys {
+    ($($t:ty),*) => {$(
+        impl RecordKey for $t {
+            fn into_key(self) -> RecordIdKey {
+                RecordIdKey::Number(i64::from(self))
+            }
+            fn from_key(key: &RecordIdKey) -> Option<Self> {
+                match key {
+                    RecordIdKey::Number(n) => <$t>::try_from(*n).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_keys!(i8, i16, i32, i64, u8, u16, u32);
+
+impl RecordKey for String {
+    fn into_key(self) -> RecordIdKey {
+        RecordIdKey::String(self)
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::String(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl RecordKey for Uuid {
+    fn into_key(self) -> RecordIdKey {
+        RecordIdKey::Uuid(self)
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::Uuid(u) => Some(*u),
+            _ => None,
+        }
+    }
+}
+
+impl<T: SurrealValue> RecordKey for Vec<T> {
+    fn into_key(self) -> RecordIdKey {
+        match self.into_value() {
+            Value::Array(a) => RecordIdKey::Array(a),
+            _ => RecordIdKey::Array(Default::default()),
+        }
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::Array(a) => Vec::<T>::from_value(Value::Array(a.clone())).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl<T: SurrealValue, const N: usize> RecordKey for [T; N] {
+    fn into_key(self) -> RecordIdKey {
+        Vec::from(self).into_key()
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        Vec::<T>::from_key(key).and_then(|v| v.try_into().ok())
     }
 }
 
@@ -69,6 +155,11 @@ impl<T: Table> Link<T> {
 
     pub fn key(&self) -> &RecordIdKey {
         &self.key
+    }
+
+    /// The key as the table's key type (`None` if the stored key has another type).
+    pub fn typed_key(&self) -> Option<T::Key> {
+        <T::Key as RecordKey>::from_key(&self.key)
     }
 
     /// The untyped record id.

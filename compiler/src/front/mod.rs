@@ -5,8 +5,11 @@
 
 pub mod ast;
 pub mod attr;
+pub mod clauses;
 pub mod ctxt;
+pub mod definitions;
 pub mod resolve;
+pub mod schema_checks;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir;
