@@ -28,10 +28,11 @@ pub fn expression(hint: &ValueHint) -> String {
             )
         }
         Ids { table, limit } => {
-            // `<string> id` is `table:key` as the engine prints it; the key is what follows `table:`.
+            // The key as a record id spells it after `table:`: a plain name or number as is, other
+            // text in ⟨⟩ (which every SurrealDB parser reads; 3.x prints backticks, which 2.x does not read).
             let prefix = table.chars().count() + 1;
             format!(
-                "fn::hint_line({}, (SELECT VALUE id FROM {table} LIMIT {limit}).map(|$v| (<string> $v).slice({prefix})), (SELECT count() FROM {table} GROUP ALL)[0].count ?? 0, {limit})",
+                "fn::hint_line({}, (SELECT VALUE id FROM {table} LIMIT {limit}).map(|$v| {{ LET $k = record::id($v); RETURN IF type::is_string($k) AND !string::matches($k, /^[A-Za-z_][A-Za-z0-9_]*$/) {{ '⟨' + $k.replace('⟩', '\\\\⟩') + '⟩' }} ELSE {{ (<string> $v).slice({prefix}) }}; }}), (SELECT count() FROM {table} GROUP ALL)[0].count ?? 0, {limit})",
                 quote_string(&label(hint)),
             )
         }
