@@ -45,7 +45,7 @@ pub struct Memory;
 )]
 pub struct File {
     /// The name within its folder, e.g. 'notes.md'.
-    #[surqlc(assert = "$value != '' AND !$value.contains('/')")]
+    #[surqlc(assert = "$value != '' && !$value.contains('/')")]
     pub name: String,
     /// The folder holding this entry; NONE at the root.
     #[surqlc(default = "NONE", reference(on_delete = "cascade"))]

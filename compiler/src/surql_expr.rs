@@ -72,11 +72,11 @@ fn char_index(text: &str, offset: usize) -> usize {
     text.char_indices().take_while(|(i, _)| *i < offset).count()
 }
 
-/// The expression as the engine prints it back (`IS NONE` as `= NONE`, `||` as `OR`, ...);
-/// the text unchanged if it does not parse.
+/// The expression as the engine prints it back in a clause (`IS NONE` as `= NONE`, `||` as `OR`,
+/// a statement such as `IF` in parentheses); the text unchanged if it does not parse.
 pub fn canonical(text: &str) -> String {
     match parse(text) {
-        Ok(expr) => expr.to_sql(),
+        Ok(expr) => surrealdb_sql::CoverStmts(&expr).to_sql(),
         Err(_) => text.to_owned(),
     }
 }

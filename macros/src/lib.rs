@@ -245,9 +245,20 @@ fn table_impls(table: &TableAst) -> Tokens {
         let member = member(&f.ident);
         columns.push((quote!(#member), f.name.clone(), f.rust_ty.span()));
     }
-    let writes = columns
+    // A COMPUTED field is read, never written: the engine computes it on every read.
+    let computed: Vec<&str> = table
+        .fields
         .iter()
-        .map(|(member, name, span)| quote_spanned!(*span=> writer.field(#name, self.#member);));
+        .filter(|f| f.clauses.computed.is_some())
+        .map(|f| f.name.as_str())
+        .collect();
+    let writes = columns.iter().map(|(member, name, span)| {
+        if computed.contains(&name.as_str()) {
+            quote_spanned!(*span=> let _ = self.#member;)
+        } else {
+            quote_spanned!(*span=> writer.field(#name, self.#member);)
+        }
+    });
     let reads = columns
         .iter()
         .map(|(member, name, span)| quote_spanned!(*span=> #member: reader.field(#name)?,));
