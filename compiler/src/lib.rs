@@ -30,6 +30,8 @@ pub mod emit;
 #[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]
+pub mod index_helpers;
+#[cfg(feature = "codegen")]
 pub mod rustgen;
 #[cfg(feature = "tokens")]
 pub mod tokens;

@@ -312,6 +312,78 @@ impl<T: Table> SurrealValue for Record<T> {
     }
 }
 
+/// A row found by a full-text search: its BM25 score and, when the index keeps highlights, the
+/// matching text with the hits marked. What the generated `search_*` helpers return.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored<T: Table> {
+    pub record: Record<T>,
+    pub score: f64,
+    pub highlight: Option<String>,
+}
+
+impl<T: Table> SurrealValue for Scored<T> {
+    fn kind_of() -> Kind {
+        Kind::Object
+    }
+
+    fn into_value(self) -> Value {
+        let mut value = self.record.into_value();
+        if let Value::Object(object) = &mut value {
+            object.insert("score".to_owned(), Value::from_t(self.score));
+            if let Some(h) = self.highlight {
+                object.insert("highlight".to_owned(), Value::from_t(h));
+            }
+        }
+        value
+    }
+
+    fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
+        let Value::Object(mut object) = value else {
+            return Err(conversion_error(format!("expected a `{}` search hit (an object), found {value:?}", T::TABLE)));
+        };
+        let score = f64::from_value(object.remove("score").unwrap_or(Value::None))?;
+        let highlight = Option::<String>::from_value(object.remove("highlight").unwrap_or(Value::None))?;
+        Ok(Scored {
+            record: Record::from_value(Value::Object(object))?,
+            score,
+            highlight,
+        })
+    }
+}
+
+/// A row found by a nearest-neighbour search, with its distance to the query vector (smaller is
+/// nearer). What the generated `nearest_*` helpers return, nearest first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Nearest<T: Table> {
+    pub record: Record<T>,
+    pub distance: f64,
+}
+
+impl<T: Table> SurrealValue for Nearest<T> {
+    fn kind_of() -> Kind {
+        Kind::Object
+    }
+
+    fn into_value(self) -> Value {
+        let mut value = self.record.into_value();
+        if let Value::Object(object) = &mut value {
+            object.insert("distance".to_owned(), Value::from_t(self.distance));
+        }
+        value
+    }
+
+    fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
+        let Value::Object(mut object) = value else {
+            return Err(conversion_error(format!("expected a `{}` neighbour (an object), found {value:?}", T::TABLE)));
+        };
+        let distance = f64::from_value(object.remove("distance").unwrap_or(Value::None))?;
+        Ok(Nearest {
+            record: Record::from_value(Value::Object(object))?,
+            distance,
+        })
+    }
+}
+
 /// One pooled example as `fn::similar_examples` returns it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Example {
@@ -370,6 +442,37 @@ impl ObjectReader {
                 e.message()
             ))
         })
+    }
+}
+
+impl ObjectReader {
+    /// The key of the record id in field `name` (a typed `id` field: `i64`, `String`, ...).
+    pub fn key<K: RecordKey>(&mut self, name: &str) -> Result<K, surrealdb::Error> {
+        let value = self.object.remove(name).unwrap_or(Value::None);
+        let key = match value {
+            Value::RecordId(id) => id.key,
+            other => {
+                return Err(conversion_error(format!(
+                    "field `{name}` of `{}`: expected a record id, found {other:?}",
+                    self.table
+                )))
+            }
+        };
+        K::from_key(&key).ok_or_else(|| {
+            conversion_error(format!(
+                "field `{name}` of `{}`: the key {key:?} is not of the struct's id type",
+                self.table
+            ))
+        })
+    }
+}
+
+impl ObjectWriter {
+    /// The record id `table:key` in field `name`.
+    pub fn key(&mut self, name: &str, table: &str, key: impl RecordKey) -> &mut Self {
+        self.0
+            .insert(name, Value::RecordId(RecordId::new(table, key.into_key())));
+        self
     }
 }
 

@@ -41,6 +41,8 @@ struct TableContext {
     doc: String,
     select_query: String,
     traversals: Vec<Traversal>,
+    /// Typed helpers for the table's indexes (`search_*`, `nearest_*`, `find_by_*`).
+    index_helpers: Vec<crate::index_helpers::Helper>,
 }
 
 #[derive(Serialize)]
@@ -125,6 +127,9 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             },
             select_query: format!("SELECT * FROM {} LIMIT $limit", t.name),
             traversals: Vec::new(),
+            index_helpers: crate::index_helpers::helpers_with(t, types, &|name| {
+                schema.table(name).map(|x| x.rust_name.clone())
+            }),
         })
         .collect();
     for relation in &schema.tables {
@@ -190,7 +195,16 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             )));
         }
         modules.push((&t.module, &t.name));
-        let mut names = vec!["get", "select"];
+        let mut names = vec!["get", "get_by_key", "select"];
+        for h in &t.index_helpers {
+            if names.contains(&h.function.as_str()) {
+                return Err(EmitError::NameClash(format!(
+                    "the generated module `{}` would have two functions named `{}`; name one of the indexes differently",
+                    t.module, h.function
+                )));
+            }
+            names.push(&h.function);
+        }
         for r in &t.traversals {
             if names.contains(&r.function.as_str()) {
                 return Err(EmitError::NameClash(format!(

@@ -245,6 +245,7 @@ fn table_impls(table: &TableAst) -> Tokens {
         let member = member(&f.ident);
         columns.push((quote!(#member), f.name.clone(), f.rust_ty.span()));
     }
+    let name_lit = name;
     // A COMPUTED field is read, never written: the engine computes it on every read.
     let computed: Vec<&str> = table
         .fields
@@ -252,16 +253,23 @@ fn table_impls(table: &TableAst) -> Tokens {
         .filter(|f| f.clauses.computed.is_some())
         .map(|f| f.name.as_str())
         .collect();
+    let typed_id = table.id.is_some();
     let writes = columns.iter().map(|(member, name, span)| {
-        if computed.contains(&name.as_str()) {
+        if typed_id && name == "id" && member.to_string() == "id" {
+            quote_spanned!(*span=> writer.key("id", #name_lit, self.id);)
+        } else if computed.contains(&name.as_str()) {
             quote_spanned!(*span=> let _ = self.#member;)
         } else {
             quote_spanned!(*span=> writer.field(#name, self.#member);)
         }
     });
-    let reads = columns
-        .iter()
-        .map(|(member, name, span)| quote_spanned!(*span=> #member: reader.field(#name)?,));
+    let reads = columns.iter().map(|(member, name, span)| {
+        if typed_id && name == "id" && member.to_string() == "id" {
+            quote_spanned!(*span=> id: reader.key("id")?,)
+        } else {
+            quote_spanned!(*span=> #member: reader.field(#name)?,)
+        }
+    });
     let skipped = table.skipped.iter().map(|s| {
         let s = member(s);
         quote!(#s: ::std::default::Default::default(),)
