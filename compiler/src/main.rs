@@ -157,6 +157,13 @@ fn non_empty(text: &str) -> Result<String, String> {
 }
 
 /// The question vector must have the pool's dimension; say so before the engine does.
+/// Lints, rustc-style, on stderr.
+fn print_warnings(warnings: &[surqlc::Diagnostic]) {
+    for w in warnings {
+        eprintln!("{w}\n");
+    }
+}
+
 fn check_dimension(schema: &surqlc::ir::Schema, vector: &[f64]) -> Result<(), Failure> {
     let dimension = schema.settings.examples.dimension as usize;
     if vector.len() == dimension {
@@ -229,6 +236,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 .out_dir(&out)
                 .types_path(types_path)
                 .compile()?;
+            print_warnings(&output.warnings);
             eprintln!(
                 "wrote {} and {} ({}, {} exposed)",
                 out.join("schema.surql").display(),
@@ -246,6 +254,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Check { input } => {
             let output = builder(&input).generate()?;
+            print_warnings(&output.warnings);
             embedded_with(&output.schema_surql).await?;
             eprintln!(
                 "ok: {} compile and load",

@@ -175,6 +175,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         });
     }
     let analyzers = super::schema_checks::analyzers(cxs, items, &tables);
+    super::schema_checks::lints(cxs, items);
 
     let (name, rust_name, settings) = settings(cxs, items, &tables, &table_names, default_name);
     // Point at the clashing table itself: that is where the name comes from.

@@ -200,3 +200,69 @@ pub fn value_hints(
         })
         .collect()
 }
+
+/// Whether a field of this type can hold NONE.
+fn can_be_none(ty: &super::ast::TypeAst) -> bool {
+    use super::ast::TypeAst;
+    match ty {
+        TypeAst::Option(_) => true,
+        TypeAst::Known(ir::Type::Option(_) | ir::Type::Any) => true,
+        TypeAst::Raw(t) => t.starts_with("option<") || t.contains("none"),
+        _ => false,
+    }
+}
+
+fn is_string(ty: &super::ast::TypeAst) -> bool {
+    use super::ast::TypeAst;
+    match ty {
+        TypeAst::Known(ir::Type::String) => true,
+        TypeAst::Option(inner) => is_string(inner),
+        _ => false,
+    }
+}
+
+/// Whether a field name reads like a date or time.
+fn date_like(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "time"
+        || n == "date"
+        || n.ends_with("_at")
+        || n.ends_with("_on")
+        || n.ends_with("date")
+        || n.ends_with("_time")
+        || n.starts_with("date_")
+        || n.ends_with("day")
+}
+
+/// Warnings for known traps, each at the field it is about, with a one-line why.
+pub fn lints(cxs: &[Ctxt], items: &Items) {
+    for (file, t) in &items.tables {
+        let cx = &cxs[*file];
+        for index in &t.indexes {
+            if !matches!(index.index.kind, ir::IndexKind::Unique) {
+                continue;
+            }
+            for name in &index.index.fields {
+                let Some(f) = t.fields.iter().find(|f| &f.name == name) else {
+                    continue;
+                };
+                let filled = f.clauses.value.is_some()
+                    || f.clauses.default.as_ref().is_some_and(|d| d.always);
+                if can_be_none(&f.ty) && !filled {
+                    cx.warn_at(f.name_span, format!("the UNIQUE index `{}` covers `{}`, which can be NONE: rows where it is NONE skip the uniqueness check; store a mirror with `value = \"...\"` that is never NONE", index.index.name, f.name));
+                }
+            }
+        }
+        for f in &t.fields {
+            let explained = f.comment.as_deref().is_some_and(|c| {
+                let c = c.to_ascii_lowercase();
+                ["compare", "sort", "iso", "yyyy", "order"]
+                    .iter()
+                    .any(|w| c.contains(w))
+            });
+            if is_string(&f.ty) && date_like(&f.name) && !explained {
+                cx.warn_at(f.name_span, format!("`{}` looks like a date kept in a string: say in its doc comment how to compare it (e.g. \"'YYYY-MM-DD'; ISO dates sort as strings\"), or make it a Datetime", f.name));
+            }
+        }
+    }
+}
