@@ -144,6 +144,20 @@ pub mod member {
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
+    }
     /// Up to `limit` rows of `member` with their ids.
     pub async fn select<C: Connection>(
         db: &Surreal<C>,
@@ -196,6 +210,20 @@ pub mod book {
         id: &Link<Row>,
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
     }
     /// Up to `limit` rows of `book` with their ids.
     pub async fn select<C: Connection>(
@@ -275,6 +303,20 @@ pub mod author {
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
+    }
     /// Up to `limit` rows of `author` with their ids.
     pub async fn select<C: Connection>(
         db: &Surreal<C>,
@@ -327,6 +369,20 @@ pub mod borrowed {
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
+    }
     /// Up to `limit` rows of `borrowed` with their ids.
     pub async fn select<C: Connection>(
         db: &Surreal<C>,
@@ -353,6 +409,20 @@ pub mod wrote {
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
+    }
     /// Up to `limit` rows of `wrote` with their ids.
     pub async fn select<C: Connection>(
         db: &Surreal<C>,
@@ -378,6 +448,20 @@ pub mod loan_audit {
         id: &Link<Row>,
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
     }
     /// Up to `limit` rows of `loan_audit` with their ids.
     pub async fn select<C: Connection>(

@@ -150,6 +150,20 @@ pub mod customer {
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
+    }
     /// Up to `limit` rows of `customer` with their ids.
     pub async fn select<C: Connection>(
         db: &Surreal<C>,
@@ -201,6 +215,20 @@ pub mod purchase {
         id: &Link<Row>,
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
     }
     /// Up to `limit` rows of `purchase` with their ids.
     pub async fn select<C: Connection>(
@@ -280,6 +308,20 @@ pub mod product {
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
+    }
     /// Up to `limit` rows of `product` with their ids.
     pub async fn select<C: Connection>(
         db: &Surreal<C>,
@@ -332,6 +374,20 @@ pub mod placed {
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
+    }
     /// Up to `limit` rows of `placed` with their ids.
     pub async fn select<C: Connection>(
         db: &Surreal<C>,
@@ -357,6 +413,20 @@ pub mod contains {
         id: &Link<Row>,
     ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> Result<Option<Record<Row>>, Error> {
+        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
+        let rows: Vec<Record<Row>> = db
+            .query("SELECT * FROM $id")
+            .bind(("id", id.record_id()))
+            .await?
+            .check()?
+            .take(0)?;
+        Ok(rows.into_iter().next())
     }
     /// Up to `limit` rows of `contains` with their ids.
     pub async fn select<C: Connection>(
