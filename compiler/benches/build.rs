@@ -49,6 +49,21 @@ fn main() {
         builder.generate().unwrap();
     }
     let per_run = start.elapsed() / runs;
+    let start = Instant::now();
+    let schema = builder.load().unwrap();
+    let front = start.elapsed();
+    let start = Instant::now();
+    surqlc::emit::render_schema_surql(&schema, &Default::default()).unwrap();
+    let surql = start.elapsed();
+    let start = Instant::now();
+    surqlc::rustgen::render_module(&schema, &Default::default()).unwrap();
+    let rust = start.elapsed();
+    println!(
+        "front end {:.1} ms, schema.surql {:.1} ms, schema.rs {:.1} ms",
+        front.as_secs_f64() * 1000.0,
+        surql.as_secs_f64() * 1000.0,
+        rust.as_secs_f64() * 1000.0
+    );
     let per_table = per_run.as_secs_f64() * 1000.0 / tables as f64;
     println!(
         "build of {tables} tables: {:.1} ms ({per_table:.3} ms per table; schema.surql {} KiB, schema.rs {} KiB)",

@@ -25,6 +25,8 @@ pub use diagnostic::{Diagnostic, Diagnostics};
 pub mod builder;
 #[cfg(feature = "db")]
 pub mod db;
+#[cfg(feature = "db")]
+pub mod hint_costs;
 #[cfg(feature = "codegen")]
 pub mod emit;
 #[cfg(feature = "codegen")]

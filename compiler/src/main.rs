@@ -360,6 +360,7 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
 
     let mut live_mismatch = None;
     let mut sections = Vec::new();
+    let mut hints = Vec::new();
     if args.live || args.question.is_some() {
         let conn = embedded_with(&output.schema_surql).await?;
         if args.live {
@@ -382,6 +383,9 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
                 .await
                 .map_err(db_failure("fn::nl2surql_prompt failed"))?;
             sections = prompt_sections(&conn, &prompt, &args.vector, encoding).await?;
+            hints = surqlc::hint_costs::hint_costs(&conn, schema, |t| encoding.count(t))
+                .await
+                .map_err(db_failure("fn::value_hints failed"))?;
         }
     }
     if args.question.is_none() {
@@ -436,6 +440,7 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
                     "table": s.table, "field": s.field, "advice": s.advice,
                     "tokens_now": s.tokens_now, "tokens_after": s.tokens_after, "saved": s.saved(),
                 })).collect::<Vec<_>>(),
+                "value_hints": hints.iter().map(|h| serde_json::json!({"hint": h.label, "line": h.line, "tokens": h.tokens})).collect::<Vec<_>>(),
                 "live_matches": if args.live { Some(live_mismatch.is_none()) } else { None },
                 "over_budget": over,
             });
@@ -443,6 +448,12 @@ async fn run_audit(input: &Input, args: &AuditArgs) -> Result<(), Failure> {
         }
         Format::Text => {
             print!("{}", text_report(&cost, &alternative, &savings, &sections));
+            if !hints.is_empty() {
+                println!("\nvalue hints on the seed data (tokens per line):");
+                for h in &hints {
+                    println!("{:>6}  {}", h.tokens, h.line);
+                }
+            }
             if args.live && live_mismatch.is_none() {
                 println!("\nlive: the embedded engine's fn::schema_context() equals the static rendering");
             }

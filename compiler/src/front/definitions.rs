@@ -103,7 +103,7 @@ pub fn field_clauses(cx: &Ctxt, c: &clauses::FieldClauses, ty: &TypeAst) -> ir::
     if let (Some(span), None) = (c.default_always, &c.default) {
         cx.error_at(span, "`default_always` needs `default = \"expr\"`");
     }
-    if let Some(computed) = &c.computed {
+    if c.computed.is_some() {
         // The engine refuses these beside COMPUTED: the value is never stored.
         let clashes = [
             ("value", c.value.as_ref().map(|e| e.span())),
@@ -117,7 +117,6 @@ pub fn field_clauses(cx: &Ctxt, c: &clauses::FieldClauses, ty: &TypeAst) -> ir::
                 cx.error_at(span, format!("`{what}` cannot go with `computed`: a COMPUTED field is never stored"));
             }
         }
-        let _ = computed;
     }
     if let Some(span) = c.flexible {
         if !holds_object(ty) {
@@ -195,9 +194,8 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
                 .find(|f| f.ident == name || f.name == name)
             {
                 Some(f) => {
-                    if let Some(span) = f.computed_span {
+                    if f.computed_span.is_some() {
                         cx.error_spanned_by(ident, format!("`{name}` is COMPUTED: the engine cannot index a field that is computed on read; store it with `value = \"...\"` instead"));
-                        let _ = span;
                     }
                     fields.push(f);
                 }
@@ -223,8 +221,7 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
                 name
             }
         };
-        if let Some(other) = out.iter().find(|i| i.index.name == name) {
-            let _ = other;
+        if out.iter().any(|i| i.index.name == name) {
             cx.error_at(
                 a.name.as_ref().map_or(a.span, |n| n.span),
                 format!("two indexes on `{}` are named `{name}`; name one with index(name = \"...\")", table.name),

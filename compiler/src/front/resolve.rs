@@ -174,7 +174,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
             indexes: t.indexes.iter().map(|i| i.index.clone()).collect(),
         });
     }
-    let analyzers = super::schema_checks::analyzers(cxs, items, &tables);
+    let analyzers = super::schema_checks::analyzers(cxs, items);
     super::schema_checks::lints(cxs, items);
 
     let (name, rust_name, settings) = settings(cxs, items, &tables, &table_names, default_name);

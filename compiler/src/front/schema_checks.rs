@@ -41,7 +41,7 @@ const SNOWBALL: &[&str] = &[
 ];
 
 /// The analyzers of the `Schema` item, checked, and every full-text index checked against them.
-pub fn analyzers(cxs: &[Ctxt], items: &Items, tables: &[ir::Table]) -> Vec<ir::Analyzer> {
+pub fn analyzers(cxs: &[Ctxt], items: &Items) -> Vec<ir::Analyzer> {
     let mut out: Vec<ir::Analyzer> = Vec::new();
     if let Some((file, schema)) = items.schemas.first() {
         let cx = &cxs[*file];
@@ -87,7 +87,6 @@ pub fn analyzers(cxs: &[Ctxt], items: &Items, tables: &[ir::Table]) -> Vec<ir::A
             }
         }
     }
-    let _ = tables;
     out
 }
 
