@@ -45,6 +45,7 @@ fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Opti
         },
         _ => ("::surqlc::runtime::Value".into(), ident.clone()),
     };
+    let bind = format!("::surqlc::runtime::SurrealValue::into_value({bind})");
     Param {
         var: ident.trim_start_matches("r#").to_owned(),
         name: ident,

@@ -8,6 +8,9 @@
 
 use crate::ir;
 use std::fmt;
+
+mod queries;
+pub use queries::{find_one, get_by_key, nearest, search};
 use std::marker::PhantomData;
 use surrealdb::types::{Kind, Object, SerializationError};
 use surrealdb::{Connection, Surreal};

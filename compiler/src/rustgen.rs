@@ -235,13 +235,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let text = tera
         .render("module.rs", &context)
         .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
-    let file = syn::parse_file(&text).map_err(|e| {
-        let at = e.span().start();
-        EmitError::Template(format!(
-            "templates/module.rs.tera rendered Rust that does not parse ({}:{}): {e}",
-            at.line, at.column
-        ))
-    })?;
+    let formatted = format_parallel(&text)?;
     let sources = if options.sources.is_empty() {
         schema.name.clone()
     } else {
@@ -258,5 +252,45 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         schema.name,
         options.file_stem,
     );
-    Ok(header + &prettyplease::unparse(&file))
+    Ok(header + &formatted)
+}
+
+/// Marks where the template starts a table's module: the text may be parsed in pieces there.
+const SPLIT: &str = "// surqlc:split\n";
+
+/// Parses the rendered module with syn (so a template mistake is an error here) and formats it
+/// with prettyplease, in contiguous groups of table modules on as many threads as there are
+/// cores. Items are formatted independently, so the groups' texts join into the whole file's.
+fn format_parallel(text: &str) -> Result<String, EmitError> {
+    let pieces: Vec<&str> = text.split(SPLIT).collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pieces.len())
+        .max(1);
+    let per = pieces.len().div_ceil(workers);
+    let groups: Vec<String> = pieces.chunks(per).map(|g| g.concat()).collect();
+    let format = |group: &String| -> Result<String, EmitError> {
+        let file = syn::parse_file(group).map_err(|e| {
+            let at = e.span().start();
+            EmitError::Template(format!(
+                "templates/module.rs.tera rendered Rust that does not parse (near line {} of a part, column {}): {e}",
+                at.line, at.column
+            ))
+        })?;
+        Ok(prettyplease::unparse(&file))
+    };
+    if groups.len() == 1 {
+        return format(&groups[0]);
+    }
+    let results: Vec<Result<String, EmitError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|g| scope.spawn(move || format(g)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    results.into_iter().collect::<Result<Vec<_>, _>>().map(|parts| parts.concat())
 }

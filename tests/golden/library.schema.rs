@@ -149,14 +149,7 @@ pub mod member {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `member` with their ids.
     pub async fn select<C: Connection>(
@@ -216,14 +209,7 @@ pub mod book {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `book` with their ids.
     pub async fn select<C: Connection>(
@@ -308,14 +294,7 @@ pub mod author {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `author` with their ids.
     pub async fn select<C: Connection>(
@@ -374,14 +353,7 @@ pub mod borrowed {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `borrowed` with their ids.
     pub async fn select<C: Connection>(
@@ -414,14 +386,7 @@ pub mod wrote {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `wrote` with their ids.
     pub async fn select<C: Connection>(
@@ -454,14 +419,7 @@ pub mod loan_audit {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan_audit` with their ids.
     pub async fn select<C: Connection>(

@@ -156,14 +156,7 @@ pub mod person {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `person` with their ids.
     pub async fn select<C: Connection>(
@@ -248,14 +241,7 @@ pub mod meeting {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `meeting` with their ids.
     pub async fn select<C: Connection>(
@@ -340,14 +326,7 @@ pub mod task {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `task` with their ids.
     pub async fn select<C: Connection>(
@@ -432,14 +411,7 @@ pub mod attended {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `attended` with their ids.
     pub async fn select<C: Connection>(
@@ -472,14 +444,7 @@ pub mod discussed {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `discussed` with their ids.
     pub async fn select<C: Connection>(
@@ -512,14 +477,7 @@ pub mod assigned {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `assigned` with their ids.
     pub async fn select<C: Connection>(

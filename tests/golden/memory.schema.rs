@@ -149,14 +149,7 @@ pub mod file {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// The `file` row with this `parent_key` and `name` (unique index `file_parent_name`), if there is one.
     pub async fn find_by_parent_key_and_name<C: Connection>(
@@ -164,16 +157,16 @@ pub mod file {
         parent_key: &str,
         name: &str,
     ) -> Result<Option<Record<Row>>, Error> {
-        let rows: Vec<Record<Row>> = db
-            .query(
+        ::surqlc::runtime::find_one(
+                db,
                 "SELECT * FROM file WHERE parent_key = $parent_key AND name = $name LIMIT 1",
+                ::std::vec![
+                    ("parent_key", ::surqlc::runtime::SurrealValue::into_value(parent_key
+                    .to_owned())), ("name",
+                    ::surqlc::runtime::SurrealValue::into_value(name.to_owned())),
+                ],
             )
-            .bind(("parent_key", parent_key.to_owned()))
-            .bind(("name", name.to_owned()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+            .await
     }
     /// Full-text search of `file.content` (index `file_content`): up to `limit` rows matching `query`, best BM25 score first, with the matching text highlighted in `<b>...</b>`.
     pub async fn search_content<C: Connection>(
@@ -181,14 +174,13 @@ pub mod file {
         query: &str,
         limit: u32,
     ) -> Result<Vec<::surqlc::runtime::Scored<Row>>, Error> {
-        db.query(
+        ::surqlc::runtime::search(
+                db,
                 "SELECT *, search::score(1) AS score, search::highlight('<b>', '</b>', 1) AS highlight FROM file WHERE content @1@ $query ORDER BY score DESC LIMIT $limit",
+                query,
+                limit,
             )
-            .bind(("query", query.to_owned()))
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+            .await
     }
     /// The `k` rows whose `embedding` is nearest to `vector` (index `file_embedding`, cosine distance, dimension 4), nearest first.
     pub async fn nearest_embedding<C: Connection>(
@@ -196,10 +188,13 @@ pub mod file {
         vector: &[f64],
         k: u32,
     ) -> Result<Vec<::surqlc::runtime::Nearest<Row>>, Error> {
-        let query = "SELECT *, vector::distance::knn() AS distance FROM file WHERE embedding <|{k},{ef}|> $vector ORDER BY distance ASC"
-            .replace("{k}", &k.max(1).to_string())
-            .replace("{ef}", &k.max(40).to_string());
-        db.query(query).bind(("vector", vector.to_vec())).await?.check()?.take(0)
+        ::surqlc::runtime::nearest(
+                db,
+                "SELECT *, vector::distance::knn() AS distance FROM file WHERE embedding <|{k},{ef}|> $vector ORDER BY distance ASC",
+                vector,
+                k,
+            )
+            .await
     }
     /// Up to `limit` rows of `file` with their ids.
     pub async fn select<C: Connection>(

@@ -155,14 +155,7 @@ pub mod customer {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
     pub async fn select<C: Connection>(
@@ -221,14 +214,7 @@ pub mod purchase {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase` with their ids.
     pub async fn select<C: Connection>(
@@ -313,14 +299,7 @@ pub mod product {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product` with their ids.
     pub async fn select<C: Connection>(
@@ -379,14 +358,7 @@ pub mod placed {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `placed` with their ids.
     pub async fn select<C: Connection>(
@@ -419,14 +391,7 @@ pub mod contains {
         db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
     ) -> Result<Option<Record<Row>>, Error> {
-        let id = Link::<Row>::new(::surqlc::runtime::RecordKey::into_key(key.into()));
-        let rows: Vec<Record<Row>> = db
-            .query("SELECT * FROM $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)?;
-        Ok(rows.into_iter().next())
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contains` with their ids.
     pub async fn select<C: Connection>(
