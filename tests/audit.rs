@@ -1,7 +1,7 @@
 //! The audit's static schema block equals the engine's `fn::schema_context()`, and its token counts equal the lesson's.
 
 use surqlc::ir::Schema;
-use surqlc::render::{self, Rendering};
+use surqlc::surql::info::{self as render, Rendering};
 use surqlc::tokens::{self, Encoding};
 use surqlc_tests::*;
 
@@ -307,19 +307,19 @@ fn the_compact_block_loses_nothing() {
                     name
                 }
             };
-            assert_eq!(name, render::escape_ident(&table.name));
+            assert_eq!(name, surqlc::surql::lex::escape_ident(&table.name));
             let fields: Vec<(String, String, Option<String>)> = lines
                 .map(|line| {
                     let (def, comment) = split_comment(line.strip_suffix(';').unwrap());
                     let rest = def.strip_prefix("DEFINE FIELD ").unwrap();
                     let (field, rest) = rest.split_once(" ON ").unwrap();
                     let (on, ty) = rest.split_once(" TYPE ").unwrap();
-                    assert_eq!(on, render::escape_ident(&table.name));
+                    assert_eq!(on, surqlc::surql::lex::escape_ident(&table.name));
                     (field.to_owned(), ty.to_owned(), comment)
                 })
                 .collect();
             for field in &table.fields {
-                let shown = render::escape_ident(&field.name);
+                let shown = surqlc::surql::lex::escape_ident(&field.name);
                 let found = fields
                     .iter()
                     .find(|f| f.0 == shown)
@@ -329,7 +329,7 @@ fn the_compact_block_loses_nothing() {
                 if let surqlc::ir::Type::Literal(values) = &field.ty {
                     for v in values {
                         assert!(
-                            found.1.contains(&render::quote_str(v)),
+                            found.1.contains(&surqlc::surql::lex::quote_str(v)),
                             "{v} in {}",
                             found.1
                         );

@@ -180,11 +180,29 @@ fn attribute_and_lookup_errors_come_in_one_run() {
 
 #[test]
 fn a_raw_type_that_would_end_the_statement_is_rejected() {
+    // The caret is under the `;` inside the attribute string (column 28), not at the string's start.
     assert_one(
         "#[derive(Table)]\npub struct Thing {\n    #[surqlc(type = \"string; REMOVE TABLE thing\")]\n    pub a: String,\n}\n",
         3,
-        21,
-        "is not a SurrealQL type: unexpected `;`",
+        28,
+        "is not a SurrealQL type surqlc can read: unexpected `;`",
+    );
+}
+
+#[test]
+fn a_raw_type_surqlc_cannot_read_is_an_error_at_the_bad_word() {
+    // Once silently copied as written; now read once by the front end, and refused where it goes wrong.
+    assert_one(
+        "#[derive(Table)]\npub struct Thing {\n    #[surqlc(type = \"option<array<strng>>\")]\n    pub a: String,\n}\n",
+        3,
+        35,
+        "`strng` is not a SurrealQL type",
+    );
+    assert_one(
+        "#[derive(Table)]\npub struct Thing {\n    #[surqlc(type = \"geometry<point | pont>\")]\n    pub a: String,\n}\n",
+        3,
+        38,
+        "`pont` is not a geometry kind",
     );
 }
 

@@ -11,6 +11,13 @@ fn main() {
             .compile()
             .unwrap_or_else(|e| panic!("{e}"));
     }
+    // A schema included with the default types_path (`super`), from inside the schema's own module.
+    surqlc::Builder::new()
+        .schema("fixtures/escape_hatches.rs")
+        .out_dir(out.join("escape_hatches"))
+        .agent_password("test-agent-password")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
     // The store again without an agent password: the module must say so instead of failing to sign in.
     std::env::remove_var(surqlc::builder::AGENT_PASSWORD_ENV);
     surqlc::Builder::new()

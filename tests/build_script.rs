@@ -36,14 +36,19 @@ fn main() {
 "#;
 
 fn probe_crate() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("surqlc-rerun-probe-{}", std::process::id()));
+    probe_crate_with("rerun", BUILD_RS)
+}
+
+/// A throwaway crate named `NAME-probe` whose build script is `build_rs`.
+fn probe_crate_with(name: &str, build_rs: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("surqlc-{name}-probe-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let compiler = root().join("compiler");
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"rerun-probe\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+            "[package]\nname = \"{name}-probe\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
              [workspace]\n\n[build-dependencies]\nsurqlc = {{ path = {:?} }}\n",
             compiler.display().to_string()
         ),
@@ -51,13 +56,13 @@ fn probe_crate() -> PathBuf {
     .unwrap();
     // The workspace's lock pins the same versions; cargo drops what the probe does not use.
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::write(dir.join("build.rs"), BUILD_RS).unwrap();
+    std::fs::write(dir.join("build.rs"), build_rs).unwrap();
     std::fs::write(dir.join("src/main.rs"), MAIN_RS).unwrap();
     std::fs::write(dir.join("schema.rs"), SCHEMA).unwrap();
     dir
 }
 
-/// Builds the probe; returns success and stderr.
+/// Builds the probe (not `--quiet`, which would hide the build script's warnings); returns success and stderr.
 fn cargo_build(dir: &Path) -> (bool, String) {
     // A target directory of its own: the workspace's is locked by the running `cargo test`.
     let target = std::env::var_os("CARGO_TARGET_DIR")
@@ -65,7 +70,7 @@ fn cargo_build(dir: &Path) -> (bool, String) {
         .unwrap_or_else(|| root().join("target"))
         .join("rerun-probe");
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--offline", "--quiet"])
+        .args(["build", "--offline"])
         .arg("--target-dir")
         .arg(&target)
         .current_dir(dir)
@@ -125,5 +130,68 @@ fn the_build_script_reruns_only_when_the_schema_changes() {
         "{stderr}"
     );
     assert!(stderr.contains("schema.rs:8:15"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const REPORTING_BUILD_RS: &str = r#"
+fn main() {
+    let runs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("runs.log");
+    let mut log = std::fs::read_to_string(&runs).unwrap_or_default();
+    log.push_str("run\n");
+    std::fs::write(&runs, log).unwrap();
+    let mut builder = surqlc::Builder::new();
+    builder.schema("schema.rs");
+    // NO_AGENT
+    builder.compile_in_build_script();
+}
+"#;
+
+#[test]
+fn schema_errors_reach_cargo_as_its_own_errors_and_the_password_warning_can_be_silenced() {
+    let dir = probe_crate_with("errors", REPORTING_BUILD_RS);
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("warning: errors-probe@0.0.0: surqlc: SURQLC_AGENT_PASSWORD is not set"),
+        "{stderr}"
+    );
+    // Cargo shows a build script's warnings again when it reuses its output: the script does not rerun.
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(ok, "{stderr}");
+    assert_eq!(runs(&dir), 1, "an unchanged crate does not rerun the build script");
+    assert!(stderr.contains("SURQLC_AGENT_PASSWORD is not set"), "{stderr}");
+
+    // A schema error: cargo prints surqlc's message with file, line and column, and the source
+    // line, as the build's own errors, without dumping the build script's output.
+    std::fs::write(
+        dir.join("schema.rs"),
+        SCHEMA.replace(
+            "pub body: String,",
+            "pub body: String,\n    pub tags: std::collections::HashSet<String>,",
+        ),
+    )
+    .unwrap();
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(!ok, "the build must fail");
+    assert!(
+        stderr.contains("error: errors-probe@0.0.0: schema.rs:8:15: unsupported field type `std::collections::HashSet<String>`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error: errors-probe@0.0.0:     8 |     pub tags: std::collections::HashSet<String>,"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("failed to run custom build command"), "{stderr}");
+
+    // `Builder::no_agent()`: the crate wants no agent, so there is nothing to warn about.
+    std::fs::write(dir.join("schema.rs"), SCHEMA).unwrap();
+    std::fs::write(
+        dir.join("build.rs"),
+        REPORTING_BUILD_RS.replace("// NO_AGENT", "builder.no_agent();"),
+    )
+    .unwrap();
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("SURQLC_AGENT_PASSWORD"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

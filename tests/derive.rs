@@ -1,18 +1,6 @@
 //! The derives and the compiler agree: for every table in `schemas/`, the derive's `DEFINE` text is the compiler's; derived types read and write rows.
 
-#[path = "../schemas/store.rs"]
-mod store;
-
-#[path = "../schemas/library.rs"]
-#[allow(dead_code)] // `unread_notices` is a UI-only field the tests never read.
-mod library;
-
-#[path = "../schemas/memory.rs"]
-mod memory;
-
-#[path = "../schemas/meetings.rs"]
-mod meetings;
-
+use crate::{library, meetings, memory, store};
 use surqlc::runtime::{Link, Literal, Record, Relation, SurrealValue, Table};
 use surqlc_tests::*;
 

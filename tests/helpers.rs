@@ -1,12 +1,5 @@
 //! The generated helper modules compile without warnings for every schema, and the store's helpers do what their docs say on the embedded engine.
 
-#[path = "../schemas/store.rs"]
-mod store;
-
-#[path = "../schemas/library.rs"]
-#[allow(dead_code)]
-mod library;
-
 #[deny(warnings)]
 mod store_db {
     include!(concat!(env!("OUT_DIR"), "/store/schema.rs"));
@@ -22,7 +15,7 @@ mod store_without_agent_db {
     include!(concat!(env!("OUT_DIR"), "/store_without_agent/schema.rs"));
 }
 
-use store::*;
+use crate::store::*;
 use surqlc::runtime::{surrealdb, Outcome};
 use surqlc_tests::*;
 
@@ -311,5 +304,28 @@ fn without_an_agent_password_signin_says_why() {
                 .contains("defines no agent user: SURQLC_AGENT_PASSWORD was not set"),
             "{err}"
         );
+    });
+}
+
+#[test]
+fn a_wrong_agent_password_names_the_user_namespace_and_database_tried() {
+    block_on(async {
+        let db = store_db().await;
+        let err = store_db::agent_signin(&db, "ai", "store", "not-the-password")
+            .await
+            .expect_err("a wrong password");
+        let text = err.to_string();
+        assert!(
+            text.contains("user `agent` could not sign in to namespace `ai`, database `store`"),
+            "{text}"
+        );
+        // The engine's own reason is kept, and the error is still an authentication error.
+        assert!(text.contains("authentication"), "{text}");
+        assert_eq!(err.kind_str(), err.cause().map_or("", |c| c.kind_str()));
+        // The wrong database is named as such.
+        let err = store_db::agent_signin(&db, "ai", "shop", "test-agent-password")
+            .await
+            .expect_err("no agent in that database");
+        assert!(err.to_string().contains("namespace `ai`, database `shop`"), "{err}");
     });
 }

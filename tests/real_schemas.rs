@@ -1,11 +1,5 @@
 //! The two real-world schemas (`schemas/memory.rs`, `schemas/meetings.rs`) load, import twice without change, and behave as their constructs promise.
 
-#[path = "../schemas/memory.rs"]
-mod memory;
-
-#[path = "../schemas/meetings.rs"]
-mod meetings;
-
 #[deny(warnings)]
 mod memory_db {
     include!(concat!(env!("OUT_DIR"), "/memory/schema.rs"));
@@ -16,6 +10,7 @@ mod meetings_db {
     include!(concat!(env!("OUT_DIR"), "/meetings/schema.rs"));
 }
 
+use crate::memory;
 use surqlc::runtime::{surrealdb, Link};
 use surqlc_tests::*;
 

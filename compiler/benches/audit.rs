@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 use surqlc::ir::{Field, Schema, Settings, Table, TableKind, Type};
-use surqlc::render::{self, Rendering};
+use surqlc::surql::info::{self as render, Rendering};
 use surqlc::tokens::{self, Encoding};
 
 /// `tables` tables of eight commented fields; every fifth is a relation to its two predecessors.

@@ -6,21 +6,15 @@ use crate::front::{self, SourceFile};
 use crate::ir;
 use std::path::{Path, PathBuf};
 
-/// The environment variable the agent's password is read from at build time.
-pub const AGENT_PASSWORD_ENV: &str = "SURQLC_AGENT_PASSWORD";
+pub use crate::password::AGENT_PASSWORD_ENV;
 
 /// Configures and runs a compilation, in the style of `prost_build::Config`.
 ///
 /// ```no_run
-/// // build.rs
-/// let result = surqlc::Builder::new()
-///     .schema("schemas/store.rs")
-///     .types_path("crate::store")
-///     .compile(); // $OUT_DIR/schema.surql and $OUT_DIR/schema.rs
-/// if let Err(e) = result {
-///     eprintln!("{e}"); // rustc-style, with file, line and column
-///     std::process::exit(1);
-/// }
+/// // build.rs, in `fn main`:
+/// surqlc::Builder::new()
+///     .schema("src/store.rs")
+///     .compile_in_build_script(); // $OUT_DIR/schema.surql and $OUT_DIR/schema.rs, or cargo::error lines
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
@@ -31,6 +25,7 @@ pub struct Builder {
     cargo_metadata: Option<bool>,
     types_path: Option<String>,
     file_stem: Option<String>,
+    no_agent: bool,
     budget: ir::Budget,
     deny_over_budget: bool,
     #[cfg(feature = "tokens")]
@@ -50,6 +45,10 @@ pub struct Output {
     pub over_budget: Vec<String>,
     /// Lints: known traps in the schema, each with its position and why (printed by `compile`).
     pub warnings: Vec<crate::Diagnostic>,
+    /// Whether `schema_surql` defines the agent user (a password was given).
+    pub agent_defined: bool,
+    /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
+    pub preamble: String,
 }
 
 #[derive(Debug)]
@@ -134,8 +133,17 @@ impl Builder {
         self
     }
 
-    /// The Rust path of the domain types as seen from the generated module, e.g. `crate::model`.
-    /// Defaults to `super`: include the module in a child module of the one holding the types.
+    /// Defines no agent user, on purpose: no password is read and no warning printed
+    /// (the generated `agent_signin` says the build defines no agent).
+    pub fn no_agent(&mut self) -> &mut Self {
+        self.no_agent = true;
+        self
+    }
+
+    /// Where the domain types live, as a Rust path seen from the module the generated file is
+    /// included in: `super` (the default) when that module is a child of the one holding the types
+    /// (`pub mod db { include!(...) }` inside `store.rs`), `crate::store` from anywhere.
+    /// Relative paths are adjusted for the table modules nested inside the generated file.
     pub fn types_path(&mut self, path: impl Into<String>) -> &mut Self {
         self.types_path = Some(path.into());
         self
@@ -186,17 +194,14 @@ impl Builder {
 
     /// The budget in force: the builder's settings over the schema's own.
     fn budget_for(&self, schema: &ir::Schema) -> ir::Budget {
-        ir::Budget {
-            block: self.budget.block.or(schema.settings.budget.block),
-            table: self.budget.table.or(schema.settings.budget.table),
-        }
+        self.budget.or(&schema.settings.budget)
     }
 
     /// Lines saying how `schema` exceeds `budget`; `None` when it cannot be counted (no `tokens` feature).
     fn check_budget(&self, schema: &ir::Schema, budget: &ir::Budget) -> Option<Vec<String>> {
         #[cfg(feature = "tokens")]
         {
-            let rendering = crate::render::Rendering::of(schema);
+            let rendering = crate::surql::info::Rendering::of(schema);
             Some(crate::tokens::block_cost(schema, rendering, self.encoding).over_budget(budget))
         }
         #[cfg(not(feature = "tokens"))]
@@ -231,22 +236,15 @@ impl Builder {
     /// Compiles without writing anything.
     pub fn generate(&self) -> Result<Output, Error> {
         let (schema, warnings) = self.load_with_warnings()?;
-        // An empty password (from the builder or the environment) is no password.
-        let agent_password = self
-            .agent_password
-            .clone()
-            .filter(|p| !p.is_empty())
-            .or_else(|| {
-                std::env::var(AGENT_PASSWORD_ENV)
-                    .ok()
-                    .filter(|p| !p.is_empty())
-            });
+        let agent_password = crate::password::agent_password(self.agent_password.as_deref())
+            .filter(|_| !self.no_agent);
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,
             sources: self.schemas.clone(),
         };
-        let schema_surql = emit::render_schema_surql(&schema, &options)?;
+        let preamble = emit::render_preamble(&schema, &options)?;
+        let schema_surql = emit::render_schema_surql_with(&schema, &options, &preamble)?;
         let module_options = crate::rustgen::ModuleOptions {
             types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
             sources: emit::source_names(&self.schemas),
@@ -264,6 +262,8 @@ impl Builder {
             inputs,
             over_budget: Vec::new(),
             warnings,
+            agent_defined: module_options.agent_defined,
+            preamble,
         })
     }
 
@@ -274,7 +274,9 @@ impl Builder {
             for path in self.schemas.iter().chain(&self.prompt_template) {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
-            println!("cargo:rerun-if-env-changed={AGENT_PASSWORD_ENV}");
+            if !self.no_agent {
+                println!("cargo:rerun-if-env-changed={AGENT_PASSWORD_ENV}");
+            }
         }
         let mut output = self.generate()?;
         if cargo {
@@ -319,11 +321,78 @@ impl Builder {
             &out_dir.join(format!("{}.rs", self.stem())),
             &output.rust_module,
         )?;
-        if cargo && !output.schema_surql.contains("DEFINE USER") {
-            println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user");
+        if cargo && !self.no_agent && !output.agent_defined {
+            // Cargo shows a build script's warnings again on every build that reuses its output,
+            // so this stays until it is acted on: set the password, or say no agent is wanted.
+            println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user (set it, e.g. under [env] in .cargo/config.toml for development, or call Builder::no_agent())");
         }
         Ok(output)
     }
+
+    /// [`Builder::compile`] for `build.rs`: on failure, each problem becomes a `cargo::error=` line
+    /// (file:line:col, the message, the source line), which cargo prints as the build's errors
+    /// without its "failed to run custom build command" dump, and the build fails.
+    /// Needs cargo 1.84 or later (surqlc's MSRV is 1.85).
+    pub fn compile_in_build_script(&self) -> Option<Output> {
+        match self.compile() {
+            Ok(output) => Some(output),
+            Err(e) => {
+                for line in e.cargo_error_lines() {
+                    println!("cargo::error={line}");
+                }
+                None
+            }
+        }
+    }
+}
+
+impl Error {
+    /// The error as lines for `cargo::error=`: one headline per problem (`file:line:col: message`),
+    /// followed by the source line and a marker under the problem when known.
+    pub fn cargo_error_lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        match self {
+            Error::Schema(d) => {
+                for diagnostic in &d.0 {
+                    lines.extend(diagnostic_lines(diagnostic));
+                }
+            }
+            other => {
+                let text = other.to_string();
+                for line in text.lines() {
+                    lines.push(line.strip_prefix("error: ").unwrap_or(line).to_owned());
+                }
+            }
+        }
+        lines
+    }
+}
+
+/// One diagnostic as short lines: cargo prefixes each with `error: PACKAGE@VERSION: `.
+fn diagnostic_lines(d: &crate::Diagnostic) -> Vec<String> {
+    let at = if d.line == 0 {
+        d.path.display().to_string()
+    } else {
+        format!("{}:{}:{}", d.path.display(), d.line, d.column)
+    };
+    let mut message = d.message.lines();
+    let mut lines = vec![format!("{at}: {}", message.next().unwrap_or_default())];
+    lines.extend(message.map(|l| format!("    {l}")));
+    if let (Some((source, width)), true) = (&d.snippet, d.line > 0) {
+        let gutter = d.line.to_string();
+        let pad: String = source
+            .chars()
+            .take(d.column.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        lines.push(format!("    {gutter} | {source}"));
+        lines.push(format!(
+            "    {} | {pad}{}",
+            " ".repeat(gutter.len()),
+            "^".repeat(*width)
+        ));
+    }
+    lines
 }
 
 /// Writes `contents` to `path` unless it already holds exactly that; returns whether it wrote.

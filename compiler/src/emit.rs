@@ -29,6 +29,8 @@ pub enum EmitError {
     Password(String),
     /// The generated Rust would not compile: two helpers or modules would share a name.
     NameClash(String),
+    /// `Builder::types_path` is not a Rust path.
+    TypesPath(String),
 }
 
 impl std::fmt::Display for EmitError {
@@ -39,7 +41,7 @@ impl std::fmt::Display for EmitError {
             }
             EmitError::Template(m) => write!(f, "{m}"),
             EmitError::Password(m) => write!(f, "cannot hash the agent password: {m}"),
-            EmitError::NameClash(m) => write!(f, "{m}"),
+            EmitError::NameClash(m) | EmitError::TypesPath(m) => write!(f, "{m}"),
         }
     }
 }
@@ -106,9 +108,49 @@ pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String,
         .map_err(|e| template_error(&name, e))
 }
 
+/// The parts `fn::nl2surql_prompt` joins, each as the database returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptParts<'a> {
+    pub preamble: &'a str,
+    pub schema_block: &'a str,
+    /// `None` when the schema asks for no value hints (the prompt then has no VALUES section).
+    pub value_hints: Option<&'a str>,
+    pub examples: &'a str,
+    pub question: &'a str,
+}
+
+impl PromptParts<'_> {
+    /// The prompt's sections, named, in order; joined they are the whole prompt.
+    ///
+    /// This is the layout `fn::nl2surql_prompt` in `templates/schema.surql.tera` writes;
+    /// `session::prompt_sections` checks the two agree on every prompt it splits.
+    pub fn sections(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("preamble", self.preamble.to_owned()),
+            ("schema", format!("SCHEMA\n{}\n\n", self.schema_block)),
+            (
+                "value hints",
+                self.value_hints
+                    .map_or_else(String::new, |h| format!("VALUES\n{h}\n\n")),
+            ),
+            ("examples", format!("EXAMPLES\n{}\n\n", self.examples)),
+            ("question", format!("QUESTION\n{}\nSURQL\n", self.question)),
+        ]
+    }
+}
+
 /// The whole `schema.surql` text.
 pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<String, EmitError> {
     let preamble = render_preamble(schema, options)?;
+    render_schema_surql_with(schema, options, &preamble)
+}
+
+/// The whole `schema.surql` text around an already rendered preamble.
+pub fn render_schema_surql_with(
+    schema: &Schema,
+    options: &EmitOptions,
+    preamble: &str,
+) -> Result<String, EmitError> {
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("version", env!("CARGO_PKG_VERSION"));
@@ -141,7 +183,7 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
     let hints: Vec<String> = settings
         .value_hints
         .iter()
-        .map(crate::hints::expression)
+        .map(crate::surql::hints::expression)
         .collect();
     context.insert("value_hints", &hints);
     let pool = &settings.examples;
@@ -154,7 +196,7 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
             ("ef", pool.ef.to_string()),
         ]),
     );
-    context.insert("preamble", &preamble);
+    context.insert("preamble", preamble);
     context.insert("compact", &schema.settings.compact);
     let agent = &settings.agent;
     let passhash = match &options.agent_password {

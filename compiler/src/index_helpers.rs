@@ -40,7 +40,7 @@ fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Opti
         Type::Uuid => ("::surqlc::runtime::Uuid".into(), ident.clone()),
         Type::Datetime => ("&::surqlc::runtime::Datetime".into(), format!("{ident}.clone()")),
         Type::Record(t) => match schema_table(t) {
-            Some(rust) => (format!("&Link<{types}::{rust}>"), format!("{ident}.record_id()")),
+            Some(rust) => (format!("&::surqlc::runtime::Link<{types}::{rust}>"), format!("{ident}.record_id()")),
             None => ("::surqlc::runtime::RecordId".into(), ident.clone()),
         },
         _ => ("::surqlc::runtime::Value".into(), ident.clone()),
@@ -54,13 +54,9 @@ fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Opti
     }
 }
 
-/// The helpers for `table`'s indexes; `types` is the path the domain types live under.
-pub fn helpers(table: &Table, types: &str) -> Vec<Helper> {
-    helpers_with(table, types, &|_| None)
-}
-
-/// As [`helpers`], resolving a record field's table to its Rust type with `schema_table`.
-pub fn helpers_with(
+/// The helpers for `table`'s indexes; `types` is the path the domain types live under, and
+/// `schema_table` gives the Rust type of a table a record field links to.
+pub fn helpers(
     table: &Table,
     types: &str,
     schema_table: &dyn Fn(&str) -> Option<String>,

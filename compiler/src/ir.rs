@@ -221,8 +221,73 @@ pub enum Type {
     Record(String),
     /// `'a' | 'b'`: the values of a unit-only enum.
     Literal(Vec<String>),
-    /// An explicit `#[surqlc(type = "...")]`, emitted verbatim.
-    Raw(String),
+    /// An explicit `#[surqlc(type = "...")]`: emitted as written, read once by the front end.
+    Raw(RawType),
+}
+
+/// A type written by hand in `#[surqlc(type = "...")]`, read by [`crate::surql::kind::parse`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawType {
+    /// The text as written; `schema.surql` emits it verbatim after `TYPE`.
+    pub text: String,
+    /// The type at its start.
+    pub kind: Kind,
+    /// What follows the type (`ASSERT ...`, `DEFAULT ...`), trimmed and verbatim; empty when nothing does.
+    pub clauses: String,
+}
+
+/// A SurrealQL type in the engine's own terms (`surrealdb-sql`'s `Kind`): `option<T>` is a union
+/// with `none`, unions are flat and without repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// A kind without arguments, lower case: `any`, `none`, `int`, `object`, `record`, `geometry`, ...
+    Named(String),
+    /// `geometry<point | polygon>`, `table<a | b>`, `file<bucket>`: the kind's name and its arguments.
+    Parameterized(String, Vec<String>),
+    Array(Box<Kind>, Option<u64>),
+    Set(Box<Kind>, Option<u64>),
+    /// `record<a | b>` (at least one table; a bare `record` is `Named`).
+    Record(Vec<String>),
+    Either(Vec<Kind>),
+    Literal(KindLiteral),
+}
+
+/// A literal type: the one value a field of this kind may hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KindLiteral {
+    String(String),
+    Integer(i64),
+    Bool(bool),
+    Array(Vec<Kind>),
+    /// Keys in the order written (the engine sorts them when it prints).
+    Object(Vec<(String, Kind)>),
+}
+
+impl Kind {
+    /// The union of `kinds`, flattened and without repeats, as the engine builds it; one member stands alone.
+    pub fn either(kinds: Vec<Kind>) -> Kind {
+        let mut flat: Vec<Kind> = Vec::new();
+        for kind in kinds {
+            let members = match kind {
+                Kind::Either(inner) => inner,
+                other => vec![other],
+            };
+            for m in members {
+                if !flat.contains(&m) {
+                    flat.push(m);
+                }
+            }
+        }
+        if flat.len() == 1 {
+            flat.remove(0)
+        } else {
+            Kind::Either(flat)
+        }
+    }
+
+    pub fn is_any(&self) -> bool {
+        matches!(self, Kind::Named(n) if n == "any")
+    }
 }
 
 /// A unit-only enum: its Rust name and the string each variant is stored as.
@@ -283,6 +348,16 @@ pub enum ValueHint {
 
 /// How many values a distinct or id hint lists before it prints the count and a sample.
 pub const DEFAULT_HINT_LIMIT: u32 = 20;
+
+impl Budget {
+    /// Each limit of `self`, else `fallback`'s (a command line's or builder's flags over the schema's own).
+    pub fn or(&self, fallback: &Budget) -> Budget {
+        Budget {
+            block: self.block.or(fallback.block),
+            table: self.table.or(fallback.table),
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldRef {

@@ -2,40 +2,55 @@
 //! functions write a text-to-SurrealQL prompt, plus typed Rust helpers.
 //!
 //! Pipeline: [`front`] (Rust source to [`ir`]) then the back ends: [`surql`]
-//! (definitions), `emit` (the `schema.surql` file), and the optional `tokens`
-//! and `db` modules. See `ARCHITECTURE.md` at the repository root.
+//! (everything SurrealQL: definitions and the engine's rendering), `emit` (the
+//! `schema.surql` file), `rustgen`, and the optional `tokens` and `db` modules. See `ARCHITECTURE.md` at the repository root.
 
 #[cfg(feature = "front")]
 pub mod diagnostic;
+/// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
 #[cfg(feature = "front")]
+#[doc(hidden)]
 pub mod front;
-pub mod hints;
 pub mod ir;
-pub mod render;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod surql;
-pub mod surql_clauses;
-#[cfg(feature = "surql-parser")]
-pub mod surql_expr;
 
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
 #[cfg(feature = "codegen")]
 pub mod builder;
+#[cfg(all(feature = "tokens", feature = "db", feature = "codegen"))]
+pub mod audit;
 #[cfg(feature = "db")]
 pub mod db;
 #[cfg(feature = "db")]
 pub mod hint_costs;
+#[cfg(all(feature = "db", feature = "codegen"))]
+pub mod session;
 #[cfg(feature = "codegen")]
 pub mod emit;
 #[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]
-pub mod index_helpers;
+mod index_helpers;
 #[cfg(feature = "codegen")]
-pub mod rustgen;
+mod rustgen;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 #[cfg(feature = "codegen")]
 pub use builder::{Builder, Error};
+
+/// What generated and derived code needs from surqlc; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    /// A `#[surqlc(type = "...")]` the derive accepted at expansion time, read again at run time
+    /// by the same reader so the derive and the compiler build the same IR.
+    pub fn raw_type(text: &str) -> crate::ir::Type {
+        match crate::surql::kind::parse(text) {
+            Ok(raw) => crate::ir::Type::Raw(raw),
+            // Unreachable: the derive refused the text at compile time with the same reader.
+            Err(e) => panic!("surqlc: `type = {text:?}`: {}", e.message),
+        }
+    }
+}

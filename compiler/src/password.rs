@@ -1,7 +1,18 @@
-//! The agent's `PASSHASH`: an Argon2id hash, so the generated file never holds the password itself.
+//! The agent's password: where it is read from, and its `PASSHASH` (Argon2id), so the generated file never holds the password itself.
 
 use argon2::password_hash::{PasswordHasher, SaltString};
 use sha2::{Digest, Sha256};
+
+/// The environment variable the agent's password is read from at build time.
+pub const AGENT_PASSWORD_ENV: &str = "SURQLC_AGENT_PASSWORD";
+
+/// The agent's password: the one given, else the environment's; an empty one is none.
+pub fn agent_password(given: Option<&str>) -> Option<String> {
+    given
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .or_else(|| std::env::var(AGENT_PASSWORD_ENV).ok().filter(|p| !p.is_empty()))
+}
 
 /// Hashes `password` for `user`.
 ///

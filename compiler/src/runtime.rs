@@ -127,6 +127,11 @@ pub trait Relation: Table {
 }
 
 /// A type with a fixed SurrealQL type: what `#[derive(Literal)]` implements for unit-only enums.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no SurrealQL type that surqlc knows",
+    label = "surqlc cannot map this field's type",
+    note = "a unit-only enum: #[derive(Literal)] on it; a struct or an enum with data: make it a table and link it (#[derive(Table)] on it, and `Link<{Self}>` as the field's type), or store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and #[surqlc(type = \"object FLEXIBLE\")] on the field"
+)]
 pub trait SurqlType {
     fn surql_type() -> ir::Type;
 }
@@ -419,6 +424,28 @@ impl SurrealValue for Example {
     }
 }
 
+/// What a table's field can hold: any `SurrealValue`. Its own trait so that a type which is not
+/// one is reported with what to do about it. Used by the derives.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored in a table field: it does not implement surrealdb's `SurrealValue`",
+    label = "this field's type",
+    note = "make it a table and link it (#[derive(Table)] on it, and `Link<...>` as the field's type), or store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and #[surqlc(type = \"object FLEXIBLE\")] on the field"
+)]
+pub trait FieldValue: Sized {
+    fn into_field_value(self) -> Value;
+    fn from_field_value(value: Value) -> Result<Self, surrealdb::Error>;
+}
+
+impl<T: SurrealValue> FieldValue for T {
+    fn into_field_value(self) -> Value {
+        self.into_value()
+    }
+
+    fn from_field_value(value: Value) -> Result<Self, surrealdb::Error> {
+        T::from_value(value)
+    }
+}
+
 /// Takes a row's fields one by one, naming the table and field in errors. Used by the derives.
 pub struct ObjectReader {
     table: &'static str,
@@ -436,9 +463,9 @@ impl ObjectReader {
     }
 
     /// The field `name`, converted; a missing field reads as `NONE` (so an `Option` is `None`).
-    pub fn field<V: SurrealValue>(&mut self, name: &str) -> Result<V, surrealdb::Error> {
+    pub fn field<V: FieldValue>(&mut self, name: &str) -> Result<V, surrealdb::Error> {
         let value = self.object.remove(name).unwrap_or(Value::None);
-        V::from_value(value).map_err(|e| {
+        V::from_field_value(value).map_err(|e| {
             conversion_error(format!(
                 "field `{name}` of `{}`: {}",
                 self.table,
@@ -488,8 +515,8 @@ impl ObjectWriter {
         Self::default()
     }
 
-    pub fn field(&mut self, name: &str, value: impl SurrealValue) -> &mut Self {
-        self.0.insert(name, value);
+    pub fn field(&mut self, name: &str, value: impl FieldValue) -> &mut Self {
+        self.0.insert(name, value.into_field_value());
         self
     }
 
@@ -595,6 +622,16 @@ pub async fn signin_database_user<C: Connection>(
     password: &str,
 ) -> Result<Surreal<C>, surrealdb::Error> {
     let agent = db.clone();
+    let tried = |e: surrealdb::Error| {
+        // The engine says only that authentication failed; say who tried where.
+        let message = format!(
+            "user `{user}` could not sign in to namespace `{namespace}`, database `{database}`: {} \
+             (is it defined there, by the schema applied to this database, with this password? \
+             surqlc's agent has the password SURQLC_AGENT_PASSWORD held when build.rs ran)",
+            e.message()
+        );
+        surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
+    };
     agent
         .signin(surrealdb::opt::auth::Database {
             namespace: namespace.into(),
@@ -602,8 +639,13 @@ pub async fn signin_database_user<C: Connection>(
             username: user.into(),
             password: password.into(),
         })
-        .await?;
-    agent.use_ns(namespace).use_db(database).await?;
+        .await
+        .map_err(tried)?;
+    agent
+        .use_ns(namespace)
+        .use_db(database)
+        .await
+        .map_err(tried)?;
     Ok(agent)
 }
 

@@ -66,6 +66,18 @@ pub fn rust_ident(name: &str) -> String {
     }
 }
 
+/// `types_path` (written as seen from the module the file is included in) as seen from one of
+/// its table modules: a relative path (`super`, `self::model`, `super::super::x`) gains a
+/// `super::`; an absolute one (`crate::model`, `::dep::model`, `dep::model`) is the same from anywhere.
+pub fn types_path_from_table_module(types_path: &str) -> String {
+    let path = types_path.trim().trim_end_matches("::");
+    match path.split("::").next().map(str::trim) {
+        Some("self") => format!("super{}", &path[path.find("self").map_or(0, |i| i + 4)..]),
+        Some("super") => format!("super::{path}"),
+        _ => path.to_owned(),
+    }
+}
+
 /// A helper function's name from its parts, each in snake_case; never a keyword, since it joins two names.
 fn function_ident(parts: &[&str]) -> String {
     parts
@@ -112,8 +124,16 @@ fn rust_doc(
 
 /// The module's text, formatted, with its `@generated` header.
 pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String, EmitError> {
-    let types = options.types_path.trim_end_matches("::");
-    let rust_type = |rust_name: &str| format!("{types}::{rust_name}");
+    let types = options.types_path.trim().trim_end_matches("::");
+    if syn::parse_str::<syn::Path>(types).is_err() {
+        return Err(EmitError::TypesPath(format!(
+            "types_path {:?} is not a Rust path: give the module that holds the domain types as seen from the module the generated file is included in, e.g. `super` (the default) or `crate::model`",
+            options.types_path
+        )));
+    }
+    // Every user type is named from inside a table's module, one level below the include site.
+    let nested = types_path_from_table_module(types);
+    let rust_type = |rust_name: &str| format!("{nested}::{rust_name}");
     let mut tables: Vec<TableContext> = schema
         .tables
         .iter()
@@ -127,7 +147,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             },
             select_query: format!("SELECT * FROM {} LIMIT $limit", t.name),
             traversals: Vec::new(),
-            index_helpers: crate::index_helpers::helpers_with(t, types, &|name| {
+            index_helpers: crate::index_helpers::helpers(t, types, &|name| {
                 schema.table(name).map(|x| x.rust_name.clone())
             }),
         })
@@ -226,7 +246,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("agent_user", &settings.agent.user);
     context.insert("surql_file", &options.surql_file);
     context.insert("agent_defined", &options.agent_defined);
-    context.insert("password_env", crate::builder::AGENT_PASSWORD_ENV);
+    context.insert("password_env", crate::password::AGENT_PASSWORD_ENV);
     let mut tera = tera::Tera::default();
     tera.register_filter("rust_string", rust_string);
     tera.register_filter("rust_doc", rust_doc);
@@ -246,7 +266,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
          //\n\
          // Typed helpers for the `{}` schema. Include this file in a module of your crate:\n\
          //     mod {}_db {{ include!(concat!(env!(\"OUT_DIR\"), \"/{}.rs\")); }}\n\
-         // The domain types are named through `{types}` (`Builder::types_path`).\n\n",
+         // The domain types are named through `{types}` as seen from that module (`Builder::types_path`).\n\n",
         env!("CARGO_PKG_VERSION"),
         schema.name,
         schema.name,
@@ -293,4 +313,39 @@ fn format_parallel(text: &str) -> Result<String, EmitError> {
             .collect()
     });
     results.into_iter().collect::<Result<Vec<_>, _>>().map(|parts| parts.concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::types_path_from_table_module as nested;
+
+    #[test]
+    fn relative_types_paths_gain_a_level_inside_table_modules() {
+        assert_eq!(nested("super"), "super::super");
+        assert_eq!(nested("super::model"), "super::super::model");
+        assert_eq!(nested("self"), "super");
+        assert_eq!(nested("self::model"), "super::model");
+        assert_eq!(nested("crate::model"), "crate::model");
+        assert_eq!(nested("::dep::model"), "::dep::model");
+        assert_eq!(nested("dep::model::"), "dep::model");
+    }
+
+    #[test]
+    fn a_types_path_that_is_no_rust_path_is_an_error() {
+        let schema = crate::ir::Schema {
+            name: "s".into(),
+            rust_name: None,
+            tables: Vec::new(),
+            enums: Vec::new(),
+            settings: crate::ir::Settings::default(),
+        };
+        for bad in ["", "my model", "crate::store;", "::"] {
+            let options = super::ModuleOptions {
+                types_path: bad.into(),
+                ..Default::default()
+            };
+            let err = super::render_module(&schema, &options).expect_err(bad);
+            assert!(err.to_string().contains("is not a Rust path"), "{bad:?}: {err}");
+        }
+    }
 }

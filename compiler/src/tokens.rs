@@ -1,12 +1,13 @@
 //! Token costs of the schema block (per exposed table and in total) and where it could be cheaper, counted with tiktoken-rs.
 //!
 //! A table's count covers its `DEFINE TABLE` line and its `DEFINE FIELD` lines joined by
-//! `\n`, as [`crate::render::table_block_as`] writes them; the block's count is taken on the
+//! `\n`, as [`crate::surql::info::table_block_as`] writes them; the block's count is taken on the
 //! whole block, blank lines included, so it is not the sum of the tables. Each encoding's
 //! BPE tables are loaded on first use and kept for the life of the process.
 
-use crate::ir::{Budget, Schema, Table, Type};
-use crate::render::{self, Rendering};
+use crate::ir::{Budget, Kind, Schema, Table, Type};
+use crate::surql::info::{self, Rendering};
+use crate::surql::lex;
 
 /// The encodings tiktoken-rs ships; `o200k_base` is the default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -97,7 +98,7 @@ pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> 
     let tables = schema
         .exposed_tables()
         .map(|t| {
-            let text = render::table_block_as(t, rendering);
+            let text = info::table_block_as(t, rendering);
             TableCost {
                 table: t.name.clone(),
                 tokens: encoding.count(&text),
@@ -106,7 +107,7 @@ pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> 
             }
         })
         .collect();
-    let block = render::schema_block_as(schema, rendering);
+    let block = info::schema_block_as(schema, rendering);
     BlockCost {
         rendering,
         encoding,
@@ -150,7 +151,7 @@ fn comment_tokens(table: &Table, encoding: Encoding) -> usize {
         .comment
         .iter()
         .chain(table.fields.iter().filter_map(|f| f.comment.as_ref()))
-        .map(|c| encoding.count(&format!(" COMMENT {}", render::quote_str(c))))
+        .map(|c| encoding.count(&format!(" COMMENT {}", lex::quote_str(c))))
         .sum()
 }
 
@@ -177,21 +178,19 @@ pub fn savings(schema: &Schema, encoding: Encoding) -> Vec<Saving> {
     for table in schema.exposed_tables() {
         for field in &table.fields {
             let Type::Raw(raw) = &field.ty else { continue };
-            let Some(values) = inside_list(raw) else {
+            let Some(values) = lex::inside_list(&raw.clauses) else {
                 continue;
             };
-            let optional = raw.trim_start().starts_with("option<");
+            let optional =
+                matches!(&raw.kind, Kind::Either(m) if m.contains(&Kind::Named("none".into())));
             let literal = Type::Literal(values.clone());
             let union = if optional {
                 Type::Option(Box::new(literal))
             } else {
                 literal
             };
-            let on = render::escape_ident(&table.name);
-            let name = render::escape_ident(&field.name);
-            let line = |ty: String| format!("DEFINE FIELD {name} ON {on} TYPE {ty}");
-            let now = encoding.count(&line(raw.trim().to_owned()));
-            let after = encoding.count(&line(render::render_kind(&union)));
+            let now = encoding.count(&info::field_line(&table.name, &field.name, &field.ty));
+            let after = encoding.count(&info::field_line(&table.name, &field.name, &union));
             if after < now {
                 out.push(Saving {
                     table: table.name.clone(),
@@ -199,8 +198,8 @@ pub fn savings(schema: &Schema, encoding: Encoding) -> Vec<Saving> {
                     advice: format!(
                         "type `{}` as a Literal enum (`{}`) instead of `{}`",
                         field.rust_name,
-                        render::render_kind(&union),
-                        raw.trim()
+                        info::render_kind(&union),
+                        raw.text.trim()
                     ),
                     tokens_now: now,
                     tokens_after: after,
@@ -211,46 +210,9 @@ pub fn savings(schema: &Schema, encoding: Encoding) -> Vec<Saving> {
     out
 }
 
-/// The quoted strings of an `INSIDE [...]` list, if the text has one made only of strings.
-fn inside_list(raw: &str) -> Option<Vec<String>> {
-    let at = raw.find("INSIDE")?;
-    let rest = raw[at + "INSIDE".len()..].trim_start();
-    let body = rest.strip_prefix('[')?;
-    let mut values = Vec::new();
-    let mut chars = body.chars();
-    loop {
-        match chars.find(|c| !c.is_whitespace() && *c != ',')? {
-            ']' => break,
-            quote @ ('\'' | '"') => {
-                let mut value = String::new();
-                loop {
-                    match chars.next()? {
-                        '\\' => value.push(chars.next()?),
-                        c if c == quote => break,
-                        c => value.push(c),
-                    }
-                }
-                values.push(value);
-            }
-            _ => return None,
-        }
-    }
-    (!values.is_empty()).then_some(values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_inside_lists() {
-        assert_eq!(
-            inside_list("string ASSERT $value INSIDE ['a', \"b\\\"c\"]"),
-            Some(vec!["a".into(), "b\"c".into()])
-        );
-        assert_eq!(inside_list("string ASSERT $value INSIDE [1, 2]"), None);
-        assert_eq!(inside_list("string"), None);
-    }
 
     #[test]
     fn encodings_round_trip_their_names() {

@@ -15,9 +15,6 @@ fn main() {
         println!("cargo:rerun-if-changed=src/dev_password.txt");
         builder.agent_password(include_str!("src/dev_password.txt").trim());
     }
-    if let Err(e) = builder.compile() {
-        // Schema errors already name the file, line and column.
-        eprintln!("{e}");
-        std::process::exit(1);
-    }
+    // A schema error fails the build with cargo printing file:line:col and the message.
+    builder.compile_in_build_script();
 }

@@ -114,9 +114,9 @@ fn known_type(ty: &ir::Type) -> Tokens {
             let values = values.iter().map(|v| string(v));
             quote!(#t::Literal(::std::vec![#(#values),*]))
         }
-        ir::Type::Raw(text) => {
-            let text = string(text);
-            quote!(#t::Raw(#text))
+        ir::Type::Raw(raw) => {
+            let text = &raw.text;
+            quote!(::surqlc::__private::raw_type(#text))
         }
     }
 }
@@ -133,9 +133,10 @@ fn field_type(ty: &TypeAst) -> Tokens {
     let t = quote!(::surqlc::ir::Type);
     match ty {
         TypeAst::Known(known) => known_type(known),
-        TypeAst::Raw(text) => {
-            let text = string(text);
-            quote!(#t::Raw(#text))
+        TypeAst::Raw(raw) => {
+            // Read again at run time by the reader that accepted it here, so both build the same IR.
+            let text = &raw.text;
+            quote!(::surqlc::__private::raw_type(#text))
         }
         TypeAst::Option(inner) => {
             let inner = field_type(inner);
@@ -396,7 +397,7 @@ fn literal_impls(literal: &EnumAst) -> Tokens {
 
 fn schema_impls(schema: &SchemaAst) -> Tokens {
     let ident = &schema.ident;
-    let name = heck::AsSnakeCase(ident.to_string()).to_string();
+    let name = surqlc::front::ast::schema_name(ident);
     let rt = quote!(::surqlc::runtime);
     // The settings name types and fields; naming them here makes rustc check they exist.
     let exposed = schema

@@ -2,12 +2,8 @@
 //
 // Typed helpers for the `library` schema. Include this file in a module of your crate:
 //     mod library_db { include!(concat!(env!("OUT_DIR"), "/schema.rs")); }
-// The domain types are named through `crate::library` (`Builder::types_path`).
+// The domain types are named through `crate::library` as seen from that module (`Builder::types_path`).
 
-#[allow(unused_imports)]
-use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-#[allow(unused_imports)]
-use ::surqlc::runtime::{Link, Record};
 /// The schema as `surreal import` takes it: tables, prompt functions and the agent user.
 #[allow(dead_code)]
 pub const SCHEMA_SURQL: &str = include_str!("schema.surql");
@@ -25,33 +21,45 @@ pub const AGENT_USER: &str = "librarian_bot";
 pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
 /// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
 #[allow(dead_code)]
-pub async fn apply_schema<C: Connection>(db: &Surreal<C>) -> Result<(), Error> {
+pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
     db.query(SCHEMA_SURQL).await?.check()?;
-    Ok(())
+    ::std::result::Result::Ok(())
 }
 #[allow(dead_code)]
-async fn text<C: Connection>(
+async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> Result<String, Error> {
-    let value: Option<String> = query.await?.check()?.take(0)?;
-    Ok(value.unwrap_or_default())
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
+    let value: ::std::option::Option<::std::string::String> = query
+        .await?
+        .check()?
+        .take(0)?;
+    ::std::result::Result::Ok(value.unwrap_or_default())
 }
 /// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
 #[allow(dead_code)]
-pub async fn schema_context<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::schema_context()")).await
 }
 /// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
 #[allow(dead_code)]
-pub async fn value_hints<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::value_hints()")).await
 }
 /// `fn::similar_examples(qvec)`: the 4 pooled examples nearest to the question's embedding, nearest first.
 #[allow(dead_code)]
-pub async fn similar_examples<C: Connection>(
-    db: &Surreal<C>,
+pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<Vec<::surqlc::runtime::Example>, Error> {
+) -> ::std::result::Result<
+    ::std::vec::Vec<::surqlc::runtime::Example>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     db.query("RETURN fn::similar_examples($qvec)")
         .bind(("qvec", qvec.to_vec()))
         .await?
@@ -60,20 +68,20 @@ pub async fn similar_examples<C: Connection>(
 }
 /// `fn::example_context(qvec)`: the nearest examples as prompt text.
 #[allow(dead_code)]
-pub async fn example_context<C: Connection>(
-    db: &Surreal<C>,
+pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
         .await
 }
 /// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
 #[allow(dead_code)]
-pub async fn nl2surql_prompt<C: Connection>(
-    db: &Surreal<C>,
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(
             db
                 .query("RETURN fn::nl2surql_prompt($question, $qvec)")
@@ -86,13 +94,16 @@ pub async fn nl2surql_prompt<C: Connection>(
 ///
 /// Call it on an EDITOR or OWNER connection: the function refuses the agent.
 #[allow(dead_code)]
-pub async fn remember_example<C: Connection>(
-    db: &Surreal<C>,
+pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     surql: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<::surqlc::runtime::RecordId, Error> {
-    let id: Option<::surqlc::runtime::RecordId> = db
+) -> ::std::result::Result<
+    ::surqlc::runtime::RecordId,
+    ::surqlc::runtime::surrealdb::Error,
+> {
+    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
         .bind(("surql", surql.to_owned()))
@@ -100,7 +111,7 @@ pub async fn remember_example<C: Connection>(
         .await?
         .check()?
         .take(0)?;
-    id.ok_or_else(|| Error::internal(
+    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
         "fn::remember_example returned no record".to_owned(),
     ))
 }
@@ -111,12 +122,15 @@ pub const AGENT_DEFINED: bool = true;
 ///
 /// A database user must send its namespace and database; `db` keeps its own session.
 #[allow(dead_code)]
-pub async fn agent_signin<C: Connection>(
-    db: &Surreal<C>,
+pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     namespace: &str,
     database: &str,
     password: &str,
-) -> Result<::surqlc::runtime::Agent<C>, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Agent<C>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
@@ -124,38 +138,48 @@ pub async fn agent_signin<C: Connection>(
 /// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
 /// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
 #[allow(dead_code)]
-pub async fn run_readonly<C: Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> Result<::surqlc::runtime::Outcome, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Outcome,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
 }
 /// `member`: Someone with a library card.
 #[allow(dead_code)]
 pub mod member {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::library::Member;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `member` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM member LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -165,10 +189,13 @@ pub mod member {
     /// The `book` rows this `member` reaches through `borrowed`: `member:id->borrowed->book`.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn borrowed_book<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Book>>, Error> {
+    pub async fn borrowed_book<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Book>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id->borrowed->book")
             .bind(("id", id.record_id()))
             .await?
@@ -178,10 +205,13 @@ pub mod member {
     /// The `borrowed` edges whose `in` is this `member`, with their own fields.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn borrowed_edges_from<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Borrowed>>, Error> {
+    pub async fn borrowed_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Borrowed>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM borrowed WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -193,29 +223,36 @@ pub mod member {
 /// One row per edition, not per copy.
 #[allow(dead_code)]
 pub mod book {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::library::Book;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `book` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM book LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -225,10 +262,13 @@ pub mod book {
     /// The `member` rows that reach this `book` through `borrowed`: `book:id<-borrowed<-member`.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn member_borrowed<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Member>>, Error> {
+    pub async fn member_borrowed<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Member>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id<-borrowed<-member")
             .bind(("id", id.record_id()))
             .await?
@@ -238,10 +278,13 @@ pub mod book {
     /// The `borrowed` edges whose `out` is this `book`, with their own fields.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn borrowed_edges_to<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Borrowed>>, Error> {
+    pub async fn borrowed_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Borrowed>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM borrowed WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -251,10 +294,13 @@ pub mod book {
     /// The `author` rows that reach this `book` through `wrote`: `book:id<-wrote<-author`.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn author_wrote<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Author>>, Error> {
+    pub async fn author_wrote<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Author>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id<-wrote<-author")
             .bind(("id", id.record_id()))
             .await?
@@ -264,10 +310,13 @@ pub mod book {
     /// The `wrote` edges whose `out` is this `book`, with their own fields.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn wrote_edges_to<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Wrote>>, Error> {
+    pub async fn wrote_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Wrote>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM wrote WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -278,29 +327,36 @@ pub mod book {
 /// `author`: A person who wrote books.
 #[allow(dead_code)]
 pub mod author {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::library::Author;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `author` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM author LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -310,10 +366,13 @@ pub mod author {
     /// The `book` rows this `author` reaches through `wrote`: `author:id->wrote->book`.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn wrote_book<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Book>>, Error> {
+    pub async fn wrote_book<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Book>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id->wrote->book")
             .bind(("id", id.record_id()))
             .await?
@@ -323,10 +382,13 @@ pub mod author {
     /// The `wrote` edges whose `in` is this `author`, with their own fields.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn wrote_edges_from<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Wrote>>, Error> {
+    pub async fn wrote_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Wrote>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM wrote WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -337,29 +399,36 @@ pub mod author {
 /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
 #[allow(dead_code)]
 pub mod borrowed {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::library::Borrowed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `borrowed` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM borrowed LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -370,29 +439,36 @@ pub mod borrowed {
 /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
 #[allow(dead_code)]
 pub mod wrote {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::library::Wrote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `wrote` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM wrote LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -403,29 +479,36 @@ pub mod wrote {
 /// `loan_audit`: Every change to a loan, for the auditors; not shown to the model.
 #[allow(dead_code)]
 pub mod loan_audit {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::library::LoanAuditEntry;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan_audit` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM loan_audit LIMIT $limit")
             .bind(("limit", limit))
             .await?

@@ -2,12 +2,8 @@
 //
 // Typed helpers for the `meetings` schema. Include this file in a module of your crate:
 //     mod meetings_db { include!(concat!(env!("OUT_DIR"), "/schema.rs")); }
-// The domain types are named through `crate::meetings` (`Builder::types_path`).
+// The domain types are named through `crate::meetings` as seen from that module (`Builder::types_path`).
 
-#[allow(unused_imports)]
-use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-#[allow(unused_imports)]
-use ::surqlc::runtime::{Link, Record};
 /// The schema as `surreal import` takes it: tables, prompt functions and the agent user.
 #[allow(dead_code)]
 pub const SCHEMA_SURQL: &str = include_str!("schema.surql");
@@ -32,33 +28,45 @@ pub const AGENT_USER: &str = "agent";
 pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
 /// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
 #[allow(dead_code)]
-pub async fn apply_schema<C: Connection>(db: &Surreal<C>) -> Result<(), Error> {
+pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
     db.query(SCHEMA_SURQL).await?.check()?;
-    Ok(())
+    ::std::result::Result::Ok(())
 }
 #[allow(dead_code)]
-async fn text<C: Connection>(
+async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> Result<String, Error> {
-    let value: Option<String> = query.await?.check()?.take(0)?;
-    Ok(value.unwrap_or_default())
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
+    let value: ::std::option::Option<::std::string::String> = query
+        .await?
+        .check()?
+        .take(0)?;
+    ::std::result::Result::Ok(value.unwrap_or_default())
 }
 /// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
 #[allow(dead_code)]
-pub async fn schema_context<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::schema_context()")).await
 }
 /// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
 #[allow(dead_code)]
-pub async fn value_hints<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::value_hints()")).await
 }
 /// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
 #[allow(dead_code)]
-pub async fn similar_examples<C: Connection>(
-    db: &Surreal<C>,
+pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<Vec<::surqlc::runtime::Example>, Error> {
+) -> ::std::result::Result<
+    ::std::vec::Vec<::surqlc::runtime::Example>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     db.query("RETURN fn::similar_examples($qvec)")
         .bind(("qvec", qvec.to_vec()))
         .await?
@@ -67,20 +75,20 @@ pub async fn similar_examples<C: Connection>(
 }
 /// `fn::example_context(qvec)`: the nearest examples as prompt text.
 #[allow(dead_code)]
-pub async fn example_context<C: Connection>(
-    db: &Surreal<C>,
+pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
         .await
 }
 /// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
 #[allow(dead_code)]
-pub async fn nl2surql_prompt<C: Connection>(
-    db: &Surreal<C>,
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(
             db
                 .query("RETURN fn::nl2surql_prompt($question, $qvec)")
@@ -93,13 +101,16 @@ pub async fn nl2surql_prompt<C: Connection>(
 ///
 /// Call it on an EDITOR or OWNER connection: the function refuses the agent.
 #[allow(dead_code)]
-pub async fn remember_example<C: Connection>(
-    db: &Surreal<C>,
+pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     surql: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<::surqlc::runtime::RecordId, Error> {
-    let id: Option<::surqlc::runtime::RecordId> = db
+) -> ::std::result::Result<
+    ::surqlc::runtime::RecordId,
+    ::surqlc::runtime::surrealdb::Error,
+> {
+    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
         .bind(("surql", surql.to_owned()))
@@ -107,7 +118,7 @@ pub async fn remember_example<C: Connection>(
         .await?
         .check()?
         .take(0)?;
-    id.ok_or_else(|| Error::internal(
+    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
         "fn::remember_example returned no record".to_owned(),
     ))
 }
@@ -118,12 +129,15 @@ pub const AGENT_DEFINED: bool = true;
 ///
 /// A database user must send its namespace and database; `db` keeps its own session.
 #[allow(dead_code)]
-pub async fn agent_signin<C: Connection>(
-    db: &Surreal<C>,
+pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     namespace: &str,
     database: &str,
     password: &str,
-) -> Result<::surqlc::runtime::Agent<C>, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Agent<C>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
@@ -131,38 +145,48 @@ pub async fn agent_signin<C: Connection>(
 /// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
 /// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
 #[allow(dead_code)]
-pub async fn run_readonly<C: Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> Result<::surqlc::runtime::Outcome, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Outcome,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
 }
 /// `person`: A person; the id is their full name, e.g. person:⟨Alice Chen⟩.
 #[allow(dead_code)]
 pub mod person {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::meetings::Person;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `person` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM person LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -172,10 +196,13 @@ pub mod person {
     /// The `meeting` rows this `person` reaches through `attended`: `person:id->attended->meeting`.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn attended_meeting<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Meeting>>, Error> {
+    pub async fn attended_meeting<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Meeting>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id->attended->meeting")
             .bind(("id", id.record_id()))
             .await?
@@ -185,10 +212,13 @@ pub mod person {
     /// The `attended` edges whose `in` is this `person`, with their own fields.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn attended_edges_from<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Attended>>, Error> {
+    pub async fn attended_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Attended>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM attended WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -198,10 +228,13 @@ pub mod person {
     /// The `task` rows this `person` reaches through `assigned`: `person:id->assigned->task`.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn assigned_task<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Task>>, Error> {
+    pub async fn assigned_task<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Task>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id->assigned->task")
             .bind(("id", id.record_id()))
             .await?
@@ -211,10 +244,13 @@ pub mod person {
     /// The `assigned` edges whose `in` is this `person`, with their own fields.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn assigned_edges_from<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Assigned>>, Error> {
+    pub async fn assigned_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Assigned>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM assigned WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -225,29 +261,36 @@ pub mod person {
 /// `meeting`: A meeting, numbered in order: meeting:1, meeting:2, ...
 #[allow(dead_code)]
 pub mod meeting {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::meetings::Meeting;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `meeting` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM meeting LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -257,10 +300,13 @@ pub mod meeting {
     /// The `person` rows that reach this `meeting` through `attended`: `meeting:id<-attended<-person`.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn person_attended<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Person>>, Error> {
+    pub async fn person_attended<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Person>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id<-attended<-person")
             .bind(("id", id.record_id()))
             .await?
@@ -270,10 +316,13 @@ pub mod meeting {
     /// The `attended` edges whose `out` is this `meeting`, with their own fields.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn attended_edges_to<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Attended>>, Error> {
+    pub async fn attended_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Attended>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM attended WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -283,10 +332,13 @@ pub mod meeting {
     /// The `task` rows this `meeting` reaches through `discussed`: `meeting:id->discussed->task`.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn discussed_task<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Task>>, Error> {
+    pub async fn discussed_task<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Task>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id->discussed->task")
             .bind(("id", id.record_id()))
             .await?
@@ -296,10 +348,13 @@ pub mod meeting {
     /// The `discussed` edges whose `in` is this `meeting`, with their own fields.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn discussed_edges_from<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Discussed>>, Error> {
+    pub async fn discussed_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Discussed>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM discussed WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -310,29 +365,36 @@ pub mod meeting {
 /// `task`: A task; the id is the task itself, as a sentence, e.g. task:⟨Draft the Q3 roadmap.⟩
 #[allow(dead_code)]
 pub mod task {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::meetings::Task;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `task` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM task LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -342,10 +404,13 @@ pub mod task {
     /// The `meeting` rows that reach this `task` through `discussed`: `task:id<-discussed<-meeting`.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn meeting_discussed<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Meeting>>, Error> {
+    pub async fn meeting_discussed<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Meeting>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id<-discussed<-meeting")
             .bind(("id", id.record_id()))
             .await?
@@ -355,10 +420,13 @@ pub mod task {
     /// The `discussed` edges whose `out` is this `task`, with their own fields.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn discussed_edges_to<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Discussed>>, Error> {
+    pub async fn discussed_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Discussed>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM discussed WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -368,10 +436,13 @@ pub mod task {
     /// The `person` rows that reach this `task` through `assigned`: `task:id<-assigned<-person`.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn person_assigned<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Person>>, Error> {
+    pub async fn person_assigned<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Person>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id<-assigned<-person")
             .bind(("id", id.record_id()))
             .await?
@@ -381,10 +452,13 @@ pub mod task {
     /// The `assigned` edges whose `out` is this `task`, with their own fields.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn assigned_edges_to<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Assigned>>, Error> {
+    pub async fn assigned_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Assigned>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM assigned WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -395,29 +469,36 @@ pub mod task {
 /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
 #[allow(dead_code)]
 pub mod attended {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::meetings::Attended;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `attended` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM attended LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -428,29 +509,36 @@ pub mod attended {
 /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
 #[allow(dead_code)]
 pub mod discussed {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::meetings::Discussed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `discussed` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM discussed LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -461,29 +549,36 @@ pub mod discussed {
 /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
 #[allow(dead_code)]
 pub mod assigned {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::meetings::Assigned;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `assigned` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM assigned LIMIT $limit")
             .bind(("limit", limit))
             .await?

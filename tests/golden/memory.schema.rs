@@ -2,12 +2,8 @@
 //
 // Typed helpers for the `memory` schema. Include this file in a module of your crate:
 //     mod memory_db { include!(concat!(env!("OUT_DIR"), "/schema.rs")); }
-// The domain types are named through `crate::memory` (`Builder::types_path`).
+// The domain types are named through `crate::memory` as seen from that module (`Builder::types_path`).
 
-#[allow(unused_imports)]
-use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-#[allow(unused_imports)]
-use ::surqlc::runtime::{Link, Record};
 /// The schema as `surreal import` takes it: tables, prompt functions and the agent user.
 #[allow(dead_code)]
 pub const SCHEMA_SURQL: &str = include_str!("schema.surql");
@@ -25,33 +21,45 @@ pub const AGENT_USER: &str = "agent";
 pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
 /// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
 #[allow(dead_code)]
-pub async fn apply_schema<C: Connection>(db: &Surreal<C>) -> Result<(), Error> {
+pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
     db.query(SCHEMA_SURQL).await?.check()?;
-    Ok(())
+    ::std::result::Result::Ok(())
 }
 #[allow(dead_code)]
-async fn text<C: Connection>(
+async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> Result<String, Error> {
-    let value: Option<String> = query.await?.check()?.take(0)?;
-    Ok(value.unwrap_or_default())
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
+    let value: ::std::option::Option<::std::string::String> = query
+        .await?
+        .check()?
+        .take(0)?;
+    ::std::result::Result::Ok(value.unwrap_or_default())
 }
 /// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
 #[allow(dead_code)]
-pub async fn schema_context<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::schema_context()")).await
 }
 /// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
 #[allow(dead_code)]
-pub async fn value_hints<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::value_hints()")).await
 }
 /// `fn::similar_examples(qvec)`: the 2 pooled examples nearest to the question's embedding, nearest first.
 #[allow(dead_code)]
-pub async fn similar_examples<C: Connection>(
-    db: &Surreal<C>,
+pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<Vec<::surqlc::runtime::Example>, Error> {
+) -> ::std::result::Result<
+    ::std::vec::Vec<::surqlc::runtime::Example>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     db.query("RETURN fn::similar_examples($qvec)")
         .bind(("qvec", qvec.to_vec()))
         .await?
@@ -60,20 +68,20 @@ pub async fn similar_examples<C: Connection>(
 }
 /// `fn::example_context(qvec)`: the nearest examples as prompt text.
 #[allow(dead_code)]
-pub async fn example_context<C: Connection>(
-    db: &Surreal<C>,
+pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
         .await
 }
 /// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
 #[allow(dead_code)]
-pub async fn nl2surql_prompt<C: Connection>(
-    db: &Surreal<C>,
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(
             db
                 .query("RETURN fn::nl2surql_prompt($question, $qvec)")
@@ -86,13 +94,16 @@ pub async fn nl2surql_prompt<C: Connection>(
 ///
 /// Call it on an EDITOR or OWNER connection: the function refuses the agent.
 #[allow(dead_code)]
-pub async fn remember_example<C: Connection>(
-    db: &Surreal<C>,
+pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     surql: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<::surqlc::runtime::RecordId, Error> {
-    let id: Option<::surqlc::runtime::RecordId> = db
+) -> ::std::result::Result<
+    ::surqlc::runtime::RecordId,
+    ::surqlc::runtime::surrealdb::Error,
+> {
+    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
         .bind(("surql", surql.to_owned()))
@@ -100,7 +111,7 @@ pub async fn remember_example<C: Connection>(
         .await?
         .check()?
         .take(0)?;
-    id.ok_or_else(|| Error::internal(
+    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
         "fn::remember_example returned no record".to_owned(),
     ))
 }
@@ -111,12 +122,15 @@ pub const AGENT_DEFINED: bool = true;
 ///
 /// A database user must send its namespace and database; `db` keeps its own session.
 #[allow(dead_code)]
-pub async fn agent_signin<C: Connection>(
-    db: &Surreal<C>,
+pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     namespace: &str,
     database: &str,
     password: &str,
-) -> Result<::surqlc::runtime::Agent<C>, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Agent<C>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
@@ -124,39 +138,51 @@ pub async fn agent_signin<C: Connection>(
 /// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
 /// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
 #[allow(dead_code)]
-pub async fn run_readonly<C: Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> Result<::surqlc::runtime::Outcome, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Outcome,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
 }
 /// `file`: A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.
 #[allow(dead_code)]
 pub mod file {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::memory::File;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// The `file` row with this `parent_key` and `name` (unique index `file_parent_name`), if there is one.
-    pub async fn find_by_parent_key_and_name<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn find_by_parent_key_and_name<
+        C: ::surqlc::runtime::surrealdb::Connection,
+    >(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         parent_key: &str,
         name: &str,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::find_one(
                 db,
                 "SELECT * FROM file WHERE parent_key = $parent_key AND name = $name LIMIT 1",
@@ -169,11 +195,14 @@ pub mod file {
             .await
     }
     /// Full-text search of `file.content` (index `file_content`): up to `limit` rows matching `query`, best BM25 score first, with the matching text highlighted in `<b>...</b>`.
-    pub async fn search_content<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn search_content<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         query: &str,
         limit: u32,
-    ) -> Result<Vec<::surqlc::runtime::Scored<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Scored<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::search(
                 db,
                 "SELECT *, search::score(1) AS score, search::highlight('<b>', '</b>', 1) AS highlight FROM file WHERE content @1@ $query ORDER BY score DESC LIMIT $limit",
@@ -183,11 +212,14 @@ pub mod file {
             .await
     }
     /// The `k` rows whose `embedding` is nearest to `vector` (index `file_embedding`, cosine distance, dimension 4), nearest first.
-    pub async fn nearest_embedding<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn nearest_embedding<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         vector: &[f64],
         k: u32,
-    ) -> Result<Vec<::surqlc::runtime::Nearest<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Nearest<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::nearest(
                 db,
                 "SELECT *, vector::distance::knn() AS distance FROM file WHERE embedding <|{k},{ef}|> $vector ORDER BY distance ASC",
@@ -197,10 +229,13 @@ pub mod file {
             .await
     }
     /// Up to `limit` rows of `file` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM file LIMIT $limit")
             .bind(("limit", limit))
             .await?

@@ -2,12 +2,8 @@
 //
 // Typed helpers for the `store` schema. Include this file in a module of your crate:
 //     mod store_db { include!(concat!(env!("OUT_DIR"), "/schema.rs")); }
-// The domain types are named through `crate::store` (`Builder::types_path`).
+// The domain types are named through `crate::store` as seen from that module (`Builder::types_path`).
 
-#[allow(unused_imports)]
-use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-#[allow(unused_imports)]
-use ::surqlc::runtime::{Link, Record};
 /// The schema as `surreal import` takes it: tables, prompt functions and the agent user.
 #[allow(dead_code)]
 pub const SCHEMA_SURQL: &str = include_str!("schema.surql");
@@ -31,33 +27,45 @@ pub const AGENT_USER: &str = "agent";
 pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
 /// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
 #[allow(dead_code)]
-pub async fn apply_schema<C: Connection>(db: &Surreal<C>) -> Result<(), Error> {
+pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
     db.query(SCHEMA_SURQL).await?.check()?;
-    Ok(())
+    ::std::result::Result::Ok(())
 }
 #[allow(dead_code)]
-async fn text<C: Connection>(
+async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> Result<String, Error> {
-    let value: Option<String> = query.await?.check()?.take(0)?;
-    Ok(value.unwrap_or_default())
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
+    let value: ::std::option::Option<::std::string::String> = query
+        .await?
+        .check()?
+        .take(0)?;
+    ::std::result::Result::Ok(value.unwrap_or_default())
 }
 /// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
 #[allow(dead_code)]
-pub async fn schema_context<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::schema_context()")).await
 }
 /// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
 #[allow(dead_code)]
-pub async fn value_hints<C: Connection>(db: &Surreal<C>) -> Result<String, Error> {
+pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::value_hints()")).await
 }
 /// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
 #[allow(dead_code)]
-pub async fn similar_examples<C: Connection>(
-    db: &Surreal<C>,
+pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<Vec<::surqlc::runtime::Example>, Error> {
+) -> ::std::result::Result<
+    ::std::vec::Vec<::surqlc::runtime::Example>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     db.query("RETURN fn::similar_examples($qvec)")
         .bind(("qvec", qvec.to_vec()))
         .await?
@@ -66,20 +74,20 @@ pub async fn similar_examples<C: Connection>(
 }
 /// `fn::example_context(qvec)`: the nearest examples as prompt text.
 #[allow(dead_code)]
-pub async fn example_context<C: Connection>(
-    db: &Surreal<C>,
+pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
         .await
 }
 /// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
 #[allow(dead_code)]
-pub async fn nl2surql_prompt<C: Connection>(
-    db: &Surreal<C>,
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<String, Error> {
+) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
     text(
             db
                 .query("RETURN fn::nl2surql_prompt($question, $qvec)")
@@ -92,13 +100,16 @@ pub async fn nl2surql_prompt<C: Connection>(
 ///
 /// Call it on an EDITOR or OWNER connection: the function refuses the agent.
 #[allow(dead_code)]
-pub async fn remember_example<C: Connection>(
-    db: &Surreal<C>,
+pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     question: &str,
     surql: &str,
     qvec: &[f64; EMBEDDING_DIMENSION],
-) -> Result<::surqlc::runtime::RecordId, Error> {
-    let id: Option<::surqlc::runtime::RecordId> = db
+) -> ::std::result::Result<
+    ::surqlc::runtime::RecordId,
+    ::surqlc::runtime::surrealdb::Error,
+> {
+    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
         .bind(("surql", surql.to_owned()))
@@ -106,7 +117,7 @@ pub async fn remember_example<C: Connection>(
         .await?
         .check()?
         .take(0)?;
-    id.ok_or_else(|| Error::internal(
+    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
         "fn::remember_example returned no record".to_owned(),
     ))
 }
@@ -117,12 +128,15 @@ pub const AGENT_DEFINED: bool = true;
 ///
 /// A database user must send its namespace and database; `db` keeps its own session.
 #[allow(dead_code)]
-pub async fn agent_signin<C: Connection>(
-    db: &Surreal<C>,
+pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
     namespace: &str,
     database: &str,
     password: &str,
-) -> Result<::surqlc::runtime::Agent<C>, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Agent<C>,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
@@ -130,38 +144,48 @@ pub async fn agent_signin<C: Connection>(
 /// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
 /// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
 #[allow(dead_code)]
-pub async fn run_readonly<C: Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> Result<::surqlc::runtime::Outcome, Error> {
+) -> ::std::result::Result<
+    ::surqlc::runtime::Outcome,
+    ::surqlc::runtime::surrealdb::Error,
+> {
     ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
 }
 /// `customer`: A person who buys from the store. Their orders: customer->placed->purchase.
 #[allow(dead_code)]
 pub mod customer {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::store::Customer;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM customer LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -171,10 +195,13 @@ pub mod customer {
     /// The `purchase` rows this `customer` reaches through `placed`: `customer:id->placed->purchase`.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn placed_purchase<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Purchase>>, Error> {
+    pub async fn placed_purchase<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Purchase>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id->placed->purchase")
             .bind(("id", id.record_id()))
             .await?
@@ -184,10 +211,13 @@ pub mod customer {
     /// The `placed` edges whose `in` is this `customer`, with their own fields.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn placed_edges_from<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Placed>>, Error> {
+    pub async fn placed_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Placed>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM placed WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -198,29 +228,36 @@ pub mod customer {
 /// `purchase`: One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.
 #[allow(dead_code)]
 pub mod purchase {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::store::Purchase;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM purchase LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -230,10 +267,13 @@ pub mod purchase {
     /// The `customer` rows that reach this `purchase` through `placed`: `purchase:id<-placed<-customer`.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn customer_placed<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Customer>>, Error> {
+    pub async fn customer_placed<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Customer>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id<-placed<-customer")
             .bind(("id", id.record_id()))
             .await?
@@ -243,10 +283,13 @@ pub mod purchase {
     /// The `placed` edges whose `out` is this `purchase`, with their own fields.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn placed_edges_to<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Placed>>, Error> {
+    pub async fn placed_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Placed>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM placed WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -256,10 +299,13 @@ pub mod purchase {
     /// The `product` rows this `purchase` reaches through `contains`: `purchase:id->contains->product`.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn contains_product<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Product>>, Error> {
+    pub async fn contains_product<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Product>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id->contains->product")
             .bind(("id", id.record_id()))
             .await?
@@ -269,10 +315,13 @@ pub mod purchase {
     /// The `contains` edges whose `in` is this `purchase`, with their own fields.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn contains_edges_from<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Contains>>, Error> {
+    pub async fn contains_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Contains>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM contains WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -283,29 +332,36 @@ pub mod purchase {
 /// `product`: An item in the catalogue. Orders containing it: product<-contains<-purchase.
 #[allow(dead_code)]
 pub mod product {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::store::Product;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM product LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -315,10 +371,13 @@ pub mod product {
     /// The `purchase` rows that reach this `product` through `contains`: `product:id<-contains<-purchase`.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn purchase_contains<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Purchase>>, Error> {
+    pub async fn purchase_contains<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Purchase>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM $id<-contains<-purchase")
             .bind(("id", id.record_id()))
             .await?
@@ -328,10 +387,13 @@ pub mod product {
     /// The `contains` edges whose `out` is this `product`, with their own fields.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn contains_edges_to<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Contains>>, Error> {
+    pub async fn contains_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Contains>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM contains WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -342,29 +404,36 @@ pub mod product {
 /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
 #[allow(dead_code)]
 pub mod placed {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::store::Placed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `placed` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM placed LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -375,29 +444,36 @@ pub mod placed {
 /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
 #[allow(dead_code)]
 pub mod contains {
-    #[allow(unused_imports)]
-    use super::{Connection, Error, Link, Record, Surreal};
     /// The domain type of the table.
     pub type Row = crate::store::Contains;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        id: &::surqlc::runtime::Link<Row>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Row>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contains` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
+    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
         limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
+    ) -> ::std::result::Result<
+        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
         db.query("SELECT * FROM contains LIMIT $limit")
             .bind(("limit", limit))
             .await?

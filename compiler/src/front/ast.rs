@@ -5,9 +5,11 @@
 
 use super::attr::{self, Derive, RenameRule, SchemaAttrs};
 use super::ctxt::Ctxt;
+pub use super::types::TypeAst;
+use super::types::{is_builtin_type_name, link_target, map_type};
 use crate::ir;
 use proc_macro2::Span;
-use syn::{Data, DeriveInput, Fields, GenericArgument, PathArguments};
+use syn::{Data, DeriveInput, Fields};
 
 /// An item carrying a surqlc derive.
 pub enum Container {
@@ -62,20 +64,6 @@ pub struct FieldAst {
     pub computed_span: Option<Span>,
 }
 
-/// A field type as far as one item can tell; `Link` and `Named` need the other items to settle.
-#[derive(Clone)]
-pub enum TypeAst {
-    Known(ir::Type),
-    Option(Box<TypeAst>),
-    Array(Box<TypeAst>, Option<u64>),
-    /// `Link<T>`: a record of table type `T`.
-    Link(syn::Path),
-    /// A user type, such as a literal enum.
-    Named(syn::Path),
-    /// `#[surqlc(type = "...")]`.
-    Raw(String),
-}
-
 /// A `#[derive(Literal)]` unit-only enum.
 pub struct EnumAst {
     pub ident: syn::Ident,
@@ -113,7 +101,7 @@ impl Container {
                     );
                 }
                 let attrs = attr::schema_attrs(cx, &input.attrs);
-                check_settings(cx, &attrs);
+                super::settings::check(cx, &attrs);
                 Some(Container::Schema(SchemaAst {
                     ident: input.ident.clone(),
                     attrs,
@@ -313,15 +301,20 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
         );
     }
     let ty = match attrs.ty {
-        Some(raw_ty) => {
-            if let Err(why) = check_raw_type(&raw_ty.value) {
+        Some(raw_ty) => match crate::surql::kind::parse(&raw_ty.value.value()) {
+            Ok(raw) => TypeAst::Raw(raw),
+            Err(why) => {
                 cx.error_at(
-                    raw_ty.span,
-                    format!("`type = {:?}` is not a SurrealQL type: {why}", raw_ty.value),
+                    attr::span_in(&raw_ty.value, why.offset),
+                    format!(
+                        "`type = {:?}` is not a SurrealQL type surqlc can read: {}",
+                        raw_ty.value.value(),
+                        why.message
+                    ),
                 );
+                return Column::Invalid;
             }
-            TypeAst::Raw(raw_ty.value)
-        }
+        },
         None => match map_type(cx, &f.ty) {
             Some(ty) => ty,
             None => return Column::Invalid,
@@ -348,139 +341,6 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
     })
 }
 
-/// The `T` in `Link<T>` (or `Option<Link<T>>` is not accepted: an edge has both ends).
-fn link_target(ty: &syn::Type) -> Option<syn::Path> {
-    let (name, args) = last_segment(ty)?;
-    if name != "Link" {
-        return None;
-    }
-    match args.as_slice() {
-        [syn::Type::Path(p)] if p.qself.is_none() => Some(p.path.clone()),
-        _ => None,
-    }
-}
-
-/// The last path segment's name and its type arguments.
-fn last_segment(ty: &syn::Type) -> Option<(String, Vec<syn::Type>)> {
-    let syn::Type::Path(tp) = ty else { return None };
-    if tp.qself.is_some() {
-        return None;
-    }
-    let seg = tp.path.segments.last()?;
-    let args = match &seg.arguments {
-        PathArguments::None => Vec::new(),
-        PathArguments::AngleBracketed(a) => a
-            .args
-            .iter()
-            .filter_map(|arg| match arg {
-                GenericArgument::Type(t) => Some(t.clone()),
-                _ => None,
-            })
-            .collect(),
-        PathArguments::Parenthesized(_) => return None,
-    };
-    Some((seg.ident.to_string(), args))
-}
-
-const UNSUPPORTED_HINT: &str = "give its SurrealQL type with #[surqlc(type = \"...\")]";
-
-/// The SurrealQL shape of a Rust field type; see `docs/annotations.md` for the table.
-pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
-    let unsupported = || {
-        let shown = type_to_string(ty);
-        cx.error_spanned_by(
-            ty,
-            format!("unsupported field type `{shown}`; {UNSUPPORTED_HINT}"),
-        );
-        None
-    };
-    match ty {
-        syn::Type::Paren(p) => map_type(cx, &p.elem),
-        syn::Type::Group(g) => map_type(cx, &g.elem),
-        syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Path(p) if p.path.is_ident("str")) => {
-            Some(TypeAst::Known(ir::Type::String))
-        }
-        syn::Type::Array(arr) => {
-            let len = match &arr.len {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(n),
-                    ..
-                }) => n
-                    .base10_parse::<u64>()
-                    .map_err(|_| "array length is too large"),
-                _ => Err("array length must be an integer literal"),
-            };
-            let len = match len {
-                Ok(len) => len,
-                Err(why) => {
-                    cx.error_spanned_by(&arr.len, format!("{why}; {UNSUPPORTED_HINT}"));
-                    return None;
-                }
-            };
-            Some(TypeAst::Array(
-                Box::new(map_type(cx, &arr.elem)?),
-                Some(len),
-            ))
-        }
-        syn::Type::Path(_) => {
-            let Some((name, args)) = last_segment(ty) else {
-                return unsupported();
-            };
-            let known = |t| Some(TypeAst::Known(t));
-            match (name.as_str(), args.as_slice()) {
-                ("String" | "str", []) => known(ir::Type::String),
-                ("bool", []) => known(ir::Type::Bool),
-                (
-                    "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize",
-                    [],
-                ) => known(ir::Type::Int),
-                ("f32" | "f64", []) => known(ir::Type::Float),
-                ("Decimal", []) => known(ir::Type::Decimal),
-                ("Datetime" | "OffsetDateTime" | "SystemTime", []) => known(ir::Type::Datetime),
-                // chrono::DateTime<Utc> carries its time zone as a type argument.
-                ("DateTime", [_] | []) => known(ir::Type::Datetime),
-                ("Duration", []) => known(ir::Type::Duration),
-                ("Uuid", []) => known(ir::Type::Uuid),
-                ("Bytes", []) => known(ir::Type::Bytes),
-                ("Option", [inner]) => match map_type(cx, inner)? {
-                    TypeAst::Option(_) => {
-                        cx.error_spanned_by(ty, "`Option<Option<T>>` has no SurrealQL type: a field is NONE or a value; use one `Option`");
-                        None
-                    }
-                    inner => Some(TypeAst::Option(Box::new(inner))),
-                },
-                ("Vec" | "VecDeque", [inner]) => {
-                    Some(TypeAst::Array(Box::new(map_type(cx, inner)?), None))
-                }
-                ("Box" | "Arc" | "Rc", [inner]) => map_type(cx, inner),
-                ("Link", [_]) => link_target(ty).map(TypeAst::Link).or_else(unsupported),
-                (_, []) => match ty {
-                    syn::Type::Path(p) => Some(TypeAst::Named(p.path.clone())),
-                    _ => unsupported(),
-                },
-                _ => unsupported(),
-            }
-        }
-        _ => unsupported(),
-    }
-}
-
-/// A type as a person writes it (`HashMap<String, u8>`), not as tokens print (`HashMap < String , u8 >`).
-fn type_to_string(ty: &syn::Type) -> String {
-    let tokens = quote::ToTokens::to_token_stream(ty).to_string();
-    let mut out = String::with_capacity(tokens.len());
-    for piece in tokens.split(' ') {
-        let glue = matches!(piece, "<" | ">" | "," | "::" | ")" | "]" | ";")
-            || out.ends_with(['<', '(', '[', '&'])
-            || out.ends_with("::");
-        if !out.is_empty() && !glue {
-            out.push(' ');
-        }
-        out.push_str(piece);
-    }
-    out
-}
-
 fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
     let Data::Enum(data) = &input.data else {
         cx.error_spanned_by(&input.ident, "derive Literal on a unit-only enum");
@@ -494,7 +354,7 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
         );
     }
     let name = syn::ext::IdentExt::unraw(&input.ident).to_string();
-    if BUILTIN_TYPE_NAMES.contains(&name.as_str()) {
+    if is_builtin_type_name(&name) {
         cx.error_spanned_by(
             &input.ident,
             format!("a Literal enum cannot be named `{name}`: fields of a type named `{name}` map to a built-in SurrealQL type; rename the enum"),
@@ -562,108 +422,10 @@ impl TableAst {
     }
 }
 
-/// Checks the settings' values that need no other item, so the derive reports them too.
-fn check_settings(cx: &Ctxt, a: &SchemaAttrs) {
-    let names = [
-        (&a.examples_table, "table name"),
-        (&a.agent_user, "user name"),
-    ];
-    for (value, what) in names {
-        if let Some(v) = value {
-            if !crate::surql::is_plain_ident(&v.value) || crate::surql::is_reserved(&v.value) {
-                cx.error_at(v.span, format!("invalid {what} {:?}: use letters, digits and underscores, and not a SurrealQL keyword", v.value));
-            }
-        }
-    }
-    for v in [&a.token_duration, &a.session_duration]
-        .into_iter()
-        .flatten()
-    {
-        if !super::resolve::is_duration(&v.value) {
-            cx.error_at(
-                v.span,
-                format!(
-                    "invalid duration {:?}: write e.g. \"1h\", \"30m\" or \"1d12h\"",
-                    v.value
-                ),
-            );
-        }
-    }
-    let counts = [
-        (&a.dimension, "examples(dimension)"),
-        (&a.k, "examples(k)"),
-        (&a.ef, "examples(ef)"),
-        (&a.max_rows, "max_rows"),
-        (&a.budget_block, "budget(block)"),
-        (&a.budget_table, "budget(table)"),
-    ];
-    for (value, what) in counts {
-        if let Some(v) = value {
-            if v.value == 0 {
-                cx.error_at(v.span, format!("{what} must be at least 1"));
-            }
-        }
-    }
-    // The engine's HNSW index takes a 16-bit dimension.
-    if let Some(d) = &a.dimension {
-        if d.value > u32::from(u16::MAX) {
-            cx.error_at(
-                d.span,
-                format!("examples(dimension) must be at most {}", u16::MAX),
-            );
-        }
-    }
-}
-
-/// A light check of a `#[surqlc(type = "...")]` type: it is written into `schema.surql` verbatim
-/// (clauses such as `ASSERT` included), so it must stay inside one `DEFINE FIELD` statement: no `;`,
-/// comments, line breaks or unbalanced brackets and quotes.
-fn check_raw_type(text: &str) -> Result<(), String> {
-    if text.trim().is_empty() {
-        return Err("it is empty".into());
-    }
-    let mut closers: Vec<char> = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' | '"' | '`' | '⟨' => {
-                // A string or an escaped name: skip to its closing quote (a `;` inside is text).
-                let close = if c == '⟨' { '⟩' } else { c };
-                loop {
-                    match chars.next() {
-                        None => return Err(format!("the quote opened with {c} is not closed")),
-                        Some('\\') => {
-                            chars.next();
-                        }
-                        Some(q) if q == close => break,
-                        Some(_) => {}
-                    }
-                }
-            }
-            '<' => closers.push('>'),
-            '{' => closers.push('}'),
-            '[' => closers.push(']'),
-            '(' => closers.push(')'),
-            '>' | '}' | ']' | ')' if closers.pop() != Some(c) => {
-                return Err(format!("unbalanced `{c}`"));
-            }
-            '>' | '}' | ']' | ')' => {}
-            '-' if chars.peek() == Some(&'-') => return Err("it contains a comment (`--`)".into()),
-            '/' if chars.peek() == Some(&'*') || chars.peek() == Some(&'/') => {
-                return Err("it contains a comment".into())
-            }
-            '#' => return Err("it contains a comment (`#`)".into()),
-            // `;` would end the DEFINE FIELD statement; a line break or control character has no place in a type.
-            ';' => return Err("unexpected `;`: it would end the statement".into()),
-            c if c.is_control() => return Err(format!("unexpected `{}`", c.escape_default())),
-            // Anything else may follow TYPE: kinds, literal values, and clauses such as `ASSERT $value > 0`.
-            _ => {}
-        }
-    }
-    match closers.pop() {
-        Some(c) => Err(format!("a bracket is not closed (expected `{c}`)")),
-        None => Ok(()),
-    }
+/// The schema's name for the `#[derive(Schema)]` type `ident`: snake_case, without `r#`
+/// (the compiler and the derive both call this, so `r#Store` is `store` in each).
+pub fn schema_name(ident: &syn::Ident) -> String {
+    heck::AsSnakeCase(syn::ext::IdentExt::unraw(ident).to_string()).to_string()
 }
 
 /// The path in a `#[derive(...)]` whose last segment is `name`, if any.
@@ -692,64 +454,10 @@ pub(crate) fn reject_cfg(cx: &Ctxt, attrs: &[syn::Attribute]) {
     }
 }
 
-/// Type names the front end maps to built-in SurrealQL types (see `map_type`); a Literal enum may not take one.
-pub const BUILTIN_TYPE_NAMES: &[&str] = &[
-    "String",
-    "Decimal",
-    "Datetime",
-    "OffsetDateTime",
-    "SystemTime",
-    "DateTime",
-    "Duration",
-    "Uuid",
-    "Bytes",
-    "Option",
-    "Vec",
-    "VecDeque",
-    "Box",
-    "Arc",
-    "Rc",
-    "Link",
-];
-
 fn replace_self(ty: &mut TypeAst, table: &syn::Ident) {
     match ty {
         TypeAst::Link(path) if path.is_ident("Self") => *path = syn::Path::from(table.clone()),
         TypeAst::Option(inner) | TypeAst::Array(inner, _) => replace_self(inner, table),
         _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::check_raw_type;
-
-    #[test]
-    fn raw_types_stay_one_type() {
-        for ok in [
-            "string",
-            "array<record<book>, 3>",
-            "'a' | \"b;c\" | 1",
-            "option<{ a: int, b: -1 }>",
-            "geometry<point>",
-            "set<int>",
-        ] {
-            assert_eq!(check_raw_type(ok), Ok(()), "{ok}");
-        }
-        for (bad, why) in [
-            ("string; REMOVE TABLE thing", "unexpected `;`"),
-            ("int # note", "comment"),
-            ("", "empty"),
-            ("array<int", "not closed"),
-            ("int>", "unbalanced"),
-            ("int -- x", "comment"),
-            ("'open", "not closed"),
-            ("record<t | `'`>; REMOVE TABLE t", "unexpected `;`"),
-            ("record<⟨a;b⟩>; x", "unexpected `;`"),
-            ("int\nstring", "unexpected `\\n`"),
-        ] {
-            let err = check_raw_type(bad).expect_err(bad);
-            assert!(err.contains(why), "{bad:?}: {err}");
-        }
     }
 }

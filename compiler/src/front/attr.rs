@@ -119,6 +119,27 @@ pub fn docs(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
     Some(out)
 }
 
+/// The span of the character at byte `offset` of `lit`'s value, for an error inside an attribute string.
+///
+/// Falls back to the whole literal where the value's bytes are not the source's (escapes) or
+/// the compiler cannot say (a proc-macro on stable Rust).
+pub fn span_in(lit: &LitStr, offset: usize) -> Span {
+    let token = lit.token().to_string();
+    let value = lit.value();
+    let open = token.find('"').map_or(0, |q| q + 1);
+    let close = token.rfind('"').unwrap_or(token.len());
+    if open > close || token.get(open..close) != Some(value.as_str()) {
+        return lit.span();
+    }
+    let offset = offset.min(value.len());
+    // proc-macro2 counts source positions in characters.
+    let start = token[..open].chars().count() + value[..offset].chars().count();
+    let width = value[offset..].chars().next().map_or(0, |_| 1);
+    lit.token()
+        .subspan(start..start + width.max(1))
+        .unwrap_or_else(|| lit.span())
+}
+
 /// A value with the span it was written at, for errors found later.
 #[derive(Debug, Clone)]
 pub struct Spanned<T> {
@@ -141,7 +162,7 @@ pub struct TableAttrs {
 pub struct FieldAttrs {
     pub rename: Option<Spanned<String>>,
     /// `#[surqlc(type = "...")]`: the SurrealQL type, verbatim.
-    pub ty: Option<Spanned<String>>,
+    pub ty: Option<Spanned<LitStr>>,
     pub skip: bool,
     /// Where `#[serde(skip_serializing_if = "...")]` is: serde may leave the field out.
     pub skip_serializing_if: Option<Span>,
@@ -376,7 +397,8 @@ fn each_serde(
     }
 }
 
-fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str) -> syn::Error {
+/// An unknown name in `#[surqlc(...)]`, with the closest of the `known` names when one is near.
+fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str, known: &[&str]) -> syn::Error {
     let name = meta
         .path
         .get_ident()
@@ -385,9 +407,14 @@ fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str) -> syn::Error {
             let path = &meta.path;
             quote::quote!(#path).to_string().replace(' ', "")
         });
-    meta.error(format!(
-        "unknown surqlc attribute `{name}` on {place}; expected {expected}"
-    ))
+    match super::suggest::closest(&name, known) {
+        Some(near) => meta.error(format!(
+            "unknown surqlc attribute `{name}` on {place}; did you mean `{near}`? (expected {expected})"
+        )),
+        None => meta.error(format!(
+            "unknown surqlc attribute `{name}` on {place}; expected {expected}"
+        )),
+    }
 }
 
 fn rename_all(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<RenameRule>>> {
@@ -434,6 +461,7 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 meta,
                 "a table",
                 &format!("`rename = \"...\"`, {}", super::clauses::TABLE_ITEMS),
+                &["rename", "schemaless", "enforced", "permissions", "index"],
             ))
         }
     });
@@ -456,7 +484,9 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         if meta.path.is_ident("rename") {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
         } else if meta.path.is_ident("type") {
-            set_once(cx, &mut out.ty, lit_str(meta)?, "type");
+            let lit: LitStr = meta.value()?.parse()?;
+            let span = lit.span();
+            set_once(cx, &mut out.ty, Spanned { value: lit, span }, "type");
         } else if meta.path.is_ident("skip") {
             out.skip = true;
         } else if !super::clauses::field_item(cx, meta, &mut out.clauses)? {
@@ -467,6 +497,10 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     "`rename = \"...\"`, `type = \"...\"`, `skip`, {}",
                     super::clauses::FIELD_ITEMS
                 ),
+                &[
+                    "rename", "type", "skip", "default", "default_always", "value", "computed",
+                    "assert", "readonly", "flexible", "reference", "permissions",
+                ],
             ));
         }
         Ok(())
@@ -506,6 +540,7 @@ pub fn enum_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EnumAttrs {
             meta,
             "a literal enum",
             "no attributes (use serde's rename/rename_all)",
+            &[],
         ))
     });
     each_serde(cx, attrs, |meta| {
@@ -533,7 +568,7 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
             Ok(())
         } else {
-            Err(unknown(meta, "an enum variant", "`rename = \"...\"`"))
+            Err(unknown(meta, "an enum variant", "`rename = \"...\"`", &["rename"]))
         }
     });
     let mut serde_seen = None;
@@ -552,6 +587,18 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     }
     out
 }
+
+/// The settings `#[surqlc(...)]` takes on the `Schema` item.
+const SCHEMA_SETTINGS: &[&str] = &[
+    "expose",
+    "value_hints",
+    "analyzer",
+    "examples",
+    "agent",
+    "budget",
+    "max_rows",
+    "compact",
+];
 
 pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
     let mut out = SchemaAttrs::default();
@@ -598,6 +645,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                         &inner,
                         "examples(...)",
                         "`table`, `dimension`, `k` or `ef`",
+                        &["table", "dimension", "k", "ef"],
                     ));
                 }
                 Ok(())
@@ -625,6 +673,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                         &inner,
                         "agent(...)",
                         "`user`, `token` or `session`",
+                        &["user", "token", "session"],
                     ));
                 }
                 Ok(())
@@ -636,7 +685,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 } else if inner.path.is_ident("table") {
                     set_once(cx, &mut out.budget_table, lit_u32(&inner)?, "budget(table)");
                 } else {
-                    return Err(unknown(&inner, "budget(...)", "`block` or `table`"));
+                    return Err(unknown(&inner, "budget(...)", "`block` or `table`", &["block", "table"]));
                 }
                 Ok(())
             })?;
@@ -648,7 +697,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `max_rows = N` or `compact`"));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
         }
         Ok(())
     });

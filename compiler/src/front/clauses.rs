@@ -658,7 +658,7 @@ fn value_to_source(source: &str) -> Option<Vec<usize>> {
 
 /// A problem in an expression: char offsets into its text and a message.
 #[cfg(feature = "surql-parser")]
-pub use crate::surql_expr::ExprError;
+pub use crate::surql::expr::ExprError;
 #[cfg(not(feature = "surql-parser"))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExprError {
@@ -729,7 +729,7 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
 #[cfg(feature = "check-expr")]
 pub fn check_expr(text: &str) -> Result<(), ExprError> {
     check_expr_shape(text)?;
-    crate::surql_expr::parse(text).map(|_| ())
+    crate::surql::expr::parse(text).map(|_| ())
 }
 
 /// Without the `check-expr` feature, only [`check_expr_shape`].

@@ -46,7 +46,7 @@ pub fn permissions(cx: &Ctxt, p: &clauses::PermissionsAttr, table: bool) -> ir::
 /// arrays of those; `None` for anything else (`Link<Self>`, `RecordId`: any key).
 pub fn id_key_type(ty: &syn::Type) -> Option<ir::Type> {
     let probe = Ctxt::new();
-    let mapped = super::ast::map_type(&probe, ty);
+    let mapped = super::types::map_type(&probe, ty);
     let _ = probe.check();
     fn key(t: &TypeAst, top: bool) -> Option<ir::Type> {
         match t {
@@ -73,13 +73,25 @@ pub fn id_key_type(ty: &syn::Type) -> Option<ir::Type> {
     key(&mapped?, true)
 }
 
+/// Whether `kind`, a member of its union, or an element of its array or set satisfies `test`.
+pub(crate) fn kind_has(kind: &ir::Kind, test: &dyn Fn(&ir::Kind) -> bool) -> bool {
+    test(kind)
+        || match kind {
+            ir::Kind::Either(members) => members.iter().any(|m| kind_has(m, test)),
+            ir::Kind::Array(inner, _) | ir::Kind::Set(inner, _) => kind_has(inner, test),
+            _ => false,
+        }
+}
+
 /// Whether the field's type holds a record link (what `REFERENCE` needs).
 fn holds_record(ty: &TypeAst) -> bool {
     match ty {
         TypeAst::Link(_) => true,
         TypeAst::Known(ir::Type::Record(_)) => true,
         TypeAst::Option(inner) | TypeAst::Array(inner, _) => holds_record(inner),
-        TypeAst::Raw(text) => text.contains("record"),
+        TypeAst::Raw(raw) => kind_has(&raw.kind, &|k| {
+            matches!(k, ir::Kind::Record(_)) || matches!(k, ir::Kind::Named(n) if n == "record")
+        }),
         _ => false,
     }
 }
@@ -89,7 +101,10 @@ fn holds_object(ty: &TypeAst) -> bool {
     match ty {
         TypeAst::Known(ir::Type::Object | ir::Type::Any) => true,
         TypeAst::Option(inner) | TypeAst::Array(inner, _) => holds_object(inner),
-        TypeAst::Raw(text) => text.contains("object") || text.contains('{'),
+        TypeAst::Raw(raw) => kind_has(&raw.kind, &|k| {
+            matches!(k, ir::Kind::Named(n) if n == "object" || n == "any")
+                || matches!(k, ir::Kind::Literal(ir::KindLiteral::Object(_)))
+        }),
         _ => false,
     }
 }
@@ -176,7 +191,7 @@ fn is_array(ty: &TypeAst) -> bool {
     match ty {
         TypeAst::Option(inner) => is_array(inner),
         TypeAst::Array(..) => true,
-        TypeAst::Raw(t) => t.contains("array"),
+        TypeAst::Raw(raw) => kind_has(&raw.kind, &|k| matches!(k, ir::Kind::Array(..))),
         _ => false,
     }
 }

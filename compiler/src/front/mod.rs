@@ -1,15 +1,21 @@
 //! The front end: Rust source in, `ir::Schema` or every error out. Shared by the CLI, `build.rs` and the derives.
 //!
-//! `attr` reads attributes, `ast` reads one item, `resolve` ties items together;
-//! `ctxt` collects errors so a run reports all of them.
+//! `attr` reads attributes, `ast` reads one item (its field types through `types`),
+//! `settings` holds the rules for the `Schema` item's values, `resolve` ties items
+//! together; `ctxt` collects errors so a run reports all of them; `suggest` finds the
+//! name a typo meant and `hint` says how to write what surqlc cannot map.
 
 pub mod ast;
 pub mod attr;
 pub mod clauses;
 pub mod ctxt;
 pub mod definitions;
+pub mod hint;
 pub mod resolve;
 pub mod schema_checks;
+mod settings;
+pub mod suggest;
+pub mod types;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir;
@@ -167,6 +173,9 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut resolve:
                 }
             }
             None => {
+                items
+                    .plain
+                    .insert(input.ident.to_string(), hint::classify(&input));
                 if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
                     cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal or Schema)", input.ident));
                 }

@@ -2,8 +2,9 @@
 
 use super::ast::{Container, EnumAst, SchemaAst, TableAst, TypeAst};
 use super::ctxt::Ctxt;
+use super::hint::{self, Plain};
+use super::suggest::did_you_mean;
 use crate::ir;
-use crate::surql::is_plain_ident;
 use std::collections::BTreeMap;
 
 /// Every container of a schema with the index of the file (and so the `Ctxt`) it came from.
@@ -14,6 +15,8 @@ pub struct Items {
     pub schemas: Vec<(usize, SchemaAst)>,
     /// Names of surqlc items that could not be read (their errors are already recorded).
     pub broken: Vec<String>,
+    /// Items without a surqlc derive, by name: what an unsupported field type's hint says depends on it.
+    pub plain: BTreeMap<String, Plain>,
 }
 
 impl Items {
@@ -90,7 +93,8 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                 cx.error_spanned_by(
                     path,
                     format!(
-                        "`{name}` is not a table in this schema (derive Table or Relation on it)"
+                        "`{name}` is not a table in this schema (derive Table or Relation on it){}",
+                        did_you_mean(&name, table_names.keys())
                     ),
                 );
                 None
@@ -104,16 +108,17 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         link: &dyn Fn(&Ctxt, &syn::Path) -> Option<String>,
         enums: &BTreeMap<String, ir::LiteralEnum>,
         tables: &BTreeMap<String, String>,
-        broken: &[String],
+        items: &Items,
     ) -> Option<ir::Type> {
+        let broken = &items.broken;
         Some(match t {
             TypeAst::Known(k) => k.clone(),
             TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
             TypeAst::Option(inner) => {
-                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables, broken)?))
+                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables, items)?))
             }
             TypeAst::Array(inner, n) => {
-                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables, broken)?), *n)
+                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables, items)?), *n)
             }
             TypeAst::Link(path) => ir::Type::Record(link(cx, path)?),
             TypeAst::Named(path) => {
@@ -129,10 +134,22 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                     );
                     return None;
                 } else {
-                    cx.error_spanned_by(
-                        path,
-                        format!("unsupported field type `{name}`: not a surqlc Literal enum or a known type; give its SurrealQL type with #[surqlc(type = \"...\")]"),
-                    );
+                    let what = items.plain.get(&name).copied();
+                    // A name that is no item of the files may be a typo of a surqlc type's.
+                    let near = match what {
+                        Some(_) => String::new(),
+                        None => did_you_mean(&name, enums.keys().chain(tables.keys())),
+                    };
+                    // A likely typo gets the name alone; the escape hatches are for real types.
+                    let message = if near.is_empty() {
+                        format!(
+                            "unsupported field type `{name}`: {}",
+                            hint::named(&name, what.unwrap_or(Plain::Unknown))
+                        )
+                    } else {
+                        format!("unsupported field type `{name}`{near}")
+                    };
+                    cx.error_spanned_by(path, message);
                     return None;
                 }
             }
@@ -151,7 +168,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         };
         let mut fields = Vec::new();
         for f in &t.fields {
-            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names, &items.broken) {
+            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names, items) {
                 fields.push(ir::Field {
                     name: f.name.clone(),
                     rust_name: f.ident.to_string(),
@@ -248,7 +265,11 @@ fn settings(
                     None if items.broken.contains(&last_ident(p)) => {}
                     None => cx.error_spanned_by(
                         p,
-                        format!("`{}` is not a table in this schema", last_ident(p)),
+                        format!(
+                            "`{}` is not a table in this schema{}",
+                            last_ident(p),
+                            did_you_mean(&last_ident(p), table_names.keys())
+                        ),
                     ),
                 }
             }
@@ -260,14 +281,19 @@ fn settings(
         Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h),
     };
     let defaults = ir::Settings::default();
-    // Invalid values were reported by `ast` (the derive sees the same errors); fall back quietly here.
-    let pick_str =
-        |v: &Option<super::attr::Spanned<String>>, d: String, check: fn(&str) -> bool| match v {
-            Some(s) if check(&s.value) => s.value.clone(),
-            _ => d,
-        };
-    let pick_u32 = |v: &Option<super::attr::Spanned<u32>>, d: u32| match v {
-        Some(s) if s.value > 0 => s.value,
+    // Invalid values were reported by `ast` under the same rules (the derive sees the same
+    // errors, and a schema with errors produces no output); fall back quietly here.
+    use super::settings::{count_rule, dimension_rule, duration_rule, name_rule};
+    let pick_str = |v: &Option<super::attr::Spanned<String>>,
+                    d: String,
+                    rule: fn(&str) -> Result<(), String>| match v {
+        Some(s) if rule(&s.value).is_ok() => s.value.clone(),
+        _ => d,
+    };
+    let pick_count = |v: &Option<super::attr::Spanned<u32>>,
+                      d: u32,
+                      rule: fn(u32) -> Result<(), String>| match v {
+        Some(s) if rule(s.value).is_ok() => s.value,
         _ => d,
     };
     let settings = ir::Settings {
@@ -277,26 +303,26 @@ fn settings(
             table: pick_str(
                 &a.examples_table,
                 defaults.examples.table.clone(),
-                is_plain_ident,
+                name_rule,
             ),
-            dimension: pick_u32(&a.dimension, defaults.examples.dimension),
-            k: pick_u32(&a.k, defaults.examples.k),
-            ef: pick_u32(&a.ef, defaults.examples.ef),
+            dimension: pick_count(&a.dimension, defaults.examples.dimension, dimension_rule),
+            k: pick_count(&a.k, defaults.examples.k, count_rule),
+            ef: pick_count(&a.ef, defaults.examples.ef, count_rule),
         },
         agent: ir::AgentSettings {
-            user: pick_str(&a.agent_user, defaults.agent.user.clone(), is_plain_ident),
+            user: pick_str(&a.agent_user, defaults.agent.user.clone(), name_rule),
             token_duration: pick_str(
                 &a.token_duration,
                 defaults.agent.token_duration.clone(),
-                is_duration,
+                duration_rule,
             ),
             session_duration: pick_str(
                 &a.session_duration,
                 defaults.agent.session_duration.clone(),
-                is_duration,
+                duration_rule,
             ),
         },
-        max_rows: pick_u32(&a.max_rows, defaults.max_rows),
+        max_rows: pick_count(&a.max_rows, defaults.max_rows, count_rule),
         compact: a.compact,
         budget: ir::Budget {
             block: a.budget_block.as_ref().map(|b| b.value.max(1)),
@@ -304,7 +330,7 @@ fn settings(
         },
     };
     (
-        heck::AsSnakeCase(syn::ext::IdentExt::unraw(&schema.ident).to_string()).to_string(),
+        super::ast::schema_name(&schema.ident),
         Some(schema.ident.to_string()),
         settings,
     )
@@ -316,27 +342,4 @@ fn is_literal(ty: &ir::Type) -> bool {
         ir::Type::Option(inner) => is_literal(inner),
         _ => false,
     }
-}
-
-/// A SurrealQL duration such as `1h`, `30m` or `1d12h`.
-pub(crate) fn is_duration(s: &str) -> bool {
-    let mut rest = s;
-    if rest.is_empty() {
-        return false;
-    }
-    while !rest.is_empty() {
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        if digits == 0 {
-            return false;
-        }
-        rest = &rest[digits..];
-        let unit = ["ns", "us", "µs", "ms", "s", "m", "h", "d", "w", "y"]
-            .iter()
-            .find(|u| rest.starts_with(**u) && !(**u == "m" && rest.starts_with("ms")));
-        match unit {
-            Some(u) => rest = &rest[u.len()..],
-            None => return false,
-        }
-    }
-    true
 }

@@ -108,7 +108,13 @@ fn hint_table<'t>(
         .get(&ty_name)
         .and_then(|n| tables.iter().find(|t| &t.name == n));
     if table.is_none() && !items.broken.contains(&ty_name) {
-        cx.error_spanned_by(path, format!("`{ty_name}` is not a table in this schema"));
+        cx.error_spanned_by(
+            path,
+            format!(
+                "`{ty_name}` is not a table in this schema{}",
+                super::suggest::did_you_mean(&ty_name, table_names.keys())
+            ),
+        );
     }
     table
 }
@@ -135,8 +141,19 @@ fn hint_field(
             table: table.name.clone(),
             field: f.name.clone(),
         }),
+        // A field whose type is in error is already reported; naming it is no second error.
+        None if items.tables.iter().any(|(_, t)| {
+            t.name == table.name && t.fields.iter().any(|f| f.ident == field)
+        }) =>
+        {
+            None
+        }
         None => {
-            cx.error_spanned_by(path, format!("`{}` has no field `{field}`", ty.ident));
+            let fields: Vec<&str> = table.fields.iter().map(|f| f.rust_name.as_str()).collect();
+            let near = super::suggest::closest(&field, &fields)
+                .map(|f| format!("; did you mean `{}::{f}`?", ty.ident))
+                .unwrap_or_default();
+            cx.error_spanned_by(path, format!("`{}` has no field `{field}`{near}", ty.ident));
             None
         }
     }
@@ -206,7 +223,13 @@ fn can_be_none(ty: &super::ast::TypeAst) -> bool {
     match ty {
         TypeAst::Option(_) => true,
         TypeAst::Known(ir::Type::Option(_) | ir::Type::Any) => true,
-        TypeAst::Raw(t) => t.starts_with("option<") || t.contains("none"),
+        TypeAst::Raw(raw) => match &raw.kind {
+            ir::Kind::Named(n) => n == "none" || n == "any",
+            ir::Kind::Either(members) => members
+                .iter()
+                .any(|m| matches!(m, ir::Kind::Named(n) if n == "none")),
+            _ => false,
+        },
         _ => false,
     }
 }

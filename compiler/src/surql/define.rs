@@ -1,62 +1,11 @@
-//! SurrealQL text for IR values: string literals, types and the `DEFINE TABLE`/`DEFINE FIELD` statements.
+//! The `DEFINE TABLE`/`DEFINE FIELD` statements `schema.surql` writes for a table (the engine's respelling is [`super::info`]).
 //!
-//! This is the one place that spells a table's definition; the CLI, `build.rs`
-//! and the derives all call it, so they cannot disagree.
+//! This is the one place that spells a table's definition; `schema.surql`, the CLI,
+//! `build.rs` and the derives all call it, so they cannot disagree.
 
+use super::lex::{field_ident, quote_string};
 use crate::ir::{Field, Table, TableKind, Type};
 use std::fmt::Write;
-
-/// A double-quoted SurrealQL string literal that the parser reads back as exactly `s`.
-pub fn quote_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            // Other control characters would be legal raw, but an escape keeps the file printable.
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
-pub fn is_reserved(name: &str) -> bool {
-    crate::render::escape_ident(name).starts_with('`')
-        || PARSER_ONLY_RESERVED
-            .iter()
-            .any(|k| k.eq_ignore_ascii_case(name))
-}
-
-/// Words the parser refuses as a bare name although `INFO` prints them bare (found by trying every keyword).
-const PARSER_ONLY_RESERVED: &[&str] = &["EXPLAIN", "ONLY"];
-
-/// A field name as a statement must spell it: backticked when it is a keyword.
-pub fn field_ident(name: &str) -> String {
-    if PARSER_ONLY_RESERVED
-        .iter()
-        .any(|k| k.eq_ignore_ascii_case(name))
-    {
-        format!("`{name}`")
-    } else {
-        crate::render::escape_ident(name)
-    }
-}
-
-/// Whether `name` can stand unescaped as a table or field name.
-pub fn is_plain_ident(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
 
 /// The type as written after `TYPE`.
 pub fn render_type(ty: &Type) -> String {
@@ -81,7 +30,7 @@ pub fn render_type(ty: &Type) -> String {
             .map(|v| quote_string(v))
             .collect::<Vec<_>>()
             .join(" | "),
-        Type::Raw(text) => text.clone(),
+        Type::Raw(raw) => raw.text.clone(),
     }
 }
 
@@ -98,12 +47,12 @@ pub fn define_table(table: &Table) -> String {
     if let TableKind::Relation { from, to } = &table.kind {
         let _ = write!(out, " TYPE RELATION IN {from} OUT {to}");
     }
-    out.push_str(crate::surql_clauses::relation_suffix(table));
-    out.push_str(crate::surql_clauses::mode(table));
+    out.push_str(crate::surql::clauses::relation_suffix(table));
+    out.push_str(crate::surql::clauses::mode(table));
     push_comment(&mut out, &table.comment);
     if let Some(p) = &table.permissions {
         out.push(' ');
-        out.push_str(&crate::surql_clauses::permissions(p, true, &|e| e.to_owned()));
+        out.push_str(&crate::surql::clauses::permissions(p, true, &|e| e.to_owned()));
     }
     out.push(';');
     out
@@ -117,11 +66,11 @@ pub fn define_field(table: &str, field: &Field) -> String {
         table,
         render_type(&field.ty)
     );
-    out.push_str(&crate::surql_clauses::field_clauses(&field.clauses, &|e| e.to_owned()));
+    out.push_str(&crate::surql::clauses::field_clauses(&field.clauses, &|e| e.to_owned()));
     push_comment(&mut out, &field.comment);
     if let Some(p) = &field.clauses.permissions {
         out.push(' ');
-        out.push_str(&crate::surql_clauses::permissions(p, false, &|e| e.to_owned()));
+        out.push_str(&crate::surql::clauses::permissions(p, false, &|e| e.to_owned()));
     }
     out.push(';');
     out
@@ -129,7 +78,7 @@ pub fn define_field(table: &str, field: &Field) -> String {
 
 /// `DEFINE ANALYZER OVERWRITE ...;`
 pub fn define_analyzer(analyzer: &crate::ir::Analyzer) -> String {
-    crate::surql_clauses::define_analyzer(analyzer)
+    crate::surql::clauses::define_analyzer(analyzer)
 }
 
 /// Every statement that defines `table`, one per line, in declaration order: the table, a typed
@@ -150,7 +99,7 @@ pub fn table_definition(table: &Table) -> String {
     }
     for index in &table.indexes {
         out.push('\n');
-        out.push_str(&crate::surql_clauses::define_index(&table.name, index));
+        out.push_str(&crate::surql::clauses::define_index(&table.name, index));
     }
     out
 }
@@ -158,13 +107,6 @@ pub fn table_definition(table: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quotes_escape_everything_the_lexer_treats_specially() {
-        assert_eq!(quote_string(r#"a"b\c"#), r#""a\"b\\c""#);
-        assert_eq!(quote_string("x\ny\tz\u{1}"), "\"x\\ny\\tz\\u{1}\"");
-        assert_eq!(quote_string("'⟩ 😀"), "\"'⟩ 😀\"");
-    }
 
     #[test]
     fn renders_nested_types() {

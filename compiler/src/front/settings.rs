@@ -1,0 +1,84 @@
+//! The rules for the `Schema` item's settings, in one place: `ast` reports every value that breaks
+//! one (so the derive reports it too), and `resolve` builds the IR from the same rules.
+
+use super::attr::SchemaAttrs;
+use super::ctxt::Ctxt;
+use crate::surql::lex;
+
+/// Why `value` cannot name a table or user, if it cannot.
+pub(crate) fn name_rule(value: &str) -> Result<(), String> {
+    if lex::is_plain_ident(value) && !lex::is_reserved(value) {
+        Ok(())
+    } else {
+        Err("use letters, digits and underscores, and not a SurrealQL keyword".into())
+    }
+}
+
+/// Why `value` is not a SurrealQL duration, if it is not.
+pub(crate) fn duration_rule(value: &str) -> Result<(), String> {
+    if lex::is_duration(value) {
+        Ok(())
+    } else {
+        Err("write e.g. \"1h\", \"30m\" or \"1d12h\"".into())
+    }
+}
+
+/// Why `value` is not a usable count (a dimension, a limit, a budget), if it is not.
+pub(crate) fn count_rule(value: u32) -> Result<(), String> {
+    if value == 0 {
+        Err("must be at least 1".into())
+    } else {
+        Ok(())
+    }
+}
+
+/// The engine's HNSW index takes a 16-bit dimension.
+pub(crate) fn dimension_rule(value: u32) -> Result<(), String> {
+    count_rule(value)?;
+    if value > u32::from(u16::MAX) {
+        return Err(format!("must be at most {}", u16::MAX));
+    }
+    Ok(())
+}
+
+/// Checks the settings' values that need no other item, so the derive reports them too.
+pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
+    let names = [
+        (&a.examples_table, "table name"),
+        (&a.agent_user, "user name"),
+    ];
+    for (value, what) in names {
+        if let Some(v) = value {
+            if let Err(why) = name_rule(&v.value) {
+                cx.error_at(v.span, format!("invalid {what} {:?}: {why}", v.value));
+            }
+        }
+    }
+    for v in [&a.token_duration, &a.session_duration]
+        .into_iter()
+        .flatten()
+    {
+        if let Err(why) = duration_rule(&v.value) {
+            cx.error_at(v.span, format!("invalid duration {:?}: {why}", v.value));
+        }
+    }
+    let counts = [
+        (&a.k, "examples(k)"),
+        (&a.ef, "examples(ef)"),
+        (&a.max_rows, "max_rows"),
+        (&a.budget_block, "budget(block)"),
+        (&a.budget_table, "budget(table)"),
+    ];
+    for (value, what) in counts {
+        if let Some(v) = value {
+            if let Err(why) = count_rule(v.value) {
+                cx.error_at(v.span, format!("{what} {why}"));
+            }
+        }
+    }
+    if let Some(d) = &a.dimension {
+        if let Err(why) = dimension_rule(d.value) {
+            cx.error_at(d.span, format!("examples(dimension) {why}"));
+        }
+    }
+}

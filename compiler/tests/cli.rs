@@ -1,0 +1,275 @@
+//! The `surqlc` binary as users run it: every subcommand, exit statuses 0/1/2, the JSON report's shape, `--help`, and the README's main job itself.
+//!
+//! Built only with the `cli` feature; `cargo test --workspace` has it, since the test crate enables it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("compiler/ has a parent")
+        .to_owned()
+}
+
+fn surqlc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_surqlc"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .output()
+        .expect("the surqlc binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn assert_status(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "status\nstdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("surqlc-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// The README's main-job command, as its arguments (the line after `cargo surqlc`).
+fn readme_main_job() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("cargo surqlc prompt "))
+        .expect("the README shows the main job as `cargo surqlc prompt ...`");
+    split_shell_words(line.trim_start_matches("cargo surqlc "))
+}
+
+/// Words as a POSIX shell splits a line with double-quoted strings and no escapes (the README's style).
+fn split_shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut any) = (false, false);
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn help_describes_every_subcommand() {
+    let o = surqlc(&["--help"]);
+    assert_status(&o, 0);
+    for sub in ["build", "check", "prompt", "audit"] {
+        assert!(stdout(&o).contains(sub), "--help lists {sub}: {}", stdout(&o));
+        let o = surqlc(&[sub, "--help"]);
+        assert_status(&o, 0);
+        assert!(stdout(&o).contains("SCHEMA.rs"), "{sub} --help: {}", stdout(&o));
+    }
+    let o = surqlc(&["frobnicate"]);
+    assert_status(&o, 2);
+}
+
+#[test]
+fn the_readme_main_job_prints_the_prompt() {
+    let args = readme_main_job();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = surqlc(&args);
+    assert_status(&o, 0);
+    let prompt = stdout(&o);
+    let fixtures = root().join("../shared/fixtures/store");
+    let block = std::fs::read_to_string(fixtures.join("expected/schema_context.txt")).expect("block");
+    // The built-in rules (templates/prompt_rules.tera), then the lesson's schema block.
+    assert!(prompt.starts_with("You translate questions into SurrealQL"), "{prompt}");
+    assert!(prompt.contains(&format!("SCHEMA\n{}\n\n", block.trim_end())), "{prompt}");
+    assert!(prompt.ends_with("QUESTION\nWhich category earns us the most money?\nSURQL\n"));
+    let examples = prompt
+        .split_once("EXAMPLES\n")
+        .and_then(|(_, rest)| rest.split_once("\n\nQUESTION"))
+        .map(|(examples, _)| examples)
+        .expect("an EXAMPLES section");
+    assert!(examples.starts_with("-- "), "examples from the seed: {examples:?}");
+    // The token report goes to stderr, so stdout stays the prompt.
+    assert!(stderr(&o).contains("schema block"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("prompt: "), "{}", stderr(&o));
+}
+
+#[test]
+fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
+    let mut args = readme_main_job();
+    let seed = args.iter().position(|a| a == "--seed").expect("--seed") + 1;
+    args[seed] = "../shared/fixtures/store/seed.surql".into();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = surqlc(&args);
+    assert_status(&o, 0);
+    let want = std::fs::read_to_string(
+        root().join("../shared/fixtures/store/expected/nl2surql_prompt.txt"),
+    )
+    .expect("expected prompt");
+    // The lesson's prompt, byte for byte, after its preamble (surqlc's built-in rules are longer
+    // than the lesson's; tests/store_lesson.rs checks the lesson's preamble through --prompt-template).
+    let after_rules = |p: &str| p.split_once("\n\nSCHEMA\n").map(|(_, rest)| rest.to_owned());
+    assert_eq!(after_rules(&stdout(&o)), after_rules(&want));
+    assert!(after_rules(&want).is_some());
+    let o = surqlc(&[
+        &args[..],
+        &["--prompt-template", "../shared/fixtures/store/lesson-preamble.txt"],
+    ]
+    .concat());
+    assert_status(&o, 0);
+    assert_eq!(stdout(&o), want, "with the lesson's preamble as the template");
+}
+
+#[test]
+fn build_writes_both_files_and_notes_the_missing_agent() {
+    let out = scratch("build");
+    let o = surqlc(&["build", "schemas/store.rs", "--out", out.to_str().unwrap()]);
+    assert_status(&o, 0);
+    let surql = std::fs::read_to_string(out.join("schema.surql")).expect("schema.surql");
+    assert!(surql.starts_with("OPTION IMPORT;"));
+    assert!(out.join("schema.rs").exists());
+    assert!(stderr(&o).contains("wrote"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("SURQLC_AGENT_PASSWORD is not set"), "{}", stderr(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_surqlc"))
+        .args(["build", "schemas/store.rs", "--out", out.to_str().unwrap()])
+        .current_dir(root())
+        .env("SURQLC_AGENT_PASSWORD", "correct horse")
+        .output()
+        .expect("runs");
+    assert_status(&o, 0);
+    assert!(!stderr(&o).contains("not set"), "{}", stderr(&o));
+    let surql = std::fs::read_to_string(out.join("schema.surql")).expect("schema.surql");
+    assert!(surql.contains("DEFINE USER OVERWRITE agent ON DATABASE PASSHASH"));
+}
+
+#[test]
+fn check_loads_every_example_schema() {
+    for schema in ["schemas/store.rs", "schemas/library.rs"] {
+        let o = surqlc(&["check", schema]);
+        assert_status(&o, 0);
+        assert!(stderr(&o).contains("compile and load"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn bad_input_exits_2_with_a_position() {
+    let dir = scratch("bad");
+    let bad = dir.join("bad.rs");
+    std::fs::write(
+        &bad,
+        "#[derive(Table)]\npub struct Thing {\n    #[surqlc(type = \"strng\")]\n    pub a: String,\n}\n",
+    )
+    .unwrap();
+    for sub in ["build", "check", "audit"] {
+        let mut args = vec![sub, bad.to_str().unwrap()];
+        if sub == "build" {
+            args.extend(["--out", dir.to_str().unwrap()]);
+        }
+        let o = surqlc(&args);
+        assert_status(&o, 2);
+        assert!(stderr(&o).contains("bad.rs:3:"), "{sub}: {}", stderr(&o));
+        assert!(stderr(&o).contains("`strng` is not a SurrealQL type"), "{}", stderr(&o));
+    }
+    assert!(!dir.join("schema.surql").exists(), "nothing written");
+    let o = surqlc(&["check", "schemas/no-such.rs"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("no-such.rs"), "{}", stderr(&o));
+    let o = surqlc(&["audit", "schemas/store.rs", "--encoding", "nope"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("unknown encoding"), "{}", stderr(&o));
+    let o = surqlc(&[
+        "prompt", "schemas/store.rs", "--question", "q", "--vector", "1,2",
+    ]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("has 2 values"), "{}", stderr(&o));
+}
+
+#[test]
+fn audit_reports_text_and_json_and_fails_over_budget() {
+    let o = surqlc(&["audit", "schemas/store.rs"]);
+    assert_status(&o, 0);
+    assert!(stdout(&o).contains("schema block, engine rendering, o200k_base tokens"));
+    assert!(stdout(&o).contains("customer"));
+
+    let o = surqlc(&["audit", "schemas/store.rs", "--format", "json", "--live"]);
+    assert_status(&o, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(doc["encoding"], "o200k_base");
+    assert_eq!(doc["rendering"], "engine");
+    assert_eq!(doc["live_matches"], true);
+    let tables = doc["tables"].as_array().expect("tables");
+    assert_eq!(tables.len(), 5);
+    for key in ["table", "tokens", "chars", "share", "comment_tokens", "compact_tokens"] {
+        assert!(tables[0].get(key).is_some(), "{key} in {}", tables[0]);
+    }
+    let total: u64 = doc["schema_block_tokens"].as_u64().expect("block tokens");
+    assert!(total > 0 && doc["compact_schema_block_tokens"].as_u64() < Some(total));
+    assert_eq!(doc["prompt"][0]["section"], "preamble");
+    assert_eq!(doc["over_budget"], serde_json::json!([]));
+
+    let o = surqlc(&["audit", "schemas/store.rs", "--budget", "10"]);
+    assert_status(&o, 1);
+    assert!(stderr(&o).contains("over budget"), "{}", stderr(&o));
+
+    let o = surqlc(&[
+        "audit",
+        "schemas/store.rs",
+        "--format",
+        "json",
+        "--seed",
+        "schemas/store.seed.surql",
+        "--question",
+        "Which category earns us the most money?",
+        "--vector",
+        "0.92,0,0.4,0",
+    ]);
+    assert_status(&o, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let sections: Vec<&str> = doc["prompt"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["section"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        sections,
+        ["preamble", "schema", "value hints", "examples", "question", "total"]
+    );
+}
+
+#[test]
+fn shell_words_split_like_the_shell() {
+    assert_eq!(
+        split_shell_words(r#"prompt a.rs --question "Which one?" --vector 1,2"#),
+        ["prompt", "a.rs", "--question", "Which one?", "--vector", "1,2"]
+    );
+}
