@@ -337,6 +337,7 @@ mod tests {
             rust_name: None,
             tables: Vec::new(),
             enums: Vec::new(),
+            analyzers: Vec::new(),
             settings: crate::ir::Settings::default(),
         };
         for bad in ["", "my model", "crate::store;", "::"] {
