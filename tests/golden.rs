@@ -43,7 +43,7 @@ fn every_schema_matches_its_golden_file() {
 #[test]
 fn the_compiled_modules_are_the_golden_ones() {
     // tests/build.rs wrote these with the Builder, and tests/helpers.rs compiled them with deny(warnings).
-    for stem in ["store", "library"] {
+    for stem in ["store", "library", "memory", "meetings"] {
         let built = read(
             std::path::Path::new(env!("OUT_DIR"))
                 .join(stem)
@@ -77,7 +77,7 @@ fn output_is_deterministic() {
 #[test]
 fn every_schema_loads_into_the_embedded_engine() {
     block_on(async {
-        for stem in ["store", "library"] {
+        for stem in ["store", "library", "memory", "meetings"] {
             let output = builder(stem).agent_password("pw").generate().unwrap();
             let conn = loaded(&[]).await;
             surqlc::db::execute(&conn, &output.schema_surql)

@@ -3,7 +3,7 @@
 #[path = "../compiler/benches/support/synthetic.rs"]
 mod synthetic;
 
-use surqlc::ir::{Field, Schema, Settings, Table, TableKind, Type};
+use surqlc::ir::{Field, Schema, Settings, Table, TableKind};
 use surqlc::surql::info::{self as render, Rendering};
 use surqlc::tokens::{self, Encoding};
 use surqlc_tests::*;
@@ -99,10 +99,16 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
                     rust_name: "f".into(),
                     ty: surqlc::__private::raw_type(&format!("string ASSERT $value != '{i}'")),
                     comment: Some((*ending).to_owned()),
+                    clauses: Default::default(),
                 }]
             } else {
                 Vec::new()
             },
+            schemaless: false,
+            enforced: false,
+            id: None,
+            permissions: None,
+            indexes: Vec::new(),
         })
         .collect();
     let schema = Schema {
@@ -114,6 +120,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
         },
         tables,
         enums: Vec::new(),
+        analyzers: Vec::new(),
     };
     assert_block_counts(&schema, "endings");
 }

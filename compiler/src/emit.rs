@@ -175,17 +175,19 @@ pub fn render_schema_surql_with(
             .map(surql::table_definition)
             .collect::<Vec<_>>(),
     );
+    context.insert(
+        "analyzers",
+        &schema
+            .analyzers
+            .iter()
+            .map(surql::define_analyzer)
+            .collect::<Vec<_>>(),
+    );
     context.insert("exposed", &settings.exposed);
-    let hints: Vec<HashMap<&str, String>> = settings
+    let hints: Vec<String> = settings
         .value_hints
         .iter()
-        .map(|h| {
-            HashMap::from([
-                ("table", h.table.clone()),
-                ("field", surql::field_ident(&h.field)),
-                ("label", format!("{}.{}: ", h.table, h.field)),
-            ])
-        })
+        .map(crate::surql::hints::expression)
         .collect();
     context.insert("value_hints", &hints);
     let pool = &settings.examples;

@@ -238,6 +238,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 .out_dir(&out)
                 .types_path(types_path)
                 .compile()?;
+            print_warnings(&output.warnings);
             eprintln!(
                 "wrote {} and {} ({}, {} exposed)",
                 out.join("schema.surql").display(),
@@ -255,6 +256,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Check { input } => {
             let output = builder(&input).generate()?;
+            print_warnings(&output.warnings);
             session::open_embedded(&output).await?;
             eprintln!(
                 "ok: {} compile and load",
@@ -382,5 +384,12 @@ fn main() -> ExitCode {
             eprintln!("{failure}");
             ExitCode::from(failure.exit_code())
         }
+    }
+}
+
+/// Lints, rustc-style, on stderr.
+fn print_warnings(warnings: &[surqlc::Diagnostic]) {
+    for w in warnings {
+        eprintln!("{w}\n");
     }
 }

@@ -44,6 +44,8 @@ struct TableContext {
     doc: String,
     select_query: String,
     traversals: Vec<Traversal>,
+    /// Typed helpers for the table's indexes (`search_*`, `nearest_*`, `find_by_*`).
+    index_helpers: Vec<crate::index_helpers::Helper>,
 }
 
 #[derive(Serialize)]
@@ -148,6 +150,9 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             },
             select_query: format!("SELECT * FROM {} LIMIT $limit", t.name),
             traversals: Vec::new(),
+            index_helpers: crate::index_helpers::helpers(t, types, &|name| {
+                schema.table(name).map(|x| x.rust_name.clone())
+            }),
         })
         .collect();
     if let Some(chosen) = &options.helper_tables {
@@ -240,7 +245,16 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             )));
         }
         modules.insert(&t.module, &t.name);
-        let mut names = vec!["get", "select"];
+        let mut names = vec!["get", "get_by_key", "select"];
+        for h in &t.index_helpers {
+            if names.contains(&h.function.as_str()) {
+                return Err(EmitError::NameClash(format!(
+                    "the generated module `{}` would have two functions named `{}`; name one of the indexes differently",
+                    t.module, h.function
+                )));
+            }
+            names.push(&h.function);
+        }
         for r in &t.traversals {
             if names.contains(&r.function.as_str()) {
                 return Err(EmitError::NameClash(format!(
@@ -254,7 +268,10 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("schema", &schema.name);
-    context.insert("schema_ir", &crate::ir_literal::schema_expr(schema));
+    // The IR travels as JSON: one string, whatever the IR grows to hold (serde, `ir-serde`).
+    let schema_json = serde_json::to_string(schema)
+        .map_err(|e| EmitError::Template(format!("cannot write the schema's IR as JSON: {e}")))?;
+    context.insert("schema_ir_json", &schema_json);
     context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
     context.insert("exposed", &settings.exposed);
@@ -273,13 +290,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let text = tera
         .render("module.rs", &context)
         .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
-    let file = syn::parse_file(&text).map_err(|e| {
-        let at = e.span().start();
-        EmitError::Template(format!(
-            "templates/module.rs.tera rendered Rust that does not parse ({}:{}): {e}",
-            at.line, at.column
-        ))
-    })?;
+    let formatted = format_parallel(&text)?;
     let sources = if options.sources.is_empty() {
         schema.name.clone()
     } else {
@@ -296,7 +307,47 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         schema.name,
         options.file_stem,
     );
-    Ok(header + &prettyplease::unparse(&file))
+    Ok(header + &formatted)
+}
+
+/// Marks where the template starts a table's module: the text may be parsed in pieces there.
+const SPLIT: &str = "// surqlc:split\n";
+
+/// Parses the rendered module with syn (so a template mistake is an error here) and formats it
+/// with prettyplease, in contiguous groups of table modules on as many threads as there are
+/// cores. Items are formatted independently, so the groups' texts join into the whole file's.
+fn format_parallel(text: &str) -> Result<String, EmitError> {
+    let pieces: Vec<&str> = text.split(SPLIT).collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pieces.len())
+        .max(1);
+    let per = pieces.len().div_ceil(workers);
+    let groups: Vec<String> = pieces.chunks(per).map(|g| g.concat()).collect();
+    let format = |group: &String| -> Result<String, EmitError> {
+        let file = syn::parse_file(group).map_err(|e| {
+            let at = e.span().start();
+            EmitError::Template(format!(
+                "templates/module.rs.tera rendered Rust that does not parse (near line {} of a part, column {}): {e}",
+                at.line, at.column
+            ))
+        })?;
+        Ok(prettyplease::unparse(&file))
+    };
+    if groups.len() == 1 {
+        return format(&groups[0]);
+    }
+    let results: Vec<Result<String, EmitError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|g| scope.spawn(move || format(g)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    results.into_iter().collect::<Result<Vec<_>, _>>().map(|parts| parts.concat())
 }
 
 #[cfg(test)]
@@ -321,6 +372,7 @@ mod tests {
             rust_name: None,
             tables: Vec::new(),
             enums: Vec::new(),
+            analyzers: Vec::new(),
             settings: crate::ir::Settings::default(),
         };
         for bad in ["", "my model", "crate::store;", "::"] {
