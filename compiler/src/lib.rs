@@ -41,8 +41,10 @@ pub mod emit;
 mod password;
 #[cfg(feature = "codegen")]
 mod index_helpers;
+/// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
 #[cfg(feature = "codegen")]
-mod rustgen;
+#[doc(hidden)]
+pub mod rustgen;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 #[cfg(feature = "codegen")]

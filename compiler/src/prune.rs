@@ -379,7 +379,12 @@ mod tests {
             rust_name: name.into(),
             comment: Some(format!("The {name} table.")),
             kind,
+            schemaless: false,
+            enforced: false,
+            id: None,
+            permissions: None,
             fields,
+            indexes: Vec::new(),
         }
     }
 
@@ -389,6 +394,7 @@ mod tests {
             rust_name: "owner_ref".into(),
             ty: Type::Option(Box::new(Type::Record("customer".into()))),
             comment: Some("Who owns it.".into()),
+            clauses: Default::default(),
         };
         let tables = vec![
             table("customer", TableKind::Normal, Vec::new()),
@@ -406,6 +412,7 @@ mod tests {
         Schema {
             name: "s".into(),
             rust_name: None,
+            analyzers: Vec::new(),
             settings: Settings {
                 exposed: vec!["customer".into(), "purchase".into(), "placed".into()],
                 prune: Some(Prune {
