@@ -24,4 +24,8 @@ mod pruning;
 mod raw_types;
 mod store_lesson;
 mod store_seed;
+mod schema_cache;
+mod scale;
+mod drift;
 mod surreal_server;
+mod validate;

@@ -28,6 +28,7 @@ pub struct Builder {
     no_agent: bool,
     budget: ir::Budget,
     deny_over_budget: bool,
+    helper_tables: Option<Vec<String>>,
     #[cfg(feature = "tokens")]
     encoding: crate::tokens::Encoding,
 }
@@ -154,6 +155,18 @@ impl Builder {
         self
     }
 
+    /// Which tables get a helper module (`get`, `select`, traversals) in `schema.rs`, by table or
+    /// Rust type name; by default every table. The schema file and the prompt keep every table: this
+    /// only trims the Rust rustc compiles, which grows with the schema (figures in docs/scale.md).
+    pub fn helper_tables<I, S>(&mut self, tables: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.helper_tables = Some(tables.into_iter().map(Into::into).collect());
+        self
+    }
+
     fn stem(&self) -> &str {
         self.file_stem.as_deref().unwrap_or("schema")
     }
@@ -244,6 +257,7 @@ impl Builder {
             agent_defined: options.agent_password.is_some(),
             surql_file: format!("{}.surql", self.stem()),
             file_stem: self.stem().to_owned(),
+            helper_tables: self.helper_tables.clone(),
         };
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();

@@ -18,13 +18,23 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// The table named `name` (a linear search: for many lookups, use [`Schema::table_index`]).
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }
 
+    /// Every table by name, for lookups that must stay linear in the schema's size.
+    pub fn table_index(&self) -> std::collections::HashMap<&str, &Table> {
+        self.tables.iter().map(|t| (t.name.as_str(), t)).collect()
+    }
+
     /// The exposed tables, in prompt order.
     pub fn exposed_tables(&self) -> impl Iterator<Item = &Table> {
-        self.settings.exposed.iter().filter_map(|n| self.table(n))
+        let index = self.table_index();
+        self.settings
+            .exposed
+            .iter()
+            .filter_map(move |n| index.get(n.as_str()).copied())
     }
 }
 

@@ -18,6 +18,8 @@ pub mod prune_eval;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod surql;
+#[cfg(feature = "validate")]
+pub mod validate;
 
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
@@ -29,8 +31,12 @@ pub mod audit;
 pub mod db;
 #[cfg(all(feature = "db", feature = "codegen"))]
 pub mod session;
+#[cfg(any(feature = "runtime", feature = "db"))]
+pub mod drift;
 #[cfg(feature = "codegen")]
 pub mod emit;
+#[cfg(feature = "codegen")]
+pub mod ir_literal;
 #[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]

@@ -253,9 +253,10 @@ fn settings(
         None => tables.iter().map(|t| t.name.clone()).collect(),
         Some(paths) => {
             let mut exposed: Vec<String> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for p in paths {
                 match table_names.get(&last_ident(p)) {
-                    Some(name) if exposed.contains(name) => {
+                    Some(name) if !seen.insert(name) => {
                         cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
                     }
                     Some(name) => exposed.push(name.clone()),
