@@ -185,18 +185,18 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
         let agent = store_db::agent_signin(&db, "ai", "store", "test-agent-password")
             .await
             .expect("the agent signs in at database level");
-        let rows = match store_db::run_readonly(
+        let outcome = store_db::run_readonly(
             &agent,
             "SELECT name FROM customer WHERE country = 'ES' ORDER BY name LIMIT 50;",
         )
         .await
-        .unwrap()
-        {
-            Outcome::Rows(rows) => rows,
-            other => panic!("{other:?}"),
-        };
+        .unwrap();
+        assert!(
+            matches!(&outcome, Outcome::Rows { warnings, .. } if warnings.is_empty()),
+            "{outcome:?}"
+        );
         assert_eq!(
-            Outcome::Rows(rows).rows_json().unwrap(),
+            outcome.rows_json().unwrap(),
             [
                 serde_json::json!({"name": "Inês Costa"}),
                 serde_json::json!({"name": "Omar Haddad"})
@@ -226,9 +226,10 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
         );
         assert!(!text.is_empty(), "{text}");
         let text = refused(
-            store_db::run_readonly(
+            surqlc::runtime::run_readonly(
                 &agent,
                 "SELECT * FROM fn::remember_example('q', 'SELECT 1', [0.0, 0.0, 0.0, 1.0])",
+                store_db::QUERY_TIMEOUT,
             )
             .await
             .unwrap(),
@@ -241,9 +242,20 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
             Outcome::CannotAnswer("no stock levels".into())
         );
         // A write hidden in a subquery passes the parser (it is one SELECT) but not the VIEWER role.
-        let _ = store_db::run_readonly(&agent, "SELECT * FROM (DELETE customer RETURN BEFORE)")
-            .await
-            .unwrap();
+        // (The validator refuses it too; the unvalidated runner shows the role alone holds.)
+        let text = refused(
+            store_db::run_readonly(&agent, "SELECT * FROM (DELETE customer RETURN BEFORE) LIMIT 5")
+                .await
+                .unwrap(),
+        );
+        assert!(text.contains("the agent may only read"), "{text}");
+        let _ = surqlc::runtime::run_readonly(
+            &agent,
+            "SELECT * FROM (DELETE customer RETURN BEFORE)",
+            store_db::QUERY_TIMEOUT,
+        )
+        .await
+        .unwrap();
         let left: Vec<serde_json::Value> = store_db::customer::select(&db, 100)
             .await
             .unwrap()
@@ -327,5 +339,81 @@ fn a_wrong_agent_password_names_the_user_namespace_and_database_tried() {
             .await
             .expect_err("no agent in that database");
         assert!(err.to_string().contains("namespace `ai`, database `shop`"), "{err}");
+    });
+}
+
+#[test]
+fn the_runner_validates_first_and_enforces_the_row_limit() {
+    block_on(async {
+        let db = store_db().await;
+        let agent = store_db::agent_signin(&db, "ai", "store", "test-agent-password")
+            .await
+            .unwrap();
+        let run = |q: &'static str| {
+            let agent = agent.clone();
+            async move { store_db::run_readonly(&agent, q).await.unwrap() }
+        };
+        let rejected = |o: Outcome| match o {
+            Outcome::Rejected(text) => text,
+            other => panic!("{other:?}"),
+        };
+        // A silent failure (an unknown field reads as NULL) is refused with its fix.
+        let text = rejected(run("SELECT name, email FROM customer LIMIT 5").await);
+        assert!(
+            text.starts_with("error[UnknownField] 1:14 `email`: `customer` has no field `email`"),
+            "{text}"
+        );
+        // No LIMIT: the runner adds the schema's max_rows and says so.
+        match run("SELECT name FROM customer").await {
+            Outcome::Rows { rows, warnings } => {
+                assert_eq!(rows.len(), 5);
+                assert_eq!(warnings.len(), 1, "{warnings:?}");
+                assert!(warnings[0].contains("added LIMIT 50"), "{warnings:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let text = rejected(run("SELECT name FROM customer LIMIT 500").await);
+        assert!(text.contains("LIMIT 500 is more than the 50 rows"), "{text}");
+        // The data checks: a record id that does not exist, with the ids that do.
+        let text = rejected(run("SELECT ->placed->purchase AS orders FROM customer:alice LIMIT 5").await);
+        assert!(
+            text.contains("error[UnknownRecord]") && text.contains("customer:alice") && text.contains("customer:"),
+            "{text}"
+        );
+        match run("SELECT ->placed->purchase AS orders FROM customer:mei LIMIT 5").await {
+            Outcome::Rows { rows, warnings } => assert!(rows.len() == 1 && warnings.is_empty(), "{warnings:?}"),
+            other => panic!("{other:?}"),
+        }
+        // A value allowed by the type but absent from the data is a warning, returned with the rows.
+        db.query("DELETE purchase WHERE status = 'cancelled'").await.unwrap().check().unwrap();
+        match run("SELECT id FROM purchase WHERE status = 'cancelled' LIMIT 5").await {
+            Outcome::Rows { rows, warnings } => {
+                assert!(rows.is_empty());
+                assert_eq!(warnings.len(), 1, "{warnings:?}");
+                assert!(
+                    warnings[0].contains("warning[ValueNotPresent]")
+                        && warnings[0].contains("the values present are: 'pending', 'shipped'"),
+                    "{warnings:?}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // remember_example validates before it stores.
+        let err = store_db::remember_example(
+            &db,
+            "Who are the customers?",
+            "SELECT name, email FROM customer LIMIT 5",
+            &[0.0, 1.0, 0.0, 0.0],
+        )
+        .await
+        .expect_err("an invalid example is refused");
+        assert!(err.to_string().contains("has no field `email`"), "{err}");
+        // The generated schema_ir() is the compiler's IR.
+        let compiled = surqlc::front::compile(&[surqlc::front::SourceFile::read(
+            root().join("schemas/store.rs"),
+        )
+        .unwrap()])
+        .unwrap();
+        assert_eq!(*store_db::schema_ir(), compiled);
     });
 }

@@ -98,7 +98,7 @@ fn surreal_import_loads_the_schema_and_the_helpers_work_over_ws() {
         let want: Vec<serde_json::Value> =
             serde_json::from_str(&read(store_fixtures().join("expected/revenue.json"))).unwrap();
         match outcome {
-            rows @ Outcome::Rows(_) => assert_eq!(rows.rows_json().unwrap(), want),
+            rows @ Outcome::Rows { .. } => assert_eq!(rows.rows_json().unwrap(), want),
             other => panic!("{other:?}"),
         }
     });

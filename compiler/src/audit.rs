@@ -3,7 +3,7 @@
 use crate::builder::Output;
 use crate::ir::Budget;
 use crate::session::{self, Failure};
-use crate::surql::info::{self, Rendering};
+use crate::surql::info;
 use crate::tokens::{self, BlockCost, Encoding, Saving};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -134,11 +134,7 @@ impl Report {
 
 /// The block's cost in the schema's rendering and the other one.
 pub fn block_costs(output: &Output, encoding: Encoding) -> (BlockCost, BlockCost) {
-    let active = Rendering::of(&output.schema);
-    (
-        tokens::block_cost(&output.schema, active, encoding),
-        tokens::block_cost(&output.schema, active.other(), encoding),
-    )
+    tokens::both_costs(&output.schema, encoding)
 }
 
 /// Audits a compiled schema.

@@ -28,6 +28,7 @@ pub struct Builder {
     no_agent: bool,
     budget: ir::Budget,
     deny_over_budget: bool,
+    helper_tables: Option<Vec<String>>,
     #[cfg(feature = "tokens")]
     encoding: crate::tokens::Encoding,
 }
@@ -156,6 +157,18 @@ impl Builder {
         self
     }
 
+    /// Which tables get a helper module (`get`, `select`, traversals) in `schema.rs`, by table or
+    /// Rust type name; by default every table. The schema file and the prompt keep every table: this
+    /// only trims the Rust rustc compiles, which grows with the schema (figures in docs/scale.md).
+    pub fn helper_tables<I, S>(&mut self, tables: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.helper_tables = Some(tables.into_iter().map(Into::into).collect());
+        self
+    }
+
     fn stem(&self) -> &str {
         self.file_stem.as_deref().unwrap_or("schema")
     }
@@ -251,6 +264,7 @@ impl Builder {
             agent_defined: options.agent_password.is_some(),
             surql_file: format!("{}.surql", self.stem()),
             file_stem: self.stem().to_owned(),
+            helper_tables: self.helper_tables.clone(),
         };
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();
@@ -321,6 +335,15 @@ impl Builder {
             &out_dir.join(format!("{}.rs", self.stem())),
             &output.rust_module,
         )?;
+        if cargo
+            && output.schema.settings.prune.is_some()
+            && crate::prune::CostKind::of_build() == crate::prune::CostKind::UpperBound
+        {
+            println!(
+                "cargo:warning=surqlc: prune(...) costs are {}",
+                crate::prune::CostKind::UpperBound.describe()
+            );
+        }
         if cargo && !self.no_agent && !output.agent_defined {
             // Cargo shows a build script's warnings again on every build that reuses its output,
             // so this stays until it is acted on: set the password, or say no agent is wanted.

@@ -31,6 +31,8 @@ pub enum EmitError {
     NameClash(String),
     /// `Builder::types_path` is not a Rust path.
     TypesPath(String),
+    /// A setting names a table the schema does not have.
+    UnknownTable(String),
 }
 
 impl std::fmt::Display for EmitError {
@@ -41,7 +43,9 @@ impl std::fmt::Display for EmitError {
             }
             EmitError::Template(m) => write!(f, "{m}"),
             EmitError::Password(m) => write!(f, "cannot hash the agent password: {m}"),
-            EmitError::NameClash(m) | EmitError::TypesPath(m) => write!(f, "{m}"),
+            EmitError::NameClash(m) | EmitError::TypesPath(m) | EmitError::UnknownTable(m) => {
+                write!(f, "{m}")
+            }
         }
     }
 }
@@ -198,6 +202,11 @@ pub fn render_schema_surql_with(
     );
     context.insert("preamble", preamble);
     context.insert("compact", &schema.settings.compact);
+    // Question-specific pruning: `false` unless the schema sets prune(...).
+    match crate::prune::template_context(schema) {
+        Some(prune) => context.insert("prune", &prune),
+        None => context.insert("prune", &false),
+    }
     let agent = &settings.agent;
     let passhash = match &options.agent_password {
         Some(pw) => crate::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,

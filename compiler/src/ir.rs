@@ -20,13 +20,23 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// The table named `name` (a linear search: for many lookups, use [`Schema::table_index`]).
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }
 
+    /// Every table by name, for lookups that must stay linear in the schema's size.
+    pub fn table_index(&self) -> std::collections::HashMap<&str, &Table> {
+        self.tables.iter().map(|t| (t.name.as_str(), t)).collect()
+    }
+
     /// The exposed tables, in prompt order.
     pub fn exposed_tables(&self) -> impl Iterator<Item = &Table> {
-        self.settings.exposed.iter().filter_map(|n| self.table(n))
+        let index = self.table_index();
+        self.settings
+            .exposed
+            .iter()
+            .filter_map(move |n| index.get(n.as_str()).copied())
     }
 }
 
@@ -321,6 +331,54 @@ pub struct Settings {
     pub compact: bool,
     /// Token budgets the schema sets for itself; checked by `surqlc audit` and `build.rs`.
     pub budget: Budget,
+    /// Question-specific pruning of the schema block (`prune(...)`); `None` unless the schema asks for it.
+    pub prune: Option<Prune>,
+}
+
+/// `prune(budget = N, always(T, ...), mix = "...")`: the prompt carries only the tables a question needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prune {
+    /// The most tokens (o200k_base) the pruned schema block may cost.
+    pub budget: u32,
+    /// Tables every pruned prompt shows, in prompt order.
+    pub always: Vec<String>,
+    pub mix: RetrievalMix,
+}
+
+impl Default for Prune {
+    /// A 2,000-token block, no table always included, full-text retrieval.
+    fn default() -> Self {
+        Prune {
+            budget: 2000,
+            always: Vec::new(),
+            mix: RetrievalMix::FullText,
+        }
+    }
+}
+
+/// How pruning ranks tables against the question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetrievalMix {
+    /// BM25 over each table's names and comments.
+    FullText,
+    /// BM25 plus cosine similarity of the question's embedding to the table embeddings the application stored.
+    FullTextVector,
+}
+
+impl RetrievalMix {
+    pub const ALL: [RetrievalMix; 2] = [RetrievalMix::FullText, RetrievalMix::FullTextVector];
+
+    /// The spelling in `prune(mix = "...")`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RetrievalMix::FullText => "fulltext",
+            RetrievalMix::FullTextVector => "fulltext+vector",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RetrievalMix> {
+        RetrievalMix::ALL.into_iter().find(|m| m.name() == name)
+    }
 }
 
 /// Token budgets for the schema block (counted in the audit's encoding, `o200k_base` unless told).
@@ -396,6 +454,7 @@ impl Default for Settings {
             max_rows: 50,
             compact: false,
             budget: Default::default(),
+            prune: None,
         }
     }
 }

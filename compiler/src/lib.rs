@@ -12,9 +12,14 @@ pub mod diagnostic;
 #[doc(hidden)]
 pub mod front;
 pub mod ir;
+pub mod prune;
+#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+pub mod prune_eval;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod surql;
+#[cfg(feature = "validate")]
+pub mod validate;
 
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
@@ -28,8 +33,12 @@ pub mod db;
 pub mod hint_costs;
 #[cfg(all(feature = "db", feature = "codegen"))]
 pub mod session;
+#[cfg(any(feature = "runtime", feature = "db"))]
+pub mod drift;
 #[cfg(feature = "codegen")]
 pub mod emit;
+#[cfg(feature = "codegen")]
+pub mod ir_literal;
 #[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]

@@ -42,6 +42,28 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Check generated queries against the schema (tables, fields, traversals, literal values, LIMIT) without a database; exit 1 when one has an error.
+    CheckQuery {
+        /// The Rust schema file.
+        #[arg(value_name = "SCHEMA.rs")]
+        schema: PathBuf,
+        /// The query to check.
+        #[arg(value_name = "QUERY", required_unless_present = "file", conflicts_with = "file")]
+        query: Option<String>,
+        /// A file of queries, one per example, separated by blank lines or `;`.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// List the definitions a database is missing, has in addition or has changed against the schema (exit 1 if any, 0 if in sync).
+    Diff {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        target: DiffTarget,
+    },
     /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
     Audit {
         #[command(flatten)]
@@ -85,6 +107,28 @@ struct AuditArgs {
         requires = "question"
     )]
     vector: Vec<f64>,
+}
+
+#[derive(Args)]
+struct DiffTarget {
+    /// The server to compare: ws://host:port (or mem:// for an empty embedded database).
+    #[arg(long, required_unless_present = "dump", conflicts_with = "dump")]
+    endpoint: Option<String>,
+    /// Compare a dump (`surreal export`) or schema file, loaded into a fresh embedded database, instead of a server.
+    #[arg(long, value_name = "FILE")]
+    dump: Option<PathBuf>,
+    /// Namespace to compare.
+    #[arg(long, default_value = "ai")]
+    ns: String,
+    /// Database to compare [default: the schema's name].
+    #[arg(long)]
+    db: Option<String>,
+    /// Root user for a server endpoint.
+    #[arg(long, requires = "pass")]
+    user: Option<String>,
+    /// Root password for a server endpoint.
+    #[arg(long, requires = "user", env = "SURQLC_ROOT_PASSWORD", hide_env_values = true)]
+    pass: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -272,6 +316,50 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             }
             if let Some(failure) = report.failure() {
                 return Err(failure);
+            }
+        }
+        Command::CheckQuery {
+            schema,
+            query,
+            file,
+            format,
+        } => {
+            use surqlc::validate::check::{check_query, Queries};
+            let queries = match (query, file) {
+                (_, Some(file)) => Queries::File(file),
+                (Some(query), None) => Queries::Inline(query),
+                (None, None) => return Err(Failure::BadInput("error: give a QUERY or --file FILE".into())),
+            };
+            let outcome = check_query(&[schema], &queries, format == Format::Json);
+            print!("{}", outcome.stdout);
+            match outcome.status {
+                0 => {}
+                1 => return Err(Failure::Failed(outcome.stderr)),
+                _ => return Err(Failure::BadInput(outcome.stderr)),
+            }
+            eprintln!("{}", outcome.stderr);
+        }
+        Command::Diff { input, target } => {
+            let mut b = builder(&input);
+            let ignore_passhash = session::password_for_diff(&mut b);
+            let output = b.generate()?;
+            let source = session::DiffSource {
+                dump: target.dump,
+                target: Target {
+                    endpoint: target.endpoint.unwrap_or_else(|| "mem://".into()),
+                    namespace: target.ns,
+                    database: target.db.unwrap_or_else(|| output.schema.name.clone()),
+                    root: target.user.zip(target.pass),
+                },
+            };
+            let found = session::diff(&output, &source, ignore_passhash).await?;
+            if !found.is_empty() {
+                print!("{found}");
+                return Err(Failure::Failed(format!(
+                    "{} difference{} between the database and the schema (\"was\": the schema, \"now\": the database)",
+                    found.changes.len(),
+                    if found.changes.len() == 1 { "" } else { "s" }
+                )));
             }
         }
     }

@@ -560,8 +560,13 @@ fn conversion_error(message: String) -> surrealdb::Error {
 /// What the agent's query came to: rows, or text the model can repair its query from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// The statement ran; its rows (a statement that returns one value gives one row).
-    Rows(Vec<Value>),
+    /// The statement ran; its rows (a statement that returns one value gives one row), and the
+    /// validator's warnings (one line each: a value not present in the data, a LIMIT the runner
+    /// added), to hand back with the rows.
+    Rows {
+        rows: Vec<Value>,
+        warnings: Vec<String>,
+    },
     /// The model replied `-- cannot answer: <reason>`; the reason.
     CannotAnswer(String),
     /// The statement was refused before it ran, or the engine rejected it: the text to send back to the model.
@@ -572,7 +577,7 @@ impl Outcome {
     /// The rows as JSON, for printing or for handing to another model.
     pub fn rows_json(&self) -> Option<Vec<serde_json::Value>> {
         match self {
-            Outcome::Rows(rows) => Some(rows.iter().cloned().map(to_json).collect()),
+            Outcome::Rows { rows, .. } => Some(rows.iter().cloned().map(to_json).collect()),
             _ => None,
         }
     }
@@ -696,6 +701,65 @@ pub async fn run_readonly<C: Connection>(
         Ok(Checked::CannotAnswer(reason)) => return Ok(Outcome::CannotAnswer(reason)),
         Err(message) => return Ok(Outcome::Rejected(message)),
     };
+    run_prepared(agent, statement, Vec::new()).await
+}
+
+/// [`run_readonly`], with the query first checked against `schema` by [`crate::validate`]
+/// (every table, field path, traversal and compared value) and against the data on the agent's
+/// connection (record ids exist, compared values are present): what the generated module's
+/// `run_readonly` calls.
+///
+/// An error is [`Outcome::Rejected`] with the diagnostics rendered one per line, each naming
+/// its fix: the repair signal for the model. The schema's `max_rows` bounds the rows: a query
+/// without a `LIMIT` gets `LIMIT max_rows` (and a warning saying so), a larger `LIMIT` is
+/// refused. Warnings come back with the rows.
+pub async fn run_validated<C: Connection>(
+    agent: &Agent<C>,
+    surql: &str,
+    timeout: std::time::Duration,
+    schema: &ir::Schema,
+) -> Result<Outcome, surrealdb::Error> {
+    use crate::validate::{self, Class, Severity};
+    let mut report = validate::validate(schema, surql);
+    if let Some(reason) = report.cannot_answer.take() {
+        return Ok(Outcome::CannotAnswer(reason));
+    }
+    let max_rows = schema.settings.max_rows;
+    // A missing LIMIT is repaired here rather than refused: the runner adds the schema's.
+    let mut add_limit = None;
+    if report.missing_limit {
+        for d in &mut report.diagnostics {
+            if d.class == Class::Limit && d.severity == Severity::Error {
+                d.severity = Severity::Warning;
+                d.message = format!("the query had no LIMIT, so the runner added LIMIT {max_rows}");
+                d.fix = format!("end queries with LIMIT {max_rows} or less");
+                add_limit = Some(max_rows);
+            }
+        }
+    }
+    if !report.has_errors() {
+        validate::data::check(&agent.0, schema, &mut report).await?;
+    }
+    if report.has_errors() {
+        return Ok(Outcome::Rejected(report.render(surql).trim_end().to_owned()));
+    }
+    let statement = match prepare(surql, timeout, add_limit) {
+        Ok(Checked::Select(statement)) => statement,
+        Ok(Checked::CannotAnswer(reason)) => return Ok(Outcome::CannotAnswer(reason)),
+        Err(message) => return Ok(Outcome::Rejected(message)),
+    };
+    let warnings = report
+        .warnings()
+        .map(|d| validate::render_one(d, surql))
+        .collect();
+    run_prepared(agent, statement, warnings).await
+}
+
+async fn run_prepared<C: Connection>(
+    agent: &Agent<C>,
+    statement: String,
+    warnings: Vec<String>,
+) -> Result<Outcome, surrealdb::Error> {
     let rejected = |e: surrealdb::Error| {
         if e.is_connection() {
             Err(e)
@@ -708,8 +772,14 @@ pub async fn run_readonly<C: Connection>(
         Err(e) => return rejected(e),
     };
     match response.take::<Value>(0) {
-        Ok(Value::Array(rows)) => Ok(Outcome::Rows(rows.into_iter().collect())),
-        Ok(value) => Ok(Outcome::Rows(vec![value])),
+        Ok(Value::Array(rows)) => Ok(Outcome::Rows {
+            rows: rows.into_iter().collect(),
+            warnings,
+        }),
+        Ok(value) => Ok(Outcome::Rows {
+            rows: vec![value],
+            warnings,
+        }),
         Err(e) => rejected(e),
     }
 }
@@ -726,18 +796,23 @@ pub enum Checked {
 /// Parses a model's reply with SurrealDB's parser and, if it is one `SELECT` without a `TIMEOUT`
 /// of its own, renders it back with `TIMEOUT timeout`. The error is written for the model.
 pub fn prepare_select(reply: &str, timeout: std::time::Duration) -> Result<Checked, String> {
+    prepare(reply, timeout, None)
+}
+
+/// [`prepare_select`], adding `LIMIT add_limit` to a SELECT that has none.
+fn prepare(
+    reply: &str,
+    timeout: std::time::Duration,
+    add_limit: Option<u32>,
+) -> Result<Checked, String> {
     use surrealdb::types::ToSql;
-    use surrealdb_sql::{Expr, Literal, TopLevelExpr};
+    use surrealdb_sql::{Expr, Limit, Literal, TopLevelExpr};
 
     // Models fence code despite the rules; a fenced reply means its contents.
-    let reply = strip_fence(reply);
+    let reply = crate::validate::strip_fence(reply);
     let trimmed = reply.trim();
-    if let Some(rest) = trimmed.strip_prefix("-- cannot answer") {
-        if !rest.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']) {
-            return Ok(Checked::CannotAnswer(
-                rest.trim_start_matches(':').trim().to_owned(),
-            ));
-        }
+    if let Some(reason) = crate::validate::cannot_answer(trimmed) {
+        return Ok(Checked::CannotAnswer(reason));
     }
     let mut ast = surrealdb_syn::parse(reply)
         .map_err(|e| format!("the query does not parse: {}", e.to_string().trim_end()))?;
@@ -763,6 +838,9 @@ pub fn prepare_select(reply: &str, timeout: std::time::Duration) -> Result<Check
     select.timeout = Expr::Literal(Literal::Duration(
         timeout.max(std::time::Duration::from_millis(1)),
     ));
+    if let (None, Some(n)) = (&select.limit, add_limit) {
+        select.limit = Some(Limit(Expr::Literal(Literal::Integer(i64::from(n)))));
+    }
     Ok(Checked::Select(ast.to_sql()))
 }
 
@@ -770,22 +848,6 @@ fn first_word(text: &str) -> &str {
     text.split(|c: char| !c.is_alphanumeric() && c != '_')
         .find(|w| !w.is_empty())
         .unwrap_or(text)
-}
-
-/// The inside of a reply wrapped in a Markdown code fence (```` ```surql ... ``` ````), else the reply.
-fn strip_fence(reply: &str) -> &str {
-    let trimmed = reply.trim();
-    let Some(rest) = trimmed.strip_prefix("```") else {
-        return reply;
-    };
-    let Some(body) = rest.strip_suffix("```") else {
-        return reply;
-    };
-    // Drop the info string (`surql`, `sql`) on the opening line.
-    match body.split_once('\n') {
-        Some((info, inner)) if !info.contains(' ') || info.trim().is_empty() => inner,
-        _ => body,
-    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@ pub struct ModuleOptions {
     pub sources: Vec<String>,
     /// Whether `schema.surql` defines the agent user (an agent password was given).
     pub agent_defined: bool,
+    /// The tables that get a helper module (by table or Rust type name); `None`: every table.
+    pub helper_tables: Option<Vec<String>>,
 }
 
 impl Default for ModuleOptions {
@@ -29,6 +31,7 @@ impl Default for ModuleOptions {
             file_stem: "schema".into(),
             sources: Vec::new(),
             agent_defined: false,
+            helper_tables: None,
         }
     }
 }
@@ -152,12 +155,39 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             }),
         })
         .collect();
+    if let Some(chosen) = &options.helper_tables {
+        let mut names = std::collections::HashMap::new();
+        for t in &schema.tables {
+            names.insert(t.rust_name.as_str(), t.name.as_str());
+            names.insert(t.name.as_str(), t.name.as_str());
+        }
+        let mut keep = std::collections::HashSet::new();
+        for name in chosen {
+            match names.get(name.as_str()) {
+                Some(table) => keep.insert(*table),
+                None => {
+                    return Err(EmitError::UnknownTable(format!(
+                        "helper_tables names `{name}`, which is not a table of this schema"
+                    )))
+                }
+            };
+        }
+        tables.retain(|t| keep.contains(t.name.as_str()));
+    }
+    // Lookups by name through maps: the module stays linear in the number of tables.
+    let by_name = schema.table_index();
+    let position: std::collections::HashMap<String, usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
     for relation in &schema.tables {
         let TableKind::Relation { from, to } = &relation.kind else {
             continue;
         };
         let r = &relation.name;
-        let (Some(from_t), Some(to_t)) = (schema.table(from), schema.table(to)) else {
+        let (Some(from_t), Some(to_t)) = (by_name.get(from.as_str()), by_name.get(to.as_str()))
+        else {
             continue;
         };
         let about = relation
@@ -166,8 +196,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             .map(|c| format!("\n\n`{r}`: {c}"))
             .unwrap_or_default();
         let mut push = |table: &str, traversal: Traversal| {
-            if let Some(t) = tables.iter_mut().find(|t| t.name == table) {
-                t.traversals.push(traversal);
+            if let Some(&i) = position.get(table) {
+                tables[i].traversals.push(traversal);
             }
         };
         push(from, Traversal {
@@ -206,15 +236,15 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         );
     }
 
-    let mut modules: Vec<(&str, &str)> = Vec::new();
+    let mut modules: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
     for t in &tables {
-        if let Some((_, other)) = modules.iter().find(|(m, _)| *m == t.module) {
+        if let Some(other) = modules.get(t.module.as_str()) {
             return Err(EmitError::NameClash(format!(
                 "tables `{other}` and `{}` would both get the generated module `{}`; rename one of them",
                 t.name, t.module
             )));
         }
-        modules.push((&t.module, &t.name));
+        modules.insert(&t.module, &t.name);
         let mut names = vec!["get", "get_by_key", "select"];
         for h in &t.index_helpers {
             if names.contains(&h.function.as_str()) {
@@ -238,6 +268,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("schema", &schema.name);
+    context.insert("schema_ir", &crate::ir_literal::schema_expr(schema));
+    context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
     context.insert("exposed", &settings.exposed);
     context.insert("dimension", &settings.examples.dimension);

@@ -406,6 +406,12 @@ fn schema_impls(schema: &SchemaAst) -> Tokens {
         .iter()
         .flatten()
         .map(|path| quote_spanned!(path.span()=> let _ = <#path as #rt::Table>::TABLE;));
+    let always = schema
+        .attrs
+        .prune_always
+        .iter()
+        .flatten()
+        .map(|path| quote_spanned!(path.span()=> let _ = <#path as #rt::Table>::TABLE;));
     let hints = schema
         .attrs
         .value_hints
@@ -441,6 +447,7 @@ fn schema_impls(schema: &SchemaAst) -> Tokens {
 
         const _: fn() = || {
             #(#exposed)*
+            #(#always)*
             #(#hints)*
         };
     }

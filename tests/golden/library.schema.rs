@@ -27,6 +27,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -37,7 +49,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -92,7 +104,8 @@ pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
 }
 /// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
 ///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent.
+/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
+/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
 #[allow(dead_code)]
 pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -103,6 +116,17 @@ pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::RecordId,
     ::surqlc::runtime::surrealdb::Error,
 > {
+    let report = validate(surql);
+    if report.has_errors() || report.cannot_answer.is_some() {
+        return ::std::result::Result::Err(
+            ::surqlc::runtime::surrealdb::Error::validation(
+                ::std::format!(
+                    "not a valid example query:\n{}", report.render(surql).trim_end()
+                ),
+                ::std::option::Option::None,
+            ),
+        );
+    }
     let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
@@ -133,10 +157,415 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 > {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
+/// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
+#[allow(dead_code)]
+pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
+    static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
+    SCHEMA
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("library"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Library"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("member"),
+                    rust_name: ::std::string::String::from("Member"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Someone with a library card."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cardId"),
+                            rust_name: ::std::string::String::from("card_id"),
+                            ty: ::surqlc::ir::Type::Uuid,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The card number printed on the card.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("displayName"),
+                            rust_name: ::std::string::String::from("display_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Display name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("level"),
+                            rust_name: ::std::string::String::from("level"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("JUNIOR"),
+                                    ::std::string::String::from("ADULT"),
+                                    ::std::string::String::from("staff"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Membership level; 'staff' members may borrow reference books.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("nicknames"),
+                            rust_name: ::std::string::String::from("nicknames"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                                ::std::option::Option::None,
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Nicknames the member answers to, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("book"),
+                    rust_name: ::std::string::String::from("Book"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A title in the catalogue.\nOne row per edition, not per copy.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Title as printed on the cover.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("isbn"),
+                            rust_name: ::std::string::String::from("isbn"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISBN-13, if the edition has one.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shelf"),
+                            rust_name: ::std::string::String::from("shelf"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                                ::std::option::Option::Some(3),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Shelf coordinates: aisle, bay, shelf.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("genres"),
+                            rust_name: ::std::string::String::from("genres"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Literal(
+                                        ::std::vec::Vec::from([
+                                            ::std::string::String::from("fiction"),
+                                            ::std::string::String::from("non-fiction"),
+                                            ::std::string::String::from("science-fiction"),
+                                            ::std::string::String::from("poetry"),
+                                        ]),
+                                    ),
+                                ),
+                                ::std::option::Option::None,
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Genres, most specific first."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cover_outline"),
+                            rust_name: ::std::string::String::from("cover_outline"),
+                            ty: ::surqlc::__private::raw_type(
+                                "option<geometry<polygon>>",
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Cover outline for the kiosk map.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("author"),
+                    rust_name: ::std::string::String::from("Author"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A person who wrote books."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name as credited."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("borrowed"),
+                    rust_name: ::std::string::String::from("Borrowed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("member"),
+                        to: ::std::string::String::from("book"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("at"),
+                            rust_name: ::std::string::String::from("at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the loan started."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::Duration,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Loan period granted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("returned_at"),
+                            rust_name: ::std::string::String::from("returned_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the book came back; NONE while on loan.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("wrote"),
+                    rust_name: ::std::string::String::from("Wrote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Authorship: author (in) wrote book (out). Traverse: author->wrote->book.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("author"),
+                        to: ::std::string::String::from("book"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("loan_audit"),
+                    rust_name: ::std::string::String::from("LoanAuditEntry"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Every change to a loan, for the auditors; not shown to the model.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("member"),
+                            rust_name: ::std::string::String::from("member"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("member"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The member who changed the loan.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("note"),
+                            rust_name: ::std::string::String::from("note"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What happened, in the desk clerk's words.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("fine_cents"),
+                            rust_name: ::std::string::String::from("fine_cents"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Fines charged in cents, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Level"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Junior"),
+                            ::std::string::String::from("JUNIOR"),
+                        ),
+                        (
+                            ::std::string::String::from("Adult"),
+                            ::std::string::String::from("ADULT"),
+                        ),
+                        (
+                            ::std::string::String::from("Staff"),
+                            ::std::string::String::from("staff"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Genre"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Fiction"),
+                            ::std::string::String::from("fiction"),
+                        ),
+                        (
+                            ::std::string::String::from("NonFiction"),
+                            ::std::string::String::from("non-fiction"),
+                        ),
+                        (
+                            ::std::string::String::from("ScienceFiction"),
+                            ::std::string::String::from("science-fiction"),
+                        ),
+                        (
+                            ::std::string::String::from("Poetry"),
+                            ::std::string::String::from("poetry"),
+                        ),
+                    ]),
+                },
+            ]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("member"),
+                    ::std::string::String::from("book"),
+                    ::std::string::String::from("borrowed"),
+                    ::std::string::String::from("author"),
+                    ::std::string::String::from("wrote"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("member"),
+                            field: ::std::string::String::from("level"),
+                        },
+                        limit: 20,
+                    },
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("library_example"),
+                    dimension: 8,
+                    k: 4,
+                    ef: 64,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("librarian_bot"),
+                    token_duration: ::std::string::String::from("15m"),
+                    session_duration: ::std::string::String::from("1h"),
+                },
+                max_rows: 25,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
+}
+/// Checks a query against the schema without a database: tables, field paths, traversals,
+/// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
+#[allow(dead_code)]
+pub fn validate(surql: &str) -> ::surqlc::validate::Report {
+    ::surqlc::validate::validate(schema_ir(), surql)
+}
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
 ///
-/// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
-/// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
+/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
+/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
+/// with one line per problem, each naming its fix; warnings come back with the rows. A query
+/// without a LIMIT gets `LIMIT 25`; a larger one is refused. The agent's `VIEWER` role
+/// is what keeps it read-only.
 #[allow(dead_code)]
 pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
@@ -145,7 +574,7 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::Outcome,
     ::surqlc::runtime::surrealdb::Error,
 > {
-    ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
+    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
 }
 /// `member`: Someone with a library card.
 #[allow(dead_code)]

@@ -34,6 +34,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -44,7 +56,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -99,7 +111,8 @@ pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
 }
 /// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
 ///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent.
+/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
+/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
 #[allow(dead_code)]
 pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -110,6 +123,17 @@ pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::RecordId,
     ::surqlc::runtime::surrealdb::Error,
 > {
+    let report = validate(surql);
+    if report.has_errors() || report.cannot_answer.is_some() {
+        return ::std::result::Result::Err(
+            ::surqlc::runtime::surrealdb::Error::validation(
+                ::std::format!(
+                    "not a valid example query:\n{}", report.render(surql).trim_end()
+                ),
+                ::std::option::Option::None,
+            ),
+        );
+    }
     let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
@@ -140,10 +164,216 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 > {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
+/// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
+#[allow(dead_code)]
+pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
+    static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
+    SCHEMA
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("meetings"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Meetings"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("person"),
+                    rust_name: ::std::string::String::from("Person"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person; the id is their full name, e.g. person:⟨Alice Chen⟩.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::Some(::surqlc::ir::Type::String),
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("meeting"),
+                    rust_name: ::std::string::String::from("Meeting"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A meeting, numbered in order: meeting:1, meeting:2, ...",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::Some(::surqlc::ir::Type::Int),
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The meeting's title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("time"),
+                            rust_name: ::std::string::String::from("time"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The day it took place, 'YYYY-MM-DD'; compare as strings (ISO dates sort in date order).",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("task"),
+                    rust_name: ::std::string::String::from("Task"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A task; the id is the task itself, as a sentence, e.g. task:⟨Draft the Q3 roadmap.⟩",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::Some(::surqlc::ir::Type::String),
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("attended"),
+                    rust_name: ::std::string::String::from("Attended"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person (in) attended a meeting (out). Traverse: person->attended->meeting.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("person"),
+                        to: ::std::string::String::from("meeting"),
+                    },
+                    schemaless: true,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("discussed"),
+                    rust_name: ::std::string::String::from("Discussed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("meeting"),
+                        to: ::std::string::String::from("task"),
+                    },
+                    schemaless: true,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("assigned"),
+                    rust_name: ::std::string::String::from("Assigned"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person (in) is assigned a task (out). Traverse: person->assigned->task.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("person"),
+                        to: ::std::string::String::from("task"),
+                    },
+                    schemaless: true,
+                    enforced: true,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("done"),
+                            rust_name: ::std::string::String::from("done"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether the task is done."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("person"),
+                    ::std::string::String::from("meeting"),
+                    ::std::string::String::from("task"),
+                    ::std::string::String::from("attended"),
+                    ::std::string::String::from("discussed"),
+                    ::std::string::String::from("assigned"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Ids {
+                        table: ::std::string::String::from("person"),
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Range {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("meeting"),
+                            field: ::std::string::String::from("time"),
+                        },
+                    },
+                    ::surqlc::ir::ValueHint::Note(
+                        ::std::string::String::from(
+                            "task ids are full sentences; match them with string::contains(record::id(id), '...')",
+                        ),
+                    ),
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 4,
+                    k: 3,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("agent"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("12h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
+}
+/// Checks a query against the schema without a database: tables, field paths, traversals,
+/// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
+#[allow(dead_code)]
+pub fn validate(surql: &str) -> ::surqlc::validate::Report {
+    ::surqlc::validate::validate(schema_ir(), surql)
+}
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
 ///
-/// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
-/// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
+/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
+/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
+/// with one line per problem, each naming its fix; warnings come back with the rows. A query
+/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
+/// is what keeps it read-only.
 #[allow(dead_code)]
 pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
@@ -152,7 +382,7 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::Outcome,
     ::surqlc::runtime::surrealdb::Error,
 > {
-    ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
+    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
 }
 /// `person`: A person; the id is their full name, e.g. person:⟨Alice Chen⟩.
 #[allow(dead_code)]

@@ -27,6 +27,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -37,7 +49,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -92,7 +104,8 @@ pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
 }
 /// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
 ///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent.
+/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
+/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
 #[allow(dead_code)]
 pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -103,6 +116,17 @@ pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::RecordId,
     ::surqlc::runtime::surrealdb::Error,
 > {
+    let report = validate(surql);
+    if report.has_errors() || report.cannot_answer.is_some() {
+        return ::std::result::Result::Err(
+            ::surqlc::runtime::surrealdb::Error::validation(
+                ::std::format!(
+                    "not a valid example query:\n{}", report.render(surql).trim_end()
+                ),
+                ::std::option::Option::None,
+            ),
+        );
+    }
     let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
@@ -133,10 +157,348 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 > {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
+/// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
+#[allow(dead_code)]
+pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
+    static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
+    SCHEMA
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("memory"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Memory"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("file"),
+                    rust_name: ::std::string::String::from("File"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::Some(::surqlc::ir::Permissions {
+                        select: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Full,
+                        ),
+                        create: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Full,
+                        ),
+                        update: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Full,
+                        ),
+                        delete: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Where(
+                                ::std::string::String::from("parent != NONE"),
+                            ),
+                        ),
+                    }),
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The name within its folder, e.g. 'notes.md'.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::Some(
+                                    ::std::string::String::from(
+                                        "$value != '' && !$value.contains('/')",
+                                    ),
+                                ),
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("parent"),
+                            rust_name: ::std::string::String::from("parent"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("file"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The folder holding this entry; NONE at the root.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::Some(::surqlc::ir::FieldDefault {
+                                    expr: ::std::string::String::from("NONE"),
+                                    always: false,
+                                }),
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::Some(::surqlc::ir::Reference {
+                                    on_delete: ::std::option::Option::Some(
+                                        ::surqlc::ir::OnDelete::Cascade,
+                                    ),
+                                }),
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("parent_key"),
+                            rust_name: ::std::string::String::from("parent_key"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The parent's key, or 'root' at the root: what the unique (parent_key, name) index reads.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::Some(
+                                    ::std::string::String::from(
+                                        "IF parent IS NONE { 'root' } ELSE { <string> record::id(parent) }",
+                                    ),
+                                ),
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("content"),
+                            rust_name: ::std::string::String::from("content"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The text of a file; NONE for a folder.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("path"),
+                            rust_name: ::std::string::String::from("path"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The full path from the root, e.g. '/projects/deploy.md'.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::Some(
+                                    ::std::string::String::from(
+                                        "IF parent IS NONE { '/' + name } ELSE { parent.path + '/' + name }",
+                                    ),
+                                ),
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("is_folder"),
+                            rust_name: ::std::string::String::from("is_folder"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether this is a folder (it has no content).",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::Some(
+                                    ::std::string::String::from("content IS NONE"),
+                                ),
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("created_at"),
+                            rust_name: ::std::string::String::from("created_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the entry was created."),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::Some(::surqlc::ir::FieldDefault {
+                                    expr: ::std::string::String::from("time::now()"),
+                                    always: false,
+                                }),
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: true,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("updated_at"),
+                            rust_name: ::std::string::String::from("updated_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the entry was last written.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::Some(
+                                    ::std::string::String::from("time::now()"),
+                                ),
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("embedding"),
+                            rust_name: ::std::string::String::from("embedding"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Array(
+                                        ::std::boxed::Box::new(::surqlc::ir::Type::Float),
+                                        ::std::option::Option::None,
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The content's embedding, for recall by meaning.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([
+                        ::surqlc::ir::Index {
+                            name: ::std::string::String::from("file_parent_name"),
+                            fields: ::std::vec::Vec::from([
+                                ::std::string::String::from("parent_key"),
+                                ::std::string::String::from("name"),
+                            ]),
+                            kind: ::surqlc::ir::IndexKind::Unique,
+                        },
+                        ::surqlc::ir::Index {
+                            name: ::std::string::String::from("file_content"),
+                            fields: ::std::vec::Vec::from([
+                                ::std::string::String::from("content"),
+                            ]),
+                            kind: ::surqlc::ir::IndexKind::FullText {
+                                analyzer: ::std::string::String::from("en"),
+                                bm25: ::std::option::Option::Some((1.2_f64, 0.75_f64)),
+                                highlights: true,
+                            },
+                        },
+                        ::surqlc::ir::Index {
+                            name: ::std::string::String::from("file_embedding"),
+                            fields: ::std::vec::Vec::from([
+                                ::std::string::String::from("embedding"),
+                            ]),
+                            kind: ::surqlc::ir::IndexKind::Hnsw(::surqlc::ir::Hnsw {
+                                dimension: 4,
+                                dist: ::std::string::String::from("COSINE"),
+                                vector_type: ::std::string::String::from("F32"),
+                                efc: ::std::option::Option::None,
+                                m: ::std::option::Option::None,
+                            }),
+                        },
+                    ]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([]),
+            analyzers: ::std::vec::Vec::from([
+                ::surqlc::ir::Analyzer {
+                    name: ::std::string::String::from("en"),
+                    tokenizers: ::std::vec::Vec::from([
+                        ::std::string::String::from("blank"),
+                        ::std::string::String::from("class"),
+                        ::std::string::String::from("camel"),
+                        ::std::string::String::from("punct"),
+                    ]),
+                    filters: ::std::vec::Vec::from([
+                        ::std::string::String::from("lowercase"),
+                        ::std::string::String::from("snowball(english)"),
+                    ]),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "English words, stemmed: 'deploying' matches 'deploy'.",
+                        ),
+                    ),
+                },
+            ]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([::std::string::String::from("file")]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Note(
+                        ::std::string::String::from(
+                            "folders have no content; a file at the root has parent NONE and parent_key 'root'",
+                        ),
+                    ),
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 4,
+                    k: 2,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("agent"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("12h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
+}
+/// Checks a query against the schema without a database: tables, field paths, traversals,
+/// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
+#[allow(dead_code)]
+pub fn validate(surql: &str) -> ::surqlc::validate::Report {
+    ::surqlc::validate::validate(schema_ir(), surql)
+}
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
 ///
-/// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
-/// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
+/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
+/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
+/// with one line per problem, each naming its fix; warnings come back with the rows. A query
+/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
+/// is what keeps it read-only.
 #[allow(dead_code)]
 pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
@@ -145,7 +507,7 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::Outcome,
     ::surqlc::runtime::surrealdb::Error,
 > {
-    ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
+    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
 }
 /// `file`: A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.
 #[allow(dead_code)]

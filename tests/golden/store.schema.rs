@@ -33,6 +33,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -43,7 +55,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -98,7 +110,8 @@ pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
 }
 /// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
 ///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent.
+/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
+/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
 #[allow(dead_code)]
 pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -109,6 +122,17 @@ pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::RecordId,
     ::surqlc::runtime::surrealdb::Error,
 > {
+    let report = validate(surql);
+    if report.has_errors() || report.cannot_answer.is_some() {
+        return ::std::result::Result::Err(
+            ::surqlc::runtime::surrealdb::Error::validation(
+                ::std::format!(
+                    "not a valid example query:\n{}", report.render(surql).trim_end()
+                ),
+                ::std::option::Option::None,
+            ),
+        );
+    }
     let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
@@ -139,10 +163,393 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 > {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
+/// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
+#[allow(dead_code)]
+pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
+    static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
+    SCHEMA
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("store"),
+            rust_name: ::std::option::Option::Some(::std::string::String::from("Store")),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer"),
+                    rust_name: ::std::string::String::from("Customer"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person who buys from the store. Their orders: customer->placed->purchase.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Full name of the customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("DE"),
+                                    ::std::string::String::from("ES"),
+                                    ::std::string::String::from("GB"),
+                                    ::std::string::String::from("US"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tier"),
+                            rust_name: ::std::string::String::from("tier"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("free"),
+                                    ::std::string::String::from("plus"),
+                                    ::std::string::String::from("pro"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Subscription tier, where 'pro' is the highest.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("joined"),
+                            rust_name: ::std::string::String::from("joined"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the account was created."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("purchase"),
+                    rust_name: ::std::string::String::from("Purchase"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("placed_at"),
+                            rust_name: ::std::string::String::from("placed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the order was submitted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("cancelled"),
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("shipped"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Fulfilment state. Revenue counts 'shipped' only.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product"),
+                    rust_name: ::std::string::String::from("Product"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An item in the catalogue. Orders containing it: product<-contains<-purchase.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Display name of the product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("audio"),
+                                    ::std::string::String::from("home"),
+                                    ::std::string::String::from("wearables"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Catalogue section."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Current list price in EUR. Historic prices live on the contains edge.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("placed"),
+                    rust_name: ::std::string::String::from("Placed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("customer"),
+                        to: ::std::string::String::from("purchase"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("contains"),
+                    rust_name: ::std::string::String::from("Contains"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("purchase"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("qty"),
+                            rust_name: ::std::string::String::from("qty"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of this product on the order.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_price"),
+                            rust_name: ::std::string::String::from("unit_price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Price per unit actually charged, in EUR. Line revenue is qty * unit_price.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Country"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("DE"),
+                            ::std::string::String::from("DE"),
+                        ),
+                        (
+                            ::std::string::String::from("ES"),
+                            ::std::string::String::from("ES"),
+                        ),
+                        (
+                            ::std::string::String::from("GB"),
+                            ::std::string::String::from("GB"),
+                        ),
+                        (
+                            ::std::string::String::from("US"),
+                            ::std::string::String::from("US"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Tier"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Free"),
+                            ::std::string::String::from("free"),
+                        ),
+                        (
+                            ::std::string::String::from("Plus"),
+                            ::std::string::String::from("plus"),
+                        ),
+                        (
+                            ::std::string::String::from("Pro"),
+                            ::std::string::String::from("pro"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Status"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Cancelled"),
+                            ::std::string::String::from("cancelled"),
+                        ),
+                        (
+                            ::std::string::String::from("Pending"),
+                            ::std::string::String::from("pending"),
+                        ),
+                        (
+                            ::std::string::String::from("Shipped"),
+                            ::std::string::String::from("shipped"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Category"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Audio"),
+                            ::std::string::String::from("audio"),
+                        ),
+                        (
+                            ::std::string::String::from("Home"),
+                            ::std::string::String::from("home"),
+                        ),
+                        (
+                            ::std::string::String::from("Wearables"),
+                            ::std::string::String::from("wearables"),
+                        ),
+                    ]),
+                },
+            ]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("customer"),
+                    ::std::string::String::from("placed"),
+                    ::std::string::String::from("purchase"),
+                    ::std::string::String::from("contains"),
+                    ::std::string::String::from("product"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("country"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("tier"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("product"),
+                            field: ::std::string::String::from("category"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("purchase"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 4,
+                    k: 3,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("agent"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("12h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
+}
+/// Checks a query against the schema without a database: tables, field paths, traversals,
+/// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
+#[allow(dead_code)]
+pub fn validate(surql: &str) -> ::surqlc::validate::Report {
+    ::surqlc::validate::validate(schema_ir(), surql)
+}
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
 ///
-/// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
-/// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
+/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
+/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
+/// with one line per problem, each naming its fix; warnings come back with the rows. A query
+/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
+/// is what keeps it read-only.
 #[allow(dead_code)]
 pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
@@ -151,7 +558,7 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::Outcome,
     ::surqlc::runtime::surrealdb::Error,
 > {
-    ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
+    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
 }
 /// `customer`: A person who buys from the store. Their orders: customer->placed->purchase.
 #[allow(dead_code)]

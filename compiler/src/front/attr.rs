@@ -204,6 +204,11 @@ pub struct SchemaAttrs {
     /// `budget(block = N, table = N)`: token budgets for the schema block.
     pub budget_block: Option<Spanned<u32>>,
     pub budget_table: Option<Spanned<u32>>,
+    /// `prune` or `prune(budget = N, always(T, ...), mix = "...")`: where it was written.
+    pub prune: Option<Span>,
+    pub prune_budget: Option<Spanned<u32>>,
+    pub prune_always: Option<Vec<syn::Path>>,
+    pub prune_mix: Option<Spanned<String>>,
 }
 
 /// serde's `rename_all` rules, applied exactly as serde applies them.
@@ -596,6 +601,7 @@ const SCHEMA_SETTINGS: &[&str] = &[
     "examples",
     "agent",
     "budget",
+    "prune",
     "max_rows",
     "compact",
 ];
@@ -689,6 +695,13 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 }
                 Ok(())
             })?;
+        } else if p.is_ident("prune") {
+            if out.prune.replace(p.span()).is_some() {
+                return Err(meta.error("duplicate `prune`"));
+            }
+            if meta.input.peek(syn::token::Paren) {
+                prune_attrs(cx, meta, &mut out)?;
+            }
         } else if p.is_ident("max_rows") {
             set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
         } else if p.is_ident("compact") {
@@ -697,10 +710,38 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
         }
         Ok(())
     });
     out
+}
+
+/// The inside of `prune(budget = N, always(T, ...), mix = "fulltext" | "fulltext+vector")`.
+fn prune_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("budget") {
+            set_once(cx, &mut out.prune_budget, lit_u32(&inner)?, "prune(budget)");
+        } else if inner.path.is_ident("mix") {
+            set_once(cx, &mut out.prune_mix, lit_str(&inner)?, "prune(mix)");
+        } else if inner.path.is_ident("always") {
+            let mut paths = Vec::new();
+            inner.parse_nested_meta(|t| {
+                paths.push(t.path.clone());
+                Ok(())
+            })?;
+            if out.prune_always.replace(paths).is_some() {
+                return Err(inner.error("duplicate `prune(always)`"));
+            }
+        } else {
+            return Err(unknown(
+                &inner,
+                "prune(...)",
+                "`budget`, `always(...)` or `mix`",
+                &["budget", "always", "mix"],
+            ));
+        }
+        Ok(())
+    })
 }
 

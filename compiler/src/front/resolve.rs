@@ -203,6 +203,15 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     {
         cxs[*file].error_at(table.name_span, format!("the few-shot pool table `{}` clashes with a table of the schema; rename one with examples(table = \"...\")", settings.examples.table));
     }
+    if settings.prune.is_some() {
+        if let Some((file, table)) = items
+            .tables
+            .iter()
+            .find(|(_, t)| t.name == crate::prune::DOC_TABLE)
+        {
+            cxs[*file].error_at(table.name_span, format!("the table `{}` is where prune(...) keeps its per-table rows; rename this table", crate::prune::DOC_TABLE));
+        }
+    }
     ir::Schema {
         name,
         rust_name,
@@ -256,9 +265,10 @@ fn settings(
         None => tables.iter().map(|t| t.name.clone()).collect(),
         Some(paths) => {
             let mut exposed: Vec<String> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for p in paths {
                 match table_names.get(&last_ident(p)) {
-                    Some(name) if exposed.contains(name) => {
+                    Some(name) if !seen.insert(name) => {
                         cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
                     }
                     Some(name) => exposed.push(name.clone()),
@@ -280,6 +290,41 @@ fn settings(
         None => default_hints(),
         Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h),
     };
+    let prune = a.prune.map(|_| {
+        let mut always: Vec<String> = Vec::new();
+        for p in a.prune_always.iter().flatten() {
+            match table_names.get(&last_ident(p)) {
+                Some(name) if always.contains(name) => {
+                    cx.error_spanned_by(p, format!("`{name}` is in prune(always) twice"))
+                }
+                Some(name) if !exposed.contains(name) => cx.error_spanned_by(
+                    p,
+                    format!("`{name}` is in prune(always) but not exposed; add it to expose(...)"),
+                ),
+                Some(name) => always.push(name.clone()),
+                None if items.broken.contains(&last_ident(p)) => {}
+                None => cx.error_spanned_by(
+                    p,
+                    format!("`{}` is not a table in this schema", last_ident(p)),
+                ),
+            }
+        }
+        // Prompt order, so the pruned block is a subsequence of the full one.
+        always.sort_by_key(|t| exposed.iter().position(|e| e == t));
+        let defaults = ir::Prune::default();
+        ir::Prune {
+            budget: a
+                .prune_budget
+                .as_ref()
+                .map_or(defaults.budget, |b| b.value.max(1)),
+            always,
+            mix: a
+                .prune_mix
+                .as_ref()
+                .and_then(|m| super::settings::mix_rule(&m.value).ok())
+                .unwrap_or(defaults.mix),
+        }
+    });
     let defaults = ir::Settings::default();
     // Invalid values were reported by `ast` under the same rules (the derive sees the same
     // errors, and a schema with errors produces no output); fall back quietly here.
@@ -328,6 +373,7 @@ fn settings(
             block: a.budget_block.as_ref().map(|b| b.value.max(1)),
             table: a.budget_table.as_ref().map(|b| b.value.max(1)),
         },
+        prune,
     };
     (
         super::ast::schema_name(&schema.ident),

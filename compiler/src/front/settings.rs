@@ -68,6 +68,7 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
         (&a.max_rows, "max_rows"),
         (&a.budget_block, "budget(block)"),
         (&a.budget_table, "budget(table)"),
+        (&a.prune_budget, "prune(budget)"),
     ];
     for (value, what) in counts {
         if let Some(v) = value {
@@ -81,4 +82,15 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
             cx.error_at(d.span, format!("examples(dimension) {why}"));
         }
     }
+    if let Some(m) = &a.prune_mix {
+        if let Err(why) = mix_rule(&m.value) {
+            cx.error_at(m.span, format!("unknown prune(mix) {:?}: {why}", m.value));
+        }
+    }
+}
+
+/// Why `value` is not a retrieval mix for `prune(mix = "...")`, if it is not.
+pub(crate) fn mix_rule(value: &str) -> Result<crate::ir::RetrievalMix, String> {
+    crate::ir::RetrievalMix::from_name(value)
+        .ok_or_else(|| "use \"fulltext\" or \"fulltext+vector\"".into())
 }

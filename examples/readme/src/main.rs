@@ -86,11 +86,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|_| "dev-only-password".into());
     let agent = store::db::agent_signin(&db, "shop", "store", &password).await?;
     match store::db::run_readonly(&agent, reply).await? {
-        Outcome::Rows(rows) => {
+        // Parsed, validated against the schema and the data, LIMIT and TIMEOUT enforced.
+        Outcome::Rows { rows, warnings } => {
             for row in rows {
                 println!("{}", surqlc::runtime::to_json(row));
             }
+            for warning in warnings {
+                println!("note: {warning}"); // e.g. a compared value not in the data, a LIMIT added
+            }
         }
+        // One line per problem, each naming its fix: send it back to the model.
         Outcome::Rejected(reason) => println!("send back to the model: {reason}"),
         Outcome::CannotAnswer(reason) => println!("the model cannot answer: {reason}"),
     }

@@ -91,7 +91,10 @@ async fn run() -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?
     {
-        Outcome::Rows(rows) => {
+        Outcome::Rows { rows, warnings } => {
+            for warning in warnings {
+                println!("-- warning: {warning}");
+            }
             println!("-- rows, run as `{}` (VIEWER)", store_db::AGENT_USER);
             for row in rows {
                 println!("{}", surqlc::runtime::to_json(row));

@@ -1,0 +1,462 @@
+//! What question-specific pruning needs from the IR: one `schema_doc` row per exposed table (its block, token cost, relations, searchable text), computed at build time.
+//!
+//! `schema.surql` (see the pruning section of `templates/schema.surql.tera`) stores these
+//! rows and defines `fn::pruned_tables`, `fn::pruned_schema_context`, `fn::pruned_value_hints`
+//! and `fn::nl2surql_prompt_pruned`, which pick tables in the database with BM25 (and vector
+//! similarity when the application stored table embeddings), close the set over relations,
+//! and fill the budget from the costs precomputed here.
+//!
+//! Costs: with the `tokens` feature each cost is the exact `o200k_base` count of the table's
+//! block followed by the `"\n\n"` that separates it from the next one. BPE pre-tokenisation
+//! never joins the `;` that ends a block with the `DEFINE` that starts the next, so the sum
+//! of the chosen tables' costs is the count of the pruned block plus at most the one token
+//! of the last separator, which the block does not carry: filling to the budget by this sum
+//! never exceeds it. Without the `tokens` feature the cost is the text's length in UTF-8
+//! bytes, an upper bound (every BPE token covers at least one byte), flagged in
+//! `schema.surql` and warned about by the `Builder`: the budget still holds, but far fewer
+//! tables fit.
+
+use crate::ir::{Schema, Table, TableKind, Type};
+use crate::surql::info as render;
+
+/// The table that holds one row per exposed table.
+pub const DOC_TABLE: &str = "schema_doc";
+
+/// How many of the best-ranked tables pruning connects through the tables that join them.
+pub const SEEDS: usize = 6;
+
+/// How many of the best-ranked tables are candidates: a budget fills long before, and each costs the database time.
+pub const CANDIDATES: usize = 60;
+
+/// The separator between two tables in the schema block.
+pub const SEPARATOR: &str = "\n\n";
+
+/// How the stored token costs were counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CostKind {
+    /// `o200k_base` counts from tiktoken-rs (the `tokens` feature).
+    Exact,
+    /// UTF-8 byte counts: an upper bound on any byte-level BPE count (built without `tokens`).
+    UpperBound,
+}
+
+impl CostKind {
+    /// What this build of surqlc counts with.
+    pub fn of_build() -> CostKind {
+        if cfg!(feature = "tokens") {
+            CostKind::Exact
+        } else {
+            CostKind::UpperBound
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            CostKind::Exact => "exact o200k_base token counts",
+            CostKind::UpperBound => "upper bounds (UTF-8 bytes): surqlc was built without its `tokens` feature, so far fewer tables fit the budget than could; enable `tokens` on the surqlc build-dependency for exact o200k_base counts",
+        }
+    }
+}
+
+/// Tokens in `text` as this build counts them (see [`CostKind`]).
+pub fn cost(text: &str) -> usize {
+    #[cfg(feature = "tokens")]
+    {
+        crate::tokens::Encoding::O200kBase.count(text)
+    }
+    #[cfg(not(feature = "tokens"))]
+    {
+        text.len()
+    }
+}
+
+/// One exposed table as pruning sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableDoc {
+    pub name: String,
+    /// Its index in the prompt order (`expose(...)`).
+    pub position: usize,
+    /// Its lines as `fn::schema_context()` renders them ([`crate::surql::info::table_block`]).
+    pub block: String,
+    /// The cost of `block` followed by [`SEPARATOR`].
+    pub tokens: usize,
+    /// For a relation, its `in` and `out` tables (once each); empty otherwise.
+    pub ends: Vec<String>,
+    /// Exposed tables it points to: its `record<t>` fields and, for a relation, its ends.
+    pub links: Vec<String>,
+    /// Exposed relations with this table at one end: `(relation, the other end)`.
+    pub edges: Vec<(String, String)>,
+    /// Every exposed table one step away, either way: `links`, the relations in `edges`, and the
+    /// tables whose record links point here.
+    pub neighbors: Vec<String>,
+    /// The words full-text search sees: table and field names (split at `_`) and their comments.
+    pub doc: String,
+    /// Whether `prune(always(...))` names it.
+    pub always: bool,
+}
+
+/// The `schema_doc` rows of `schema`'s exposed tables, in prompt order.
+pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
+    let exposed: Vec<&Table> = schema.exposed_tables().collect();
+    let is_exposed = |name: &str| exposed.iter().any(|t| t.name == name);
+    let always = schema
+        .settings
+        .prune
+        .as_ref()
+        .map(|p| p.always.clone())
+        .unwrap_or_default();
+    exposed
+        .iter()
+        .enumerate()
+        .map(|(position, table)| {
+            let block = render::table_block(schema, table);
+            let ends = match &table.kind {
+                TableKind::Relation { from, to } => dedup(
+                    [from, to]
+                        .into_iter()
+                        .filter(|t| is_exposed(t))
+                        .cloned()
+                        .collect(),
+                ),
+                TableKind::Normal => Vec::new(),
+            };
+            let mut links = ends.clone();
+            for field in &table.fields {
+                record_targets(&field.ty, &mut links);
+            }
+            let links = dedup(
+                links
+                    .into_iter()
+                    .filter(|t| is_exposed(t) && *t != table.name)
+                    .collect(),
+            );
+            let edges: Vec<(String, String)> = exposed
+                .iter()
+                .filter_map(|e| match &e.kind {
+                    TableKind::Relation { from, to } if *from == table.name => {
+                        Some((e.name.clone(), to.clone()))
+                    }
+                    TableKind::Relation { from, to } if *to == table.name => {
+                        Some((e.name.clone(), from.clone()))
+                    }
+                    _ => None,
+                })
+                .filter(|(_, other)| is_exposed(other))
+                .collect();
+            let mut neighbors = links.clone();
+            neighbors.extend(edges.iter().map(|(e, _)| e.clone()));
+            neighbors.extend(
+                exposed
+                    .iter()
+                    .filter(|t| {
+                        let mut targets = Vec::new();
+                        t.fields
+                            .iter()
+                            .for_each(|f| record_targets(&f.ty, &mut targets));
+                        targets.contains(&table.name)
+                    })
+                    .map(|t| t.name.clone()),
+            );
+            let neighbors = dedup(neighbors.into_iter().filter(|t| *t != table.name).collect());
+            TableDoc {
+                name: table.name.clone(),
+                position,
+                tokens: cost(&format!("{block}{SEPARATOR}")),
+                block,
+                ends,
+                links,
+                edges,
+                neighbors,
+                doc: doc_text(table),
+                always: always.contains(&table.name),
+            }
+        })
+        .collect()
+}
+
+/// The cost of the whole schema block, as this build counts it.
+pub fn full_block_cost(schema: &Schema) -> usize {
+    cost(&render::schema_block(schema))
+}
+
+fn record_targets(ty: &Type, out: &mut Vec<String>) {
+    match ty {
+        Type::Record(t) => out.push(t.clone()),
+        Type::Option(inner) | Type::Array(inner, _) => record_targets(inner, out),
+        _ => {}
+    }
+}
+
+fn dedup(mut names: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+    names
+}
+
+/// Table and field names as words, with their comments, one line each.
+fn doc_text(table: &Table) -> String {
+    let words = |name: &str| name.replace('_', " ");
+    // The name twice: it says more about what the table holds than any one comment word.
+    let mut lines = vec![words(&table.name), words(&table.name)];
+    if let TableKind::Relation { from, to } = &table.kind {
+        lines.push(format!("{} {}", words(from), words(to)));
+    }
+    lines.extend(table.comment.clone());
+    for field in &table.fields {
+        lines.push(match &field.comment {
+            Some(c) => format!("{}: {c}", words(&field.name)),
+            None => words(&field.name),
+        });
+    }
+    lines.join("\n")
+}
+
+/// A deterministic bag-of-words embedding: each word (lower-cased, a trailing plural `s`
+/// dropped, common English words skipped) adds ±1 at a hashed position, then the vector is
+/// scaled to unit length. It needs no model, so the benchmark and tests can exercise the
+/// vector path; an application stores real embeddings instead.
+pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
+    const STOP: &[&str] = &[
+        "a", "an", "and", "are", "as", "at", "by", "did", "do", "does", "each", "for", "from",
+        "has", "have", "how", "in", "is", "it", "its", "many", "much", "of", "on", "or", "our",
+        "the", "their", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who",
+        "with",
+    ];
+    let mut v = vec![0f32; dimension.max(1)];
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+    {
+        if STOP.contains(&word.as_str()) {
+            continue;
+        }
+        let word = match word.strip_suffix('s') {
+            Some(stem) if stem.len() > 2 && !stem.ends_with('s') => stem.to_owned(),
+            _ => word,
+        };
+        // FNV-1a: stable across platforms and releases.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in word.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        let slot = (h % v.len() as u64) as usize;
+        v[slot] += if (h >> 63) == 0 { 1.0 } else { -1.0 };
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
+}
+
+/// What the pruning section of `templates/schema.surql.tera` renders (`None` when the schema does not prune).
+#[cfg(feature = "codegen")]
+#[derive(serde::Serialize)]
+pub(crate) struct TemplateContext {
+    table: &'static str,
+    budget: u32,
+    full_tokens: usize,
+    costs: &'static str,
+    vector: bool,
+    dimension: u32,
+    knn_k: usize,
+    knn_ef: usize,
+    /// The cheapest table: once less than this is left, nothing more fits.
+    min_tokens: usize,
+    /// How many of the best-ranked tables the join step connects.
+    seeds: usize,
+    /// How many of the ranked tables are candidates at all.
+    candidates: usize,
+    /// A SurrealQL array literal of the exposed tables' names.
+    names: String,
+    rows: Vec<TemplateRow>,
+    hints: Vec<TemplateHint>,
+}
+
+#[cfg(feature = "codegen")]
+#[derive(serde::Serialize)]
+struct TemplateRow {
+    key: String,
+    name: String,
+    position: usize,
+    block: String,
+    tokens: usize,
+    ends: String,
+    links: String,
+    edges: String,
+    neighbors: String,
+    doc: String,
+    always: bool,
+}
+
+#[cfg(feature = "codegen")]
+#[derive(serde::Serialize)]
+struct TemplateHint {
+    table: String,
+    field: String,
+    label: String,
+}
+
+#[cfg(feature = "codegen")]
+pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
+    use crate::surql::quote_string as q;
+    let prune = schema.settings.prune.as_ref()?;
+    let list = |names: &[String]| {
+        let items: Vec<String> = names.iter().map(|n| q(n)).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let docs = table_docs(schema);
+    let rows = docs
+        .iter()
+        .map(|d| {
+            let edges: Vec<String> = d
+                .edges
+                .iter()
+                .map(|(e, o)| list(&[e.clone(), o.clone()]))
+                .collect();
+            TemplateRow {
+                key: crate::surql::lex::escape_kw_free_ident(&d.name),
+                name: d.name.clone(),
+                position: d.position,
+                block: d.block.clone(),
+                tokens: d.tokens,
+                ends: list(&d.ends),
+                links: list(&d.links),
+                edges: format!("[{}]", edges.join(", ")),
+                neighbors: list(&d.neighbors),
+                doc: d.doc.clone(),
+                always: d.always,
+            }
+        })
+        .collect();
+    let names: Vec<String> = docs.iter().map(|d| d.name.clone()).collect();
+    let hints = schema
+        .settings
+        .value_hints
+        .iter()
+        // The pruned prompt lists distinct values only (ids, ranges and notes are not pruned yet).
+        .filter_map(|h| match h {
+            crate::ir::ValueHint::Distinct { field: h, .. } => Some(TemplateHint {
+                table: h.table.clone(),
+                field: crate::surql::field_ident(&h.field),
+                label: format!("{}.{}: ", h.table, h.field),
+            }),
+            _ => None,
+        })
+        .collect();
+    let k = docs.len().max(1);
+    Some(TemplateContext {
+        table: DOC_TABLE,
+        budget: prune.budget,
+        full_tokens: full_block_cost(schema),
+        costs: CostKind::of_build().describe(),
+        vector: prune.mix == crate::ir::RetrievalMix::FullTextVector,
+        dimension: schema.settings.examples.dimension,
+        knn_k: k,
+        knn_ef: k.max(40),
+        min_tokens: docs.iter().map(|d| d.tokens).min().unwrap_or(0),
+        seeds: SEEDS,
+        candidates: CANDIDATES,
+        names: list(&names),
+        rows,
+        hints,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Field, Prune, Settings};
+
+    fn table(name: &str, kind: TableKind, fields: Vec<Field>) -> Table {
+        Table {
+            name: name.into(),
+            rust_name: name.into(),
+            comment: Some(format!("The {name} table.")),
+            kind,
+            fields,
+        }
+    }
+
+    fn schema() -> Schema {
+        let link = Field {
+            name: "owner_ref".into(),
+            rust_name: "owner_ref".into(),
+            ty: Type::Option(Box::new(Type::Record("customer".into()))),
+            comment: Some("Who owns it.".into()),
+        };
+        let tables = vec![
+            table("customer", TableKind::Normal, Vec::new()),
+            table("purchase", TableKind::Normal, vec![link]),
+            table(
+                "placed",
+                TableKind::Relation {
+                    from: "customer".into(),
+                    to: "purchase".into(),
+                },
+                Vec::new(),
+            ),
+            table("hidden", TableKind::Normal, Vec::new()),
+        ];
+        Schema {
+            name: "s".into(),
+            rust_name: None,
+            settings: Settings {
+                exposed: vec!["customer".into(), "purchase".into(), "placed".into()],
+                prune: Some(Prune {
+                    always: vec!["customer".into()],
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            tables,
+            enums: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rows_carry_relations_and_text() {
+        let docs = table_docs(&schema());
+        let names: Vec<_> = docs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["customer", "purchase", "placed"]);
+        assert_eq!(docs[0].edges, [("placed".into(), "purchase".into())]);
+        assert!(docs[0].always && !docs[1].always);
+        assert_eq!(docs[1].links, ["customer"]);
+        assert_eq!(docs[1].edges, [("placed".into(), "customer".into())]);
+        assert_eq!(docs[2].ends, ["customer", "purchase"]);
+        assert_eq!(docs[0].neighbors, ["placed", "purchase"]);
+        assert_eq!(docs[1].neighbors, ["customer", "placed"]);
+        assert_eq!(docs[2].neighbors, ["customer", "purchase"]);
+        assert!(docs[1].doc.contains("owner ref: Who owns it."));
+        assert!(docs[2]
+            .doc
+            .starts_with("placed\nplaced\ncustomer purchase\n"));
+        for d in &docs {
+            assert_eq!(d.position, names.iter().position(|n| *n == d.name).unwrap());
+            assert!(d.tokens > 0);
+        }
+    }
+
+    #[test]
+    fn costs_add_up_to_the_block_and_one_separator_at_most() {
+        let s = schema();
+        let docs = table_docs(&s);
+        let sum: usize = docs.iter().map(|d| d.tokens).sum();
+        let block = full_block_cost(&s);
+        // The last table's separator is the only slack: one token, or two bytes.
+        assert!(
+            sum >= block && sum <= block + cost(SEPARATOR),
+            "{sum} vs {block}"
+        );
+    }
+
+    #[test]
+    fn embeddings_are_deterministic_unit_vectors() {
+        let a = hashed_embedding("Which customers placed the most orders?", 64);
+        assert_eq!(a, hashed_embedding("which customer placed most order", 64));
+        assert!((a.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(hashed_embedding("the of", 8).iter().all(|x| *x == 0.0));
+    }
+}

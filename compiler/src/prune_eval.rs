@@ -1,0 +1,234 @@
+//! Measures question-specific pruning on a loaded database: for labelled questions, whether each strategy's schema block holds every table the answer needs, what it costs in tokens, and how long the database takes.
+//!
+//! Shared by `compiler/benches/pruning.rs` and the tests, so the figures in `docs/pruning.md`
+//! and the asserted rates come from the same code.
+
+use crate::db::{self, Db, Error};
+use crate::prune::{hashed_embedding, DOC_TABLE};
+use crate::tokens::Encoding;
+use std::time::{Duration, Instant};
+
+/// One benchmark question and the tables its answer needs.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct Question {
+    pub question: String,
+    pub tables: Vec<String>,
+}
+
+/// Reads a questions file: a JSON array of `{"question": "...", "tables": ["...", ...]}`.
+pub fn read_questions(text: &str) -> Result<Vec<Question>, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+/// How the schema block is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// Every exposed table: `fn::schema_context()`.
+    All,
+    /// BM25 ranking filled to the budget, no relation closure.
+    FullText,
+    /// BM25 ranking with relation closure and link fill (`fn::pruned_tables(.., NONE, .., true)`).
+    FullTextClosure,
+    /// As `FullTextClosure`, fused with vector similarity of stored table embeddings.
+    FullTextVector,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] = [
+        Strategy::All,
+        Strategy::FullText,
+        Strategy::FullTextClosure,
+        Strategy::FullTextVector,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::All => "all tables",
+            Strategy::FullText => "full-text only",
+            Strategy::FullTextClosure => "full-text + relation closure",
+            Strategy::FullTextVector => "full-text + closure + vectors",
+        }
+    }
+}
+
+/// What one strategy did for one question.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub tables: Vec<String>,
+    pub block: String,
+    /// Gold tables the block lacks.
+    pub missing: Vec<String>,
+    pub tokens: usize,
+    pub elapsed: Duration,
+}
+
+/// One strategy over all questions.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub strategy: Strategy,
+    pub outcomes: Vec<Outcome>,
+}
+
+impl Report {
+    /// Share of questions whose block holds every table they need.
+    pub fn recall(&self) -> f64 {
+        let hits = self
+            .outcomes
+            .iter()
+            .filter(|o| o.missing.is_empty())
+            .count();
+        hits as f64 / self.outcomes.len().max(1) as f64
+    }
+
+    /// Share of all needed tables (over all questions) that the blocks hold.
+    pub fn table_recall(&self, questions: &[Question]) -> f64 {
+        let needed: usize = questions.iter().map(|q| q.tables.len()).sum();
+        let missed: usize = self.outcomes.iter().map(|o| o.missing.len()).sum();
+        1.0 - missed as f64 / needed.max(1) as f64
+    }
+
+    pub fn mean_tokens(&self) -> f64 {
+        self.outcomes.iter().map(|o| o.tokens as f64).sum::<f64>()
+            / self.outcomes.len().max(1) as f64
+    }
+
+    pub fn max_tokens(&self) -> usize {
+        self.outcomes.iter().map(|o| o.tokens).max().unwrap_or(0)
+    }
+
+    pub fn mean_tables(&self) -> f64 {
+        self.outcomes
+            .iter()
+            .map(|o| o.tables.len() as f64)
+            .sum::<f64>()
+            / self.outcomes.len().max(1) as f64
+    }
+
+    /// Mean and largest time per call.
+    pub fn times(&self) -> (Duration, Duration) {
+        let total: Duration = self.outcomes.iter().map(|o| o.elapsed).sum();
+        let max = self
+            .outcomes
+            .iter()
+            .map(|o| o.elapsed)
+            .max()
+            .unwrap_or_default();
+        (total / self.outcomes.len().max(1) as u32, max)
+    }
+}
+
+/// Stores [`hashed_embedding`]s of every `schema_doc` row's text, as an application stores its own table embeddings.
+pub async fn store_hashed_embeddings(db: &Db, dimension: usize) -> Result<(), Error> {
+    let rows = db::query_json(db, &format!("SELECT name, doc FROM {DOC_TABLE}")).await?;
+    let updates: Vec<(String, Vec<f32>)> = rows
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|row| {
+            let name = row["name"].as_str()?.to_owned();
+            let vector = hashed_embedding(row["doc"].as_str()?, dimension);
+            Some((name, vector))
+        })
+        .collect();
+    db.query(format!(
+        "FOR $u IN $updates {{ UPDATE {DOC_TABLE} SET embedding = $u[1] WHERE name = $u[0]; }}"
+    ))
+    .bind(("updates", updates))
+    .await?
+    .check()?;
+    Ok(())
+}
+
+/// Runs one strategy for `question` within `budget` tokens (the vector strategy embeds the question with [`hashed_embedding`]).
+pub async fn run(
+    db: &Db,
+    strategy: Strategy,
+    question: &Question,
+    budget: u32,
+    dimension: usize,
+) -> Result<Outcome, Error> {
+    let statement = match strategy {
+        Strategy::All => {
+            "RETURN { tables: fn::exposed_tables(), block: fn::schema_context() }".to_owned()
+        }
+        _ => format!(
+            "LET $t = fn::pruned_tables($q, $v, $b, $c);
+             RETURN {{ tables: $t, block: (SELECT VALUE block FROM {DOC_TABLE} WHERE name INSIDE $t ORDER BY position).join(\"\\n\\n\") }}"
+        ),
+    };
+    let qvec = (strategy == Strategy::FullTextVector)
+        .then(|| hashed_embedding(&question.question, dimension));
+    let started = Instant::now();
+    let mut response = db
+        .query(statement)
+        .bind(("q", question.question.clone()))
+        .bind(("v", qvec))
+        .bind(("b", budget))
+        .bind(("c", strategy != Strategy::FullText))
+        .await?
+        .check()?;
+    let last = response.num_statements().saturating_sub(1);
+    let value: surrealdb::types::Value = response.take(last)?;
+    let elapsed = started.elapsed();
+    let value = value.into_json_value();
+    let tables: Vec<String> = value["tables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.as_str().map(str::to_owned))
+        .collect();
+    let block = value["block"].as_str().unwrap_or_default().to_owned();
+    let missing = question
+        .tables
+        .iter()
+        .filter(|t| !tables.contains(t))
+        .cloned()
+        .collect();
+    Ok(Outcome {
+        tokens: Encoding::O200kBase.count(&block),
+        tables,
+        block,
+        missing,
+        elapsed,
+    })
+}
+
+/// How many questions [`Strategy::All`] is timed on; its block is the same for every question.
+pub const ALL_SAMPLES: usize = 5;
+
+/// Runs `strategy` for every question (see [`ALL_SAMPLES`]).
+pub async fn evaluate(
+    db: &Db,
+    strategy: Strategy,
+    questions: &[Question],
+    budget: u32,
+    dimension: usize,
+) -> Result<Report, Error> {
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(questions.len());
+    for q in questions {
+        // The whole block does not depend on the question: after a few timed calls, reuse it.
+        if strategy == Strategy::All && outcomes.len() >= ALL_SAMPLES {
+            let first = &outcomes[0];
+            outcomes.push(Outcome {
+                missing: q
+                    .tables
+                    .iter()
+                    .filter(|t| !first.tables.contains(t))
+                    .cloned()
+                    .collect(),
+                elapsed: first.elapsed,
+                ..first.clone()
+            });
+            continue;
+        }
+        outcomes.push(run(db, strategy, q, budget, dimension).await?);
+    }
+    if strategy == Strategy::All && outcomes.len() > ALL_SAMPLES {
+        let timed: Duration = outcomes[..ALL_SAMPLES].iter().map(|o| o.elapsed).sum();
+        let mean = timed / ALL_SAMPLES as u32;
+        outcomes[ALL_SAMPLES..]
+            .iter_mut()
+            .for_each(|o| o.elapsed = mean);
+    }
+    Ok(Report { strategy, outcomes })
+}

@@ -1,0 +1,490 @@
+//! Checks a generated query against the schema before it runs: every table, field path, traversal and compared literal, with a repairable message.
+//!
+//! [`validate`] parses the reply with SurrealDB's own parser (`surrealdb-syn`), walks the AST
+//! against an [`ir::Schema`] and returns a [`Report`]: [`Diagnostic`]s with a byte span in the
+//! query, a [`Severity`], a [`Class`] and a message naming the fix, plus the type of every
+//! projected expression. No database is needed; what needs the data (record ids that exist,
+//! values present) is in `data` (feature `runtime`). Only the schema's exposed tables are
+//! visible: a hidden table gets exactly the message of a table that does not exist.
+
+#[cfg(feature = "front")]
+pub mod check;
+#[cfg(feature = "runtime")]
+pub mod data;
+mod habits;
+mod resolve;
+pub(crate) mod scan;
+mod suggest;
+mod types;
+
+
+pub use types::Ty;
+
+use crate::ir::Schema;
+use std::fmt;
+
+/// A byte range in the query text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    /// 1-based line and column (in chars) of the start in `text`.
+    pub fn line_col(&self, text: &str) -> (usize, usize) {
+        let start = self.start.min(text.len());
+        let before = text.get(..start).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let col = before
+            .rsplit('\n')
+            .next()
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        (line, col)
+    }
+
+    /// The text the span covers, if it lies on char boundaries of `text`.
+    pub fn text<'t>(&self, text: &'t str) -> &'t str {
+        text.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The query is wrong: it must not run.
+    Error,
+    /// The query may be wrong: it runs, and the warning goes back with the rows.
+    Warning,
+}
+
+/// What kind of mistake a diagnostic reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// The text does not parse (and no SQL habit explains why).
+    Syntax,
+    /// Not exactly one SELECT, a write inside it, or its own TIMEOUT.
+    NotOneSelect,
+    /// A table the agent cannot query (unknown or not exposed: the same message).
+    UnknownTable,
+    /// A field the table (or the subquery's rows) does not have.
+    UnknownField,
+    /// A field read after a traversal that landed on another table than the one that has it.
+    WrongTableAfterTraversal,
+    /// A graph step through an edge that does not connect those tables, or in the wrong direction.
+    BadTraversal,
+    /// `[field = x]` (an index) where `[WHERE field = x]` (a filter) was meant.
+    FilterWithoutWhere,
+    /// A compared string that is not one of a literal union's values.
+    ValueNotInUnion,
+    /// A comparison of values of different types (a datetime with a plain string, a number with a string).
+    TypeMismatch,
+    /// A habit from SQL that SurrealQL does not have (DISTINCT, JOIN, COUNT(*), ILIKE, TOP n, ...).
+    SqlHabit,
+    /// A missing, too large or non-numeric LIMIT.
+    Limit,
+    /// A record id written in the query that does not exist (needs the data).
+    UnknownRecord,
+    /// A compared value not present in the data of a value-hinted field (needs the data).
+    ValueNotPresent,
+}
+
+impl Class {
+    pub const ALL: &'static [Class] = &[
+        Class::Syntax,
+        Class::NotOneSelect,
+        Class::UnknownTable,
+        Class::UnknownField,
+        Class::WrongTableAfterTraversal,
+        Class::BadTraversal,
+        Class::FilterWithoutWhere,
+        Class::ValueNotInUnion,
+        Class::TypeMismatch,
+        Class::SqlHabit,
+        Class::Limit,
+        Class::UnknownRecord,
+        Class::ValueNotPresent,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Syntax => "Syntax",
+            Class::NotOneSelect => "NotOneSelect",
+            Class::UnknownTable => "UnknownTable",
+            Class::UnknownField => "UnknownField",
+            Class::WrongTableAfterTraversal => "WrongTableAfterTraversal",
+            Class::BadTraversal => "BadTraversal",
+            Class::FilterWithoutWhere => "FilterWithoutWhere",
+            Class::ValueNotInUnion => "ValueNotInUnion",
+            Class::TypeMismatch => "TypeMismatch",
+            Class::SqlHabit => "SqlHabit",
+            Class::Limit => "Limit",
+            Class::UnknownRecord => "UnknownRecord",
+            Class::ValueNotPresent => "ValueNotPresent",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Class> {
+        Class::ALL.iter().copied().find(|c| c.name() == name)
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One problem in a query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Where in the query (byte offsets into the text given to [`validate`]).
+    pub span: Span,
+    pub severity: Severity,
+    pub class: Class,
+    /// What is wrong.
+    pub message: String,
+    /// How to repair it.
+    pub fix: String,
+}
+
+impl fmt::Display for Diagnostic {
+    /// `message; fix`, the text a model repairs from.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.fix.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}; {}", self.message, self.fix)
+        }
+    }
+}
+
+/// One projected expression of the top-level SELECT and its type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Projection {
+    /// The output key: the alias, or the expression as written (`*` for all fields, `VALUE` for `SELECT VALUE`).
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// A record id written in the query: `table:key`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordRef {
+    pub table: String,
+    /// The id as SurrealQL, `customer:alice`.
+    pub id: String,
+    pub span: Span,
+}
+
+/// A string literal compared with a declared field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compared {
+    pub table: String,
+    pub field: String,
+    pub value: String,
+    pub span: Span,
+}
+
+/// What the validator found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Errors first, then warnings, each in text order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The top-level SELECT's projections and their types (empty when the query does not resolve).
+    pub projections: Vec<Projection>,
+    /// The type of the whole result (an array of rows, or one row with `ONLY`).
+    pub result: Option<Ty>,
+    /// `-- cannot answer: <reason>`: the model's refusal, not an error.
+    pub cannot_answer: Option<String>,
+    /// Record ids written in the query, for the data checks.
+    pub records: Vec<RecordRef>,
+    /// String literals compared with declared fields, for the data checks.
+    pub compared: Vec<Compared>,
+    /// Whether the top-level SELECT has no LIMIT (the runner may add one).
+    pub missing_limit: bool,
+}
+
+impl Report {
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.errors().next().is_some()
+    }
+
+    /// Whether some diagnostic has this class.
+    pub fn has(&self, class: Class) -> bool {
+        self.diagnostics.iter().any(|d| d.class == class)
+    }
+
+    /// Sorts errors before warnings, each in text order, and drops exact duplicates.
+    pub(crate) fn finish(&mut self) {
+        self.diagnostics
+            .sort_by_key(|d| (d.severity, d.span.start, d.span.end));
+        self.diagnostics.dedup();
+    }
+
+    /// The diagnostics as text for the model: one per line, `error[Class] line:col `text`: message; fix`.
+    pub fn render(&self, query: &str) -> String {
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            out.push_str(&render_one(d, query));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The report as JSON (diagnostics with spans and line/column, projections with types).
+    pub fn to_json(&self, query: &str) -> serde_json::Value {
+        let diagnostics: Vec<serde_json::Value> = self
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let (line, column) = d.span.line_col(query);
+                serde_json::json!({
+                    "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                    "class": d.class.name(),
+                    "start": d.span.start,
+                    "end": d.span.end,
+                    "line": line,
+                    "column": column,
+                    "text": d.span.text(query),
+                    "message": d.message,
+                    "fix": d.fix,
+                })
+            })
+            .collect();
+        let projections: Vec<serde_json::Value> = self
+            .projections
+            .iter()
+            .map(|p| serde_json::json!({"name": p.name, "type": p.ty.to_string()}))
+            .collect();
+        serde_json::json!({
+            "diagnostics": diagnostics,
+            "projections": projections,
+            "result": self.result.as_ref().map(|t| t.to_string()),
+            "cannot_answer": self.cannot_answer,
+        })
+    }
+}
+
+/// `error[UnknownField] 1:14 `email`: customer has no field `email`; its fields are ...`.
+pub fn render_one(d: &Diagnostic, query: &str) -> String {
+    let (line, col) = d.span.line_col(query);
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let text = d.span.text(query);
+    if text.is_empty() || text.len() > 80 || text.contains('\n') {
+        format!("{severity}[{}] {line}:{col}: {d}", d.class)
+    } else {
+        format!("{severity}[{}] {line}:{col} `{text}`: {d}", d.class)
+    }
+}
+
+/// What [`validate_with`] checks beyond the schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The most rows the top-level SELECT may ask for; `None` skips the LIMIT check.
+    pub max_rows: Option<u32>,
+}
+
+impl Options {
+    /// The schema's own `max_rows`.
+    pub fn of(schema: &Schema) -> Self {
+        Options {
+            max_rows: Some(schema.settings.max_rows),
+        }
+    }
+}
+
+/// Checks `query` (a model's reply: one SELECT, maybe fenced, or `-- cannot answer: ...`) against `schema`, with its `max_rows`.
+pub fn validate(schema: &Schema, query: &str) -> Report {
+    validate_with(schema, query, &Options::of(schema))
+}
+
+/// [`validate`] with explicit [`Options`].
+pub fn validate_with(schema: &Schema, query: &str, options: &Options) -> Report {
+    let mut report = Report::default();
+    let body = strip_fence(query);
+    // `strip_fence` returns a subslice of `query`: its offset there.
+    let base = (body.as_ptr() as usize).saturating_sub(query.as_ptr() as usize);
+    if let Some(reason) = cannot_answer(body) {
+        report.cannot_answer = Some(reason);
+        return report;
+    }
+    let mut locator = scan::Locator::new(body, base);
+    let ast = match surrealdb_syn::parse(body) {
+        Ok(ast) => ast,
+        Err(e) => {
+            let text = e.to_string();
+            let habits = habits::in_tokens(&locator);
+            if habits.is_empty() {
+                report.diagnostics.push(Diagnostic {
+                    span: parse_error_span(&text, body, base).unwrap_or_else(|| locator.all()),
+                    severity: Severity::Error,
+                    class: Class::Syntax,
+                    message: format!("the query does not parse: {}", first_line(&text)),
+                    fix: "write one SurrealQL SELECT statement: SELECT fields FROM table WHERE ... LIMIT n".into(),
+                });
+            } else {
+                report.diagnostics.extend(habits);
+            }
+            report.finish();
+            return report;
+        }
+    };
+    resolve::statement(schema, options, &ast, &mut locator, &mut report);
+    // Habits that parse (they read as something else) are reported too.
+    report.diagnostics.extend(habits::silent(&locator));
+    report.finish();
+    report
+}
+
+fn first_line(text: &str) -> &str {
+    let text = text.strip_prefix("Parse error: ").unwrap_or(text);
+    text.lines().next().unwrap_or("").trim()
+}
+
+/// The `--> [line:col]` of a rendered parse error, as a one-char span of `body`.
+fn parse_error_span(error: &str, body: &str, base: usize) -> Option<Span> {
+    let at = error.find("--> [")? + 5;
+    let rest = &error[at..];
+    let close = rest.find(']')?;
+    let (line, col) = rest[..close].split_once(':')?;
+    let (line, col): (usize, usize) = (line.trim().parse().ok()?, col.trim().parse().ok()?);
+    let line_start: usize = body
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let line_text = body.get(line_start..)?.lines().next().unwrap_or("");
+    let offset = line_text
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(line_text.len(), |(o, _)| o);
+    let start = line_start + offset;
+    let end = body[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    Some(Span {
+        start: base + start,
+        end: base + end,
+    })
+}
+
+/// A `-- cannot answer: <reason>` reply (one line): the reason.
+pub(crate) fn cannot_answer(reply: &str) -> Option<String> {
+    let rest = reply.trim().strip_prefix("-- cannot answer")?;
+    if rest.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']) {
+        return None;
+    }
+    Some(rest.trim_start_matches(':').trim().to_owned())
+}
+
+/// The inside of a reply wrapped in a Markdown code fence (```` ```surql ... ``` ````), else the reply.
+pub(crate) fn strip_fence(reply: &str) -> &str {
+    let trimmed = reply.trim();
+    let Some(rest) = trimmed.strip_prefix("```") else {
+        return reply;
+    };
+    let Some(body) = rest.strip_suffix("```") else {
+        return reply;
+    };
+    // Drop the info string (`surql`, `sql`) on the opening line.
+    match body.split_once('\n') {
+        Some((info, inner)) if !info.contains(' ') || info.trim().is_empty() => inner,
+        _ => body,
+    }
+}
+
+/// `'a' | 'b'`: literal values as the messages quote them.
+pub(crate) fn quoted_values(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| format!("'{}'", v.replace('\\', "\\\\").replace('\'', "\\'")))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// One query of a file of examples.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// The query text (comment lines before it included).
+    pub text: String,
+    /// Byte offset of `text` in the file.
+    pub offset: usize,
+    /// 1-based line of `text` in the file.
+    pub line: usize,
+}
+
+/// Splits a file of example queries at blank lines (and at `;` when `on_semicolon`), never inside a string.
+///
+/// A part holding only comments is dropped, except a `-- cannot answer: ...` line, which is a reply of its own.
+pub fn split_queries(text: &str, on_semicolon: bool) -> Vec<Piece> {
+    let tokens = scan::tokens(text);
+    let inside_token = |at: usize| tokens.iter().any(|t| t.start < at && at < t.end);
+    // Segments between blank lines that are not inside a string.
+    let mut segments: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let end = offset + line.len();
+        if line.trim().is_empty() && !inside_token(offset) {
+            if start < offset {
+                segments.push((start, offset));
+            }
+            start = end;
+        }
+        offset = end;
+    }
+    if start < text.len() {
+        segments.push((start, text.len()));
+    }
+    let mut pieces = Vec::new();
+    let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+    let push = |from: usize, to: usize, pieces: &mut Vec<Piece>| {
+        let piece = &text[from..to];
+        let has_code = tokens.iter().any(|t| t.start >= from && t.end <= to && !t.is_punct(";"));
+        if has_code {
+            pieces.push(Piece {
+                text: piece.trim_end().to_owned(),
+                offset: from,
+                line: line_of(from),
+            });
+        } else if let Some(pos) = piece.find("-- cannot answer") {
+            let line = piece[pos..].lines().next().unwrap_or("");
+            pieces.push(Piece {
+                text: line.to_owned(),
+                offset: from + pos,
+                line: line_of(from + pos),
+            });
+        }
+    };
+    for (from, to) in segments {
+        if !on_semicolon {
+            push(from, to, &mut pieces);
+            continue;
+        }
+        let mut piece_start = from;
+        for t in tokens.iter().filter(|t| t.start >= from && t.end <= to && t.is_punct(";")) {
+            push(piece_start, t.end, &mut pieces);
+            piece_start = t.end;
+        }
+        if piece_start < to {
+            push(piece_start, to, &mut pieces);
+        }
+    }
+    pieces
+}

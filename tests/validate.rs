@@ -1,0 +1,443 @@
+//! The validator on the store: the wrong corpus is caught with the right class and a fix, the right corpus and every seed example are clean, hidden tables read as unknown.
+
+use surqlc::front::{compile, SourceFile};
+use surqlc::ir::Schema;
+use surqlc::validate::{self, split_queries, Class, Report, Severity};
+use surqlc_tests::*;
+
+fn schema(name: &str) -> Schema {
+    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()])
+        .unwrap()
+}
+
+/// `(expected classes, needs data, query, line)` for each query of a corpus file.
+fn corpus(file: &str) -> Vec<(Vec<Class>, bool, String, usize)> {
+    let text = read(root().join("tests/corpus").join(file));
+    split_queries(&text, false)
+        .into_iter()
+        .map(|piece| {
+            let mut classes = Vec::new();
+            let mut data = false;
+            for line in piece.text.lines() {
+                if let Some(rest) = line.trim().strip_prefix("-- expect:") {
+                    for word in rest.split_whitespace() {
+                        if word == "(data)" {
+                            data = true;
+                        } else {
+                            classes.push(
+                                Class::from_name(word)
+                                    .unwrap_or_else(|| panic!("{file}:{}: unknown class {word}", piece.line)),
+                            );
+                        }
+                    }
+                }
+            }
+            (classes, data, piece.text, piece.line)
+        })
+        .collect()
+}
+
+fn describe(report: &Report, query: &str) -> String {
+    report.render(query)
+}
+
+#[test]
+fn every_wrong_query_is_caught_with_its_class_and_a_fix() {
+    let store = schema("store");
+    let wrong = corpus("store_wrong.surql");
+    assert!(wrong.len() >= 40, "{} wrong queries", wrong.len());
+    let mut seen = std::collections::BTreeSet::new();
+    let mut failures = Vec::new();
+    for (classes, data, query, line) in &wrong {
+        assert!(!classes.is_empty(), "line {line}: no `-- expect:` for {query}");
+        if *data {
+            continue;
+        }
+        let report = validate::validate(&store, query);
+        let missing: Vec<&Class> = classes.iter().filter(|c| !report.has(**c)).collect();
+        if !missing.is_empty() || !report.has_errors() {
+            failures.push(format!(
+                "line {line}: expected {missing:?} for\n{query}\ngot:\n{}",
+                describe(&report, query)
+            ));
+        }
+        for d in &report.diagnostics {
+            if d.fix.trim().is_empty() {
+                failures.push(format!("line {line}: no fix in `{d}`"));
+            }
+            if d.span.end > query.len() || d.span.start > d.span.end {
+                failures.push(format!("line {line}: span {:?} outside the query", d.span));
+            }
+        }
+        seen.extend(classes.iter().copied());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    for class in [
+        Class::UnknownField,
+        Class::UnknownTable,
+        Class::WrongTableAfterTraversal,
+        Class::BadTraversal,
+        Class::FilterWithoutWhere,
+        Class::ValueNotInUnion,
+        Class::SqlHabit,
+        Class::Limit,
+    ] {
+        assert!(seen.contains(&class), "the wrong corpus has no {class} query");
+    }
+}
+
+#[test]
+fn no_right_query_is_flagged() {
+    let store = schema("store");
+    let right = corpus("store_right.surql");
+    assert!(right.len() >= 40, "{} right queries", right.len());
+    let failures: Vec<String> = right
+        .iter()
+        .filter_map(|(_, _, query, line)| {
+            let report = validate::validate(&store, query);
+            (!report.diagnostics.is_empty())
+                .then(|| format!("line {line}:\n{query}\n{}", describe(&report, query)))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_issue_examples_read_as_the_issue_asks() {
+    let store = schema("store");
+    let check = |query: &str, class: Class, needles: &[&str]| {
+        let report = validate::validate(&store, query);
+        let d = report
+            .diagnostics
+            .iter()
+            .find(|d| d.class == class)
+            .unwrap_or_else(|| panic!("no {class} for {query}: {}", report.render(query)));
+        let text = d.to_string();
+        for needle in needles {
+            assert!(text.contains(needle), "{query}: `{text}` lacks `{needle}`");
+        }
+        (d.span.text(query).to_owned(), text)
+    };
+    let (at, _) = check(
+        "SELECT name, email FROM customer LIMIT 50",
+        Class::UnknownField,
+        &["`customer` has no field `email`", "name, country, tier, joined"],
+    );
+    assert_eq!(at, "email");
+    let (at, _) = check(
+        "SELECT name FROM purchase->contains->product WHERE status = 'shipped' LIMIT 50",
+        Class::WrongTableAfterTraversal,
+        &[
+            "`purchase->contains->product` lands on `product`, which has no field `status`",
+            "`status` is a field of `purchase`: select FROM contains and use in.status",
+        ],
+    );
+    assert_eq!(at, "status");
+    let (at, _) = check(
+        "SELECT * FROM purchase WHERE status = 'Shipped' LIMIT 50",
+        Class::ValueNotInUnion,
+        &[
+            "'Shipped' is not a value of purchase.status ('cancelled' | 'pending' | 'shipped')",
+            "did you mean 'shipped'",
+        ],
+    );
+    assert_eq!(at, "'Shipped'");
+    let (at, _) = check(
+        "SELECT DISTINCT country FROM customer LIMIT 50",
+        Class::SqlHabit,
+        &["SurrealQL has no DISTINCT", "GROUP BY", "array::distinct()"],
+    );
+    assert_eq!(at, "DISTINCT");
+    let (at, _) = check(
+        "SELECT * FROM custmer LIMIT 50",
+        Class::UnknownTable,
+        &["there is no table `custmer`", "did you mean `customer`"],
+    );
+    assert_eq!(at, "custmer");
+    let (at, _) = check(
+        "SELECT name, ->placed[status = 'shipped']->purchase AS s FROM customer LIMIT 50",
+        Class::FilterWithoutWhere,
+        &["[WHERE status = 'shipped']"],
+    );
+    assert_eq!(at, "[status = 'shipped']");
+    check(
+        "SELECT name FROM customer",
+        Class::Limit,
+        &["LIMIT 50"],
+    );
+}
+
+#[test]
+fn projections_carry_their_types() {
+    let store = schema("store");
+    let report = validate::validate(
+        &store,
+        "SELECT out.category AS category, math::sum(qty * unit_price) AS revenue, count() AS lines, in<-placed<-customer[0].name AS buyer, ->x AS bad FROM contains GROUP BY category LIMIT 50",
+    );
+    let types: Vec<(String, String)> = report
+        .projections
+        .iter()
+        .map(|p| (p.name.clone(), p.ty.to_string()))
+        .collect();
+    assert_eq!(
+        types[..4],
+        [
+            ("category".to_owned(), "\"audio\" | \"home\" | \"wearables\"".to_owned()),
+            ("revenue".to_owned(), "decimal".to_owned()),
+            ("lines".to_owned(), "int".to_owned()),
+            ("buyer".to_owned(), "string".to_owned()),
+        ]
+    );
+    let report = validate::validate(&store, "SELECT VALUE ->placed->purchase FROM customer LIMIT 5");
+    assert_eq!(report.projections[0].ty.to_string(), "array<record<purchase>>");
+    assert_eq!(
+        report.result.unwrap().to_string(),
+        "array<array<record<purchase>>>"
+    );
+}
+
+#[test]
+fn a_hidden_table_reads_exactly_as_a_missing_one() {
+    let path = schema_file(
+        "hidden",
+        r#"
+        #[derive(Schema)]
+        #[surqlc(expose(Customer))]
+        pub struct Shop;
+        /// A customer.
+        #[derive(Table)]
+        pub struct Customer { pub name: String, pub note: Link<Salary> }
+        /// Hidden.
+        #[derive(Table)]
+        pub struct Salary { pub amount: i64 }
+        "#,
+    );
+    let hidden = compile(&[SourceFile::read(&path).unwrap()]).unwrap();
+    let message = |query: &str| {
+        let report = validate::validate(&hidden, query);
+        report
+            .diagnostics
+            .iter()
+            .find(|d| d.class == Class::UnknownTable)
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| panic!("{query}: {}", report.render(query)))
+    };
+    let for_hidden = message("SELECT * FROM salary LIMIT 5").replace("salary", "NAME");
+    let for_missing = message("SELECT * FROM wages LIMIT 5").replace("wages", "NAME");
+    assert_eq!(for_hidden, for_missing);
+    assert!(!for_hidden.contains("salary"));
+    // Reading through a link into it, or a record id of it, is the same "no such table".
+    let through = message("SELECT note.amount FROM customer LIMIT 5");
+    assert!(through.contains("there is no table `salary`"), "{through}");
+    message("SELECT * FROM salary:one LIMIT 5");
+    // Other routes to it are refused too: a computed table name, `.*` or FETCH through a link.
+    for query in [
+        "SELECT * FROM type::table('sal' + 'ary') LIMIT 5",
+        "SELECT * FROM $t LIMIT 5",
+        "SELECT note.* AS n FROM customer LIMIT 5",
+        "SELECT * FROM customer LIMIT 5 FETCH note",
+        "SELECT name, (SELECT * FROM salary) AS s FROM customer LIMIT 5",
+        "SELECT * FROM customer WHERE note IN (SELECT VALUE id FROM salary) LIMIT 5",
+    ] {
+        message(query);
+    }
+    let report = validate::validate(&hidden, "SELECT name, (INFO FOR TABLE salary) AS i FROM customer LIMIT 5");
+    assert!(report.has(Class::NotOneSelect), "{}", report.render("INFO"));
+}
+
+#[test]
+fn every_seed_example_validates() {
+    block_on(async {
+        let store = schema("store");
+        let output = builder("store").generate().unwrap();
+        for seed in [
+            store_fixtures().join("seed.surql"),
+            root().join("schemas/store.seed.surql"),
+        ] {
+            let conn = loaded(&[&output.schema_surql, &read(&seed)]).await;
+            let examples = surqlc::db::query_json(&conn, "SELECT VALUE surql FROM query_example")
+                .await
+                .unwrap();
+            let examples = examples.as_array().unwrap();
+            assert!(!examples.is_empty(), "{}: no examples", seed.display());
+            for example in examples {
+                let query = example.as_str().unwrap();
+                let report = validate::validate(&store, query);
+                assert!(
+                    report.diagnostics.is_empty(),
+                    "{}: {query}\n{}",
+                    seed.display(),
+                    report.render(query)
+                );
+            }
+        }
+    })
+}
+
+#[test]
+fn a_habit_that_parses_is_still_caught() {
+    let store = schema("store");
+    // `IS NULL` parses as `= NULL`, but a missing field is NONE: it never matches.
+    let query = "SELECT * FROM customer WHERE name IS NULL LIMIT 5";
+    let report = validate::validate(&store, query);
+    assert!(report.has(Class::SqlHabit), "{}", report.render(query));
+    assert!(report.diagnostics.iter().all(|d| d.severity == Severity::Error));
+}
+
+#[test]
+fn a_file_of_examples_splits_at_blank_lines_and_semicolons_outside_strings() {
+    let text = "-- head\n\nSELECT 'a;\n\nb' FROM x;\nSELECT 2 FROM y;\n\n-- cannot answer: no\n";
+    let pieces: Vec<String> = split_queries(text, true).into_iter().map(|p| p.text).collect();
+    assert_eq!(
+        pieces,
+        ["SELECT 'a;\n\nb' FROM x;", "\nSELECT 2 FROM y;", "-- cannot answer: no"]
+    );
+    assert_eq!(split_queries(text, false).len(), 2);
+}
+
+#[test]
+#[ignore]
+fn dump_wrong_corpus() {
+    let store = schema("store");
+    for (_, _, query, _) in corpus("store_wrong.surql") {
+        let report = validate::validate(&store, &query);
+        println!("{}\n{}", query.lines().last().unwrap(), report.render(&query));
+    }
+}
+
+#[test]
+fn check_query_exits_as_audit_does() {
+    use surqlc::validate::check::{check_query, Queries};
+    let store = vec![root().join("schemas/store.rs")];
+    let clean = check_query(&store, &Queries::Inline("SELECT name FROM customer LIMIT 5".into()), false);
+    assert_eq!((clean.status, clean.stdout.as_str()), (0, ""), "{clean:?}");
+    let wrong = check_query(&store, &Queries::Inline("SELECT name, email FROM customer LIMIT 5".into()), false);
+    assert_eq!(wrong.status, 1);
+    assert!(
+        wrong.stdout.starts_with("query:1:14: error[UnknownField] `email`: `customer` has no field `email`"),
+        "{}",
+        wrong.stdout
+    );
+    let file = check_query(&store, &Queries::File(root().join("tests/corpus/store_wrong.surql")), true);
+    assert_eq!(file.status, 1);
+    let json: serde_json::Value = serde_json::from_str(&file.stdout).unwrap();
+    let first = &json["queries"][0];
+    assert_eq!(first["line"], 5);
+    assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
+    assert_eq!(first["diagnostics"][0]["text"], "email");
+    let right = check_query(&store, &Queries::File(root().join("tests/corpus/store_right.surql")), false);
+    assert_eq!(right.status, 0, "{}", right.stdout);
+    let missing = check_query(&[root().join("schemas/nope.rs")], &Queries::Inline("SELECT 1".into()), false);
+    assert_eq!(missing.status, 2);
+    let no_file = check_query(&store, &Queries::File(root().join("nope.surql")), false);
+    assert_eq!(no_file.status, 2);
+}
+
+#[test]
+fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
+    block_on(async {
+        let store = schema("store");
+        let output = builder("store").generate().unwrap();
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+        let mut checked = 0;
+        for (classes, data, query, line) in corpus("store_wrong.surql") {
+            if !data {
+                continue;
+            }
+            let mut report = validate::validate(&store, &query);
+            validate::data::check(&conn, &store, &mut report).await.unwrap();
+            for class in &classes {
+                assert!(report.has(*class), "line {line}: no {class}:\n{query}\n{}", report.render(&query));
+            }
+            assert!(report.diagnostics.iter().all(|d| !d.fix.is_empty()));
+            checked += 1;
+        }
+        assert!(checked >= 2);
+        // And the right corpus stays clean with the data checks too.
+        for (_, _, query, line) in corpus("store_right.surql") {
+            let mut report = validate::validate(&store, &query);
+            validate::data::check(&conn, &store, &mut report).await.unwrap();
+            assert!(report.diagnostics.is_empty(), "line {line}: {}", report.render(&query));
+            if report.cannot_answer.is_none() {
+                surqlc::db::query_json(&conn, &query)
+                    .await
+                    .unwrap_or_else(|e| panic!("line {line}: the engine refuses\n{query}\n{e}"));
+            }
+        }
+    })
+}
+
+/// The right corpus's queries, each cut, spliced or salted with SurrealQL fragments.
+fn mutated() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let queries: Vec<String> = corpus("store_right.surql")
+        .into_iter()
+        .chain(corpus("store_wrong.surql"))
+        .map(|(_, _, q, _)| q)
+        .collect();
+    const SALT: &[&str] = &[
+        "->", "<-", "<->", "[", "]", "[WHERE ", "(", ")", "'", "\"", "`", "⟨", ".", "..", ":", "::",
+        "$", "$parent", "@", "*", ",", ";", " FROM ", " WHERE ", " GROUP ALL", " LIMIT ", "-- ",
+        "/*", "d'", "customer", "placed", "in", "out", "id", "[0]", "[$]", "?", "é", "\u{2028}",
+        " SELECT ", "{", "}", "<string>", "1..3", "VALUE", "ONLY ", "EXPLAIN", "fn::x(", "math::sum(",
+    ];
+    (
+        proptest::sample::select(queries),
+        proptest::collection::vec((any::<prop::sample::Index>(), 0usize..6, proptest::sample::select(SALT)), 0..6),
+    )
+        .prop_map(|(query, edits)| {
+            let mut chars: Vec<char> = query.chars().collect();
+            for (at, cut, salt) in edits {
+                let i = at.index(chars.len() + 1);
+                let end = (i + cut).min(chars.len());
+                chars.splice(i..end, salt.chars());
+            }
+            chars.into_iter().collect()
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn the_validator_never_panics_on_any_text(text in "\\PC{0,120}") {
+        let store = schema("store");
+        let report = validate::validate(&store, &text);
+        for d in &report.diagnostics {
+            proptest::prop_assert!(d.span.start <= d.span.end && d.span.end <= text.len());
+            let _ = report.render(&text);
+        }
+    }
+
+    #[test]
+    fn the_validator_never_panics_on_mutated_queries(text in mutated()) {
+        let store = schema("store");
+        let report = validate::validate(&store, &text);
+        for d in &report.diagnostics {
+            proptest::prop_assert!(d.span.start <= d.span.end && d.span.end <= text.len(), "{d:?} in {text:?}");
+        }
+        let _ = report.to_json(&text);
+        let _ = surqlc::runtime::prepare_select(&text, std::time::Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn the_validating_runner_never_panics_on_mutated_queries() {
+    use proptest::strategy::{Strategy, ValueTree};
+    block_on(async {
+        let store = schema("store");
+        let output = builder("store").agent_password("fuzz-password").generate().unwrap();
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+        let agent = surqlc::runtime::signin_agent(&conn, "ai", "store", "agent", "fuzz-password")
+            .await
+            .unwrap();
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = mutated();
+        for _ in 0..150 {
+            let text = strategy.new_tree(&mut runner).unwrap().current();
+            surqlc::runtime::run_validated(&agent, &text, std::time::Duration::from_secs(2), &store)
+                .await
+                .unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        }
+    })
+}
