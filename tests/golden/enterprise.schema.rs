@@ -331,9 +331,10123 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
     static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
     SCHEMA
-        .get_or_init(|| ::surqlc::__private::schema_from_json(
-            "{\"name\":\"enterprise\",\"rust_name\":\"Enterprise\",\"tables\":[{\"name\":\"customer\",\"rust_name\":\"Customer\",\"comment\":\"A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Legal or display name of the customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"segment\",\"rust_name\":\"segment\",\"ty\":{\"Literal\":[\"enterprise\",\"mid_market\",\"small_business\",\"consumer\"]},\"comment\":\"Market segment, used for pricing tiers and revenue reports.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code of the billing address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"account_manager\",\"rust_name\":\"account_manager\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Employee who owns the customer relationship.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"credit_limit\",\"rust_name\":\"credit_limit\",\"ty\":\"Decimal\",\"comment\":\"Most the customer may owe us at once, in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"created_at\",\"rust_name\":\"created_at\",\"ty\":\"Datetime\",\"comment\":\"When the customer record was created.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"contact\",\"rust_name\":\"Contact\",\"comment\":\"A person at a customer we talk to: buyer, decision maker or user.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"First and last name of the contact.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Work email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"phone\",\"rust_name\":\"phone\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Direct phone number, if known.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"job_title\",\"rust_name\":\"job_title\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Job title at the customer, e.g. 'Head of Procurement'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"employs_contact\",\"rust_name\":\"EmploysContact\",\"comment\":\"Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.\",\"kind\":{\"Relation\":{\"from\":\"customer\",\"to\":\"contact\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"primary\",\"rust_name\":\"primary\",\"ty\":\"Bool\",\"comment\":\"Whether this is the customer's main contact.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"lead\",\"rust_name\":\"Lead\",\"comment\":\"A prospective customer not yet qualified by sales.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"company\",\"rust_name\":\"company\",\"ty\":\"String\",\"comment\":\"Company name the lead gave.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"source\",\"rust_name\":\"source\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"Channel through which the lead reached us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"new\",\"contacted\",\"qualified\",\"disqualified\",\"converted\"]},\"comment\":\"Qualification state of the lead.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Sales representative working the lead.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"score\",\"rust_name\":\"score\",\"ty\":\"Int\",\"comment\":\"Lead score from 0 to 100; higher is more likely to buy.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"created_at\",\"rust_name\":\"created_at\",\"ty\":\"Datetime\",\"comment\":\"When the lead was captured.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"opportunity\",\"rust_name\":\"Opportunity\",\"comment\":\"A potential deal with a customer, tracked through the sales pipeline.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer the deal is with.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Short name of the deal.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"stage\",\"rust_name\":\"stage\",\"ty\":{\"Literal\":[\"prospecting\",\"proposal\",\"negotiation\",\"won\",\"lost\"]},\"comment\":\"Pipeline stage; 'won' and 'lost' are closed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Expected deal value in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"close_date\",\"rust_name\":\"close_date\",\"ty\":\"Datetime\",\"comment\":\"Expected or actual close date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Sales representative who owns the deal.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"quote\",\"rust_name\":\"Quote\",\"comment\":\"A priced offer sent to a customer for an opportunity.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"opportunity\",\"rust_name\":\"opportunity\",\"ty\":{\"Record\":\"opportunity\"},\"comment\":\"Opportunity the quote belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"total\",\"rust_name\":\"total\",\"ty\":\"Decimal\",\"comment\":\"Quoted total in EUR, before tax.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"valid_until\",\"rust_name\":\"valid_until\",\"ty\":\"Datetime\",\"comment\":\"Last day the quoted prices hold.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"accepted\",\"rust_name\":\"accepted\",\"ty\":\"Bool\",\"comment\":\"Whether the customer accepted the quote.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_order\",\"rust_name\":\"SalesOrder\",\"comment\":\"A confirmed order from a customer. Buyer: sales_order<-placed<-customer. Lines: sales_order->order_line->product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"order_number\",\"rust_name\":\"order_number\",\"ty\":\"String\",\"comment\":\"Human-readable order number printed on documents.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"draft\",\"confirmed\",\"shipped\",\"delivered\",\"cancelled\"]},\"comment\":\"Fulfilment state; revenue counts 'shipped' and 'delivered' only.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ordered_at\",\"rust_name\":\"ordered_at\",\"ty\":\"Datetime\",\"comment\":\"When the order was confirmed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":\"String\",\"comment\":\"ISO-4217 currency code of the order.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_rep\",\"rust_name\":\"sales_rep\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Employee credited with the sale.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_region\",\"rust_name\":\"sales_region\",\"ty\":{\"Option\":{\"Record\":\"sales_region\"}},\"comment\":\"Region the sale is booked to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"placed\",\"rust_name\":\"Placed\",\"comment\":\"Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.\",\"kind\":{\"Relation\":{\"from\":\"customer\",\"to\":\"sales_order\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"channel\",\"rust_name\":\"channel\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"Channel the order came through.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"order_line\",\"rust_name\":\"OrderLine\",\"comment\":\"One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.\",\"kind\":{\"Relation\":{\"from\":\"sales_order\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units ordered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_price\",\"rust_name\":\"unit_price\",\"ty\":\"Decimal\",\"comment\":\"Price per unit actually charged, in the order's currency. Line revenue is quantity * unit_price.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"discount_pct\",\"rust_name\":\"discount_pct\",\"ty\":\"Float\",\"comment\":\"Discount on this line, in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_region\",\"rust_name\":\"SalesRegion\",\"comment\":\"A geographic sales territory with its own targets.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Region name, e.g. 'DACH' or 'Nordics'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"manager\",\"rust_name\":\"manager\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Regional sales manager.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"countries\",\"rust_name\":\"countries\",\"ty\":{\"Array\":[\"String\",null]},\"comment\":\"ISO country codes the region covers.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_target\",\"rust_name\":\"SalesTarget\",\"comment\":\"A revenue target for a region or a representative in a quarter.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"region\",\"rust_name\":\"region\",\"ty\":{\"Option\":{\"Record\":\"sales_region\"}},\"comment\":\"Region the target applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Representative the target applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quarter\",\"rust_name\":\"quarter\",\"ty\":\"String\",\"comment\":\"Quarter as 'YYYY-Qn'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Target revenue in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"commission\",\"rust_name\":\"Commission\",\"comment\":\"Commission earned by a sales representative on an order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Representative who earns the commission.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Record\":\"sales_order\"},\"comment\":\"Order the commission is paid on.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Commission amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"paid\",\"rust_name\":\"paid\",\"ty\":\"Bool\",\"comment\":\"Whether it has been paid out through payroll.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"price_list\",\"rust_name\":\"PriceList\",\"comment\":\"A named set of prices for a market or customer segment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Price list name, e.g. 'EU retail 2025'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":\"String\",\"comment\":\"ISO-4217 currency of the prices.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"segment\",\"rust_name\":\"segment\",\"ty\":{\"Option\":{\"Literal\":[\"enterprise\",\"mid_market\",\"small_business\",\"consumer\"]}},\"comment\":\"Customer segment it applies to; none for all.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"valid_from\",\"rust_name\":\"valid_from\",\"ty\":\"Datetime\",\"comment\":\"First day the prices apply.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"price_entry\",\"rust_name\":\"PriceEntry\",\"comment\":\"The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.\",\"kind\":{\"Relation\":{\"from\":\"price_list\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Unit price in the list's currency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"min_quantity\",\"rust_name\":\"min_quantity\",\"ty\":\"Int\",\"comment\":\"Smallest order quantity this price applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"discount\",\"rust_name\":\"Discount\",\"comment\":\"A promotional or negotiated discount rule.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Code a customer enters or a rep applies.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"percent\",\"rust_name\":\"percent\",\"ty\":\"Float\",\"comment\":\"Discount in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Option\":{\"Record\":\"customer\"}},\"comment\":\"Customer it is reserved for, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expires_at\",\"rust_name\":\"expires_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When the discount stops applying.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"contract\",\"rust_name\":\"Contract\",\"comment\":\"A signed framework agreement with a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer that signed the contract.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start of the contract term.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End of the contract term.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"annual_value\",\"rust_name\":\"annual_value\",\"ty\":\"Decimal\",\"comment\":\"Contracted value per year in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"auto_renew\",\"rust_name\":\"auto_renew\",\"ty\":\"Bool\",\"comment\":\"Whether the contract renews automatically.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"subscription\",\"rust_name\":\"Subscription\",\"comment\":\"A recurring subscription of a customer to a product plan.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Subscribing customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"plan\",\"rust_name\":\"plan\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Subscribed product plan.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"seats\",\"rust_name\":\"seats\",\"ty\":\"Int\",\"comment\":\"Licensed seats.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_fee\",\"rust_name\":\"monthly_fee\",\"ty\":\"Decimal\",\"comment\":\"Recurring fee per month in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cancelled_at\",\"rust_name\":\"cancelled_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When the subscription was cancelled; none while active.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"customer_note\",\"rust_name\":\"CustomerNote\",\"comment\":\"A free-text note a colleague wrote about a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer the note is about.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"author\",\"rust_name\":\"author\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee who wrote it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"body\",\"rust_name\":\"body\",\"ty\":\"String\",\"comment\":\"The note text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"written_at\",\"rust_name\":\"written_at\",\"ty\":\"Datetime\",\"comment\":\"When it was written.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_activity\",\"rust_name\":\"SalesActivity\",\"comment\":\"A call, meeting or email logged by sales against a lead or opportunity.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"How the activity happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opportunity\",\"rust_name\":\"opportunity\",\"ty\":{\"Option\":{\"Record\":\"opportunity\"}},\"comment\":\"Opportunity it advanced, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lead\",\"rust_name\":\"lead\",\"ty\":{\"Option\":{\"Record\":\"lead\"}},\"comment\":\"Lead it worked, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Who did it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"happened_at\",\"rust_name\":\"happened_at\",\"ty\":\"Datetime\",\"comment\":\"When it happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"summary\",\"rust_name\":\"summary\",\"ty\":\"String\",\"comment\":\"What was discussed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"competitor\",\"rust_name\":\"Competitor\",\"comment\":\"A competing vendor we meet in deals.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Competitor name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"website\",\"rust_name\":\"website\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Public website.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"strengths\",\"rust_name\":\"strengths\",\"ty\":\"String\",\"comment\":\"What they are known to do better.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"competes_on\",\"rust_name\":\"CompetesOn\",\"comment\":\"A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.\",\"kind\":{\"Relation\":{\"from\":\"competitor\",\"to\":\"opportunity\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"their_price\",\"rust_name\":\"their_price\",\"ty\":{\"Option\":\"Decimal\"},\"comment\":\"Their quoted price in EUR, if known.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product\",\"rust_name\":\"Product\",\"comment\":\"An item we sell: physical good, service or subscription plan. Orders: product<-order_line<-sales_order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"sku\",\"rust_name\":\"sku\",\"ty\":\"String\",\"comment\":\"Stock keeping unit, unique per product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Display name of the product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":{\"Record\":\"product_category\"},\"comment\":\"Catalogue category.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"list_price\",\"rust_name\":\"list_price\",\"ty\":\"Decimal\",\"comment\":\"Current list price in EUR; historic prices live on order_line.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_cost\",\"rust_name\":\"unit_cost\",\"ty\":\"Decimal\",\"comment\":\"Standard cost per unit in EUR, for margin reports.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"discontinued\",\"rust_name\":\"discontinued\",\"ty\":\"Bool\",\"comment\":\"Whether it can still be ordered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product_category\",\"rust_name\":\"ProductCategory\",\"comment\":\"A section of the catalogue, possibly nested under a parent category.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Category name, e.g. 'Audio'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"parent\",\"rust_name\":\"parent\",\"ty\":{\"Option\":{\"Record\":\"product_category\"}},\"comment\":\"Parent category; none at the top level.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"brand\",\"rust_name\":\"Brand\",\"comment\":\"A brand or manufacturer name products are sold under.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Brand name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Country of origin, ISO-3166 alpha-2.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"made_by\",\"rust_name\":\"MadeBy\",\"comment\":\"Links a product (in) to its brand (out). Traverse: product->made_by->brand.\",\"kind\":{\"Relation\":{\"from\":\"product\",\"to\":\"brand\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"product_review\",\"rust_name\":\"ProductReview\",\"comment\":\"A rating and review a customer left for a product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Reviewed product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer who wrote it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":\"Int\",\"comment\":\"Stars from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"text\",\"rust_name\":\"text\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Review text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reviewed_at\",\"rust_name\":\"reviewed_at\",\"ty\":\"Datetime\",\"comment\":\"When it was posted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product_bundle\",\"rust_name\":\"ProductBundle\",\"comment\":\"A set of products sold together at one price.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Bundle name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Bundle price in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bundle_item\",\"rust_name\":\"BundleItem\",\"comment\":\"A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.\",\"kind\":{\"Relation\":{\"from\":\"product_bundle\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units of the product in the bundle.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product_attribute\",\"rust_name\":\"ProductAttribute\",\"comment\":\"A technical attribute of a product, such as colour or weight.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product described.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"key\",\"rust_name\":\"key\",\"ty\":\"String\",\"comment\":\"Attribute name, e.g. 'colour'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"value\",\"rust_name\":\"value\",\"ty\":\"String\",\"comment\":\"Attribute value, e.g. 'black'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"warranty\",\"rust_name\":\"Warranty\",\"comment\":\"The warranty terms of a product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product covered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"months\",\"rust_name\":\"months\",\"ty\":\"Int\",\"comment\":\"Warranty length in months.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"terms\",\"rust_name\":\"terms\",\"ty\":\"String\",\"comment\":\"What the warranty covers.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"warehouse\",\"rust_name\":\"Warehouse\",\"comment\":\"A site where we store stock.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Short warehouse code, e.g. 'BER1'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":\"String\",\"comment\":\"City the warehouse is in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"capacity_m3\",\"rust_name\":\"capacity_m3\",\"ty\":\"Float\",\"comment\":\"Storage capacity in cubic metres.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"manager\",\"rust_name\":\"manager\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Employee running the site.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"storage_bin\",\"rust_name\":\"StorageBin\",\"comment\":\"A shelf or bin location inside a warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse the bin is in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Bin code, e.g. 'A-03-2'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"max_weight_kg\",\"rust_name\":\"max_weight_kg\",\"ty\":\"Float\",\"comment\":\"Heaviest load the bin takes.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"stock_level\",\"rust_name\":\"StockLevel\",\"comment\":\"How many units of a product a warehouse holds right now.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product counted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Where it is held.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"on_hand\",\"rust_name\":\"on_hand\",\"ty\":\"Int\",\"comment\":\"Units physically present.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reserved\",\"rust_name\":\"reserved\",\"ty\":\"Int\",\"comment\":\"Units promised to open orders.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reorder_point\",\"rust_name\":\"reorder_point\",\"ty\":\"Int\",\"comment\":\"Level at which a replenishment is triggered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"stock_movement\",\"rust_name\":\"StockMovement\",\"comment\":\"One movement of stock into, out of or between warehouses.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product moved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"from_warehouse\",\"rust_name\":\"from_warehouse\",\"ty\":{\"Option\":{\"Record\":\"warehouse\"}},\"comment\":\"Source warehouse; none for receipts.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"to_warehouse\",\"rust_name\":\"to_warehouse\",\"ty\":{\"Option\":{\"Record\":\"warehouse\"}},\"comment\":\"Destination warehouse; none for issues.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units moved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"moved_at\",\"rust_name\":\"moved_at\",\"ty\":\"Datetime\",\"comment\":\"When the movement was booked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why: receipt, sale, transfer, scrap or count correction.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"inventory_count\",\"rust_name\":\"InventoryCount\",\"comment\":\"A periodic physical count of a warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Counted warehouse.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counted_at\",\"rust_name\":\"counted_at\",\"ty\":\"Datetime\",\"comment\":\"When the count happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counted_by\",\"rust_name\":\"counted_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee responsible for the count.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"discrepancies\",\"rust_name\":\"discrepancies\",\"ty\":\"Int\",\"comment\":\"Lines where the count differed from the books.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"lot\",\"rust_name\":\"Lot\",\"comment\":\"A production or supplier batch of a product, for traceability and expiry.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product of the batch.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lot_number\",\"rust_name\":\"lot_number\",\"ty\":\"String\",\"comment\":\"Batch number printed on the packaging.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expires_at\",\"rust_name\":\"expires_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Best-before or expiry date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Option\":{\"Record\":\"supplier\"}},\"comment\":\"Supplier that delivered the batch.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"serial_number\",\"rust_name\":\"SerialNumber\",\"comment\":\"One serialised unit of a product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product of the unit.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"serial\",\"rust_name\":\"serial\",\"ty\":\"String\",\"comment\":\"Serial number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lot\",\"rust_name\":\"lot\",\"ty\":{\"Option\":{\"Record\":\"lot\"}},\"comment\":\"Batch the unit came from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sold_to\",\"rust_name\":\"sold_to\",\"ty\":{\"Option\":{\"Record\":\"customer\"}},\"comment\":\"Customer the unit was sold to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"reorder_rule\",\"rust_name\":\"ReorderRule\",\"comment\":\"When and how much to reorder of a product at a warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product to replenish.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse to replenish.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"min_qty\",\"rust_name\":\"min_qty\",\"ty\":\"Int\",\"comment\":\"Reorder when stock falls below this.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"order_qty\",\"rust_name\":\"order_qty\",\"ty\":\"Int\",\"comment\":\"Quantity to order each time.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"preferred_supplier\",\"rust_name\":\"preferred_supplier\",\"ty\":{\"Option\":{\"Record\":\"supplier\"}},\"comment\":\"Supplier to order from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"stocktake\",\"rust_name\":\"Stocktake\",\"comment\":\"An adjustment that corrects book stock after a count.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"count\",\"rust_name\":\"count\",\"ty\":{\"Record\":\"inventory_count\"},\"comment\":\"Count that found the difference.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product adjusted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"delta\",\"rust_name\":\"delta\",\"ty\":\"Int\",\"comment\":\"Units added (positive) or removed (negative).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"pick_list\",\"rust_name\":\"PickList\",\"comment\":\"A list of items a warehouse worker picks for an outgoing order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Record\":\"sales_order\"},\"comment\":\"Order being picked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse picking it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"picker\",\"rust_name\":\"picker\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Worker assigned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"completed_at\",\"rust_name\":\"completed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When picking finished.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"goods_receipt\",\"rust_name\":\"GoodsReceipt\",\"comment\":\"Goods received at a warehouse against a purchase order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"purchase_order\",\"rust_name\":\"purchase_order\",\"ty\":{\"Record\":\"purchase_order\"},\"comment\":\"Purchase order delivered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Receiving warehouse.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"When the goods arrived.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"damaged_units\",\"rust_name\":\"damaged_units\",\"ty\":\"Int\",\"comment\":\"Units refused as damaged.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier\",\"rust_name\":\"Supplier\",\"comment\":\"A company we buy goods or services from.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Supplier name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"payment_terms_days\",\"rust_name\":\"payment_terms_days\",\"ty\":\"Int\",\"comment\":\"Days we have to pay its invoices.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Supplier rating from 1 to 5 from the last evaluation.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":\"String\",\"comment\":\"What it supplies, e.g. 'components' or 'logistics'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier_contact\",\"rust_name\":\"SupplierContact\",\"comment\":\"A person at a supplier.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Supplier the person works for.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"Name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"purchase_order\",\"rust_name\":\"PurchaseOrder\",\"comment\":\"An order we placed with a supplier. Lines: purchase_order->po_line->product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Supplier ordered from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"po_number\",\"rust_name\":\"po_number\",\"ty\":\"String\",\"comment\":\"Purchase order number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state of the order.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ordered_at\",\"rust_name\":\"ordered_at\",\"ty\":\"Datetime\",\"comment\":\"When it was sent to the supplier.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expected_at\",\"rust_name\":\"expected_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Expected delivery date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"buyer\",\"rust_name\":\"buyer\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee who raised it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"po_line\",\"rust_name\":\"PoLine\",\"comment\":\"A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.\",\"kind\":{\"Relation\":{\"from\":\"purchase_order\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units ordered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_cost\",\"rust_name\":\"unit_cost\",\"ty\":\"Decimal\",\"comment\":\"Agreed cost per unit in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"purchase_requisition\",\"rust_name\":\"PurchaseRequisition\",\"comment\":\"An internal request to buy something, before a purchase order exists.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"requested_by\",\"rust_name\":\"requested_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee asking.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"department\",\"rust_name\":\"department\",\"ty\":{\"Record\":\"department\"},\"comment\":\"Department that pays.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What is needed and why.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"estimated_cost\",\"rust_name\":\"estimated_cost\",\"ty\":\"Decimal\",\"comment\":\"Estimated cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier_invoice\",\"rust_name\":\"SupplierInvoice\",\"comment\":\"An invoice a supplier sent us (accounts payable).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Supplier that billed us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"purchase_order\",\"rust_name\":\"purchase_order\",\"ty\":{\"Option\":{\"Record\":\"purchase_order\"}},\"comment\":\"Purchase order it bills.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Invoice total in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Payment due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"paid_at\",\"rust_name\":\"paid_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When we paid it; none while open.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier_evaluation\",\"rust_name\":\"SupplierEvaluation\",\"comment\":\"A periodic rating of a supplier's quality and delivery.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Evaluated supplier.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Evaluation period, e.g. '2025-H1'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"on_time_pct\",\"rust_name\":\"on_time_pct\",\"ty\":\"Float\",\"comment\":\"Share of deliveries on time, in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quality_score\",\"rust_name\":\"quality_score\",\"ty\":\"Int\",\"comment\":\"Quality score from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplies\",\"rust_name\":\"Supplies\",\"comment\":\"A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.\",\"kind\":{\"Relation\":{\"from\":\"supplier\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"lead_time_days\",\"rust_name\":\"lead_time_days\",\"ty\":\"Int\",\"comment\":\"Days from order to delivery.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Current cost per unit in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"rfq\",\"rust_name\":\"Rfq\",\"comment\":\"A request for quotation sent to several suppliers.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What we asked prices for.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"issued_at\",\"rust_name\":\"issued_at\",\"ty\":\"Datetime\",\"comment\":\"When the request went out.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"closes_at\",\"rust_name\":\"closes_at\",\"ty\":\"Datetime\",\"comment\":\"Deadline for bids.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bid_on\",\"rust_name\":\"BidOn\",\"comment\":\"A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.\",\"kind\":{\"Relation\":{\"from\":\"supplier\",\"to\":\"rfq\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Bid price in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"awarded\",\"rust_name\":\"awarded\",\"ty\":\"Bool\",\"comment\":\"Whether the bid won.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"employee\",\"rust_name\":\"Employee\",\"comment\":\"A person employed by the company. Manager: employee->reports_to->employee.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"First and last name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Company email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"department\",\"rust_name\":\"department\",\"ty\":{\"Record\":\"department\"},\"comment\":\"Department the employee belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"job_position\",\"rust_name\":\"job_position\",\"ty\":{\"Record\":\"job_position\"},\"comment\":\"Current position.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employment_type\",\"rust_name\":\"employment_type\",\"ty\":{\"Literal\":[\"full_time\",\"part_time\",\"contractor\",\"intern\"]},\"comment\":\"Contract type.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hired_at\",\"rust_name\":\"hired_at\",\"ty\":\"Datetime\",\"comment\":\"Start date of employment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"terminated_at\",\"rust_name\":\"terminated_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Last day of employment; none while employed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"office\",\"rust_name\":\"office\",\"ty\":{\"Option\":{\"Record\":\"office\"}},\"comment\":\"Office the employee works from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"reports_to\",\"rust_name\":\"ReportsTo\",\"comment\":\"Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"employee\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"since\",\"rust_name\":\"since\",\"ty\":\"Datetime\",\"comment\":\"Since when the reporting line holds.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"department\",\"rust_name\":\"Department\",\"comment\":\"An organisational unit such as Sales, Finance or Engineering.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Department name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Record\":\"cost_center\"},\"comment\":\"Cost centre its costs are booked to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"head\",\"rust_name\":\"head\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Head of department.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"job_position\",\"rust_name\":\"JobPosition\",\"comment\":\"A role in the organisation with a pay grade.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Job title, e.g. 'Senior Accountant'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"grade\",\"rust_name\":\"grade\",\"ty\":{\"Record\":\"pay_grade\"},\"comment\":\"Pay grade of the role.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"department\",\"rust_name\":\"department\",\"ty\":{\"Record\":\"department\"},\"comment\":\"Department the role sits in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"pay_grade\",\"rust_name\":\"PayGrade\",\"comment\":\"A salary band.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Grade code, e.g. 'G7'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"min_salary\",\"rust_name\":\"min_salary\",\"ty\":\"Decimal\",\"comment\":\"Lowest yearly base salary in the band, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"max_salary\",\"rust_name\":\"max_salary\",\"ty\":\"Decimal\",\"comment\":\"Highest yearly base salary in the band, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"salary\",\"rust_name\":\"Salary\",\"comment\":\"An employee's base salary from a given date.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Paid employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Yearly gross base salary in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"effective_from\",\"rust_name\":\"effective_from\",\"ty\":\"Datetime\",\"comment\":\"Date the salary applies from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"leave_request\",\"rust_name\":\"LeaveRequest\",\"comment\":\"A request for time off.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee asking for leave.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":{\"Literal\":[\"vacation\",\"sick\",\"parental\",\"unpaid\"]},\"comment\":\"Kind of leave.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_on\",\"rust_name\":\"starts_on\",\"ty\":\"Datetime\",\"comment\":\"First day off.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_on\",\"rust_name\":\"ends_on\",\"ty\":\"Datetime\",\"comment\":\"Last day off.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approver\",\"rust_name\":\"approver\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Manager who decided.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"leave_balance\",\"rust_name\":\"LeaveBalance\",\"comment\":\"Remaining leave days of an employee for a year.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"year\",\"rust_name\":\"year\",\"ty\":\"Int\",\"comment\":\"Calendar year.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"days_left\",\"rust_name\":\"days_left\",\"ty\":\"Float\",\"comment\":\"Vacation days left.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"timesheet\",\"rust_name\":\"Timesheet\",\"comment\":\"Hours an employee worked in a week, possibly per project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Who worked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"week_start\",\"rust_name\":\"week_start\",\"ty\":\"Datetime\",\"comment\":\"Monday of the week.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hours\",\"rust_name\":\"hours\",\"ty\":\"Float\",\"comment\":\"Hours worked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Option\":{\"Record\":\"project\"}},\"comment\":\"Project the hours are booked to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approved\",\"rust_name\":\"approved\",\"ty\":\"Bool\",\"comment\":\"Whether the manager approved it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"performance_review\",\"rust_name\":\"PerformanceReview\",\"comment\":\"A yearly or half-yearly performance review.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Reviewed employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reviewer\",\"rust_name\":\"reviewer\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Manager who reviewed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Review period, e.g. '2025'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":\"Int\",\"comment\":\"Overall rating from 1 (poor) to 5 (outstanding).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"summary\",\"rust_name\":\"summary\",\"ty\":\"String\",\"comment\":\"Written summary.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"goal\",\"rust_name\":\"Goal\",\"comment\":\"An objective agreed with an employee for the review period.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee who owns the goal.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What should be achieved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_on\",\"rust_name\":\"due_on\",\"ty\":\"Datetime\",\"comment\":\"Target date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"achieved\",\"rust_name\":\"achieved\",\"ty\":\"Bool\",\"comment\":\"Whether it was met.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"training_course\",\"rust_name\":\"TrainingCourse\",\"comment\":\"A course employees can take.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Course title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"provider\",\"rust_name\":\"provider\",\"ty\":\"String\",\"comment\":\"Who runs it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hours\",\"rust_name\":\"hours\",\"ty\":\"Float\",\"comment\":\"Length in hours.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Price per participant in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"attended\",\"rust_name\":\"Attended\",\"comment\":\"An employee (in) who took a training course (out). Traverse: employee->attended->training_course.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"training_course\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"completed_at\",\"rust_name\":\"completed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When they completed it; none if still in progress.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"passed\",\"rust_name\":\"passed\",\"ty\":\"Bool\",\"comment\":\"Whether they passed the final assessment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"skill\",\"rust_name\":\"Skill\",\"comment\":\"A skill or qualification, e.g. 'forklift licence' or 'Rust'.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Skill name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":\"String\",\"comment\":\"Skill family, e.g. 'language' or 'certification'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"has_skill\",\"rust_name\":\"HasSkill\",\"comment\":\"An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"skill\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"level\",\"rust_name\":\"level\",\"ty\":\"Int\",\"comment\":\"Proficiency from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"job_opening\",\"rust_name\":\"JobOpening\",\"comment\":\"A vacancy we are recruiting for.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"job_position\",\"rust_name\":\"job_position\",\"ty\":{\"Record\":\"job_position\"},\"comment\":\"Position to fill.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened_at\",\"rust_name\":\"opened_at\",\"ty\":\"Datetime\",\"comment\":\"When the opening was published.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"closed_at\",\"rust_name\":\"closed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it was filled or withdrawn.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"recruiter\",\"rust_name\":\"recruiter\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Recruiter in charge.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"candidate\",\"rust_name\":\"Candidate\",\"comment\":\"A person applying for a job.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"Name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"source\",\"rust_name\":\"source\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"How the candidate found us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"applied_for\",\"rust_name\":\"AppliedFor\",\"comment\":\"A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.\",\"kind\":{\"Relation\":{\"from\":\"candidate\",\"to\":\"job_opening\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"applied_at\",\"rust_name\":\"applied_at\",\"ty\":\"Datetime\",\"comment\":\"When the application came in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"stage\",\"rust_name\":\"stage\",\"ty\":\"String\",\"comment\":\"Hiring stage: screening, interview, offer, hired or rejected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"interview\",\"rust_name\":\"Interview\",\"comment\":\"An interview with a candidate.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"candidate\",\"rust_name\":\"candidate\",\"ty\":{\"Record\":\"candidate\"},\"comment\":\"Interviewed candidate.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"interviewer\",\"rust_name\":\"interviewer\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee conducting it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"held_at\",\"rust_name\":\"held_at\",\"ty\":\"Datetime\",\"comment\":\"When it took place.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"score\",\"rust_name\":\"score\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Interviewer's score from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"benefit\",\"rust_name\":\"Benefit\",\"comment\":\"A benefit the company offers, such as a pension plan or a gym subsidy.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Benefit name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_cost\",\"rust_name\":\"monthly_cost\",\"ty\":\"Decimal\",\"comment\":\"Cost to the company per enrolled employee per month, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"enrolled_in\",\"rust_name\":\"EnrolledIn\",\"comment\":\"An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"benefit\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"since\",\"rust_name\":\"since\",\"ty\":\"Datetime\",\"comment\":\"Enrolment date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"office\",\"rust_name\":\"Office\",\"comment\":\"A company office building.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Office name, e.g. 'Berlin HQ'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":\"String\",\"comment\":\"City.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"desks\",\"rust_name\":\"desks\",\"ty\":\"Int\",\"comment\":\"Number of desks.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"emergency_contact\",\"rust_name\":\"EmergencyContact\",\"comment\":\"Who to call if something happens to an employee.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Contact's name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"phone\",\"rust_name\":\"phone\",\"ty\":\"String\",\"comment\":\"Contact's phone number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"onboarding\",\"rust_name\":\"Onboarding\",\"comment\":\"The onboarding checklist of a new hire.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"New hire.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"buddy\",\"rust_name\":\"buddy\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Colleague helping them start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"completed\",\"rust_name\":\"completed\",\"ty\":\"Bool\",\"comment\":\"Whether every step is done.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"termination\",\"rust_name\":\"Termination\",\"comment\":\"The end of an employment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Leaving employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"last_day\",\"rust_name\":\"last_day\",\"ty\":\"Datetime\",\"comment\":\"Last working day.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Resignation, dismissal, retirement or end of contract.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"regretted\",\"rust_name\":\"regretted\",\"ty\":\"Bool\",\"comment\":\"Whether the company wanted to keep them.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"payroll_run\",\"rust_name\":\"PayrollRun\",\"comment\":\"One monthly payroll calculation.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Pay month as 'YYYY-MM'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"run_at\",\"rust_name\":\"run_at\",\"ty\":\"Datetime\",\"comment\":\"When it was calculated.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"total_gross\",\"rust_name\":\"total_gross\",\"ty\":\"Decimal\",\"comment\":\"Sum of gross pay in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approved_by\",\"rust_name\":\"approved_by\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Who approved the payout.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"payslip\",\"rust_name\":\"Payslip\",\"comment\":\"An employee's pay for one payroll run.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"payroll_run\",\"rust_name\":\"payroll_run\",\"ty\":{\"Record\":\"payroll_run\"},\"comment\":\"Run it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Paid employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"gross\",\"rust_name\":\"gross\",\"ty\":\"Decimal\",\"comment\":\"Gross pay in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"net\",\"rust_name\":\"net\",\"ty\":\"Decimal\",\"comment\":\"Net pay after tax and deductions, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"tax\",\"rust_name\":\"tax\",\"ty\":\"Decimal\",\"comment\":\"Income tax withheld, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bonus\",\"rust_name\":\"Bonus\",\"comment\":\"A one-off bonus paid through payroll.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Receiving employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Gross amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why it was granted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"paid_in\",\"rust_name\":\"paid_in\",\"ty\":{\"Option\":{\"Record\":\"payroll_run\"}},\"comment\":\"Run that paid it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"deduction\",\"rust_name\":\"Deduction\",\"comment\":\"A recurring deduction from an employee's pay, such as a pension contribution.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"What is deducted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_amount\",\"rust_name\":\"monthly_amount\",\"ty\":\"Decimal\",\"comment\":\"Amount per month in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"tax_withholding\",\"rust_name\":\"TaxWithholding\",\"comment\":\"Income tax settings for an employee.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"tax_class\",\"rust_name\":\"tax_class\",\"ty\":\"String\",\"comment\":\"Tax class or code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rate_pct\",\"rust_name\":\"rate_pct\",\"ty\":\"Float\",\"comment\":\"Withholding rate in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bank_detail\",\"rust_name\":\"BankDetail\",\"comment\":\"Where an employee's pay goes.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"iban\",\"rust_name\":\"iban\",\"ty\":\"String\",\"comment\":\"IBAN of the account.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"bank_name\",\"rust_name\":\"bank_name\",\"ty\":\"String\",\"comment\":\"Bank name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"gl_account\",\"rust_name\":\"GlAccount\",\"comment\":\"An account of the general ledger (chart of accounts).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"number\",\"rust_name\":\"number\",\"ty\":\"String\",\"comment\":\"Account number, e.g. '4000'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Account name, e.g. 'Revenue - products'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"account_type\",\"rust_name\":\"account_type\",\"ty\":{\"Literal\":[\"asset\",\"liability\",\"equity\",\"revenue\",\"expense\"]},\"comment\":\"Balance sheet or income statement class.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"journal_entry\",\"rust_name\":\"JournalEntry\",\"comment\":\"A booking in the general ledger; its lines debit and credit accounts.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"entry_number\",\"rust_name\":\"entry_number\",\"ty\":\"String\",\"comment\":\"Journal entry number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"booked_at\",\"rust_name\":\"booked_at\",\"ty\":\"Datetime\",\"comment\":\"Posting date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What was booked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"posted_by\",\"rust_name\":\"posted_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Accountant who posted it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"journal_line\",\"rust_name\":\"JournalLine\",\"comment\":\"A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.\",\"kind\":{\"Relation\":{\"from\":\"journal_entry\",\"to\":\"gl_account\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"debit\",\"rust_name\":\"debit\",\"ty\":\"Decimal\",\"comment\":\"Debit amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"credit\",\"rust_name\":\"credit\",\"ty\":\"Decimal\",\"comment\":\"Credit amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Option\":{\"Record\":\"cost_center\"}},\"comment\":\"Cost centre charged.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"fiscal_period\",\"rust_name\":\"FiscalPeriod\",\"comment\":\"A month of the fiscal year that can be open or closed for posting.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"year\",\"rust_name\":\"year\",\"ty\":\"Int\",\"comment\":\"Fiscal year.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"month\",\"rust_name\":\"month\",\"ty\":\"Int\",\"comment\":\"Month 1 to 12.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"closed\",\"rust_name\":\"closed\",\"ty\":\"Bool\",\"comment\":\"Whether postings are locked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"cost_center\",\"rust_name\":\"CostCenter\",\"comment\":\"A unit that collects costs for management reporting.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Cost centre code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Budget owner.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"budget\",\"rust_name\":\"Budget\",\"comment\":\"Planned spending of a cost centre on an account for a year.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Record\":\"cost_center\"},\"comment\":\"Cost centre.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"gl_account\",\"rust_name\":\"gl_account\",\"ty\":{\"Record\":\"gl_account\"},\"comment\":\"Account planned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"year\",\"rust_name\":\"year\",\"ty\":\"Int\",\"comment\":\"Fiscal year.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Planned amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"invoice\",\"rust_name\":\"Invoice\",\"comment\":\"An invoice we sent to a customer (accounts receivable).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"invoice_number\",\"rust_name\":\"invoice_number\",\"ty\":\"String\",\"comment\":\"Invoice number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Billed customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Option\":{\"Record\":\"sales_order\"}},\"comment\":\"Order it bills.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Invoice total in EUR including tax.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"draft\",\"sent\",\"paid\",\"overdue\",\"void\"]},\"comment\":\"Payment state; 'overdue' is past its due date and unpaid.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"issued_at\",\"rust_name\":\"issued_at\",\"ty\":\"Datetime\",\"comment\":\"Invoice date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Payment due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"payment\",\"rust_name\":\"Payment\",\"comment\":\"Money received from a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Paying customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount received in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"Value date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"method\",\"rust_name\":\"method\",\"ty\":\"String\",\"comment\":\"Bank transfer, card or direct debit.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"settles\",\"rust_name\":\"Settles\",\"comment\":\"A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.\",\"kind\":{\"Relation\":{\"from\":\"payment\",\"to\":\"invoice\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Part of the payment applied to this invoice, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"credit_note\",\"rust_name\":\"CreditNote\",\"comment\":\"A correction that reduces what a customer owes.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"invoice\",\"rust_name\":\"invoice\",\"ty\":{\"Record\":\"invoice\"},\"comment\":\"Invoice corrected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount credited in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why the credit was issued.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"expense_claim\",\"rust_name\":\"ExpenseClaim\",\"comment\":\"An employee's claim for money spent on company business.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Claimant.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"submitted_at\",\"rust_name\":\"submitted_at\",\"ty\":\"Datetime\",\"comment\":\"When it was submitted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"total\",\"rust_name\":\"total\",\"ty\":\"Decimal\",\"comment\":\"Amount claimed in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approver\",\"rust_name\":\"approver\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Manager who decided.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"expense_item\",\"rust_name\":\"ExpenseItem\",\"comment\":\"One receipt on an expense claim.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"claim\",\"rust_name\":\"claim\",\"ty\":{\"Record\":\"expense_claim\"},\"comment\":\"Claim it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":\"String\",\"comment\":\"Travel, meals, lodging, equipment or other.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"spent_on\",\"rust_name\":\"spent_on\",\"ty\":\"Datetime\",\"comment\":\"Date on the receipt.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bank_account\",\"rust_name\":\"BankAccount\",\"comment\":\"A company bank account.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Account name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"iban\",\"rust_name\":\"iban\",\"ty\":\"String\",\"comment\":\"IBAN.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":\"String\",\"comment\":\"ISO-4217 currency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"balance\",\"rust_name\":\"balance\",\"ty\":\"Decimal\",\"comment\":\"Current booked balance.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bank_transaction\",\"rust_name\":\"BankTransaction\",\"comment\":\"A line on a company bank statement.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"bank_account\",\"rust_name\":\"bank_account\",\"ty\":{\"Record\":\"bank_account\"},\"comment\":\"Account the line is on.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount; negative for outgoing money.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"booked_at\",\"rust_name\":\"booked_at\",\"ty\":\"Datetime\",\"comment\":\"Booking date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counterparty\",\"rust_name\":\"counterparty\",\"ty\":\"String\",\"comment\":\"Name of the other party.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reconciled\",\"rust_name\":\"reconciled\",\"ty\":\"Bool\",\"comment\":\"Whether it is matched to a ledger entry.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"currency\",\"rust_name\":\"Currency\",\"comment\":\"A currency we trade in.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"ISO-4217 code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Currency name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"exchange_rate\",\"rust_name\":\"ExchangeRate\",\"comment\":\"The rate of a currency against EUR on a day.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":{\"Record\":\"currency\"},\"comment\":\"Foreign currency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rate\",\"rust_name\":\"rate\",\"ty\":\"Float\",\"comment\":\"Units of the currency per EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"on_day\",\"rust_name\":\"on_day\",\"ty\":\"Datetime\",\"comment\":\"Day the rate applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"tax_rate\",\"rust_name\":\"TaxRate\",\"comment\":\"A sales tax (VAT) rate of a country.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rate_pct\",\"rust_name\":\"rate_pct\",\"ty\":\"Float\",\"comment\":\"Rate in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"E.g. 'standard' or 'reduced'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"fixed_asset\",\"rust_name\":\"FixedAsset\",\"comment\":\"A capitalised asset that is depreciated over time.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Asset description.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"acquired_at\",\"rust_name\":\"acquired_at\",\"ty\":\"Datetime\",\"comment\":\"Acquisition date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Acquisition cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"useful_life_years\",\"rust_name\":\"useful_life_years\",\"ty\":\"Int\",\"comment\":\"Depreciation period in years.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Option\":{\"Record\":\"cost_center\"}},\"comment\":\"Cost centre owning it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"depreciation\",\"rust_name\":\"Depreciation\",\"comment\":\"A depreciation booking of a fixed asset for a period.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"asset\",\"rust_name\":\"asset\",\"ty\":{\"Record\":\"fixed_asset\"},\"comment\":\"Depreciated asset.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Month as 'YYYY-MM'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Depreciation amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"loan\",\"rust_name\":\"Loan\",\"comment\":\"Money the company borrowed.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"lender\",\"rust_name\":\"lender\",\"ty\":\"String\",\"comment\":\"Bank or lender.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"principal\",\"rust_name\":\"principal\",\"ty\":\"Decimal\",\"comment\":\"Amount borrowed in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"interest_pct\",\"rust_name\":\"interest_pct\",\"ty\":\"Float\",\"comment\":\"Yearly interest rate in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"matures_at\",\"rust_name\":\"matures_at\",\"ty\":\"Datetime\",\"comment\":\"Repayment date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"audit_finding\",\"rust_name\":\"AuditFinding\",\"comment\":\"An issue raised by internal or external auditors.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Short description.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"severity\",\"rust_name\":\"severity\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"How serious it is.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"raised_at\",\"rust_name\":\"raised_at\",\"ty\":\"Datetime\",\"comment\":\"When it was raised.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Who must fix it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolved\",\"rust_name\":\"resolved\",\"ty\":\"Bool\",\"comment\":\"Whether it is closed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"support_ticket\",\"rust_name\":\"SupportTicket\",\"comment\":\"A customer's request or problem handled by support. Comments: support_ticket->has_comment->ticket_comment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"subject\",\"rust_name\":\"subject\",\"ty\":\"String\",\"comment\":\"One-line summary.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer who raised it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Option\":{\"Record\":\"product\"}},\"comment\":\"Product concerned, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"priority\",\"rust_name\":\"priority\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"Urgency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"open\",\"waiting\",\"resolved\",\"closed\"]},\"comment\":\"Handling state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"channel\",\"rust_name\":\"channel\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"How it reached us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened_at\",\"rust_name\":\"opened_at\",\"ty\":\"Datetime\",\"comment\":\"When it was opened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolved_at\",\"rust_name\":\"resolved_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it was resolved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"assignee\",\"rust_name\":\"assignee\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Support agent working it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sla\",\"rust_name\":\"sla\",\"ty\":{\"Option\":{\"Record\":\"sla_policy\"}},\"comment\":\"Service-level policy that applies.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"ticket_comment\",\"rust_name\":\"TicketComment\",\"comment\":\"A message on a support ticket, from the customer or an agent.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"body\",\"rust_name\":\"body\",\"ty\":\"String\",\"comment\":\"Message text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"written_at\",\"rust_name\":\"written_at\",\"ty\":\"Datetime\",\"comment\":\"When it was written.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"internal\",\"rust_name\":\"internal\",\"ty\":\"Bool\",\"comment\":\"Whether only staff can see it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"author\",\"rust_name\":\"author\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Agent who wrote it; none when the customer did.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"has_comment\",\"rust_name\":\"HasComment\",\"comment\":\"A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.\",\"kind\":{\"Relation\":{\"from\":\"support_ticket\",\"to\":\"ticket_comment\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"sla_policy\",\"rust_name\":\"SlaPolicy\",\"comment\":\"Response and resolution times promised to customers.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Policy name, e.g. 'Premium 24/7'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"first_response_hours\",\"rust_name\":\"first_response_hours\",\"ty\":\"Int\",\"comment\":\"Hours to the first response.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolution_hours\",\"rust_name\":\"resolution_hours\",\"ty\":\"Int\",\"comment\":\"Hours to resolution.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sla_breach\",\"rust_name\":\"SlaBreach\",\"comment\":\"A ticket that missed its service-level target.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"ticket\",\"rust_name\":\"ticket\",\"ty\":{\"Record\":\"support_ticket\"},\"comment\":\"Late ticket.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"'response' or 'resolution'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"late_by_hours\",\"rust_name\":\"late_by_hours\",\"ty\":\"Float\",\"comment\":\"How late, in hours.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"knowledge_article\",\"rust_name\":\"KnowledgeArticle\",\"comment\":\"A help-centre article.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Article title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"body\",\"rust_name\":\"body\",\"ty\":\"String\",\"comment\":\"Article text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Option\":{\"Record\":\"product\"}},\"comment\":\"Product it documents.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"views\",\"rust_name\":\"views\",\"ty\":\"Int\",\"comment\":\"Page views.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"author\",\"rust_name\":\"author\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Writer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"customer_survey\",\"rust_name\":\"CustomerSurvey\",\"comment\":\"A satisfaction survey answered after a ticket was resolved.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"ticket\",\"rust_name\":\"ticket\",\"ty\":{\"Record\":\"support_ticket\"},\"comment\":\"Ticket it rates.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"csat\",\"rust_name\":\"csat\",\"ty\":\"Int\",\"comment\":\"Satisfaction from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"nps\",\"rust_name\":\"nps\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Likelihood to recommend from 0 to 10.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"comment\",\"rust_name\":\"comment\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Free-text feedback.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"support_team\",\"rust_name\":\"SupportTeam\",\"comment\":\"A team of support agents, e.g. 'Tier 2' or 'Billing'.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Team name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lead\",\"rust_name\":\"lead\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Team lead.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"member_of\",\"rust_name\":\"MemberOf\",\"comment\":\"An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"support_team\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"since\",\"rust_name\":\"since\",\"ty\":\"Datetime\",\"comment\":\"Joined the team on.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"escalation\",\"rust_name\":\"Escalation\",\"comment\":\"A ticket handed to a higher tier or to engineering.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"ticket\",\"rust_name\":\"ticket\",\"ty\":{\"Record\":\"support_ticket\"},\"comment\":\"Escalated ticket.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"to_team\",\"rust_name\":\"to_team\",\"ty\":{\"Record\":\"support_team\"},\"comment\":\"Team it went to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"escalated_at\",\"rust_name\":\"escalated_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"return_request\",\"rust_name\":\"ReturnRequest\",\"comment\":\"A customer's request to return a delivered product (RMA).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Record\":\"sales_order\"},\"comment\":\"Order the product came with.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product returned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units returned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why it is returned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approved\",\"rust_name\":\"approved\",\"ty\":\"Bool\",\"comment\":\"Whether the return was accepted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"refund\",\"rust_name\":\"refund\",\"ty\":\"Decimal\",\"comment\":\"Refund in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"complaint\",\"rust_name\":\"Complaint\",\"comment\":\"A formal complaint from a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Complaining customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"subject\",\"rust_name\":\"subject\",\"ty\":\"String\",\"comment\":\"What it is about.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"When it was received.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"severity\",\"rust_name\":\"severity\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"How serious it is.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"carrier\",\"rust_name\":\"Carrier\",\"comment\":\"A transport company that moves our shipments.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Carrier name, e.g. 'DHL Freight'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"mode\",\"rust_name\":\"mode\",\"ty\":\"String\",\"comment\":\"Road, rail, sea, air or parcel.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Our rating from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"shipment\",\"rust_name\":\"Shipment\",\"comment\":\"A consignment of goods sent to a customer or between warehouses.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"tracking_number\",\"rust_name\":\"tracking_number\",\"ty\":\"String\",\"comment\":\"Carrier's tracking number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Option\":{\"Record\":\"sales_order\"}},\"comment\":\"Order shipped, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"carrier\",\"rust_name\":\"carrier\",\"ty\":{\"Record\":\"carrier\"},\"comment\":\"Carrier moving it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"from_warehouse\",\"rust_name\":\"from_warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse it leaves from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"planned\",\"in_transit\",\"delivered\",\"exception\"]},\"comment\":\"Transport state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"shipped_at\",\"rust_name\":\"shipped_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it left.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"delivered_at\",\"rust_name\":\"delivered_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it arrived.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"weight_kg\",\"rust_name\":\"weight_kg\",\"ty\":\"Float\",\"comment\":\"Gross weight.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"freight_cost\",\"rust_name\":\"freight_cost\",\"ty\":\"Decimal\",\"comment\":\"What the carrier charges, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"package\",\"rust_name\":\"Package\",\"comment\":\"One parcel or pallet of a shipment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"shipment\",\"rust_name\":\"shipment\",\"ty\":{\"Record\":\"shipment\"},\"comment\":\"Shipment it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"weight_kg\",\"rust_name\":\"weight_kg\",\"ty\":\"Float\",\"comment\":\"Weight.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"dimensions\",\"rust_name\":\"dimensions\",\"ty\":\"String\",\"comment\":\"L x W x H in cm.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"delivery_address\",\"rust_name\":\"DeliveryAddress\",\"comment\":\"An address we deliver to.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer at the address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"street\",\"rust_name\":\"street\",\"ty\":\"String\",\"comment\":\"Street and number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":\"String\",\"comment\":\"City.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"postal_code\",\"rust_name\":\"postal_code\",\"ty\":\"String\",\"comment\":\"Postal code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"shipped_to\",\"rust_name\":\"ShippedTo\",\"comment\":\"A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.\",\"kind\":{\"Relation\":{\"from\":\"shipment\",\"to\":\"delivery_address\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"route\",\"rust_name\":\"Route\",\"comment\":\"A recurring delivery route of our own fleet.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Route name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"origin\",\"rust_name\":\"origin\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Depot the route starts from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"stops\",\"rust_name\":\"stops\",\"ty\":\"Int\",\"comment\":\"Number of stops.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"distance_km\",\"rust_name\":\"distance_km\",\"ty\":\"Float\",\"comment\":\"Length in kilometres.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"vehicle\",\"rust_name\":\"Vehicle\",\"comment\":\"A truck or van of our own fleet.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"plate\",\"rust_name\":\"plate\",\"ty\":\"String\",\"comment\":\"Licence plate.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"Van, truck or trailer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"capacity_kg\",\"rust_name\":\"capacity_kg\",\"ty\":\"Float\",\"comment\":\"Payload.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"depot\",\"rust_name\":\"depot\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Home depot.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"driver\",\"rust_name\":\"Driver\",\"comment\":\"A driver of our fleet.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"The driver's employee record.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"licence_class\",\"rust_name\":\"licence_class\",\"ty\":\"String\",\"comment\":\"Driving licence class.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"licence_expires\",\"rust_name\":\"licence_expires\",\"ty\":\"Datetime\",\"comment\":\"Licence expiry date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"trip\",\"rust_name\":\"Trip\",\"comment\":\"One run of a vehicle on a route on a day.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"route\",\"rust_name\":\"route\",\"ty\":{\"Record\":\"route\"},\"comment\":\"Route driven.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"vehicle\",\"rust_name\":\"vehicle\",\"ty\":{\"Record\":\"vehicle\"},\"comment\":\"Vehicle used.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"driver\",\"rust_name\":\"driver\",\"ty\":{\"Record\":\"driver\"},\"comment\":\"Driver.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"departed_at\",\"rust_name\":\"departed_at\",\"ty\":\"Datetime\",\"comment\":\"Departure.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"returned_at\",\"rust_name\":\"returned_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Return to depot.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"carries\",\"rust_name\":\"Carries\",\"comment\":\"A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.\",\"kind\":{\"Relation\":{\"from\":\"trip\",\"to\":\"shipment\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"fuel_log\",\"rust_name\":\"FuelLog\",\"comment\":\"A refuelling of a fleet vehicle.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"vehicle\",\"rust_name\":\"vehicle\",\"ty\":{\"Record\":\"vehicle\"},\"comment\":\"Refuelled vehicle.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"litres\",\"rust_name\":\"litres\",\"ty\":\"Float\",\"comment\":\"Litres.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"filled_at\",\"rust_name\":\"filled_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"vehicle_maintenance\",\"rust_name\":\"VehicleMaintenance\",\"comment\":\"A service or repair of a fleet vehicle.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"vehicle\",\"rust_name\":\"vehicle\",\"ty\":{\"Record\":\"vehicle\"},\"comment\":\"Serviced vehicle.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"serviced_at\",\"rust_name\":\"serviced_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What was done.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"customs_declaration\",\"rust_name\":\"CustomsDeclaration\",\"comment\":\"An export or import declaration for a cross-border shipment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"shipment\",\"rust_name\":\"shipment\",\"ty\":{\"Record\":\"shipment\"},\"comment\":\"Declared shipment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hs_code\",\"rust_name\":\"hs_code\",\"ty\":\"String\",\"comment\":\"Harmonised System tariff code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"declared_value\",\"rust_name\":\"declared_value\",\"ty\":\"Decimal\",\"comment\":\"Customs value in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"duty\",\"rust_name\":\"duty\",\"ty\":\"Decimal\",\"comment\":\"Duty paid in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"freight_rate\",\"rust_name\":\"FreightRate\",\"comment\":\"A carrier's price to move goods on a lane.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"carrier\",\"rust_name\":\"carrier\",\"ty\":{\"Record\":\"carrier\"},\"comment\":\"Carrier.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"origin_country\",\"rust_name\":\"origin_country\",\"ty\":\"String\",\"comment\":\"From, ISO-3166 alpha-2.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"destination_country\",\"rust_name\":\"destination_country\",\"ty\":\"String\",\"comment\":\"To, ISO-3166 alpha-2.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"price_per_kg\",\"rust_name\":\"price_per_kg\",\"ty\":\"Decimal\",\"comment\":\"Price per kilogram in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"delivery_exception\",\"rust_name\":\"DeliveryException\",\"comment\":\"A problem during delivery: damage, delay or failed attempt.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"shipment\",\"rust_name\":\"shipment\",\"ty\":{\"Record\":\"shipment\"},\"comment\":\"Affected shipment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"Damage, delay, lost or refused.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reported_at\",\"rust_name\":\"reported_at\",\"ty\":\"Datetime\",\"comment\":\"When it was reported.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"campaign\",\"rust_name\":\"Campaign\",\"comment\":\"A marketing campaign with a budget and a goal.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Campaign name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"channel\",\"rust_name\":\"channel\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"Main channel.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"budget\",\"rust_name\":\"budget\",\"ty\":\"Decimal\",\"comment\":\"Planned spend in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Marketer in charge.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"targets\",\"rust_name\":\"Targets\",\"comment\":\"A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.\",\"kind\":{\"Relation\":{\"from\":\"campaign\",\"to\":\"audience_segment\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"audience_segment\",\"rust_name\":\"AudienceSegment\",\"comment\":\"A group of customers or prospects defined for marketing.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Segment name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rule\",\"rust_name\":\"rule\",\"ty\":\"String\",\"comment\":\"How members are selected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"size\",\"rust_name\":\"size\",\"ty\":\"Int\",\"comment\":\"Current number of members.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"generated\",\"rust_name\":\"Generated\",\"comment\":\"A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.\",\"kind\":{\"Relation\":{\"from\":\"campaign\",\"to\":\"lead\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Attributed cost per lead, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"email_send\",\"rust_name\":\"EmailSend\",\"comment\":\"One marketing email sent to a contact.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"campaign\",\"rust_name\":\"campaign\",\"ty\":{\"Record\":\"campaign\"},\"comment\":\"Campaign it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"contact\",\"rust_name\":\"contact\",\"ty\":{\"Record\":\"contact\"},\"comment\":\"Recipient.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sent_at\",\"rust_name\":\"sent_at\",\"ty\":\"Datetime\",\"comment\":\"When it was sent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened\",\"rust_name\":\"opened\",\"ty\":\"Bool\",\"comment\":\"Whether it was opened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"clicked\",\"rust_name\":\"clicked\",\"ty\":\"Bool\",\"comment\":\"Whether a link was clicked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"marketing_event\",\"rust_name\":\"MarketingEvent\",\"comment\":\"A trade fair, webinar or conference we attend or host.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Event name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"held_at\",\"rust_name\":\"held_at\",\"ty\":\"Datetime\",\"comment\":\"Date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":{\"Option\":\"String\"},\"comment\":\"City; none for online events.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Our cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"registered_for\",\"rust_name\":\"RegisteredFor\",\"comment\":\"A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.\",\"kind\":{\"Relation\":{\"from\":\"contact\",\"to\":\"marketing_event\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"attended\",\"rust_name\":\"attended\",\"ty\":\"Bool\",\"comment\":\"Whether they showed up.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"ad_spend\",\"rust_name\":\"AdSpend\",\"comment\":\"Daily advertising spend of a campaign on a platform.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"campaign\",\"rust_name\":\"campaign\",\"ty\":{\"Record\":\"campaign\"},\"comment\":\"Campaign.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"platform\",\"rust_name\":\"platform\",\"ty\":\"String\",\"comment\":\"Ad platform.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"spent_on\",\"rust_name\":\"spent_on\",\"ty\":\"Datetime\",\"comment\":\"Day.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Spend in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"clicks\",\"rust_name\":\"clicks\",\"ty\":\"Int\",\"comment\":\"Clicks received.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"web_visit\",\"rust_name\":\"WebVisit\",\"comment\":\"A visit to our website, tied to a lead when known.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"lead\",\"rust_name\":\"lead\",\"ty\":{\"Option\":{\"Record\":\"lead\"}},\"comment\":\"Visitor, if identified.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"page\",\"rust_name\":\"page\",\"ty\":\"String\",\"comment\":\"Landing page path.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"visited_at\",\"rust_name\":\"visited_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"utm_campaign\",\"rust_name\":\"utm_campaign\",\"ty\":{\"Option\":{\"Record\":\"campaign\"}},\"comment\":\"Campaign in the tracking link.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"coupon\",\"rust_name\":\"Coupon\",\"comment\":\"A coupon code handed out by a campaign.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"campaign\",\"rust_name\":\"campaign\",\"ty\":{\"Record\":\"campaign\"},\"comment\":\"Campaign that issued it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"The code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"redemptions\",\"rust_name\":\"redemptions\",\"ty\":\"Int\",\"comment\":\"Times it was used.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"work_order\",\"rust_name\":\"WorkOrder\",\"comment\":\"An order to produce a quantity of a product on the shop floor.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product made.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units to produce.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"planned\",\"active\",\"on_hold\",\"done\"]},\"comment\":\"Production state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"work_center\",\"rust_name\":\"work_center\",\"ty\":{\"Record\":\"work_center\"},\"comment\":\"Where it is produced.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bill_of_materials\",\"rust_name\":\"BillOfMaterials\",\"comment\":\"The parts list of a manufactured product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Assembled product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"version\",\"rust_name\":\"version\",\"ty\":\"String\",\"comment\":\"BOM revision.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bom_component\",\"rust_name\":\"BomComponent\",\"comment\":\"A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.\",\"kind\":{\"Relation\":{\"from\":\"bill_of_materials\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Float\",\"comment\":\"Units of the component per assembled unit.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"work_center\",\"rust_name\":\"WorkCenter\",\"comment\":\"A production line or machine group.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Work centre name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hourly_rate\",\"rust_name\":\"hourly_rate\",\"ty\":\"Decimal\",\"comment\":\"Cost per machine hour in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"capacity_hours\",\"rust_name\":\"capacity_hours\",\"ty\":\"Float\",\"comment\":\"Available hours per week.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"machine\",\"rust_name\":\"Machine\",\"comment\":\"A machine on the shop floor.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_center\",\"rust_name\":\"work_center\",\"ty\":{\"Record\":\"work_center\"},\"comment\":\"Where it stands.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"model\",\"rust_name\":\"model\",\"ty\":\"String\",\"comment\":\"Machine model.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"installed_at\",\"rust_name\":\"installed_at\",\"ty\":\"Datetime\",\"comment\":\"Installation date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"machine_downtime\",\"rust_name\":\"MachineDowntime\",\"comment\":\"A period when a machine could not run.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"machine\",\"rust_name\":\"machine\",\"ty\":{\"Record\":\"machine\"},\"comment\":\"Stopped machine.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"started_at\",\"rust_name\":\"started_at\",\"ty\":\"Datetime\",\"comment\":\"Start of the stop.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ended_at\",\"rust_name\":\"ended_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"End of the stop.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cause\",\"rust_name\":\"cause\",\"ty\":\"String\",\"comment\":\"Breakdown, changeover, maintenance or no material.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"quality_inspection\",\"rust_name\":\"QualityInspection\",\"comment\":\"A quality check of produced or received goods.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_order\",\"rust_name\":\"work_order\",\"ty\":{\"Option\":{\"Record\":\"work_order\"}},\"comment\":\"Production checked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lot\",\"rust_name\":\"lot\",\"ty\":{\"Option\":{\"Record\":\"lot\"}},\"comment\":\"Batch checked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"inspector\",\"rust_name\":\"inspector\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Inspector.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"passed\",\"rust_name\":\"passed\",\"ty\":\"Bool\",\"comment\":\"Whether it passed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"defects\",\"rust_name\":\"defects\",\"ty\":\"Int\",\"comment\":\"Defects found.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"scrap_record\",\"rust_name\":\"ScrapRecord\",\"comment\":\"Material scrapped in production.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_order\",\"rust_name\":\"work_order\",\"ty\":{\"Record\":\"work_order\"},\"comment\":\"Order that scrapped it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Scrapped material.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units scrapped.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"production_shift\",\"rust_name\":\"ProductionShift\",\"comment\":\"A shift worked at a work centre.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_center\",\"rust_name\":\"work_center\",\"ty\":{\"Record\":\"work_center\"},\"comment\":\"Where.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"supervisor\",\"rust_name\":\"supervisor\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Shift supervisor.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"output_units\",\"rust_name\":\"output_units\",\"ty\":\"Int\",\"comment\":\"Units produced in the shift.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"it_asset\",\"rust_name\":\"ItAsset\",\"comment\":\"A laptop, phone, monitor or licence handed out to employees.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"tag\",\"rust_name\":\"tag\",\"ty\":\"String\",\"comment\":\"Asset tag.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"Laptop, phone, monitor or licence.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"state\",\"rust_name\":\"state\",\"ty\":{\"Literal\":[\"in_use\",\"in_stock\",\"repair\",\"retired\"]},\"comment\":\"Where the asset is in its life.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"assigned_to\",\"rust_name\":\"assigned_to\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Current holder.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"purchased_at\",\"rust_name\":\"purchased_at\",\"ty\":\"Datetime\",\"comment\":\"Purchase date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Purchase cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"software_license\",\"rust_name\":\"SoftwareLicense\",\"comment\":\"A licence for a software product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product_name\",\"rust_name\":\"product_name\",\"ty\":\"String\",\"comment\":\"Software name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"seats\",\"rust_name\":\"seats\",\"ty\":\"Int\",\"comment\":\"Licensed seats.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"annual_cost\",\"rust_name\":\"annual_cost\",\"ty\":\"Decimal\",\"comment\":\"Cost per year in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"renews_at\",\"rust_name\":\"renews_at\",\"ty\":\"Datetime\",\"comment\":\"Renewal date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"licensed_to\",\"rust_name\":\"LicensedTo\",\"comment\":\"A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.\",\"kind\":{\"Relation\":{\"from\":\"software_license\",\"to\":\"employee\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"it_ticket\",\"rust_name\":\"ItTicket\",\"comment\":\"An internal IT help-desk request.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"requester\",\"rust_name\":\"requester\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee asking for help.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"subject\",\"rust_name\":\"subject\",\"ty\":\"String\",\"comment\":\"Summary.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"priority\",\"rust_name\":\"priority\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"Urgency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"open\",\"waiting\",\"resolved\",\"closed\"]},\"comment\":\"State.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"asset\",\"rust_name\":\"asset\",\"ty\":{\"Option\":{\"Record\":\"it_asset\"}},\"comment\":\"Asset concerned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"meeting_room\",\"rust_name\":\"MeetingRoom\",\"comment\":\"A bookable room in an office.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"office\",\"rust_name\":\"office\",\"ty\":{\"Record\":\"office\"},\"comment\":\"Office.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Room name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"seats\",\"rust_name\":\"seats\",\"ty\":\"Int\",\"comment\":\"Seats.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"room_booking\",\"rust_name\":\"RoomBooking\",\"comment\":\"A booking of a meeting room.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"room\",\"rust_name\":\"room\",\"ty\":{\"Record\":\"meeting_room\"},\"comment\":\"Booked room.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"booked_by\",\"rust_name\":\"booked_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Who booked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"lease\",\"rust_name\":\"Lease\",\"comment\":\"A rental contract for an office or warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"office\",\"rust_name\":\"office\",\"ty\":{\"Option\":{\"Record\":\"office\"}},\"comment\":\"Leased office.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Option\":{\"Record\":\"warehouse\"}},\"comment\":\"Leased warehouse.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_rent\",\"rust_name\":\"monthly_rent\",\"ty\":\"Decimal\",\"comment\":\"Rent per month in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End of the lease.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"security_incident\",\"rust_name\":\"SecurityIncident\",\"comment\":\"An information security incident.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"severity\",\"rust_name\":\"severity\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"Severity.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"detected_at\",\"rust_name\":\"detected_at\",\"ty\":\"Datetime\",\"comment\":\"When it was detected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"affected_asset\",\"rust_name\":\"affected_asset\",\"ty\":{\"Option\":{\"Record\":\"it_asset\"}},\"comment\":\"Affected device.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolved\",\"rust_name\":\"resolved\",\"ty\":\"Bool\",\"comment\":\"Whether it is closed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"project\",\"rust_name\":\"Project\",\"comment\":\"An internal or customer project with a budget and a manager.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Project name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Option\":{\"Record\":\"customer\"}},\"comment\":\"Customer paying for it; none for internal projects.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"manager\",\"rust_name\":\"manager\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Project manager.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"planned\",\"active\",\"on_hold\",\"done\"]},\"comment\":\"State.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"budget\",\"rust_name\":\"budget\",\"ty\":\"Decimal\",\"comment\":\"Budget in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Planned end.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"milestone\",\"rust_name\":\"Milestone\",\"comment\":\"A dated deliverable of a project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Deliverable.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reached\",\"rust_name\":\"reached\",\"ty\":\"Bool\",\"comment\":\"Whether it was delivered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"project_task\",\"rust_name\":\"ProjectTask\",\"comment\":\"A task in a project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What to do.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"assignee\",\"rust_name\":\"assignee\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Who does it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"estimate_hours\",\"rust_name\":\"estimate_hours\",\"ty\":\"Float\",\"comment\":\"Estimated effort.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"done\",\"rust_name\":\"done\",\"ty\":\"Bool\",\"comment\":\"Whether it is finished.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"works_on\",\"rust_name\":\"WorksOn\",\"comment\":\"An employee (in) staffed on a project (out). Traverse: employee->works_on->project.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"project\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"role\",\"rust_name\":\"role\",\"ty\":\"String\",\"comment\":\"Role on the project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"allocation_pct\",\"rust_name\":\"allocation_pct\",\"ty\":\"Int\",\"comment\":\"Share of their time, in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"project_risk\",\"rust_name\":\"ProjectRisk\",\"comment\":\"A risk recorded for a project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"The risk.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"probability\",\"rust_name\":\"probability\",\"ty\":\"Float\",\"comment\":\"Likelihood from 0 to 1.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"impact\",\"rust_name\":\"impact\",\"ty\":\"Int\",\"comment\":\"Impact from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"change_request\",\"rust_name\":\"ChangeRequest\",\"comment\":\"A change to a project's scope, schedule or budget.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What changes.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_impact\",\"rust_name\":\"cost_impact\",\"ty\":\"Decimal\",\"comment\":\"Budget change in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"legal_case\",\"rust_name\":\"LegalCase\",\"comment\":\"A dispute or lawsuit the company is party to.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Case name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counterparty\",\"rust_name\":\"counterparty\",\"ty\":\"String\",\"comment\":\"Other party.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened_at\",\"rust_name\":\"opened_at\",\"ty\":\"Datetime\",\"comment\":\"When it started.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"exposure\",\"rust_name\":\"exposure\",\"ty\":\"Decimal\",\"comment\":\"Estimated financial exposure in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counsel\",\"rust_name\":\"counsel\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"In-house lawyer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"policy\",\"rust_name\":\"Policy\",\"comment\":\"An internal policy document employees must follow.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Policy title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"version\",\"rust_name\":\"version\",\"ty\":\"String\",\"comment\":\"Version.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"effective_from\",\"rust_name\":\"effective_from\",\"ty\":\"Datetime\",\"comment\":\"Effective date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Policy owner.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"acknowledged\",\"rust_name\":\"Acknowledged\",\"comment\":\"An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"policy\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"at\",\"rust_name\":\"at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"data_request\",\"rust_name\":\"DataRequest\",\"comment\":\"A customer's data protection request (access or deletion, GDPR).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Requesting customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"'access', 'deletion' or 'correction'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"When it was received.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"completed_at\",\"rust_name\":\"completed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it was answered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"certification\",\"rust_name\":\"Certification\",\"comment\":\"A certification the company holds, such as ISO 9001.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Certificate name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"issuer\",\"rust_name\":\"issuer\",\"ty\":\"String\",\"comment\":\"Certification body.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expires_at\",\"rust_name\":\"expires_at\",\"ty\":\"Datetime\",\"comment\":\"Expiry date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[{\"rust_name\":\"Segment\",\"comment\":null,\"variants\":[[\"Enterprise\",\"enterprise\"],[\"MidMarket\",\"mid_market\"],[\"SmallBusiness\",\"small_business\"],[\"Consumer\",\"consumer\"]]},{\"rust_name\":\"LeadStatus\",\"comment\":null,\"variants\":[[\"New\",\"new\"],[\"Contacted\",\"contacted\"],[\"Qualified\",\"qualified\"],[\"Disqualified\",\"disqualified\"],[\"Converted\",\"converted\"]]},{\"rust_name\":\"OpportunityStage\",\"comment\":null,\"variants\":[[\"Prospecting\",\"prospecting\"],[\"Proposal\",\"proposal\"],[\"Negotiation\",\"negotiation\"],[\"Won\",\"won\"],[\"Lost\",\"lost\"]]},{\"rust_name\":\"OrderStatus\",\"comment\":null,\"variants\":[[\"Draft\",\"draft\"],[\"Confirmed\",\"confirmed\"],[\"Shipped\",\"shipped\"],[\"Delivered\",\"delivered\"],[\"Cancelled\",\"cancelled\"]]},{\"rust_name\":\"InvoiceStatus\",\"comment\":null,\"variants\":[[\"Draft\",\"draft\"],[\"Sent\",\"sent\"],[\"Paid\",\"paid\"],[\"Overdue\",\"overdue\"],[\"Void\",\"void\"]]},{\"rust_name\":\"EmploymentType\",\"comment\":null,\"variants\":[[\"FullTime\",\"full_time\"],[\"PartTime\",\"part_time\"],[\"Contractor\",\"contractor\"],[\"Intern\",\"intern\"]]},{\"rust_name\":\"LeaveKind\",\"comment\":null,\"variants\":[[\"Vacation\",\"vacation\"],[\"Sick\",\"sick\"],[\"Parental\",\"parental\"],[\"Unpaid\",\"unpaid\"]]},{\"rust_name\":\"ApprovalStatus\",\"comment\":null,\"variants\":[[\"Pending\",\"pending\"],[\"Approved\",\"approved\"],[\"Rejected\",\"rejected\"]]},{\"rust_name\":\"TicketPriority\",\"comment\":null,\"variants\":[[\"Low\",\"low\"],[\"Normal\",\"normal\"],[\"High\",\"high\"],[\"Urgent\",\"urgent\"]]},{\"rust_name\":\"TicketStatus\",\"comment\":null,\"variants\":[[\"Open\",\"open\"],[\"Waiting\",\"waiting\"],[\"Resolved\",\"resolved\"],[\"Closed\",\"closed\"]]},{\"rust_name\":\"ShipmentStatus\",\"comment\":null,\"variants\":[[\"Planned\",\"planned\"],[\"InTransit\",\"in_transit\"],[\"Delivered\",\"delivered\"],[\"Exception\",\"exception\"]]},{\"rust_name\":\"Channel\",\"comment\":null,\"variants\":[[\"Email\",\"email\"],[\"Phone\",\"phone\"],[\"Chat\",\"chat\"],[\"Web\",\"web\"]]},{\"rust_name\":\"AccountType\",\"comment\":null,\"variants\":[[\"Asset\",\"asset\"],[\"Liability\",\"liability\"],[\"Equity\",\"equity\"],[\"Revenue\",\"revenue\"],[\"Expense\",\"expense\"]]},{\"rust_name\":\"AssetState\",\"comment\":null,\"variants\":[[\"InUse\",\"in_use\"],[\"InStock\",\"in_stock\"],[\"Repair\",\"repair\"],[\"Retired\",\"retired\"]]},{\"rust_name\":\"ProjectStatus\",\"comment\":null,\"variants\":[[\"Planned\",\"planned\"],[\"Active\",\"active\"],[\"OnHold\",\"on_hold\"],[\"Done\",\"done\"]]}],\"analyzers\":[],\"settings\":{\"exposed\":[\"customer\",\"contact\",\"employs_contact\",\"lead\",\"opportunity\",\"quote\",\"sales_order\",\"placed\",\"order_line\",\"sales_region\",\"sales_target\",\"commission\",\"price_list\",\"price_entry\",\"discount\",\"contract\",\"subscription\",\"customer_note\",\"sales_activity\",\"competitor\",\"competes_on\",\"product\",\"product_category\",\"brand\",\"made_by\",\"product_review\",\"product_bundle\",\"bundle_item\",\"product_attribute\",\"warranty\",\"warehouse\",\"storage_bin\",\"stock_level\",\"stock_movement\",\"inventory_count\",\"lot\",\"serial_number\",\"reorder_rule\",\"stocktake\",\"pick_list\",\"goods_receipt\",\"supplier\",\"supplier_contact\",\"purchase_order\",\"po_line\",\"purchase_requisition\",\"supplier_invoice\",\"supplier_evaluation\",\"supplies\",\"rfq\",\"bid_on\",\"employee\",\"reports_to\",\"department\",\"job_position\",\"pay_grade\",\"salary\",\"leave_request\",\"leave_balance\",\"timesheet\",\"performance_review\",\"goal\",\"training_course\",\"attended\",\"skill\",\"has_skill\",\"job_opening\",\"candidate\",\"applied_for\",\"interview\",\"benefit\",\"enrolled_in\",\"office\",\"emergency_contact\",\"onboarding\",\"termination\",\"payroll_run\",\"payslip\",\"bonus\",\"deduction\",\"tax_withholding\",\"bank_detail\",\"gl_account\",\"journal_entry\",\"journal_line\",\"fiscal_period\",\"cost_center\",\"budget\",\"invoice\",\"payment\",\"settles\",\"credit_note\",\"expense_claim\",\"expense_item\",\"bank_account\",\"bank_transaction\",\"currency\",\"exchange_rate\",\"tax_rate\",\"fixed_asset\",\"depreciation\",\"loan\",\"audit_finding\",\"support_ticket\",\"ticket_comment\",\"has_comment\",\"sla_policy\",\"sla_breach\",\"knowledge_article\",\"customer_survey\",\"support_team\",\"member_of\",\"escalation\",\"return_request\",\"complaint\",\"carrier\",\"shipment\",\"package\",\"delivery_address\",\"shipped_to\",\"route\",\"vehicle\",\"driver\",\"trip\",\"carries\",\"fuel_log\",\"vehicle_maintenance\",\"customs_declaration\",\"freight_rate\",\"delivery_exception\",\"campaign\",\"targets\",\"audience_segment\",\"generated\",\"email_send\",\"marketing_event\",\"registered_for\",\"ad_spend\",\"web_visit\",\"coupon\",\"work_order\",\"bill_of_materials\",\"bom_component\",\"work_center\",\"machine\",\"machine_downtime\",\"quality_inspection\",\"scrap_record\",\"production_shift\",\"it_asset\",\"software_license\",\"licensed_to\",\"it_ticket\",\"meeting_room\",\"room_booking\",\"lease\",\"security_incident\",\"project\",\"milestone\",\"project_task\",\"works_on\",\"project_risk\",\"change_request\",\"legal_case\",\"policy\",\"acknowledged\",\"data_request\",\"certification\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"customer\",\"field\":\"segment\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"sales_order\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"invoice\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"support_ticket\",\"field\":\"priority\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"support_ticket\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"shipment\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"employee\",\"field\":\"employment_type\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"leave_request\",\"field\":\"kind\"},\"limit\":20}}],\"examples\":{\"table\":\"query_example\",\"dimension\":256,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"analyst_bot\",\"token_duration\":\"1h\",\"session_duration\":\"8h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":{\"budget\":2000,\"always\":[],\"mix\":\"FullTextVector\"}}}",
-        ))
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("enterprise"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Enterprise"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer"),
+                    rust_name: ::std::string::String::from("Customer"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Legal or display name of the customer.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("segment"),
+                            rust_name: ::std::string::String::from("segment"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("enterprise"),
+                                    ::std::string::String::from("mid_market"),
+                                    ::std::string::String::from("small_business"),
+                                    ::std::string::String::from("consumer"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Market segment, used for pricing tiers and revenue reports.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code of the billing address.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("account_manager"),
+                            rust_name: ::std::string::String::from("account_manager"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Employee who owns the customer relationship.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("credit_limit"),
+                            rust_name: ::std::string::String::from("credit_limit"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Most the customer may owe us at once, in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("created_at"),
+                            rust_name: ::std::string::String::from("created_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the customer record was created.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("contact"),
+                    rust_name: ::std::string::String::from("Contact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person at a customer we talk to: buyer, decision maker or user.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "First and last name of the contact.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Work email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("phone"),
+                            rust_name: ::std::string::String::from("phone"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Direct phone number, if known.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("job_title"),
+                            rust_name: ::std::string::String::from("job_title"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Job title at the customer, e.g. 'Head of Procurement'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("employs_contact"),
+                    rust_name: ::std::string::String::from("EmploysContact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("customer"),
+                        to: ::std::string::String::from("contact"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("primary"),
+                            rust_name: ::std::string::String::from("primary"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether this is the customer's main contact.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("lead"),
+                    rust_name: ::std::string::String::from("Lead"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A prospective customer not yet qualified by sales.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("company"),
+                            rust_name: ::std::string::String::from("company"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Company name the lead gave."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("source"),
+                            rust_name: ::std::string::String::from("source"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Channel through which the lead reached us.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("new"),
+                                    ::std::string::String::from("contacted"),
+                                    ::std::string::String::from("qualified"),
+                                    ::std::string::String::from("disqualified"),
+                                    ::std::string::String::from("converted"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Qualification state of the lead.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Sales representative working the lead.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("score"),
+                            rust_name: ::std::string::String::from("score"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Lead score from 0 to 100; higher is more likely to buy.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("created_at"),
+                            rust_name: ::std::string::String::from("created_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the lead was captured."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("opportunity"),
+                    rust_name: ::std::string::String::from("Opportunity"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A potential deal with a customer, tracked through the sales pipeline.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer the deal is with."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Short name of the deal."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("stage"),
+                            rust_name: ::std::string::String::from("stage"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("prospecting"),
+                                    ::std::string::String::from("proposal"),
+                                    ::std::string::String::from("negotiation"),
+                                    ::std::string::String::from("won"),
+                                    ::std::string::String::from("lost"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Pipeline stage; 'won' and 'lost' are closed.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Expected deal value in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("close_date"),
+                            rust_name: ::std::string::String::from("close_date"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Expected or actual close date.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Sales representative who owns the deal.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("quote"),
+                    rust_name: ::std::string::String::from("Quote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A priced offer sent to a customer for an opportunity.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opportunity"),
+                            rust_name: ::std::string::String::from("opportunity"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("opportunity"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Opportunity the quote belongs to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("total"),
+                            rust_name: ::std::string::String::from("total"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Quoted total in EUR, before tax.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("valid_until"),
+                            rust_name: ::std::string::String::from("valid_until"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Last day the quoted prices hold.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("accepted"),
+                            rust_name: ::std::string::String::from("accepted"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the customer accepted the quote.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_order"),
+                    rust_name: ::std::string::String::from("SalesOrder"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A confirmed order from a customer. Buyer: sales_order<-placed<-customer. Lines: sales_order->order_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("order_number"),
+                            rust_name: ::std::string::String::from("order_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Human-readable order number printed on documents.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("draft"),
+                                    ::std::string::String::from("confirmed"),
+                                    ::std::string::String::from("shipped"),
+                                    ::std::string::String::from("delivered"),
+                                    ::std::string::String::from("cancelled"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Fulfilment state; revenue counts 'shipped' and 'delivered' only.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ordered_at"),
+                            rust_name: ::std::string::String::from("ordered_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the order was confirmed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-4217 currency code of the order.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_rep"),
+                            rust_name: ::std::string::String::from("sales_rep"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Employee credited with the sale.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_region"),
+                            rust_name: ::std::string::String::from("sales_region"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_region"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Region the sale is booked to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("placed"),
+                    rust_name: ::std::string::String::from("Placed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("customer"),
+                        to: ::std::string::String::from("sales_order"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("channel"),
+                            rust_name: ::std::string::String::from("channel"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Channel the order came through.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("order_line"),
+                    rust_name: ::std::string::String::from("OrderLine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("sales_order"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units ordered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_price"),
+                            rust_name: ::std::string::String::from("unit_price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Price per unit actually charged, in the order's currency. Line revenue is quantity * unit_price.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("discount_pct"),
+                            rust_name: ::std::string::String::from("discount_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Discount on this line, in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_region"),
+                    rust_name: ::std::string::String::from("SalesRegion"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A geographic sales territory with its own targets.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Region name, e.g. 'DACH' or 'Nordics'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("manager"),
+                            rust_name: ::std::string::String::from("manager"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Regional sales manager."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("countries"),
+                            rust_name: ::std::string::String::from("countries"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                                ::std::option::Option::None,
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO country codes the region covers.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_target"),
+                    rust_name: ::std::string::String::from("SalesTarget"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A revenue target for a region or a representative in a quarter.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("region"),
+                            rust_name: ::std::string::String::from("region"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_region"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Region the target applies to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Representative the target applies to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quarter"),
+                            rust_name: ::std::string::String::from("quarter"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Quarter as 'YYYY-Qn'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Target revenue in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("commission"),
+                    rust_name: ::std::string::String::from("Commission"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Commission earned by a sales representative on an order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Representative who earns the commission.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("sales_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Order the commission is paid on.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Commission amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("paid"),
+                            rust_name: ::std::string::String::from("paid"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether it has been paid out through payroll.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("price_list"),
+                    rust_name: ::std::string::String::from("PriceList"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A named set of prices for a market or customer segment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Price list name, e.g. 'EU retail 2025'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-4217 currency of the prices.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("segment"),
+                            rust_name: ::std::string::String::from("segment"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Literal(
+                                        ::std::vec::Vec::from([
+                                            ::std::string::String::from("enterprise"),
+                                            ::std::string::String::from("mid_market"),
+                                            ::std::string::String::from("small_business"),
+                                            ::std::string::String::from("consumer"),
+                                        ]),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer segment it applies to; none for all.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("valid_from"),
+                            rust_name: ::std::string::String::from("valid_from"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("First day the prices apply."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("price_entry"),
+                    rust_name: ::std::string::String::from("PriceEntry"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("price_list"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Unit price in the list's currency.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("min_quantity"),
+                            rust_name: ::std::string::String::from("min_quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Smallest order quantity this price applies to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("discount"),
+                    rust_name: ::std::string::String::from("Discount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A promotional or negotiated discount rule.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Code a customer enters or a rep applies.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("percent"),
+                            rust_name: ::std::string::String::from("percent"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Discount in percent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("customer"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer it is reserved for, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expires_at"),
+                            rust_name: ::std::string::String::from("expires_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the discount stops applying.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("contract"),
+                    rust_name: ::std::string::String::from("Contract"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A signed framework agreement with a customer.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer that signed the contract.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start of the contract term."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End of the contract term."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("annual_value"),
+                            rust_name: ::std::string::String::from("annual_value"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Contracted value per year in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("auto_renew"),
+                            rust_name: ::std::string::String::from("auto_renew"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the contract renews automatically.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("subscription"),
+                    rust_name: ::std::string::String::from("Subscription"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A recurring subscription of a customer to a product plan.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Subscribing customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("plan"),
+                            rust_name: ::std::string::String::from("plan"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Subscribed product plan."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("seats"),
+                            rust_name: ::std::string::String::from("seats"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licensed seats."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_fee"),
+                            rust_name: ::std::string::String::from("monthly_fee"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Recurring fee per month in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cancelled_at"),
+                            rust_name: ::std::string::String::from("cancelled_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the subscription was cancelled; none while active.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer_note"),
+                    rust_name: ::std::string::String::from("CustomerNote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A free-text note a colleague wrote about a customer.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer the note is about."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("author"),
+                            rust_name: ::std::string::String::from("author"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee who wrote it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("body"),
+                            rust_name: ::std::string::String::from("body"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The note text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("written_at"),
+                            rust_name: ::std::string::String::from("written_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was written."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_activity"),
+                    rust_name: ::std::string::String::from("SalesActivity"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A call, meeting or email logged by sales against a lead or opportunity.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How the activity happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opportunity"),
+                            rust_name: ::std::string::String::from("opportunity"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("opportunity"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Opportunity it advanced, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead"),
+                            rust_name: ::std::string::String::from("lead"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lead"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Lead it worked, if any."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who did it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("happened_at"),
+                            rust_name: ::std::string::String::from("happened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("summary"),
+                            rust_name: ::std::string::String::from("summary"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What was discussed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("competitor"),
+                    rust_name: ::std::string::String::from("Competitor"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A competing vendor we meet in deals.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Competitor name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("website"),
+                            rust_name: ::std::string::String::from("website"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Public website."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("strengths"),
+                            rust_name: ::std::string::String::from("strengths"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What they are known to do better.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("competes_on"),
+                    rust_name: ::std::string::String::from("CompetesOn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("competitor"),
+                        to: ::std::string::String::from("opportunity"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("their_price"),
+                            rust_name: ::std::string::String::from("their_price"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Decimal),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Their quoted price in EUR, if known.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product"),
+                    rust_name: ::std::string::String::from("Product"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An item we sell: physical good, service or subscription plan. Orders: product<-order_line<-sales_order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sku"),
+                            rust_name: ::std::string::String::from("sku"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Stock keeping unit, unique per product.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Display name of the product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product_category"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Catalogue category."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("list_price"),
+                            rust_name: ::std::string::String::from("list_price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Current list price in EUR; historic prices live on order_line.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_cost"),
+                            rust_name: ::std::string::String::from("unit_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Standard cost per unit in EUR, for margin reports.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("discontinued"),
+                            rust_name: ::std::string::String::from("discontinued"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether it can still be ordered.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_category"),
+                    rust_name: ::std::string::String::from("ProductCategory"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A section of the catalogue, possibly nested under a parent category.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Category name, e.g. 'Audio'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("parent"),
+                            rust_name: ::std::string::String::from("parent"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("product_category"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Parent category; none at the top level.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("brand"),
+                    rust_name: ::std::string::String::from("Brand"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A brand or manufacturer name products are sold under.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Brand name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Country of origin, ISO-3166 alpha-2.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("made_by"),
+                    rust_name: ::std::string::String::from("MadeBy"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a product (in) to its brand (out). Traverse: product->made_by->brand.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("product"),
+                        to: ::std::string::String::from("brand"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_review"),
+                    rust_name: ::std::string::String::from("ProductReview"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A rating and review a customer left for a product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Reviewed product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer who wrote it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Stars from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("text"),
+                            rust_name: ::std::string::String::from("text"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Review text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reviewed_at"),
+                            rust_name: ::std::string::String::from("reviewed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was posted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_bundle"),
+                    rust_name: ::std::string::String::from("ProductBundle"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A set of products sold together at one price.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bundle name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bundle price in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bundle_item"),
+                    rust_name: ::std::string::String::from("BundleItem"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("product_bundle"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of the product in the bundle.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_attribute"),
+                    rust_name: ::std::string::String::from("ProductAttribute"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A technical attribute of a product, such as colour or weight.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product described."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("key"),
+                            rust_name: ::std::string::String::from("key"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Attribute name, e.g. 'colour'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("value"),
+                            rust_name: ::std::string::String::from("value"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Attribute value, e.g. 'black'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("warranty"),
+                    rust_name: ::std::string::String::from("Warranty"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("The warranty terms of a product."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product covered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("months"),
+                            rust_name: ::std::string::String::from("months"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warranty length in months."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("terms"),
+                            rust_name: ::std::string::String::from("terms"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What the warranty covers."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("warehouse"),
+                    rust_name: ::std::string::String::from("Warehouse"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A site where we store stock."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Short warehouse code, e.g. 'BER1'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City the warehouse is in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("capacity_m3"),
+                            rust_name: ::std::string::String::from("capacity_m3"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Storage capacity in cubic metres.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("manager"),
+                            rust_name: ::std::string::String::from("manager"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee running the site."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("storage_bin"),
+                    rust_name: ::std::string::String::from("StorageBin"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A shelf or bin location inside a warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse the bin is in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bin code, e.g. 'A-03-2'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("max_weight_kg"),
+                            rust_name: ::std::string::String::from("max_weight_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Heaviest load the bin takes."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("stock_level"),
+                    rust_name: ::std::string::String::from("StockLevel"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "How many units of a product a warehouse holds right now.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product counted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where it is held."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("on_hand"),
+                            rust_name: ::std::string::String::from("on_hand"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units physically present."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reserved"),
+                            rust_name: ::std::string::String::from("reserved"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units promised to open orders.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reorder_point"),
+                            rust_name: ::std::string::String::from("reorder_point"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Level at which a replenishment is triggered.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("stock_movement"),
+                    rust_name: ::std::string::String::from("StockMovement"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One movement of stock into, out of or between warehouses.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product moved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("from_warehouse"),
+                            rust_name: ::std::string::String::from("from_warehouse"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("warehouse"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Source warehouse; none for receipts.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("to_warehouse"),
+                            rust_name: ::std::string::String::from("to_warehouse"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("warehouse"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Destination warehouse; none for issues.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units moved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("moved_at"),
+                            rust_name: ::std::string::String::from("moved_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the movement was booked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Why: receipt, sale, transfer, scrap or count correction.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("inventory_count"),
+                    rust_name: ::std::string::String::from("InventoryCount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A periodic physical count of a warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Counted warehouse."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counted_at"),
+                            rust_name: ::std::string::String::from("counted_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the count happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counted_by"),
+                            rust_name: ::std::string::String::from("counted_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Employee responsible for the count.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("discrepancies"),
+                            rust_name: ::std::string::String::from("discrepancies"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Lines where the count differed from the books.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("lot"),
+                    rust_name: ::std::string::String::from("Lot"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A production or supplier batch of a product, for traceability and expiry.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product of the batch."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lot_number"),
+                            rust_name: ::std::string::String::from("lot_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Batch number printed on the packaging.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expires_at"),
+                            rust_name: ::std::string::String::from("expires_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Best-before or expiry date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("supplier"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Supplier that delivered the batch.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("serial_number"),
+                    rust_name: ::std::string::String::from("SerialNumber"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("One serialised unit of a product."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product of the unit."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("serial"),
+                            rust_name: ::std::string::String::from("serial"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Serial number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lot"),
+                            rust_name: ::std::string::String::from("lot"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lot"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Batch the unit came from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sold_to"),
+                            rust_name: ::std::string::String::from("sold_to"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("customer"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer the unit was sold to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("reorder_rule"),
+                    rust_name: ::std::string::String::from("ReorderRule"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "When and how much to reorder of a product at a warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product to replenish."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse to replenish."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("min_qty"),
+                            rust_name: ::std::string::String::from("min_qty"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Reorder when stock falls below this.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("order_qty"),
+                            rust_name: ::std::string::String::from("order_qty"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Quantity to order each time."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("preferred_supplier"),
+                            rust_name: ::std::string::String::from("preferred_supplier"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("supplier"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier to order from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("stocktake"),
+                    rust_name: ::std::string::String::from("Stocktake"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An adjustment that corrects book stock after a count.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("count"),
+                            rust_name: ::std::string::String::from("count"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("inventory_count"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Count that found the difference.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product adjusted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("delta"),
+                            rust_name: ::std::string::String::from("delta"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units added (positive) or removed (negative).",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("pick_list"),
+                    rust_name: ::std::string::String::from("PickList"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A list of items a warehouse worker picks for an outgoing order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("sales_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order being picked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse picking it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("picker"),
+                            rust_name: ::std::string::String::from("picker"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Worker assigned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed_at"),
+                            rust_name: ::std::string::String::from("completed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When picking finished."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("goods_receipt"),
+                    rust_name: ::std::string::String::from("GoodsReceipt"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Goods received at a warehouse against a purchase order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("purchase_order"),
+                            rust_name: ::std::string::String::from("purchase_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("purchase_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase order delivered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Receiving warehouse."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the goods arrived."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("damaged_units"),
+                            rust_name: ::std::string::String::from("damaged_units"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units refused as damaged."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier"),
+                    rust_name: ::std::string::String::from("Supplier"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A company we buy goods or services from.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("payment_terms_days"),
+                            rust_name: ::std::string::String::from("payment_terms_days"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Days we have to pay its invoices.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Supplier rating from 1 to 5 from the last evaluation.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What it supplies, e.g. 'components' or 'logistics'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier_contact"),
+                    rust_name: ::std::string::String::from("SupplierContact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A person at a supplier."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Supplier the person works for.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("purchase_order"),
+                    rust_name: ::std::string::String::from("PurchaseOrder"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An order we placed with a supplier. Lines: purchase_order->po_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier ordered from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("po_number"),
+                            rust_name: ::std::string::String::from("po_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase order number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state of the order."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ordered_at"),
+                            rust_name: ::std::string::String::from("ordered_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When it was sent to the supplier.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expected_at"),
+                            rust_name: ::std::string::String::from("expected_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Expected delivery date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("buyer"),
+                            rust_name: ::std::string::String::from("buyer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee who raised it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("po_line"),
+                    rust_name: ::std::string::String::from("PoLine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("purchase_order"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units ordered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_cost"),
+                            rust_name: ::std::string::String::from("unit_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Agreed cost per unit in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("purchase_requisition"),
+                    rust_name: ::std::string::String::from("PurchaseRequisition"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An internal request to buy something, before a purchase order exists.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("requested_by"),
+                            rust_name: ::std::string::String::from("requested_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee asking."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("department"),
+                            rust_name: ::std::string::String::from("department"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("department"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Department that pays."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What is needed and why."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("estimated_cost"),
+                            rust_name: ::std::string::String::from("estimated_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Estimated cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier_invoice"),
+                    rust_name: ::std::string::String::from("SupplierInvoice"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An invoice a supplier sent us (accounts payable).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier that billed us."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("purchase_order"),
+                            rust_name: ::std::string::String::from("purchase_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("purchase_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase order it bills."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice total in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Payment due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("paid_at"),
+                            rust_name: ::std::string::String::from("paid_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When we paid it; none while open.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier_evaluation"),
+                    rust_name: ::std::string::String::from("SupplierEvaluation"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A periodic rating of a supplier's quality and delivery.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Evaluated supplier."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Evaluation period, e.g. '2025-H1'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("on_time_pct"),
+                            rust_name: ::std::string::String::from("on_time_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Share of deliveries on time, in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quality_score"),
+                            rust_name: ::std::string::String::from("quality_score"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Quality score from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplies"),
+                    rust_name: ::std::string::String::from("Supplies"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("supplier"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead_time_days"),
+                            rust_name: ::std::string::String::from("lead_time_days"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Days from order to delivery."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current cost per unit in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("rfq"),
+                    rust_name: ::std::string::String::from("Rfq"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A request for quotation sent to several suppliers.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What we asked prices for."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("issued_at"),
+                            rust_name: ::std::string::String::from("issued_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the request went out."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("closes_at"),
+                            rust_name: ::std::string::String::from("closes_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Deadline for bids."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bid_on"),
+                    rust_name: ::std::string::String::from("BidOn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("supplier"),
+                        to: ::std::string::String::from("rfq"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bid price in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("awarded"),
+                            rust_name: ::std::string::String::from("awarded"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether the bid won."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("employee"),
+                    rust_name: ::std::string::String::from("Employee"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person employed by the company. Manager: employee->reports_to->employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("First and last name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Company email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("department"),
+                            rust_name: ::std::string::String::from("department"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("department"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Department the employee belongs to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("job_position"),
+                            rust_name: ::std::string::String::from("job_position"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("job_position"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current position."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employment_type"),
+                            rust_name: ::std::string::String::from("employment_type"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("full_time"),
+                                    ::std::string::String::from("part_time"),
+                                    ::std::string::String::from("contractor"),
+                                    ::std::string::String::from("intern"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Contract type."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hired_at"),
+                            rust_name: ::std::string::String::from("hired_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start date of employment."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("terminated_at"),
+                            rust_name: ::std::string::String::from("terminated_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Last day of employment; none while employed.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("office"),
+                            rust_name: ::std::string::String::from("office"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("office"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Office the employee works from.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("reports_to"),
+                    rust_name: ::std::string::String::from("ReportsTo"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("employee"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("since"),
+                            rust_name: ::std::string::String::from("since"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Since when the reporting line holds.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("department"),
+                    rust_name: ::std::string::String::from("Department"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An organisational unit such as Sales, Finance or Engineering.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Department name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("cost_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Cost centre its costs are booked to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("head"),
+                            rust_name: ::std::string::String::from("head"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Head of department."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("job_position"),
+                    rust_name: ::std::string::String::from("JobPosition"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A role in the organisation with a pay grade.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Job title, e.g. 'Senior Accountant'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("grade"),
+                            rust_name: ::std::string::String::from("grade"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("pay_grade"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Pay grade of the role."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("department"),
+                            rust_name: ::std::string::String::from("department"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("department"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Department the role sits in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("pay_grade"),
+                    rust_name: ::std::string::String::from("PayGrade"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A salary band."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Grade code, e.g. 'G7'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("min_salary"),
+                            rust_name: ::std::string::String::from("min_salary"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Lowest yearly base salary in the band, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("max_salary"),
+                            rust_name: ::std::string::String::from("max_salary"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Highest yearly base salary in the band, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("salary"),
+                    rust_name: ::std::string::String::from("Salary"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee's base salary from a given date.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Paid employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Yearly gross base salary in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("effective_from"),
+                            rust_name: ::std::string::String::from("effective_from"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Date the salary applies from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("leave_request"),
+                    rust_name: ::std::string::String::from("LeaveRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A request for time off."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee asking for leave."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("vacation"),
+                                    ::std::string::String::from("sick"),
+                                    ::std::string::String::from("parental"),
+                                    ::std::string::String::from("unpaid"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Kind of leave."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_on"),
+                            rust_name: ::std::string::String::from("starts_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("First day off."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_on"),
+                            rust_name: ::std::string::String::from("ends_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Last day off."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approver"),
+                            rust_name: ::std::string::String::from("approver"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Manager who decided."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("leave_balance"),
+                    rust_name: ::std::string::String::from("LeaveBalance"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Remaining leave days of an employee for a year.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("year"),
+                            rust_name: ::std::string::String::from("year"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Calendar year."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("days_left"),
+                            rust_name: ::std::string::String::from("days_left"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Vacation days left."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("timesheet"),
+                    rust_name: ::std::string::String::from("Timesheet"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Hours an employee worked in a week, possibly per project.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who worked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("week_start"),
+                            rust_name: ::std::string::String::from("week_start"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Monday of the week."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hours"),
+                            rust_name: ::std::string::String::from("hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Hours worked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("project"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Project the hours are booked to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approved"),
+                            rust_name: ::std::string::String::from("approved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the manager approved it.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("performance_review"),
+                    rust_name: ::std::string::String::from("PerformanceReview"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A yearly or half-yearly performance review.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Reviewed employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reviewer"),
+                            rust_name: ::std::string::String::from("reviewer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Manager who reviewed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Review period, e.g. '2025'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Overall rating from 1 (poor) to 5 (outstanding).",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("summary"),
+                            rust_name: ::std::string::String::from("summary"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Written summary."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("goal"),
+                    rust_name: ::std::string::String::from("Goal"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An objective agreed with an employee for the review period.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee who owns the goal."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What should be achieved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_on"),
+                            rust_name: ::std::string::String::from("due_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Target date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("achieved"),
+                            rust_name: ::std::string::String::from("achieved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it was met."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("training_course"),
+                    rust_name: ::std::string::String::from("TrainingCourse"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A course employees can take."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Course title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("provider"),
+                            rust_name: ::std::string::String::from("provider"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who runs it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hours"),
+                            rust_name: ::std::string::String::from("hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Length in hours."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Price per participant in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("attended"),
+                    rust_name: ::std::string::String::from("Attended"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) who took a training course (out). Traverse: employee->attended->training_course.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("training_course"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed_at"),
+                            rust_name: ::std::string::String::from("completed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When they completed it; none if still in progress.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("passed"),
+                            rust_name: ::std::string::String::from("passed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether they passed the final assessment.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("skill"),
+                    rust_name: ::std::string::String::from("Skill"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A skill or qualification, e.g. 'forklift licence' or 'Rust'.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Skill name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Skill family, e.g. 'language' or 'certification'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("has_skill"),
+                    rust_name: ::std::string::String::from("HasSkill"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("skill"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("level"),
+                            rust_name: ::std::string::String::from("level"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Proficiency from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("job_opening"),
+                    rust_name: ::std::string::String::from("JobOpening"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A vacancy we are recruiting for."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("job_position"),
+                            rust_name: ::std::string::String::from("job_position"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("job_position"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Position to fill."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened_at"),
+                            rust_name: ::std::string::String::from("opened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the opening was published.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("closed_at"),
+                            rust_name: ::std::string::String::from("closed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When it was filled or withdrawn.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("recruiter"),
+                            rust_name: ::std::string::String::from("recruiter"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Recruiter in charge."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("candidate"),
+                    rust_name: ::std::string::String::from("Candidate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A person applying for a job."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("source"),
+                            rust_name: ::std::string::String::from("source"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How the candidate found us."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("applied_for"),
+                    rust_name: ::std::string::String::from("AppliedFor"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("candidate"),
+                        to: ::std::string::String::from("job_opening"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("applied_at"),
+                            rust_name: ::std::string::String::from("applied_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the application came in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("stage"),
+                            rust_name: ::std::string::String::from("stage"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Hiring stage: screening, interview, offer, hired or rejected.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("interview"),
+                    rust_name: ::std::string::String::from("Interview"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An interview with a candidate."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("candidate"),
+                            rust_name: ::std::string::String::from("candidate"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("candidate"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Interviewed candidate."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("interviewer"),
+                            rust_name: ::std::string::String::from("interviewer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee conducting it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("held_at"),
+                            rust_name: ::std::string::String::from("held_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it took place."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("score"),
+                            rust_name: ::std::string::String::from("score"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Interviewer's score from 1 to 5.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("benefit"),
+                    rust_name: ::std::string::String::from("Benefit"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A benefit the company offers, such as a pension plan or a gym subsidy.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Benefit name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_cost"),
+                            rust_name: ::std::string::String::from("monthly_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Cost to the company per enrolled employee per month, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("enrolled_in"),
+                    rust_name: ::std::string::String::from("EnrolledIn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("benefit"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("since"),
+                            rust_name: ::std::string::String::from("since"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Enrolment date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("office"),
+                    rust_name: ::std::string::String::from("Office"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A company office building."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Office name, e.g. 'Berlin HQ'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("desks"),
+                            rust_name: ::std::string::String::from("desks"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Number of desks."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("emergency_contact"),
+                    rust_name: ::std::string::String::from("EmergencyContact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Who to call if something happens to an employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Contact's name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("phone"),
+                            rust_name: ::std::string::String::from("phone"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Contact's phone number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("onboarding"),
+                    rust_name: ::std::string::String::from("Onboarding"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The onboarding checklist of a new hire.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("New hire."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("buddy"),
+                            rust_name: ::std::string::String::from("buddy"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Colleague helping them start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed"),
+                            rust_name: ::std::string::String::from("completed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether every step is done."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("termination"),
+                    rust_name: ::std::string::String::from("Termination"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("The end of an employment."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Leaving employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("last_day"),
+                            rust_name: ::std::string::String::from("last_day"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Last working day."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Resignation, dismissal, retirement or end of contract.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("regretted"),
+                            rust_name: ::std::string::String::from("regretted"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the company wanted to keep them.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("payroll_run"),
+                    rust_name: ::std::string::String::from("PayrollRun"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("One monthly payroll calculation."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Pay month as 'YYYY-MM'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("run_at"),
+                            rust_name: ::std::string::String::from("run_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was calculated."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("total_gross"),
+                            rust_name: ::std::string::String::from("total_gross"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Sum of gross pay in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approved_by"),
+                            rust_name: ::std::string::String::from("approved_by"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who approved the payout."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("payslip"),
+                    rust_name: ::std::string::String::from("Payslip"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee's pay for one payroll run.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("payroll_run"),
+                            rust_name: ::std::string::String::from("payroll_run"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("payroll_run"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Run it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Paid employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("gross"),
+                            rust_name: ::std::string::String::from("gross"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Gross pay in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("net"),
+                            rust_name: ::std::string::String::from("net"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Net pay after tax and deductions, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tax"),
+                            rust_name: ::std::string::String::from("tax"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Income tax withheld, EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bonus"),
+                    rust_name: ::std::string::String::from("Bonus"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A one-off bonus paid through payroll.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Receiving employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Gross amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why it was granted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("paid_in"),
+                            rust_name: ::std::string::String::from("paid_in"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("payroll_run"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Run that paid it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("deduction"),
+                    rust_name: ::std::string::String::from("Deduction"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A recurring deduction from an employee's pay, such as a pension contribution.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What is deducted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_amount"),
+                            rust_name: ::std::string::String::from("monthly_amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount per month in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("tax_withholding"),
+                    rust_name: ::std::string::String::from("TaxWithholding"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Income tax settings for an employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tax_class"),
+                            rust_name: ::std::string::String::from("tax_class"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Tax class or code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rate_pct"),
+                            rust_name: ::std::string::String::from("rate_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Withholding rate in percent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bank_detail"),
+                    rust_name: ::std::string::String::from("BankDetail"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Where an employee's pay goes."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("iban"),
+                            rust_name: ::std::string::String::from("iban"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("IBAN of the account."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("bank_name"),
+                            rust_name: ::std::string::String::from("bank_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bank name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("gl_account"),
+                    rust_name: ::std::string::String::from("GlAccount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An account of the general ledger (chart of accounts).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("number"),
+                            rust_name: ::std::string::String::from("number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account number, e.g. '4000'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Account name, e.g. 'Revenue - products'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("account_type"),
+                            rust_name: ::std::string::String::from("account_type"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("asset"),
+                                    ::std::string::String::from("liability"),
+                                    ::std::string::String::from("equity"),
+                                    ::std::string::String::from("revenue"),
+                                    ::std::string::String::from("expense"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Balance sheet or income statement class.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("journal_entry"),
+                    rust_name: ::std::string::String::from("JournalEntry"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A booking in the general ledger; its lines debit and credit accounts.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("entry_number"),
+                            rust_name: ::std::string::String::from("entry_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Journal entry number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("booked_at"),
+                            rust_name: ::std::string::String::from("booked_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Posting date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What was booked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("posted_by"),
+                            rust_name: ::std::string::String::from("posted_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Accountant who posted it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("journal_line"),
+                    rust_name: ::std::string::String::from("JournalLine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("journal_entry"),
+                        to: ::std::string::String::from("gl_account"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("debit"),
+                            rust_name: ::std::string::String::from("debit"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Debit amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("credit"),
+                            rust_name: ::std::string::String::from("credit"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Credit amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("cost_center"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre charged."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("fiscal_period"),
+                    rust_name: ::std::string::String::from("FiscalPeriod"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A month of the fiscal year that can be open or closed for posting.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("year"),
+                            rust_name: ::std::string::String::from("year"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Fiscal year."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("month"),
+                            rust_name: ::std::string::String::from("month"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Month 1 to 12."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("closed"),
+                            rust_name: ::std::string::String::from("closed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether postings are locked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("cost_center"),
+                    rust_name: ::std::string::String::from("CostCenter"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A unit that collects costs for management reporting.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Budget owner."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("budget"),
+                    rust_name: ::std::string::String::from("Budget"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Planned spending of a cost centre on an account for a year.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("cost_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("gl_account"),
+                            rust_name: ::std::string::String::from("gl_account"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("gl_account"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account planned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("year"),
+                            rust_name: ::std::string::String::from("year"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Fiscal year."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Planned amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("invoice"),
+                    rust_name: ::std::string::String::from("Invoice"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An invoice we sent to a customer (accounts receivable).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("invoice_number"),
+                            rust_name: ::std::string::String::from("invoice_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Billed customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order it bills."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Invoice total in EUR including tax.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("draft"),
+                                    ::std::string::String::from("sent"),
+                                    ::std::string::String::from("paid"),
+                                    ::std::string::String::from("overdue"),
+                                    ::std::string::String::from("void"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Payment state; 'overdue' is past its due date and unpaid.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("issued_at"),
+                            rust_name: ::std::string::String::from("issued_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Payment due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("payment"),
+                    rust_name: ::std::string::String::from("Payment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Money received from a customer."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Paying customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount received in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Value date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("method"),
+                            rust_name: ::std::string::String::from("method"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Bank transfer, card or direct debit.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("settles"),
+                    rust_name: ::std::string::String::from("Settles"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("payment"),
+                        to: ::std::string::String::from("invoice"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Part of the payment applied to this invoice, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("credit_note"),
+                    rust_name: ::std::string::String::from("CreditNote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A correction that reduces what a customer owes.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("invoice"),
+                            rust_name: ::std::string::String::from("invoice"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("invoice"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice corrected."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount credited in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why the credit was issued."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("expense_claim"),
+                    rust_name: ::std::string::String::from("ExpenseClaim"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee's claim for money spent on company business.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Claimant."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("submitted_at"),
+                            rust_name: ::std::string::String::from("submitted_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was submitted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("total"),
+                            rust_name: ::std::string::String::from("total"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount claimed in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approver"),
+                            rust_name: ::std::string::String::from("approver"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Manager who decided."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("expense_item"),
+                    rust_name: ::std::string::String::from("ExpenseItem"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("One receipt on an expense claim."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("claim"),
+                            rust_name: ::std::string::String::from("claim"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("expense_claim"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Claim it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Travel, meals, lodging, equipment or other.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("spent_on"),
+                            rust_name: ::std::string::String::from("spent_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Date on the receipt."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bank_account"),
+                    rust_name: ::std::string::String::from("BankAccount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A company bank account."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("iban"),
+                            rust_name: ::std::string::String::from("iban"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("IBAN."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("ISO-4217 currency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("balance"),
+                            rust_name: ::std::string::String::from("balance"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current booked balance."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bank_transaction"),
+                    rust_name: ::std::string::String::from("BankTransaction"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A line on a company bank statement.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("bank_account"),
+                            rust_name: ::std::string::String::from("bank_account"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("bank_account"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account the line is on."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Amount; negative for outgoing money.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("booked_at"),
+                            rust_name: ::std::string::String::from("booked_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Booking date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counterparty"),
+                            rust_name: ::std::string::String::from("counterparty"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name of the other party."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reconciled"),
+                            rust_name: ::std::string::String::from("reconciled"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether it is matched to a ledger entry.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("currency"),
+                    rust_name: ::std::string::String::from("Currency"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A currency we trade in."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("ISO-4217 code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Currency name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("exchange_rate"),
+                    rust_name: ::std::string::String::from("ExchangeRate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The rate of a currency against EUR on a day.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("currency"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Foreign currency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rate"),
+                            rust_name: ::std::string::String::from("rate"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of the currency per EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("on_day"),
+                            rust_name: ::std::string::String::from("on_day"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Day the rate applies to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("tax_rate"),
+                    rust_name: ::std::string::String::from("TaxRate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A sales tax (VAT) rate of a country.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rate_pct"),
+                            rust_name: ::std::string::String::from("rate_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Rate in percent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("E.g. 'standard' or 'reduced'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("fixed_asset"),
+                    rust_name: ::std::string::String::from("FixedAsset"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A capitalised asset that is depreciated over time.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Asset description."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("acquired_at"),
+                            rust_name: ::std::string::String::from("acquired_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Acquisition date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Acquisition cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("useful_life_years"),
+                            rust_name: ::std::string::String::from("useful_life_years"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depreciation period in years."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("cost_center"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre owning it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("depreciation"),
+                    rust_name: ::std::string::String::from("Depreciation"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A depreciation booking of a fixed asset for a period.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("asset"),
+                            rust_name: ::std::string::String::from("asset"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("fixed_asset"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depreciated asset."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Month as 'YYYY-MM'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depreciation amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("loan"),
+                    rust_name: ::std::string::String::from("Loan"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Money the company borrowed."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lender"),
+                            rust_name: ::std::string::String::from("lender"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bank or lender."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("principal"),
+                            rust_name: ::std::string::String::from("principal"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount borrowed in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("interest_pct"),
+                            rust_name: ::std::string::String::from("interest_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Yearly interest rate in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("matures_at"),
+                            rust_name: ::std::string::String::from("matures_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Repayment date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("audit_finding"),
+                    rust_name: ::std::string::String::from("AuditFinding"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An issue raised by internal or external auditors.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Short description."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("severity"),
+                            rust_name: ::std::string::String::from("severity"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How serious it is."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("raised_at"),
+                            rust_name: ::std::string::String::from("raised_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was raised."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who must fix it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolved"),
+                            rust_name: ::std::string::String::from("resolved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it is closed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("support_ticket"),
+                    rust_name: ::std::string::String::from("SupportTicket"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A customer's request or problem handled by support. Comments: support_ticket->has_comment->ticket_comment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("subject"),
+                            rust_name: ::std::string::String::from("subject"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("One-line summary."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer who raised it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("product"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product concerned, if any."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("priority"),
+                            rust_name: ::std::string::String::from("priority"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Urgency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("open"),
+                                    ::std::string::String::from("waiting"),
+                                    ::std::string::String::from("resolved"),
+                                    ::std::string::String::from("closed"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Handling state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("channel"),
+                            rust_name: ::std::string::String::from("channel"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How it reached us."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened_at"),
+                            rust_name: ::std::string::String::from("opened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was opened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolved_at"),
+                            rust_name: ::std::string::String::from("resolved_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was resolved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("assignee"),
+                            rust_name: ::std::string::String::from("assignee"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Support agent working it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sla"),
+                            rust_name: ::std::string::String::from("sla"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sla_policy"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Service-level policy that applies.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("ticket_comment"),
+                    rust_name: ::std::string::String::from("TicketComment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A message on a support ticket, from the customer or an agent.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("body"),
+                            rust_name: ::std::string::String::from("body"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Message text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("written_at"),
+                            rust_name: ::std::string::String::from("written_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was written."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("internal"),
+                            rust_name: ::std::string::String::from("internal"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether only staff can see it.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("author"),
+                            rust_name: ::std::string::String::from("author"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Agent who wrote it; none when the customer did.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("has_comment"),
+                    rust_name: ::std::string::String::from("HasComment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("support_ticket"),
+                        to: ::std::string::String::from("ticket_comment"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sla_policy"),
+                    rust_name: ::std::string::String::from("SlaPolicy"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Response and resolution times promised to customers.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Policy name, e.g. 'Premium 24/7'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("first_response_hours"),
+                            rust_name: ::std::string::String::from(
+                                "first_response_hours",
+                            ),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Hours to the first response."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolution_hours"),
+                            rust_name: ::std::string::String::from("resolution_hours"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Hours to resolution."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sla_breach"),
+                    rust_name: ::std::string::String::from("SlaBreach"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A ticket that missed its service-level target.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ticket"),
+                            rust_name: ::std::string::String::from("ticket"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_ticket"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Late ticket."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("'response' or 'resolution'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("late_by_hours"),
+                            rust_name: ::std::string::String::from("late_by_hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How late, in hours."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("knowledge_article"),
+                    rust_name: ::std::string::String::from("KnowledgeArticle"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A help-centre article."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Article title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("body"),
+                            rust_name: ::std::string::String::from("body"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Article text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("product"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product it documents."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("views"),
+                            rust_name: ::std::string::String::from("views"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Page views."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("author"),
+                            rust_name: ::std::string::String::from("author"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Writer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer_survey"),
+                    rust_name: ::std::string::String::from("CustomerSurvey"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A satisfaction survey answered after a ticket was resolved.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ticket"),
+                            rust_name: ::std::string::String::from("ticket"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_ticket"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Ticket it rates."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("csat"),
+                            rust_name: ::std::string::String::from("csat"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Satisfaction from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("nps"),
+                            rust_name: ::std::string::String::from("nps"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Likelihood to recommend from 0 to 10.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("comment"),
+                            rust_name: ::std::string::String::from("comment"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Free-text feedback."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("support_team"),
+                    rust_name: ::std::string::String::from("SupportTeam"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A team of support agents, e.g. 'Tier 2' or 'Billing'.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Team name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead"),
+                            rust_name: ::std::string::String::from("lead"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Team lead."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("member_of"),
+                    rust_name: ::std::string::String::from("MemberOf"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("support_team"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("since"),
+                            rust_name: ::std::string::String::from("since"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Joined the team on."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("escalation"),
+                    rust_name: ::std::string::String::from("Escalation"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A ticket handed to a higher tier or to engineering.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ticket"),
+                            rust_name: ::std::string::String::from("ticket"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_ticket"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Escalated ticket."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("to_team"),
+                            rust_name: ::std::string::String::from("to_team"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_team"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Team it went to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("escalated_at"),
+                            rust_name: ::std::string::String::from("escalated_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("return_request"),
+                    rust_name: ::std::string::String::from("ReturnRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A customer's request to return a delivered product (RMA).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("sales_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order the product came with."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product returned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units returned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why it is returned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approved"),
+                            rust_name: ::std::string::String::from("approved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the return was accepted.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("refund"),
+                            rust_name: ::std::string::String::from("refund"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Refund in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("complaint"),
+                    rust_name: ::std::string::String::from("Complaint"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A formal complaint from a customer.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Complaining customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("subject"),
+                            rust_name: ::std::string::String::from("subject"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What it is about."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was received."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("severity"),
+                            rust_name: ::std::string::String::from("severity"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How serious it is."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("carrier"),
+                    rust_name: ::std::string::String::from("Carrier"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A transport company that moves our shipments.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Carrier name, e.g. 'DHL Freight'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("mode"),
+                            rust_name: ::std::string::String::from("mode"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Road, rail, sea, air or parcel.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Our rating from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("shipment"),
+                    rust_name: ::std::string::String::from("Shipment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A consignment of goods sent to a customer or between warehouses.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tracking_number"),
+                            rust_name: ::std::string::String::from("tracking_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Carrier's tracking number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order shipped, if any."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("carrier"),
+                            rust_name: ::std::string::String::from("carrier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("carrier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Carrier moving it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("from_warehouse"),
+                            rust_name: ::std::string::String::from("from_warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse it leaves from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("planned"),
+                                    ::std::string::String::from("in_transit"),
+                                    ::std::string::String::from("delivered"),
+                                    ::std::string::String::from("exception"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Transport state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipped_at"),
+                            rust_name: ::std::string::String::from("shipped_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it left."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("delivered_at"),
+                            rust_name: ::std::string::String::from("delivered_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it arrived."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("weight_kg"),
+                            rust_name: ::std::string::String::from("weight_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Gross weight."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("freight_cost"),
+                            rust_name: ::std::string::String::from("freight_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What the carrier charges, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("package"),
+                    rust_name: ::std::string::String::from("Package"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One parcel or pallet of a shipment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipment"),
+                            rust_name: ::std::string::String::from("shipment"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("shipment"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Shipment it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("weight_kg"),
+                            rust_name: ::std::string::String::from("weight_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Weight."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("dimensions"),
+                            rust_name: ::std::string::String::from("dimensions"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("L x W x H in cm."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("delivery_address"),
+                    rust_name: ::std::string::String::from("DeliveryAddress"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An address we deliver to."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer at the address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("street"),
+                            rust_name: ::std::string::String::from("street"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Street and number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("postal_code"),
+                            rust_name: ::std::string::String::from("postal_code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Postal code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("shipped_to"),
+                    rust_name: ::std::string::String::from("ShippedTo"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("shipment"),
+                        to: ::std::string::String::from("delivery_address"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("route"),
+                    rust_name: ::std::string::String::from("Route"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A recurring delivery route of our own fleet.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Route name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("origin"),
+                            rust_name: ::std::string::String::from("origin"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depot the route starts from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("stops"),
+                            rust_name: ::std::string::String::from("stops"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Number of stops."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("distance_km"),
+                            rust_name: ::std::string::String::from("distance_km"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Length in kilometres."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("vehicle"),
+                    rust_name: ::std::string::String::from("Vehicle"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A truck or van of our own fleet."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("plate"),
+                            rust_name: ::std::string::String::from("plate"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licence plate."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Van, truck or trailer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("capacity_kg"),
+                            rust_name: ::std::string::String::from("capacity_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Payload."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("depot"),
+                            rust_name: ::std::string::String::from("depot"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Home depot."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("driver"),
+                    rust_name: ::std::string::String::from("Driver"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A driver of our fleet."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The driver's employee record."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("licence_class"),
+                            rust_name: ::std::string::String::from("licence_class"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Driving licence class."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("licence_expires"),
+                            rust_name: ::std::string::String::from("licence_expires"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licence expiry date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("trip"),
+                    rust_name: ::std::string::String::from("Trip"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One run of a vehicle on a route on a day.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("route"),
+                            rust_name: ::std::string::String::from("route"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("route"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Route driven."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("vehicle"),
+                            rust_name: ::std::string::String::from("vehicle"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("vehicle"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Vehicle used."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("driver"),
+                            rust_name: ::std::string::String::from("driver"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("driver"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Driver."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("departed_at"),
+                            rust_name: ::std::string::String::from("departed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Departure."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("returned_at"),
+                            rust_name: ::std::string::String::from("returned_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Return to depot."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("carries"),
+                    rust_name: ::std::string::String::from("Carries"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("trip"),
+                        to: ::std::string::String::from("shipment"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("fuel_log"),
+                    rust_name: ::std::string::String::from("FuelLog"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A refuelling of a fleet vehicle."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("vehicle"),
+                            rust_name: ::std::string::String::from("vehicle"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("vehicle"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Refuelled vehicle."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("litres"),
+                            rust_name: ::std::string::String::from("litres"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Litres."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("filled_at"),
+                            rust_name: ::std::string::String::from("filled_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("vehicle_maintenance"),
+                    rust_name: ::std::string::String::from("VehicleMaintenance"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A service or repair of a fleet vehicle.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("vehicle"),
+                            rust_name: ::std::string::String::from("vehicle"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("vehicle"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Serviced vehicle."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("serviced_at"),
+                            rust_name: ::std::string::String::from("serviced_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What was done."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customs_declaration"),
+                    rust_name: ::std::string::String::from("CustomsDeclaration"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An export or import declaration for a cross-border shipment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipment"),
+                            rust_name: ::std::string::String::from("shipment"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("shipment"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Declared shipment."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hs_code"),
+                            rust_name: ::std::string::String::from("hs_code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Harmonised System tariff code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("declared_value"),
+                            rust_name: ::std::string::String::from("declared_value"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customs value in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("duty"),
+                            rust_name: ::std::string::String::from("duty"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Duty paid in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("freight_rate"),
+                    rust_name: ::std::string::String::from("FreightRate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A carrier's price to move goods on a lane.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("carrier"),
+                            rust_name: ::std::string::String::from("carrier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("carrier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Carrier."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("origin_country"),
+                            rust_name: ::std::string::String::from("origin_country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("From, ISO-3166 alpha-2."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("destination_country"),
+                            rust_name: ::std::string::String::from(
+                                "destination_country",
+                            ),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("To, ISO-3166 alpha-2."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price_per_kg"),
+                            rust_name: ::std::string::String::from("price_per_kg"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Price per kilogram in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("delivery_exception"),
+                    rust_name: ::std::string::String::from("DeliveryException"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A problem during delivery: damage, delay or failed attempt.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipment"),
+                            rust_name: ::std::string::String::from("shipment"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("shipment"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Affected shipment."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Damage, delay, lost or refused.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reported_at"),
+                            rust_name: ::std::string::String::from("reported_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was reported."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("campaign"),
+                    rust_name: ::std::string::String::from("Campaign"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A marketing campaign with a budget and a goal.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("channel"),
+                            rust_name: ::std::string::String::from("channel"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Main channel."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("budget"),
+                            rust_name: ::std::string::String::from("budget"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Planned spend in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Marketer in charge."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("targets"),
+                    rust_name: ::std::string::String::from("Targets"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("campaign"),
+                        to: ::std::string::String::from("audience_segment"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("audience_segment"),
+                    rust_name: ::std::string::String::from("AudienceSegment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A group of customers or prospects defined for marketing.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Segment name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rule"),
+                            rust_name: ::std::string::String::from("rule"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How members are selected."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("size"),
+                            rust_name: ::std::string::String::from("size"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current number of members."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("generated"),
+                    rust_name: ::std::string::String::from("Generated"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("campaign"),
+                        to: ::std::string::String::from("lead"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Attributed cost per lead, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("email_send"),
+                    rust_name: ::std::string::String::from("EmailSend"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One marketing email sent to a contact.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("campaign"),
+                            rust_name: ::std::string::String::from("campaign"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("campaign"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("contact"),
+                            rust_name: ::std::string::String::from("contact"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("contact"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Recipient."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sent_at"),
+                            rust_name: ::std::string::String::from("sent_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was sent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened"),
+                            rust_name: ::std::string::String::from("opened"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it was opened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("clicked"),
+                            rust_name: ::std::string::String::from("clicked"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether a link was clicked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("marketing_event"),
+                    rust_name: ::std::string::String::from("MarketingEvent"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A trade fair, webinar or conference we attend or host.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Event name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("held_at"),
+                            rust_name: ::std::string::String::from("held_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City; none for online events."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Our cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("registered_for"),
+                    rust_name: ::std::string::String::from("RegisteredFor"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("contact"),
+                        to: ::std::string::String::from("marketing_event"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("attended"),
+                            rust_name: ::std::string::String::from("attended"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether they showed up."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("ad_spend"),
+                    rust_name: ::std::string::String::from("AdSpend"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Daily advertising spend of a campaign on a platform.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("campaign"),
+                            rust_name: ::std::string::String::from("campaign"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("campaign"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("platform"),
+                            rust_name: ::std::string::String::from("platform"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Ad platform."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("spent_on"),
+                            rust_name: ::std::string::String::from("spent_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Day."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Spend in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("clicks"),
+                            rust_name: ::std::string::String::from("clicks"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Clicks received."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("web_visit"),
+                    rust_name: ::std::string::String::from("WebVisit"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A visit to our website, tied to a lead when known.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead"),
+                            rust_name: ::std::string::String::from("lead"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lead"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Visitor, if identified."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("page"),
+                            rust_name: ::std::string::String::from("page"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Landing page path."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("visited_at"),
+                            rust_name: ::std::string::String::from("visited_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("utm_campaign"),
+                            rust_name: ::std::string::String::from("utm_campaign"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("campaign"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Campaign in the tracking link.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("coupon"),
+                    rust_name: ::std::string::String::from("Coupon"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A coupon code handed out by a campaign.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("campaign"),
+                            rust_name: ::std::string::String::from("campaign"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("campaign"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign that issued it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("redemptions"),
+                            rust_name: ::std::string::String::from("redemptions"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Times it was used."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("work_order"),
+                    rust_name: ::std::string::String::from("WorkOrder"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An order to produce a quantity of a product on the shop floor.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product made."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units to produce."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("planned"),
+                                    ::std::string::String::from("active"),
+                                    ::std::string::String::from("on_hold"),
+                                    ::std::string::String::from("done"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Production state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_center"),
+                            rust_name: ::std::string::String::from("work_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where it is produced."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bill_of_materials"),
+                    rust_name: ::std::string::String::from("BillOfMaterials"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The parts list of a manufactured product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Assembled product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("version"),
+                            rust_name: ::std::string::String::from("version"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("BOM revision."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bom_component"),
+                    rust_name: ::std::string::String::from("BomComponent"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("bill_of_materials"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of the component per assembled unit.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("work_center"),
+                    rust_name: ::std::string::String::from("WorkCenter"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A production line or machine group.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Work centre name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hourly_rate"),
+                            rust_name: ::std::string::String::from("hourly_rate"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost per machine hour in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("capacity_hours"),
+                            rust_name: ::std::string::String::from("capacity_hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Available hours per week."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("machine"),
+                    rust_name: ::std::string::String::from("Machine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A machine on the shop floor."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_center"),
+                            rust_name: ::std::string::String::from("work_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where it stands."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("model"),
+                            rust_name: ::std::string::String::from("model"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Machine model."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("installed_at"),
+                            rust_name: ::std::string::String::from("installed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Installation date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("machine_downtime"),
+                    rust_name: ::std::string::String::from("MachineDowntime"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A period when a machine could not run.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("machine"),
+                            rust_name: ::std::string::String::from("machine"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("machine"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Stopped machine."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("started_at"),
+                            rust_name: ::std::string::String::from("started_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start of the stop."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ended_at"),
+                            rust_name: ::std::string::String::from("ended_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End of the stop."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cause"),
+                            rust_name: ::std::string::String::from("cause"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Breakdown, changeover, maintenance or no material.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("quality_inspection"),
+                    rust_name: ::std::string::String::from("QualityInspection"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A quality check of produced or received goods.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_order"),
+                            rust_name: ::std::string::String::from("work_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("work_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Production checked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lot"),
+                            rust_name: ::std::string::String::from("lot"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lot"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Batch checked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("inspector"),
+                            rust_name: ::std::string::String::from("inspector"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Inspector."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("passed"),
+                            rust_name: ::std::string::String::from("passed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it passed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("defects"),
+                            rust_name: ::std::string::String::from("defects"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Defects found."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("scrap_record"),
+                    rust_name: ::std::string::String::from("ScrapRecord"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Material scrapped in production."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_order"),
+                            rust_name: ::std::string::String::from("work_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order that scrapped it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Scrapped material."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units scrapped."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("production_shift"),
+                    rust_name: ::std::string::String::from("ProductionShift"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A shift worked at a work centre."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_center"),
+                            rust_name: ::std::string::String::from("work_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supervisor"),
+                            rust_name: ::std::string::String::from("supervisor"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Shift supervisor."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("output_units"),
+                            rust_name: ::std::string::String::from("output_units"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units produced in the shift."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("it_asset"),
+                    rust_name: ::std::string::String::from("ItAsset"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A laptop, phone, monitor or licence handed out to employees.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tag"),
+                            rust_name: ::std::string::String::from("tag"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Asset tag."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Laptop, phone, monitor or licence.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("state"),
+                            rust_name: ::std::string::String::from("state"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("in_use"),
+                                    ::std::string::String::from("in_stock"),
+                                    ::std::string::String::from("repair"),
+                                    ::std::string::String::from("retired"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Where the asset is in its life.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("assigned_to"),
+                            rust_name: ::std::string::String::from("assigned_to"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current holder."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("purchased_at"),
+                            rust_name: ::std::string::String::from("purchased_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("software_license"),
+                    rust_name: ::std::string::String::from("SoftwareLicense"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A licence for a software product."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product_name"),
+                            rust_name: ::std::string::String::from("product_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Software name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("seats"),
+                            rust_name: ::std::string::String::from("seats"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licensed seats."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("annual_cost"),
+                            rust_name: ::std::string::String::from("annual_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost per year in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("renews_at"),
+                            rust_name: ::std::string::String::from("renews_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Renewal date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("licensed_to"),
+                    rust_name: ::std::string::String::from("LicensedTo"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("software_license"),
+                        to: ::std::string::String::from("employee"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("it_ticket"),
+                    rust_name: ::std::string::String::from("ItTicket"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An internal IT help-desk request."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("requester"),
+                            rust_name: ::std::string::String::from("requester"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee asking for help."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("subject"),
+                            rust_name: ::std::string::String::from("subject"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Summary."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("priority"),
+                            rust_name: ::std::string::String::from("priority"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Urgency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("open"),
+                                    ::std::string::String::from("waiting"),
+                                    ::std::string::String::from("resolved"),
+                                    ::std::string::String::from("closed"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("State."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("asset"),
+                            rust_name: ::std::string::String::from("asset"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("it_asset"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Asset concerned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("meeting_room"),
+                    rust_name: ::std::string::String::from("MeetingRoom"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A bookable room in an office."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("office"),
+                            rust_name: ::std::string::String::from("office"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("office"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Office."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Room name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("seats"),
+                            rust_name: ::std::string::String::from("seats"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Seats."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("room_booking"),
+                    rust_name: ::std::string::String::from("RoomBooking"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A booking of a meeting room."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("room"),
+                            rust_name: ::std::string::String::from("room"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("meeting_room"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Booked room."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("booked_by"),
+                            rust_name: ::std::string::String::from("booked_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who booked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("lease"),
+                    rust_name: ::std::string::String::from("Lease"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A rental contract for an office or warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("office"),
+                            rust_name: ::std::string::String::from("office"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("office"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Leased office."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("warehouse"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Leased warehouse."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_rent"),
+                            rust_name: ::std::string::String::from("monthly_rent"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Rent per month in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End of the lease."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("security_incident"),
+                    rust_name: ::std::string::String::from("SecurityIncident"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An information security incident."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("severity"),
+                            rust_name: ::std::string::String::from("severity"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Severity."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("detected_at"),
+                            rust_name: ::std::string::String::from("detected_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was detected."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("affected_asset"),
+                            rust_name: ::std::string::String::from("affected_asset"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("it_asset"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Affected device."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolved"),
+                            rust_name: ::std::string::String::from("resolved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it is closed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("project"),
+                    rust_name: ::std::string::String::from("Project"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An internal or customer project with a budget and a manager.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("customer"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer paying for it; none for internal projects.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("manager"),
+                            rust_name: ::std::string::String::from("manager"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project manager."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("planned"),
+                                    ::std::string::String::from("active"),
+                                    ::std::string::String::from("on_hold"),
+                                    ::std::string::String::from("done"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("State."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("budget"),
+                            rust_name: ::std::string::String::from("budget"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Budget in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Planned end."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("milestone"),
+                    rust_name: ::std::string::String::from("Milestone"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A dated deliverable of a project."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Deliverable."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reached"),
+                            rust_name: ::std::string::String::from("reached"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it was delivered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("project_task"),
+                    rust_name: ::std::string::String::from("ProjectTask"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A task in a project."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What to do."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("assignee"),
+                            rust_name: ::std::string::String::from("assignee"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who does it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("estimate_hours"),
+                            rust_name: ::std::string::String::from("estimate_hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Estimated effort."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("done"),
+                            rust_name: ::std::string::String::from("done"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it is finished."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("works_on"),
+                    rust_name: ::std::string::String::from("WorksOn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) staffed on a project (out). Traverse: employee->works_on->project.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("project"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("role"),
+                            rust_name: ::std::string::String::from("role"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Role on the project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("allocation_pct"),
+                            rust_name: ::std::string::String::from("allocation_pct"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Share of their time, in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("project_risk"),
+                    rust_name: ::std::string::String::from("ProjectRisk"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A risk recorded for a project."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The risk."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("probability"),
+                            rust_name: ::std::string::String::from("probability"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Likelihood from 0 to 1."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("impact"),
+                            rust_name: ::std::string::String::from("impact"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Impact from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("change_request"),
+                    rust_name: ::std::string::String::from("ChangeRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A change to a project's scope, schedule or budget.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What changes."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_impact"),
+                            rust_name: ::std::string::String::from("cost_impact"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Budget change in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("legal_case"),
+                    rust_name: ::std::string::String::from("LegalCase"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A dispute or lawsuit the company is party to.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Case name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counterparty"),
+                            rust_name: ::std::string::String::from("counterparty"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Other party."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened_at"),
+                            rust_name: ::std::string::String::from("opened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it started."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("exposure"),
+                            rust_name: ::std::string::String::from("exposure"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Estimated financial exposure in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counsel"),
+                            rust_name: ::std::string::String::from("counsel"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("In-house lawyer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("policy"),
+                    rust_name: ::std::string::String::from("Policy"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An internal policy document employees must follow.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Policy title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("version"),
+                            rust_name: ::std::string::String::from("version"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Version."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("effective_from"),
+                            rust_name: ::std::string::String::from("effective_from"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Effective date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Policy owner."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("acknowledged"),
+                    rust_name: ::std::string::String::from("Acknowledged"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("policy"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("at"),
+                            rust_name: ::std::string::String::from("at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("data_request"),
+                    rust_name: ::std::string::String::from("DataRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A customer's data protection request (access or deletion, GDPR).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Requesting customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "'access', 'deletion' or 'correction'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was received."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed_at"),
+                            rust_name: ::std::string::String::from("completed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was answered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("certification"),
+                    rust_name: ::std::string::String::from("Certification"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A certification the company holds, such as ISO 9001.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Certificate name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("issuer"),
+                            rust_name: ::std::string::String::from("issuer"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Certification body."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expires_at"),
+                            rust_name: ::std::string::String::from("expires_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Expiry date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Segment"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Enterprise"),
+                            ::std::string::String::from("enterprise"),
+                        ),
+                        (
+                            ::std::string::String::from("MidMarket"),
+                            ::std::string::String::from("mid_market"),
+                        ),
+                        (
+                            ::std::string::String::from("SmallBusiness"),
+                            ::std::string::String::from("small_business"),
+                        ),
+                        (
+                            ::std::string::String::from("Consumer"),
+                            ::std::string::String::from("consumer"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("LeadStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("New"),
+                            ::std::string::String::from("new"),
+                        ),
+                        (
+                            ::std::string::String::from("Contacted"),
+                            ::std::string::String::from("contacted"),
+                        ),
+                        (
+                            ::std::string::String::from("Qualified"),
+                            ::std::string::String::from("qualified"),
+                        ),
+                        (
+                            ::std::string::String::from("Disqualified"),
+                            ::std::string::String::from("disqualified"),
+                        ),
+                        (
+                            ::std::string::String::from("Converted"),
+                            ::std::string::String::from("converted"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("OpportunityStage"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Prospecting"),
+                            ::std::string::String::from("prospecting"),
+                        ),
+                        (
+                            ::std::string::String::from("Proposal"),
+                            ::std::string::String::from("proposal"),
+                        ),
+                        (
+                            ::std::string::String::from("Negotiation"),
+                            ::std::string::String::from("negotiation"),
+                        ),
+                        (
+                            ::std::string::String::from("Won"),
+                            ::std::string::String::from("won"),
+                        ),
+                        (
+                            ::std::string::String::from("Lost"),
+                            ::std::string::String::from("lost"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("OrderStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Draft"),
+                            ::std::string::String::from("draft"),
+                        ),
+                        (
+                            ::std::string::String::from("Confirmed"),
+                            ::std::string::String::from("confirmed"),
+                        ),
+                        (
+                            ::std::string::String::from("Shipped"),
+                            ::std::string::String::from("shipped"),
+                        ),
+                        (
+                            ::std::string::String::from("Delivered"),
+                            ::std::string::String::from("delivered"),
+                        ),
+                        (
+                            ::std::string::String::from("Cancelled"),
+                            ::std::string::String::from("cancelled"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("InvoiceStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Draft"),
+                            ::std::string::String::from("draft"),
+                        ),
+                        (
+                            ::std::string::String::from("Sent"),
+                            ::std::string::String::from("sent"),
+                        ),
+                        (
+                            ::std::string::String::from("Paid"),
+                            ::std::string::String::from("paid"),
+                        ),
+                        (
+                            ::std::string::String::from("Overdue"),
+                            ::std::string::String::from("overdue"),
+                        ),
+                        (
+                            ::std::string::String::from("Void"),
+                            ::std::string::String::from("void"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("EmploymentType"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("FullTime"),
+                            ::std::string::String::from("full_time"),
+                        ),
+                        (
+                            ::std::string::String::from("PartTime"),
+                            ::std::string::String::from("part_time"),
+                        ),
+                        (
+                            ::std::string::String::from("Contractor"),
+                            ::std::string::String::from("contractor"),
+                        ),
+                        (
+                            ::std::string::String::from("Intern"),
+                            ::std::string::String::from("intern"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("LeaveKind"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Vacation"),
+                            ::std::string::String::from("vacation"),
+                        ),
+                        (
+                            ::std::string::String::from("Sick"),
+                            ::std::string::String::from("sick"),
+                        ),
+                        (
+                            ::std::string::String::from("Parental"),
+                            ::std::string::String::from("parental"),
+                        ),
+                        (
+                            ::std::string::String::from("Unpaid"),
+                            ::std::string::String::from("unpaid"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("ApprovalStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Pending"),
+                            ::std::string::String::from("pending"),
+                        ),
+                        (
+                            ::std::string::String::from("Approved"),
+                            ::std::string::String::from("approved"),
+                        ),
+                        (
+                            ::std::string::String::from("Rejected"),
+                            ::std::string::String::from("rejected"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("TicketPriority"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Low"),
+                            ::std::string::String::from("low"),
+                        ),
+                        (
+                            ::std::string::String::from("Normal"),
+                            ::std::string::String::from("normal"),
+                        ),
+                        (
+                            ::std::string::String::from("High"),
+                            ::std::string::String::from("high"),
+                        ),
+                        (
+                            ::std::string::String::from("Urgent"),
+                            ::std::string::String::from("urgent"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("TicketStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Open"),
+                            ::std::string::String::from("open"),
+                        ),
+                        (
+                            ::std::string::String::from("Waiting"),
+                            ::std::string::String::from("waiting"),
+                        ),
+                        (
+                            ::std::string::String::from("Resolved"),
+                            ::std::string::String::from("resolved"),
+                        ),
+                        (
+                            ::std::string::String::from("Closed"),
+                            ::std::string::String::from("closed"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("ShipmentStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Planned"),
+                            ::std::string::String::from("planned"),
+                        ),
+                        (
+                            ::std::string::String::from("InTransit"),
+                            ::std::string::String::from("in_transit"),
+                        ),
+                        (
+                            ::std::string::String::from("Delivered"),
+                            ::std::string::String::from("delivered"),
+                        ),
+                        (
+                            ::std::string::String::from("Exception"),
+                            ::std::string::String::from("exception"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Channel"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Email"),
+                            ::std::string::String::from("email"),
+                        ),
+                        (
+                            ::std::string::String::from("Phone"),
+                            ::std::string::String::from("phone"),
+                        ),
+                        (
+                            ::std::string::String::from("Chat"),
+                            ::std::string::String::from("chat"),
+                        ),
+                        (
+                            ::std::string::String::from("Web"),
+                            ::std::string::String::from("web"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("AccountType"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Asset"),
+                            ::std::string::String::from("asset"),
+                        ),
+                        (
+                            ::std::string::String::from("Liability"),
+                            ::std::string::String::from("liability"),
+                        ),
+                        (
+                            ::std::string::String::from("Equity"),
+                            ::std::string::String::from("equity"),
+                        ),
+                        (
+                            ::std::string::String::from("Revenue"),
+                            ::std::string::String::from("revenue"),
+                        ),
+                        (
+                            ::std::string::String::from("Expense"),
+                            ::std::string::String::from("expense"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("AssetState"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("InUse"),
+                            ::std::string::String::from("in_use"),
+                        ),
+                        (
+                            ::std::string::String::from("InStock"),
+                            ::std::string::String::from("in_stock"),
+                        ),
+                        (
+                            ::std::string::String::from("Repair"),
+                            ::std::string::String::from("repair"),
+                        ),
+                        (
+                            ::std::string::String::from("Retired"),
+                            ::std::string::String::from("retired"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("ProjectStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Planned"),
+                            ::std::string::String::from("planned"),
+                        ),
+                        (
+                            ::std::string::String::from("Active"),
+                            ::std::string::String::from("active"),
+                        ),
+                        (
+                            ::std::string::String::from("OnHold"),
+                            ::std::string::String::from("on_hold"),
+                        ),
+                        (
+                            ::std::string::String::from("Done"),
+                            ::std::string::String::from("done"),
+                        ),
+                    ]),
+                },
+            ]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("customer"),
+                    ::std::string::String::from("contact"),
+                    ::std::string::String::from("employs_contact"),
+                    ::std::string::String::from("lead"),
+                    ::std::string::String::from("opportunity"),
+                    ::std::string::String::from("quote"),
+                    ::std::string::String::from("sales_order"),
+                    ::std::string::String::from("placed"),
+                    ::std::string::String::from("order_line"),
+                    ::std::string::String::from("sales_region"),
+                    ::std::string::String::from("sales_target"),
+                    ::std::string::String::from("commission"),
+                    ::std::string::String::from("price_list"),
+                    ::std::string::String::from("price_entry"),
+                    ::std::string::String::from("discount"),
+                    ::std::string::String::from("contract"),
+                    ::std::string::String::from("subscription"),
+                    ::std::string::String::from("customer_note"),
+                    ::std::string::String::from("sales_activity"),
+                    ::std::string::String::from("competitor"),
+                    ::std::string::String::from("competes_on"),
+                    ::std::string::String::from("product"),
+                    ::std::string::String::from("product_category"),
+                    ::std::string::String::from("brand"),
+                    ::std::string::String::from("made_by"),
+                    ::std::string::String::from("product_review"),
+                    ::std::string::String::from("product_bundle"),
+                    ::std::string::String::from("bundle_item"),
+                    ::std::string::String::from("product_attribute"),
+                    ::std::string::String::from("warranty"),
+                    ::std::string::String::from("warehouse"),
+                    ::std::string::String::from("storage_bin"),
+                    ::std::string::String::from("stock_level"),
+                    ::std::string::String::from("stock_movement"),
+                    ::std::string::String::from("inventory_count"),
+                    ::std::string::String::from("lot"),
+                    ::std::string::String::from("serial_number"),
+                    ::std::string::String::from("reorder_rule"),
+                    ::std::string::String::from("stocktake"),
+                    ::std::string::String::from("pick_list"),
+                    ::std::string::String::from("goods_receipt"),
+                    ::std::string::String::from("supplier"),
+                    ::std::string::String::from("supplier_contact"),
+                    ::std::string::String::from("purchase_order"),
+                    ::std::string::String::from("po_line"),
+                    ::std::string::String::from("purchase_requisition"),
+                    ::std::string::String::from("supplier_invoice"),
+                    ::std::string::String::from("supplier_evaluation"),
+                    ::std::string::String::from("supplies"),
+                    ::std::string::String::from("rfq"),
+                    ::std::string::String::from("bid_on"),
+                    ::std::string::String::from("employee"),
+                    ::std::string::String::from("reports_to"),
+                    ::std::string::String::from("department"),
+                    ::std::string::String::from("job_position"),
+                    ::std::string::String::from("pay_grade"),
+                    ::std::string::String::from("salary"),
+                    ::std::string::String::from("leave_request"),
+                    ::std::string::String::from("leave_balance"),
+                    ::std::string::String::from("timesheet"),
+                    ::std::string::String::from("performance_review"),
+                    ::std::string::String::from("goal"),
+                    ::std::string::String::from("training_course"),
+                    ::std::string::String::from("attended"),
+                    ::std::string::String::from("skill"),
+                    ::std::string::String::from("has_skill"),
+                    ::std::string::String::from("job_opening"),
+                    ::std::string::String::from("candidate"),
+                    ::std::string::String::from("applied_for"),
+                    ::std::string::String::from("interview"),
+                    ::std::string::String::from("benefit"),
+                    ::std::string::String::from("enrolled_in"),
+                    ::std::string::String::from("office"),
+                    ::std::string::String::from("emergency_contact"),
+                    ::std::string::String::from("onboarding"),
+                    ::std::string::String::from("termination"),
+                    ::std::string::String::from("payroll_run"),
+                    ::std::string::String::from("payslip"),
+                    ::std::string::String::from("bonus"),
+                    ::std::string::String::from("deduction"),
+                    ::std::string::String::from("tax_withholding"),
+                    ::std::string::String::from("bank_detail"),
+                    ::std::string::String::from("gl_account"),
+                    ::std::string::String::from("journal_entry"),
+                    ::std::string::String::from("journal_line"),
+                    ::std::string::String::from("fiscal_period"),
+                    ::std::string::String::from("cost_center"),
+                    ::std::string::String::from("budget"),
+                    ::std::string::String::from("invoice"),
+                    ::std::string::String::from("payment"),
+                    ::std::string::String::from("settles"),
+                    ::std::string::String::from("credit_note"),
+                    ::std::string::String::from("expense_claim"),
+                    ::std::string::String::from("expense_item"),
+                    ::std::string::String::from("bank_account"),
+                    ::std::string::String::from("bank_transaction"),
+                    ::std::string::String::from("currency"),
+                    ::std::string::String::from("exchange_rate"),
+                    ::std::string::String::from("tax_rate"),
+                    ::std::string::String::from("fixed_asset"),
+                    ::std::string::String::from("depreciation"),
+                    ::std::string::String::from("loan"),
+                    ::std::string::String::from("audit_finding"),
+                    ::std::string::String::from("support_ticket"),
+                    ::std::string::String::from("ticket_comment"),
+                    ::std::string::String::from("has_comment"),
+                    ::std::string::String::from("sla_policy"),
+                    ::std::string::String::from("sla_breach"),
+                    ::std::string::String::from("knowledge_article"),
+                    ::std::string::String::from("customer_survey"),
+                    ::std::string::String::from("support_team"),
+                    ::std::string::String::from("member_of"),
+                    ::std::string::String::from("escalation"),
+                    ::std::string::String::from("return_request"),
+                    ::std::string::String::from("complaint"),
+                    ::std::string::String::from("carrier"),
+                    ::std::string::String::from("shipment"),
+                    ::std::string::String::from("package"),
+                    ::std::string::String::from("delivery_address"),
+                    ::std::string::String::from("shipped_to"),
+                    ::std::string::String::from("route"),
+                    ::std::string::String::from("vehicle"),
+                    ::std::string::String::from("driver"),
+                    ::std::string::String::from("trip"),
+                    ::std::string::String::from("carries"),
+                    ::std::string::String::from("fuel_log"),
+                    ::std::string::String::from("vehicle_maintenance"),
+                    ::std::string::String::from("customs_declaration"),
+                    ::std::string::String::from("freight_rate"),
+                    ::std::string::String::from("delivery_exception"),
+                    ::std::string::String::from("campaign"),
+                    ::std::string::String::from("targets"),
+                    ::std::string::String::from("audience_segment"),
+                    ::std::string::String::from("generated"),
+                    ::std::string::String::from("email_send"),
+                    ::std::string::String::from("marketing_event"),
+                    ::std::string::String::from("registered_for"),
+                    ::std::string::String::from("ad_spend"),
+                    ::std::string::String::from("web_visit"),
+                    ::std::string::String::from("coupon"),
+                    ::std::string::String::from("work_order"),
+                    ::std::string::String::from("bill_of_materials"),
+                    ::std::string::String::from("bom_component"),
+                    ::std::string::String::from("work_center"),
+                    ::std::string::String::from("machine"),
+                    ::std::string::String::from("machine_downtime"),
+                    ::std::string::String::from("quality_inspection"),
+                    ::std::string::String::from("scrap_record"),
+                    ::std::string::String::from("production_shift"),
+                    ::std::string::String::from("it_asset"),
+                    ::std::string::String::from("software_license"),
+                    ::std::string::String::from("licensed_to"),
+                    ::std::string::String::from("it_ticket"),
+                    ::std::string::String::from("meeting_room"),
+                    ::std::string::String::from("room_booking"),
+                    ::std::string::String::from("lease"),
+                    ::std::string::String::from("security_incident"),
+                    ::std::string::String::from("project"),
+                    ::std::string::String::from("milestone"),
+                    ::std::string::String::from("project_task"),
+                    ::std::string::String::from("works_on"),
+                    ::std::string::String::from("project_risk"),
+                    ::std::string::String::from("change_request"),
+                    ::std::string::String::from("legal_case"),
+                    ::std::string::String::from("policy"),
+                    ::std::string::String::from("acknowledged"),
+                    ::std::string::String::from("data_request"),
+                    ::std::string::String::from("certification"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("segment"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("sales_order"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("invoice"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("support_ticket"),
+                            field: ::std::string::String::from("priority"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("support_ticket"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("shipment"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("employee"),
+                            field: ::std::string::String::from("employment_type"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("leave_request"),
+                            field: ::std::string::String::from("kind"),
+                        },
+                        limit: 20,
+                    },
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 256,
+                    k: 3,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("analyst_bot"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("8h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::Some(::surqlc::ir::Prune {
+                    budget: 2000,
+                    always: ::std::vec::Vec::from([]),
+                    mix: ::surqlc::ir::RetrievalMix::FullTextVector,
+                }),
+            },
+        })
 }
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).

@@ -162,9 +162,396 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
     static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
     SCHEMA
-        .get_or_init(|| ::surqlc::__private::schema_from_json(
-            "{\"name\":\"library\",\"rust_name\":\"Library\",\"tables\":[{\"name\":\"member\",\"rust_name\":\"Member\",\"comment\":\"Someone with a library card.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"cardId\",\"rust_name\":\"card_id\",\"ty\":\"Uuid\",\"comment\":\"The card number printed on the card.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"displayName\",\"rust_name\":\"display_name\",\"ty\":\"String\",\"comment\":\"Display name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"level\",\"rust_name\":\"level\",\"ty\":{\"Literal\":[\"JUNIOR\",\"ADULT\",\"staff\"]},\"comment\":\"Membership level; 'staff' members may borrow reference books.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"nicknames\",\"rust_name\":\"nicknames\",\"ty\":{\"Array\":[\"String\",null]},\"comment\":\"Nicknames the member answers to, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"book\",\"rust_name\":\"Book\",\"comment\":\"A title in the catalogue.\\nOne row per edition, not per copy.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Title as printed on the cover.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"isbn\",\"rust_name\":\"isbn\",\"ty\":{\"Option\":\"String\"},\"comment\":\"ISBN-13, if the edition has one.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"shelf\",\"rust_name\":\"shelf\",\"ty\":{\"Array\":[\"Int\",3]},\"comment\":\"Shelf coordinates: aisle, bay, shelf.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"genres\",\"rust_name\":\"genres\",\"ty\":{\"Array\":[{\"Literal\":[\"fiction\",\"non-fiction\",\"science-fiction\",\"poetry\"]},null]},\"comment\":\"Genres, most specific first.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cover_outline\",\"rust_name\":\"cover_outline\",\"ty\":{\"Raw\":{\"text\":\"option<geometry<polygon>>\",\"kind\":{\"Either\":[{\"Named\":\"none\"},{\"Parameterized\":[\"geometry\",[\"polygon\"]]}]},\"clauses\":\"\"}},\"comment\":\"Cover outline for the kiosk map.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"author\",\"rust_name\":\"Author\",\"comment\":\"A person who wrote books.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Name as credited.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"borrowed\",\"rust_name\":\"Borrowed\",\"comment\":\"A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.\",\"kind\":{\"Relation\":{\"from\":\"member\",\"to\":\"book\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"at\",\"rust_name\":\"at\",\"ty\":\"Datetime\",\"comment\":\"When the loan started.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"Duration\",\"comment\":\"Loan period granted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"returned_at\",\"rust_name\":\"returned_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When the book came back; NONE while on loan.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"wrote\",\"rust_name\":\"Wrote\",\"comment\":\"Authorship: author (in) wrote book (out). Traverse: author->wrote->book.\",\"kind\":{\"Relation\":{\"from\":\"author\",\"to\":\"book\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"loan_audit\",\"rust_name\":\"LoanAuditEntry\",\"comment\":\"Every change to a loan, for the auditors; not shown to the model.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"member\",\"rust_name\":\"member\",\"ty\":{\"Record\":\"member\"},\"comment\":\"The member who changed the loan.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"note\",\"rust_name\":\"note\",\"ty\":\"String\",\"comment\":\"What happened, in the desk clerk's words.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"fine_cents\",\"rust_name\":\"fine_cents\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Fines charged in cents, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[{\"rust_name\":\"Level\",\"comment\":null,\"variants\":[[\"Junior\",\"JUNIOR\"],[\"Adult\",\"ADULT\"],[\"Staff\",\"staff\"]]},{\"rust_name\":\"Genre\",\"comment\":null,\"variants\":[[\"Fiction\",\"fiction\"],[\"NonFiction\",\"non-fiction\"],[\"ScienceFiction\",\"science-fiction\"],[\"Poetry\",\"poetry\"]]}],\"analyzers\":[],\"settings\":{\"exposed\":[\"member\",\"book\",\"borrowed\",\"author\",\"wrote\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"member\",\"field\":\"level\"},\"limit\":20}}],\"examples\":{\"table\":\"library_example\",\"dimension\":8,\"k\":4,\"ef\":64},\"agent\":{\"user\":\"librarian_bot\",\"token_duration\":\"15m\",\"session_duration\":\"1h\"},\"max_rows\":25,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
-        ))
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("library"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Library"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("member"),
+                    rust_name: ::std::string::String::from("Member"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Someone with a library card."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cardId"),
+                            rust_name: ::std::string::String::from("card_id"),
+                            ty: ::surqlc::ir::Type::Uuid,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The card number printed on the card.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("displayName"),
+                            rust_name: ::std::string::String::from("display_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Display name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("level"),
+                            rust_name: ::std::string::String::from("level"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("JUNIOR"),
+                                    ::std::string::String::from("ADULT"),
+                                    ::std::string::String::from("staff"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Membership level; 'staff' members may borrow reference books.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("nicknames"),
+                            rust_name: ::std::string::String::from("nicknames"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                                ::std::option::Option::None,
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Nicknames the member answers to, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("book"),
+                    rust_name: ::std::string::String::from("Book"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A title in the catalogue.\nOne row per edition, not per copy.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Title as printed on the cover.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("isbn"),
+                            rust_name: ::std::string::String::from("isbn"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISBN-13, if the edition has one.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shelf"),
+                            rust_name: ::std::string::String::from("shelf"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                                ::std::option::Option::Some(3),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Shelf coordinates: aisle, bay, shelf.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("genres"),
+                            rust_name: ::std::string::String::from("genres"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Literal(
+                                        ::std::vec::Vec::from([
+                                            ::std::string::String::from("fiction"),
+                                            ::std::string::String::from("non-fiction"),
+                                            ::std::string::String::from("science-fiction"),
+                                            ::std::string::String::from("poetry"),
+                                        ]),
+                                    ),
+                                ),
+                                ::std::option::Option::None,
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Genres, most specific first."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cover_outline"),
+                            rust_name: ::std::string::String::from("cover_outline"),
+                            ty: ::surqlc::__private::raw_type(
+                                "option<geometry<polygon>>",
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Cover outline for the kiosk map.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("author"),
+                    rust_name: ::std::string::String::from("Author"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A person who wrote books."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name as credited."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("borrowed"),
+                    rust_name: ::std::string::String::from("Borrowed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("member"),
+                        to: ::std::string::String::from("book"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("at"),
+                            rust_name: ::std::string::String::from("at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the loan started."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::Duration,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Loan period granted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("returned_at"),
+                            rust_name: ::std::string::String::from("returned_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the book came back; NONE while on loan.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("wrote"),
+                    rust_name: ::std::string::String::from("Wrote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Authorship: author (in) wrote book (out). Traverse: author->wrote->book.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("author"),
+                        to: ::std::string::String::from("book"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("loan_audit"),
+                    rust_name: ::std::string::String::from("LoanAuditEntry"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Every change to a loan, for the auditors; not shown to the model.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("member"),
+                            rust_name: ::std::string::String::from("member"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("member"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The member who changed the loan.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("note"),
+                            rust_name: ::std::string::String::from("note"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What happened, in the desk clerk's words.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("fine_cents"),
+                            rust_name: ::std::string::String::from("fine_cents"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Fines charged in cents, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Level"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Junior"),
+                            ::std::string::String::from("JUNIOR"),
+                        ),
+                        (
+                            ::std::string::String::from("Adult"),
+                            ::std::string::String::from("ADULT"),
+                        ),
+                        (
+                            ::std::string::String::from("Staff"),
+                            ::std::string::String::from("staff"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Genre"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Fiction"),
+                            ::std::string::String::from("fiction"),
+                        ),
+                        (
+                            ::std::string::String::from("NonFiction"),
+                            ::std::string::String::from("non-fiction"),
+                        ),
+                        (
+                            ::std::string::String::from("ScienceFiction"),
+                            ::std::string::String::from("science-fiction"),
+                        ),
+                        (
+                            ::std::string::String::from("Poetry"),
+                            ::std::string::String::from("poetry"),
+                        ),
+                    ]),
+                },
+            ]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("member"),
+                    ::std::string::String::from("book"),
+                    ::std::string::String::from("borrowed"),
+                    ::std::string::String::from("author"),
+                    ::std::string::String::from("wrote"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("member"),
+                            field: ::std::string::String::from("level"),
+                        },
+                        limit: 20,
+                    },
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("library_example"),
+                    dimension: 8,
+                    k: 4,
+                    ef: 64,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("librarian_bot"),
+                    token_duration: ::std::string::String::from("15m"),
+                    session_duration: ::std::string::String::from("1h"),
+                },
+                max_rows: 25,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
 }
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).

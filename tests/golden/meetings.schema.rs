@@ -169,9 +169,197 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
     static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
     SCHEMA
-        .get_or_init(|| ::surqlc::__private::schema_from_json(
-            "{\"name\":\"meetings\",\"rust_name\":\"Meetings\",\"tables\":[{\"name\":\"person\",\"rust_name\":\"Person\",\"comment\":\"A person; the id is their full name, e.g. person:⟨Alice Chen⟩.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":\"String\",\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"meeting\",\"rust_name\":\"Meeting\",\"comment\":\"A meeting, numbered in order: meeting:1, meeting:2, ...\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":\"Int\",\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"The meeting's title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"time\",\"rust_name\":\"time\",\"ty\":\"String\",\"comment\":\"The day it took place, 'YYYY-MM-DD'; compare as strings (ISO dates sort in date order).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"task\",\"rust_name\":\"Task\",\"comment\":\"A task; the id is the task itself, as a sentence, e.g. task:⟨Draft the Q3 roadmap.⟩\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":\"String\",\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"attended\",\"rust_name\":\"Attended\",\"comment\":\"A person (in) attended a meeting (out). Traverse: person->attended->meeting.\",\"kind\":{\"Relation\":{\"from\":\"person\",\"to\":\"meeting\"}},\"schemaless\":true,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"discussed\",\"rust_name\":\"Discussed\",\"comment\":\"A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.\",\"kind\":{\"Relation\":{\"from\":\"meeting\",\"to\":\"task\"}},\"schemaless\":true,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"assigned\",\"rust_name\":\"Assigned\",\"comment\":\"A person (in) is assigned a task (out). Traverse: person->assigned->task.\",\"kind\":{\"Relation\":{\"from\":\"person\",\"to\":\"task\"}},\"schemaless\":true,\"enforced\":true,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"done\",\"rust_name\":\"done\",\"ty\":\"Bool\",\"comment\":\"Whether the task is done.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[],\"analyzers\":[],\"settings\":{\"exposed\":[\"person\",\"meeting\",\"task\",\"attended\",\"discussed\",\"assigned\"],\"value_hints\":[{\"Ids\":{\"table\":\"person\",\"limit\":20}},{\"Range\":{\"field\":{\"table\":\"meeting\",\"field\":\"time\"}}},{\"Note\":\"task ids are full sentences; match them with string::contains(record::id(id), '...')\"}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
-        ))
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("meetings"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Meetings"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("person"),
+                    rust_name: ::std::string::String::from("Person"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person; the id is their full name, e.g. person:⟨Alice Chen⟩.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::Some(::surqlc::ir::Type::String),
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("meeting"),
+                    rust_name: ::std::string::String::from("Meeting"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A meeting, numbered in order: meeting:1, meeting:2, ...",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::Some(::surqlc::ir::Type::Int),
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The meeting's title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("time"),
+                            rust_name: ::std::string::String::from("time"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The day it took place, 'YYYY-MM-DD'; compare as strings (ISO dates sort in date order).",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("task"),
+                    rust_name: ::std::string::String::from("Task"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A task; the id is the task itself, as a sentence, e.g. task:⟨Draft the Q3 roadmap.⟩",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::Some(::surqlc::ir::Type::String),
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("attended"),
+                    rust_name: ::std::string::String::from("Attended"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person (in) attended a meeting (out). Traverse: person->attended->meeting.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("person"),
+                        to: ::std::string::String::from("meeting"),
+                    },
+                    schemaless: true,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("discussed"),
+                    rust_name: ::std::string::String::from("Discussed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("meeting"),
+                        to: ::std::string::String::from("task"),
+                    },
+                    schemaless: true,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("assigned"),
+                    rust_name: ::std::string::String::from("Assigned"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person (in) is assigned a task (out). Traverse: person->assigned->task.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("person"),
+                        to: ::std::string::String::from("task"),
+                    },
+                    schemaless: true,
+                    enforced: true,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("done"),
+                            rust_name: ::std::string::String::from("done"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether the task is done."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("person"),
+                    ::std::string::String::from("meeting"),
+                    ::std::string::String::from("task"),
+                    ::std::string::String::from("attended"),
+                    ::std::string::String::from("discussed"),
+                    ::std::string::String::from("assigned"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Ids {
+                        table: ::std::string::String::from("person"),
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Range {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("meeting"),
+                            field: ::std::string::String::from("time"),
+                        },
+                    },
+                    ::surqlc::ir::ValueHint::Note(
+                        ::std::string::String::from(
+                            "task ids are full sentences; match them with string::contains(record::id(id), '...')",
+                        ),
+                    ),
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 4,
+                    k: 3,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("agent"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("12h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
 }
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).

@@ -162,9 +162,329 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
     static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
     SCHEMA
-        .get_or_init(|| ::surqlc::__private::schema_from_json(
-            "{\"name\":\"memory\",\"rust_name\":\"Memory\",\"tables\":[{\"name\":\"file\",\"rust_name\":\"File\",\"comment\":\"A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":{\"select\":\"Full\",\"create\":\"Full\",\"update\":\"Full\",\"delete\":{\"Where\":\"parent != NONE\"}},\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"The name within its folder, e.g. 'notes.md'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":\"$value != '' && !$value.contains('/')\",\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"parent\",\"rust_name\":\"parent\",\"ty\":{\"Option\":{\"Record\":\"file\"}},\"comment\":\"The folder holding this entry; NONE at the root.\",\"clauses\":{\"default\":{\"expr\":\"NONE\",\"always\":false},\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":{\"on_delete\":\"Cascade\"},\"permissions\":null}},{\"name\":\"parent_key\",\"rust_name\":\"parent_key\",\"ty\":\"String\",\"comment\":\"The parent's key, or 'root' at the root: what the unique (parent_key, name) index reads.\",\"clauses\":{\"default\":null,\"value\":\"IF parent IS NONE { 'root' } ELSE { <string> record::id(parent) }\",\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"content\",\"rust_name\":\"content\",\"ty\":{\"Option\":\"String\"},\"comment\":\"The text of a file; NONE for a folder.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"path\",\"rust_name\":\"path\",\"ty\":\"String\",\"comment\":\"The full path from the root, e.g. '/projects/deploy.md'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":\"IF parent IS NONE { '/' + name } ELSE { parent.path + '/' + name }\",\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"is_folder\",\"rust_name\":\"is_folder\",\"ty\":\"Bool\",\"comment\":\"Whether this is a folder (it has no content).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":\"content IS NONE\",\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"created_at\",\"rust_name\":\"created_at\",\"ty\":\"Datetime\",\"comment\":\"When the entry was created.\",\"clauses\":{\"default\":{\"expr\":\"time::now()\",\"always\":false},\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":true,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"updated_at\",\"rust_name\":\"updated_at\",\"ty\":\"Datetime\",\"comment\":\"When the entry was last written.\",\"clauses\":{\"default\":null,\"value\":\"time::now()\",\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"embedding\",\"rust_name\":\"embedding\",\"ty\":{\"Option\":{\"Array\":[\"Float\",null]}},\"comment\":\"The content's embedding, for recall by meaning.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[{\"name\":\"file_parent_name\",\"fields\":[\"parent_key\",\"name\"],\"kind\":\"Unique\"},{\"name\":\"file_content\",\"fields\":[\"content\"],\"kind\":{\"FullText\":{\"analyzer\":\"en\",\"bm25\":[1.2,0.75],\"highlights\":true}}},{\"name\":\"file_embedding\",\"fields\":[\"embedding\"],\"kind\":{\"Hnsw\":{\"dimension\":4,\"dist\":\"COSINE\",\"vector_type\":\"F32\",\"efc\":null,\"m\":null}}}]}],\"enums\":[],\"analyzers\":[{\"name\":\"en\",\"tokenizers\":[\"blank\",\"class\",\"camel\",\"punct\"],\"filters\":[\"lowercase\",\"snowball(english)\"],\"comment\":\"English words, stemmed: 'deploying' matches 'deploy'.\"}],\"settings\":{\"exposed\":[\"file\"],\"value_hints\":[{\"Note\":\"folders have no content; a file at the root has parent NONE and parent_key 'root'\"}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":2,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
-        ))
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("memory"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Memory"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("file"),
+                    rust_name: ::std::string::String::from("File"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::Some(::surqlc::ir::Permissions {
+                        select: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Full,
+                        ),
+                        create: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Full,
+                        ),
+                        update: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Full,
+                        ),
+                        delete: ::std::option::Option::Some(
+                            ::surqlc::ir::Permission::Where(
+                                ::std::string::String::from("parent != NONE"),
+                            ),
+                        ),
+                    }),
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The name within its folder, e.g. 'notes.md'.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::Some(
+                                    ::std::string::String::from(
+                                        "$value != '' && !$value.contains('/')",
+                                    ),
+                                ),
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("parent"),
+                            rust_name: ::std::string::String::from("parent"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("file"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The folder holding this entry; NONE at the root.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::Some(::surqlc::ir::FieldDefault {
+                                    expr: ::std::string::String::from("NONE"),
+                                    always: false,
+                                }),
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::Some(::surqlc::ir::Reference {
+                                    on_delete: ::std::option::Option::Some(
+                                        ::surqlc::ir::OnDelete::Cascade,
+                                    ),
+                                }),
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("parent_key"),
+                            rust_name: ::std::string::String::from("parent_key"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The parent's key, or 'root' at the root: what the unique (parent_key, name) index reads.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::Some(
+                                    ::std::string::String::from(
+                                        "IF parent IS NONE { 'root' } ELSE { <string> record::id(parent) }",
+                                    ),
+                                ),
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("content"),
+                            rust_name: ::std::string::String::from("content"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The text of a file; NONE for a folder.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("path"),
+                            rust_name: ::std::string::String::from("path"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The full path from the root, e.g. '/projects/deploy.md'.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::Some(
+                                    ::std::string::String::from(
+                                        "IF parent IS NONE { '/' + name } ELSE { parent.path + '/' + name }",
+                                    ),
+                                ),
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("is_folder"),
+                            rust_name: ::std::string::String::from("is_folder"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether this is a folder (it has no content).",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::Some(
+                                    ::std::string::String::from("content IS NONE"),
+                                ),
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("created_at"),
+                            rust_name: ::std::string::String::from("created_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the entry was created."),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::Some(::surqlc::ir::FieldDefault {
+                                    expr: ::std::string::String::from("time::now()"),
+                                    always: false,
+                                }),
+                                value: ::std::option::Option::None,
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: true,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("updated_at"),
+                            rust_name: ::std::string::String::from("updated_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the entry was last written.",
+                                ),
+                            ),
+                            clauses: ::surqlc::ir::FieldClauses {
+                                default: ::std::option::Option::None,
+                                value: ::std::option::Option::Some(
+                                    ::std::string::String::from("time::now()"),
+                                ),
+                                computed: ::std::option::Option::None,
+                                assert: ::std::option::Option::None,
+                                readonly: false,
+                                flexible: false,
+                                reference: ::std::option::Option::None,
+                                permissions: ::std::option::Option::None,
+                            },
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("embedding"),
+                            rust_name: ::std::string::String::from("embedding"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Array(
+                                        ::std::boxed::Box::new(::surqlc::ir::Type::Float),
+                                        ::std::option::Option::None,
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "The content's embedding, for recall by meaning.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([
+                        ::surqlc::ir::Index {
+                            name: ::std::string::String::from("file_parent_name"),
+                            fields: ::std::vec::Vec::from([
+                                ::std::string::String::from("parent_key"),
+                                ::std::string::String::from("name"),
+                            ]),
+                            kind: ::surqlc::ir::IndexKind::Unique,
+                        },
+                        ::surqlc::ir::Index {
+                            name: ::std::string::String::from("file_content"),
+                            fields: ::std::vec::Vec::from([
+                                ::std::string::String::from("content"),
+                            ]),
+                            kind: ::surqlc::ir::IndexKind::FullText {
+                                analyzer: ::std::string::String::from("en"),
+                                bm25: ::std::option::Option::Some((1.2_f64, 0.75_f64)),
+                                highlights: true,
+                            },
+                        },
+                        ::surqlc::ir::Index {
+                            name: ::std::string::String::from("file_embedding"),
+                            fields: ::std::vec::Vec::from([
+                                ::std::string::String::from("embedding"),
+                            ]),
+                            kind: ::surqlc::ir::IndexKind::Hnsw(::surqlc::ir::Hnsw {
+                                dimension: 4,
+                                dist: ::std::string::String::from("COSINE"),
+                                vector_type: ::std::string::String::from("F32"),
+                                efc: ::std::option::Option::None,
+                                m: ::std::option::Option::None,
+                            }),
+                        },
+                    ]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([]),
+            analyzers: ::std::vec::Vec::from([
+                ::surqlc::ir::Analyzer {
+                    name: ::std::string::String::from("en"),
+                    tokenizers: ::std::vec::Vec::from([
+                        ::std::string::String::from("blank"),
+                        ::std::string::String::from("class"),
+                        ::std::string::String::from("camel"),
+                        ::std::string::String::from("punct"),
+                    ]),
+                    filters: ::std::vec::Vec::from([
+                        ::std::string::String::from("lowercase"),
+                        ::std::string::String::from("snowball(english)"),
+                    ]),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "English words, stemmed: 'deploying' matches 'deploy'.",
+                        ),
+                    ),
+                },
+            ]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([::std::string::String::from("file")]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Note(
+                        ::std::string::String::from(
+                            "folders have no content; a file at the root has parent NONE and parent_key 'root'",
+                        ),
+                    ),
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 4,
+                    k: 2,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("agent"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("12h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
 }
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).

@@ -168,9 +168,374 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
     static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
     SCHEMA
-        .get_or_init(|| ::surqlc::__private::schema_from_json(
-            "{\"name\":\"store\",\"rust_name\":\"Store\",\"tables\":[{\"name\":\"customer\",\"rust_name\":\"Customer\",\"comment\":\"A person who buys from the store. Their orders: customer->placed->purchase.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Full name of the customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":{\"Literal\":[\"DE\",\"ES\",\"GB\",\"US\"]},\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"tier\",\"rust_name\":\"tier\",\"ty\":{\"Literal\":[\"free\",\"plus\",\"pro\"]},\"comment\":\"Subscription tier, where 'pro' is the highest.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"joined\",\"rust_name\":\"joined\",\"ty\":\"Datetime\",\"comment\":\"When the account was created.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"purchase\",\"rust_name\":\"Purchase\",\"comment\":\"One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"placed_at\",\"rust_name\":\"placed_at\",\"ty\":\"Datetime\",\"comment\":\"When the order was submitted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"cancelled\",\"pending\",\"shipped\"]},\"comment\":\"Fulfilment state. Revenue counts 'shipped' only.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product\",\"rust_name\":\"Product\",\"comment\":\"An item in the catalogue. Orders containing it: product<-contains<-purchase.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Display name of the product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":{\"Literal\":[\"audio\",\"home\",\"wearables\"]},\"comment\":\"Catalogue section.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Current list price in EUR. Historic prices live on the contains edge.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"placed\",\"rust_name\":\"Placed\",\"comment\":\"Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.\",\"kind\":{\"Relation\":{\"from\":\"customer\",\"to\":\"purchase\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"contains\",\"rust_name\":\"Contains\",\"comment\":\"One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.\",\"kind\":{\"Relation\":{\"from\":\"purchase\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"qty\",\"rust_name\":\"qty\",\"ty\":\"Int\",\"comment\":\"Units of this product on the order.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_price\",\"rust_name\":\"unit_price\",\"ty\":\"Decimal\",\"comment\":\"Price per unit actually charged, in EUR. Line revenue is qty * unit_price.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[{\"rust_name\":\"Country\",\"comment\":null,\"variants\":[[\"DE\",\"DE\"],[\"ES\",\"ES\"],[\"GB\",\"GB\"],[\"US\",\"US\"]]},{\"rust_name\":\"Tier\",\"comment\":null,\"variants\":[[\"Free\",\"free\"],[\"Plus\",\"plus\"],[\"Pro\",\"pro\"]]},{\"rust_name\":\"Status\",\"comment\":null,\"variants\":[[\"Cancelled\",\"cancelled\"],[\"Pending\",\"pending\"],[\"Shipped\",\"shipped\"]]},{\"rust_name\":\"Category\",\"comment\":null,\"variants\":[[\"Audio\",\"audio\"],[\"Home\",\"home\"],[\"Wearables\",\"wearables\"]]}],\"analyzers\":[],\"settings\":{\"exposed\":[\"customer\",\"placed\",\"purchase\",\"contains\",\"product\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"customer\",\"field\":\"country\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"customer\",\"field\":\"tier\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"product\",\"field\":\"category\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"purchase\",\"field\":\"status\"},\"limit\":20}}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
-        ))
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("store"),
+            rust_name: ::std::option::Option::Some(::std::string::String::from("Store")),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer"),
+                    rust_name: ::std::string::String::from("Customer"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person who buys from the store. Their orders: customer->placed->purchase.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Full name of the customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("DE"),
+                                    ::std::string::String::from("ES"),
+                                    ::std::string::String::from("GB"),
+                                    ::std::string::String::from("US"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tier"),
+                            rust_name: ::std::string::String::from("tier"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("free"),
+                                    ::std::string::String::from("plus"),
+                                    ::std::string::String::from("pro"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Subscription tier, where 'pro' is the highest.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("joined"),
+                            rust_name: ::std::string::String::from("joined"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the account was created."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("purchase"),
+                    rust_name: ::std::string::String::from("Purchase"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("placed_at"),
+                            rust_name: ::std::string::String::from("placed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the order was submitted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("cancelled"),
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("shipped"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Fulfilment state. Revenue counts 'shipped' only.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product"),
+                    rust_name: ::std::string::String::from("Product"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An item in the catalogue. Orders containing it: product<-contains<-purchase.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Display name of the product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("audio"),
+                                    ::std::string::String::from("home"),
+                                    ::std::string::String::from("wearables"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Catalogue section."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Current list price in EUR. Historic prices live on the contains edge.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("placed"),
+                    rust_name: ::std::string::String::from("Placed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("customer"),
+                        to: ::std::string::String::from("purchase"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("contains"),
+                    rust_name: ::std::string::String::from("Contains"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("purchase"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("qty"),
+                            rust_name: ::std::string::String::from("qty"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of this product on the order.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_price"),
+                            rust_name: ::std::string::String::from("unit_price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Price per unit actually charged, in EUR. Line revenue is qty * unit_price.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Country"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("DE"),
+                            ::std::string::String::from("DE"),
+                        ),
+                        (
+                            ::std::string::String::from("ES"),
+                            ::std::string::String::from("ES"),
+                        ),
+                        (
+                            ::std::string::String::from("GB"),
+                            ::std::string::String::from("GB"),
+                        ),
+                        (
+                            ::std::string::String::from("US"),
+                            ::std::string::String::from("US"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Tier"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Free"),
+                            ::std::string::String::from("free"),
+                        ),
+                        (
+                            ::std::string::String::from("Plus"),
+                            ::std::string::String::from("plus"),
+                        ),
+                        (
+                            ::std::string::String::from("Pro"),
+                            ::std::string::String::from("pro"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Status"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Cancelled"),
+                            ::std::string::String::from("cancelled"),
+                        ),
+                        (
+                            ::std::string::String::from("Pending"),
+                            ::std::string::String::from("pending"),
+                        ),
+                        (
+                            ::std::string::String::from("Shipped"),
+                            ::std::string::String::from("shipped"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Category"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Audio"),
+                            ::std::string::String::from("audio"),
+                        ),
+                        (
+                            ::std::string::String::from("Home"),
+                            ::std::string::String::from("home"),
+                        ),
+                        (
+                            ::std::string::String::from("Wearables"),
+                            ::std::string::String::from("wearables"),
+                        ),
+                    ]),
+                },
+            ]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("customer"),
+                    ::std::string::String::from("placed"),
+                    ::std::string::String::from("purchase"),
+                    ::std::string::String::from("contains"),
+                    ::std::string::String::from("product"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("country"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("tier"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("product"),
+                            field: ::std::string::String::from("category"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("purchase"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 4,
+                    k: 3,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("agent"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("12h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::None,
+            },
+        })
 }
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
