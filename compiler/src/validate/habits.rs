@@ -224,7 +224,8 @@ fn find(loc: &Locator) -> Vec<Habit> {
                 })
             }
             _ => {
-                if punct(i + 1, "(") && !(i > 0 && t[i - 1].is_punct("->") || i > 0 && t[i - 1].is_punct("<-")) {
+                let after_arrow = i > 0 && (t[i - 1].is_punct("->") || t[i - 1].is_punct("<-"));
+                if punct(i + 1, "(") && !after_arrow {
                     if let Some((_, fix)) = FUNCTIONS.iter().find(|(name, _)| *name == w) {
                         out.push(habit(
                             loc,

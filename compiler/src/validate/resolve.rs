@@ -1222,14 +1222,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 }
 
-/// The first field name of an idiom, for locating it.
-fn first_name(idiom: &Idiom) -> Option<String> {
-    idiom.0.iter().find_map(|p| match p {
-        Part::Field(f) => Some(f.as_str().to_owned()),
-        _ => None,
-    })
-}
-
 /// `2025-05-01` as a full datetime literal body.
 fn datetime_hint(s: &str) -> String {
     let s = s.trim();
