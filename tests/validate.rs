@@ -441,3 +441,18 @@ fn the_validating_runner_never_panics_on_mutated_queries() {
         }
     })
 }
+
+#[test]
+fn an_undeclared_field_of_a_schemaless_table_warns_without_blocking() {
+    let meetings = schema("meetings");
+    let query = "SELECT role, in AS person FROM attended LIMIT 5";
+    let report = surqlc::validate::validate(&meetings, query);
+    assert!(!report.has_errors(), "{}", describe(&report, query));
+    let warning = report.warnings().next().expect("a warning for `role`");
+    assert_eq!(warning.class, Class::UnknownField);
+    assert!(warning.message.contains("SCHEMALESS"), "{}", warning.message);
+    // A SCHEMAFULL table's unknown field still blocks.
+    let query = "SELECT nme FROM meeting LIMIT 5";
+    let report = surqlc::validate::validate(&meetings, query);
+    assert!(report.has_errors(), "{}", describe(&report, query));
+}

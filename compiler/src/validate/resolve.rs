@@ -897,7 +897,22 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         let span = self.loc.ident(name, after).unwrap_or_else(|| self.loc.all());
         let (class, message, fix) = self.unknown_field(t, name, path);
-        self.error(span, class, message, fix);
+        if t.schemaless && class == Class::UnknownField {
+            // A SCHEMALESS table's rows may hold fields the schema does not declare: the query
+            // may be right, so say what the schema knows without blocking it.
+            self.report.diagnostics.push(Diagnostic {
+                span,
+                severity: Severity::Warning,
+                class,
+                message: format!(
+                    "{message} declared (`{}` is SCHEMALESS: rows without it read it as NONE)",
+                    t.name
+                ),
+                fix,
+            });
+        } else {
+            self.error(span, class, message, fix);
+        }
         Val::of(Ty::Any)
     }
 
