@@ -12,6 +12,7 @@ pub mod diagnostic;
 #[doc(hidden)]
 pub mod front;
 pub mod ir;
+pub mod suggest;
 pub mod prune;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 pub mod prune_eval;

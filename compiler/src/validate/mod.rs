@@ -14,7 +14,6 @@ pub mod data;
 mod habits;
 mod resolve;
 pub(crate) mod scan;
-mod suggest;
 mod types;
 
 

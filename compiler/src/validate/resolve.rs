@@ -1,7 +1,7 @@
 //! The walk over SurrealDB's AST: resolves tables, field paths, graph steps and compared literals against the IR, giving every expression a [`Ty`].
 
 use super::scan::Locator;
-use super::suggest::nearest;
+use crate::suggest::nearest;
 use super::types::Ty;
 use super::{
     quoted_values, Class, Compared, Diagnostic, Options, Projection, RecordRef, Report, Severity,
