@@ -2,6 +2,9 @@
 
 use crate::ir::{Field, Schema, Table, TableKind, Type};
 
+// Every field of the IR is written out: a struct literal that misses one does not compile, so a
+// new IR field shows up here (and in the goldens) rather than silently defaulting.
+
 fn s(text: &str) -> String {
     // `{:?}` writes a valid Rust string literal.
     format!("::std::string::String::from({text:?})")
@@ -93,7 +96,7 @@ pub fn schema_expr(schema: &Schema) -> String {
         )
     }));
     let settings = format!(
-        "::surqlc::ir::Settings {{ exposed: {}, value_hints: {}, examples: ::surqlc::ir::ExampleSettings {{ table: {}, dimension: {}, k: {}, ef: {} }}, agent: ::surqlc::ir::AgentSettings {{ user: {}, token_duration: {}, session_duration: {} }}, max_rows: {}, compact: {}, budget: ::surqlc::ir::Budget {{ block: {}, table: {} }} }}",
+        "::surqlc::ir::Settings {{ exposed: {}, value_hints: {}, examples: ::surqlc::ir::ExampleSettings {{ table: {}, dimension: {}, k: {}, ef: {} }}, agent: ::surqlc::ir::AgentSettings {{ user: {}, token_duration: {}, session_duration: {} }}, max_rows: {}, compact: {}, budget: ::surqlc::ir::Budget {{ block: {}, table: {} }}, prune: {} }}",
         list(st.exposed.iter().map(|t| s(t))),
         list(st.value_hints.iter().map(|h| format!(
             "::surqlc::ir::FieldRef {{ table: {}, field: {} }}",
@@ -111,6 +114,15 @@ pub fn schema_expr(schema: &Schema) -> String {
         st.compact,
         u32opt(st.budget.block),
         u32opt(st.budget.table),
+        match &st.prune {
+            None => "::std::option::Option::None".to_owned(),
+            Some(p) => format!(
+                "::std::option::Option::Some(::surqlc::ir::Prune {{ budget: {}, always: {}, mix: ::surqlc::ir::RetrievalMix::{:?} }})",
+                p.budget,
+                list(p.always.iter().map(|t| s(t))),
+                p.mix
+            ),
+        },
     );
     format!(
         "::surqlc::ir::Schema {{ name: {}, rust_name: {}, tables: {}, enums: {enums}, settings: {settings} }}",
