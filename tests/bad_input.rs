@@ -395,3 +395,103 @@ fn flatten_is_one_error() {
         "#[serde(flatten)]",
     );
 }
+
+/// `(line, column)` (1-based, in characters) of the first `needle` in `text`.
+fn at(text: &str, needle: &str) -> (usize, usize) {
+    let offset = text.find(needle).expect("needle in text");
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
+/// Each schema is refused with one error at `needle` (and nothing written).
+fn assert_refused_at(text: &str, needle: &str, fragment: &str) {
+    let (line, column) = at(text, needle);
+    assert_one(text, line, column, fragment);
+    let stem = format!("refused_{}", line * 1000 + column);
+    let schema = schema_file(&stem, text);
+    let out = schema.with_file_name("out");
+    let err = surqlc::Builder::new()
+        .schema(&schema)
+        .out_dir(&out)
+        .cargo_metadata(false)
+        .compile()
+        .unwrap_err();
+    assert!(err.to_string().contains(&format!(":{line}:{column}")), "{err}");
+    assert!(!out.join("schema.surql").exists() && !out.join("schema.rs").exists());
+    std::fs::remove_dir_all(schema.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn an_unknown_analyzer_is_refused_at_its_name() {
+    let text = "#[derive(Schema)]\n#[surqlc(analyzer(name = \"en\", tokenizers(blank), filters(\"lowercase\")))]\npub struct S;\n\
+                #[derive(Table)]\n#[surqlc(index(fields(body), fulltext(analyzer = \"english\", bm25(1.2, 0.75))))]\npub struct Note {\n    pub body: String,\n}\n";
+    assert_refused_at(text, "\"english\"", "unknown analyzer `english`");
+}
+
+#[test]
+fn an_index_on_an_unknown_field_is_refused_at_the_name() {
+    let text = "#[derive(Table)]\n#[surqlc(index(name = \"by_mail\", fields(name, emial), unique))]\npub struct User {\n    pub name: String,\n    pub email: String,\n}\n";
+    assert_refused_at(text, "emial", "`User` has no field `emial`");
+}
+
+#[test]
+fn an_index_over_a_computed_field_is_refused() {
+    let text = "#[derive(Table)]\n#[surqlc(index(fields(path), unique))]\npub struct File {\n    pub name: String,\n    #[surqlc(computed = \"'/' + name\")]\n    pub path: String,\n}\n";
+    assert_refused_at(text, "path), unique", "`path` is COMPUTED");
+}
+
+#[test]
+fn a_malformed_expression_is_refused_at_the_bad_character() {
+    // The engine's parser finds the stray `)`: the caret is under it, inside the string.
+    let text = "#[derive(Table)]\npub struct File {\n    pub name: String,\n    #[surqlc(value = \"string::lowercase(name))\")]\n    pub key: String,\n}\n";
+    assert_refused_at(text, ")\")]", "`value` is not a valid SurrealQL expression");
+    // The engine's parser, not a bracket count: a misspelt keyword.
+    let text = "#[derive(Table)]\npub struct File {\n    #[surqlc(assert = \"$value != NONE ANDD $value > 0\")]\n    pub size: i64,\n}\n";
+    let errors = positions(text);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let (line, column, message) = &errors[0];
+    let (want_line, string_start) = at(text, "\"$value");
+    assert_eq!(*line, want_line);
+    assert!(*column > string_start, "the caret points into the string: {column} > {string_start}: {message}");
+    assert!(message.contains("`assert` is not a valid SurrealQL expression"), "{message}");
+    // An escape before the bad character is counted once, as in the source.
+    let text = "#[derive(Table)]\npub struct File {\n    #[surqlc(value = \"\\\"a\\\" +\")]\n    pub key: String,\n}\n";
+    let errors = positions(text);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+}
+
+#[test]
+fn an_hnsw_dimension_that_disagrees_with_the_field_is_refused() {
+    let text = "#[derive(Table)]\n#[surqlc(index(fields(embedding), hnsw(dimension = 8, dist = \"cosine\")))]\npub struct Doc {\n    pub embedding: [f32; 4],\n}\n";
+    assert_refused_at(text, "8, dist", "disagrees with the field's type, an array of 4");
+}
+
+#[test]
+fn a_value_hint_on_a_missing_field_is_refused() {
+    let text = "#[derive(Schema)]\n#[surqlc(value_hints(range(Meeting::tyme)))]\npub struct S;\n#[derive(Table)]\npub struct Meeting {\n    pub time: String,\n}\n";
+    assert_refused_at(text, "Meeting::tyme", "`Meeting` has no field `tyme`");
+}
+
+#[test]
+fn clauses_the_engine_refuses_together_are_errors() {
+    let text = "#[derive(Table)]\npub struct File {\n    pub name: String,\n    #[surqlc(computed = \"name\", readonly)]\n    pub copy: String,\n}\n";
+    assert_refused_at(text, "readonly", "cannot go with `computed`");
+    let text = "#[derive(Table)]\n#[surqlc(enforced)]\npub struct File {\n    pub name: String,\n}\n";
+    assert_refused_at(text, "enforced", "relation");
+}
+
+#[test]
+fn known_traps_are_warnings_with_a_position() {
+    let text = "#[derive(Table)]\n#[surqlc(index(fields(email), unique))]\npub struct User {\n    /// Login.\n    pub email: Option<String>,\n    /// Signed up.\n    pub signup_date: String,\n    /// 'YYYY-MM-DD'; compare as strings.\n    pub birth_date: String,\n}\n";
+    let file = surqlc::front::SourceFile {
+        path: "schemas/lint.rs".into(),
+        text: text.to_owned(),
+    };
+    let (_, warnings) = surqlc::front::compile_with_warnings(&[file]).expect("warnings do not stop the build");
+    let found: Vec<(usize, usize)> = warnings.iter().map(|w| (w.line, w.column)).collect();
+    assert_eq!(found, [at(text, "email: Option"), at(text, "signup_date")], "{warnings:#?}");
+    assert!(warnings[0].message.contains("can be NONE") && warnings[0].warning);
+    assert!(warnings[1].to_string().starts_with("warning: `signup_date` looks like a date"));
+}

@@ -2,7 +2,7 @@
 
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("run by cargo"));
-    for name in ["store", "library"] {
+    for name in ["store", "library", "memory", "meetings"] {
         surqlc::Builder::new()
             .schema(format!("../schemas/{name}.rs"))
             .out_dir(out.join(name))

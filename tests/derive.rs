@@ -1,6 +1,6 @@
 //! The derives and the compiler agree: for every table in `schemas/`, the derive's `DEFINE` text is the compiler's; derived types read and write rows.
 
-use crate::{library, store};
+use crate::{library, meetings, memory, store};
 use surqlc::runtime::{Link, Literal, Record, Relation, SurrealValue, Table};
 use surqlc_tests::*;
 
@@ -58,6 +58,62 @@ fn the_derive_defines_every_library_table_as_the_compiler_does() {
             of::<LoanAuditEntry>(),
         ],
     );
+}
+
+#[test]
+fn the_derive_defines_every_memory_table_as_the_compiler_does() {
+    assert_agree("memory", &[of::<memory::File>()]);
+}
+
+#[test]
+fn the_derive_defines_every_meetings_table_as_the_compiler_does() {
+    use meetings::*;
+    assert_agree(
+        "meetings",
+        &[
+            of::<Person>(),
+            of::<Meeting>(),
+            of::<Task>(),
+            of::<Attended>(),
+            of::<Discussed>(),
+            of::<Assigned>(),
+        ],
+    );
+}
+
+#[test]
+fn typed_ids_take_their_key_type() {
+    use meetings::*;
+    // `Meeting::record` takes the `i64` of `Meeting::id`, `Person::record` the `String`.
+    let m: Link<Meeting> = Meeting::record(3);
+    assert_eq!(m.to_string(), "meeting:3");
+    assert_eq!(m.typed_key(), Some(3i64));
+    let p = Person::record("Alice Chen");
+    assert_eq!(p.typed_key().as_deref(), Some("Alice Chen"));
+    assert_eq!(Meeting::table_ir().id, Some(surqlc::ir::Type::Int));
+    // A table without an `id` field takes any key.
+    let f = memory::File::record(7);
+    assert_eq!(f.to_string(), "file:7");
+}
+
+#[test]
+fn a_computed_field_is_read_but_never_written() {
+    let file = memory::File {
+        name: "a.md".into(),
+        parent: None,
+        parent_key: String::new(),
+        content: Some("x".into()),
+        path: "/ignored".into(),
+        is_folder: true,
+        created_at: Default::default(),
+        updated_at: Default::default(),
+        embedding: None,
+    };
+    let surqlc::runtime::Value::Object(object) = file.into_value() else {
+        panic!("a row is an object");
+    };
+    assert!(object.get("path").is_none() && object.get("is_folder").is_none());
+    assert!(object.get("parent_key").is_some());
 }
 
 #[test]

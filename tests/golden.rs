@@ -43,7 +43,7 @@ fn every_schema_matches_its_golden_file() {
 #[test]
 fn the_compiled_modules_are_the_golden_ones() {
     // tests/build.rs wrote these with the Builder, and tests/helpers.rs compiled them with deny(warnings).
-    for stem in ["store", "library"] {
+    for stem in ["store", "library", "memory", "meetings"] {
         let built = read(
             std::path::Path::new(env!("OUT_DIR"))
                 .join(stem)
@@ -77,7 +77,7 @@ fn output_is_deterministic() {
 #[test]
 fn every_schema_loads_into_the_embedded_engine() {
     block_on(async {
-        for stem in ["store", "library"] {
+        for stem in ["store", "library", "memory", "meetings"] {
             let output = builder(stem).agent_password("pw").generate().unwrap();
             let conn = loaded(&[]).await;
             surqlc::db::execute(&conn, &output.schema_surql)
@@ -94,4 +94,25 @@ fn every_schema_loads_into_the_embedded_engine() {
             }
         }
     })
+}
+
+#[test]
+fn helper_tables_trims_the_module_only() {
+    let all = builder("store").agent_password("pw").generate().unwrap();
+    let some = builder("store")
+        .agent_password("pw")
+        .helper_tables(["customer", "Purchase"])
+        .generate()
+        .unwrap();
+    assert_eq!(some.schema_surql, all.schema_surql, "the schema file keeps every table");
+    for module in ["pub mod customer {", "pub mod purchase {"] {
+        assert!(some.rust_module.contains(module), "{module}");
+    }
+    for module in ["pub mod product {", "pub mod placed {", "pub mod contains {"] {
+        assert!(all.rust_module.contains(module) && !some.rust_module.contains(module), "{module}");
+    }
+    // A kept table keeps its traversals, whatever modules the other end has.
+    assert!(some.rust_module.contains("pub async fn placed_purchase<"));
+    let err = builder("store").helper_tables(["nope"]).generate().unwrap_err();
+    assert!(err.to_string().contains("helper_tables names `nope`"), "{err}");
 }

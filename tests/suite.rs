@@ -1,7 +1,7 @@
 //! The end-to-end suite: one test binary, so the engine is linked once, with a module per area.
 
 // The example schemas, compiled as an application compiles its domain types; the generated
-// modules name them as `crate::store` and `crate::library` (tests/build.rs).
+// modules name them as `crate::store`, `crate::library`, `crate::memory` and `crate::meetings` (tests/build.rs).
 #[path = "../schemas/store.rs"]
 #[allow(dead_code)]
 mod store;
@@ -9,6 +9,12 @@ mod store;
 #[path = "../schemas/library.rs"]
 #[allow(dead_code)] // `unread_notices` is a UI-only field the tests never read.
 mod library;
+
+#[path = "../schemas/memory.rs"]
+mod memory;
+
+#[path = "../schemas/meetings.rs"]
+mod meetings;
 
 mod audit;
 mod bad_input;
@@ -22,7 +28,11 @@ mod helpers;
 mod hostile_docs;
 mod pruning;
 mod raw_types;
+mod real_schemas;
 mod store_lesson;
 mod store_seed;
+mod schema_cache;
+mod scale;
+mod drift;
 mod surreal_server;
 mod validate;

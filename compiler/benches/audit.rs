@@ -43,8 +43,14 @@ fn synthetic(tables: usize) -> Schema {
                     rust_name: format!("field_{j}"),
                     ty: ty.clone(),
                     comment: Some(format!("Field {j} of table {i}, in \"plain\" words.")),
+                    clauses: Default::default(),
                 })
                 .collect(),
+            schemaless: false,
+            enforced: false,
+            id: None,
+            permissions: None,
+            indexes: Vec::new(),
         })
         .collect();
     Schema {
@@ -56,6 +62,7 @@ fn synthetic(tables: usize) -> Schema {
         },
         tables,
         enums: Vec::new(),
+        analyzers: Vec::new(),
     }
 }
 

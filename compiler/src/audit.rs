@@ -3,7 +3,7 @@
 use crate::builder::Output;
 use crate::ir::Budget;
 use crate::session::{self, Failure};
-use crate::surql::info::{self, Rendering};
+use crate::surql::info;
 use crate::tokens::{self, BlockCost, Encoding, Saving};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -60,6 +60,8 @@ pub struct Report {
     pub live: Option<Option<String>>,
     /// One line for each way the block exceeds its budget.
     pub over_budget: Vec<String>,
+    /// Each value-hint line on the seed data and its cost (with a question).
+    pub hints: Vec<crate::hint_costs::HintCost>,
 }
 
 impl Report {
@@ -82,6 +84,12 @@ impl Report {
             out.push_str(
                 "\nlive: the embedded engine's fn::schema_context() equals the static rendering\n",
             );
+        }
+        if !self.hints.is_empty() {
+            out.push_str("\nvalue hints on the seed data (tokens per line):\n");
+            for h in &self.hints {
+                out.push_str(&format!("{:>6}  {}\n", h.tokens, h.line));
+            }
         }
         out
     }
@@ -117,6 +125,7 @@ impl Report {
                 "table": s.table, "field": s.field, "advice": s.advice,
                 "tokens_now": s.tokens_now, "tokens_after": s.tokens_after, "saved": s.saved(),
             })).collect::<Vec<_>>(),
+            "value_hints": self.hints.iter().map(|h| serde_json::json!({"hint": h.label, "line": h.line, "tokens": h.tokens})).collect::<Vec<_>>(),
             "live_matches": self.live.as_ref().map(Option::is_none),
             "over_budget": self.over_budget,
         })
@@ -125,11 +134,7 @@ impl Report {
 
 /// The block's cost in the schema's rendering and the other one.
 pub fn block_costs(output: &Output, encoding: Encoding) -> (BlockCost, BlockCost) {
-    let active = Rendering::of(&output.schema);
-    (
-        tokens::block_cost(&output.schema, active, encoding),
-        tokens::block_cost(&output.schema, active.other(), encoding),
-    )
+    tokens::both_costs(&output.schema, encoding)
 }
 
 /// Audits a compiled schema.
@@ -144,6 +149,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
 
     let mut live = None;
     let mut sections = Vec::new();
+    let mut hints = Vec::new();
     if options.live || options.question.is_some() {
         let conn = session::open_embedded(output).await?;
         if options.live {
@@ -164,6 +170,9 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
                 .map(|(name, text)| Section::of(name, text, encoding))
                 .collect();
             sections.push(Section::of("total", &whole, encoding));
+            hints = crate::hint_costs::hint_costs(&conn, schema, |t| encoding.count(t))
+                .await
+                .map_err(|e| Failure::Failed(format!("error: fn::value_hints failed: {e}")))?;
         }
     }
     if options.question.is_none() {
@@ -178,6 +187,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
         sections,
         live,
         over_budget,
+        hints,
     })
 }
 

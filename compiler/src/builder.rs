@@ -28,6 +28,7 @@ pub struct Builder {
     no_agent: bool,
     budget: ir::Budget,
     deny_over_budget: bool,
+    helper_tables: Option<Vec<String>>,
     #[cfg(feature = "tokens")]
     encoding: crate::tokens::Encoding,
 }
@@ -43,6 +44,8 @@ pub struct Output {
     pub inputs: Vec<PathBuf>,
     /// How the schema block exceeds its token budget, one line each (filled by `compile`).
     pub over_budget: Vec<String>,
+    /// Lints: known traps in the schema, each with its position and why (printed by `compile`).
+    pub warnings: Vec<crate::Diagnostic>,
     /// Whether `schema_surql` defines the agent user (a password was given).
     pub agent_defined: bool,
     /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
@@ -154,6 +157,18 @@ impl Builder {
         self
     }
 
+    /// Which tables get a helper module (`get`, `select`, traversals) in `schema.rs`, by table or
+    /// Rust type name; by default every table. The schema file and the prompt keep every table: this
+    /// only trims the Rust rustc compiles, which grows with the schema (figures in docs/scale.md).
+    pub fn helper_tables<I, S>(&mut self, tables: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.helper_tables = Some(tables.into_iter().map(Into::into).collect());
+        self
+    }
+
     fn stem(&self) -> &str {
         self.file_stem.as_deref().unwrap_or("schema")
     }
@@ -218,17 +233,22 @@ impl Builder {
 
     /// Runs the front end only.
     pub fn load(&self) -> Result<ir::Schema, Error> {
+        self.load_with_warnings().map(|(schema, _)| schema)
+    }
+
+    /// Runs the front end only, keeping its lints.
+    pub fn load_with_warnings(&self) -> Result<(ir::Schema, Vec<crate::Diagnostic>), Error> {
         let files = self
             .schemas
             .iter()
             .map(SourceFile::read)
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(front::compile(&files)?)
+        Ok(front::compile_with_warnings(&files)?)
     }
 
     /// Compiles without writing anything.
     pub fn generate(&self) -> Result<Output, Error> {
-        let schema = self.load()?;
+        let (schema, warnings) = self.load_with_warnings()?;
         let agent_password = crate::password::agent_password(self.agent_password.as_deref())
             .filter(|_| !self.no_agent);
         let options = EmitOptions {
@@ -244,6 +264,7 @@ impl Builder {
             agent_defined: options.agent_password.is_some(),
             surql_file: format!("{}.surql", self.stem()),
             file_stem: self.stem().to_owned(),
+            helper_tables: self.helper_tables.clone(),
         };
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();
@@ -254,6 +275,7 @@ impl Builder {
             rust_module,
             inputs,
             over_budget: Vec::new(),
+            warnings,
             agent_defined: module_options.agent_defined,
             preamble,
         })
@@ -271,6 +293,12 @@ impl Builder {
             }
         }
         let mut output = self.generate()?;
+        if cargo {
+            for w in &output.warnings {
+                let at = format!("{}:{}:{}", w.path.display(), w.line, w.column);
+                println!("cargo:warning=surqlc: {at}: {}", w.message);
+            }
+        }
         let budget = self.budget_for(&output.schema);
         if budget != ir::Budget::default() {
             match self.check_budget(&output.schema, &budget) {

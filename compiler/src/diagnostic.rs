@@ -14,6 +14,8 @@ pub struct Diagnostic {
     pub message: String,
     /// The offending source line and how many characters to underline, when known.
     pub snippet: Option<(String, usize)>,
+    /// A lint (printed as `warning:`) rather than an error.
+    pub warning: bool,
 }
 
 impl Diagnostic {
@@ -38,6 +40,7 @@ impl Diagnostic {
                     column: start.column + 1,
                     message: e.to_string(),
                     snippet: text.map(|t| (t, width)),
+                    warning: false,
                 }
             })
             .collect()
@@ -51,13 +54,15 @@ impl Diagnostic {
             column: 0,
             message: message.into(),
             snippet: None,
+            warning: false,
         }
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "error: {}", self.message)?;
+        let level = if self.warning { "warning" } else { "error" };
+        writeln!(f, "{level}: {}", self.message)?;
         if self.line == 0 {
             // About the file as a whole: no position to give.
             return write!(f, "  --> {}", self.path.display());

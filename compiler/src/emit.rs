@@ -31,6 +31,8 @@ pub enum EmitError {
     NameClash(String),
     /// `Builder::types_path` is not a Rust path.
     TypesPath(String),
+    /// A setting names a table the schema does not have.
+    UnknownTable(String),
 }
 
 impl std::fmt::Display for EmitError {
@@ -41,7 +43,9 @@ impl std::fmt::Display for EmitError {
             }
             EmitError::Template(m) => write!(f, "{m}"),
             EmitError::Password(m) => write!(f, "cannot hash the agent password: {m}"),
-            EmitError::NameClash(m) | EmitError::TypesPath(m) => write!(f, "{m}"),
+            EmitError::NameClash(m) | EmitError::TypesPath(m) | EmitError::UnknownTable(m) => {
+                write!(f, "{m}")
+            }
         }
     }
 }
@@ -171,17 +175,19 @@ pub fn render_schema_surql_with(
             .map(surql::table_definition)
             .collect::<Vec<_>>(),
     );
+    context.insert(
+        "analyzers",
+        &schema
+            .analyzers
+            .iter()
+            .map(surql::define_analyzer)
+            .collect::<Vec<_>>(),
+    );
     context.insert("exposed", &settings.exposed);
-    let hints: Vec<HashMap<&str, String>> = settings
+    let hints: Vec<String> = settings
         .value_hints
         .iter()
-        .map(|h| {
-            HashMap::from([
-                ("table", h.table.clone()),
-                ("field", surql::field_ident(&h.field)),
-                ("label", format!("{}.{}: ", h.table, h.field)),
-            ])
-        })
+        .map(crate::surql::hints::expression)
         .collect();
     context.insert("value_hints", &hints);
     let pool = &settings.examples;

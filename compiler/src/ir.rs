@@ -2,10 +2,12 @@
 //!
 //! The front end (`front`) builds it from Rust source, the derives build the same
 //! values at run time, and every back end (`surql`, `emit`, `rustgen`, `tokens`)
-//! reads only this.
+//! reads only this. With `ir-serde` it (de)serializes, which is how a generated module
+//! carries the schema to the validator at run time.
 
 /// A whole schema: its tables in source order and the prompt settings.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Schema {
     /// The schema's name (the `#[derive(Schema)]` type, or the file stem).
     pub name: String,
@@ -14,22 +16,35 @@ pub struct Schema {
     pub tables: Vec<Table>,
     /// Unit-only enums, in source order; referenced by fields as `Type::Literal`.
     pub enums: Vec<LiteralEnum>,
+    /// `DEFINE ANALYZER`s, declared once on the `Schema` item and named by full-text indexes.
+    pub analyzers: Vec<Analyzer>,
     pub settings: Settings,
 }
 
 impl Schema {
+    /// The table named `name` (a linear search: for many lookups, use [`Schema::table_index`]).
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }
 
+    /// Every table by name, for lookups that must stay linear in the schema's size.
+    pub fn table_index(&self) -> std::collections::HashMap<&str, &Table> {
+        self.tables.iter().map(|t| (t.name.as_str(), t)).collect()
+    }
+
     /// The exposed tables, in prompt order.
     pub fn exposed_tables(&self) -> impl Iterator<Item = &Table> {
-        self.settings.exposed.iter().filter_map(|n| self.table(n))
+        let index = self.table_index();
+        self.settings
+            .exposed
+            .iter()
+            .filter_map(move |n| index.get(n.as_str()).copied())
     }
 }
 
 /// One `DEFINE TABLE` and its `DEFINE FIELD`s.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Table {
     /// The SurrealDB table name.
     pub name: String,
@@ -37,11 +52,29 @@ pub struct Table {
     pub rust_name: String,
     pub comment: Option<String>,
     pub kind: TableKind,
+    /// `SCHEMALESS` (rows may hold undeclared fields) instead of `SCHEMAFULL`.
+    pub schemaless: bool,
+    /// A relation's `ENFORCED`: both ends must exist when the edge is created (relations only).
+    pub enforced: bool,
+    /// The record id's key type, when the struct declares an `id` of a key type (`int`, `string`,
+    /// `uuid`, `array`); `None`: any key. Defined as `DEFINE FIELD id ... TYPE ...`.
+    pub id: Option<Type>,
+    /// Table `PERMISSIONS`, per operation; `None` leaves the engine's default.
+    pub permissions: Option<Permissions>,
     /// Declared fields in source order; the record id and a relation's `in`/`out` are not here.
     pub fields: Vec<Field>,
+    /// `DEFINE INDEX`es on this table, in source order.
+    pub indexes: Vec<Index>,
+}
+
+impl Table {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TableKind {
     Normal,
     /// `TYPE RELATION IN from OUT to`: the table names of both ends.
@@ -52,6 +85,7 @@ pub enum TableKind {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
     /// The field name in the database (after `rename`/`rename_all`).
     pub name: String,
@@ -59,10 +93,141 @@ pub struct Field {
     pub rust_name: String,
     pub ty: Type,
     pub comment: Option<String>,
+    /// `DEFAULT`, `VALUE`, `ASSERT`, ... : everything after the type.
+    pub clauses: FieldClauses,
+}
+
+/// SurrealQL text of an expression as the schema wrote it (a `VALUE`, `ASSERT`, permission guard, ...).
+pub type Expr = String;
+
+/// The clauses of a `DEFINE FIELD` after its type. All empty is a plain typed field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FieldClauses {
+    /// `DEFAULT expr` or `DEFAULT ALWAYS expr`.
+    pub default: Option<FieldDefault>,
+    /// `VALUE expr`: computed on every write and stored.
+    pub value: Option<Expr>,
+    /// `COMPUTED expr`: computed on every read, never stored (cannot be indexed).
+    pub computed: Option<Expr>,
+    /// `ASSERT expr`: checked on every write (`$value` is the new value).
+    pub assert: Option<Expr>,
+    /// `READONLY`: set once, refused on update.
+    pub readonly: bool,
+    /// `FLEXIBLE`: an object field that accepts keys it does not declare.
+    pub flexible: bool,
+    /// `REFERENCE`: a `record<...>` link the engine tracks, with what deleting the target does.
+    pub reference: Option<Reference>,
+    /// Field `PERMISSIONS` (select, create, update; the engine has no per-field delete).
+    pub permissions: Option<Permissions>,
+}
+
+impl FieldClauses {
+    pub fn is_empty(&self) -> bool {
+        *self == FieldClauses::default()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FieldDefault {
+    pub expr: Expr,
+    /// `DEFAULT ALWAYS`: also when an update sets the field to NONE.
+    pub always: bool,
+}
+
+/// `REFERENCE [ON DELETE ...]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Reference {
+    /// `None`: the engine's default (`IGNORE`).
+    pub on_delete: Option<OnDelete>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum OnDelete {
+    Reject,
+    Cascade,
+    Ignore,
+    Unset,
+    /// `ON DELETE THEN expr`.
+    Then(Expr),
+}
+
+/// One operation's permission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Permission {
+    None,
+    Full,
+    /// `WHERE expr`.
+    Where(Expr),
+}
+
+/// `PERMISSIONS` per operation; `None` is the engine's default (`NONE` on a table, `FULL` on a field).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Permissions {
+    pub select: Option<Permission>,
+    pub create: Option<Permission>,
+    pub update: Option<Permission>,
+    pub delete: Option<Permission>,
+}
+
+/// One `DEFINE INDEX`.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Index {
+    pub name: String,
+    /// Field names (database names) in index order.
+    pub fields: Vec<String>,
+    pub kind: IndexKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum IndexKind {
+    Plain,
+    Unique,
+    /// `FULLTEXT ANALYZER a [BM25(k1, b)] [HIGHLIGHTS]`.
+    FullText {
+        analyzer: String,
+        /// `(k1, b)`; `None`: the engine's default scoring.
+        bm25: Option<(f64, f64)>,
+        highlights: bool,
+    },
+    Hnsw(Hnsw),
+}
+
+/// `HNSW DIMENSION d DIST ... TYPE ... [EFC n] [M n]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Hnsw {
+    pub dimension: u32,
+    /// Upper case, as the engine prints it: `COSINE`, `EUCLIDEAN`, `MANHATTAN`, ...
+    pub dist: String,
+    /// Upper case: `F64`, `F32`, `I64`, `I32`, `I16`.
+    pub vector_type: String,
+    pub efc: Option<u32>,
+    pub m: Option<u32>,
+}
+
+/// `DEFINE ANALYZER name TOKENIZERS ... FILTERS ...`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Analyzer {
+    pub name: String,
+    /// Lower case: `blank`, `camel`, `class`, `punct`.
+    pub tokenizers: Vec<String>,
+    /// As written: `lowercase`, `ascii`, `snowball(english)`, `edgengram(2, 10)`, ...
+    pub filters: Vec<String>,
+    pub comment: Option<String>,
 }
 
 /// A SurrealQL field type.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Type {
     Any,
     Bool,
@@ -88,6 +253,7 @@ pub enum Type {
 
 /// A type written by hand in `#[surqlc(type = "...")]`, read by [`crate::surql::kind::parse`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RawType {
     /// The text as written; `schema.surql` emits it verbatim after `TYPE`.
     pub text: String,
@@ -100,6 +266,7 @@ pub struct RawType {
 /// A SurrealQL type in the engine's own terms (`surrealdb-sql`'s `Kind`): `option<T>` is a union
 /// with `none`, unions are flat and without repeats.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Kind {
     /// A kind without arguments, lower case: `any`, `none`, `int`, `object`, `record`, `geometry`, ...
     Named(String),
@@ -115,6 +282,7 @@ pub enum Kind {
 
 /// A literal type: the one value a field of this kind may hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KindLiteral {
     String(String),
     Integer(i64),
@@ -153,6 +321,7 @@ impl Kind {
 
 /// A unit-only enum: its Rust name and the string each variant is stored as.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LiteralEnum {
     pub rust_name: String,
     pub comment: Option<String>,
@@ -169,11 +338,12 @@ impl LiteralEnum {
 
 /// Schema-wide settings: what the prompt shows and how the agent is set up.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Settings {
     /// Table names the prompt exposes, in prompt order.
     pub exposed: Vec<String>,
-    /// Fields whose present values `fn::value_hints` lists.
-    pub value_hints: Vec<FieldRef>,
+    /// The lines `fn::value_hints` prints, in this order.
+    pub value_hints: Vec<ValueHint>,
     pub examples: ExampleSettings,
     pub agent: AgentSettings,
     /// The row limit the default rules ask the model for.
@@ -188,6 +358,7 @@ pub struct Settings {
 
 /// `prune(budget = N, always(T, ...), mix = "...")`: the prompt carries only the tables a question needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Prune {
     /// The most tokens (o200k_base) the pruned schema block may cost.
     pub budget: u32,
@@ -209,6 +380,7 @@ impl Default for Prune {
 
 /// How pruning ranks tables against the question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RetrievalMix {
     /// BM25 over each table's names and comments.
     FullText,
@@ -234,12 +406,31 @@ impl RetrievalMix {
 
 /// Token budgets for the schema block (counted in the audit's encoding, `o200k_base` unless told).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Budget {
     /// The most tokens the whole block may cost.
     pub block: Option<u32>,
     /// The most tokens any one table may cost.
     pub table: Option<u32>,
 }
+
+/// One line of `fn::value_hints()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ValueHint {
+    /// `table.field: a, b, c`: the distinct present values, at most `limit` of them
+    /// (past it: `table.field (N distinct, first M): ...`).
+    Distinct { field: FieldRef, limit: u32 },
+    /// `table ids (N total): ⟨a⟩, b, ...`: the record keys as the engine prints them, at most `limit`.
+    Ids { table: String, limit: u32 },
+    /// `table.field range: min to max` over the present values (numbers, datetimes, strings).
+    Range { field: FieldRef },
+    /// A line of text, printed as written.
+    Note(String),
+}
+
+/// How many values a distinct or id hint lists before it prints the count and a sample.
+pub const DEFAULT_HINT_LIMIT: u32 = 20;
 
 impl Budget {
     /// Each limit of `self`, else `fallback`'s (a command line's or builder's flags over the schema's own).
@@ -252,6 +443,7 @@ impl Budget {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldRef {
     pub table: String,
     pub field: String,
@@ -259,6 +451,7 @@ pub struct FieldRef {
 
 /// The few-shot pool.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExampleSettings {
     pub table: String,
     /// Embedding dimension of the HNSW index.
@@ -271,6 +464,7 @@ pub struct ExampleSettings {
 
 /// The read-only `VIEWER` user that runs generated queries.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AgentSettings {
     pub user: String,
     pub token_duration: String,

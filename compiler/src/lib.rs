@@ -29,16 +29,22 @@ pub mod builder;
 pub mod audit;
 #[cfg(feature = "db")]
 pub mod db;
+#[cfg(feature = "db")]
+pub mod hint_costs;
 #[cfg(all(feature = "db", feature = "codegen"))]
 pub mod session;
+#[cfg(any(feature = "runtime", feature = "db"))]
+pub mod drift;
 #[cfg(feature = "codegen")]
 pub mod emit;
 #[cfg(feature = "codegen")]
-pub mod ir_literal;
-#[cfg(feature = "codegen")]
 mod password;
 #[cfg(feature = "codegen")]
-mod rustgen;
+mod index_helpers;
+/// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
+#[cfg(feature = "codegen")]
+#[doc(hidden)]
+pub mod rustgen;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 #[cfg(feature = "codegen")]
@@ -47,6 +53,16 @@ pub use builder::{Builder, Error};
 /// What generated and derived code needs from surqlc; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    /// The schema's IR a generated module carries as JSON (written by `rustgen` from the same types).
+    #[cfg(feature = "runtime")]
+    pub fn schema_from_json(json: &str) -> crate::ir::Schema {
+        match serde_json::from_str(json) {
+            Ok(schema) => schema,
+            // Unreachable: the build script wrote this text from an `ir::Schema` of this surqlc.
+            Err(e) => panic!("surqlc: the generated schema IR does not read back: {e}"),
+        }
+    }
+
     /// A `#[surqlc(type = "...")]` the derive accepted at expansion time, read again at run time
     /// by the same reader so the derive and the compiler build the same IR.
     pub fn raw_type(text: &str) -> crate::ir::Type {

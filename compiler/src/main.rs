@@ -57,6 +57,13 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// List the definitions a database is missing, has in addition or has changed against the schema (exit 1 if any, 0 if in sync).
+    Diff {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        target: DiffTarget,
+    },
     /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
     Audit {
         #[command(flatten)]
@@ -100,6 +107,28 @@ struct AuditArgs {
         requires = "question"
     )]
     vector: Vec<f64>,
+}
+
+#[derive(Args)]
+struct DiffTarget {
+    /// The server to compare: ws://host:port (or mem:// for an empty embedded database).
+    #[arg(long, required_unless_present = "dump", conflicts_with = "dump")]
+    endpoint: Option<String>,
+    /// Compare a dump (`surreal export`) or schema file, loaded into a fresh embedded database, instead of a server.
+    #[arg(long, value_name = "FILE")]
+    dump: Option<PathBuf>,
+    /// Namespace to compare.
+    #[arg(long, default_value = "ai")]
+    ns: String,
+    /// Database to compare [default: the schema's name].
+    #[arg(long)]
+    db: Option<String>,
+    /// Root user for a server endpoint.
+    #[arg(long, requires = "pass")]
+    user: Option<String>,
+    /// Root password for a server endpoint.
+    #[arg(long, requires = "user", env = "SURQLC_ROOT_PASSWORD", hide_env_values = true)]
+    pass: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -209,6 +238,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 .out_dir(&out)
                 .types_path(types_path)
                 .compile()?;
+            print_warnings(&output.warnings);
             eprintln!(
                 "wrote {} and {} ({}, {} exposed)",
                 out.join("schema.surql").display(),
@@ -226,6 +256,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Check { input } => {
             let output = builder(&input).generate()?;
+            print_warnings(&output.warnings);
             session::open_embedded(&output).await?;
             eprintln!(
                 "ok: {} compile and load",
@@ -308,6 +339,29 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             }
             eprintln!("{}", outcome.stderr);
         }
+        Command::Diff { input, target } => {
+            let mut b = builder(&input);
+            let ignore_passhash = session::password_for_diff(&mut b);
+            let output = b.generate()?;
+            let source = session::DiffSource {
+                dump: target.dump,
+                target: Target {
+                    endpoint: target.endpoint.unwrap_or_else(|| "mem://".into()),
+                    namespace: target.ns,
+                    database: target.db.unwrap_or_else(|| output.schema.name.clone()),
+                    root: target.user.zip(target.pass),
+                },
+            };
+            let found = session::diff(&output, &source, ignore_passhash).await?;
+            if !found.is_empty() {
+                print!("{found}");
+                return Err(Failure::Failed(format!(
+                    "{} difference{} between the database and the schema (\"was\": the schema, \"now\": the database)",
+                    found.changes.len(),
+                    if found.changes.len() == 1 { "" } else { "s" }
+                )));
+            }
+        }
     }
     Ok(())
 }
@@ -330,5 +384,12 @@ fn main() -> ExitCode {
             eprintln!("{failure}");
             ExitCode::from(failure.exit_code())
         }
+    }
+}
+
+/// Lints, rustc-style, on stderr.
+fn print_warnings(warnings: &[surqlc::Diagnostic]) {
+    for w in warnings {
+        eprintln!("{w}\n");
     }
 }

@@ -16,7 +16,7 @@
 //! `schema.surql` and warned about by the `Builder`: the budget still holds, but far fewer
 //! tables fit.
 
-use crate::ir::{Schema, Table, TableKind, Type};
+use crate::ir::{Schema, Table, TableKind, Type, ValueHint};
 use crate::surql::info as render;
 
 /// The table that holds one row per exposed table.
@@ -294,9 +294,10 @@ struct TemplateRow {
 #[cfg(feature = "codegen")]
 #[derive(serde::Serialize)]
 struct TemplateHint {
-    table: String,
-    field: String,
-    label: String,
+    /// The table the hint is about; `None` for a note, which every pruned prompt keeps.
+    table: Option<String>,
+    /// The SurrealQL that prints the hint's line (`surql::hints::expression`).
+    expression: String,
 }
 
 #[cfg(feature = "codegen")]
@@ -337,9 +338,15 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         .value_hints
         .iter()
         .map(|h| TemplateHint {
-            table: h.table.clone(),
-            field: crate::surql::field_ident(&h.field),
-            label: format!("{}.{}: ", h.table, h.field),
+            // A note belongs to no table: every pruned prompt keeps it.
+            table: match h {
+                ValueHint::Distinct { field, .. } | ValueHint::Range { field } => {
+                    Some(field.table.clone())
+                }
+                ValueHint::Ids { table, .. } => Some(table.clone()),
+                ValueHint::Note(_) => None,
+            },
+            expression: crate::surql::hints::expression(h),
         })
         .collect();
     let k = docs.len().max(1);
@@ -372,7 +379,12 @@ mod tests {
             rust_name: name.into(),
             comment: Some(format!("The {name} table.")),
             kind,
+            schemaless: false,
+            enforced: false,
+            id: None,
+            permissions: None,
             fields,
+            indexes: Vec::new(),
         }
     }
 
@@ -382,6 +394,7 @@ mod tests {
             rust_name: "owner_ref".into(),
             ty: Type::Option(Box::new(Type::Record("customer".into()))),
             comment: Some("Who owns it.".into()),
+            clauses: Default::default(),
         };
         let tables = vec![
             table("customer", TableKind::Normal, Vec::new()),
@@ -399,6 +412,7 @@ mod tests {
         Schema {
             name: "s".into(),
             rust_name: None,
+            analyzers: Vec::new(),
             settings: Settings {
                 exposed: vec!["customer".into(), "purchase".into(), "placed".into()],
                 prune: Some(Prune {

@@ -130,12 +130,28 @@ pub async fn store_hashed_embeddings(db: &Db, dimension: usize) -> Result<(), Er
             Some((name, vector))
         })
         .collect();
-    db.query(format!(
-        "FOR $u IN $updates {{ UPDATE {DOC_TABLE} SET embedding = $u[1] WHERE name = $u[0]; }}"
-    ))
-    .bind(("updates", updates))
-    .await?
-    .check()?;
+    // One statement per table: the engine's index builders may conflict with a long write, and a
+    // conflicted statement is retried, as SurrealDB asks.
+    for (name, vector) in updates {
+        let mut attempt = 0;
+        loop {
+            let result = db
+                .query(format!(
+                    "UPDATE {DOC_TABLE} SET embedding = $v WHERE name = $n"
+                ))
+                .bind(("v", vector.clone()))
+                .bind(("n", name.clone()))
+                .await
+                .and_then(|r| r.check());
+            match result {
+                Err(e) if attempt < 10 && e.to_string().contains("can be retried") => attempt += 1,
+                other => {
+                    other?;
+                    break;
+                }
+            }
+        }
+    }
     Ok(())
 }
 

@@ -8,6 +8,9 @@
 
 use crate::ir;
 use std::fmt;
+
+mod queries;
+pub use queries::{find_one, get_by_key, nearest, search};
 use std::marker::PhantomData;
 use surrealdb::types::{Kind, Object, SerializationError};
 use surrealdb::{Connection, Surreal};
@@ -23,11 +26,97 @@ pub trait Table: SurrealValue + Sized {
     const TABLE: &'static str;
     /// The database names of the declared fields, in declaration order.
     const FIELDS: &'static [&'static str];
+    /// The record id's key type: the type of the struct's `id` field when it is a key type
+    /// (`i64`, `String`, `Uuid`, an array), else any key ([`RecordIdKey`]).
+    type Key: RecordKey;
     /// The table as surqlc's IR (the same value the compiler builds from the source file).
     fn table_ir() -> ir::Table;
     /// The `DEFINE TABLE` and `DEFINE FIELD` statements, exactly as `schema.surql` spells them.
     fn define() -> String {
         crate::surql::table_definition(&Self::table_ir())
+    }
+}
+
+/// A Rust type a record id's key can be: integers (up to `i64`), strings, UUIDs, arrays of values.
+pub trait RecordKey {
+    fn into_key(self) -> RecordIdKey;
+    /// The key as this type, if it is one.
+    fn from_key(key: &RecordIdKey) -> Option<Self>
+    where
+        Self: Sized;
+}
+
+impl RecordKey for RecordIdKey {
+    fn into_key(self) -> RecordIdKey {
+        self
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        Some(key.clone())
+    }
+}
+
+macro_rules! int_keys {
+    ($($t:ty),*) => {$(
+        impl RecordKey for $t {
+            fn into_key(self) -> RecordIdKey {
+                RecordIdKey::Number(i64::from(self))
+            }
+            fn from_key(key: &RecordIdKey) -> Option<Self> {
+                match key {
+                    RecordIdKey::Number(n) => <$t>::try_from(*n).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_keys!(i8, i16, i32, i64, u8, u16, u32);
+
+impl RecordKey for String {
+    fn into_key(self) -> RecordIdKey {
+        RecordIdKey::String(self)
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::String(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl RecordKey for Uuid {
+    fn into_key(self) -> RecordIdKey {
+        RecordIdKey::Uuid(self)
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::Uuid(u) => Some(*u),
+            _ => None,
+        }
+    }
+}
+
+impl<T: SurrealValue> RecordKey for Vec<T> {
+    fn into_key(self) -> RecordIdKey {
+        match self.into_value() {
+            Value::Array(a) => RecordIdKey::Array(a),
+            _ => RecordIdKey::Array(Default::default()),
+        }
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::Array(a) => Vec::<T>::from_value(Value::Array(a.clone())).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl<T: SurrealValue, const N: usize> RecordKey for [T; N] {
+    fn into_key(self) -> RecordIdKey {
+        Vec::from(self).into_key()
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        Vec::<T>::from_key(key).and_then(|v| v.try_into().ok())
     }
 }
 
@@ -74,6 +163,11 @@ impl<T: Table> Link<T> {
 
     pub fn key(&self) -> &RecordIdKey {
         &self.key
+    }
+
+    /// The key as the table's key type (`None` if the stored key has another type).
+    pub fn typed_key(&self) -> Option<T::Key> {
+        <T::Key as RecordKey>::from_key(&self.key)
     }
 
     /// The untyped record id.
@@ -226,6 +320,78 @@ impl<T: Table> SurrealValue for Record<T> {
     }
 }
 
+/// A row found by a full-text search: its BM25 score and, when the index keeps highlights, the
+/// matching text with the hits marked. What the generated `search_*` helpers return.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored<T: Table> {
+    pub record: Record<T>,
+    pub score: f64,
+    pub highlight: Option<String>,
+}
+
+impl<T: Table> SurrealValue for Scored<T> {
+    fn kind_of() -> Kind {
+        Kind::Object
+    }
+
+    fn into_value(self) -> Value {
+        let mut value = self.record.into_value();
+        if let Value::Object(object) = &mut value {
+            object.insert("score".to_owned(), Value::from_t(self.score));
+            if let Some(h) = self.highlight {
+                object.insert("highlight".to_owned(), Value::from_t(h));
+            }
+        }
+        value
+    }
+
+    fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
+        let Value::Object(mut object) = value else {
+            return Err(conversion_error(format!("expected a `{}` search hit (an object), found {value:?}", T::TABLE)));
+        };
+        let score = f64::from_value(object.remove("score").unwrap_or(Value::None))?;
+        let highlight = Option::<String>::from_value(object.remove("highlight").unwrap_or(Value::None))?;
+        Ok(Scored {
+            record: Record::from_value(Value::Object(object))?,
+            score,
+            highlight,
+        })
+    }
+}
+
+/// A row found by a nearest-neighbour search, with its distance to the query vector (smaller is
+/// nearer). What the generated `nearest_*` helpers return, nearest first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Nearest<T: Table> {
+    pub record: Record<T>,
+    pub distance: f64,
+}
+
+impl<T: Table> SurrealValue for Nearest<T> {
+    fn kind_of() -> Kind {
+        Kind::Object
+    }
+
+    fn into_value(self) -> Value {
+        let mut value = self.record.into_value();
+        if let Value::Object(object) = &mut value {
+            object.insert("distance".to_owned(), Value::from_t(self.distance));
+        }
+        value
+    }
+
+    fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
+        let Value::Object(mut object) = value else {
+            return Err(conversion_error(format!("expected a `{}` neighbour (an object), found {value:?}", T::TABLE)));
+        };
+        let distance = f64::from_value(object.remove("distance").unwrap_or(Value::None))?;
+        Ok(Nearest {
+            record: Record::from_value(Value::Object(object))?,
+            distance,
+        })
+    }
+}
+
 /// One pooled example as `fn::similar_examples` returns it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Example {
@@ -306,6 +472,37 @@ impl ObjectReader {
                 e.message()
             ))
         })
+    }
+}
+
+impl ObjectReader {
+    /// The key of the record id in field `name` (a typed `id` field: `i64`, `String`, ...).
+    pub fn key<K: RecordKey>(&mut self, name: &str) -> Result<K, surrealdb::Error> {
+        let value = self.object.remove(name).unwrap_or(Value::None);
+        let key = match value {
+            Value::RecordId(id) => id.key,
+            other => {
+                return Err(conversion_error(format!(
+                    "field `{name}` of `{}`: expected a record id, found {other:?}",
+                    self.table
+                )))
+            }
+        };
+        K::from_key(&key).ok_or_else(|| {
+            conversion_error(format!(
+                "field `{name}` of `{}`: the key {key:?} is not of the struct's id type",
+                self.table
+            ))
+        })
+    }
+}
+
+impl ObjectWriter {
+    /// The record id `table:key` in field `name`.
+    pub fn key(&mut self, name: &str, table: &str, key: impl RecordKey) -> &mut Self {
+        self.0
+            .insert(name, Value::RecordId(RecordId::new(table, key.into_key())));
+        self
     }
 }
 

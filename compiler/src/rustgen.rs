@@ -19,6 +19,8 @@ pub struct ModuleOptions {
     pub sources: Vec<String>,
     /// Whether `schema.surql` defines the agent user (an agent password was given).
     pub agent_defined: bool,
+    /// The tables that get a helper module (by table or Rust type name); `None`: every table.
+    pub helper_tables: Option<Vec<String>>,
 }
 
 impl Default for ModuleOptions {
@@ -29,6 +31,7 @@ impl Default for ModuleOptions {
             file_stem: "schema".into(),
             sources: Vec::new(),
             agent_defined: false,
+            helper_tables: None,
         }
     }
 }
@@ -41,6 +44,8 @@ struct TableContext {
     doc: String,
     select_query: String,
     traversals: Vec<Traversal>,
+    /// Typed helpers for the table's indexes (`search_*`, `nearest_*`, `find_by_*`).
+    index_helpers: Vec<crate::index_helpers::Helper>,
 }
 
 #[derive(Serialize)]
@@ -145,14 +150,44 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             },
             select_query: format!("SELECT * FROM {} LIMIT $limit", t.name),
             traversals: Vec::new(),
+            index_helpers: crate::index_helpers::helpers(t, types, &|name| {
+                schema.table(name).map(|x| x.rust_name.clone())
+            }),
         })
+        .collect();
+    if let Some(chosen) = &options.helper_tables {
+        let mut names = std::collections::HashMap::new();
+        for t in &schema.tables {
+            names.insert(t.rust_name.as_str(), t.name.as_str());
+            names.insert(t.name.as_str(), t.name.as_str());
+        }
+        let mut keep = std::collections::HashSet::new();
+        for name in chosen {
+            match names.get(name.as_str()) {
+                Some(table) => keep.insert(*table),
+                None => {
+                    return Err(EmitError::UnknownTable(format!(
+                        "helper_tables names `{name}`, which is not a table of this schema"
+                    )))
+                }
+            };
+        }
+        tables.retain(|t| keep.contains(t.name.as_str()));
+    }
+    // Lookups by name through maps: the module stays linear in the number of tables.
+    let by_name = schema.table_index();
+    let position: std::collections::HashMap<String, usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
         .collect();
     for relation in &schema.tables {
         let TableKind::Relation { from, to } = &relation.kind else {
             continue;
         };
         let r = &relation.name;
-        let (Some(from_t), Some(to_t)) = (schema.table(from), schema.table(to)) else {
+        let (Some(from_t), Some(to_t)) = (by_name.get(from.as_str()), by_name.get(to.as_str()))
+        else {
             continue;
         };
         let about = relation
@@ -161,8 +196,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             .map(|c| format!("\n\n`{r}`: {c}"))
             .unwrap_or_default();
         let mut push = |table: &str, traversal: Traversal| {
-            if let Some(t) = tables.iter_mut().find(|t| t.name == table) {
-                t.traversals.push(traversal);
+            if let Some(&i) = position.get(table) {
+                tables[i].traversals.push(traversal);
             }
         };
         push(from, Traversal {
@@ -201,16 +236,25 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         );
     }
 
-    let mut modules: Vec<(&str, &str)> = Vec::new();
+    let mut modules: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
     for t in &tables {
-        if let Some((_, other)) = modules.iter().find(|(m, _)| *m == t.module) {
+        if let Some(other) = modules.get(t.module.as_str()) {
             return Err(EmitError::NameClash(format!(
                 "tables `{other}` and `{}` would both get the generated module `{}`; rename one of them",
                 t.name, t.module
             )));
         }
-        modules.push((&t.module, &t.name));
-        let mut names = vec!["get", "select"];
+        modules.insert(&t.module, &t.name);
+        let mut names = vec!["get", "get_by_key", "select"];
+        for h in &t.index_helpers {
+            if names.contains(&h.function.as_str()) {
+                return Err(EmitError::NameClash(format!(
+                    "the generated module `{}` would have two functions named `{}`; name one of the indexes differently",
+                    t.module, h.function
+                )));
+            }
+            names.push(&h.function);
+        }
         for r in &t.traversals {
             if names.contains(&r.function.as_str()) {
                 return Err(EmitError::NameClash(format!(
@@ -224,7 +268,10 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("schema", &schema.name);
-    context.insert("schema_ir", &crate::ir_literal::schema_expr(schema));
+    // The IR travels as JSON: one string, whatever the IR grows to hold (serde, `ir-serde`).
+    let schema_json = serde_json::to_string(schema)
+        .map_err(|e| EmitError::Template(format!("cannot write the schema's IR as JSON: {e}")))?;
+    context.insert("schema_ir_json", &schema_json);
     context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
     context.insert("exposed", &settings.exposed);
@@ -243,13 +290,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let text = tera
         .render("module.rs", &context)
         .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
-    let file = syn::parse_file(&text).map_err(|e| {
-        let at = e.span().start();
-        EmitError::Template(format!(
-            "templates/module.rs.tera rendered Rust that does not parse ({}:{}): {e}",
-            at.line, at.column
-        ))
-    })?;
+    let formatted = format_parallel(&text)?;
     let sources = if options.sources.is_empty() {
         schema.name.clone()
     } else {
@@ -266,7 +307,47 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         schema.name,
         options.file_stem,
     );
-    Ok(header + &prettyplease::unparse(&file))
+    Ok(header + &formatted)
+}
+
+/// Marks where the template starts a table's module: the text may be parsed in pieces there.
+const SPLIT: &str = "// surqlc:split\n";
+
+/// Parses the rendered module with syn (so a template mistake is an error here) and formats it
+/// with prettyplease, in contiguous groups of table modules on as many threads as there are
+/// cores. Items are formatted independently, so the groups' texts join into the whole file's.
+fn format_parallel(text: &str) -> Result<String, EmitError> {
+    let pieces: Vec<&str> = text.split(SPLIT).collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pieces.len())
+        .max(1);
+    let per = pieces.len().div_ceil(workers);
+    let groups: Vec<String> = pieces.chunks(per).map(|g| g.concat()).collect();
+    let format = |group: &String| -> Result<String, EmitError> {
+        let file = syn::parse_file(group).map_err(|e| {
+            let at = e.span().start();
+            EmitError::Template(format!(
+                "templates/module.rs.tera rendered Rust that does not parse (near line {} of a part, column {}): {e}",
+                at.line, at.column
+            ))
+        })?;
+        Ok(prettyplease::unparse(&file))
+    };
+    if groups.len() == 1 {
+        return format(&groups[0]);
+    }
+    let results: Vec<Result<String, EmitError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|g| scope.spawn(move || format(g)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    results.into_iter().collect::<Result<Vec<_>, _>>().map(|parts| parts.concat())
 }
 
 #[cfg(test)]
@@ -291,6 +372,7 @@ mod tests {
             rust_name: None,
             tables: Vec::new(),
             enums: Vec::new(),
+            analyzers: Vec::new(),
             settings: crate::ir::Settings::default(),
         };
         for bad in ["", "my model", "crate::store;", "::"] {

@@ -141,3 +141,61 @@ pub async fn prompt_sections(
     }
     Ok((whole, sections))
 }
+
+/// Where `surqlc diff` reads the live definitions: a dump file loaded into a fresh embedded
+/// database, or the database at `target`.
+#[derive(Debug, Clone)]
+pub struct DiffSource {
+    pub dump: Option<std::path::PathBuf>,
+    pub target: Target,
+}
+
+/// The password the expected agent user is built with when the real one is not at hand.
+const DIFF_STAND_IN_PASSWORD: &str = "surqlc-diff: password not compared";
+
+/// Readies `builder` for a diff: without the agent's password (`SURQLC_AGENT_PASSWORD`), the
+/// expected user is built with a stand-in and its hash is not compared. Returns whether it is not.
+pub fn password_for_diff(builder: &mut crate::Builder) -> bool {
+    let ignore_passhash = crate::password::agent_password(None).is_none();
+    if ignore_passhash {
+        builder.agent_password(DIFF_STAND_IN_PASSWORD);
+    }
+    ignore_passhash
+}
+
+/// `surqlc diff`: both sides read from the engine (see [`crate::drift`]), so both are in its spelling.
+pub async fn diff(
+    output: &Output,
+    source: &DiffSource,
+    ignore_passhash: bool,
+) -> Result<crate::drift::Drift, Failure> {
+    use crate::drift;
+    let bad = |what: String| move |e: db::Error| Failure::BadInput(format!("error: {what}: {e}"));
+    let expected = drift::embedded_definitions(&output.schema_surql)
+        .await
+        .map_err(bad("the embedded database rejected the generated schema".into()))?;
+    let live = match &source.dump {
+        Some(dump) => {
+            let text = std::fs::read_to_string(dump).map_err(|e| {
+                Failure::BadInput(format!("error: cannot read {}: {e}", dump.display()))
+            })?;
+            drift::embedded_definitions(&text)
+                .await
+                .map_err(bad(format!("loading {}", dump.display())))?
+        }
+        None => {
+            let endpoint = &source.target.endpoint;
+            let conn = db::connect(&source.target)
+                .await
+                .map_err(bad(format!("cannot connect to {endpoint}")))?;
+            drift::definitions(&conn)
+                .await
+                .map_err(bad(format!("cannot read the definitions at {endpoint}")))?
+        }
+    };
+    Ok(drift::compare(
+        &expected,
+        &live,
+        drift::CompareOptions { ignore_passhash },
+    ))
+}

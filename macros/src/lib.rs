@@ -19,6 +19,8 @@ use surqlc::ir;
 use syn::spanned::Spanned;
 use syn::DeriveInput;
 
+mod ir_tokens;
+
 /// A table: a struct with named fields. See `docs/annotations.md`.
 #[proc_macro_derive(Table, attributes(surqlc))]
 pub fn derive_table(input: TokenStream) -> TokenStream {
@@ -195,11 +197,21 @@ fn table_impls(table: &TableAst) -> Tokens {
         let rust_name = string(&f.ident.to_string());
         let ty = field_type(&f.ty);
         let comment = option_string(&f.comment);
+        let clauses = ir_tokens::field_clauses(&f.clauses);
         quote! {
-            ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment }
+            ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment, clauses: #clauses }
         }
     });
     let field_names = table.fields.iter().map(|f| &f.name);
+    let schemaless = table.schemaless;
+    let enforced = table.enforced;
+    let id_type = ir_tokens::option(&table.id, |(ty, _)| known_type(ty));
+    let key_type = match &table.id {
+        Some((_, rust_ty)) => quote!(#rust_ty),
+        None => quote!(#rt::RecordIdKey),
+    };
+    let permissions = ir_tokens::option(&table.permissions, ir_tokens::permissions);
+    let indexes = table.indexes.iter().map(|i| ir_tokens::index(&i.index));
 
     // One constant per field, named after the Rust field. They share a namespace with `TABLE`, so a
     // field named `table` gets `TABLE_FIELD`; the front end has already refused two fields whose
@@ -234,12 +246,31 @@ fn table_impls(table: &TableAst) -> Tokens {
         let member = member(&f.ident);
         columns.push((quote!(#member), f.name.clone(), f.rust_ty.span()));
     }
-    let writes = columns
+    let name_lit = name;
+    // A COMPUTED field is read, never written: the engine computes it on every read.
+    let computed: Vec<&str> = table
+        .fields
         .iter()
-        .map(|(member, name, span)| quote_spanned!(*span=> writer.field(#name, self.#member);));
-    let reads = columns
-        .iter()
-        .map(|(member, name, span)| quote_spanned!(*span=> #member: reader.field(#name)?,));
+        .filter(|f| f.clauses.computed.is_some())
+        .map(|f| f.name.as_str())
+        .collect();
+    let typed_id = table.id.is_some();
+    let writes = columns.iter().map(|(member, name, span)| {
+        if typed_id && name == "id" && member.to_string() == "id" {
+            quote_spanned!(*span=> writer.key("id", #name_lit, self.id);)
+        } else if computed.contains(&name.as_str()) {
+            quote_spanned!(*span=> let _ = self.#member;)
+        } else {
+            quote_spanned!(*span=> writer.field(#name, self.#member);)
+        }
+    });
+    let reads = columns.iter().map(|(member, name, span)| {
+        if typed_id && name == "id" && member.to_string() == "id" {
+            quote_spanned!(*span=> id: reader.key("id")?,)
+        } else {
+            quote_spanned!(*span=> #member: reader.field(#name)?,)
+        }
+    });
     let skipped = table.skipped.iter().map(|s| {
         let s = member(s);
         quote!(#s: ::std::default::Default::default(),)
@@ -261,13 +292,19 @@ fn table_impls(table: &TableAst) -> Tokens {
         impl #rt::Table for #ident {
             const TABLE: &'static str = #name;
             const FIELDS: &'static [&'static str] = &[#(#field_names),*];
+            type Key = #key_type;
             fn table_ir() -> ::surqlc::ir::Table {
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from(#name),
                     rust_name: ::std::string::String::from(#rust_name),
                     comment: #comment,
                     kind: #kind,
+                    schemaless: #schemaless,
+                    enforced: #enforced,
+                    id: #id_type,
+                    permissions: #permissions,
                     fields: ::std::vec![#(#fields),*],
+                    indexes: ::std::vec![#(#indexes),*],
                 }
             }
         }
@@ -281,9 +318,9 @@ fn table_impls(table: &TableAst) -> Tokens {
             pub const TABLE: &'static str = #name;
             #(#consts)*
 
-            /// The typed record id `table:key` of this table.
-            pub fn record(key: impl ::std::convert::Into<#rt::RecordIdKey>) -> #rt::Link<Self> {
-                #rt::Link::new(key)
+            /// The typed record id `table:key` of this table (the key has the type of the struct's `id`).
+            pub fn record(key: impl ::std::convert::Into<<Self as #rt::Table>::Key>) -> #rt::Link<Self> {
+                #rt::Link::new(#rt::RecordKey::into_key(::std::convert::Into::<<Self as #rt::Table>::Key>::into(key)))
             }
         }
 
@@ -379,16 +416,25 @@ fn schema_impls(schema: &SchemaAst) -> Tokens {
         .attrs
         .value_hints
         .iter()
-        .flatten()
+        .flat_map(|h| h.hints.iter())
         .filter_map(|hint| {
-            let segments = &hint.path.segments;
+            use surqlc::front::clauses::HintAttr;
+            let path = match hint {
+                HintAttr::Distinct(p, _) | HintAttr::Range(p) => p,
+                HintAttr::Ids(p, _) => {
+                    let p = &p.path;
+                    return Some(quote_spanned!(p.span()=> let _ = <#p as #rt::Table>::TABLE;));
+                }
+                HintAttr::Note(_) => return None,
+            };
+            let segments = &path.path.segments;
             let (ty, field) = match segments.len() {
                 2 => (&segments[0].ident, &segments[1].ident),
                 _ => return None,
             };
             let field = syn::ext::IdentExt::unraw(field);
             let konst = field_const(&field);
-            Some(quote_spanned!(hint.span()=> let _ = #ty::#konst;))
+            Some(quote_spanned!(path.span()=> let _ = #ty::#konst;))
         });
     let doc = format!("The schema's name: `{name}`.");
     quote! {

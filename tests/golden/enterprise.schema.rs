@@ -196,6 +196,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -206,7 +218,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -261,7 +273,8 @@ pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
 }
 /// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
 ///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent.
+/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
+/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
 #[allow(dead_code)]
 pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -272,6 +285,17 @@ pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::RecordId,
     ::surqlc::runtime::surrealdb::Error,
 > {
+    let report = validate(surql);
+    if report.has_errors() || report.cannot_answer.is_some() {
+        return ::std::result::Result::Err(
+            ::surqlc::runtime::surrealdb::Error::validation(
+                ::std::format!(
+                    "not a valid example query:\n{}", report.render(surql).trim_end()
+                ),
+                ::std::option::Option::None,
+            ),
+        );
+    }
     let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
         .query("RETURN fn::remember_example($question, $surql, $qvec).id")
         .bind(("question", question.to_owned()))
@@ -302,10 +326,10142 @@ pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
 > {
     ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
 }
+/// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
+#[allow(dead_code)]
+pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
+    static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
+    SCHEMA
+        .get_or_init(|| ::surqlc::ir::Schema {
+            name: ::std::string::String::from("enterprise"),
+            rust_name: ::std::option::Option::Some(
+                ::std::string::String::from("Enterprise"),
+            ),
+            tables: ::std::vec::Vec::from([
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer"),
+                    rust_name: ::std::string::String::from("Customer"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Legal or display name of the customer.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("segment"),
+                            rust_name: ::std::string::String::from("segment"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("enterprise"),
+                                    ::std::string::String::from("mid_market"),
+                                    ::std::string::String::from("small_business"),
+                                    ::std::string::String::from("consumer"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Market segment, used for pricing tiers and revenue reports.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code of the billing address.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("account_manager"),
+                            rust_name: ::std::string::String::from("account_manager"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Employee who owns the customer relationship.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("credit_limit"),
+                            rust_name: ::std::string::String::from("credit_limit"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Most the customer may owe us at once, in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("created_at"),
+                            rust_name: ::std::string::String::from("created_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the customer record was created.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("contact"),
+                    rust_name: ::std::string::String::from("Contact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person at a customer we talk to: buyer, decision maker or user.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "First and last name of the contact.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Work email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("phone"),
+                            rust_name: ::std::string::String::from("phone"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Direct phone number, if known.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("job_title"),
+                            rust_name: ::std::string::String::from("job_title"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Job title at the customer, e.g. 'Head of Procurement'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("employs_contact"),
+                    rust_name: ::std::string::String::from("EmploysContact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("customer"),
+                        to: ::std::string::String::from("contact"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("primary"),
+                            rust_name: ::std::string::String::from("primary"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether this is the customer's main contact.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("lead"),
+                    rust_name: ::std::string::String::from("Lead"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A prospective customer not yet qualified by sales.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("company"),
+                            rust_name: ::std::string::String::from("company"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Company name the lead gave."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("source"),
+                            rust_name: ::std::string::String::from("source"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Channel through which the lead reached us.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("new"),
+                                    ::std::string::String::from("contacted"),
+                                    ::std::string::String::from("qualified"),
+                                    ::std::string::String::from("disqualified"),
+                                    ::std::string::String::from("converted"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Qualification state of the lead.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Sales representative working the lead.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("score"),
+                            rust_name: ::std::string::String::from("score"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Lead score from 0 to 100; higher is more likely to buy.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("created_at"),
+                            rust_name: ::std::string::String::from("created_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the lead was captured."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("opportunity"),
+                    rust_name: ::std::string::String::from("Opportunity"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A potential deal with a customer, tracked through the sales pipeline.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer the deal is with."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Short name of the deal."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("stage"),
+                            rust_name: ::std::string::String::from("stage"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("prospecting"),
+                                    ::std::string::String::from("proposal"),
+                                    ::std::string::String::from("negotiation"),
+                                    ::std::string::String::from("won"),
+                                    ::std::string::String::from("lost"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Pipeline stage; 'won' and 'lost' are closed.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Expected deal value in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("close_date"),
+                            rust_name: ::std::string::String::from("close_date"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Expected or actual close date.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Sales representative who owns the deal.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("quote"),
+                    rust_name: ::std::string::String::from("Quote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A priced offer sent to a customer for an opportunity.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opportunity"),
+                            rust_name: ::std::string::String::from("opportunity"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("opportunity"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Opportunity the quote belongs to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("total"),
+                            rust_name: ::std::string::String::from("total"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Quoted total in EUR, before tax.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("valid_until"),
+                            rust_name: ::std::string::String::from("valid_until"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Last day the quoted prices hold.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("accepted"),
+                            rust_name: ::std::string::String::from("accepted"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the customer accepted the quote.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_order"),
+                    rust_name: ::std::string::String::from("SalesOrder"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A confirmed order from a customer. Buyer: sales_order<-placed<-customer. Lines: sales_order->order_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("order_number"),
+                            rust_name: ::std::string::String::from("order_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Human-readable order number printed on documents.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("draft"),
+                                    ::std::string::String::from("confirmed"),
+                                    ::std::string::String::from("shipped"),
+                                    ::std::string::String::from("delivered"),
+                                    ::std::string::String::from("cancelled"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Fulfilment state; revenue counts 'shipped' and 'delivered' only.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ordered_at"),
+                            rust_name: ::std::string::String::from("ordered_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the order was confirmed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-4217 currency code of the order.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_rep"),
+                            rust_name: ::std::string::String::from("sales_rep"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Employee credited with the sale.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_region"),
+                            rust_name: ::std::string::String::from("sales_region"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_region"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Region the sale is booked to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("placed"),
+                    rust_name: ::std::string::String::from("Placed"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("customer"),
+                        to: ::std::string::String::from("sales_order"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("channel"),
+                            rust_name: ::std::string::String::from("channel"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Channel the order came through.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("order_line"),
+                    rust_name: ::std::string::String::from("OrderLine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("sales_order"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units ordered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_price"),
+                            rust_name: ::std::string::String::from("unit_price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Price per unit actually charged, in the order's currency. Line revenue is quantity * unit_price.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("discount_pct"),
+                            rust_name: ::std::string::String::from("discount_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Discount on this line, in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_region"),
+                    rust_name: ::std::string::String::from("SalesRegion"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A geographic sales territory with its own targets.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Region name, e.g. 'DACH' or 'Nordics'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("manager"),
+                            rust_name: ::std::string::String::from("manager"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Regional sales manager."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("countries"),
+                            rust_name: ::std::string::String::from("countries"),
+                            ty: ::surqlc::ir::Type::Array(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                                ::std::option::Option::None,
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO country codes the region covers.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_target"),
+                    rust_name: ::std::string::String::from("SalesTarget"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A revenue target for a region or a representative in a quarter.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("region"),
+                            rust_name: ::std::string::String::from("region"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_region"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Region the target applies to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Representative the target applies to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quarter"),
+                            rust_name: ::std::string::String::from("quarter"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Quarter as 'YYYY-Qn'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Target revenue in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("commission"),
+                    rust_name: ::std::string::String::from("Commission"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Commission earned by a sales representative on an order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Representative who earns the commission.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("sales_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Order the commission is paid on.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Commission amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("paid"),
+                            rust_name: ::std::string::String::from("paid"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether it has been paid out through payroll.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("price_list"),
+                    rust_name: ::std::string::String::from("PriceList"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A named set of prices for a market or customer segment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Price list name, e.g. 'EU retail 2025'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-4217 currency of the prices.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("segment"),
+                            rust_name: ::std::string::String::from("segment"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Literal(
+                                        ::std::vec::Vec::from([
+                                            ::std::string::String::from("enterprise"),
+                                            ::std::string::String::from("mid_market"),
+                                            ::std::string::String::from("small_business"),
+                                            ::std::string::String::from("consumer"),
+                                        ]),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer segment it applies to; none for all.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("valid_from"),
+                            rust_name: ::std::string::String::from("valid_from"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("First day the prices apply."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("price_entry"),
+                    rust_name: ::std::string::String::from("PriceEntry"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("price_list"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Unit price in the list's currency.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("min_quantity"),
+                            rust_name: ::std::string::String::from("min_quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Smallest order quantity this price applies to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("discount"),
+                    rust_name: ::std::string::String::from("Discount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A promotional or negotiated discount rule.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Code a customer enters or a rep applies.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("percent"),
+                            rust_name: ::std::string::String::from("percent"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Discount in percent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("customer"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer it is reserved for, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expires_at"),
+                            rust_name: ::std::string::String::from("expires_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the discount stops applying.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("contract"),
+                    rust_name: ::std::string::String::from("Contract"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A signed framework agreement with a customer.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer that signed the contract.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start of the contract term."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End of the contract term."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("annual_value"),
+                            rust_name: ::std::string::String::from("annual_value"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Contracted value per year in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("auto_renew"),
+                            rust_name: ::std::string::String::from("auto_renew"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the contract renews automatically.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("subscription"),
+                    rust_name: ::std::string::String::from("Subscription"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A recurring subscription of a customer to a product plan.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Subscribing customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("plan"),
+                            rust_name: ::std::string::String::from("plan"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Subscribed product plan."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("seats"),
+                            rust_name: ::std::string::String::from("seats"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licensed seats."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_fee"),
+                            rust_name: ::std::string::String::from("monthly_fee"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Recurring fee per month in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cancelled_at"),
+                            rust_name: ::std::string::String::from("cancelled_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the subscription was cancelled; none while active.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer_note"),
+                    rust_name: ::std::string::String::from("CustomerNote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A free-text note a colleague wrote about a customer.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer the note is about."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("author"),
+                            rust_name: ::std::string::String::from("author"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee who wrote it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("body"),
+                            rust_name: ::std::string::String::from("body"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The note text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("written_at"),
+                            rust_name: ::std::string::String::from("written_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was written."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sales_activity"),
+                    rust_name: ::std::string::String::from("SalesActivity"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A call, meeting or email logged by sales against a lead or opportunity.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How the activity happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opportunity"),
+                            rust_name: ::std::string::String::from("opportunity"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("opportunity"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Opportunity it advanced, if any.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead"),
+                            rust_name: ::std::string::String::from("lead"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lead"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Lead it worked, if any."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who did it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("happened_at"),
+                            rust_name: ::std::string::String::from("happened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("summary"),
+                            rust_name: ::std::string::String::from("summary"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What was discussed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("competitor"),
+                    rust_name: ::std::string::String::from("Competitor"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A competing vendor we meet in deals.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Competitor name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("website"),
+                            rust_name: ::std::string::String::from("website"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Public website."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("strengths"),
+                            rust_name: ::std::string::String::from("strengths"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What they are known to do better.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("competes_on"),
+                    rust_name: ::std::string::String::from("CompetesOn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("competitor"),
+                        to: ::std::string::String::from("opportunity"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("their_price"),
+                            rust_name: ::std::string::String::from("their_price"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Decimal),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Their quoted price in EUR, if known.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product"),
+                    rust_name: ::std::string::String::from("Product"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An item we sell: physical good, service or subscription plan. Orders: product<-order_line<-sales_order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sku"),
+                            rust_name: ::std::string::String::from("sku"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Stock keeping unit, unique per product.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Display name of the product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product_category"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Catalogue category."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("list_price"),
+                            rust_name: ::std::string::String::from("list_price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Current list price in EUR; historic prices live on order_line.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_cost"),
+                            rust_name: ::std::string::String::from("unit_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Standard cost per unit in EUR, for margin reports.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("discontinued"),
+                            rust_name: ::std::string::String::from("discontinued"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether it can still be ordered.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_category"),
+                    rust_name: ::std::string::String::from("ProductCategory"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A section of the catalogue, possibly nested under a parent category.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Category name, e.g. 'Audio'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("parent"),
+                            rust_name: ::std::string::String::from("parent"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("product_category"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Parent category; none at the top level.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("brand"),
+                    rust_name: ::std::string::String::from("Brand"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A brand or manufacturer name products are sold under.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Brand name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Country of origin, ISO-3166 alpha-2.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("made_by"),
+                    rust_name: ::std::string::String::from("MadeBy"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links a product (in) to its brand (out). Traverse: product->made_by->brand.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("product"),
+                        to: ::std::string::String::from("brand"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_review"),
+                    rust_name: ::std::string::String::from("ProductReview"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A rating and review a customer left for a product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Reviewed product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer who wrote it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Stars from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("text"),
+                            rust_name: ::std::string::String::from("text"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Review text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reviewed_at"),
+                            rust_name: ::std::string::String::from("reviewed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was posted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_bundle"),
+                    rust_name: ::std::string::String::from("ProductBundle"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A set of products sold together at one price.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bundle name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bundle price in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bundle_item"),
+                    rust_name: ::std::string::String::from("BundleItem"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("product_bundle"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of the product in the bundle.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("product_attribute"),
+                    rust_name: ::std::string::String::from("ProductAttribute"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A technical attribute of a product, such as colour or weight.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product described."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("key"),
+                            rust_name: ::std::string::String::from("key"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Attribute name, e.g. 'colour'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("value"),
+                            rust_name: ::std::string::String::from("value"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Attribute value, e.g. 'black'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("warranty"),
+                    rust_name: ::std::string::String::from("Warranty"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("The warranty terms of a product."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product covered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("months"),
+                            rust_name: ::std::string::String::from("months"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warranty length in months."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("terms"),
+                            rust_name: ::std::string::String::from("terms"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What the warranty covers."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("warehouse"),
+                    rust_name: ::std::string::String::from("Warehouse"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A site where we store stock."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Short warehouse code, e.g. 'BER1'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City the warehouse is in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("capacity_m3"),
+                            rust_name: ::std::string::String::from("capacity_m3"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Storage capacity in cubic metres.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("manager"),
+                            rust_name: ::std::string::String::from("manager"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee running the site."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("storage_bin"),
+                    rust_name: ::std::string::String::from("StorageBin"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A shelf or bin location inside a warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse the bin is in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bin code, e.g. 'A-03-2'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("max_weight_kg"),
+                            rust_name: ::std::string::String::from("max_weight_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Heaviest load the bin takes."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("stock_level"),
+                    rust_name: ::std::string::String::from("StockLevel"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "How many units of a product a warehouse holds right now.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product counted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where it is held."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("on_hand"),
+                            rust_name: ::std::string::String::from("on_hand"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units physically present."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reserved"),
+                            rust_name: ::std::string::String::from("reserved"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units promised to open orders.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reorder_point"),
+                            rust_name: ::std::string::String::from("reorder_point"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Level at which a replenishment is triggered.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("stock_movement"),
+                    rust_name: ::std::string::String::from("StockMovement"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One movement of stock into, out of or between warehouses.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product moved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("from_warehouse"),
+                            rust_name: ::std::string::String::from("from_warehouse"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("warehouse"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Source warehouse; none for receipts.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("to_warehouse"),
+                            rust_name: ::std::string::String::from("to_warehouse"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("warehouse"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Destination warehouse; none for issues.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units moved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("moved_at"),
+                            rust_name: ::std::string::String::from("moved_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the movement was booked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Why: receipt, sale, transfer, scrap or count correction.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("inventory_count"),
+                    rust_name: ::std::string::String::from("InventoryCount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A periodic physical count of a warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Counted warehouse."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counted_at"),
+                            rust_name: ::std::string::String::from("counted_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the count happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counted_by"),
+                            rust_name: ::std::string::String::from("counted_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Employee responsible for the count.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("discrepancies"),
+                            rust_name: ::std::string::String::from("discrepancies"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Lines where the count differed from the books.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("lot"),
+                    rust_name: ::std::string::String::from("Lot"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A production or supplier batch of a product, for traceability and expiry.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product of the batch."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lot_number"),
+                            rust_name: ::std::string::String::from("lot_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Batch number printed on the packaging.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expires_at"),
+                            rust_name: ::std::string::String::from("expires_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Best-before or expiry date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("supplier"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Supplier that delivered the batch.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("serial_number"),
+                    rust_name: ::std::string::String::from("SerialNumber"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("One serialised unit of a product."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product of the unit."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("serial"),
+                            rust_name: ::std::string::String::from("serial"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Serial number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lot"),
+                            rust_name: ::std::string::String::from("lot"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lot"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Batch the unit came from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sold_to"),
+                            rust_name: ::std::string::String::from("sold_to"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("customer"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer the unit was sold to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("reorder_rule"),
+                    rust_name: ::std::string::String::from("ReorderRule"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "When and how much to reorder of a product at a warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product to replenish."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse to replenish."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("min_qty"),
+                            rust_name: ::std::string::String::from("min_qty"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Reorder when stock falls below this.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("order_qty"),
+                            rust_name: ::std::string::String::from("order_qty"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Quantity to order each time."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("preferred_supplier"),
+                            rust_name: ::std::string::String::from("preferred_supplier"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("supplier"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier to order from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("stocktake"),
+                    rust_name: ::std::string::String::from("Stocktake"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An adjustment that corrects book stock after a count.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("count"),
+                            rust_name: ::std::string::String::from("count"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("inventory_count"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Count that found the difference.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product adjusted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("delta"),
+                            rust_name: ::std::string::String::from("delta"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units added (positive) or removed (negative).",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("pick_list"),
+                    rust_name: ::std::string::String::from("PickList"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A list of items a warehouse worker picks for an outgoing order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("sales_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order being picked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse picking it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("picker"),
+                            rust_name: ::std::string::String::from("picker"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Worker assigned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed_at"),
+                            rust_name: ::std::string::String::from("completed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When picking finished."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("goods_receipt"),
+                    rust_name: ::std::string::String::from("GoodsReceipt"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Goods received at a warehouse against a purchase order.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("purchase_order"),
+                            rust_name: ::std::string::String::from("purchase_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("purchase_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase order delivered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Receiving warehouse."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the goods arrived."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("damaged_units"),
+                            rust_name: ::std::string::String::from("damaged_units"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units refused as damaged."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier"),
+                    rust_name: ::std::string::String::from("Supplier"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A company we buy goods or services from.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("payment_terms_days"),
+                            rust_name: ::std::string::String::from("payment_terms_days"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Days we have to pay its invoices.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Supplier rating from 1 to 5 from the last evaluation.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What it supplies, e.g. 'components' or 'logistics'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier_contact"),
+                    rust_name: ::std::string::String::from("SupplierContact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A person at a supplier."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Supplier the person works for.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("purchase_order"),
+                    rust_name: ::std::string::String::from("PurchaseOrder"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An order we placed with a supplier. Lines: purchase_order->po_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier ordered from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("po_number"),
+                            rust_name: ::std::string::String::from("po_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase order number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state of the order."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ordered_at"),
+                            rust_name: ::std::string::String::from("ordered_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When it was sent to the supplier.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expected_at"),
+                            rust_name: ::std::string::String::from("expected_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Expected delivery date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("buyer"),
+                            rust_name: ::std::string::String::from("buyer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee who raised it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("po_line"),
+                    rust_name: ::std::string::String::from("PoLine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("purchase_order"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units ordered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("unit_cost"),
+                            rust_name: ::std::string::String::from("unit_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Agreed cost per unit in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("purchase_requisition"),
+                    rust_name: ::std::string::String::from("PurchaseRequisition"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An internal request to buy something, before a purchase order exists.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("requested_by"),
+                            rust_name: ::std::string::String::from("requested_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee asking."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("department"),
+                            rust_name: ::std::string::String::from("department"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("department"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Department that pays."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What is needed and why."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("estimated_cost"),
+                            rust_name: ::std::string::String::from("estimated_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Estimated cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier_invoice"),
+                    rust_name: ::std::string::String::from("SupplierInvoice"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An invoice a supplier sent us (accounts payable).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Supplier that billed us."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("purchase_order"),
+                            rust_name: ::std::string::String::from("purchase_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("purchase_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase order it bills."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice total in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Payment due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("paid_at"),
+                            rust_name: ::std::string::String::from("paid_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When we paid it; none while open.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplier_evaluation"),
+                    rust_name: ::std::string::String::from("SupplierEvaluation"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A periodic rating of a supplier's quality and delivery.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supplier"),
+                            rust_name: ::std::string::String::from("supplier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("supplier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Evaluated supplier."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Evaluation period, e.g. '2025-H1'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("on_time_pct"),
+                            rust_name: ::std::string::String::from("on_time_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Share of deliveries on time, in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quality_score"),
+                            rust_name: ::std::string::String::from("quality_score"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Quality score from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("supplies"),
+                    rust_name: ::std::string::String::from("Supplies"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("supplier"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead_time_days"),
+                            rust_name: ::std::string::String::from("lead_time_days"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Days from order to delivery."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current cost per unit in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("rfq"),
+                    rust_name: ::std::string::String::from("Rfq"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A request for quotation sent to several suppliers.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What we asked prices for."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("issued_at"),
+                            rust_name: ::std::string::String::from("issued_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the request went out."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("closes_at"),
+                            rust_name: ::std::string::String::from("closes_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Deadline for bids."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bid_on"),
+                    rust_name: ::std::string::String::from("BidOn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("supplier"),
+                        to: ::std::string::String::from("rfq"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price"),
+                            rust_name: ::std::string::String::from("price"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bid price in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("awarded"),
+                            rust_name: ::std::string::String::from("awarded"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether the bid won."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("employee"),
+                    rust_name: ::std::string::String::from("Employee"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A person employed by the company. Manager: employee->reports_to->employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("First and last name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Company email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("department"),
+                            rust_name: ::std::string::String::from("department"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("department"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Department the employee belongs to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("job_position"),
+                            rust_name: ::std::string::String::from("job_position"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("job_position"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current position."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employment_type"),
+                            rust_name: ::std::string::String::from("employment_type"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("full_time"),
+                                    ::std::string::String::from("part_time"),
+                                    ::std::string::String::from("contractor"),
+                                    ::std::string::String::from("intern"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Contract type."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hired_at"),
+                            rust_name: ::std::string::String::from("hired_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start date of employment."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("terminated_at"),
+                            rust_name: ::std::string::String::from("terminated_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Last day of employment; none while employed.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("office"),
+                            rust_name: ::std::string::String::from("office"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("office"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Office the employee works from.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("reports_to"),
+                    rust_name: ::std::string::String::from("ReportsTo"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("employee"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("since"),
+                            rust_name: ::std::string::String::from("since"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Since when the reporting line holds.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("department"),
+                    rust_name: ::std::string::String::from("Department"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An organisational unit such as Sales, Finance or Engineering.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Department name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("cost_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Cost centre its costs are booked to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("head"),
+                            rust_name: ::std::string::String::from("head"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Head of department."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("job_position"),
+                    rust_name: ::std::string::String::from("JobPosition"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A role in the organisation with a pay grade.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Job title, e.g. 'Senior Accountant'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("grade"),
+                            rust_name: ::std::string::String::from("grade"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("pay_grade"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Pay grade of the role."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("department"),
+                            rust_name: ::std::string::String::from("department"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("department"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Department the role sits in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("pay_grade"),
+                    rust_name: ::std::string::String::from("PayGrade"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A salary band."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Grade code, e.g. 'G7'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("min_salary"),
+                            rust_name: ::std::string::String::from("min_salary"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Lowest yearly base salary in the band, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("max_salary"),
+                            rust_name: ::std::string::String::from("max_salary"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Highest yearly base salary in the band, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("salary"),
+                    rust_name: ::std::string::String::from("Salary"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee's base salary from a given date.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Paid employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Yearly gross base salary in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("effective_from"),
+                            rust_name: ::std::string::String::from("effective_from"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Date the salary applies from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("leave_request"),
+                    rust_name: ::std::string::String::from("LeaveRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A request for time off."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee asking for leave."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("vacation"),
+                                    ::std::string::String::from("sick"),
+                                    ::std::string::String::from("parental"),
+                                    ::std::string::String::from("unpaid"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Kind of leave."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_on"),
+                            rust_name: ::std::string::String::from("starts_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("First day off."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_on"),
+                            rust_name: ::std::string::String::from("ends_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Last day off."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approver"),
+                            rust_name: ::std::string::String::from("approver"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Manager who decided."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("leave_balance"),
+                    rust_name: ::std::string::String::from("LeaveBalance"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Remaining leave days of an employee for a year.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("year"),
+                            rust_name: ::std::string::String::from("year"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Calendar year."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("days_left"),
+                            rust_name: ::std::string::String::from("days_left"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Vacation days left."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("timesheet"),
+                    rust_name: ::std::string::String::from("Timesheet"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Hours an employee worked in a week, possibly per project.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who worked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("week_start"),
+                            rust_name: ::std::string::String::from("week_start"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Monday of the week."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hours"),
+                            rust_name: ::std::string::String::from("hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Hours worked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("project"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Project the hours are booked to.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approved"),
+                            rust_name: ::std::string::String::from("approved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the manager approved it.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("performance_review"),
+                    rust_name: ::std::string::String::from("PerformanceReview"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A yearly or half-yearly performance review.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Reviewed employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reviewer"),
+                            rust_name: ::std::string::String::from("reviewer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Manager who reviewed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Review period, e.g. '2025'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Overall rating from 1 (poor) to 5 (outstanding).",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("summary"),
+                            rust_name: ::std::string::String::from("summary"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Written summary."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("goal"),
+                    rust_name: ::std::string::String::from("Goal"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An objective agreed with an employee for the review period.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee who owns the goal."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What should be achieved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_on"),
+                            rust_name: ::std::string::String::from("due_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Target date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("achieved"),
+                            rust_name: ::std::string::String::from("achieved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it was met."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("training_course"),
+                    rust_name: ::std::string::String::from("TrainingCourse"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A course employees can take."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Course title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("provider"),
+                            rust_name: ::std::string::String::from("provider"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who runs it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hours"),
+                            rust_name: ::std::string::String::from("hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Length in hours."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Price per participant in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("attended"),
+                    rust_name: ::std::string::String::from("Attended"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) who took a training course (out). Traverse: employee->attended->training_course.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("training_course"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed_at"),
+                            rust_name: ::std::string::String::from("completed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When they completed it; none if still in progress.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("passed"),
+                            rust_name: ::std::string::String::from("passed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether they passed the final assessment.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("skill"),
+                    rust_name: ::std::string::String::from("Skill"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A skill or qualification, e.g. 'forklift licence' or 'Rust'.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Skill name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Skill family, e.g. 'language' or 'certification'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("has_skill"),
+                    rust_name: ::std::string::String::from("HasSkill"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("skill"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("level"),
+                            rust_name: ::std::string::String::from("level"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Proficiency from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("job_opening"),
+                    rust_name: ::std::string::String::from("JobOpening"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A vacancy we are recruiting for."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("job_position"),
+                            rust_name: ::std::string::String::from("job_position"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("job_position"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Position to fill."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened_at"),
+                            rust_name: ::std::string::String::from("opened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When the opening was published.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("closed_at"),
+                            rust_name: ::std::string::String::from("closed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "When it was filled or withdrawn.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("recruiter"),
+                            rust_name: ::std::string::String::from("recruiter"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Recruiter in charge."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("candidate"),
+                    rust_name: ::std::string::String::from("Candidate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A person applying for a job."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("full_name"),
+                            rust_name: ::std::string::String::from("full_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("email"),
+                            rust_name: ::std::string::String::from("email"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Email address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("source"),
+                            rust_name: ::std::string::String::from("source"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How the candidate found us."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("applied_for"),
+                    rust_name: ::std::string::String::from("AppliedFor"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("candidate"),
+                        to: ::std::string::String::from("job_opening"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("applied_at"),
+                            rust_name: ::std::string::String::from("applied_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When the application came in."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("stage"),
+                            rust_name: ::std::string::String::from("stage"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Hiring stage: screening, interview, offer, hired or rejected.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("interview"),
+                    rust_name: ::std::string::String::from("Interview"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An interview with a candidate."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("candidate"),
+                            rust_name: ::std::string::String::from("candidate"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("candidate"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Interviewed candidate."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("interviewer"),
+                            rust_name: ::std::string::String::from("interviewer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee conducting it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("held_at"),
+                            rust_name: ::std::string::String::from("held_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it took place."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("score"),
+                            rust_name: ::std::string::String::from("score"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Interviewer's score from 1 to 5.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("benefit"),
+                    rust_name: ::std::string::String::from("Benefit"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A benefit the company offers, such as a pension plan or a gym subsidy.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Benefit name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_cost"),
+                            rust_name: ::std::string::String::from("monthly_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Cost to the company per enrolled employee per month, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("enrolled_in"),
+                    rust_name: ::std::string::String::from("EnrolledIn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("benefit"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("since"),
+                            rust_name: ::std::string::String::from("since"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Enrolment date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("office"),
+                    rust_name: ::std::string::String::from("Office"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A company office building."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Office name, e.g. 'Berlin HQ'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("desks"),
+                            rust_name: ::std::string::String::from("desks"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Number of desks."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("emergency_contact"),
+                    rust_name: ::std::string::String::from("EmergencyContact"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Who to call if something happens to an employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Contact's name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("phone"),
+                            rust_name: ::std::string::String::from("phone"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Contact's phone number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("onboarding"),
+                    rust_name: ::std::string::String::from("Onboarding"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The onboarding checklist of a new hire.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("New hire."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("buddy"),
+                            rust_name: ::std::string::String::from("buddy"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Colleague helping them start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed"),
+                            rust_name: ::std::string::String::from("completed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether every step is done."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("termination"),
+                    rust_name: ::std::string::String::from("Termination"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("The end of an employment."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Leaving employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("last_day"),
+                            rust_name: ::std::string::String::from("last_day"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Last working day."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Resignation, dismissal, retirement or end of contract.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("regretted"),
+                            rust_name: ::std::string::String::from("regretted"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the company wanted to keep them.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("payroll_run"),
+                    rust_name: ::std::string::String::from("PayrollRun"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("One monthly payroll calculation."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Pay month as 'YYYY-MM'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("run_at"),
+                            rust_name: ::std::string::String::from("run_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was calculated."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("total_gross"),
+                            rust_name: ::std::string::String::from("total_gross"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Sum of gross pay in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approved_by"),
+                            rust_name: ::std::string::String::from("approved_by"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who approved the payout."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("payslip"),
+                    rust_name: ::std::string::String::from("Payslip"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee's pay for one payroll run.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("payroll_run"),
+                            rust_name: ::std::string::String::from("payroll_run"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("payroll_run"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Run it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Paid employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("gross"),
+                            rust_name: ::std::string::String::from("gross"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Gross pay in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("net"),
+                            rust_name: ::std::string::String::from("net"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Net pay after tax and deductions, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tax"),
+                            rust_name: ::std::string::String::from("tax"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Income tax withheld, EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bonus"),
+                    rust_name: ::std::string::String::from("Bonus"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A one-off bonus paid through payroll.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Receiving employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Gross amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why it was granted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("paid_in"),
+                            rust_name: ::std::string::String::from("paid_in"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("payroll_run"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Run that paid it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("deduction"),
+                    rust_name: ::std::string::String::from("Deduction"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A recurring deduction from an employee's pay, such as a pension contribution.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What is deducted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_amount"),
+                            rust_name: ::std::string::String::from("monthly_amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount per month in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("tax_withholding"),
+                    rust_name: ::std::string::String::from("TaxWithholding"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Income tax settings for an employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tax_class"),
+                            rust_name: ::std::string::String::from("tax_class"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Tax class or code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rate_pct"),
+                            rust_name: ::std::string::String::from("rate_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Withholding rate in percent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bank_detail"),
+                    rust_name: ::std::string::String::from("BankDetail"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Where an employee's pay goes."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("iban"),
+                            rust_name: ::std::string::String::from("iban"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("IBAN of the account."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("bank_name"),
+                            rust_name: ::std::string::String::from("bank_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bank name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("gl_account"),
+                    rust_name: ::std::string::String::from("GlAccount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An account of the general ledger (chart of accounts).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("number"),
+                            rust_name: ::std::string::String::from("number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account number, e.g. '4000'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Account name, e.g. 'Revenue - products'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("account_type"),
+                            rust_name: ::std::string::String::from("account_type"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("asset"),
+                                    ::std::string::String::from("liability"),
+                                    ::std::string::String::from("equity"),
+                                    ::std::string::String::from("revenue"),
+                                    ::std::string::String::from("expense"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Balance sheet or income statement class.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("journal_entry"),
+                    rust_name: ::std::string::String::from("JournalEntry"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A booking in the general ledger; its lines debit and credit accounts.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("entry_number"),
+                            rust_name: ::std::string::String::from("entry_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Journal entry number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("booked_at"),
+                            rust_name: ::std::string::String::from("booked_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Posting date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What was booked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("posted_by"),
+                            rust_name: ::std::string::String::from("posted_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Accountant who posted it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("journal_line"),
+                    rust_name: ::std::string::String::from("JournalLine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("journal_entry"),
+                        to: ::std::string::String::from("gl_account"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("debit"),
+                            rust_name: ::std::string::String::from("debit"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Debit amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("credit"),
+                            rust_name: ::std::string::String::from("credit"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Credit amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("cost_center"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre charged."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("fiscal_period"),
+                    rust_name: ::std::string::String::from("FiscalPeriod"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A month of the fiscal year that can be open or closed for posting.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("year"),
+                            rust_name: ::std::string::String::from("year"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Fiscal year."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("month"),
+                            rust_name: ::std::string::String::from("month"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Month 1 to 12."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("closed"),
+                            rust_name: ::std::string::String::from("closed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether postings are locked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("cost_center"),
+                    rust_name: ::std::string::String::from("CostCenter"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A unit that collects costs for management reporting.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Budget owner."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("budget"),
+                    rust_name: ::std::string::String::from("Budget"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Planned spending of a cost centre on an account for a year.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("cost_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("gl_account"),
+                            rust_name: ::std::string::String::from("gl_account"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("gl_account"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account planned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("year"),
+                            rust_name: ::std::string::String::from("year"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Fiscal year."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Planned amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("invoice"),
+                    rust_name: ::std::string::String::from("Invoice"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An invoice we sent to a customer (accounts receivable).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("invoice_number"),
+                            rust_name: ::std::string::String::from("invoice_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Billed customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order it bills."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Invoice total in EUR including tax.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("draft"),
+                                    ::std::string::String::from("sent"),
+                                    ::std::string::String::from("paid"),
+                                    ::std::string::String::from("overdue"),
+                                    ::std::string::String::from("void"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Payment state; 'overdue' is past its due date and unpaid.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("issued_at"),
+                            rust_name: ::std::string::String::from("issued_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Payment due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("payment"),
+                    rust_name: ::std::string::String::from("Payment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Money received from a customer."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Paying customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount received in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Value date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("method"),
+                            rust_name: ::std::string::String::from("method"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Bank transfer, card or direct debit.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("settles"),
+                    rust_name: ::std::string::String::from("Settles"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("payment"),
+                        to: ::std::string::String::from("invoice"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Part of the payment applied to this invoice, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("credit_note"),
+                    rust_name: ::std::string::String::from("CreditNote"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A correction that reduces what a customer owes.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("invoice"),
+                            rust_name: ::std::string::String::from("invoice"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("invoice"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Invoice corrected."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount credited in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why the credit was issued."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("expense_claim"),
+                    rust_name: ::std::string::String::from("ExpenseClaim"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee's claim for money spent on company business.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Claimant."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("submitted_at"),
+                            rust_name: ::std::string::String::from("submitted_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was submitted."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("total"),
+                            rust_name: ::std::string::String::from("total"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount claimed in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approver"),
+                            rust_name: ::std::string::String::from("approver"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Manager who decided."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("expense_item"),
+                    rust_name: ::std::string::String::from("ExpenseItem"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("One receipt on an expense claim."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("claim"),
+                            rust_name: ::std::string::String::from("claim"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("expense_claim"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Claim it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("category"),
+                            rust_name: ::std::string::String::from("category"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Travel, meals, lodging, equipment or other.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("spent_on"),
+                            rust_name: ::std::string::String::from("spent_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Date on the receipt."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bank_account"),
+                    rust_name: ::std::string::String::from("BankAccount"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A company bank account."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("iban"),
+                            rust_name: ::std::string::String::from("iban"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("IBAN."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("ISO-4217 currency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("balance"),
+                            rust_name: ::std::string::String::from("balance"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current booked balance."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bank_transaction"),
+                    rust_name: ::std::string::String::from("BankTransaction"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A line on a company bank statement.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("bank_account"),
+                            rust_name: ::std::string::String::from("bank_account"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("bank_account"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Account the line is on."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Amount; negative for outgoing money.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("booked_at"),
+                            rust_name: ::std::string::String::from("booked_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Booking date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counterparty"),
+                            rust_name: ::std::string::String::from("counterparty"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Name of the other party."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reconciled"),
+                            rust_name: ::std::string::String::from("reconciled"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether it is matched to a ledger entry.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("currency"),
+                    rust_name: ::std::string::String::from("Currency"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A currency we trade in."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("ISO-4217 code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Currency name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("exchange_rate"),
+                    rust_name: ::std::string::String::from("ExchangeRate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The rate of a currency against EUR on a day.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("currency"),
+                            rust_name: ::std::string::String::from("currency"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("currency"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Foreign currency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rate"),
+                            rust_name: ::std::string::String::from("rate"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of the currency per EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("on_day"),
+                            rust_name: ::std::string::String::from("on_day"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Day the rate applies to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("tax_rate"),
+                    rust_name: ::std::string::String::from("TaxRate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A sales tax (VAT) rate of a country.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rate_pct"),
+                            rust_name: ::std::string::String::from("rate_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Rate in percent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("E.g. 'standard' or 'reduced'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("fixed_asset"),
+                    rust_name: ::std::string::String::from("FixedAsset"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A capitalised asset that is depreciated over time.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Asset description."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("acquired_at"),
+                            rust_name: ::std::string::String::from("acquired_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Acquisition date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Acquisition cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("useful_life_years"),
+                            rust_name: ::std::string::String::from("useful_life_years"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depreciation period in years."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_center"),
+                            rust_name: ::std::string::String::from("cost_center"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("cost_center"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost centre owning it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("depreciation"),
+                    rust_name: ::std::string::String::from("Depreciation"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A depreciation booking of a fixed asset for a period.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("asset"),
+                            rust_name: ::std::string::String::from("asset"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("fixed_asset"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depreciated asset."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("period"),
+                            rust_name: ::std::string::String::from("period"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Month as 'YYYY-MM'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depreciation amount in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("loan"),
+                    rust_name: ::std::string::String::from("Loan"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Money the company borrowed."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lender"),
+                            rust_name: ::std::string::String::from("lender"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Bank or lender."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("principal"),
+                            rust_name: ::std::string::String::from("principal"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Amount borrowed in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("interest_pct"),
+                            rust_name: ::std::string::String::from("interest_pct"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Yearly interest rate in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("matures_at"),
+                            rust_name: ::std::string::String::from("matures_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Repayment date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("audit_finding"),
+                    rust_name: ::std::string::String::from("AuditFinding"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An issue raised by internal or external auditors.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Short description."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("severity"),
+                            rust_name: ::std::string::String::from("severity"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How serious it is."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("raised_at"),
+                            rust_name: ::std::string::String::from("raised_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was raised."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who must fix it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolved"),
+                            rust_name: ::std::string::String::from("resolved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it is closed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("support_ticket"),
+                    rust_name: ::std::string::String::from("SupportTicket"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A customer's request or problem handled by support. Comments: support_ticket->has_comment->ticket_comment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("subject"),
+                            rust_name: ::std::string::String::from("subject"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("One-line summary."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer who raised it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("product"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product concerned, if any."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("priority"),
+                            rust_name: ::std::string::String::from("priority"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Urgency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("open"),
+                                    ::std::string::String::from("waiting"),
+                                    ::std::string::String::from("resolved"),
+                                    ::std::string::String::from("closed"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Handling state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("channel"),
+                            rust_name: ::std::string::String::from("channel"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How it reached us."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened_at"),
+                            rust_name: ::std::string::String::from("opened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was opened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolved_at"),
+                            rust_name: ::std::string::String::from("resolved_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was resolved."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("assignee"),
+                            rust_name: ::std::string::String::from("assignee"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Support agent working it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sla"),
+                            rust_name: ::std::string::String::from("sla"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sla_policy"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Service-level policy that applies.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("ticket_comment"),
+                    rust_name: ::std::string::String::from("TicketComment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A message on a support ticket, from the customer or an agent.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("body"),
+                            rust_name: ::std::string::String::from("body"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Message text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("written_at"),
+                            rust_name: ::std::string::String::from("written_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was written."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("internal"),
+                            rust_name: ::std::string::String::from("internal"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether only staff can see it.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("author"),
+                            rust_name: ::std::string::String::from("author"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Agent who wrote it; none when the customer did.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("has_comment"),
+                    rust_name: ::std::string::String::from("HasComment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("support_ticket"),
+                        to: ::std::string::String::from("ticket_comment"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sla_policy"),
+                    rust_name: ::std::string::String::from("SlaPolicy"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Response and resolution times promised to customers.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Policy name, e.g. 'Premium 24/7'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("first_response_hours"),
+                            rust_name: ::std::string::String::from(
+                                "first_response_hours",
+                            ),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Hours to the first response."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolution_hours"),
+                            rust_name: ::std::string::String::from("resolution_hours"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Hours to resolution."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("sla_breach"),
+                    rust_name: ::std::string::String::from("SlaBreach"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A ticket that missed its service-level target.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ticket"),
+                            rust_name: ::std::string::String::from("ticket"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_ticket"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Late ticket."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("'response' or 'resolution'."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("late_by_hours"),
+                            rust_name: ::std::string::String::from("late_by_hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How late, in hours."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("knowledge_article"),
+                    rust_name: ::std::string::String::from("KnowledgeArticle"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A help-centre article."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Article title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("body"),
+                            rust_name: ::std::string::String::from("body"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Article text."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("product"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product it documents."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("views"),
+                            rust_name: ::std::string::String::from("views"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Page views."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("author"),
+                            rust_name: ::std::string::String::from("author"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Writer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customer_survey"),
+                    rust_name: ::std::string::String::from("CustomerSurvey"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A satisfaction survey answered after a ticket was resolved.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ticket"),
+                            rust_name: ::std::string::String::from("ticket"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_ticket"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Ticket it rates."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("csat"),
+                            rust_name: ::std::string::String::from("csat"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Satisfaction from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("nps"),
+                            rust_name: ::std::string::String::from("nps"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Likelihood to recommend from 0 to 10.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("comment"),
+                            rust_name: ::std::string::String::from("comment"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Free-text feedback."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("support_team"),
+                    rust_name: ::std::string::String::from("SupportTeam"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A team of support agents, e.g. 'Tier 2' or 'Billing'.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Team name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead"),
+                            rust_name: ::std::string::String::from("lead"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Team lead."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("member_of"),
+                    rust_name: ::std::string::String::from("MemberOf"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("support_team"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("since"),
+                            rust_name: ::std::string::String::from("since"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Joined the team on."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("escalation"),
+                    rust_name: ::std::string::String::from("Escalation"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A ticket handed to a higher tier or to engineering.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ticket"),
+                            rust_name: ::std::string::String::from("ticket"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_ticket"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Escalated ticket."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("to_team"),
+                            rust_name: ::std::string::String::from("to_team"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("support_team"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Team it went to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("escalated_at"),
+                            rust_name: ::std::string::String::from("escalated_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("return_request"),
+                    rust_name: ::std::string::String::from("ReturnRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A customer's request to return a delivered product (RMA).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("sales_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order the product came with."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product returned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units returned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why it is returned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("approved"),
+                            rust_name: ::std::string::String::from("approved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Whether the return was accepted.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("refund"),
+                            rust_name: ::std::string::String::from("refund"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Refund in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("complaint"),
+                    rust_name: ::std::string::String::from("Complaint"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A formal complaint from a customer.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Complaining customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("subject"),
+                            rust_name: ::std::string::String::from("subject"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What it is about."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was received."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("severity"),
+                            rust_name: ::std::string::String::from("severity"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How serious it is."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("carrier"),
+                    rust_name: ::std::string::String::from("Carrier"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A transport company that moves our shipments.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Carrier name, e.g. 'DHL Freight'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("mode"),
+                            rust_name: ::std::string::String::from("mode"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Road, rail, sea, air or parcel.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rating"),
+                            rust_name: ::std::string::String::from("rating"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Int),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Our rating from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("shipment"),
+                    rust_name: ::std::string::String::from("Shipment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A consignment of goods sent to a customer or between warehouses.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tracking_number"),
+                            rust_name: ::std::string::String::from("tracking_number"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Carrier's tracking number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sales_order"),
+                            rust_name: ::std::string::String::from("sales_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("sales_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order shipped, if any."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("carrier"),
+                            rust_name: ::std::string::String::from("carrier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("carrier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Carrier moving it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("from_warehouse"),
+                            rust_name: ::std::string::String::from("from_warehouse"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Warehouse it leaves from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("planned"),
+                                    ::std::string::String::from("in_transit"),
+                                    ::std::string::String::from("delivered"),
+                                    ::std::string::String::from("exception"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Transport state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipped_at"),
+                            rust_name: ::std::string::String::from("shipped_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it left."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("delivered_at"),
+                            rust_name: ::std::string::String::from("delivered_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it arrived."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("weight_kg"),
+                            rust_name: ::std::string::String::from("weight_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Gross weight."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("freight_cost"),
+                            rust_name: ::std::string::String::from("freight_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "What the carrier charges, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("package"),
+                    rust_name: ::std::string::String::from("Package"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One parcel or pallet of a shipment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipment"),
+                            rust_name: ::std::string::String::from("shipment"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("shipment"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Shipment it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("weight_kg"),
+                            rust_name: ::std::string::String::from("weight_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Weight."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("dimensions"),
+                            rust_name: ::std::string::String::from("dimensions"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("L x W x H in cm."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("delivery_address"),
+                    rust_name: ::std::string::String::from("DeliveryAddress"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An address we deliver to."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customer at the address."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("street"),
+                            rust_name: ::std::string::String::from("street"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Street and number."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("postal_code"),
+                            rust_name: ::std::string::String::from("postal_code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Postal code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("country"),
+                            rust_name: ::std::string::String::from("country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "ISO-3166 alpha-2 country code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("shipped_to"),
+                    rust_name: ::std::string::String::from("ShippedTo"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("shipment"),
+                        to: ::std::string::String::from("delivery_address"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("route"),
+                    rust_name: ::std::string::String::from("Route"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A recurring delivery route of our own fleet.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Route name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("origin"),
+                            rust_name: ::std::string::String::from("origin"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Depot the route starts from."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("stops"),
+                            rust_name: ::std::string::String::from("stops"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Number of stops."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("distance_km"),
+                            rust_name: ::std::string::String::from("distance_km"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Length in kilometres."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("vehicle"),
+                    rust_name: ::std::string::String::from("Vehicle"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A truck or van of our own fleet."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("plate"),
+                            rust_name: ::std::string::String::from("plate"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licence plate."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Van, truck or trailer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("capacity_kg"),
+                            rust_name: ::std::string::String::from("capacity_kg"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Payload."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("depot"),
+                            rust_name: ::std::string::String::from("depot"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("warehouse"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Home depot."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("driver"),
+                    rust_name: ::std::string::String::from("Driver"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A driver of our fleet."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("employee"),
+                            rust_name: ::std::string::String::from("employee"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The driver's employee record."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("licence_class"),
+                            rust_name: ::std::string::String::from("licence_class"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Driving licence class."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("licence_expires"),
+                            rust_name: ::std::string::String::from("licence_expires"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licence expiry date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("trip"),
+                    rust_name: ::std::string::String::from("Trip"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One run of a vehicle on a route on a day.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("route"),
+                            rust_name: ::std::string::String::from("route"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("route"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Route driven."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("vehicle"),
+                            rust_name: ::std::string::String::from("vehicle"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("vehicle"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Vehicle used."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("driver"),
+                            rust_name: ::std::string::String::from("driver"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("driver"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Driver."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("departed_at"),
+                            rust_name: ::std::string::String::from("departed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Departure."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("returned_at"),
+                            rust_name: ::std::string::String::from("returned_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Return to depot."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("carries"),
+                    rust_name: ::std::string::String::from("Carries"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("trip"),
+                        to: ::std::string::String::from("shipment"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("fuel_log"),
+                    rust_name: ::std::string::String::from("FuelLog"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A refuelling of a fleet vehicle."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("vehicle"),
+                            rust_name: ::std::string::String::from("vehicle"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("vehicle"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Refuelled vehicle."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("litres"),
+                            rust_name: ::std::string::String::from("litres"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Litres."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("filled_at"),
+                            rust_name: ::std::string::String::from("filled_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("vehicle_maintenance"),
+                    rust_name: ::std::string::String::from("VehicleMaintenance"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A service or repair of a fleet vehicle.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("vehicle"),
+                            rust_name: ::std::string::String::from("vehicle"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("vehicle"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Serviced vehicle."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("serviced_at"),
+                            rust_name: ::std::string::String::from("serviced_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What was done."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("customs_declaration"),
+                    rust_name: ::std::string::String::from("CustomsDeclaration"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An export or import declaration for a cross-border shipment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipment"),
+                            rust_name: ::std::string::String::from("shipment"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("shipment"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Declared shipment."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hs_code"),
+                            rust_name: ::std::string::String::from("hs_code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Harmonised System tariff code.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("declared_value"),
+                            rust_name: ::std::string::String::from("declared_value"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Customs value in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("duty"),
+                            rust_name: ::std::string::String::from("duty"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Duty paid in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("freight_rate"),
+                    rust_name: ::std::string::String::from("FreightRate"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A carrier's price to move goods on a lane.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("carrier"),
+                            rust_name: ::std::string::String::from("carrier"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("carrier"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Carrier."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("origin_country"),
+                            rust_name: ::std::string::String::from("origin_country"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("From, ISO-3166 alpha-2."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("destination_country"),
+                            rust_name: ::std::string::String::from(
+                                "destination_country",
+                            ),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("To, ISO-3166 alpha-2."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("price_per_kg"),
+                            rust_name: ::std::string::String::from("price_per_kg"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Price per kilogram in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("delivery_exception"),
+                    rust_name: ::std::string::String::from("DeliveryException"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A problem during delivery: damage, delay or failed attempt.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("shipment"),
+                            rust_name: ::std::string::String::from("shipment"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("shipment"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Affected shipment."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Damage, delay, lost or refused.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reported_at"),
+                            rust_name: ::std::string::String::from("reported_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was reported."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("campaign"),
+                    rust_name: ::std::string::String::from("Campaign"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A marketing campaign with a budget and a goal.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("channel"),
+                            rust_name: ::std::string::String::from("channel"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("email"),
+                                    ::std::string::String::from("phone"),
+                                    ::std::string::String::from("chat"),
+                                    ::std::string::String::from("web"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Main channel."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("budget"),
+                            rust_name: ::std::string::String::from("budget"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Planned spend in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Marketer in charge."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("targets"),
+                    rust_name: ::std::string::String::from("Targets"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("campaign"),
+                        to: ::std::string::String::from("audience_segment"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("audience_segment"),
+                    rust_name: ::std::string::String::from("AudienceSegment"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A group of customers or prospects defined for marketing.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Segment name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("rule"),
+                            rust_name: ::std::string::String::from("rule"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("How members are selected."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("size"),
+                            rust_name: ::std::string::String::from("size"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current number of members."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("generated"),
+                    rust_name: ::std::string::String::from("Generated"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("campaign"),
+                        to: ::std::string::String::from("lead"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Attributed cost per lead, EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("email_send"),
+                    rust_name: ::std::string::String::from("EmailSend"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "One marketing email sent to a contact.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("campaign"),
+                            rust_name: ::std::string::String::from("campaign"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("campaign"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign it belongs to."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("contact"),
+                            rust_name: ::std::string::String::from("contact"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("contact"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Recipient."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("sent_at"),
+                            rust_name: ::std::string::String::from("sent_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was sent."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened"),
+                            rust_name: ::std::string::String::from("opened"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it was opened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("clicked"),
+                            rust_name: ::std::string::String::from("clicked"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether a link was clicked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("marketing_event"),
+                    rust_name: ::std::string::String::from("MarketingEvent"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A trade fair, webinar or conference we attend or host.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Event name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("held_at"),
+                            rust_name: ::std::string::String::from("held_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("city"),
+                            rust_name: ::std::string::String::from("city"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::String),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("City; none for online events."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Our cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("registered_for"),
+                    rust_name: ::std::string::String::from("RegisteredFor"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("contact"),
+                        to: ::std::string::String::from("marketing_event"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("attended"),
+                            rust_name: ::std::string::String::from("attended"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether they showed up."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("ad_spend"),
+                    rust_name: ::std::string::String::from("AdSpend"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "Daily advertising spend of a campaign on a platform.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("campaign"),
+                            rust_name: ::std::string::String::from("campaign"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("campaign"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("platform"),
+                            rust_name: ::std::string::String::from("platform"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Ad platform."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("spent_on"),
+                            rust_name: ::std::string::String::from("spent_on"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Day."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("amount"),
+                            rust_name: ::std::string::String::from("amount"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Spend in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("clicks"),
+                            rust_name: ::std::string::String::from("clicks"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Clicks received."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("web_visit"),
+                    rust_name: ::std::string::String::from("WebVisit"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A visit to our website, tied to a lead when known.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lead"),
+                            rust_name: ::std::string::String::from("lead"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lead"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Visitor, if identified."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("page"),
+                            rust_name: ::std::string::String::from("page"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Landing page path."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("visited_at"),
+                            rust_name: ::std::string::String::from("visited_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("utm_campaign"),
+                            rust_name: ::std::string::String::from("utm_campaign"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("campaign"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Campaign in the tracking link.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("coupon"),
+                    rust_name: ::std::string::String::from("Coupon"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A coupon code handed out by a campaign.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("campaign"),
+                            rust_name: ::std::string::String::from("campaign"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("campaign"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Campaign that issued it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("code"),
+                            rust_name: ::std::string::String::from("code"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The code."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("redemptions"),
+                            rust_name: ::std::string::String::from("redemptions"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Times it was used."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("work_order"),
+                    rust_name: ::std::string::String::from("WorkOrder"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An order to produce a quantity of a product on the shop floor.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Product made."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units to produce."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("planned"),
+                                    ::std::string::String::from("active"),
+                                    ::std::string::String::from("on_hold"),
+                                    ::std::string::String::from("done"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Production state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_center"),
+                            rust_name: ::std::string::String::from("work_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where it is produced."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bill_of_materials"),
+                    rust_name: ::std::string::String::from("BillOfMaterials"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "The parts list of a manufactured product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Assembled product."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("version"),
+                            rust_name: ::std::string::String::from("version"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("BOM revision."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("bom_component"),
+                    rust_name: ::std::string::String::from("BomComponent"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("bill_of_materials"),
+                        to: ::std::string::String::from("product"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Units of the component per assembled unit.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("work_center"),
+                    rust_name: ::std::string::String::from("WorkCenter"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A production line or machine group.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Work centre name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("hourly_rate"),
+                            rust_name: ::std::string::String::from("hourly_rate"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost per machine hour in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("capacity_hours"),
+                            rust_name: ::std::string::String::from("capacity_hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Available hours per week."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("machine"),
+                    rust_name: ::std::string::String::from("Machine"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A machine on the shop floor."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_center"),
+                            rust_name: ::std::string::String::from("work_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where it stands."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("model"),
+                            rust_name: ::std::string::String::from("model"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Machine model."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("installed_at"),
+                            rust_name: ::std::string::String::from("installed_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Installation date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("machine_downtime"),
+                    rust_name: ::std::string::String::from("MachineDowntime"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A period when a machine could not run.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("machine"),
+                            rust_name: ::std::string::String::from("machine"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("machine"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Stopped machine."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("started_at"),
+                            rust_name: ::std::string::String::from("started_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start of the stop."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ended_at"),
+                            rust_name: ::std::string::String::from("ended_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End of the stop."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cause"),
+                            rust_name: ::std::string::String::from("cause"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Breakdown, changeover, maintenance or no material.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("quality_inspection"),
+                    rust_name: ::std::string::String::from("QualityInspection"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A quality check of produced or received goods.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_order"),
+                            rust_name: ::std::string::String::from("work_order"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("work_order"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Production checked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("lot"),
+                            rust_name: ::std::string::String::from("lot"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("lot"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Batch checked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("inspector"),
+                            rust_name: ::std::string::String::from("inspector"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Inspector."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("passed"),
+                            rust_name: ::std::string::String::from("passed"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it passed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("defects"),
+                            rust_name: ::std::string::String::from("defects"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Defects found."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("scrap_record"),
+                    rust_name: ::std::string::String::from("ScrapRecord"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("Material scrapped in production."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_order"),
+                            rust_name: ::std::string::String::from("work_order"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_order"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Order that scrapped it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product"),
+                            rust_name: ::std::string::String::from("product"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("product"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Scrapped material."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("quantity"),
+                            rust_name: ::std::string::String::from("quantity"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units scrapped."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reason"),
+                            rust_name: ::std::string::String::from("reason"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Why."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("production_shift"),
+                    rust_name: ::std::string::String::from("ProductionShift"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A shift worked at a work centre."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("work_center"),
+                            rust_name: ::std::string::String::from("work_center"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("work_center"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Where."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("supervisor"),
+                            rust_name: ::std::string::String::from("supervisor"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Shift supervisor."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("output_units"),
+                            rust_name: ::std::string::String::from("output_units"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Units produced in the shift."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("it_asset"),
+                    rust_name: ::std::string::String::from("ItAsset"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A laptop, phone, monitor or licence handed out to employees.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("tag"),
+                            rust_name: ::std::string::String::from("tag"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Asset tag."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Laptop, phone, monitor or licence.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("state"),
+                            rust_name: ::std::string::String::from("state"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("in_use"),
+                                    ::std::string::String::from("in_stock"),
+                                    ::std::string::String::from("repair"),
+                                    ::std::string::String::from("retired"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Where the asset is in its life.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("assigned_to"),
+                            rust_name: ::std::string::String::from("assigned_to"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Current holder."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("purchased_at"),
+                            rust_name: ::std::string::String::from("purchased_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost"),
+                            rust_name: ::std::string::String::from("cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Purchase cost in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("software_license"),
+                    rust_name: ::std::string::String::from("SoftwareLicense"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A licence for a software product."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("product_name"),
+                            rust_name: ::std::string::String::from("product_name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Software name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("seats"),
+                            rust_name: ::std::string::String::from("seats"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Licensed seats."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("annual_cost"),
+                            rust_name: ::std::string::String::from("annual_cost"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Cost per year in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("renews_at"),
+                            rust_name: ::std::string::String::from("renews_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Renewal date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("licensed_to"),
+                    rust_name: ::std::string::String::from("LicensedTo"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("software_license"),
+                        to: ::std::string::String::from("employee"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("it_ticket"),
+                    rust_name: ::std::string::String::from("ItTicket"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An internal IT help-desk request."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("requester"),
+                            rust_name: ::std::string::String::from("requester"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Employee asking for help."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("subject"),
+                            rust_name: ::std::string::String::from("subject"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Summary."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("priority"),
+                            rust_name: ::std::string::String::from("priority"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Urgency."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("open"),
+                                    ::std::string::String::from("waiting"),
+                                    ::std::string::String::from("resolved"),
+                                    ::std::string::String::from("closed"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("State."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("asset"),
+                            rust_name: ::std::string::String::from("asset"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("it_asset"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Asset concerned."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("meeting_room"),
+                    rust_name: ::std::string::String::from("MeetingRoom"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A bookable room in an office."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("office"),
+                            rust_name: ::std::string::String::from("office"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("office"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Office."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Room name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("seats"),
+                            rust_name: ::std::string::String::from("seats"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Seats."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("room_booking"),
+                    rust_name: ::std::string::String::from("RoomBooking"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A booking of a meeting room."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("room"),
+                            rust_name: ::std::string::String::from("room"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("meeting_room"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Booked room."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("booked_by"),
+                            rust_name: ::std::string::String::from("booked_by"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who booked."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("lease"),
+                    rust_name: ::std::string::String::from("Lease"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A rental contract for an office or warehouse.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("office"),
+                            rust_name: ::std::string::String::from("office"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("office"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Leased office."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("warehouse"),
+                            rust_name: ::std::string::String::from("warehouse"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("warehouse"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Leased warehouse."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("monthly_rent"),
+                            rust_name: ::std::string::String::from("monthly_rent"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Rent per month in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("End of the lease."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("security_incident"),
+                    rust_name: ::std::string::String::from("SecurityIncident"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("An information security incident."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What happened."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("severity"),
+                            rust_name: ::std::string::String::from("severity"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("low"),
+                                    ::std::string::String::from("normal"),
+                                    ::std::string::String::from("high"),
+                                    ::std::string::String::from("urgent"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Severity."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("detected_at"),
+                            rust_name: ::std::string::String::from("detected_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was detected."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("affected_asset"),
+                            rust_name: ::std::string::String::from("affected_asset"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("it_asset"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Affected device."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("resolved"),
+                            rust_name: ::std::string::String::from("resolved"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it is closed."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("project"),
+                    rust_name: ::std::string::String::from("Project"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An internal or customer project with a budget and a manager.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("customer"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Customer paying for it; none for internal projects.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("manager"),
+                            rust_name: ::std::string::String::from("manager"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project manager."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("planned"),
+                                    ::std::string::String::from("active"),
+                                    ::std::string::String::from("on_hold"),
+                                    ::std::string::String::from("done"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("State."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("budget"),
+                            rust_name: ::std::string::String::from("budget"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Budget in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("starts_at"),
+                            rust_name: ::std::string::String::from("starts_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Start."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("ends_at"),
+                            rust_name: ::std::string::String::from("ends_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Planned end."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("milestone"),
+                    rust_name: ::std::string::String::from("Milestone"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A dated deliverable of a project."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Deliverable."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("due_at"),
+                            rust_name: ::std::string::String::from("due_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Due date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("reached"),
+                            rust_name: ::std::string::String::from("reached"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it was delivered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("project_task"),
+                    rust_name: ::std::string::String::from("ProjectTask"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A task in a project."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What to do."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("assignee"),
+                            rust_name: ::std::string::String::from("assignee"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Who does it."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("estimate_hours"),
+                            rust_name: ::std::string::String::from("estimate_hours"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Estimated effort."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("done"),
+                            rust_name: ::std::string::String::from("done"),
+                            ty: ::surqlc::ir::Type::Bool,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Whether it is finished."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("works_on"),
+                    rust_name: ::std::string::String::from("WorksOn"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) staffed on a project (out). Traverse: employee->works_on->project.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("project"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("role"),
+                            rust_name: ::std::string::String::from("role"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Role on the project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("allocation_pct"),
+                            rust_name: ::std::string::String::from("allocation_pct"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Share of their time, in percent.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("project_risk"),
+                    rust_name: ::std::string::String::from("ProjectRisk"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from("A risk recorded for a project."),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("The risk."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("probability"),
+                            rust_name: ::std::string::String::from("probability"),
+                            ty: ::surqlc::ir::Type::Float,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Likelihood from 0 to 1."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("impact"),
+                            rust_name: ::std::string::String::from("impact"),
+                            ty: ::surqlc::ir::Type::Int,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Impact from 1 to 5."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("change_request"),
+                    rust_name: ::std::string::String::from("ChangeRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A change to a project's scope, schedule or budget.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("project"),
+                            rust_name: ::std::string::String::from("project"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("project"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Project."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("description"),
+                            rust_name: ::std::string::String::from("description"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("What changes."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("cost_impact"),
+                            rust_name: ::std::string::String::from("cost_impact"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Budget change in EUR."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("status"),
+                            rust_name: ::std::string::String::from("status"),
+                            ty: ::surqlc::ir::Type::Literal(
+                                ::std::vec::Vec::from([
+                                    ::std::string::String::from("pending"),
+                                    ::std::string::String::from("approved"),
+                                    ::std::string::String::from("rejected"),
+                                ]),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Approval state."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("legal_case"),
+                    rust_name: ::std::string::String::from("LegalCase"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A dispute or lawsuit the company is party to.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Case name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counterparty"),
+                            rust_name: ::std::string::String::from("counterparty"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Other party."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("opened_at"),
+                            rust_name: ::std::string::String::from("opened_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it started."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("exposure"),
+                            rust_name: ::std::string::String::from("exposure"),
+                            ty: ::surqlc::ir::Type::Decimal,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "Estimated financial exposure in EUR.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("counsel"),
+                            rust_name: ::std::string::String::from("counsel"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(
+                                    ::surqlc::ir::Type::Record(
+                                        ::std::string::String::from("employee"),
+                                    ),
+                                ),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("In-house lawyer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("policy"),
+                    rust_name: ::std::string::String::from("Policy"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An internal policy document employees must follow.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("title"),
+                            rust_name: ::std::string::String::from("title"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Policy title."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("version"),
+                            rust_name: ::std::string::String::from("version"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Version."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("effective_from"),
+                            rust_name: ::std::string::String::from("effective_from"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Effective date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("owner"),
+                            rust_name: ::std::string::String::from("owner"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("employee"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Policy owner."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("acknowledged"),
+                    rust_name: ::std::string::String::from("Acknowledged"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Relation {
+                        from: ::std::string::String::from("employee"),
+                        to: ::std::string::String::from("policy"),
+                    },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("at"),
+                            rust_name: ::std::string::String::from("at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("data_request"),
+                    rust_name: ::std::string::String::from("DataRequest"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A customer's data protection request (access or deletion, GDPR).",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("customer"),
+                            rust_name: ::std::string::String::from("customer"),
+                            ty: ::surqlc::ir::Type::Record(
+                                ::std::string::String::from("customer"),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Requesting customer."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("kind"),
+                            rust_name: ::std::string::String::from("kind"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from(
+                                    "'access', 'deletion' or 'correction'.",
+                                ),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("received_at"),
+                            rust_name: ::std::string::String::from("received_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was received."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("completed_at"),
+                            rust_name: ::std::string::String::from("completed_at"),
+                            ty: ::surqlc::ir::Type::Option(
+                                ::std::boxed::Box::new(::surqlc::ir::Type::Datetime),
+                            ),
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("When it was answered."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from("certification"),
+                    rust_name: ::std::string::String::from("Certification"),
+                    comment: ::std::option::Option::Some(
+                        ::std::string::String::from(
+                            "A certification the company holds, such as ISO 9001.",
+                        ),
+                    ),
+                    kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
+                    fields: ::std::vec::Vec::from([
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("name"),
+                            rust_name: ::std::string::String::from("name"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Certificate name."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("issuer"),
+                            rust_name: ::std::string::String::from("issuer"),
+                            ty: ::surqlc::ir::Type::String,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Certification body."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                        ::surqlc::ir::Field {
+                            name: ::std::string::String::from("expires_at"),
+                            rust_name: ::std::string::String::from("expires_at"),
+                            ty: ::surqlc::ir::Type::Datetime,
+                            comment: ::std::option::Option::Some(
+                                ::std::string::String::from("Expiry date."),
+                            ),
+                            clauses: ::std::default::Default::default(),
+                        },
+                    ]),
+                    indexes: ::std::vec::Vec::from([]),
+                },
+            ]),
+            enums: ::std::vec::Vec::from([
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Segment"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Enterprise"),
+                            ::std::string::String::from("enterprise"),
+                        ),
+                        (
+                            ::std::string::String::from("MidMarket"),
+                            ::std::string::String::from("mid_market"),
+                        ),
+                        (
+                            ::std::string::String::from("SmallBusiness"),
+                            ::std::string::String::from("small_business"),
+                        ),
+                        (
+                            ::std::string::String::from("Consumer"),
+                            ::std::string::String::from("consumer"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("LeadStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("New"),
+                            ::std::string::String::from("new"),
+                        ),
+                        (
+                            ::std::string::String::from("Contacted"),
+                            ::std::string::String::from("contacted"),
+                        ),
+                        (
+                            ::std::string::String::from("Qualified"),
+                            ::std::string::String::from("qualified"),
+                        ),
+                        (
+                            ::std::string::String::from("Disqualified"),
+                            ::std::string::String::from("disqualified"),
+                        ),
+                        (
+                            ::std::string::String::from("Converted"),
+                            ::std::string::String::from("converted"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("OpportunityStage"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Prospecting"),
+                            ::std::string::String::from("prospecting"),
+                        ),
+                        (
+                            ::std::string::String::from("Proposal"),
+                            ::std::string::String::from("proposal"),
+                        ),
+                        (
+                            ::std::string::String::from("Negotiation"),
+                            ::std::string::String::from("negotiation"),
+                        ),
+                        (
+                            ::std::string::String::from("Won"),
+                            ::std::string::String::from("won"),
+                        ),
+                        (
+                            ::std::string::String::from("Lost"),
+                            ::std::string::String::from("lost"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("OrderStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Draft"),
+                            ::std::string::String::from("draft"),
+                        ),
+                        (
+                            ::std::string::String::from("Confirmed"),
+                            ::std::string::String::from("confirmed"),
+                        ),
+                        (
+                            ::std::string::String::from("Shipped"),
+                            ::std::string::String::from("shipped"),
+                        ),
+                        (
+                            ::std::string::String::from("Delivered"),
+                            ::std::string::String::from("delivered"),
+                        ),
+                        (
+                            ::std::string::String::from("Cancelled"),
+                            ::std::string::String::from("cancelled"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("InvoiceStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Draft"),
+                            ::std::string::String::from("draft"),
+                        ),
+                        (
+                            ::std::string::String::from("Sent"),
+                            ::std::string::String::from("sent"),
+                        ),
+                        (
+                            ::std::string::String::from("Paid"),
+                            ::std::string::String::from("paid"),
+                        ),
+                        (
+                            ::std::string::String::from("Overdue"),
+                            ::std::string::String::from("overdue"),
+                        ),
+                        (
+                            ::std::string::String::from("Void"),
+                            ::std::string::String::from("void"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("EmploymentType"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("FullTime"),
+                            ::std::string::String::from("full_time"),
+                        ),
+                        (
+                            ::std::string::String::from("PartTime"),
+                            ::std::string::String::from("part_time"),
+                        ),
+                        (
+                            ::std::string::String::from("Contractor"),
+                            ::std::string::String::from("contractor"),
+                        ),
+                        (
+                            ::std::string::String::from("Intern"),
+                            ::std::string::String::from("intern"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("LeaveKind"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Vacation"),
+                            ::std::string::String::from("vacation"),
+                        ),
+                        (
+                            ::std::string::String::from("Sick"),
+                            ::std::string::String::from("sick"),
+                        ),
+                        (
+                            ::std::string::String::from("Parental"),
+                            ::std::string::String::from("parental"),
+                        ),
+                        (
+                            ::std::string::String::from("Unpaid"),
+                            ::std::string::String::from("unpaid"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("ApprovalStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Pending"),
+                            ::std::string::String::from("pending"),
+                        ),
+                        (
+                            ::std::string::String::from("Approved"),
+                            ::std::string::String::from("approved"),
+                        ),
+                        (
+                            ::std::string::String::from("Rejected"),
+                            ::std::string::String::from("rejected"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("TicketPriority"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Low"),
+                            ::std::string::String::from("low"),
+                        ),
+                        (
+                            ::std::string::String::from("Normal"),
+                            ::std::string::String::from("normal"),
+                        ),
+                        (
+                            ::std::string::String::from("High"),
+                            ::std::string::String::from("high"),
+                        ),
+                        (
+                            ::std::string::String::from("Urgent"),
+                            ::std::string::String::from("urgent"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("TicketStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Open"),
+                            ::std::string::String::from("open"),
+                        ),
+                        (
+                            ::std::string::String::from("Waiting"),
+                            ::std::string::String::from("waiting"),
+                        ),
+                        (
+                            ::std::string::String::from("Resolved"),
+                            ::std::string::String::from("resolved"),
+                        ),
+                        (
+                            ::std::string::String::from("Closed"),
+                            ::std::string::String::from("closed"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("ShipmentStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Planned"),
+                            ::std::string::String::from("planned"),
+                        ),
+                        (
+                            ::std::string::String::from("InTransit"),
+                            ::std::string::String::from("in_transit"),
+                        ),
+                        (
+                            ::std::string::String::from("Delivered"),
+                            ::std::string::String::from("delivered"),
+                        ),
+                        (
+                            ::std::string::String::from("Exception"),
+                            ::std::string::String::from("exception"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("Channel"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Email"),
+                            ::std::string::String::from("email"),
+                        ),
+                        (
+                            ::std::string::String::from("Phone"),
+                            ::std::string::String::from("phone"),
+                        ),
+                        (
+                            ::std::string::String::from("Chat"),
+                            ::std::string::String::from("chat"),
+                        ),
+                        (
+                            ::std::string::String::from("Web"),
+                            ::std::string::String::from("web"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("AccountType"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Asset"),
+                            ::std::string::String::from("asset"),
+                        ),
+                        (
+                            ::std::string::String::from("Liability"),
+                            ::std::string::String::from("liability"),
+                        ),
+                        (
+                            ::std::string::String::from("Equity"),
+                            ::std::string::String::from("equity"),
+                        ),
+                        (
+                            ::std::string::String::from("Revenue"),
+                            ::std::string::String::from("revenue"),
+                        ),
+                        (
+                            ::std::string::String::from("Expense"),
+                            ::std::string::String::from("expense"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("AssetState"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("InUse"),
+                            ::std::string::String::from("in_use"),
+                        ),
+                        (
+                            ::std::string::String::from("InStock"),
+                            ::std::string::String::from("in_stock"),
+                        ),
+                        (
+                            ::std::string::String::from("Repair"),
+                            ::std::string::String::from("repair"),
+                        ),
+                        (
+                            ::std::string::String::from("Retired"),
+                            ::std::string::String::from("retired"),
+                        ),
+                    ]),
+                },
+                ::surqlc::ir::LiteralEnum {
+                    rust_name: ::std::string::String::from("ProjectStatus"),
+                    comment: ::std::option::Option::None,
+                    variants: ::std::vec::Vec::from([
+                        (
+                            ::std::string::String::from("Planned"),
+                            ::std::string::String::from("planned"),
+                        ),
+                        (
+                            ::std::string::String::from("Active"),
+                            ::std::string::String::from("active"),
+                        ),
+                        (
+                            ::std::string::String::from("OnHold"),
+                            ::std::string::String::from("on_hold"),
+                        ),
+                        (
+                            ::std::string::String::from("Done"),
+                            ::std::string::String::from("done"),
+                        ),
+                    ]),
+                },
+            ]),
+            analyzers: ::std::vec::Vec::from([]),
+            settings: ::surqlc::ir::Settings {
+                exposed: ::std::vec::Vec::from([
+                    ::std::string::String::from("customer"),
+                    ::std::string::String::from("contact"),
+                    ::std::string::String::from("employs_contact"),
+                    ::std::string::String::from("lead"),
+                    ::std::string::String::from("opportunity"),
+                    ::std::string::String::from("quote"),
+                    ::std::string::String::from("sales_order"),
+                    ::std::string::String::from("placed"),
+                    ::std::string::String::from("order_line"),
+                    ::std::string::String::from("sales_region"),
+                    ::std::string::String::from("sales_target"),
+                    ::std::string::String::from("commission"),
+                    ::std::string::String::from("price_list"),
+                    ::std::string::String::from("price_entry"),
+                    ::std::string::String::from("discount"),
+                    ::std::string::String::from("contract"),
+                    ::std::string::String::from("subscription"),
+                    ::std::string::String::from("customer_note"),
+                    ::std::string::String::from("sales_activity"),
+                    ::std::string::String::from("competitor"),
+                    ::std::string::String::from("competes_on"),
+                    ::std::string::String::from("product"),
+                    ::std::string::String::from("product_category"),
+                    ::std::string::String::from("brand"),
+                    ::std::string::String::from("made_by"),
+                    ::std::string::String::from("product_review"),
+                    ::std::string::String::from("product_bundle"),
+                    ::std::string::String::from("bundle_item"),
+                    ::std::string::String::from("product_attribute"),
+                    ::std::string::String::from("warranty"),
+                    ::std::string::String::from("warehouse"),
+                    ::std::string::String::from("storage_bin"),
+                    ::std::string::String::from("stock_level"),
+                    ::std::string::String::from("stock_movement"),
+                    ::std::string::String::from("inventory_count"),
+                    ::std::string::String::from("lot"),
+                    ::std::string::String::from("serial_number"),
+                    ::std::string::String::from("reorder_rule"),
+                    ::std::string::String::from("stocktake"),
+                    ::std::string::String::from("pick_list"),
+                    ::std::string::String::from("goods_receipt"),
+                    ::std::string::String::from("supplier"),
+                    ::std::string::String::from("supplier_contact"),
+                    ::std::string::String::from("purchase_order"),
+                    ::std::string::String::from("po_line"),
+                    ::std::string::String::from("purchase_requisition"),
+                    ::std::string::String::from("supplier_invoice"),
+                    ::std::string::String::from("supplier_evaluation"),
+                    ::std::string::String::from("supplies"),
+                    ::std::string::String::from("rfq"),
+                    ::std::string::String::from("bid_on"),
+                    ::std::string::String::from("employee"),
+                    ::std::string::String::from("reports_to"),
+                    ::std::string::String::from("department"),
+                    ::std::string::String::from("job_position"),
+                    ::std::string::String::from("pay_grade"),
+                    ::std::string::String::from("salary"),
+                    ::std::string::String::from("leave_request"),
+                    ::std::string::String::from("leave_balance"),
+                    ::std::string::String::from("timesheet"),
+                    ::std::string::String::from("performance_review"),
+                    ::std::string::String::from("goal"),
+                    ::std::string::String::from("training_course"),
+                    ::std::string::String::from("attended"),
+                    ::std::string::String::from("skill"),
+                    ::std::string::String::from("has_skill"),
+                    ::std::string::String::from("job_opening"),
+                    ::std::string::String::from("candidate"),
+                    ::std::string::String::from("applied_for"),
+                    ::std::string::String::from("interview"),
+                    ::std::string::String::from("benefit"),
+                    ::std::string::String::from("enrolled_in"),
+                    ::std::string::String::from("office"),
+                    ::std::string::String::from("emergency_contact"),
+                    ::std::string::String::from("onboarding"),
+                    ::std::string::String::from("termination"),
+                    ::std::string::String::from("payroll_run"),
+                    ::std::string::String::from("payslip"),
+                    ::std::string::String::from("bonus"),
+                    ::std::string::String::from("deduction"),
+                    ::std::string::String::from("tax_withholding"),
+                    ::std::string::String::from("bank_detail"),
+                    ::std::string::String::from("gl_account"),
+                    ::std::string::String::from("journal_entry"),
+                    ::std::string::String::from("journal_line"),
+                    ::std::string::String::from("fiscal_period"),
+                    ::std::string::String::from("cost_center"),
+                    ::std::string::String::from("budget"),
+                    ::std::string::String::from("invoice"),
+                    ::std::string::String::from("payment"),
+                    ::std::string::String::from("settles"),
+                    ::std::string::String::from("credit_note"),
+                    ::std::string::String::from("expense_claim"),
+                    ::std::string::String::from("expense_item"),
+                    ::std::string::String::from("bank_account"),
+                    ::std::string::String::from("bank_transaction"),
+                    ::std::string::String::from("currency"),
+                    ::std::string::String::from("exchange_rate"),
+                    ::std::string::String::from("tax_rate"),
+                    ::std::string::String::from("fixed_asset"),
+                    ::std::string::String::from("depreciation"),
+                    ::std::string::String::from("loan"),
+                    ::std::string::String::from("audit_finding"),
+                    ::std::string::String::from("support_ticket"),
+                    ::std::string::String::from("ticket_comment"),
+                    ::std::string::String::from("has_comment"),
+                    ::std::string::String::from("sla_policy"),
+                    ::std::string::String::from("sla_breach"),
+                    ::std::string::String::from("knowledge_article"),
+                    ::std::string::String::from("customer_survey"),
+                    ::std::string::String::from("support_team"),
+                    ::std::string::String::from("member_of"),
+                    ::std::string::String::from("escalation"),
+                    ::std::string::String::from("return_request"),
+                    ::std::string::String::from("complaint"),
+                    ::std::string::String::from("carrier"),
+                    ::std::string::String::from("shipment"),
+                    ::std::string::String::from("package"),
+                    ::std::string::String::from("delivery_address"),
+                    ::std::string::String::from("shipped_to"),
+                    ::std::string::String::from("route"),
+                    ::std::string::String::from("vehicle"),
+                    ::std::string::String::from("driver"),
+                    ::std::string::String::from("trip"),
+                    ::std::string::String::from("carries"),
+                    ::std::string::String::from("fuel_log"),
+                    ::std::string::String::from("vehicle_maintenance"),
+                    ::std::string::String::from("customs_declaration"),
+                    ::std::string::String::from("freight_rate"),
+                    ::std::string::String::from("delivery_exception"),
+                    ::std::string::String::from("campaign"),
+                    ::std::string::String::from("targets"),
+                    ::std::string::String::from("audience_segment"),
+                    ::std::string::String::from("generated"),
+                    ::std::string::String::from("email_send"),
+                    ::std::string::String::from("marketing_event"),
+                    ::std::string::String::from("registered_for"),
+                    ::std::string::String::from("ad_spend"),
+                    ::std::string::String::from("web_visit"),
+                    ::std::string::String::from("coupon"),
+                    ::std::string::String::from("work_order"),
+                    ::std::string::String::from("bill_of_materials"),
+                    ::std::string::String::from("bom_component"),
+                    ::std::string::String::from("work_center"),
+                    ::std::string::String::from("machine"),
+                    ::std::string::String::from("machine_downtime"),
+                    ::std::string::String::from("quality_inspection"),
+                    ::std::string::String::from("scrap_record"),
+                    ::std::string::String::from("production_shift"),
+                    ::std::string::String::from("it_asset"),
+                    ::std::string::String::from("software_license"),
+                    ::std::string::String::from("licensed_to"),
+                    ::std::string::String::from("it_ticket"),
+                    ::std::string::String::from("meeting_room"),
+                    ::std::string::String::from("room_booking"),
+                    ::std::string::String::from("lease"),
+                    ::std::string::String::from("security_incident"),
+                    ::std::string::String::from("project"),
+                    ::std::string::String::from("milestone"),
+                    ::std::string::String::from("project_task"),
+                    ::std::string::String::from("works_on"),
+                    ::std::string::String::from("project_risk"),
+                    ::std::string::String::from("change_request"),
+                    ::std::string::String::from("legal_case"),
+                    ::std::string::String::from("policy"),
+                    ::std::string::String::from("acknowledged"),
+                    ::std::string::String::from("data_request"),
+                    ::std::string::String::from("certification"),
+                ]),
+                value_hints: ::std::vec::Vec::from([
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("segment"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("sales_order"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("invoice"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("support_ticket"),
+                            field: ::std::string::String::from("priority"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("support_ticket"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("shipment"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("employee"),
+                            field: ::std::string::String::from("employment_type"),
+                        },
+                        limit: 20,
+                    },
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("leave_request"),
+                            field: ::std::string::String::from("kind"),
+                        },
+                        limit: 20,
+                    },
+                ]),
+                examples: ::surqlc::ir::ExampleSettings {
+                    table: ::std::string::String::from("query_example"),
+                    dimension: 256,
+                    k: 3,
+                    ef: 40,
+                },
+                agent: ::surqlc::ir::AgentSettings {
+                    user: ::std::string::String::from("analyst_bot"),
+                    token_duration: ::std::string::String::from("1h"),
+                    session_duration: ::std::string::String::from("8h"),
+                },
+                max_rows: 50,
+                compact: false,
+                budget: ::surqlc::ir::Budget {
+                    block: ::std::option::Option::None,
+                    table: ::std::option::Option::None,
+                },
+                prune: ::std::option::Option::Some(::surqlc::ir::Prune {
+                    budget: 2000,
+                    always: ::std::vec::Vec::from([]),
+                    mix: ::surqlc::ir::RetrievalMix::FullTextVector,
+                }),
+            },
+        })
+}
+/// Checks a query against the schema without a database: tables, field paths, traversals,
+/// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
+#[allow(dead_code)]
+pub fn validate(surql: &str) -> ::surqlc::validate::Report {
+    ::surqlc::validate::validate(schema_ir(), surql)
+}
 /// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
 ///
-/// The reply is parsed with SurrealDB's parser: anything but a single `SELECT` (or one with its own
-/// `TIMEOUT`) is refused before it runs. The agent's `VIEWER` role is what keeps it read-only.
+/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
+/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
+/// with one line per problem, each naming its fix; warnings come back with the rows. A query
+/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
+/// is what keeps it read-only.
 #[allow(dead_code)]
 pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
@@ -314,7 +10470,7 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
     ::surqlc::runtime::Outcome,
     ::surqlc::runtime::surrealdb::Error,
 > {
-    ::surqlc::runtime::run_readonly(agent, surql, QUERY_TIMEOUT).await
+    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
 }
 /// `customer`: A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.
 #[allow(dead_code)]
@@ -330,6 +10486,16 @@ pub mod customer {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -424,6 +10590,16 @@ pub mod contact {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contact` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -521,6 +10697,16 @@ pub mod employs_contact {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `employs_contact` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -550,6 +10736,16 @@ pub mod lead {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `lead` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -613,6 +10809,16 @@ pub mod opportunity {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `opportunity` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -675,6 +10881,16 @@ pub mod quote {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `quote` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -704,6 +10920,16 @@ pub mod sales_order {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_order` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -799,6 +11025,16 @@ pub mod placed {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `placed` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -828,6 +11064,16 @@ pub mod order_line {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `order_line` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -859,6 +11105,16 @@ pub mod sales_region {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `sales_region` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -888,6 +11144,16 @@ pub mod sales_target {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_target` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -919,6 +11185,16 @@ pub mod commission {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `commission` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -948,6 +11224,16 @@ pub mod price_list {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `price_list` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1011,6 +11297,16 @@ pub mod price_entry {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `price_entry` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1040,6 +11336,16 @@ pub mod discount {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `discount` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1071,6 +11377,16 @@ pub mod contract {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `contract` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1100,6 +11416,16 @@ pub mod subscription {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `subscription` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1131,6 +11457,16 @@ pub mod customer_note {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `customer_note` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1161,6 +11497,16 @@ pub mod sales_activity {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `sales_activity` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1190,6 +11536,16 @@ pub mod competitor {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `competitor` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1253,6 +11609,16 @@ pub mod competes_on {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `competes_on` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1282,6 +11648,16 @@ pub mod product {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1539,6 +11915,16 @@ pub mod product_category {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `product_category` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1568,6 +11954,16 @@ pub mod brand {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `brand` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1631,6 +12027,16 @@ pub mod made_by {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `made_by` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1661,6 +12067,16 @@ pub mod product_review {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `product_review` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1690,6 +12106,16 @@ pub mod product_bundle {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_bundle` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1753,6 +12179,16 @@ pub mod bundle_item {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `bundle_item` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1782,6 +12218,16 @@ pub mod product_attribute {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_attribute` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1813,6 +12259,16 @@ pub mod warranty {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `warranty` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1842,6 +12298,16 @@ pub mod warehouse {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `warehouse` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1873,6 +12339,16 @@ pub mod storage_bin {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `storage_bin` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1902,6 +12378,16 @@ pub mod stock_level {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stock_level` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1933,6 +12419,16 @@ pub mod stock_movement {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `stock_movement` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -1962,6 +12458,16 @@ pub mod inventory_count {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `inventory_count` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -1993,6 +12499,16 @@ pub mod lot {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `lot` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2022,6 +12538,16 @@ pub mod serial_number {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `serial_number` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2053,6 +12579,16 @@ pub mod reorder_rule {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `reorder_rule` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2082,6 +12618,16 @@ pub mod stocktake {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stocktake` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2113,6 +12659,16 @@ pub mod pick_list {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `pick_list` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2143,6 +12699,16 @@ pub mod goods_receipt {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `goods_receipt` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2172,6 +12738,16 @@ pub mod supplier {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2267,6 +12843,16 @@ pub mod supplier_contact {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `supplier_contact` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2296,6 +12882,16 @@ pub mod purchase_order {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase_order` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2359,6 +12955,16 @@ pub mod po_line {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `po_line` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2388,6 +12994,16 @@ pub mod purchase_requisition {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase_requisition` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2419,6 +13035,16 @@ pub mod supplier_invoice {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `supplier_invoice` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2448,6 +13074,16 @@ pub mod supplier_evaluation {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier_evaluation` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2479,6 +13115,16 @@ pub mod supplies {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `supplies` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2508,6 +13154,16 @@ pub mod rfq {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `rfq` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2571,6 +13227,16 @@ pub mod bid_on {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `bid_on` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2600,6 +13266,16 @@ pub mod employee {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `employee` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2921,6 +13597,16 @@ pub mod reports_to {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `reports_to` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -2950,6 +13636,16 @@ pub mod department {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `department` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -2981,6 +13677,16 @@ pub mod job_position {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `job_position` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3010,6 +13716,16 @@ pub mod pay_grade {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `pay_grade` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3041,6 +13757,16 @@ pub mod salary {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `salary` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3070,6 +13796,16 @@ pub mod leave_request {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `leave_request` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3101,6 +13837,16 @@ pub mod leave_balance {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `leave_balance` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3130,6 +13876,16 @@ pub mod timesheet {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `timesheet` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3161,6 +13917,16 @@ pub mod performance_review {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `performance_review` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3191,6 +13957,16 @@ pub mod goal {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `goal` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3220,6 +13996,16 @@ pub mod training_course {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `training_course` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3283,6 +14069,16 @@ pub mod attended {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `attended` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3312,6 +14108,16 @@ pub mod skill {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `skill` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3375,6 +14181,16 @@ pub mod has_skill {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `has_skill` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3404,6 +14220,16 @@ pub mod job_opening {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `job_opening` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3467,6 +14293,16 @@ pub mod candidate {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `candidate` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3529,6 +14365,16 @@ pub mod applied_for {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `applied_for` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3559,6 +14405,16 @@ pub mod interview {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `interview` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3588,6 +14444,16 @@ pub mod benefit {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `benefit` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3651,6 +14517,16 @@ pub mod enrolled_in {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `enrolled_in` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3680,6 +14556,16 @@ pub mod office {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `office` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3711,6 +14597,16 @@ pub mod emergency_contact {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `emergency_contact` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3740,6 +14636,16 @@ pub mod onboarding {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `onboarding` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3771,6 +14677,16 @@ pub mod termination {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `termination` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3800,6 +14716,16 @@ pub mod payroll_run {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `payroll_run` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3831,6 +14757,16 @@ pub mod payslip {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `payslip` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3860,6 +14796,16 @@ pub mod bonus {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bonus` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3891,6 +14837,16 @@ pub mod deduction {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `deduction` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3920,6 +14876,16 @@ pub mod tax_withholding {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `tax_withholding` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -3951,6 +14917,16 @@ pub mod bank_detail {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `bank_detail` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -3980,6 +14956,16 @@ pub mod gl_account {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `gl_account` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4043,6 +15029,16 @@ pub mod journal_entry {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `journal_entry` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4105,6 +15101,16 @@ pub mod journal_line {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `journal_line` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4134,6 +15140,16 @@ pub mod fiscal_period {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fiscal_period` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4165,6 +15181,16 @@ pub mod cost_center {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `cost_center` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4195,6 +15221,16 @@ pub mod budget {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `budget` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4224,6 +15260,16 @@ pub mod invoice {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `invoice` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4287,6 +15333,16 @@ pub mod payment {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `payment` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4349,6 +15405,16 @@ pub mod settles {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `settles` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4378,6 +15444,16 @@ pub mod credit_note {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `credit_note` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4409,6 +15485,16 @@ pub mod expense_claim {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `expense_claim` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4438,6 +15524,16 @@ pub mod expense_item {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `expense_item` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4469,6 +15565,16 @@ pub mod bank_account {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `bank_account` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4498,6 +15604,16 @@ pub mod bank_transaction {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bank_transaction` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4529,6 +15645,16 @@ pub mod currency {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `currency` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4558,6 +15684,16 @@ pub mod exchange_rate {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `exchange_rate` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4589,6 +15725,16 @@ pub mod tax_rate {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `tax_rate` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4618,6 +15764,16 @@ pub mod fixed_asset {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fixed_asset` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4649,6 +15805,16 @@ pub mod depreciation {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `depreciation` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4678,6 +15844,16 @@ pub mod loan {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4709,6 +15885,16 @@ pub mod audit_finding {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `audit_finding` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4738,6 +15924,16 @@ pub mod support_ticket {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `support_ticket` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4801,6 +15997,16 @@ pub mod ticket_comment {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `ticket_comment` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4863,6 +16069,16 @@ pub mod has_comment {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `has_comment` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4892,6 +16108,16 @@ pub mod sla_policy {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sla_policy` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4923,6 +16149,16 @@ pub mod sla_breach {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `sla_breach` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -4952,6 +16188,16 @@ pub mod knowledge_article {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `knowledge_article` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -4983,6 +16229,16 @@ pub mod customer_survey {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `customer_survey` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5012,6 +16268,16 @@ pub mod support_team {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `support_team` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5075,6 +16341,16 @@ pub mod member_of {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `member_of` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5104,6 +16380,16 @@ pub mod escalation {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `escalation` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5135,6 +16421,16 @@ pub mod return_request {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `return_request` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5164,6 +16460,16 @@ pub mod complaint {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `complaint` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5195,6 +16501,16 @@ pub mod carrier {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `carrier` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5224,6 +16540,16 @@ pub mod shipment {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `shipment` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5321,6 +16647,16 @@ pub mod package {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `package` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5350,6 +16686,16 @@ pub mod delivery_address {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `delivery_address` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5413,6 +16759,16 @@ pub mod shipped_to {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `shipped_to` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5442,6 +16798,16 @@ pub mod route {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `route` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5473,6 +16839,16 @@ pub mod vehicle {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `vehicle` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5503,6 +16879,16 @@ pub mod driver {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `driver` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5532,6 +16918,16 @@ pub mod trip {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `trip` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5595,6 +16991,16 @@ pub mod carries {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `carries` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5624,6 +17030,16 @@ pub mod fuel_log {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fuel_log` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5655,6 +17071,16 @@ pub mod vehicle_maintenance {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `vehicle_maintenance` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5684,6 +17110,16 @@ pub mod customs_declaration {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customs_declaration` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5715,6 +17151,16 @@ pub mod freight_rate {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `freight_rate` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5745,6 +17191,16 @@ pub mod delivery_exception {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `delivery_exception` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5774,6 +17230,16 @@ pub mod campaign {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `campaign` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5869,6 +17335,16 @@ pub mod targets {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `targets` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5898,6 +17374,16 @@ pub mod audience_segment {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `audience_segment` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -5961,6 +17447,16 @@ pub mod generated {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `generated` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -5991,6 +17487,16 @@ pub mod email_send {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `email_send` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6020,6 +17526,16 @@ pub mod marketing_event {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `marketing_event` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6083,6 +17599,16 @@ pub mod registered_for {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `registered_for` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6112,6 +17638,16 @@ pub mod ad_spend {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `ad_spend` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6143,6 +17679,16 @@ pub mod web_visit {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `web_visit` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6172,6 +17718,16 @@ pub mod coupon {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `coupon` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6203,6 +17759,16 @@ pub mod work_order {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `work_order` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6232,6 +17798,16 @@ pub mod bill_of_materials {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bill_of_materials` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6295,6 +17871,16 @@ pub mod bom_component {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `bom_component` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6324,6 +17910,16 @@ pub mod work_center {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `work_center` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6355,6 +17951,16 @@ pub mod machine {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `machine` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6384,6 +17990,16 @@ pub mod machine_downtime {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `machine_downtime` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6415,6 +18031,16 @@ pub mod quality_inspection {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `quality_inspection` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6444,6 +18070,16 @@ pub mod scrap_record {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `scrap_record` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6475,6 +18111,16 @@ pub mod production_shift {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `production_shift` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6505,6 +18151,16 @@ pub mod it_asset {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `it_asset` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6534,6 +18190,16 @@ pub mod software_license {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `software_license` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6597,6 +18263,16 @@ pub mod licensed_to {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `licensed_to` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6626,6 +18302,16 @@ pub mod it_ticket {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `it_ticket` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6657,6 +18343,16 @@ pub mod meeting_room {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `meeting_room` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6686,6 +18382,16 @@ pub mod room_booking {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `room_booking` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6717,6 +18423,16 @@ pub mod lease {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `lease` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6747,6 +18463,16 @@ pub mod security_incident {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `security_incident` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6776,6 +18502,16 @@ pub mod project {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6839,6 +18575,16 @@ pub mod milestone {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `milestone` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6868,6 +18614,16 @@ pub mod project_task {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project_task` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6899,6 +18655,16 @@ pub mod works_on {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `works_on` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6928,6 +18694,16 @@ pub mod project_risk {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project_risk` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -6959,6 +18735,16 @@ pub mod change_request {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `change_request` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -6989,6 +18775,16 @@ pub mod legal_case {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `legal_case` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -7018,6 +18814,16 @@ pub mod policy {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `policy` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -7081,6 +18887,16 @@ pub mod acknowledged {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `acknowledged` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -7111,6 +18927,16 @@ pub mod data_request {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `data_request` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -7140,6 +18966,16 @@ pub mod certification {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `certification` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(

@@ -27,6 +27,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -37,7 +49,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -163,6 +175,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         ::std::string::String::from("Someone with a library card."),
                     ),
                     kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("cardId"),
@@ -173,6 +189,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "The card number printed on the card.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("displayName"),
@@ -181,6 +198,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("Display name."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("level"),
@@ -197,6 +215,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Membership level; 'staff' members may borrow reference books.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("nicknames"),
@@ -210,8 +229,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Nicknames the member answers to, if any.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("book"),
@@ -222,6 +243,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         ),
                     ),
                     kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("title"),
@@ -232,6 +257,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Title as printed on the cover.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("isbn"),
@@ -244,6 +270,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "ISBN-13, if the edition has one.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("shelf"),
@@ -257,6 +284,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Shelf coordinates: aisle, bay, shelf.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("genres"),
@@ -277,6 +305,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("Genres, most specific first."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("cover_outline"),
@@ -289,8 +318,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Cover outline for the kiosk map.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("author"),
@@ -299,6 +330,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         ::std::string::String::from("A person who wrote books."),
                     ),
                     kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("name"),
@@ -307,8 +342,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("Name as credited."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("borrowed"),
@@ -322,6 +359,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         from: ::std::string::String::from("member"),
                         to: ::std::string::String::from("book"),
                     },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("at"),
@@ -330,6 +371,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("When the loan started."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("period"),
@@ -338,6 +380,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("Loan period granted."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("returned_at"),
@@ -350,8 +393,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "When the book came back; NONE while on loan.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("wrote"),
@@ -365,7 +410,12 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         from: ::std::string::String::from("author"),
                         to: ::std::string::String::from("book"),
                     },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("loan_audit"),
@@ -376,6 +426,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         ),
                     ),
                     kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("member"),
@@ -388,6 +442,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "The member who changed the loan.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("note"),
@@ -398,6 +453,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "What happened, in the desk clerk's words.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("fine_cents"),
@@ -410,8 +466,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Fines charged in cents, if any.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
             ]),
             enums: ::std::vec::Vec::from([
@@ -456,6 +514,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                     ]),
                 },
             ]),
+            analyzers: ::std::vec::Vec::from([]),
             settings: ::surqlc::ir::Settings {
                 exposed: ::std::vec::Vec::from([
                     ::std::string::String::from("member"),
@@ -465,9 +524,12 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                     ::std::string::String::from("wrote"),
                 ]),
                 value_hints: ::std::vec::Vec::from([
-                    ::surqlc::ir::FieldRef {
-                        table: ::std::string::String::from("member"),
-                        field: ::std::string::String::from("level"),
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("member"),
+                            field: ::std::string::String::from("level"),
+                        },
+                        limit: 20,
                     },
                 ]),
                 examples: ::surqlc::ir::ExampleSettings {
@@ -487,6 +549,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                     block: ::std::option::Option::None,
                     table: ::std::option::Option::None,
                 },
+                prune: ::std::option::Option::None,
             },
         })
 }
@@ -527,6 +590,16 @@ pub mod member {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `member` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -590,6 +663,16 @@ pub mod book {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `book` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -685,6 +768,16 @@ pub mod author {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `author` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -747,6 +840,16 @@ pub mod borrowed {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `borrowed` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -777,6 +880,16 @@ pub mod wrote {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `wrote` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -806,6 +919,16 @@ pub mod loan_audit {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan_audit` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(

@@ -33,6 +33,18 @@ pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
     db.query(SCHEMA_SURQL).await?.check()?;
     ::std::result::Result::Ok(())
 }
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
+/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
+///
+/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
+/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
+/// databases in its namespace, as the connection that applies the schema is.
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
+    db: &::surqlc::runtime::surrealdb::Surreal<C>,
+) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
+    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
+}
 #[allow(dead_code)]
 async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
     query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
@@ -43,7 +55,7 @@ async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
         .take(0)?;
     ::std::result::Result::Ok(value.unwrap_or_default())
 }
-/// `fn::schema_context()`: the live `DEFINE` statements of the exposed tables.
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
 #[allow(dead_code)]
 pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
     db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -169,6 +181,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         ),
                     ),
                     kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("name"),
@@ -177,6 +193,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("Full name of the customer."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("country"),
@@ -194,6 +211,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "ISO-3166 alpha-2 country code.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("tier"),
@@ -210,6 +228,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Subscription tier, where 'pro' is the highest.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("joined"),
@@ -218,8 +237,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("When the account was created."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("purchase"),
@@ -230,6 +251,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         ),
                     ),
                     kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("placed_at"),
@@ -238,6 +263,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("When the order was submitted."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("status"),
@@ -254,8 +280,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Fulfilment state. Revenue counts 'shipped' only.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("product"),
@@ -266,6 +294,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         ),
                     ),
                     kind: ::surqlc::ir::TableKind::Normal,
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("name"),
@@ -274,6 +306,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("Display name of the product."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("category"),
@@ -288,6 +321,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                             comment: ::std::option::Option::Some(
                                 ::std::string::String::from("Catalogue section."),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("price"),
@@ -298,8 +332,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Current list price in EUR. Historic prices live on the contains edge.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("placed"),
@@ -313,7 +349,12 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         from: ::std::string::String::from("customer"),
                         to: ::std::string::String::from("purchase"),
                     },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
                 ::surqlc::ir::Table {
                     name: ::std::string::String::from("contains"),
@@ -327,6 +368,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                         from: ::std::string::String::from("purchase"),
                         to: ::std::string::String::from("product"),
                     },
+                    schemaless: false,
+                    enforced: false,
+                    id: ::std::option::Option::None,
+                    permissions: ::std::option::Option::None,
                     fields: ::std::vec::Vec::from([
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("qty"),
@@ -337,6 +382,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Units of this product on the order.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                         ::surqlc::ir::Field {
                             name: ::std::string::String::from("unit_price"),
@@ -347,8 +393,10 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                                     "Price per unit actually charged, in EUR. Line revenue is qty * unit_price.",
                                 ),
                             ),
+                            clauses: ::std::default::Default::default(),
                         },
                     ]),
+                    indexes: ::std::vec::Vec::from([]),
                 },
             ]),
             enums: ::std::vec::Vec::from([
@@ -429,6 +477,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                     ]),
                 },
             ]),
+            analyzers: ::std::vec::Vec::from([]),
             settings: ::surqlc::ir::Settings {
                 exposed: ::std::vec::Vec::from([
                     ::std::string::String::from("customer"),
@@ -438,21 +487,33 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                     ::std::string::String::from("product"),
                 ]),
                 value_hints: ::std::vec::Vec::from([
-                    ::surqlc::ir::FieldRef {
-                        table: ::std::string::String::from("customer"),
-                        field: ::std::string::String::from("country"),
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("country"),
+                        },
+                        limit: 20,
                     },
-                    ::surqlc::ir::FieldRef {
-                        table: ::std::string::String::from("customer"),
-                        field: ::std::string::String::from("tier"),
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("customer"),
+                            field: ::std::string::String::from("tier"),
+                        },
+                        limit: 20,
                     },
-                    ::surqlc::ir::FieldRef {
-                        table: ::std::string::String::from("product"),
-                        field: ::std::string::String::from("category"),
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("product"),
+                            field: ::std::string::String::from("category"),
+                        },
+                        limit: 20,
                     },
-                    ::surqlc::ir::FieldRef {
-                        table: ::std::string::String::from("purchase"),
-                        field: ::std::string::String::from("status"),
+                    ::surqlc::ir::ValueHint::Distinct {
+                        field: ::surqlc::ir::FieldRef {
+                            table: ::std::string::String::from("purchase"),
+                            field: ::std::string::String::from("status"),
+                        },
+                        limit: 20,
                     },
                 ]),
                 examples: ::surqlc::ir::ExampleSettings {
@@ -472,6 +533,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
                     block: ::std::option::Option::None,
                     table: ::std::option::Option::None,
                 },
+                prune: ::std::option::Option::None,
             },
         })
 }
@@ -512,6 +574,16 @@ pub mod customer {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -574,6 +646,16 @@ pub mod purchase {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
@@ -669,6 +751,16 @@ pub mod product {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `product` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -731,6 +823,16 @@ pub mod placed {
     > {
         db.select(id.record_id()).await
     }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
+    }
     /// Up to `limit` rows of `placed` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
         db: &::surqlc::runtime::surrealdb::Surreal<C>,
@@ -760,6 +862,16 @@ pub mod contains {
         ::surqlc::runtime::surrealdb::Error,
     > {
         db.select(id.record_id()).await
+    }
+    /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
+    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
+        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<::surqlc::runtime::Record<Row>>,
+        ::surqlc::runtime::surrealdb::Error,
+    > {
+        ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contains` with their ids.
     pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(

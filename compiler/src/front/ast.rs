@@ -33,6 +33,21 @@ pub struct TableAst {
     pub has_id: bool,
     /// Fields skipped with `#[serde(skip)]` or `#[surqlc(skip)]`: not in the database, `Default` when read.
     pub skipped: Vec<syn::Ident>,
+    /// The record id's key type and its Rust type, when `id` has a key type (`i64`, `String`, `Uuid`, arrays).
+    pub id: Option<(ir::Type, syn::Type)>,
+    pub schemaless: bool,
+    pub enforced: bool,
+    pub permissions: Option<ir::Permissions>,
+    pub indexes: Vec<IndexAst>,
+}
+
+/// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.
+pub struct IndexAst {
+    pub index: ir::Index,
+    /// Where the index was written.
+    pub span: Span,
+    /// Where a full-text index names its analyzer (checked against the schema's analyzers).
+    pub analyzer_span: Option<Span>,
 }
 
 pub struct FieldAst {
@@ -44,6 +59,9 @@ pub struct FieldAst {
     /// The field's Rust type, for the derive's generated code.
     pub rust_ty: syn::Type,
     pub comment: Option<String>,
+    pub clauses: ir::FieldClauses,
+    /// Where `computed` was written, for the index-over-COMPUTED error.
+    pub computed_span: Option<Span>,
 }
 
 /// A `#[derive(Literal)]` unit-only enum.
@@ -136,7 +154,19 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         fields: Vec::new(),
         has_id: false,
         skipped: Vec::new(),
+        id: None,
+        schemaless: attrs.clauses.schemaless.is_some(),
+        enforced: attrs.clauses.enforced.is_some(),
+        permissions: attrs
+            .clauses
+            .permissions
+            .as_ref()
+            .map(|p| super::definitions::permissions(cx, p, true)),
+        indexes: Vec::new(),
     };
+    if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
+        cx.error_at(span, "`enforced` is a relation's: it makes RELATE check that both ends exist");
+    }
     if let Fields::Unnamed(_) = fields {
         cx.error_spanned_by(fields, "a table needs named fields (or none at all)");
         return None;
@@ -148,7 +178,11 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         reject_cfg(cx, &f.attrs);
         if is_relation && (raw == "in" || raw == "out") {
             let end_attrs = attr::field_attrs(cx, &f.attrs);
-            if end_attrs.rename.is_some() || end_attrs.skip || end_attrs.ty.is_some() {
+            if end_attrs.rename.is_some()
+                || end_attrs.skip
+                || end_attrs.ty.is_some()
+                || end_attrs.clauses.any()
+            {
                 cx.error_spanned_by(
                     f,
                     format!("a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"),
@@ -166,7 +200,10 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         }
         match field(cx, f, ident.clone(), rename_all) {
             Column::Field(field) => out.fields.push(field),
-            Column::Id => out.has_id = true,
+            Column::Id => {
+                out.has_id = true;
+                out.id = super::definitions::id_key_type(&f.ty).map(|t| (t, f.ty.clone()));
+            }
             Column::Skipped => out.skipped.push(ident),
             Column::Invalid => {}
         }
@@ -174,6 +211,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
     for f in &mut out.fields {
         replace_self(&mut f.ty, &input.ident);
     }
+    out.indexes = super::definitions::indexes(cx, &attrs.clauses.indexes, &out);
     if is_relation {
         match (from, to) {
             (Some(a), Some(b)) => out.relation = Some((a, b)),
@@ -290,6 +328,7 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
             );
         }
     }
+    let clauses = super::definitions::field_clauses(cx, &attrs.clauses, &ty);
     Column::Field(FieldAst {
         ident,
         name,
@@ -297,6 +336,8 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
         ty,
         rust_ty: f.ty.clone(),
         comment,
+        clauses,
+        computed_span: attrs.clauses.computed.as_ref().map(|c| c.span()),
     })
 }
 

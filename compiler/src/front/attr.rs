@@ -153,6 +153,8 @@ pub struct TableAttrs {
     pub rename: Option<Spanned<String>>,
     /// serde's `rename_all`, applied to field names.
     pub rename_all: Option<Spanned<RenameRule>>,
+    /// `schemaless`, `enforced`, `permissions(...)`, `index(...)`.
+    pub clauses: super::clauses::TableClauses,
 }
 
 /// On a field.
@@ -166,6 +168,8 @@ pub struct FieldAttrs {
     pub skip_serializing_if: Option<Span>,
     /// `#[serde(flatten)]` (already reported): the field's type is not a column's.
     pub flatten: bool,
+    /// `default`, `value`, `computed`, `assert`, `readonly`, ...
+    pub clauses: super::clauses::FieldClauses,
 }
 
 /// On a unit-only enum.
@@ -184,7 +188,9 @@ pub struct VariantAttrs {
 #[derive(Debug, Default)]
 pub struct SchemaAttrs {
     pub expose: Option<Vec<syn::Path>>,
-    pub value_hints: Option<Vec<syn::ExprPath>>,
+    pub value_hints: Option<super::clauses::HintsAttr>,
+    /// `analyzer(...)`, one per analyzer, in order.
+    pub analyzers: Vec<super::clauses::AnalyzerAttr>,
     pub examples_table: Option<Spanned<String>>,
     pub dimension: Option<Spanned<u32>>,
     pub k: Option<Spanned<u32>>,
@@ -453,8 +459,15 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
         if meta.path.is_ident("rename") {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
             Ok(())
+        } else if super::clauses::table_item(cx, meta, &mut out.clauses)? {
+            Ok(())
         } else {
-            Err(unknown(meta, "a table", "`rename = \"...\"`", &["rename"]))
+            Err(unknown(
+                meta,
+                "a table",
+                &format!("`rename = \"...\"`, {}", super::clauses::TABLE_ITEMS),
+                &["rename", "schemaless", "enforced", "permissions", "index"],
+            ))
         }
     });
     each_serde(cx, attrs, |meta| {
@@ -481,12 +494,18 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             set_once(cx, &mut out.ty, Spanned { value: lit, span }, "type");
         } else if meta.path.is_ident("skip") {
             out.skip = true;
-        } else {
+        } else if !super::clauses::field_item(cx, meta, &mut out.clauses)? {
             return Err(unknown(
                 meta,
                 "a field",
-                "`rename = \"...\"`, `type = \"...\"` or `skip`",
-                &["rename", "type", "skip"],
+                &format!(
+                    "`rename = \"...\"`, `type = \"...\"`, `skip`, {}",
+                    super::clauses::FIELD_ITEMS
+                ),
+                &[
+                    "rename", "type", "skip", "default", "default_always", "value", "computed",
+                    "assert", "readonly", "flexible", "reference", "permissions",
+                ],
             ));
         }
         Ok(())
@@ -578,6 +597,7 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
 const SCHEMA_SETTINGS: &[&str] = &[
     "expose",
     "value_hints",
+    "analyzer",
     "examples",
     "agent",
     "budget",
@@ -600,16 +620,12 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 return Err(meta.error("duplicate `expose`"));
             }
         } else if p.is_ident("value_hints") {
-            let content;
-            syn::parenthesized!(content in meta.input);
-            let list = content.parse_terminated(syn::ExprPath::parse, Token![,])?;
-            if out
-                .value_hints
-                .replace(list.into_iter().collect())
-                .is_some()
-            {
+            let hints = super::clauses::value_hints(meta)?;
+            if out.value_hints.replace(hints).is_some() {
                 return Err(meta.error("duplicate `value_hints`"));
             }
+        } else if p.is_ident("analyzer") {
+            out.analyzers.push(super::clauses::analyzer(cx, meta)?);
         } else if p.is_ident("examples") {
             meta.parse_nested_meta(|inner| {
                 if inner.path.is_ident("table") {
@@ -694,7 +710,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
         }
         Ok(())
     });
@@ -729,4 +745,3 @@ fn prune_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
     })
 }
 
-use syn::parse::Parse as _;

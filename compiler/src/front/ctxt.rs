@@ -7,12 +7,15 @@ use std::fmt::Display;
 #[derive(Default)]
 pub struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
+    /// Lints: problems that do not stop the build (see `schema_checks::lints`).
+    warnings: RefCell<Vec<syn::Error>>,
 }
 
 impl Ctxt {
     pub fn new() -> Self {
         Ctxt {
             errors: RefCell::new(Some(Vec::new())),
+            warnings: RefCell::new(Vec::new()),
         }
     }
 
@@ -32,6 +35,18 @@ impl Ctxt {
             .as_mut()
             .expect("Ctxt used after check")
             .push(err);
+    }
+
+    /// Records a warning at `span`: reported, but the schema still compiles.
+    pub fn warn_at<M: Display>(&self, span: proc_macro2::Span, message: M) {
+        self.warnings
+            .borrow_mut()
+            .push(syn::Error::new(span, message));
+    }
+
+    /// The warnings recorded so far, in the order found.
+    pub fn take_warnings(&self) -> Vec<syn::Error> {
+        std::mem::take(&mut self.warnings.borrow_mut())
     }
 
     pub fn has_errors(&self) -> bool {

@@ -7,9 +7,12 @@
 
 pub mod ast;
 pub mod attr;
+pub mod clauses;
 pub mod ctxt;
+pub mod definitions;
 pub mod hint;
 pub mod resolve;
+pub mod schema_checks;
 mod settings;
 pub mod suggest;
 pub mod types;
@@ -51,6 +54,13 @@ impl SourceFile {
 
 /// Reads `files` as one schema. The schema's name is the `#[derive(Schema)]` type's, else the first file's stem.
 pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
+    compile_with_warnings(files).map(|(schema, _)| schema)
+}
+
+/// As [`compile`], also returning the lints (warnings with a position and a one-line why).
+pub fn compile_with_warnings(
+    files: &[SourceFile],
+) -> Result<(ir::Schema, Vec<Diagnostic>), Diagnostics> {
     // syn parses recursively: deeply nested types that rustc accepts would overflow a small
     // stack (a build script's main thread, a test thread), so parse on a thread with room.
     std::thread::scope(|scope| {
@@ -67,7 +77,7 @@ pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
     })
 }
 
-fn compile_here(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
+fn compile_here(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>), Diagnostics> {
     let same = |a: &Path, b: &Path| {
         a == b
             || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
@@ -105,6 +115,16 @@ fn compile_here(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
         Some(resolve::resolve(&cxs, &items, &default_name))
     };
     let mut diagnostics = Vec::new();
+    let mut warnings = Vec::new();
+    for (cx, file) in cxs.iter().zip(files) {
+        for w in cx.take_warnings() {
+            warnings.extend(
+                Diagnostic::from_syn(&file.path, &file.text, w)
+                    .into_iter()
+                    .map(|d| Diagnostic { warning: true, ..d }),
+            );
+        }
+    }
     for (cx, file) in cxs.into_iter().zip(files) {
         if let Err(errors) = cx.check() {
             for err in errors {
@@ -124,7 +144,7 @@ fn compile_here(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
                     "no tables found: mark a struct with #[derive(Table)] or #[derive(Relation)]",
                 )]));
             }
-            Ok(schema)
+            Ok((schema, warnings))
         }
         _ => Err(Diagnostics(diagnostics)),
     }

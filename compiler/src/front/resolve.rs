@@ -174,6 +174,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                     rust_name: f.ident.to_string(),
                     ty: resolved,
                     comment: f.comment.clone(),
+                    clauses: f.clauses.clone(),
                 });
             }
         }
@@ -182,9 +183,16 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
             rust_name: t.ident.to_string(),
             comment: t.comment.clone(),
             kind,
+            schemaless: t.schemaless,
+            enforced: t.enforced,
+            id: t.id.as_ref().map(|(ty, _)| ty.clone()),
+            permissions: t.permissions.clone(),
             fields,
+            indexes: t.indexes.iter().map(|i| i.index.clone()).collect(),
         });
     }
+    let analyzers = super::schema_checks::analyzers(cxs, items);
+    super::schema_checks::lints(cxs, items);
 
     let (name, rust_name, settings) = settings(cxs, items, &tables, &table_names, default_name);
     // Point at the clashing table itself: that is where the name comes from.
@@ -209,6 +217,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         rust_name,
         tables,
         enums: items.enums.iter().map(|(_, e)| e.to_ir()).collect(),
+        analyzers,
         settings,
     }
 }
@@ -224,20 +233,23 @@ fn settings(
         cxs[*file].error_spanned_by(&extra.ident, "only one item may derive Schema");
     }
     let default_hints = || {
-        let mut hints: Vec<ir::FieldRef> = tables
+        let mut hints: Vec<(String, String)> = tables
             .iter()
             .flat_map(|t| {
                 t.fields
                     .iter()
                     .filter(|f| is_literal(&f.ty))
-                    .map(|f| ir::FieldRef {
-                        table: t.name.clone(),
-                        field: f.name.clone(),
-                    })
+                    .map(|f| (t.name.clone(), f.name.clone()))
             })
             .collect();
-        hints.sort_by(|a, b| (&a.table, &a.field).cmp(&(&b.table, &b.field)));
+        hints.sort();
         hints
+            .into_iter()
+            .map(|(table, field)| ir::ValueHint::Distinct {
+                field: ir::FieldRef { table, field },
+                limit: ir::DEFAULT_HINT_LIMIT,
+            })
+            .collect::<Vec<_>>()
     };
     let Some((file, schema)) = items.schemas.first() else {
         let settings = ir::Settings {
@@ -253,9 +265,10 @@ fn settings(
         None => tables.iter().map(|t| t.name.clone()).collect(),
         Some(paths) => {
             let mut exposed: Vec<String> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for p in paths {
                 match table_names.get(&last_ident(p)) {
-                    Some(name) if exposed.contains(name) => {
+                    Some(name) if !seen.insert(name) => {
                         cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
                     }
                     Some(name) => exposed.push(name.clone()),
@@ -275,63 +288,7 @@ fn settings(
     };
     let value_hints = match &a.value_hints {
         None => default_hints(),
-        Some(paths) => paths
-            .iter()
-            .filter_map(|p| {
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                let [ty, field] = segs.as_slice() else {
-                    cx.error_spanned_by(
-                        p,
-                        "write a value hint as `Type::field`, e.g. `Customer::country`",
-                    );
-                    return None;
-                };
-                let Some(table) = table_names
-                    .get(ty)
-                    .and_then(|n| tables.iter().find(|t| &t.name == n))
-                else {
-                    if !items.broken.contains(ty) {
-                        cx.error_spanned_by(
-                            p,
-                            format!(
-                                "`{ty}` is not a table in this schema{}",
-                                did_you_mean(ty, table_names.keys())
-                            ),
-                        );
-                    }
-                    return None;
-                };
-                let field = syn::parse_str::<syn::Ident>(field)
-                    .map(|i| syn::ext::IdentExt::unraw(&i).to_string())
-                    .unwrap_or_default();
-                match table.fields.iter().find(|f| f.rust_name == field) {
-                    Some(f) => Some(ir::FieldRef {
-                        table: table.name.clone(),
-                        field: f.name.clone(),
-                    }),
-                    // A field whose type is in error is already reported; naming it is no second error.
-                    None if items.tables.iter().any(|(_, t)| {
-                        t.name == table.name && t.fields.iter().any(|f| f.ident == field)
-                    }) =>
-                    {
-                        None
-                    }
-                    None => {
-                        let fields = table.fields.iter().map(|f| f.rust_name.as_str());
-                        let near = super::suggest::closest(&field, &fields.collect::<Vec<_>>())
-                            .map(|f| format!("; did you mean `{ty}::{f}`?"))
-                            .unwrap_or_default();
-                        cx.error_spanned_by(p, format!("`{ty}` has no field `{field}`{near}"));
-                        None
-                    }
-                }
-            })
-            .collect(),
+        Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h),
     };
     let prune = a.prune.map(|_| {
         let mut always: Vec<String> = Vec::new();

@@ -47,8 +47,13 @@ pub fn define_table(table: &Table) -> String {
     if let TableKind::Relation { from, to } = &table.kind {
         let _ = write!(out, " TYPE RELATION IN {from} OUT {to}");
     }
-    out.push_str(" SCHEMAFULL");
+    out.push_str(crate::surql::clauses::relation_suffix(table));
+    out.push_str(crate::surql::clauses::mode(table));
     push_comment(&mut out, &table.comment);
+    if let Some(p) = &table.permissions {
+        out.push(' ');
+        out.push_str(&crate::surql::clauses::permissions(p, true, &|e| e.to_owned()));
+    }
     out.push(';');
     out
 }
@@ -61,17 +66,40 @@ pub fn define_field(table: &str, field: &Field) -> String {
         table,
         render_type(&field.ty)
     );
+    out.push_str(&crate::surql::clauses::field_clauses(&field.clauses, &|e| e.to_owned()));
     push_comment(&mut out, &field.comment);
+    if let Some(p) = &field.clauses.permissions {
+        out.push(' ');
+        out.push_str(&crate::surql::clauses::permissions(p, false, &|e| e.to_owned()));
+    }
     out.push(';');
     out
 }
 
-/// Every statement that defines `table`, one per line, in declaration order.
+/// `DEFINE ANALYZER OVERWRITE ...;`
+pub fn define_analyzer(analyzer: &crate::ir::Analyzer) -> String {
+    crate::surql::clauses::define_analyzer(analyzer)
+}
+
+/// Every statement that defines `table`, one per line, in declaration order: the table, a typed
+/// record id, the fields, then the indexes.
 pub fn table_definition(table: &Table) -> String {
     let mut out = define_table(table);
+    if let Some(id) = &table.id {
+        let _ = write!(
+            out,
+            "\nDEFINE FIELD OVERWRITE id ON {} TYPE {};",
+            table.name,
+            render_type(id)
+        );
+    }
     for field in &table.fields {
         out.push('\n');
         out.push_str(&define_field(&table.name, field));
+    }
+    for index in &table.indexes {
+        out.push('\n');
+        out.push_str(&crate::surql::clauses::define_index(&table.name, index));
     }
     out
 }

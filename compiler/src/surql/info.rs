@@ -100,33 +100,81 @@ fn define_table(table: &Table, rendering: Rendering) -> String {
             out.push_str(&escape_kw_free_ident(to));
         }
     }
-    if rendering == Rendering::Engine {
-        out.push_str(" SCHEMAFULL");
+    out.push_str(super::clauses::relation_suffix(table));
+    // Compact drops SCHEMAFULL (the usual case); SCHEMALESS says something and stays.
+    if rendering == Rendering::Engine || table.schemaless {
+        out.push_str(super::clauses::mode(table));
     }
     push_comment(&mut out, table.comment.as_deref());
+    push_permissions(&mut out, table.permissions.as_ref(), true);
     out
+}
+
+/// A clause's expression as `INFO` prints it: the engine's formatter with `surql-parser`, else as written.
+pub fn engine_expr(text: &str) -> String {
+    #[cfg(feature = "surql-parser")]
+    {
+        super::expr::canonical(text)
+    }
+    #[cfg(not(feature = "surql-parser"))]
+    {
+        text.to_owned()
+    }
+}
+
+/// ` PERMISSIONS ...` unless it is all `FULL` or all `NONE` (the prompt strips those).
+fn push_permissions(out: &mut String, p: Option<&crate::ir::Permissions>, table: bool) {
+    let text = super::clauses::permissions(&p.cloned().unwrap_or_default(), table, &engine_expr);
+    if text != "PERMISSIONS FULL" && text != "PERMISSIONS NONE" {
+        out.push(' ');
+        out.push_str(&text);
+    }
+}
+
+/// The field's clauses after its type, as `INFO` prints them (a bare `REFERENCE` shows its default `ON DELETE IGNORE`).
+fn field_clauses(field: &crate::ir::Field) -> String {
+    let mut clauses = field.clauses.clone();
+    if let Some(r) = &mut clauses.reference {
+        r.on_delete.get_or_insert(crate::ir::OnDelete::Ignore);
+    }
+    super::clauses::field_clauses(&clauses, &engine_expr)
 }
 
 /// Every field line of `table` with the key `INFO FOR TABLE` sorts it by.
 fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
     let on = escape_ident(&table.name);
     let mut lines = Vec::new();
-    let mut push = |key: String, shown: String, kind: &str, comment: Option<&str>| {
+    let mut push = |key: String,
+                    shown: String,
+                    kind: &str,
+                    comment: Option<&str>,
+                    field: Option<&crate::ir::Field>| {
         let mut line = format!("DEFINE FIELD {shown} ON {on} TYPE {kind}");
+        if let Some(f) = field {
+            line.push_str(&field_clauses(f));
+        }
         push_comment(&mut line, comment);
+        if let Some(f) = field {
+            push_permissions(&mut line, f.clauses.permissions.as_ref(), false);
+        }
         lines.push((key, line));
     };
+    if let Some(id) = &table.id {
+        push("id".into(), "id".into(), &render_kind(id), None, None);
+    }
     if let (TableKind::Relation { from, to }, Rendering::Engine) = (&table.kind, rendering) {
         push(
             "in".into(),
             "in".into(),
             &render_kind(&Type::Record(from.clone())),
             None,
+            None,
         );
         push(
             "out".into(),
             "out".into(),
             &render_kind(&Type::Record(to.clone())),
+            None,
             None,
         );
     }
@@ -139,13 +187,14 @@ fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
             shown.clone(),
             &render_kind(&field.ty),
             field.comment.as_deref(),
+            Some(field),
         );
         // The engine defines `name.*` for the elements of a typed array, and so on down.
         let mut kind = &kind;
         while let Some(element) = array_element(kind) {
             key.push_str(".*");
             shown.push_str(".*");
-            push(key.clone(), shown.clone(), &print_kind(element), None);
+            push(key.clone(), shown.clone(), &print_kind(element), None, None);
             kind = element;
         }
     }

@@ -3,14 +3,21 @@
 //! - [`lex`]: string literals, identifiers, keywords, durations;
 //! - [`kind`]: reads a hand-written type into the IR (the front end calls it once);
 //! - [`define`]: the `DEFINE TABLE`/`DEFINE FIELD` statements of `schema.surql` and the derives;
+//! - [`clauses`]: the clauses after a table's kind and a field's type, `DEFINE INDEX`, `DEFINE ANALYZER`;
+//! - `expr` (`surql-parser`): expressions read by the engine's own parser (the check, the engine's spelling);
+//! - [`hints`]: the SurrealQL behind each `fn::value_hints()` line;
 //! - [`info`]: the schema block exactly as the engine prints it back (`fn::schema_context()`).
 //!
 //! Nothing here depends on `syn`, Tera or the engine: the derives' run-time code uses it too.
 
+pub mod clauses;
 pub mod define;
+#[cfg(feature = "surql-parser")]
+pub mod expr;
+pub mod hints;
 pub mod info;
 pub mod kind;
 pub mod lex;
 
-pub use define::{define_field, define_table, render_type, table_definition};
+pub use define::{define_analyzer, define_field, define_table, render_type, table_definition};
 pub use lex::{field_ident, is_plain_ident, is_reserved, quote_string};

@@ -59,7 +59,10 @@ pub async fn check<C: Connection>(
             .settings
             .value_hints
             .iter()
-            .any(|h| h.table == compared.table && h.field == compared.field);
+            .any(|h| {
+                matches!(h, crate::ir::ValueHint::Distinct { field, .. }
+                    if field.table == compared.table && field.field == compared.field)
+            });
         let key = (compared.table.clone(), compared.field.clone(), compared.value.clone());
         if !hinted || asked.contains(&key) {
             continue;

@@ -1,0 +1,141 @@
+//! The typed helper each index makes possible: full-text search, nearest neighbours, lookup by a unique key.
+//!
+//! `rustgen` puts one per `FULLTEXT`, user `HNSW` and `UNIQUE` index into the table's module;
+//! the signatures and queries are spelled here, the function shells in `templates/module.rs.tera`.
+
+use crate::ir::{IndexKind, Table, Type};
+use serde::Serialize;
+
+/// One generated function: its name, doc, parameters and the query it runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Helper {
+    /// `search`, `nearest` or `find`.
+    pub kind: &'static str,
+    pub function: String,
+    pub doc: String,
+    /// The SurrealQL it runs (for `nearest`, a template with `{k}` and `{ef}` filled at run time).
+    pub query: String,
+    /// `(name, Rust type, expression that binds it)` for `find`.
+    pub params: Vec<Param>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Param {
+    /// The Rust parameter (raw if a keyword).
+    pub name: String,
+    /// The SurrealQL parameter it binds, without `$`.
+    pub var: String,
+    pub rust_type: String,
+    pub bind: String,
+}
+
+/// A parameter for a field of this type: borrowed where a borrow reads naturally.
+fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Option<String>) -> Param {
+    let ident = crate::rustgen::rust_ident(name);
+    let (rust_type, bind) = match ty {
+        Type::String | Type::Literal(_) => ("&str".to_owned(), format!("{ident}.to_owned()")),
+        Type::Int => ("i64".into(), ident.clone()),
+        Type::Float => ("f64".into(), ident.clone()),
+        Type::Bool => ("bool".into(), ident.clone()),
+        Type::Uuid => ("::surqlc::runtime::Uuid".into(), ident.clone()),
+        Type::Datetime => ("&::surqlc::runtime::Datetime".into(), format!("{ident}.clone()")),
+        Type::Record(t) => match schema_table(t) {
+            Some(rust) => (format!("&::surqlc::runtime::Link<{types}::{rust}>"), format!("{ident}.record_id()")),
+            None => ("::surqlc::runtime::RecordId".into(), ident.clone()),
+        },
+        _ => ("::surqlc::runtime::Value".into(), ident.clone()),
+    };
+    let bind = format!("::surqlc::runtime::SurrealValue::into_value({bind})");
+    Param {
+        var: ident.trim_start_matches("r#").to_owned(),
+        name: ident,
+        rust_type,
+        bind,
+    }
+}
+
+/// The helpers for `table`'s indexes; `types` is the path the domain types live under, and
+/// `schema_table` gives the Rust type of a table a record field links to.
+pub fn helpers(
+    table: &Table,
+    types: &str,
+    schema_table: &dyn Fn(&str) -> Option<String>,
+) -> Vec<Helper> {
+    let t = &table.name;
+    let mut out = Vec::new();
+    for index in &table.indexes {
+        let field = |name: &str| table.field(name);
+        match &index.kind {
+            IndexKind::FullText { highlights, .. } => {
+                let f = &index.fields[0];
+                let highlight = if *highlights {
+                    ", search::highlight('<b>', '</b>', 1) AS highlight"
+                } else {
+                    ""
+                };
+                out.push(Helper {
+                    kind: "search",
+                    function: format!("search_{}", heck::AsSnakeCase(f)),
+                    doc: format!(
+                        "Full-text search of `{t}.{f}` (index `{}`): up to `limit` rows matching `query`, best BM25 score first{}.",
+                        index.name,
+                        if *highlights { ", with the matching text highlighted in `<b>...</b>`" } else { "" }
+                    ),
+                    query: format!(
+                        "SELECT *, search::score(1) AS score{highlight} FROM {t} WHERE {} @1@ $query ORDER BY score DESC LIMIT $limit",
+                        crate::surql::field_ident(f)
+                    ),
+                    params: Vec::new(),
+                });
+            }
+            IndexKind::Hnsw(h) => {
+                let f = &index.fields[0];
+                out.push(Helper {
+                    kind: "nearest",
+                    function: format!("nearest_{}", heck::AsSnakeCase(f)),
+                    doc: format!(
+                        "The `k` rows whose `{f}` is nearest to `vector` (index `{}`, {} distance, dimension {}), nearest first.",
+                        index.name,
+                        h.dist.to_ascii_lowercase(),
+                        h.dimension
+                    ),
+                    query: format!(
+                        "SELECT *, vector::distance::knn() AS distance FROM {t} WHERE {} <|{{k}},{{ef}}|> $vector ORDER BY distance ASC",
+                        crate::surql::field_ident(f)
+                    ),
+                    params: Vec::new(),
+                });
+            }
+            IndexKind::Unique => {
+                let params: Vec<Param> = index
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        let ty = field(f).map(|f| &f.ty).unwrap_or(&Type::Any);
+                        param(f, ty, types, schema_table)
+                    })
+                    .collect();
+                let condition: Vec<String> = index
+                    .fields
+                    .iter()
+                    .zip(&params)
+                    .map(|(f, p)| format!("{} = ${}", crate::surql::field_ident(f), p.var))
+                    .collect();
+                let names: Vec<String> = index.fields.iter().map(|f| heck::AsSnakeCase(f).to_string()).collect();
+                out.push(Helper {
+                    kind: "find",
+                    function: format!("find_by_{}", names.join("_and_")),
+                    doc: format!(
+                        "The `{t}` row with this {} (unique index `{}`), if there is one.",
+                        index.fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(" and "),
+                        index.name
+                    ),
+                    query: format!("SELECT * FROM {t} WHERE {} LIMIT 1", condition.join(" AND ")),
+                    params,
+                });
+            }
+            IndexKind::Plain => {}
+        }
+    }
+    out
+}

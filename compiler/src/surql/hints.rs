@@ -1,0 +1,49 @@
+//! The SurrealQL behind each `fn::value_hints()` line: distinct values, record ids, ranges and notes, each bounded.
+//!
+//! A distinct or id hint lists at most its `limit` values; past it the line gives the count and
+//! the first `limit` (`fn::hint_line` in `schema.surql`), so a hint never grows with the table.
+
+use crate::ir::{ValueHint, ValueHint::*};
+use crate::surql::{field_ident, quote_string};
+
+/// A label for the hint, as its line starts (`customer.country`, `person ids`, `meeting.time range`).
+pub fn label(hint: &ValueHint) -> String {
+    match hint {
+        Distinct { field, .. } => format!("{}.{}", field.table, field.field),
+        Ids { table, .. } => format!("{table} ids"),
+        Range { field } => format!("{}.{} range", field.table, field.field),
+        Note(text) => text.clone(),
+    }
+}
+
+/// The SurrealQL expression that evaluates to the hint's line.
+pub fn expression(hint: &ValueHint) -> String {
+    match hint {
+        Distinct { field, limit } => {
+            let f = field_ident(&field.field);
+            format!(
+                "fn::hint_line({}, (SELECT VALUE {f} FROM {t} WHERE {f} != NONE GROUP BY {f}).sort(), NONE, {limit})",
+                quote_string(&label(hint)),
+                t = field.table,
+            )
+        }
+        Ids { table, limit } => {
+            // The key as a record id spells it after `table:`: a plain name or number as is, other
+            // text in ⟨⟩ (which every SurrealDB parser reads; 3.x prints backticks, which 2.x does not read).
+            let prefix = table.chars().count() + 1;
+            format!(
+                "fn::hint_line({}, (SELECT VALUE id FROM {table} LIMIT {limit}).map(|$v| {{ LET $k = record::id($v); RETURN IF type::is_string($k) AND !string::matches($k, /^[A-Za-z_][A-Za-z0-9_]*$/) {{ '⟨' + $k.replace('⟩', '\\\\⟩') + '⟩' }} ELSE {{ (<string> $v).slice({prefix}) }}; }}), (SELECT count() FROM {table} GROUP ALL)[0].count ?? 0, {limit})",
+                quote_string(&label(hint)),
+            )
+        }
+        Range { field } => {
+            let f = field_ident(&field.field);
+            let t = &field.table;
+            format!(
+                "{} + \": \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} ASC LIMIT 1)[0] + \" to \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} DESC LIMIT 1)[0]",
+                quote_string(&label(hint)),
+            )
+        }
+        Note(text) => quote_string(text),
+    }
+}

@@ -1,0 +1,91 @@
+//! `surqlc diff --dump`: status 0 and no output in sync, status 1 listing each change, status 2 on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+}
+
+fn surqlc() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_surqlc"))
+}
+
+/// A dropped field, an extra table, a changed comment and a changed index, then the cache re-rendered.
+const CHANGES: &str = "
+REMOVE FIELD joined ON customer;
+DEFINE TABLE audit_log SCHEMALESS COMMENT 'Who changed what.';
+DEFINE TABLE OVERWRITE product TYPE NORMAL SCHEMAFULL COMMENT 'Something we sell.';
+DEFINE INDEX OVERWRITE query_example_vec ON query_example FIELDS embedding HNSW DIMENSION 4 DIST EUCLIDEAN;
+RETURN fn::refresh_schema_context();
+";
+
+fn diff(dump: &Path, password: Option<&str>) -> Output {
+    let mut cmd = surqlc();
+    cmd.arg("diff")
+        .arg(root().join("schemas/store.rs"))
+        .arg("--dump")
+        .arg(dump);
+    match password {
+        Some(p) => cmd.env("SURQLC_AGENT_PASSWORD", p),
+        None => cmd.env_remove("SURQLC_AGENT_PASSWORD"),
+    };
+    cmd.output().expect("surqlc runs")
+}
+
+#[test]
+fn diff_against_a_dump() {
+    let dir = std::env::temp_dir().join(format!("surqlc-diff-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let built = surqlc()
+        .args(["build", "--out"])
+        .arg(&dir)
+        .arg(root().join("schemas/store.rs"))
+        .env("SURQLC_AGENT_PASSWORD", "diff-test")
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let surql = std::fs::read_to_string(dir.join("schema.surql")).unwrap();
+    let in_sync = dir.join("in_sync.surql");
+    std::fs::write(&in_sync, &surql).unwrap();
+    let drifted = dir.join("drifted.surql");
+    std::fs::write(&drifted, format!("{surql}\n{CHANGES}")).unwrap();
+
+    let ok = diff(&in_sync, Some("diff-test"));
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    assert!(ok.stdout.is_empty());
+    // Without the agent's password the user is compared without its hash: still in sync.
+    let ok = diff(&in_sync, None);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    // INFO redacts a user's hash, so the password is not compared: only the user, its roles and durations.
+    let other = diff(&in_sync, Some("another"));
+    assert_eq!(other.status.code(), Some(0));
+
+    let out = diff(&drifted, Some("diff-test"));
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let headlines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("    ")).collect();
+    assert_eq!(
+        headlines,
+        [
+            "+ extra table audit_log",
+            "~ changed comment on table product: was 'An item in the catalogue. Orders containing it: product<-contains<-purchase.' now 'Something we sell.'",
+            "- missing field joined ON customer",
+            "~ changed index query_example_vec ON query_example:",
+            "~ changed param $schema_context_cache: the cached schema block differs from the one the schema renders (apply the schema again; after a manual change, fn::refresh_schema_context() re-renders it)",
+        ],
+        "{stdout}"
+    );
+    assert!(stdout.contains("DIST COSINE") && stdout.contains("DIST EUCLIDEAN"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5 differences"));
+
+    // Bad input: status 2.
+    assert_eq!(diff(&dir.join("missing.surql"), None).status.code(), Some(2));
+    let no_target = surqlc().arg("diff").arg(root().join("schemas/store.rs")).output().unwrap();
+    assert_eq!(no_target.status.code(), Some(2));
+    let bad_schema = dir.join("bad.rs");
+    std::fs::write(&bad_schema, "#[derive(Table)] pub struct T { pub x: HashMap<u8, u8> }").unwrap();
+    let bad = surqlc().arg("diff").arg(&bad_schema).arg("--dump").arg(&in_sync).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
