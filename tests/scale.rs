@@ -119,7 +119,6 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
             ..Default::default()
         },
         tables,
-        analyzers: Vec::new(),
         enums: Vec::new(),
         analyzers: Vec::new(),
     };
