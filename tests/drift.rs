@@ -1,9 +1,5 @@
 //! `surqlc diff` and the generated `check_drift`: nothing on a freshly applied schema; a dropped field, an extra table, a changed comment and a changed index, each reported.
 
-#[path = "../schemas/store.rs"]
-#[allow(dead_code)]
-mod store;
-
 #[deny(warnings)]
 #[allow(dead_code)]
 mod store_db {
