@@ -418,7 +418,10 @@ fn assert_refused_at(text: &str, needle: &str, fragment: &str) {
         .cargo_metadata(false)
         .compile()
         .unwrap_err();
-    assert!(err.to_string().contains(&format!(":{line}:{column}")), "{err}");
+    assert!(
+        err.to_string().contains(&format!(":{line}:{column}")),
+        "{err}"
+    );
     assert!(!out.join("schema.surql").exists() && !out.join("schema.rs").exists());
     std::fs::remove_dir_all(schema.parent().unwrap()).unwrap();
 }
@@ -454,8 +457,14 @@ fn a_malformed_expression_is_refused_at_the_bad_character() {
     let (line, column, message) = &errors[0];
     let (want_line, string_start) = at(text, "\"$value");
     assert_eq!(*line, want_line);
-    assert!(*column > string_start, "the caret points into the string: {column} > {string_start}: {message}");
-    assert!(message.contains("`assert` is not a valid SurrealQL expression"), "{message}");
+    assert!(
+        *column > string_start,
+        "the caret points into the string: {column} > {string_start}: {message}"
+    );
+    assert!(
+        message.contains("`assert` is not a valid SurrealQL expression"),
+        "{message}"
+    );
     // An escape before the bad character is counted once, as in the source.
     let text = "#[derive(Table)]\npub struct File {\n    #[surqlc(value = \"\\\"a\\\" +\")]\n    pub key: String,\n}\n";
     let errors = positions(text);
@@ -465,7 +474,11 @@ fn a_malformed_expression_is_refused_at_the_bad_character() {
 #[test]
 fn an_hnsw_dimension_that_disagrees_with_the_field_is_refused() {
     let text = "#[derive(Table)]\n#[surqlc(index(fields(embedding), hnsw(dimension = 8, dist = \"cosine\")))]\npub struct Doc {\n    pub embedding: [f32; 4],\n}\n";
-    assert_refused_at(text, "8, dist", "disagrees with the field's type, an array of 4");
+    assert_refused_at(
+        text,
+        "8, dist",
+        "disagrees with the field's type, an array of 4",
+    );
 }
 
 #[test]
@@ -478,7 +491,8 @@ fn a_value_hint_on_a_missing_field_is_refused() {
 fn clauses_the_engine_refuses_together_are_errors() {
     let text = "#[derive(Table)]\npub struct File {\n    pub name: String,\n    #[surqlc(computed = \"name\", readonly)]\n    pub copy: String,\n}\n";
     assert_refused_at(text, "readonly", "cannot go with `computed`");
-    let text = "#[derive(Table)]\n#[surqlc(enforced)]\npub struct File {\n    pub name: String,\n}\n";
+    let text =
+        "#[derive(Table)]\n#[surqlc(enforced)]\npub struct File {\n    pub name: String,\n}\n";
     assert_refused_at(text, "enforced", "relation");
 }
 
@@ -489,9 +503,16 @@ fn known_traps_are_warnings_with_a_position() {
         path: "schemas/lint.rs".into(),
         text: text.to_owned(),
     };
-    let (_, warnings) = surqlc::front::compile_with_warnings(&[file]).expect("warnings do not stop the build");
+    let (_, warnings) =
+        surqlc::front::compile_with_warnings(&[file]).expect("warnings do not stop the build");
     let found: Vec<(usize, usize)> = warnings.iter().map(|w| (w.line, w.column)).collect();
-    assert_eq!(found, [at(text, "email: Option"), at(text, "signup_date")], "{warnings:#?}");
+    assert_eq!(
+        found,
+        [at(text, "email: Option"), at(text, "signup_date")],
+        "{warnings:#?}"
+    );
     assert!(warnings[0].message.contains("can be NONE") && warnings[0].warning);
-    assert!(warnings[1].to_string().starts_with("warning: `signup_date` looks like a date"));
+    assert!(warnings[1]
+        .to_string()
+        .starts_with("warning: `signup_date` looks like a date"));
 }

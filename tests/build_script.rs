@@ -158,8 +158,15 @@ fn schema_errors_reach_cargo_as_its_own_errors_and_the_password_warning_can_be_s
     // Cargo shows a build script's warnings again when it reuses its output: the script does not rerun.
     let (ok, stderr) = cargo_build(&dir);
     assert!(ok, "{stderr}");
-    assert_eq!(runs(&dir), 1, "an unchanged crate does not rerun the build script");
-    assert!(stderr.contains("SURQLC_AGENT_PASSWORD is not set"), "{stderr}");
+    assert_eq!(
+        runs(&dir),
+        1,
+        "an unchanged crate does not rerun the build script"
+    );
+    assert!(
+        stderr.contains("SURQLC_AGENT_PASSWORD is not set"),
+        "{stderr}"
+    );
 
     // A schema error: cargo prints surqlc's message with file, line and column, and the source
     // line, as the build's own errors, without dumping the build script's output.
@@ -178,10 +185,15 @@ fn schema_errors_reach_cargo_as_its_own_errors_and_the_password_warning_can_be_s
         "{stderr}"
     );
     assert!(
-        stderr.contains("error: errors-probe@0.0.0:     8 |     pub tags: std::collections::HashSet<String>,"),
+        stderr.contains(
+            "error: errors-probe@0.0.0:     8 |     pub tags: std::collections::HashSet<String>,"
+        ),
         "{stderr}"
     );
-    assert!(!stderr.contains("failed to run custom build command"), "{stderr}");
+    assert!(
+        !stderr.contains("failed to run custom build command"),
+        "{stderr}"
+    );
 
     // `Builder::no_agent()`: the crate wants no agent, so there is nothing to warn about.
     std::fs::write(dir.join("schema.rs"), SCHEMA).unwrap();

@@ -40,7 +40,11 @@ fn errors_with(fixed: &str, typo: &str) -> Vec<(usize, usize, String)> {
     };
     match compile(&[file]) {
         Ok(_) => panic!("{typo:?} must be an error"),
-        Err(d) => d.0.into_iter().map(|d| (d.line, d.column, d.message)).collect(),
+        Err(d) => {
+            d.0.into_iter()
+                .map(|d| (d.line, d.column, d.message))
+                .collect()
+        }
     }
 }
 
@@ -106,7 +110,10 @@ fn a_misspelled_type_name() {
         message.ends_with("(derive Table or Relation on it); did you mean `Customer`?"),
         "{message}"
     );
-    let (_, _, message) = only(errors_with("pub priority: Priority,", "pub priority: Priorty,"));
+    let (_, _, message) = only(errors_with(
+        "pub priority: Priority,",
+        "pub priority: Priorty,",
+    ));
     assert!(
         message.starts_with("unsupported field type `Priorty`; did you mean `Priority`?"),
         "{message}"

@@ -93,7 +93,9 @@ fn manual_changes_are_each_reported() {
         // The cache still holds the block rendered when the schema was applied: four changes.
         assert_reports(&found.to_string());
         // Re-rendered, the cached block shows the changes too: a fifth line.
-        db::execute(&live, "RETURN fn::refresh_schema_context();").await.unwrap();
+        db::execute(&live, "RETURN fn::refresh_schema_context();")
+            .await
+            .unwrap();
         let found = drift::compare(
             &expected,
             &drift::definitions(&live).await.unwrap(),
@@ -101,7 +103,9 @@ fn manual_changes_are_each_reported() {
         );
         assert_eq!(found.changes.len(), 5, "{found}");
         assert!(
-            found.to_string().contains("~ changed param $schema_context_cache: the cached schema block differs"),
+            found
+                .to_string()
+                .contains("~ changed param $schema_context_cache: the cached schema block differs"),
             "{found}"
         );
         let report: String = found
@@ -119,10 +123,14 @@ fn the_generated_check_drift_runs_beside_the_applications_database() {
     block_on(async {
         let conn = db::connect(&db::Target::default()).await.unwrap();
         store_db::apply_schema(&conn).await.unwrap();
-        let found = store_db::check_drift(&conn).await.expect("check_drift runs");
+        let found = store_db::check_drift(&conn)
+            .await
+            .expect("check_drift runs");
         assert!(found.is_empty(), "{found}");
         db::execute(&conn, CHANGES).await.unwrap();
-        db::execute(&conn, "RETURN fn::refresh_schema_context();").await.unwrap();
+        db::execute(&conn, "RETURN fn::refresh_schema_context();")
+            .await
+            .unwrap();
         let found = store_db::check_drift(&conn).await.unwrap();
         let report: String = found
             .changes
@@ -135,6 +143,8 @@ fn the_generated_check_drift_runs_beside_the_applications_database() {
         let dbs = db::query_json(&conn, "INFO FOR NS").await.unwrap();
         let names: Vec<&String> = dbs["databases"].as_object().unwrap().keys().collect();
         assert_eq!(names, ["store"], "{dbs}");
-        assert!(db::query_json(&conn, "INFO FOR TABLE audit_log").await.is_ok());
+        assert!(db::query_json(&conn, "INFO FOR TABLE audit_log")
+            .await
+            .is_ok());
     });
 }

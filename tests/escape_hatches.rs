@@ -51,7 +51,10 @@ fn the_fixed_schema_compiles() {
     let metadata = ticket.fields.iter().find(|f| f.name == "metadata").unwrap();
     match &metadata.ty {
         surqlc::ir::Type::Raw(raw) => {
-            assert_eq!((raw.text.as_str(), raw.clauses.as_str()), ("object FLEXIBLE", "FLEXIBLE"));
+            assert_eq!(
+                (raw.text.as_str(), raw.clauses.as_str()),
+                ("object FLEXIBLE", "FLEXIBLE")
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -59,7 +62,10 @@ fn the_fixed_schema_compiles() {
 
 #[test]
 fn a_map_is_told_object_flexible() {
-    for field in ["metadata: HashMap<String, String>", "counters: BTreeMap<String, i64>"] {
+    for field in [
+        "metadata: HashMap<String, String>",
+        "counters: BTreeMap<String, i64>",
+    ] {
         let attr = format!("    {FLEXIBLE}\n    pub {field},");
         let message = one_error_when(&[(&attr, &format!("    pub {field},"))]);
         assert!(message.contains(FLEXIBLE), "{message}");
@@ -69,7 +75,10 @@ fn a_map_is_told_object_flexible() {
         "    #[surqlc(type = \"object FLEXIBLE\")]\n    pub counters: BTreeMap<String, i64>,",
         "    pub counters: BTreeMap<u32, i64>,",
     )]);
-    assert!(message.contains("make the keys `String`") && message.contains(FLEXIBLE), "{message}");
+    assert!(
+        message.contains("make the keys `String`") && message.contains(FLEXIBLE),
+        "{message}"
+    );
 }
 
 #[test]
@@ -132,7 +141,10 @@ fn a_unit_enum_is_told_to_derive_literal() {
         "#[derive(Debug, Clone, Copy, PartialEq, Literal)]\npub enum Priority",
         "#[derive(Debug, Clone, Copy, PartialEq)]\npub enum Priority",
     )]);
-    assert!(message.contains("derive Literal on `Priority`"), "{message}");
+    assert!(
+        message.contains("derive Literal on `Priority`"),
+        "{message}"
+    );
 }
 
 type Db = surrealdb::Surreal<surrealdb::engine::any::Any>;

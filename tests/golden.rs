@@ -104,15 +104,31 @@ fn helper_tables_trims_the_module_only() {
         .helper_tables(["customer", "Purchase"])
         .generate()
         .unwrap();
-    assert_eq!(some.schema_surql, all.schema_surql, "the schema file keeps every table");
+    assert_eq!(
+        some.schema_surql, all.schema_surql,
+        "the schema file keeps every table"
+    );
     for module in ["pub mod customer {", "pub mod purchase {"] {
         assert!(some.rust_module.contains(module), "{module}");
     }
-    for module in ["pub mod product {", "pub mod placed {", "pub mod contains {"] {
-        assert!(all.rust_module.contains(module) && !some.rust_module.contains(module), "{module}");
+    for module in [
+        "pub mod product {",
+        "pub mod placed {",
+        "pub mod contains {",
+    ] {
+        assert!(
+            all.rust_module.contains(module) && !some.rust_module.contains(module),
+            "{module}"
+        );
     }
     // A kept table keeps its traversals, whatever modules the other end has.
     assert!(some.rust_module.contains("pub async fn placed_purchase<"));
-    let err = builder("store").helper_tables(["nope"]).generate().unwrap_err();
-    assert!(err.to_string().contains("helper_tables names `nope`"), "{err}");
+    let err = builder("store")
+        .helper_tables(["nope"])
+        .generate()
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("helper_tables names `nope`"),
+        "{err}"
+    );
 }

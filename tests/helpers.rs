@@ -244,9 +244,12 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
         // A write hidden in a subquery passes the parser (it is one SELECT) but not the VIEWER role.
         // (The validator refuses it too; the unvalidated runner shows the role alone holds.)
         let text = refused(
-            store_db::run_readonly(&agent, "SELECT * FROM (DELETE customer RETURN BEFORE) LIMIT 5")
-                .await
-                .unwrap(),
+            store_db::run_readonly(
+                &agent,
+                "SELECT * FROM (DELETE customer RETURN BEFORE) LIMIT 5",
+            )
+            .await
+            .unwrap(),
         );
         assert!(text.contains("the agent may only read"), "{text}");
         let _ = surqlc::runtime::run_readonly(
@@ -338,7 +341,10 @@ fn a_wrong_agent_password_names_the_user_namespace_and_database_tried() {
         let err = store_db::agent_signin(&db, "ai", "shop", "test-agent-password")
             .await
             .expect_err("no agent in that database");
-        assert!(err.to_string().contains("namespace `ai`, database `shop`"), "{err}");
+        assert!(
+            err.to_string().contains("namespace `ai`, database `shop`"),
+            "{err}"
+        );
     });
 }
 
@@ -373,19 +379,31 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
             other => panic!("{other:?}"),
         }
         let text = rejected(run("SELECT name FROM customer LIMIT 500").await);
-        assert!(text.contains("LIMIT 500 is more than the 50 rows"), "{text}");
-        // The data checks: a record id that does not exist, with the ids that do.
-        let text = rejected(run("SELECT ->placed->purchase AS orders FROM customer:alice LIMIT 5").await);
         assert!(
-            text.contains("error[UnknownRecord]") && text.contains("customer:alice") && text.contains("customer:"),
+            text.contains("LIMIT 500 is more than the 50 rows"),
+            "{text}"
+        );
+        // The data checks: a record id that does not exist, with the ids that do.
+        let text =
+            rejected(run("SELECT ->placed->purchase AS orders FROM customer:alice LIMIT 5").await);
+        assert!(
+            text.contains("error[UnknownRecord]")
+                && text.contains("customer:alice")
+                && text.contains("customer:"),
             "{text}"
         );
         match run("SELECT ->placed->purchase AS orders FROM customer:mei LIMIT 5").await {
-            Outcome::Rows { rows, warnings } => assert!(rows.len() == 1 && warnings.is_empty(), "{warnings:?}"),
+            Outcome::Rows { rows, warnings } => {
+                assert!(rows.len() == 1 && warnings.is_empty(), "{warnings:?}")
+            }
             other => panic!("{other:?}"),
         }
         // A value allowed by the type but absent from the data is a warning, returned with the rows.
-        db.query("DELETE purchase WHERE status = 'cancelled'").await.unwrap().check().unwrap();
+        db.query("DELETE purchase WHERE status = 'cancelled'")
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
         match run("SELECT id FROM purchase WHERE status = 'cancelled' LIMIT 5").await {
             Outcome::Rows { rows, warnings } => {
                 assert!(rows.is_empty());

@@ -8,14 +8,31 @@ use surqlc_tests::loaded;
 
 /// SurrealQL type text from the grammar `surql::kind` reads.
 fn kind_text() -> impl Strategy<Value = String> {
-    let leaf = prop_oneof![
-        prop::sample::select(vec![
-            "any", "bool", "int", "float", "string", "datetime", "decimal", "duration", "uuid",
-            "bytes", "object", "number", "record", "record<book>", "record<a | b>",
-            "geometry<point>", "geometry<point | polygon>", "true", "'x'", "\"it's\"", "-3", "7",
-        ])
-        .prop_map(String::from),
-    ];
+    let leaf = prop_oneof![prop::sample::select(vec![
+        "any",
+        "bool",
+        "int",
+        "float",
+        "string",
+        "datetime",
+        "decimal",
+        "duration",
+        "uuid",
+        "bytes",
+        "object",
+        "number",
+        "record",
+        "record<book>",
+        "record<a | b>",
+        "geometry<point>",
+        "geometry<point | polygon>",
+        "true",
+        "'x'",
+        "\"it's\"",
+        "-3",
+        "7",
+    ])
+    .prop_map(String::from),];
     leaf.prop_recursive(3, 12, 3, |inner| {
         prop_oneof![
             inner.clone().prop_map(|k| format!("option<{k}>")),
@@ -28,8 +45,11 @@ fn kind_text() -> impl Strategy<Value = String> {
             prop::collection::vec(inner.clone(), 1..3).prop_map(|v| format!("[{}]", v.join(", "))),
             prop::collection::vec(inner, 1..3).prop_map(|v| {
                 let keys = ["b", "a", "c"];
-                let fields: Vec<String> =
-                    v.iter().zip(keys).map(|(k, key)| format!("{key}: {k}")).collect();
+                let fields: Vec<String> = v
+                    .iter()
+                    .zip(keys)
+                    .map(|(k, key)| format!("{key}: {k}"))
+                    .collect();
                 format!("{{ {} }}", fields.join(", "))
             }),
         ]
@@ -66,8 +86,9 @@ fn the_static_rendering_of_a_raw_type_is_the_engines() {
     });
     runner
         .run(&kind_text(), |text| {
-            let raw = kind::parse(&text)
-                .map_err(|e| TestCaseError::fail(format!("{text}: the reader refused it: {e:?}")))?;
+            let raw = kind::parse(&text).map_err(|e| {
+                TestCaseError::fail(format!("{text}: the reader refused it: {e:?}"))
+            })?;
             let ours = info::field_line("t", "f", &Type::Raw(raw));
             match rt.block_on(engine_line(&db, &text)) {
                 Ok(line) => {
@@ -83,7 +104,11 @@ fn the_static_rendering_of_a_raw_type_is_the_engines() {
             Ok(())
         })
         .expect("every accepted type prints as the engine prints it");
-    assert!(checked.get() >= 48, "only {} types were compared", checked.get());
+    assert!(
+        checked.get() >= 48,
+        "only {} types were compared",
+        checked.get()
+    );
 }
 
 #[test]
@@ -101,7 +126,9 @@ fn clauses_follow_the_kind_verbatim() {
     ] {
         let raw = kind::parse(text).expect("a type with clauses");
         let ours = info::field_line("t", "f", &Type::Raw(raw));
-        let line = rt.block_on(engine_line(&db, text)).expect("the engine takes it");
+        let line = rt
+            .block_on(engine_line(&db, text))
+            .expect("the engine takes it");
         assert_eq!(line, ours, "{text}");
     }
 }

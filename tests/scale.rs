@@ -132,6 +132,9 @@ fn both_costs_are_the_two_block_costs() {
         let (active, other) = tokens::both_costs(&schema, encoding);
         let rendering = Rendering::of(&schema);
         assert_eq!(active, tokens::block_cost(&schema, rendering, encoding));
-        assert_eq!(other, tokens::block_cost(&schema, rendering.other(), encoding));
+        assert_eq!(
+            other,
+            tokens::block_cost(&schema, rendering.other(), encoding)
+        );
     }
 }

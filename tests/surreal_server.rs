@@ -2,7 +2,6 @@
 //! compiled schema and the lesson's data into a real server, and the generated helpers work over `ws://`.
 //! Without the variable the test says so and passes: the server is not part of the default run.
 
-
 #[allow(dead_code)]
 mod store_db {
     include!(concat!(env!("OUT_DIR"), "/store/schema.rs"));

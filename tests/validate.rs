@@ -24,10 +24,9 @@ fn corpus(file: &str) -> Vec<(Vec<Class>, bool, String, usize)> {
                         if word == "(data)" {
                             data = true;
                         } else {
-                            classes.push(
-                                Class::from_name(word)
-                                    .unwrap_or_else(|| panic!("{file}:{}: unknown class {word}", piece.line)),
-                            );
+                            classes.push(Class::from_name(word).unwrap_or_else(|| {
+                                panic!("{file}:{}: unknown class {word}", piece.line)
+                            }));
                         }
                     }
                 }
@@ -49,7 +48,10 @@ fn every_wrong_query_is_caught_with_its_class_and_a_fix() {
     let mut seen = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
     for (classes, data, query, line) in &wrong {
-        assert!(!classes.is_empty(), "line {line}: no `-- expect:` for {query}");
+        assert!(
+            !classes.is_empty(),
+            "line {line}: no `-- expect:` for {query}"
+        );
         if *data {
             continue;
         }
@@ -82,7 +84,10 @@ fn every_wrong_query_is_caught_with_its_class_and_a_fix() {
         Class::SqlHabit,
         Class::Limit,
     ] {
-        assert!(seen.contains(&class), "the wrong corpus has no {class} query");
+        assert!(
+            seen.contains(&class),
+            "the wrong corpus has no {class} query"
+        );
     }
 }
 
@@ -121,7 +126,10 @@ fn the_issue_examples_read_as_the_issue_asks() {
     let (at, _) = check(
         "SELECT name, email FROM customer LIMIT 50",
         Class::UnknownField,
-        &["`customer` has no field `email`", "name, country, tier, joined"],
+        &[
+            "`customer` has no field `email`",
+            "name, country, tier, joined",
+        ],
     );
     assert_eq!(at, "email");
     let (at, _) = check(
@@ -160,11 +168,7 @@ fn the_issue_examples_read_as_the_issue_asks() {
         &["[WHERE status = 'shipped']"],
     );
     assert_eq!(at, "[status = 'shipped']");
-    check(
-        "SELECT name FROM customer",
-        Class::Limit,
-        &["LIMIT 50"],
-    );
+    check("SELECT name FROM customer", Class::Limit, &["LIMIT 50"]);
 }
 
 #[test]
@@ -182,14 +186,23 @@ fn projections_carry_their_types() {
     assert_eq!(
         types[..4],
         [
-            ("category".to_owned(), "\"audio\" | \"home\" | \"wearables\"".to_owned()),
+            (
+                "category".to_owned(),
+                "\"audio\" | \"home\" | \"wearables\"".to_owned()
+            ),
             ("revenue".to_owned(), "decimal".to_owned()),
             ("lines".to_owned(), "int".to_owned()),
             ("buyer".to_owned(), "string".to_owned()),
         ]
     );
-    let report = validate::validate(&store, "SELECT VALUE ->placed->purchase FROM customer LIMIT 5");
-    assert_eq!(report.projections[0].ty.to_string(), "array<record<purchase>>");
+    let report = validate::validate(
+        &store,
+        "SELECT VALUE ->placed->purchase FROM customer LIMIT 5",
+    );
+    assert_eq!(
+        report.projections[0].ty.to_string(),
+        "array<record<purchase>>"
+    );
     assert_eq!(
         report.result.unwrap().to_string(),
         "array<array<record<purchase>>>"
@@ -241,7 +254,10 @@ fn a_hidden_table_reads_exactly_as_a_missing_one() {
     ] {
         message(query);
     }
-    let report = validate::validate(&hidden, "SELECT name, (INFO FOR TABLE salary) AS i FROM customer LIMIT 5");
+    let report = validate::validate(
+        &hidden,
+        "SELECT name, (INFO FOR TABLE salary) AS i FROM customer LIMIT 5",
+    );
     assert!(report.has(Class::NotOneSelect), "{}", report.render("INFO"));
 }
 
@@ -281,16 +297,26 @@ fn a_habit_that_parses_is_still_caught() {
     let query = "SELECT * FROM customer WHERE name IS NULL LIMIT 5";
     let report = validate::validate(&store, query);
     assert!(report.has(Class::SqlHabit), "{}", report.render(query));
-    assert!(report.diagnostics.iter().all(|d| d.severity == Severity::Error));
+    assert!(report
+        .diagnostics
+        .iter()
+        .all(|d| d.severity == Severity::Error));
 }
 
 #[test]
 fn a_file_of_examples_splits_at_blank_lines_and_semicolons_outside_strings() {
     let text = "-- head\n\nSELECT 'a;\n\nb' FROM x;\nSELECT 2 FROM y;\n\n-- cannot answer: no\n";
-    let pieces: Vec<String> = split_queries(text, true).into_iter().map(|p| p.text).collect();
+    let pieces: Vec<String> = split_queries(text, true)
+        .into_iter()
+        .map(|p| p.text)
+        .collect();
     assert_eq!(
         pieces,
-        ["SELECT 'a;\n\nb' FROM x;", "\nSELECT 2 FROM y;", "-- cannot answer: no"]
+        [
+            "SELECT 'a;\n\nb' FROM x;",
+            "\nSELECT 2 FROM y;",
+            "-- cannot answer: no"
+        ]
     );
     assert_eq!(split_queries(text, false).len(), 2);
 }
@@ -301,7 +327,11 @@ fn dump_wrong_corpus() {
     let store = schema("store");
     for (_, _, query, _) in corpus("store_wrong.surql") {
         let report = validate::validate(&store, &query);
-        println!("{}\n{}", query.lines().last().unwrap(), report.render(&query));
+        println!(
+            "{}\n{}",
+            query.lines().last().unwrap(),
+            report.render(&query)
+        );
     }
 }
 
@@ -309,25 +339,47 @@ fn dump_wrong_corpus() {
 fn check_query_exits_as_audit_does() {
     use surqlc::validate::check::{check_query, Queries};
     let store = vec![root().join("schemas/store.rs")];
-    let clean = check_query(&store, &Queries::Inline("SELECT name FROM customer LIMIT 5".into()), false);
+    let clean = check_query(
+        &store,
+        &Queries::Inline("SELECT name FROM customer LIMIT 5".into()),
+        false,
+    );
     assert_eq!((clean.status, clean.stdout.as_str()), (0, ""), "{clean:?}");
-    let wrong = check_query(&store, &Queries::Inline("SELECT name, email FROM customer LIMIT 5".into()), false);
+    let wrong = check_query(
+        &store,
+        &Queries::Inline("SELECT name, email FROM customer LIMIT 5".into()),
+        false,
+    );
     assert_eq!(wrong.status, 1);
     assert!(
-        wrong.stdout.starts_with("query:1:14: error[UnknownField] `email`: `customer` has no field `email`"),
+        wrong.stdout.starts_with(
+            "query:1:14: error[UnknownField] `email`: `customer` has no field `email`"
+        ),
         "{}",
         wrong.stdout
     );
-    let file = check_query(&store, &Queries::File(root().join("tests/corpus/store_wrong.surql")), true);
+    let file = check_query(
+        &store,
+        &Queries::File(root().join("tests/corpus/store_wrong.surql")),
+        true,
+    );
     assert_eq!(file.status, 1);
     let json: serde_json::Value = serde_json::from_str(&file.stdout).unwrap();
     let first = &json["queries"][0];
     assert_eq!(first["line"], 5);
     assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
     assert_eq!(first["diagnostics"][0]["text"], "email");
-    let right = check_query(&store, &Queries::File(root().join("tests/corpus/store_right.surql")), false);
+    let right = check_query(
+        &store,
+        &Queries::File(root().join("tests/corpus/store_right.surql")),
+        false,
+    );
     assert_eq!(right.status, 0, "{}", right.stdout);
-    let missing = check_query(&[root().join("schemas/nope.rs")], &Queries::Inline("SELECT 1".into()), false);
+    let missing = check_query(
+        &[root().join("schemas/nope.rs")],
+        &Queries::Inline("SELECT 1".into()),
+        false,
+    );
     assert_eq!(missing.status, 2);
     let no_file = check_query(&store, &Queries::File(root().join("nope.surql")), false);
     assert_eq!(no_file.status, 2);
@@ -338,16 +390,26 @@ fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
     block_on(async {
         let store = schema("store");
         let output = builder("store").generate().unwrap();
-        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+        let conn = loaded(&[
+            &output.schema_surql,
+            &read(root().join("schemas/store.seed.surql")),
+        ])
+        .await;
         let mut checked = 0;
         for (classes, data, query, line) in corpus("store_wrong.surql") {
             if !data {
                 continue;
             }
             let mut report = validate::validate(&store, &query);
-            validate::data::check(&conn, &store, &mut report).await.unwrap();
+            validate::data::check(&conn, &store, &mut report)
+                .await
+                .unwrap();
             for class in &classes {
-                assert!(report.has(*class), "line {line}: no {class}:\n{query}\n{}", report.render(&query));
+                assert!(
+                    report.has(*class),
+                    "line {line}: no {class}:\n{query}\n{}",
+                    report.render(&query)
+                );
             }
             assert!(report.diagnostics.iter().all(|d| !d.fix.is_empty()));
             checked += 1;
@@ -356,8 +418,14 @@ fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
         // And the right corpus stays clean with the data checks too.
         for (_, _, query, line) in corpus("store_right.surql") {
             let mut report = validate::validate(&store, &query);
-            validate::data::check(&conn, &store, &mut report).await.unwrap();
-            assert!(report.diagnostics.is_empty(), "line {line}: {}", report.render(&query));
+            validate::data::check(&conn, &store, &mut report)
+                .await
+                .unwrap();
+            assert!(
+                report.diagnostics.is_empty(),
+                "line {line}: {}",
+                report.render(&query)
+            );
             if report.cannot_answer.is_none() {
                 surqlc::db::query_json(&conn, &query)
                     .await
@@ -376,14 +444,66 @@ fn mutated() -> impl proptest::strategy::Strategy<Value = String> {
         .map(|(_, _, q, _)| q)
         .collect();
     const SALT: &[&str] = &[
-        "->", "<-", "<->", "[", "]", "[WHERE ", "(", ")", "'", "\"", "`", "⟨", ".", "..", ":", "::",
-        "$", "$parent", "@", "*", ",", ";", " FROM ", " WHERE ", " GROUP ALL", " LIMIT ", "-- ",
-        "/*", "d'", "customer", "placed", "in", "out", "id", "[0]", "[$]", "?", "é", "\u{2028}",
-        " SELECT ", "{", "}", "<string>", "1..3", "VALUE", "ONLY ", "EXPLAIN", "fn::x(", "math::sum(",
+        "->",
+        "<-",
+        "<->",
+        "[",
+        "]",
+        "[WHERE ",
+        "(",
+        ")",
+        "'",
+        "\"",
+        "`",
+        "⟨",
+        ".",
+        "..",
+        ":",
+        "::",
+        "$",
+        "$parent",
+        "@",
+        "*",
+        ",",
+        ";",
+        " FROM ",
+        " WHERE ",
+        " GROUP ALL",
+        " LIMIT ",
+        "-- ",
+        "/*",
+        "d'",
+        "customer",
+        "placed",
+        "in",
+        "out",
+        "id",
+        "[0]",
+        "[$]",
+        "?",
+        "é",
+        "\u{2028}",
+        " SELECT ",
+        "{",
+        "}",
+        "<string>",
+        "1..3",
+        "VALUE",
+        "ONLY ",
+        "EXPLAIN",
+        "fn::x(",
+        "math::sum(",
     ];
     (
         proptest::sample::select(queries),
-        proptest::collection::vec((any::<prop::sample::Index>(), 0usize..6, proptest::sample::select(SALT)), 0..6),
+        proptest::collection::vec(
+            (
+                any::<prop::sample::Index>(),
+                0usize..6,
+                proptest::sample::select(SALT),
+            ),
+            0..6,
+        ),
     )
         .prop_map(|(query, edits)| {
             let mut chars: Vec<char> = query.chars().collect();
@@ -426,8 +546,15 @@ fn the_validating_runner_never_panics_on_mutated_queries() {
     use proptest::strategy::{Strategy, ValueTree};
     block_on(async {
         let store = schema("store");
-        let output = builder("store").agent_password("fuzz-password").generate().unwrap();
-        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+        let output = builder("store")
+            .agent_password("fuzz-password")
+            .generate()
+            .unwrap();
+        let conn = loaded(&[
+            &output.schema_surql,
+            &read(root().join("schemas/store.seed.surql")),
+        ])
+        .await;
         let agent = surqlc::runtime::signin_agent(&conn, "ai", "store", "agent", "fuzz-password")
             .await
             .unwrap();
@@ -435,9 +562,14 @@ fn the_validating_runner_never_panics_on_mutated_queries() {
         let strategy = mutated();
         for _ in 0..150 {
             let text = strategy.new_tree(&mut runner).unwrap().current();
-            surqlc::runtime::run_validated(&agent, &text, std::time::Duration::from_secs(2), &store)
-                .await
-                .unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            surqlc::runtime::run_validated(
+                &agent,
+                &text,
+                std::time::Duration::from_secs(2),
+                &store,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{text:?}: {e}"));
         }
     })
 }
@@ -450,7 +582,11 @@ fn an_undeclared_field_of_a_schemaless_table_warns_without_blocking() {
     assert!(!report.has_errors(), "{}", describe(&report, query));
     let warning = report.warnings().next().expect("a warning for `role`");
     assert_eq!(warning.class, Class::UnknownField);
-    assert!(warning.message.contains("SCHEMALESS"), "{}", warning.message);
+    assert!(
+        warning.message.contains("SCHEMALESS"),
+        "{}",
+        warning.message
+    );
     // A SCHEMAFULL table's unknown field still blocks.
     let query = "SELECT nme FROM meeting LIMIT 5";
     let report = surqlc::validate::validate(&meetings, query);

@@ -76,12 +76,26 @@ fn bench_build(sizes: &[usize]) {
     println!("milliseconds, CPU time (wall-clock in brackets)");
     println!(
         "{:>7} {:>16} {:>16} {:>16} {:>16} {:>14} {:>16} {:>14} {:>12}",
-        "tables", "front", "schema.surql", "schema.rs", "build", "build/table", "audit", "audit/table", "block tokens"
+        "tables",
+        "front",
+        "schema.surql",
+        "schema.rs",
+        "build",
+        "build/table",
+        "audit",
+        "audit/table",
+        "block tokens"
     );
     for &n in sizes {
         let path = schema_file(n);
         let b = builder(&path);
-        let runs = if n >= 10_000 { 3 } else if n >= 1_000 { 5 } else { 11 };
+        let runs = if n >= 10_000 {
+            3
+        } else if n >= 1_000 {
+            5
+        } else {
+            11
+        };
         let schema = b.load().expect("the synthetic schema compiles");
         assert_eq!(schema.tables.len(), n);
         let front = median(runs, || {
@@ -124,9 +138,17 @@ fn bench_build(sizes: &[usize]) {
             both(surql),
             both(rust),
             both(build),
-            format!("{:.3} ({:.3})", ms(build.cpu) / n as f64, ms(build.wall) / n as f64),
+            format!(
+                "{:.3} ({:.3})",
+                ms(build.cpu) / n as f64,
+                ms(build.wall) / n as f64
+            ),
             both(audit),
-            format!("{:.3} ({:.3})", ms(audit.cpu) / n as f64, ms(audit.wall) / n as f64),
+            format!(
+                "{:.3} ({:.3})",
+                ms(audit.cpu) / n as f64,
+                ms(audit.wall) / n as f64
+            ),
             block_tokens
         );
     }
@@ -185,7 +207,10 @@ fn bench_context(tables: usize) {
 /// How long cargo takes to rebuild a crate holding the synthetic types, with and without the generated
 /// `schema.rs`, at each size (dev profile, dependencies already built; the first build is not timed).
 fn bench_rustc(sizes: &[usize]) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_owned();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_owned();
     let dir = std::env::temp_dir().join("surqlc-rustc-probe");
     std::fs::create_dir_all(dir.join("src")).expect("probe dir");
     let compiler = root.join("compiler");
@@ -209,17 +234,25 @@ fn bench_rustc(sizes: &[usize]) {
         .join("rustc-probe");
     let cargo = |what: &str| {
         let start = Instant::now();
-        let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([what, "--offline", "--quiet", "--lib"])
-            .arg("--target-dir")
-            .arg(&target)
-            .current_dir(&dir)
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out =
+            std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args([what, "--offline", "--quiet", "--lib"])
+                .arg("--target-dir")
+                .arg(&target)
+                .current_dir(&dir)
+                .output()
+                .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         start.elapsed()
     };
-    println!("{:>7} {:>22} {:>22} {:>18}", "tables", "types only: build s", "types + schema.rs: s", "schema.rs lines");
+    println!(
+        "{:>7} {:>22} {:>22} {:>18}",
+        "tables", "types only: build s", "types + schema.rs: s", "schema.rs lines"
+    );
     for &n in sizes {
         std::fs::write(dir.join("src/model.rs"), synthetic::source(n)).expect("model.rs");
         let path = schema_file(n);
@@ -232,7 +265,11 @@ fn bench_rustc(sizes: &[usize]) {
         for with_module in [false, true] {
             let lib = format!(
                 "#![allow(dead_code)]\npub mod model;\n{}",
-                if with_module { "pub mod schema {\n    include!(\"schema_gen.rs\");\n}\n" } else { "" }
+                if with_module {
+                    "pub mod schema {\n    include!(\"schema_gen.rs\");\n}\n"
+                } else {
+                    ""
+                }
             );
             std::fs::write(dir.join("src/lib.rs"), &lib).expect("lib.rs");
             cargo("build"); // dependencies, and the crate once
@@ -249,7 +286,10 @@ fn bench_rustc(sizes: &[usize]) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let mode = args
         .iter()
         .find(|a| matches!(a.as_str(), "build" | "context" | "rustc" | "all"))
@@ -262,7 +302,11 @@ fn main() {
     println!(
         "machine: {} cores available, {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
-        if cfg!(debug_assertions) { "debug build" } else { "release build" }
+        if cfg!(debug_assertions) {
+            "debug build"
+        } else {
+            "release build"
+        }
     );
     if mode == "build" || mode == "all" {
         bench_build(&sizes);
@@ -275,7 +319,11 @@ fn main() {
     }
     // Minutes, the first time (it builds the surrealdb client): only on request.
     if mode == "rustc" {
-        let sizes: Vec<usize> = if args.iter().any(|a| a.parse::<usize>().is_ok()) { sizes } else { vec![100, 1_000] };
+        let sizes: Vec<usize> = if args.iter().any(|a| a.parse::<usize>().is_ok()) {
+            sizes
+        } else {
+            vec![100, 1_000]
+        };
         bench_rustc(&sizes);
     }
 }

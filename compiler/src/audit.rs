@@ -72,9 +72,8 @@ impl Report {
                 "error: the live fn::schema_context() differs from the static rendering: {diff}"
             )));
         }
-        (!self.over_budget.is_empty()).then(|| {
-            Failure::Failed(format!("over budget:\n  {}", self.over_budget.join("\n  ")))
-        })
+        (!self.over_budget.is_empty())
+            .then(|| Failure::Failed(format!("over budget:\n  {}", self.over_budget.join("\n  "))))
     }
 
     /// The report as a person reads it.

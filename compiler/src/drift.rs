@@ -81,7 +81,9 @@ pub enum Change {
 impl Change {
     pub fn key(&self) -> &Key {
         match self {
-            Change::Missing { key, .. } | Change::Extra { key, .. } | Change::Changed { key, .. } => key,
+            Change::Missing { key, .. }
+            | Change::Extra { key, .. }
+            | Change::Changed { key, .. } => key,
         }
     }
 }
@@ -136,7 +138,10 @@ impl fmt::Display for Change {
                     write!(f, "~ changed {key}:\n    was: {expected}\n    now: {live}")
                 } else {
                     let (was, now) = first_difference(expected, live);
-                    write!(f, "~ changed {key}, first difference:\n    was: {was}\n    now: {now}")
+                    write!(
+                        f,
+                        "~ changed {key}, first difference:\n    was: {was}\n    now: {now}"
+                    )
                 }
             }
         }
@@ -238,7 +243,10 @@ pub async fn definitions<C: Connection>(db: &Surreal<C>) -> Result<Definitions, 
         order += 1;
         // A table's own definitions follow the tables.
         if *group == "tables" {
-            let tables: Vec<String> = entries(&info, "tables").into_iter().map(|(n, _)| n).collect();
+            let tables: Vec<String> = entries(&info, "tables")
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect();
             let mut statement = String::new();
             for t in &tables {
                 statement.push_str("INFO FOR TABLE ");
@@ -295,7 +303,9 @@ pub async fn expected_beside<C: Connection>(
 ) -> Result<Definitions, surrealdb::Error> {
     let namespace: Option<String> = db.query("RETURN session::ns()").await?.check()?.take(0)?;
     let namespace = namespace.ok_or_else(|| {
-        surrealdb::Error::internal("check_drift needs a connection with a namespace selected".to_owned())
+        surrealdb::Error::internal(
+            "check_drift needs a connection with a namespace selected".to_owned(),
+        )
     })?;
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -336,7 +346,10 @@ pub async fn embedded_definitions(script: &str) -> Result<Definitions, surrealdb
     definitions(&conn).await
 }
 
-async fn info<C: Connection>(db: &Surreal<C>, statement: &str) -> Result<serde_json::Value, surrealdb::Error> {
+async fn info<C: Connection>(
+    db: &Surreal<C>,
+    statement: &str,
+) -> Result<serde_json::Value, surrealdb::Error> {
     Ok(infos(db, statement, 1).await?.pop().unwrap_or_default())
 }
 
@@ -459,7 +472,15 @@ fn first_difference(a: &str, b: &str) -> (String, String) {
             start -= 1;
         }
         let text: String = s[start..].chars().take(100).collect();
-        format!("{}{text}{}", if start > 0 { "..." } else { "" }, if s.len() > start + text.len() { "..." } else { "" })
+        format!(
+            "{}{text}{}",
+            if start > 0 { "..." } else { "" },
+            if s.len() > start + text.len() {
+                "..."
+            } else {
+                ""
+            }
+        )
     };
     (window(a), window(b))
 }
@@ -473,9 +494,14 @@ mod tests {
         let (rest, c) = split_comment(
             "DEFINE TABLE t TYPE NORMAL SCHEMAFULL COMMENT 'it\\'s \" COMMENT x' PERMISSIONS NONE",
         );
-        assert_eq!(rest, "DEFINE TABLE t TYPE NORMAL SCHEMAFULL PERMISSIONS NONE");
+        assert_eq!(
+            rest,
+            "DEFINE TABLE t TYPE NORMAL SCHEMAFULL PERMISSIONS NONE"
+        );
         assert_eq!(c.as_deref(), Some("'it\\'s \" COMMENT x'"));
-        let (rest, c) = split_comment("DEFINE FUNCTION fn::f() { RETURN 'a COMMENT b' + \" COMMENT 'x'\"; } PERMISSIONS FULL");
+        let (rest, c) = split_comment(
+            "DEFINE FUNCTION fn::f() { RETURN 'a COMMENT b' + \" COMMENT 'x'\"; } PERMISSIONS FULL",
+        );
         assert_eq!(c, None);
         assert!(rest.ends_with("PERMISSIONS FULL"));
     }
@@ -493,9 +519,20 @@ mod tests {
             items
                 .iter()
                 .map(|(kind, name, text)| {
-                    let order = ["table", "field", "index"].iter().position(|k| k == kind).unwrap_or(9);
+                    let order = ["table", "field", "index"]
+                        .iter()
+                        .position(|k| k == kind)
+                        .unwrap_or(9);
                     let table = name.split(" ON ").nth(1).unwrap_or("").to_owned();
-                    (Key { order, table, kind, name: (*name).to_owned() }, (*text).to_owned())
+                    (
+                        Key {
+                            order,
+                            table,
+                            kind,
+                            name: (*name).to_owned(),
+                        },
+                        (*text).to_owned(),
+                    )
                 })
                 .collect(),
         )
@@ -504,14 +541,34 @@ mod tests {
     #[test]
     fn compare_lists_missing_extra_and_changed_in_order() {
         let expected = defs(&[
-            ("table", "product", "DEFINE TABLE product COMMENT 'An item.'"),
-            ("field", "email ON customer", "DEFINE FIELD email ON customer TYPE string"),
-            ("index", "by_name ON product", "DEFINE INDEX by_name ON product FIELDS name"),
+            (
+                "table",
+                "product",
+                "DEFINE TABLE product COMMENT 'An item.'",
+            ),
+            (
+                "field",
+                "email ON customer",
+                "DEFINE FIELD email ON customer TYPE string",
+            ),
+            (
+                "index",
+                "by_name ON product",
+                "DEFINE INDEX by_name ON product FIELDS name",
+            ),
         ]);
         let live = defs(&[
             ("table", "audit", "DEFINE TABLE audit"),
-            ("table", "product", "DEFINE TABLE product COMMENT 'A thing.'"),
-            ("index", "by_name ON product", "DEFINE INDEX by_name ON product FIELDS name UNIQUE"),
+            (
+                "table",
+                "product",
+                "DEFINE TABLE product COMMENT 'A thing.'",
+            ),
+            (
+                "index",
+                "by_name ON product",
+                "DEFINE INDEX by_name ON product FIELDS name UNIQUE",
+            ),
         ]);
         let drift = compare(&expected, &live, CompareOptions::default());
         assert_eq!(

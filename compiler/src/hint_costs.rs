@@ -20,7 +20,11 @@ pub async fn hint_costs(
 ) -> Result<Vec<HintCost>, Error> {
     let mut out = Vec::new();
     for hint in &schema.settings.value_hints {
-        let line = query_string(db, &format!("RETURN {}", crate::surql::hints::expression(hint))).await?;
+        let line = query_string(
+            db,
+            &format!("RETURN {}", crate::surql::hints::expression(hint)),
+        )
+        .await?;
         out.push(HintCost {
             label: crate::surql::hints::label(hint),
             tokens: count(&line),

@@ -30,7 +30,12 @@ pub struct Param {
 }
 
 /// A parameter for a field of this type: borrowed where a borrow reads naturally.
-fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Option<String>) -> Param {
+fn param(
+    name: &str,
+    ty: &Type,
+    types: &str,
+    schema_table: &dyn Fn(&str) -> Option<String>,
+) -> Param {
     let ident = crate::rustgen::rust_ident(name);
     let (rust_type, bind) = match ty {
         Type::String | Type::Literal(_) => ("&str".to_owned(), format!("{ident}.to_owned()")),
@@ -38,9 +43,15 @@ fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Opti
         Type::Float => ("f64".into(), ident.clone()),
         Type::Bool => ("bool".into(), ident.clone()),
         Type::Uuid => ("::surqlc::runtime::Uuid".into(), ident.clone()),
-        Type::Datetime => ("&::surqlc::runtime::Datetime".into(), format!("{ident}.clone()")),
+        Type::Datetime => (
+            "&::surqlc::runtime::Datetime".into(),
+            format!("{ident}.clone()"),
+        ),
         Type::Record(t) => match schema_table(t) {
-            Some(rust) => (format!("&::surqlc::runtime::Link<{types}::{rust}>"), format!("{ident}.record_id()")),
+            Some(rust) => (
+                format!("&::surqlc::runtime::Link<{types}::{rust}>"),
+                format!("{ident}.record_id()"),
+            ),
             None => ("::surqlc::runtime::RecordId".into(), ident.clone()),
         },
         _ => ("::surqlc::runtime::Value".into(), ident.clone()),
@@ -121,16 +132,28 @@ pub fn helpers(
                     .zip(&params)
                     .map(|(f, p)| format!("{} = ${}", crate::surql::field_ident(f), p.var))
                     .collect();
-                let names: Vec<String> = index.fields.iter().map(|f| heck::AsSnakeCase(f).to_string()).collect();
+                let names: Vec<String> = index
+                    .fields
+                    .iter()
+                    .map(|f| heck::AsSnakeCase(f).to_string())
+                    .collect();
                 out.push(Helper {
                     kind: "find",
                     function: format!("find_by_{}", names.join("_and_")),
                     doc: format!(
                         "The `{t}` row with this {} (unique index `{}`), if there is one.",
-                        index.fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(" and "),
+                        index
+                            .fields
+                            .iter()
+                            .map(|f| format!("`{f}`"))
+                            .collect::<Vec<_>>()
+                            .join(" and "),
                         index.name
                     ),
-                    query: format!("SELECT * FROM {t} WHERE {} LIMIT 1", condition.join(" AND ")),
+                    query: format!(
+                        "SELECT * FROM {t} WHERE {} LIMIT 1",
+                        condition.join(" AND ")
+                    ),
                     params,
                 });
             }

@@ -12,40 +12,40 @@ pub mod diagnostic;
 #[doc(hidden)]
 pub mod front;
 pub mod ir;
-pub mod suggest;
 pub mod prune;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 pub mod prune_eval;
 #[cfg(feature = "runtime")]
 pub mod runtime;
+pub mod suggest;
 pub mod surql;
 #[cfg(feature = "validate")]
 pub mod validate;
 
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
-#[cfg(feature = "codegen")]
-pub mod builder;
 #[cfg(all(feature = "tokens", feature = "db", feature = "codegen"))]
 pub mod audit;
+#[cfg(feature = "codegen")]
+pub mod builder;
 #[cfg(feature = "db")]
 pub mod db;
-#[cfg(feature = "db")]
-pub mod hint_costs;
-#[cfg(all(feature = "db", feature = "codegen"))]
-pub mod session;
 #[cfg(any(feature = "runtime", feature = "db"))]
 pub mod drift;
 #[cfg(feature = "codegen")]
 pub mod emit;
-#[cfg(feature = "codegen")]
-mod password;
+#[cfg(feature = "db")]
+pub mod hint_costs;
 #[cfg(feature = "codegen")]
 mod index_helpers;
+#[cfg(feature = "codegen")]
+mod password;
 /// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
 #[cfg(feature = "codegen")]
 #[doc(hidden)]
 pub mod rustgen;
+#[cfg(all(feature = "db", feature = "codegen"))]
+pub mod session;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 #[cfg(feature = "codegen")]

@@ -48,7 +48,11 @@ enum Command {
         #[arg(value_name = "SCHEMA.rs")]
         schema: PathBuf,
         /// The query to check.
-        #[arg(value_name = "QUERY", required_unless_present = "file", conflicts_with = "file")]
+        #[arg(
+            value_name = "QUERY",
+            required_unless_present = "file",
+            conflicts_with = "file"
+        )]
         query: Option<String>,
         /// A file of queries, one per example, separated by blank lines or `;`.
         #[arg(long, value_name = "FILE")]
@@ -127,7 +131,12 @@ struct DiffTarget {
     #[arg(long, requires = "pass")]
     user: Option<String>,
     /// Root password for a server endpoint.
-    #[arg(long, requires = "user", env = "SURQLC_ROOT_PASSWORD", hide_env_values = true)]
+    #[arg(
+        long,
+        requires = "user",
+        env = "SURQLC_ROOT_PASSWORD",
+        hide_env_values = true
+    )]
     pass: Option<String>,
 }
 
@@ -206,7 +215,10 @@ fn non_empty(text: &str) -> Result<String, String> {
 fn encoding(name: &str) -> Result<Encoding, String> {
     Encoding::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = Encoding::ALL.iter().map(|e| e.name()).collect();
-        format!("unknown encoding {name:?}; expected one of {}", known.join(", "))
+        format!(
+            "unknown encoding {name:?}; expected one of {}",
+            known.join(", ")
+        )
     })
 }
 
@@ -328,7 +340,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             let queries = match (query, file) {
                 (_, Some(file)) => Queries::File(file),
                 (Some(query), None) => Queries::Inline(query),
-                (None, None) => return Err(Failure::BadInput("error: give a QUERY or --file FILE".into())),
+                (None, None) => {
+                    return Err(Failure::BadInput(
+                        "error: give a QUERY or --file FILE".into(),
+                    ))
+                }
             };
             let outcome = check_query(&[schema], &queries, format == Format::Json);
             print!("{}", outcome.stdout);

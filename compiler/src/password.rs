@@ -11,7 +11,11 @@ pub fn agent_password(given: Option<&str>) -> Option<String> {
     given
         .filter(|p| !p.is_empty())
         .map(str::to_owned)
-        .or_else(|| std::env::var(AGENT_PASSWORD_ENV).ok().filter(|p| !p.is_empty()))
+        .or_else(|| {
+            std::env::var(AGENT_PASSWORD_ENV)
+                .ok()
+                .filter(|p| !p.is_empty())
+        })
 }
 
 /// Hashes `password` for `user`.

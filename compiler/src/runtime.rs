@@ -347,10 +347,14 @@ impl<T: Table> SurrealValue for Scored<T> {
 
     fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
         let Value::Object(mut object) = value else {
-            return Err(conversion_error(format!("expected a `{}` search hit (an object), found {value:?}", T::TABLE)));
+            return Err(conversion_error(format!(
+                "expected a `{}` search hit (an object), found {value:?}",
+                T::TABLE
+            )));
         };
         let score = f64::from_value(object.remove("score").unwrap_or(Value::None))?;
-        let highlight = Option::<String>::from_value(object.remove("highlight").unwrap_or(Value::None))?;
+        let highlight =
+            Option::<String>::from_value(object.remove("highlight").unwrap_or(Value::None))?;
         Ok(Scored {
             record: Record::from_value(Value::Object(object))?,
             score,
@@ -382,7 +386,10 @@ impl<T: Table> SurrealValue for Nearest<T> {
 
     fn from_value(value: Value) -> Result<Self, surrealdb::Error> {
         let Value::Object(mut object) = value else {
-            return Err(conversion_error(format!("expected a `{}` neighbour (an object), found {value:?}", T::TABLE)));
+            return Err(conversion_error(format!(
+                "expected a `{}` neighbour (an object), found {value:?}",
+                T::TABLE
+            )));
         };
         let distance = f64::from_value(object.remove("distance").unwrap_or(Value::None))?;
         Ok(Nearest {
@@ -741,7 +748,9 @@ pub async fn run_validated<C: Connection>(
         validate::data::check(&agent.0, schema, &mut report).await?;
     }
     if report.has_errors() {
-        return Ok(Outcome::Rejected(report.render(surql).trim_end().to_owned()));
+        return Ok(Outcome::Rejected(
+            report.render(surql).trim_end().to_owned(),
+        ));
     }
     let statement = match prepare(surql, timeout, add_limit) {
         Ok(Checked::Select(statement)) => statement,

@@ -347,7 +347,10 @@ fn format_parallel(text: &str) -> Result<String, EmitError> {
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
-    results.into_iter().collect::<Result<Vec<_>, _>>().map(|parts| parts.concat())
+    results
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map(|parts| parts.concat())
 }
 
 #[cfg(test)]
@@ -381,7 +384,10 @@ mod tests {
                 ..Default::default()
             };
             let err = super::render_module(&schema, &options).expect_err(bad);
-            assert!(err.to_string().contains("is not a Rust path"), "{bad:?}: {err}");
+            assert!(
+                err.to_string().contains("is not a Rust path"),
+                "{bad:?}: {err}"
+            );
         }
     }
 }

@@ -173,7 +173,9 @@ pub async fn diff(
     let bad = |what: String| move |e: db::Error| Failure::BadInput(format!("error: {what}: {e}"));
     let expected = drift::embedded_definitions(&output.schema_surql)
         .await
-        .map_err(bad("the embedded database rejected the generated schema".into()))?;
+        .map_err(bad(
+            "the embedded database rejected the generated schema".into()
+        ))?;
     let live = match &source.dump {
         Some(dump) => {
             let text = std::fs::read_to_string(dump).map_err(|e| {

@@ -136,17 +136,16 @@ fn block_cost_with(
         (cost, with_gap(&text, tokens, encoding))
     };
     let counted: Vec<(TableCost, Option<usize>)> = parallel_map(&exposed, one);
-    let block_chars = counted.iter().map(|(c, _)| c.chars).sum::<usize>()
-        + 2 * counted.len().saturating_sub(1);
+    let block_chars =
+        counted.iter().map(|(c, _)| c.chars).sum::<usize>() + 2 * counted.len().saturating_sub(1);
     let last = counted.len().saturating_sub(1);
     let summed: Option<usize> = counted
         .iter()
         .enumerate()
         .map(|(i, (c, gap))| if i == last { Some(c.tokens) } else { *gap })
         .sum();
-    let block_tokens = summed.unwrap_or_else(|| {
-        encoding.count(&info::schema_block_as(schema, rendering))
-    });
+    let block_tokens =
+        summed.unwrap_or_else(|| encoding.count(&info::schema_block_as(schema, rendering)));
     BlockCost {
         rendering,
         encoding,

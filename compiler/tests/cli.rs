@@ -90,10 +90,18 @@ fn help_describes_every_subcommand() {
     let o = surqlc(&["--help"]);
     assert_status(&o, 0);
     for sub in ["build", "check", "prompt", "audit"] {
-        assert!(stdout(&o).contains(sub), "--help lists {sub}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains(sub),
+            "--help lists {sub}: {}",
+            stdout(&o)
+        );
         let o = surqlc(&[sub, "--help"]);
         assert_status(&o, 0);
-        assert!(stdout(&o).contains("SCHEMA.rs"), "{sub} --help: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains("SCHEMA.rs"),
+            "{sub} --help: {}",
+            stdout(&o)
+        );
     }
     let o = surqlc(&["frobnicate"]);
     assert_status(&o, 2);
@@ -107,17 +115,27 @@ fn the_readme_main_job_prints_the_prompt() {
     assert_status(&o, 0);
     let prompt = stdout(&o);
     let fixtures = root().join("../shared/fixtures/store");
-    let block = std::fs::read_to_string(fixtures.join("expected/schema_context.txt")).expect("block");
+    let block =
+        std::fs::read_to_string(fixtures.join("expected/schema_context.txt")).expect("block");
     // The built-in rules (templates/prompt_rules.tera), then the lesson's schema block.
-    assert!(prompt.starts_with("You translate questions into SurrealQL"), "{prompt}");
-    assert!(prompt.contains(&format!("SCHEMA\n{}\n\n", block.trim_end())), "{prompt}");
+    assert!(
+        prompt.starts_with("You translate questions into SurrealQL"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains(&format!("SCHEMA\n{}\n\n", block.trim_end())),
+        "{prompt}"
+    );
     assert!(prompt.ends_with("QUESTION\nWhich category earns us the most money?\nSURQL\n"));
     let examples = prompt
         .split_once("EXAMPLES\n")
         .and_then(|(_, rest)| rest.split_once("\n\nQUESTION"))
         .map(|(examples, _)| examples)
         .expect("an EXAMPLES section");
-    assert!(examples.starts_with("-- "), "examples from the seed: {examples:?}");
+    assert!(
+        examples.starts_with("-- "),
+        "examples from the seed: {examples:?}"
+    );
     // The token report goes to stderr, so stdout stays the prompt.
     assert!(stderr(&o).contains("schema block"), "{}", stderr(&o));
     assert!(stderr(&o).contains("prompt: "), "{}", stderr(&o));
@@ -137,16 +155,28 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
     .expect("expected prompt");
     // The lesson's prompt, byte for byte, after its preamble (surqlc's built-in rules are longer
     // than the lesson's; tests/store_lesson.rs checks the lesson's preamble through --prompt-template).
-    let after_rules = |p: &str| p.split_once("\n\nSCHEMA\n").map(|(_, rest)| rest.to_owned());
+    let after_rules = |p: &str| {
+        p.split_once("\n\nSCHEMA\n")
+            .map(|(_, rest)| rest.to_owned())
+    };
     assert_eq!(after_rules(&stdout(&o)), after_rules(&want));
     assert!(after_rules(&want).is_some());
-    let o = surqlc(&[
-        &args[..],
-        &["--prompt-template", "../shared/fixtures/store/lesson-preamble.txt"],
-    ]
-    .concat());
+    let o = surqlc(
+        &[
+            &args[..],
+            &[
+                "--prompt-template",
+                "../shared/fixtures/store/lesson-preamble.txt",
+            ],
+        ]
+        .concat(),
+    );
     assert_status(&o, 0);
-    assert_eq!(stdout(&o), want, "with the lesson's preamble as the template");
+    assert_eq!(
+        stdout(&o),
+        want,
+        "with the lesson's preamble as the template"
+    );
 }
 
 #[test]
@@ -158,7 +188,11 @@ fn build_writes_both_files_and_notes_the_missing_agent() {
     assert!(surql.starts_with("OPTION IMPORT;"));
     assert!(out.join("schema.rs").exists());
     assert!(stderr(&o).contains("wrote"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("SURQLC_AGENT_PASSWORD is not set"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("SURQLC_AGENT_PASSWORD is not set"),
+        "{}",
+        stderr(&o)
+    );
     let o = Command::new(env!("CARGO_BIN_EXE_surqlc"))
         .args(["build", "schemas/store.rs", "--out", out.to_str().unwrap()])
         .current_dir(root())
@@ -197,7 +231,11 @@ fn bad_input_exits_2_with_a_position() {
         let o = surqlc(&args);
         assert_status(&o, 2);
         assert!(stderr(&o).contains("bad.rs:3:"), "{sub}: {}", stderr(&o));
-        assert!(stderr(&o).contains("`strng` is not a SurrealQL type"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("`strng` is not a SurrealQL type"),
+            "{}",
+            stderr(&o)
+        );
     }
     assert!(!dir.join("schema.surql").exists(), "nothing written");
     let o = surqlc(&["check", "schemas/no-such.rs"]);
@@ -207,7 +245,12 @@ fn bad_input_exits_2_with_a_position() {
     assert_status(&o, 2);
     assert!(stderr(&o).contains("unknown encoding"), "{}", stderr(&o));
     let o = surqlc(&[
-        "prompt", "schemas/store.rs", "--question", "q", "--vector", "1,2",
+        "prompt",
+        "schemas/store.rs",
+        "--question",
+        "q",
+        "--vector",
+        "1,2",
     ]);
     assert_status(&o, 2);
     assert!(stderr(&o).contains("has 2 values"), "{}", stderr(&o));
@@ -228,7 +271,14 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
     assert_eq!(doc["live_matches"], true);
     let tables = doc["tables"].as_array().expect("tables");
     assert_eq!(tables.len(), 5);
-    for key in ["table", "tokens", "chars", "share", "comment_tokens", "compact_tokens"] {
+    for key in [
+        "table",
+        "tokens",
+        "chars",
+        "share",
+        "comment_tokens",
+        "compact_tokens",
+    ] {
         assert!(tables[0].get(key).is_some(), "{key} in {}", tables[0]);
     }
     let total: u64 = doc["schema_block_tokens"].as_u64().expect("block tokens");
@@ -262,7 +312,14 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
         .collect();
     assert_eq!(
         sections,
-        ["preamble", "schema", "value hints", "examples", "question", "total"]
+        [
+            "preamble",
+            "schema",
+            "value hints",
+            "examples",
+            "question",
+            "total"
+        ]
     );
 }
 
@@ -270,6 +327,13 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
 fn shell_words_split_like_the_shell() {
     assert_eq!(
         split_shell_words(r#"prompt a.rs --question "Which one?" --vector 1,2"#),
-        ["prompt", "a.rs", "--question", "Which one?", "--vector", "1,2"]
+        [
+            "prompt",
+            "a.rs",
+            "--question",
+            "Which one?",
+            "--vector",
+            "1,2"
+        ]
     );
 }

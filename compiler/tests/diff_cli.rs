@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
 }
 
 fn surqlc() -> Command {
@@ -44,7 +47,11 @@ fn diff_against_a_dump() {
         .env("SURQLC_AGENT_PASSWORD", "diff-test")
         .output()
         .unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
     let surql = std::fs::read_to_string(dir.join("schema.surql")).unwrap();
     let in_sync = dir.join("in_sync.surql");
     std::fs::write(&in_sync, &surql).unwrap();
@@ -52,17 +59,32 @@ fn diff_against_a_dump() {
     std::fs::write(&drifted, format!("{surql}\n{CHANGES}")).unwrap();
 
     let ok = diff(&in_sync, Some("diff-test"));
-    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
     assert!(ok.stdout.is_empty());
     // Without the agent's password the user is compared without its hash: still in sync.
     let ok = diff(&in_sync, None);
-    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
     // INFO redacts a user's hash, so the password is not compared: only the user, its roles and durations.
     let other = diff(&in_sync, Some("another"));
     assert_eq!(other.status.code(), Some(0));
 
     let out = diff(&drifted, Some("diff-test"));
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let headlines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("    ")).collect();
     assert_eq!(
@@ -76,16 +98,41 @@ fn diff_against_a_dump() {
         ],
         "{stdout}"
     );
-    assert!(stdout.contains("DIST COSINE") && stdout.contains("DIST EUCLIDEAN"), "{stdout}");
+    assert!(
+        stdout.contains("DIST COSINE") && stdout.contains("DIST EUCLIDEAN"),
+        "{stdout}"
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("5 differences"));
 
     // Bad input: status 2.
-    assert_eq!(diff(&dir.join("missing.surql"), None).status.code(), Some(2));
-    let no_target = surqlc().arg("diff").arg(root().join("schemas/store.rs")).output().unwrap();
+    assert_eq!(
+        diff(&dir.join("missing.surql"), None).status.code(),
+        Some(2)
+    );
+    let no_target = surqlc()
+        .arg("diff")
+        .arg(root().join("schemas/store.rs"))
+        .output()
+        .unwrap();
     assert_eq!(no_target.status.code(), Some(2));
     let bad_schema = dir.join("bad.rs");
-    std::fs::write(&bad_schema, "#[derive(Table)] pub struct T { pub x: HashMap<u8, u8> }").unwrap();
-    let bad = surqlc().arg("diff").arg(&bad_schema).arg("--dump").arg(&in_sync).output().unwrap();
-    assert_eq!(bad.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad.stderr));
+    std::fs::write(
+        &bad_schema,
+        "#[derive(Table)] pub struct T { pub x: HashMap<u8, u8> }",
+    )
+    .unwrap();
+    let bad = surqlc()
+        .arg("diff")
+        .arg(&bad_schema)
+        .arg("--dump")
+        .arg(&in_sync)
+        .output()
+        .unwrap();
+    assert_eq!(
+        bad.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

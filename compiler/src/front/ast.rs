@@ -167,7 +167,10 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         indexes: Vec::new(),
     };
     if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
-        cx.error_at(span, "`enforced` is a relation's: it makes RELATE check that both ends exist");
+        cx.error_at(
+            span,
+            "`enforced` is a relation's: it makes RELATE check that both ends exist",
+        );
     }
     if let Fields::Unnamed(_) = fields {
         cx.error_spanned_by(fields, "a table needs named fields (or none at all)");

@@ -503,8 +503,18 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     super::clauses::FIELD_ITEMS
                 ),
                 &[
-                    "rename", "type", "skip", "default", "default_always", "value", "computed",
-                    "assert", "readonly", "flexible", "reference", "permissions",
+                    "rename",
+                    "type",
+                    "skip",
+                    "default",
+                    "default_always",
+                    "value",
+                    "computed",
+                    "assert",
+                    "readonly",
+                    "flexible",
+                    "reference",
+                    "permissions",
                 ],
             ));
         }
@@ -573,7 +583,12 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
             Ok(())
         } else {
-            Err(unknown(meta, "an enum variant", "`rename = \"...\"`", &["rename"]))
+            Err(unknown(
+                meta,
+                "an enum variant",
+                "`rename = \"...\"`",
+                &["rename"],
+            ))
         }
     });
     let mut serde_seen = None;
@@ -691,7 +706,12 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 } else if inner.path.is_ident("table") {
                     set_once(cx, &mut out.budget_table, lit_u32(&inner)?, "budget(table)");
                 } else {
-                    return Err(unknown(&inner, "budget(...)", "`block` or `table`", &["block", "table"]));
+                    return Err(unknown(
+                        &inner,
+                        "budget(...)",
+                        "`block` or `table`",
+                        &["block", "table"],
+                    ));
                 }
                 Ok(())
             })?;
@@ -744,4 +764,3 @@ fn prune_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
         Ok(())
     })
 }
-

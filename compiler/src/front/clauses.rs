@@ -405,8 +405,7 @@ pub fn table_item(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut TableClauses) -> 
 }
 
 /// What the table-level clauses are, for the unknown-attribute message.
-pub const TABLE_ITEMS: &str =
-    "`schemaless`, `enforced`, `permissions(...)`, `index(...)`";
+pub const TABLE_ITEMS: &str = "`schemaless`, `enforced`, `permissions(...)`, `index(...)`";
 
 /// A field-level clause; `Ok(false)` if `meta` is not one.
 pub fn field_item(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut FieldClauses) -> syn::Result<bool> {
@@ -461,7 +460,10 @@ pub fn field_item(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut FieldClauses) -> 
                 Ok(())
             })?;
         }
-        let r = ReferenceAttr { on_delete, span: at };
+        let r = ReferenceAttr {
+            on_delete,
+            span: at,
+        };
         once(cx, &mut out.reference, r, at, "reference");
     } else if p.is_ident("permissions") {
         let perms = permissions(cx, meta)?;
@@ -518,7 +520,10 @@ pub fn analyzer(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<AnalyzerAttr> 
 fn hint_path(expr: &syn::Expr) -> syn::Result<syn::ExprPath> {
     match expr {
         syn::Expr::Path(p) => Ok(p.clone()),
-        other => Err(syn::Error::new_spanned(other, "expected `Type::field` or `Type`")),
+        other => Err(syn::Error::new_spanned(
+            other,
+            "expected `Type::field` or `Type`",
+        )),
     }
 }
 
@@ -693,7 +698,9 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
                 i += 1;
                 loop {
                     match chars.get(i) {
-                        None => return err(start, format!("the quote opened with {c} is not closed")),
+                        None => {
+                            return err(start, format!("the quote opened with {c} is not closed"))
+                        }
                         Some('\\') => i += 2,
                         Some(q) if *q == close => break,
                         Some(_) => i += 1,
@@ -707,11 +714,24 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
                 Some((want, _)) if want == c => {}
                 _ => return err(i, format!("unbalanced `{c}`")),
             },
-            '-' if chars.get(i + 1) == Some(&'-') => return err(i, "comments (`--`) are not allowed in an attribute expression".into()),
-            '/' if matches!(chars.get(i + 1), Some('*') | Some('/')) => {
-                return err(i, "comments are not allowed in an attribute expression".into())
+            '-' if chars.get(i + 1) == Some(&'-') => {
+                return err(
+                    i,
+                    "comments (`--`) are not allowed in an attribute expression".into(),
+                )
             }
-            '#' => return err(i, "comments (`#`) are not allowed in an attribute expression".into()),
+            '/' if matches!(chars.get(i + 1), Some('*') | Some('/')) => {
+                return err(
+                    i,
+                    "comments are not allowed in an attribute expression".into(),
+                )
+            }
+            '#' => {
+                return err(
+                    i,
+                    "comments (`#`) are not allowed in an attribute expression".into(),
+                )
+            }
             ';' if !open.iter().any(|(c, _)| *c == '}') => {
                 return err(i, "unexpected `;`: it would end the statement".into())
             }
@@ -720,7 +740,10 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
         i += 1;
     }
     match open.pop() {
-        Some((want, at)) => err(at, format!("this bracket is not closed (expected `{want}`)")),
+        Some((want, at)) => err(
+            at,
+            format!("this bracket is not closed (expected `{want}`)"),
+        ),
         None => Ok(()),
     }
 }
@@ -743,7 +766,10 @@ pub fn report_expr(cx: &Ctxt, e: &ExprLit, what: &str) {
     if let Err(err) = check_expr(&e.text) {
         cx.error_at(
             value_subspan(&e.lit, err.start, err.end),
-            format!("`{what}` is not a valid SurrealQL expression: {}", err.message),
+            format!(
+                "`{what}` is not a valid SurrealQL expression: {}",
+                err.message
+            ),
         );
     }
 }

@@ -65,7 +65,10 @@ pub fn id_key_type(ty: &syn::Type) -> Option<ir::Type> {
     // Only integer types that fit a record key (an i64) exactly.
     if let syn::Type::Path(p) = ty {
         if p.path.segments.last().is_some_and(|s| {
-            matches!(s.ident.to_string().as_str(), "u64" | "usize" | "isize" | "i128" | "u128")
+            matches!(
+                s.ident.to_string().as_str(),
+                "u64" | "usize" | "isize" | "i128" | "u128"
+            )
         }) {
             return None;
         }
@@ -129,7 +132,10 @@ pub fn field_clauses(cx: &Ctxt, c: &clauses::FieldClauses, ty: &TypeAst) -> ir::
         ];
         for (what, span) in clashes {
             if let Some(span) = span {
-                cx.error_at(span, format!("`{what}` cannot go with `computed`: a COMPUTED field is never stored"));
+                cx.error_at(
+                    span,
+                    format!("`{what}` cannot go with `computed`: a COMPUTED field is never stored"),
+                );
             }
         }
     }
@@ -223,7 +229,13 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
         let name = match &a.name {
             Some(n) => {
                 if !crate::surql::is_plain_ident(&n.value) {
-                    cx.error_at(n.span, format!("index name {:?} must be ASCII letters, digits and underscores", n.value));
+                    cx.error_at(
+                        n.span,
+                        format!(
+                            "index name {:?} must be ASCII letters, digits and underscores",
+                            n.value
+                        ),
+                    );
                 }
                 n.value.clone()
             }
@@ -239,7 +251,10 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
         if out.iter().any(|i| i.index.name == name) {
             cx.error_at(
                 a.name.as_ref().map_or(a.span, |n| n.span),
-                format!("two indexes on `{}` are named `{name}`; name one with index(name = \"...\")", table.name),
+                format!(
+                    "two indexes on `{}` are named `{name}`; name one with index(name = \"...\")",
+                    table.name
+                ),
             );
         }
         let mut analyzer_span = None;
@@ -266,7 +281,8 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
                 };
                 if let Some(b) = bm25 {
                     let (k1, bb) = b.value;
-                    if !(k1.is_finite() && k1 >= 0.0 && bb.is_finite() && (0.0..=1.0).contains(&bb)) {
+                    if !(k1.is_finite() && k1 >= 0.0 && bb.is_finite() && (0.0..=1.0).contains(&bb))
+                    {
                         cx.error_at(b.span, "bm25(k1, b) needs k1 >= 0 and b between 0 and 1");
                     }
                 }
@@ -305,13 +321,26 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
                     }
                 };
                 if dimension == 0 || dimension > u32::from(u16::MAX) {
-                    cx.error_at(a.span, format!("an HNSW dimension must be from 1 to {}", u16::MAX));
+                    cx.error_at(
+                        a.span,
+                        format!("an HNSW dimension must be from 1 to {}", u16::MAX),
+                    );
                 }
-                let word = |v: &Option<super::attr::Spanned<String>>, allowed: &[&str], default: &str, what: &str| match v {
+                let word = |v: &Option<super::attr::Spanned<String>>,
+                            allowed: &[&str],
+                            default: &str,
+                            what: &str| match v {
                     Some(s) => {
                         let up = s.value.to_ascii_uppercase();
                         if !allowed.contains(&up.as_str()) {
-                            cx.error_at(s.span, format!("unknown {what} {:?}; expected one of {}", s.value, allowed.join(", ").to_ascii_lowercase()));
+                            cx.error_at(
+                                s.span,
+                                format!(
+                                    "unknown {what} {:?}; expected one of {}",
+                                    s.value,
+                                    allowed.join(", ").to_ascii_lowercase()
+                                ),
+                            );
                         }
                         up
                     }

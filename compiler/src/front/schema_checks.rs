@@ -25,18 +25,42 @@ fn filter_ok(f: &str) -> Result<(), String> {
     };
     let args: Vec<&str> = args.split(',').map(str::trim).collect();
     match (name.trim(), args.as_slice()) {
-        ("edgengram" | "ngram", [a, b]) if a.parse::<u16>().is_ok() && b.parse::<u16>().is_ok() => Ok(()),
+        ("edgengram" | "ngram", [a, b]) if a.parse::<u16>().is_ok() && b.parse::<u16>().is_ok() => {
+            Ok(())
+        }
         ("snowball", [lang]) if SNOWBALL.contains(lang) => Ok(()),
-        ("snowball", _) => Err(format!("unknown snowball language in {f:?}; expected one of {}", SNOWBALL.join(", "))),
-        ("mapper", [path]) if path.len() >= 2 && (path.starts_with('\'') || path.starts_with('"')) => Ok(()),
+        ("snowball", _) => Err(format!(
+            "unknown snowball language in {f:?}; expected one of {}",
+            SNOWBALL.join(", ")
+        )),
+        ("mapper", [path])
+            if path.len() >= 2 && (path.starts_with('\'') || path.starts_with('"')) =>
+        {
+            Ok(())
+        }
         _ => Err(format!("malformed filter {f:?}")),
     }
 }
 
 /// Snowball stemmer languages the engine knows.
 const SNOWBALL: &[&str] = &[
-    "arabic", "danish", "dutch", "english", "finnish", "french", "german", "greek", "hungarian",
-    "italian", "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish", "tamil",
+    "arabic",
+    "danish",
+    "dutch",
+    "english",
+    "finnish",
+    "french",
+    "german",
+    "greek",
+    "hungarian",
+    "italian",
+    "norwegian",
+    "portuguese",
+    "romanian",
+    "russian",
+    "spanish",
+    "swedish",
+    "tamil",
     "turkish",
 ];
 
@@ -51,13 +75,19 @@ pub fn analyzers(cxs: &[Ctxt], items: &Items) -> Vec<ir::Analyzer> {
                 cx.error_at(a.name.span, format!("invalid analyzer name {name:?}: use letters, digits and underscores, and not a SurrealQL keyword"));
             }
             if out.iter().any(|o| &o.name == name) {
-                cx.error_at(a.name.span, format!("the analyzer `{name}` is declared twice"));
+                cx.error_at(
+                    a.name.span,
+                    format!("the analyzer `{name}` is declared twice"),
+                );
             }
             let mut tokenizers = Vec::new();
             for t in &a.tokenizers {
                 let lower = t.to_string().to_ascii_lowercase();
                 if !TOKENIZERS.contains(&lower.as_str()) {
-                    cx.error_spanned_by(t, format!("unknown tokenizer `{t}`; expected blank, camel, class or punct"));
+                    cx.error_spanned_by(
+                        t,
+                        format!("unknown tokenizer `{t}`; expected blank, camel, class or punct"),
+                    );
                 }
                 tokenizers.push(lower);
             }
@@ -142,9 +172,10 @@ fn hint_field(
             field: f.name.clone(),
         }),
         // A field whose type is in error is already reported; naming it is no second error.
-        None if items.tables.iter().any(|(_, t)| {
-            t.name == table.name && t.fields.iter().any(|f| f.ident == field)
-        }) =>
+        None if items
+            .tables
+            .iter()
+            .any(|(_, t)| t.name == table.name && t.fields.iter().any(|f| f.ident == field)) =>
         {
             None
         }
@@ -209,7 +240,10 @@ pub fn value_hints(
             }
             HintAttr::Note(text) => {
                 if text.value.contains(['\n', '\r']) {
-                    cx.error_at(text.span, "a note is one line: write several note(\"...\") for several lines");
+                    cx.error_at(
+                        text.span,
+                        "a note is one line: write several note(\"...\") for several lines",
+                    );
                 }
                 Some(ir::ValueHint::Note(text.value.clone()))
             }

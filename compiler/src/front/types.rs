@@ -101,7 +101,9 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                 .find(|(n, m)| *n == name && m.arity().contains(&args.len()))
                 .map(|(_, m)| m);
             match (mapping, args.as_slice()) {
-                (Some(Mapping::Scalar(t) | Mapping::Zoned(t)), _) => Some(TypeAst::Known(t.clone())),
+                (Some(Mapping::Scalar(t) | Mapping::Zoned(t)), _) => {
+                    Some(TypeAst::Known(t.clone()))
+                }
                 (Some(Mapping::Option), [inner]) => match map_type(cx, inner)? {
                     TypeAst::Option(_) => {
                         cx.error_spanned_by(ty, "`Option<Option<T>>` has no SurrealQL type: a field is NONE or a value; use one `Option`");
@@ -113,8 +115,12 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                     Some(TypeAst::Array(Box::new(map_type(cx, inner)?), None))
                 }
                 (Some(Mapping::Transparent), [inner]) => map_type(cx, inner),
-                (Some(Mapping::Link), [_]) => link_target(ty).map(TypeAst::Link).or_else(unsupported),
-                (None, [key, _]) if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") => {
+                (Some(Mapping::Link), [_]) => {
+                    link_target(ty).map(TypeAst::Link).or_else(unsupported)
+                }
+                (None, [key, _])
+                    if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") =>
+                {
                     let string_keys = is_string(key);
                     cx.error_spanned_by(
                         ty,
@@ -141,7 +147,9 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
 fn is_string(ty: &syn::Type) -> bool {
     match ty {
         syn::Type::Reference(r) => is_string(&r.elem),
-        _ => matches!(last_segment(ty), Some((name, args)) if (name == "String" || name == "str") && args.is_empty()),
+        _ => {
+            matches!(last_segment(ty), Some((name, args)) if (name == "String" || name == "str") && args.is_empty())
+        }
     }
 }
 
@@ -227,4 +235,3 @@ const TYPE_NAMES: &[(&str, Mapping)] = &[
 pub fn is_builtin_type_name(name: &str) -> bool {
     TYPE_NAMES.iter().any(|(n, _)| *n == name)
 }
-

@@ -63,7 +63,11 @@ pub fn field_clauses(c: &FieldClauses, expr: &dyn Fn(&str) -> String) -> String 
         out.push_str(" FLEXIBLE");
     }
     if let Some(d) = &c.default {
-        out.push_str(if d.always { " DEFAULT ALWAYS " } else { " DEFAULT " });
+        out.push_str(if d.always {
+            " DEFAULT ALWAYS "
+        } else {
+            " DEFAULT "
+        });
         out.push_str(&expr(&d.expr));
     }
     if c.readonly {
@@ -156,7 +160,11 @@ pub fn index_kind(kind: &IndexKind) -> String {
 
 /// `DEFINE INDEX OVERWRITE name ON table FIELDS a, b ...;`
 pub fn define_index(table: &str, index: &Index) -> String {
-    let fields: Vec<String> = index.fields.iter().map(|f| crate::surql::field_ident(f)).collect();
+    let fields: Vec<String> = index
+        .fields
+        .iter()
+        .map(|f| crate::surql::field_ident(f))
+        .collect();
     format!(
         "DEFINE INDEX OVERWRITE {} ON {table} FIELDS {}{};",
         index.name,

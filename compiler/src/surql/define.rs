@@ -52,7 +52,9 @@ pub fn define_table(table: &Table) -> String {
     push_comment(&mut out, &table.comment);
     if let Some(p) = &table.permissions {
         out.push(' ');
-        out.push_str(&crate::surql::clauses::permissions(p, true, &|e| e.to_owned()));
+        out.push_str(&crate::surql::clauses::permissions(p, true, &|e| {
+            e.to_owned()
+        }));
     }
     out.push(';');
     out
@@ -66,11 +68,16 @@ pub fn define_field(table: &str, field: &Field) -> String {
         table,
         render_type(&field.ty)
     );
-    out.push_str(&crate::surql::clauses::field_clauses(&field.clauses, &|e| e.to_owned()));
+    out.push_str(&crate::surql::clauses::field_clauses(
+        &field.clauses,
+        &|e| e.to_owned(),
+    ));
     push_comment(&mut out, &field.comment);
     if let Some(p) = &field.clauses.permissions {
         out.push(' ');
-        out.push_str(&crate::surql::clauses::permissions(p, false, &|e| e.to_owned()));
+        out.push_str(&crate::surql::clauses::permissions(p, false, &|e| {
+            e.to_owned()
+        }));
     }
     out.push(';');
     out

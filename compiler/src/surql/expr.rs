@@ -95,6 +95,9 @@ mod tests {
 
     #[test]
     fn respells_as_the_engine_does() {
-        assert_eq!(canonical("parent IS NONE || true"), canonical("parent = NONE OR true"));
+        assert_eq!(
+            canonical("parent IS NONE || true"),
+            canonical("parent = NONE OR true")
+        );
     }
 }

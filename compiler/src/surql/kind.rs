@@ -214,7 +214,9 @@ impl Parser<'_> {
                 let s = self.quoted(first, first)?;
                 Ok(Kind::Literal(KindLiteral::String(s)))
             }
-            '-' | '0'..='9' => self.integer().map(|n| Kind::Literal(KindLiteral::Integer(n))),
+            '-' | '0'..='9' => self
+                .integer()
+                .map(|n| Kind::Literal(KindLiteral::Integer(n))),
             '[' => {
                 self.pos += 1;
                 let mut items = Vec::new();
@@ -430,7 +432,10 @@ mod tests {
             kind("GEOMETRY<Point>"),
             Kind::Parameterized("geometry".into(), vec!["point".into()])
         );
-        assert_eq!(kind("set<int>"), Kind::Set(Box::new(Kind::Named("int".into())), None));
+        assert_eq!(
+            kind("set<int>"),
+            Kind::Set(Box::new(Kind::Named("int".into())), None)
+        );
         assert_eq!(kind("record"), Kind::Named("record".into()));
     }
 
@@ -459,7 +464,11 @@ mod tests {
             ("strng", 0, "not a SurrealQL type"),
             ("array<strin>", 6, "not a SurrealQL type"),
             ("int DEFAULT (1", 12, "not closed"),
-            ("int ASSERT $value < 3 AND $value > 0)", 36, "unbalanced `)`"),
+            (
+                "int ASSERT $value < 3 AND $value > 0)",
+                36,
+                "unbalanced `)`",
+            ),
             ("1.5", 0, "whole numbers"),
             ("geometry<pint>", 9, "not a geometry kind"),
         ] {

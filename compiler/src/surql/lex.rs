@@ -204,7 +204,9 @@ mod tests {
 
     #[test]
     fn reads_durations_and_inside_lists() {
-        assert!(is_duration("1d12h") && is_duration("30ms") && !is_duration("1x") && !is_duration(""));
+        assert!(
+            is_duration("1d12h") && is_duration("30ms") && !is_duration("1x") && !is_duration("")
+        );
         assert_eq!(
             inside_list("ASSERT $value INSIDE ['a', \"b\\\"c\"]"),
             Some(vec!["a".into(), "b\"c".into()])

@@ -71,7 +71,11 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
     let failed = reports.iter().filter(|(_, _, r)| r.has_errors()).count();
     let warned = reports
         .iter()
-        .filter(|(_, _, r)| r.diagnostics.iter().any(|d| d.severity == Severity::Warning))
+        .filter(|(_, _, r)| {
+            r.diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Warning)
+        })
         .count();
     let stdout = if json {
         let items: Vec<serde_json::Value> = reports

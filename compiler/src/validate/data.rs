@@ -23,7 +23,9 @@ pub async fn check<C: Connection>(
         }
         seen.push(record.id.clone());
         // The id is SurrealDB's own rendering of the parsed literal, so it is safe to splice.
-        let Some(found) = values(db, &format!("SELECT VALUE id FROM {} LIMIT 1", record.id)).await? else {
+        let Some(found) =
+            values(db, &format!("SELECT VALUE id FROM {} LIMIT 1", record.id)).await?
+        else {
             continue;
         };
         if !found.is_empty() {
@@ -31,7 +33,10 @@ pub async fn check<C: Connection>(
         }
         let samples = values(
             db,
-            &format!("SELECT VALUE id FROM {} LIMIT 3", crate::surql::field_ident(&record.table)),
+            &format!(
+                "SELECT VALUE id FROM {} LIMIT 3",
+                crate::surql::field_ident(&record.table)
+            ),
         )
         .await?
         .unwrap_or_default();
@@ -55,15 +60,15 @@ pub async fn check<C: Connection>(
     }
     let mut asked: Vec<(String, String, String)> = Vec::new();
     for compared in report.compared.clone() {
-        let hinted = schema
-            .settings
-            .value_hints
-            .iter()
-            .any(|h| {
-                matches!(h, crate::ir::ValueHint::Distinct { field, .. }
+        let hinted = schema.settings.value_hints.iter().any(|h| {
+            matches!(h, crate::ir::ValueHint::Distinct { field, .. }
                     if field.table == compared.table && field.field == compared.field)
-            });
-        let key = (compared.table.clone(), compared.field.clone(), compared.value.clone());
+        });
+        let key = (
+            compared.table.clone(),
+            compared.field.clone(),
+            compared.value.clone(),
+        );
         if !hinted || asked.contains(&key) {
             continue;
         }
@@ -71,7 +76,9 @@ pub async fn check<C: Connection>(
         let table = crate::surql::field_ident(&compared.table);
         let field = crate::surql::field_ident(&compared.field);
         let found = match db
-            .query(format!("SELECT VALUE id FROM {table} WHERE {field} = $value LIMIT 1"))
+            .query(format!(
+                "SELECT VALUE id FROM {table} WHERE {field} = $value LIMIT 1"
+            ))
             .bind(("value", compared.value.clone()))
             .await
         {
@@ -112,7 +119,10 @@ pub async fn check<C: Connection>(
 }
 
 /// The rows of `query` as values, `None` when the engine refuses it (only a connection failure is an error).
-async fn values<C: Connection>(db: &Surreal<C>, query: &str) -> Result<Option<Vec<Value>>, surrealdb::Error> {
+async fn values<C: Connection>(
+    db: &Surreal<C>,
+    query: &str,
+) -> Result<Option<Vec<Value>>, surrealdb::Error> {
     match db.query(query).await {
         Ok(mut response) => match response.take::<Value>(0) {
             Ok(Value::Array(items)) => Ok(Some(items.into_iter().collect())),

@@ -25,7 +25,10 @@ pub(crate) fn silent(loc: &Locator) -> Vec<Diagnostic> {
 const FUNCTIONS: &[(&str, &str)] = &[
     ("sum", "math::sum(x) (with GROUP BY alias or GROUP ALL)"),
     ("avg", "math::mean(x) (with GROUP BY alias or GROUP ALL)"),
-    ("average", "math::mean(x) (with GROUP BY alias or GROUP ALL)"),
+    (
+        "average",
+        "math::mean(x) (with GROUP BY alias or GROUP ALL)",
+    ),
     ("min", "math::min(x) (with GROUP BY alias or GROUP ALL)"),
     ("max", "math::max(x) (with GROUP BY alias or GROUP ALL)"),
     ("now", "time::now()"),
@@ -33,8 +36,14 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("current_timestamp", "time::now()"),
     ("lower", "string::lowercase(x)"),
     ("upper", "string::uppercase(x)"),
-    ("length", "string::len(x) for a string, array::len(x) for an array"),
-    ("len", "string::len(x) for a string, array::len(x) for an array"),
+    (
+        "length",
+        "string::len(x) for a string, array::len(x) for an array",
+    ),
+    (
+        "len",
+        "string::len(x) for a string, array::len(x) for an array",
+    ),
     ("char_length", "string::len(x)"),
     ("concat", "string::concat(a, b) or a + b"),
     ("substring", "string::slice(x, start, len)"),
@@ -42,7 +51,10 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("coalesce", "a ?? b"),
     ("ifnull", "a ?? b"),
     ("nvl", "a ?? b"),
-    ("date_trunc", "time::floor(x, 1d) or time::format(x, '%Y-%m')"),
+    (
+        "date_trunc",
+        "time::floor(x, 1d) or time::format(x, '%Y-%m')",
+    ),
     ("extract", "time::year(x), time::month(x), time::day(x)"),
     ("year", "time::year(x)"),
     ("month", "time::month(x)"),
@@ -80,7 +92,13 @@ fn find(loc: &Locator) -> Vec<Habit> {
         let after_path = i > 0 && (t[i - 1].is_punct("::") || t[i - 1].is_punct("."));
         if tok.kind != Kind::Ident || after_path {
             if tok.is_punct("<>") {
-                out.push(habit(loc, i, i, "SurrealQL has no `<>` operator", "write != for not equal".into()));
+                out.push(habit(
+                    loc,
+                    i,
+                    i,
+                    "SurrealQL has no `<>` operator",
+                    "write != for not equal".into(),
+                ));
             }
             i += 1;
             continue;

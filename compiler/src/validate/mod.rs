@@ -16,7 +16,6 @@ mod resolve;
 pub(crate) mod scan;
 mod types;
 
-
 pub use types::Ty;
 
 use crate::ir::Schema;
@@ -35,11 +34,7 @@ impl Span {
         let start = self.start.min(text.len());
         let before = text.get(..start).unwrap_or("");
         let line = before.matches('\n').count() + 1;
-        let col = before
-            .rsplit('\n')
-            .next()
-            .map_or(0, |l| l.chars().count())
-            + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         (line, col)
     }
 
@@ -455,7 +450,9 @@ pub fn split_queries(text: &str, on_semicolon: bool) -> Vec<Piece> {
     let line_of = |at: usize| text[..at].matches('\n').count() + 1;
     let push = |from: usize, to: usize, pieces: &mut Vec<Piece>| {
         let piece = &text[from..to];
-        let has_code = tokens.iter().any(|t| t.start >= from && t.end <= to && !t.is_punct(";"));
+        let has_code = tokens
+            .iter()
+            .any(|t| t.start >= from && t.end <= to && !t.is_punct(";"));
         if has_code {
             pieces.push(Piece {
                 text: piece.trim_end().to_owned(),
@@ -477,7 +474,10 @@ pub fn split_queries(text: &str, on_semicolon: bool) -> Vec<Piece> {
             continue;
         }
         let mut piece_start = from;
-        for t in tokens.iter().filter(|t| t.start >= from && t.end <= to && t.is_punct(";")) {
+        for t in tokens
+            .iter()
+            .filter(|t| t.start >= from && t.end <= to && t.is_punct(";"))
+        {
             push(piece_start, t.end, &mut pieces);
             piece_start = t.end;
         }

@@ -1,13 +1,13 @@
 //! The walk over SurrealDB's AST: resolves tables, field paths, graph steps and compared literals against the IR, giving every expression a [`Ty`].
 
 use super::scan::Locator;
-use crate::suggest::nearest;
 use super::types::Ty;
 use super::{
     quoted_values, Class, Compared, Diagnostic, Options, Projection, RecordRef, Report, Severity,
     Span,
 };
 use crate::ir::{Schema, Table, TableKind};
+use crate::suggest::nearest;
 use surrealdb_sql::lookup::{LookupKind, LookupSubject};
 use surrealdb_sql::order::Ordering;
 use surrealdb_sql::{
@@ -34,7 +34,10 @@ pub(crate) fn statement(
         ),
         [TopLevelExpr::Expr(Expr::Select(select))] => {
             if !matches!(select.timeout, Expr::Literal(Literal::None)) {
-                let span = r.loc.word_and_next("timeout").unwrap_or_else(|| r.loc.all());
+                let span = r
+                    .loc
+                    .word_and_next("timeout")
+                    .unwrap_or_else(|| r.loc.all());
                 r.error(
                     span,
                     Class::NotOneSelect,
@@ -158,7 +161,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
             schema.exposed_tables().collect()
         };
         Resolver {
-
             visible,
             loc,
             report,
@@ -188,13 +190,24 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if self.table(name).is_some() {
             return true;
         }
-        let span = self.loc.ident(name, after).unwrap_or_else(|| self.loc.all());
+        let span = self
+            .loc
+            .ident(name, after)
+            .unwrap_or_else(|| self.loc.all());
         let names = self.table_names();
         let fix = match nearest(name, names.iter().copied()) {
-            Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
+            Some(near) => format!(
+                "did you mean `{near}`? The tables are: {}",
+                names.join(", ")
+            ),
             None => format!("the tables are: {}", names.join(", ")),
         };
-        self.error(span, Class::UnknownTable, format!("there is no table `{name}`"), fix);
+        self.error(
+            span,
+            Class::UnknownTable,
+            format!("there is no table `{name}`"),
+            fix,
+        );
         false
     }
 
@@ -281,7 +294,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 if let Ty::Record(t) = v.ty.element() {
                     if self.table(t).is_none() {
                         let t = t.clone();
-                        let span = self.loc.word_and_next("fetch").unwrap_or_else(|| self.loc.all());
+                        let span = self
+                            .loc
+                            .word_and_next("fetch")
+                            .unwrap_or_else(|| self.loc.all());
                         self.error(
                             span,
                             Class::UnknownTable,
@@ -352,14 +368,23 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let ty = self.select(inner, parent);
                 (ty.element().clone(), Path::default())
             }
-            Expr::FunctionCall(_) | Expr::Param(_) | Expr::Block(_) | Expr::IfElse(_) | Expr::Binary { .. } | Expr::Postfix { .. } | Expr::Prefix { .. } => {
+            Expr::FunctionCall(_)
+            | Expr::Param(_)
+            | Expr::Block(_)
+            | Expr::IfElse(_)
+            | Expr::Binary { .. }
+            | Expr::Postfix { .. }
+            | Expr::Prefix { .. } => {
                 let span = self.loc.word("from").unwrap_or_else(|| self.loc.all());
                 let names = self.table_names();
                 self.error(
                     span,
                     Class::UnknownTable,
                     format!("FROM {} does not name a table", what.to_sql()),
-                    format!("write the table name itself; the tables are: {}", names.join(", ")),
+                    format!(
+                        "write the table name itself; the tables are: {}",
+                        names.join(", ")
+                    ),
                 );
                 (Ty::Any, Path::default())
             }
@@ -389,7 +414,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Some(limit) => match &limit.0 {
                 Expr::Literal(Literal::Integer(n)) if *n >= 0 && (*n as u64) <= u64::from(max) => {}
                 Expr::Literal(Literal::Integer(n)) => {
-                    let span = self.loc.word_and_next("limit").unwrap_or_else(|| self.loc.all());
+                    let span = self
+                        .loc
+                        .word_and_next("limit")
+                        .unwrap_or_else(|| self.loc.all());
                     self.error(
                         span,
                         Class::Limit,
@@ -398,7 +426,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     )
                 }
                 other => {
-                    let span = self.loc.word_and_next("limit").unwrap_or_else(|| self.loc.all());
+                    let span = self
+                        .loc
+                        .word_and_next("limit")
+                        .unwrap_or_else(|| self.loc.all());
                     self.error(
                         span,
                         Class::Limit,
@@ -444,9 +475,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
                 match &call.receiver {
                     Function::Normal(name)
-                        if matches!(name.as_str(), "type::table" | "type::thing" | "type::record") =>
+                        if matches!(
+                            name.as_str(),
+                            "type::table" | "type::thing" | "type::record"
+                        ) =>
                     {
-                        let span = self.loc.ident("type", &[]).unwrap_or_else(|| self.loc.all());
+                        let span = self
+                            .loc
+                            .ident("type", &[])
+                            .unwrap_or_else(|| self.loc.all());
                         self.error(
                             span,
                             Class::UnknownTable,
@@ -480,7 +517,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 Val::of(ty.unwrap_or(Ty::Any))
             }
             Expr::Closure(_) | Expr::Break | Expr::Continue => Val::of(Ty::Any),
-            Expr::Return(_) | Expr::Throw(_) | Expr::Let(_) | Expr::Sleep(_) | Expr::Foreach(_) | Expr::Info(_) => {
+            Expr::Return(_)
+            | Expr::Throw(_)
+            | Expr::Let(_)
+            | Expr::Sleep(_)
+            | Expr::Foreach(_)
+            | Expr::Info(_) => {
                 let word = e.to_sql();
                 let word = word.split_whitespace().next().unwrap_or("").to_uppercase();
                 let span = self.loc.word(&word).unwrap_or_else(|| self.loc.all());
@@ -488,7 +530,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     span,
                     Class::NotOneSelect,
                     format!("a {word} statement inside the SELECT"),
-                    "answer with a SELECT alone: fields, FROM, WHERE, GROUP BY, ORDER BY, LIMIT".into(),
+                    "answer with a SELECT alone: fields, FROM, WHERE, GROUP BY, ORDER BY, LIMIT"
+                        .into(),
                 );
                 Val::of(Ty::Any)
             }
@@ -536,10 +579,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     let span = self.loc.record(&table).unwrap_or_else(|| self.loc.all());
                     let names = self.table_names();
                     let fix = match nearest(&table, names.iter().copied()) {
-                        Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
+                        Some(near) => format!(
+                            "did you mean `{near}`? The tables are: {}",
+                            names.join(", ")
+                        ),
                         None => format!("the tables are: {}", names.join(", ")),
                     };
-                    self.error(span, Class::UnknownTable, format!("there is no table `{table}`"), fix);
+                    self.error(
+                        span,
+                        Class::UnknownTable,
+                        format!("there is no table `{table}`"),
+                        fix,
+                    );
                     return Ty::Any;
                 }
                 let span = self.loc.record(&table).unwrap_or_else(|| self.loc.all());
@@ -783,15 +834,25 @@ impl<'a, 'l> Resolver<'a, 'l> {
     /// `[...]` after a value: an index (`[0]`, `[$]`), a key (`['name']`), or a filter written without WHERE.
     fn index(&mut self, cur: Val, index: &Expr, scope: &Scope, path: &mut Path) -> Val {
         match index {
-            Expr::Literal(Literal::Integer(_)) | Expr::Param(_) | Expr::Prefix { op: PrefixOperator::Negate, .. } => Val {
+            Expr::Literal(Literal::Integer(_))
+            | Expr::Param(_)
+            | Expr::Prefix {
+                op: PrefixOperator::Negate,
+                ..
+            } => Val {
                 ty: match cur.ty {
                     Ty::Array(t) => *t,
                     other => other,
                 },
                 field: cur.field,
             },
-            Expr::Literal(Literal::String(key)) => self.field(&cur.ty, key.as_str(), path, &[], scope),
-            Expr::Binary { op, .. } if COMPARISONS.contains(op) || matches!(op, BinaryOperator::And | BinaryOperator::Or) => {
+            Expr::Literal(Literal::String(key)) => {
+                self.field(&cur.ty, key.as_str(), path, &[], scope)
+            }
+            Expr::Binary { op, .. }
+                if COMPARISONS.contains(op)
+                    || matches!(op, BinaryOperator::And | BinaryOperator::Or) =>
+            {
                 let text = index.to_sql();
                 let span = self.loc.bracket_filter().unwrap_or_else(|| self.loc.all());
                 self.error(
@@ -804,7 +865,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 self.expr(index, &inner);
                 cur
             }
-            Expr::Prefix { op: PrefixOperator::Not, .. } => {
+            Expr::Prefix {
+                op: PrefixOperator::Not,
+                ..
+            } => {
                 let text = index.to_sql();
                 let span = self.loc.bracket_filter().unwrap_or_else(|| self.loc.all());
                 self.error(
@@ -840,19 +904,32 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Ty::Object(keys) => match keys.iter().find(|(k, _)| k == name) {
                 Some((_, ty)) => Val::of(ty.clone()),
                 None => {
-                    let span = self.loc.ident(name, after).unwrap_or_else(|| self.loc.all());
+                    let span = self
+                        .loc
+                        .ident(name, after)
+                        .unwrap_or_else(|| self.loc.all());
                     let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
                     let fix = match nearest(name, names.iter().copied()) {
-                        Some(near) => format!("did you mean `{near}`? The rows have: {}", names.join(", ")),
+                        Some(near) => {
+                            format!("did you mean `{near}`? The rows have: {}", names.join(", "))
+                        }
                         None => format!("the rows have: {}", names.join(", ")),
                     };
-                    self.error(span, Class::UnknownField, format!("the subquery's rows have no field `{name}`"), fix);
+                    self.error(
+                        span,
+                        Class::UnknownField,
+                        format!("the subquery's rows have no field `{name}`"),
+                        fix,
+                    );
                     Val::of(Ty::Any)
                 }
             },
             Ty::Any | Ty::AnyObject | Ty::None => Val::of(Ty::Any),
             scalar => {
-                let span = self.loc.ident(name, after).unwrap_or_else(|| self.loc.all());
+                let span = self
+                    .loc
+                    .ident(name, after)
+                    .unwrap_or_else(|| self.loc.all());
                 let _ = scope;
                 self.error(
                     span,
@@ -868,7 +945,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
     fn table_field(&mut self, table: &str, name: &str, path: &Path, after: &[&str]) -> Val {
         let Some(t) = self.table(table) else {
             // A link into a table the agent cannot see reads like an unknown table.
-            let span = self.loc.ident(name, after).unwrap_or_else(|| self.loc.all());
+            let span = self
+                .loc
+                .ident(name, after)
+                .unwrap_or_else(|| self.loc.all());
             let names = self.table_names();
             self.error(
                 span,
@@ -895,7 +975,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 field: Some((table.to_owned(), name.to_owned())),
             };
         }
-        let span = self.loc.ident(name, after).unwrap_or_else(|| self.loc.all());
+        let span = self
+            .loc
+            .ident(name, after)
+            .unwrap_or_else(|| self.loc.all());
         let (class, message, fix) = self.unknown_field(t, name, path);
         if t.schemaless && class == Class::UnknownField {
             // A SCHEMALESS table's rows may hold fields the schema does not declare: the query
@@ -931,7 +1014,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             .filter(|o| o.name != t.name && o.fields.iter().any(|f| f.name == name))
             .collect();
         let landed = if path.traversed && !path.text.is_empty() {
-            format!("`{}` lands on `{}`, which has no field `{name}`", path.text, t.name)
+            format!(
+                "`{}` lands on `{}`, which has no field `{name}`",
+                path.text, t.name
+            )
         } else {
             format!("`{}` has no field `{name}`", t.name)
         };
@@ -944,8 +1030,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     .iter()
                     .filter(|o| !path.tables.contains(&o.name))
                     .filter_map(|o| {
-                        self.reach(&t.name, &o.name)
-                            .map(|hops| format!("`{name}` of `{}` is `{}{hops}.{name}`", o.name, path.text))
+                        self.reach(&t.name, &o.name).map(|hops| {
+                            format!("`{name}` of `{}` is `{}{hops}.{name}`", o.name, path.text)
+                        })
                     })
                     .collect();
                 let further = if further.is_empty() {
@@ -964,7 +1051,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return (
                 Class::UnknownField,
                 landed,
-                format!("did you mean `{near}`? The fields of `{}` are: {fields}", t.name),
+                format!(
+                    "did you mean `{near}`? The fields of `{}` are: {fields}",
+                    t.name
+                ),
             );
         }
         if let Some(owner) = owners.first() {
@@ -975,7 +1065,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return (
                 Class::UnknownField,
                 landed,
-                format!("`{name}` is a field of `{}`: {reach}; the fields of `{}` are: {fields}", owner.name, t.name),
+                format!(
+                    "`{name}` is a field of `{}`: {reach}; the fields of `{}` are: {fields}",
+                    owner.name, t.name
+                ),
             );
         }
         (
@@ -1004,11 +1097,20 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 owner.name, owner.name
             );
         }
-        let first = path.tables.first().map_or(owner.name.as_str(), String::as_str);
+        let first = path
+            .tables
+            .first()
+            .map_or(owner.name.as_str(), String::as_str);
         if first == owner.name {
-            format!("filter it before traversing: `{}[WHERE {field} ...]` or FROM {} WHERE {field} ...", owner.name, owner.name)
+            format!(
+                "filter it before traversing: `{}[WHERE {field} ...]` or FROM {} WHERE {field} ...",
+                owner.name, owner.name
+            )
         } else {
-            format!("filter that step inside the traversal: `{}[WHERE {field} ...]`", owner.name)
+            format!(
+                "filter that step inside the traversal: `{}[WHERE {field} ...]`",
+                owner.name
+            )
         }
     }
 
@@ -1082,7 +1184,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
         };
         for subject in &lookup.what {
             let target = match subject {
-                LookupSubject::Table { table, .. } | LookupSubject::Range { table, .. } => table.as_str().to_owned(),
+                LookupSubject::Table { table, .. } | LookupSubject::Range { table, .. } => {
+                    table.as_str().to_owned()
+                }
             };
             if !self.check_table(&target, &[arrow, "(", ","]) {
                 continue;
@@ -1101,7 +1205,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             match self.step(source, &target, &lookup.kind) {
                 Ok(()) => landed.push(target),
                 Err((message, fix)) => {
-                    let span = self.loc.ident(&target, &[arrow]).unwrap_or_else(|| self.loc.all());
+                    let span = self
+                        .loc
+                        .ident(&target, &[arrow])
+                        .unwrap_or_else(|| self.loc.all());
                     self.error(span, Class::BadTraversal, message, fix);
                 }
             }
@@ -1156,7 +1263,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
         }
         let describe = |r: &Table| match &r.kind {
-            TableKind::Relation { from, to } => format!("`{}` links {from} (in) to {to} (out)", r.name),
+            TableKind::Relation { from, to } => {
+                format!("`{}` links {from} (in) to {to} (out)", r.name)
+            }
             TableKind::Normal => format!("`{}` is not an edge", r.name),
         };
         if let TableKind::Relation { from, to } = &s.kind {
@@ -1164,7 +1273,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             let want = if out { to } else { from };
             let arrow = if out { "->" } else { "<-" };
             return Err((
-                format!("{}, so `{source}{arrow}{target}` cannot land on `{target}`", describe(s)),
+                format!(
+                    "{}, so `{source}{arrow}{target}` cannot land on `{target}`",
+                    describe(s)
+                ),
                 format!("write `{source}{arrow}{want}`"),
             ));
         }
@@ -1174,8 +1286,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 if (out && to == source) || (inn && from == source) {
                     let (arrow, other) = if out { ("<-", from) } else { ("->", to) };
                     Err((
-                        format!("{}: it arrives at `{source}`, it does not leave it", describe(t)),
-                        format!("traverse it the other way: `{source}{arrow}{target}{arrow}{other}`"),
+                        format!(
+                            "{}: it arrives at `{source}`, it does not leave it",
+                            describe(t)
+                        ),
+                        format!(
+                            "traverse it the other way: `{source}{arrow}{target}{arrow}{other}`"
+                        ),
                     ))
                 } else {
                     let routes = self.edges_of(source);
@@ -1195,10 +1312,14 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     .visible
                     .iter()
                     .filter_map(|r| match &r.kind {
-                        TableKind::Relation { from, to } if from == source && to == target && out => {
+                        TableKind::Relation { from, to }
+                            if from == source && to == target && out =>
+                        {
                             Some(format!("`{source}->{}->{target}`", r.name))
                         }
-                        TableKind::Relation { from, to } if to == source && from == target && inn => {
+                        TableKind::Relation { from, to }
+                            if to == source && from == target && inn =>
+                        {
                             Some(format!("`{source}<-{}<-{target}`", r.name))
                         }
                         _ => None,
@@ -1207,7 +1328,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let fix = if via.is_empty() {
                     match self.reach(source, target) {
                         Some(hops) => format!("go through the edges: `{source}{hops}`"),
-                        None => format!("from `{source}` traverse {}", self.edges_of(source).join(" or ")),
+                        None => format!(
+                            "from `{source}` traverse {}",
+                            self.edges_of(source).join(" or ")
+                        ),
                     }
                 } else {
                     format!("go through the edge: {}", via.join(" or "))
@@ -1278,10 +1402,18 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
         ("string", f) if f.starts_with("is") => Ty::Bool,
         ("string", "split" | "words") => Ty::array(Ty::String),
         ("string", _) => Ty::String,
-        ("time", "now" | "floor" | "round" | "ceil" | "group" | "min" | "max" | "from_unix" | "from_millis" | "from_secs") => Ty::Datetime,
+        (
+            "time",
+            "now" | "floor" | "round" | "ceil" | "group" | "min" | "max" | "from_unix"
+            | "from_millis" | "from_secs",
+        ) => Ty::Datetime,
         ("time", "format" | "timezone") => Ty::String,
         ("time", _) => Ty::Int,
-        ("array", "distinct" | "sort" | "flatten" | "reverse" | "slice" | "union" | "group" | "intersect" | "difference" | "complement") => first,
+        (
+            "array",
+            "distinct" | "sort" | "flatten" | "reverse" | "slice" | "union" | "group" | "intersect"
+            | "difference" | "complement",
+        ) => first,
         ("array", "len") => Ty::Int,
         ("array", "first" | "last" | "pop") => first.element().clone(),
         ("array", "any" | "all" | "includes") => Ty::Bool,

@@ -71,7 +71,9 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
         }
         if c == '/' && next == Some('*') {
             i += 2;
-            while i < bytes.len() && !(bytes[i].1 == '*' && bytes.get(i + 1).map(|b| b.1) == Some('/')) {
+            while i < bytes.len()
+                && !(bytes[i].1 == '*' && bytes.get(i + 1).map(|b| b.1) == Some('/'))
+            {
                 i += 1;
             }
             i = (i + 2).min(bytes.len());
@@ -306,7 +308,9 @@ impl Locator {
             }
         }
         self.take(|_, t| t.kind == Kind::Ident && t.text == name)
-            .or_else(|| self.take(|_, t| t.kind == Kind::Ident && t.text.eq_ignore_ascii_case(name)))
+            .or_else(|| {
+                self.take(|_, t| t.kind == Kind::Ident && t.text.eq_ignore_ascii_case(name))
+            })
     }
 
     /// The first unused string literal with content `value`.
@@ -351,7 +355,9 @@ impl Locator {
         let i = (0..self.tokens.len()).find(|&i| {
             !self.used[i]
                 && self.tokens[i].is_punct("[")
-                && self.prev(i).is_some_and(|p| p.kind == Kind::Ident || p.is_punct("]"))
+                && self
+                    .prev(i)
+                    .is_some_and(|p| p.kind == Kind::Ident || p.is_punct("]"))
                 && self.tokens.get(i + 1).is_some_and(|n| {
                     !(n.is_word("where")
                         || n.is_punct("?")
@@ -389,7 +395,8 @@ mod tests {
 
     #[test]
     fn names_strings_and_comments() {
-        let text = "SELECT `a b`, d'2025-01-01' FROM x->y -- c 'not a string'\nWHERE s = \"it\\\"s\"";
+        let text =
+            "SELECT `a b`, d'2025-01-01' FROM x->y -- c 'not a string'\nWHERE s = \"it\\\"s\"";
         let t = tokens(text);
         let kinds: Vec<(Kind, &str)> = t.iter().map(|t| (t.kind, t.text.as_str())).collect();
         assert_eq!(

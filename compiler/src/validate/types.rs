@@ -98,7 +98,10 @@ impl fmt::Display for Ty {
             Ty::Uuid => f.write_str("uuid"),
             Ty::Bytes => f.write_str("bytes"),
             Ty::Literal(values) => {
-                let quoted: Vec<String> = values.iter().map(|v| crate::surql::quote_string(v)).collect();
+                let quoted: Vec<String> = values
+                    .iter()
+                    .map(|v| crate::surql::quote_string(v))
+                    .collect();
                 f.write_str(&quoted.join(" | "))
             }
             Ty::Record(t) => write!(f, "record<{t}>"),

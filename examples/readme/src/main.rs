@@ -64,7 +64,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The typed helpers read them back: ada's orders, and the order's lines.
     let orders = store::db::customer::placed_purchase(&db, &ada).await?;
     let lines = store::db::purchase::contains_edges_from(&db, &order).await?;
-    println!("{} has {} order(s); {} has {} line(s)", ada, orders.len(), order, lines.len());
+    println!(
+        "{} has {} order(s); {} has {} line(s)",
+        ada,
+        orders.len(),
+        order,
+        lines.len()
+    );
 
     // The few-shot pool: a question your application accepted, its query and its embedding.
     // Only an owner or editor may add one (the agent cannot).
@@ -82,8 +88,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Send the prompt to your model; its reply runs as the read-only agent.
     let reply = "SELECT in.tier AS tier, count() AS orders FROM placed GROUP BY tier ORDER BY orders DESC LIMIT 50;";
-    let password = std::env::var("SURQLC_AGENT_PASSWORD")
-        .unwrap_or_else(|_| "dev-only-password".into());
+    let password =
+        std::env::var("SURQLC_AGENT_PASSWORD").unwrap_or_else(|_| "dev-only-password".into());
     let agent = store::db::agent_signin(&db, "shop", "store", &password).await?;
     match store::db::run_readonly(&agent, reply).await? {
         // Parsed, validated against the schema and the data, LIMIT and TIMEOUT enforced.
