@@ -1,9 +1,10 @@
 // build.rs
 fn main() {
     let mut builder = surqlc::Builder::new();
-    builder.schema("src/store.rs"); // writes $OUT_DIR/schema.surql and $OUT_DIR/schema.rs
-                                    // The agent's password is hashed into schema.surql. Debug builds fall back to a development
-                                    // password so `cargo run` works at once; set SURQLC_AGENT_PASSWORD for anything real.
+    // Writes $OUT_DIR/schema.surql and $OUT_DIR/schema.rs.
+    builder.schema("src/store.rs");
+    // The agent's password is hashed into schema.surql. Debug builds fall back to a development
+    // password so `cargo run` works at once; set SURQLC_AGENT_PASSWORD for anything real.
     if std::env::var_os("SURQLC_AGENT_PASSWORD").is_none()
         && std::env::var("PROFILE").as_deref() == Ok("debug")
     {
