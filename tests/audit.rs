@@ -15,16 +15,6 @@ fn live_block(output: &surqlc::builder::Output) -> String {
     })
 }
 
-fn schema_files() -> Vec<std::path::PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(root().join("schemas"))
-        .expect("schemas/ exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn static_block_equals_the_engine_for_every_schema() {
     let files = schema_files();

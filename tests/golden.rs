@@ -6,12 +6,7 @@ use surqlc_tests::*;
 #[test]
 fn every_schema_matches_its_golden_file() {
     let bless = std::env::var_os("SURQLC_BLESS").is_some();
-    let mut schemas: Vec<_> = std::fs::read_dir(root().join("schemas"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    schemas.sort();
+    let schemas = schema_files();
     assert!(schemas.len() >= 2, "schemas/ holds the examples");
     let mut stale = Vec::new();
     for path in schemas {

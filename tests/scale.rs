@@ -27,13 +27,7 @@ fn assert_block_counts(schema: &Schema, what: &str) {
 
 #[test]
 fn block_tokens_equal_counting_the_whole_block_for_every_schema() {
-    let mut files: Vec<_> = std::fs::read_dir(root().join("schemas"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    files.sort();
-    for file in files {
+    for file in schema_files() {
         let schema = surqlc::Builder::new()
             .schema(&file)
             .cargo_metadata(false)

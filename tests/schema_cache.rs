@@ -12,16 +12,6 @@ async fn string(db: &Db, statement: &str) -> String {
         .unwrap_or_else(|e| panic!("{statement}: {e}"))
 }
 
-fn schema_files() -> Vec<std::path::PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(root().join("schemas"))
-        .expect("schemas/ exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    files.sort();
-    files
-}
-
 fn compile(file: &std::path::Path) -> surqlc::builder::Output {
     surqlc::Builder::new()
         .schema(file)

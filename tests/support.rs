@@ -21,6 +21,17 @@ pub fn read(path: impl Into<PathBuf>) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
+/// Every example schema, `schemas/*.rs`, in name order.
+pub fn schema_files() -> Vec<PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(root().join("schemas"))
+        .expect("schemas/ exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// A fresh directory for one test's files, unique to this process.
 pub fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("surqlc-{}-{name}", std::process::id()));

@@ -250,7 +250,7 @@ pub async fn definitions<C: Connection>(db: &Surreal<C>) -> Result<Definitions, 
             let mut statement = String::new();
             for t in &tables {
                 statement.push_str("INFO FOR TABLE ");
-                statement.push_str(&quote_ident(t));
+                statement.push_str(&crate::surql::lex::escape_ident(t));
                 statement.push_str(";\n");
             }
             let per_table = if tables.is_empty() {
@@ -320,7 +320,10 @@ pub async fn expected_beside<C: Connection>(
     }
     .await;
     let removed = scratch
-        .query(format!("REMOVE DATABASE IF EXISTS {}", quote_ident(&name)))
+        .query(format!(
+            "REMOVE DATABASE IF EXISTS {}",
+            crate::surql::lex::escape_ident(&name)
+        ))
         .await
         .and_then(|r| r.check().map(|_| ()));
     let definitions = read?;
@@ -382,18 +385,6 @@ fn entries(info: &serde_json::Value, group: &str) -> Vec<(String, String)> {
             })
             .collect(),
         _ => Vec::new(),
-    }
-}
-
-/// A name as an identifier in a statement: bare if it is a plain word, else in backticks.
-fn quote_ident(name: &str) -> String {
-    let plain = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        name.to_owned()
-    } else {
-        format!("`{}`", name.replace('\\', "\\\\").replace('`', "\\`"))
     }
 }
 

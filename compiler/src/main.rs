@@ -113,18 +113,13 @@ struct AuditArgs {
     vector: Vec<f64>,
 }
 
+/// Where on a database and as whom: shared by the commands that connect to one.
 #[derive(Args)]
-struct DiffTarget {
-    /// The server to compare: ws://host:port (or mem:// for an empty embedded database).
-    #[arg(long, required_unless_present = "dump", conflicts_with = "dump")]
-    endpoint: Option<String>,
-    /// Compare a dump (`surreal export`) or schema file, loaded into a fresh embedded database, instead of a server.
-    #[arg(long, value_name = "FILE")]
-    dump: Option<PathBuf>,
-    /// Namespace to compare.
+struct ServerArgs {
+    /// Namespace to use.
     #[arg(long, default_value = "ai")]
     ns: String,
-    /// Database to compare [default: the schema's name].
+    /// Database to use [default: the schema's name].
     #[arg(long)]
     db: Option<String>,
     /// Root user for a server endpoint.
@@ -138,6 +133,30 @@ struct DiffTarget {
         hide_env_values = true
     )]
     pass: Option<String>,
+}
+
+impl ServerArgs {
+    /// The target at `endpoint`; the database defaults to the schema's name.
+    fn target(self, endpoint: String, schema: &surqlc::ir::Schema) -> Target {
+        Target {
+            endpoint,
+            namespace: self.ns,
+            database: self.db.unwrap_or_else(|| schema.name.clone()),
+            root: self.user.zip(self.pass),
+        }
+    }
+}
+
+#[derive(Args)]
+struct DiffTarget {
+    /// The server to compare: ws://host:port (or mem:// for an empty embedded database).
+    #[arg(long, required_unless_present = "dump", conflicts_with = "dump")]
+    endpoint: Option<String>,
+    /// Compare a dump (`surreal export`) or schema file, loaded into a fresh embedded database, instead of a server.
+    #[arg(long, value_name = "FILE")]
+    dump: Option<PathBuf>,
+    #[command(flatten)]
+    server: ServerArgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -178,23 +197,8 @@ struct RunArgs {
     /// Database endpoint: mem:// (embedded, the default) or ws://host:port.
     #[arg(long, default_value = "mem://")]
     endpoint: String,
-    /// Namespace to use.
-    #[arg(long, default_value = "ai")]
-    ns: String,
-    /// Database to use [default: the schema's name].
-    #[arg(long)]
-    db: Option<String>,
-    /// Root user for a server endpoint.
-    #[arg(long, requires = "pass")]
-    user: Option<String>,
-    /// Root password for a server endpoint.
-    #[arg(
-        long,
-        requires = "user",
-        env = "SURQLC_ROOT_PASSWORD",
-        hide_env_values = true
-    )]
-    pass: Option<String>,
+    #[command(flatten)]
+    server: ServerArgs,
 }
 
 /// A `--vector` component: a number, spaces around it allowed.
@@ -278,12 +282,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Prompt { input, run } => {
             let output = builder(&input).generate()?;
             session::check_dimension(&output.schema, &run.vector)?;
-            let target = Target {
-                endpoint: run.endpoint.clone(),
-                namespace: run.ns.clone(),
-                database: run.db.clone().unwrap_or_else(|| output.schema.name.clone()),
-                root: run.user.clone().zip(run.pass.clone()),
-            };
+            let target = run.server.target(run.endpoint, &output.schema);
             let conn = session::open(&output, &target).await?;
             if let Some(seed) = &run.seed {
                 session::load_file(&conn, seed).await?;
@@ -361,12 +360,10 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             let output = b.generate()?;
             let source = session::DiffSource {
                 dump: target.dump,
-                target: Target {
-                    endpoint: target.endpoint.unwrap_or_else(|| "mem://".into()),
-                    namespace: target.ns,
-                    database: target.db.unwrap_or_else(|| output.schema.name.clone()),
-                    root: target.user.zip(target.pass),
-                },
+                target: target.server.target(
+                    target.endpoint.unwrap_or_else(|| "mem://".into()),
+                    &output.schema,
+                ),
             };
             let found = session::diff(&output, &source, ignore_passhash).await?;
             if !found.is_empty() {

@@ -16,7 +16,7 @@
 //! `schema.surql` and warned about by the `Builder`: the budget still holds, but far fewer
 //! tables fit.
 
-use crate::ir::{Schema, Table, TableKind, Type, ValueHint};
+use crate::ir::{Schema, Table, TableKind, Type};
 use crate::surql::info as render;
 
 /// The table that holds one row per exposed table.
@@ -340,11 +340,10 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         .map(|h| TemplateHint {
             // A note belongs to no table: every pruned prompt keeps it.
             table: match h {
-                ValueHint::Distinct { field, .. } | ValueHint::Range { field } => {
-                    Some(field.table.clone())
-                }
-                ValueHint::Ids { table, .. } => Some(table.clone()),
-                ValueHint::Note(_) => None,
+                crate::ir::ValueHint::Distinct { field, .. }
+                | crate::ir::ValueHint::Range { field } => Some(field.table.clone()),
+                crate::ir::ValueHint::Ids { table, .. } => Some(table.clone()),
+                crate::ir::ValueHint::Note(_) => None,
             },
             expression: crate::surql::hints::expression(h),
         })

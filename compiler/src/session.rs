@@ -64,10 +64,15 @@ pub async fn open_embedded(output: &Output) -> Result<Db, Failure> {
     open(output, &target).await
 }
 
+/// The text of a file the user named; unreadable is bad input.
+fn read(path: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::BadInput(format!("error: cannot read {}: {e}", path.display())))
+}
+
 /// Runs the SurrealQL file at `path` (rows, few-shot examples).
 pub async fn load_file(conn: &Db, path: &Path) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::BadInput(format!("error: cannot read {}: {e}", path.display())))?;
+    let text = read(path)?;
     db::execute(conn, &text)
         .await
         .map_err(|e| Failure::Failed(format!("error: loading {}: {e}", path.display())))
@@ -178,9 +183,7 @@ pub async fn diff(
         ))?;
     let live = match &source.dump {
         Some(dump) => {
-            let text = std::fs::read_to_string(dump).map_err(|e| {
-                Failure::BadInput(format!("error: cannot read {}: {e}", dump.display()))
-            })?;
+            let text = read(dump)?;
             drift::embedded_definitions(&text)
                 .await
                 .map_err(bad(format!("loading {}", dump.display())))?

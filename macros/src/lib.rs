@@ -21,6 +21,8 @@ use syn::DeriveInput;
 
 mod ir_tokens;
 
+use ir_tokens::{option, string};
+
 /// A table: a struct with named fields. See `docs/annotations.md`.
 #[proc_macro_derive(Table, attributes(surqlc))]
 pub fn derive_table(input: TokenStream) -> TokenStream {
@@ -68,18 +70,8 @@ fn expand(input: TokenStream, kind: Derive) -> TokenStream {
     }
 }
 
-fn string(s: &str) -> Tokens {
-    quote!(::std::string::String::from(#s))
-}
-
 fn option_string(s: &Option<String>) -> Tokens {
-    match s {
-        Some(s) => {
-            let s = string(s);
-            quote!(::std::option::Option::Some(#s))
-        }
-        None => quote!(::std::option::Option::None),
-    }
+    option(s, |s| string(s))
 }
 
 /// An `ir::Type` known at expansion time, as an expression.
@@ -122,10 +114,7 @@ fn known_type(ty: &ir::Type) -> Tokens {
 }
 
 fn length(len: Option<u64>) -> Tokens {
-    match len {
-        Some(n) => quote!(::std::option::Option::Some(#n)),
-        None => quote!(::std::option::Option::None),
-    }
+    option(&len, |n| quote!(#n))
 }
 
 /// A field type as an expression; links and named types ask the other type's impl.
