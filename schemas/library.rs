@@ -1,6 +1,8 @@
 //! A lending library: a second example schema that exercises more of the annotation grammar
 //! (renames, options, arrays, fixed-length arrays, UUIDs, durations, a raw type override,
-//! a relation with its own fields, skipped fields and the default settings).
+//! a relation with its own fields, skipped fields and the default settings), and what the agent
+//! may not read: the audit log is not exposed and a member's phone number is `hidden`, so the
+//! agent signs in through record access bound by `PERMISSIONS` (see `surqlc::access`).
 
 use serde::{Deserialize, Serialize};
 use surqlc::runtime::{Datetime, Duration, Link, Uuid};
@@ -28,6 +30,9 @@ pub struct Member {
     pub level: Level,
     /// Nicknames the member answers to, if any.
     pub nicknames: Vec<String>,
+    /// Phone number for overdue notices: personal data, kept from the agent.
+    #[surqlc(hidden)]
+    pub phone: Option<String>,
     /// Cached for the UI only; never stored.
     #[serde(skip)]
     pub unread_notices: u32,

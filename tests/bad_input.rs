@@ -516,3 +516,34 @@ fn known_traps_are_warnings_with_a_position() {
         .to_string()
         .starts_with("warning: `signup_date` looks like a date"));
 }
+
+#[test]
+fn what_the_agent_may_not_read_is_never_in_the_prompt() {
+    // `hidden` is the select permission: writing both is a contradiction.
+    assert_one(
+        "#[derive(Table)]\npub struct Person {\n    #[surqlc(hidden, permissions(select = full))]\n    pub salary: i64,\n}\n",
+        3,
+        14,
+        "`hidden` sets the field's select permission to NONE",
+    );
+    // A value hint would print a hidden field's or table's values in the prompt.
+    assert_one(
+        "#[derive(Schema)]\n#[surqlc(value_hints(distinct(Person::salary)))]\npub struct S;\n#[derive(Table)]\npub struct Person {\n    #[surqlc(hidden)]\n    pub salary: i64,\n}\n",
+        2,
+        31,
+        "`person.salary` is hidden from the agent",
+    );
+    assert_one(
+        "#[derive(Schema)]\n#[surqlc(expose(Person), value_hints(ids(Case)))]\npub struct S;\n#[derive(Table)]\npub struct Person {\n    pub name: String,\n}\n#[derive(Table)]\npub struct Case {\n    pub note: String,\n}\n",
+        2,
+        42,
+        "`case` is not exposed",
+    );
+    // The record-access agent's identities live in a table of surqlc's.
+    assert_one(
+        "#[derive(Table)]\npub struct SurqlcAgent {\n    pub name: String,\n}\n",
+        2,
+        12,
+        "record-access agent's password hash",
+    );
+}

@@ -36,3 +36,4 @@ mod store_lesson;
 mod store_seed;
 mod surreal_server;
 mod validate;
+mod visibility;

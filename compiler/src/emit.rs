@@ -167,12 +167,13 @@ pub fn render_schema_surql_with(
             sources.join(", ")
         },
     );
+    let access = crate::access::Access::of(schema);
     context.insert(
         "tables",
         &schema
             .tables
             .iter()
-            .map(surql::table_definition)
+            .map(|t| surql::table_definition_with(t, access.table_permissions(t).as_ref()))
             .collect::<Vec<_>>(),
     );
     context.insert(
@@ -207,6 +208,23 @@ pub fn render_schema_surql_with(
         Some(prune) => context.insert("prune", &prune),
         None => context.insert("prune", &false),
     }
+    let reasons = crate::access::reasons(schema);
+    context.insert(
+        "access",
+        &serde_json::json!({
+            "record": !reasons.is_empty(),
+            // In a `--` comment: a renamed field's name may hold a line break.
+            "reasons": reasons.join("; ").replace(['\n', '\r'], " "),
+            "identity": crate::access::IDENTITY_TABLE,
+            // The PERMISSIONS texts the schema block leaves out (a regex alternation).
+            "stripped": if reasons.is_empty() {
+                "FULL|NONE".to_owned()
+            } else {
+                format!("FULL|NONE|{}", crate::access::READ_ONLY_TABLE.trim_start_matches("PERMISSIONS "))
+            },
+        }),
+    );
+    context.insert("hidden", &hidden_fields_literal(schema));
     let agent = &settings.agent;
     let passhash = match &options.agent_password {
         Some(pw) => crate::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,
@@ -227,4 +245,29 @@ pub fn render_schema_surql_with(
         .map_err(|e| template_error("templates/schema.surql.tera", e))?;
     tera.render("schema.surql", &context)
         .map_err(|e| template_error("templates/schema.surql.tera", e))
+}
+
+/// `{ table: ["field", ...], ... }`: the exposed tables' fields the prompt functions leave out, as a
+/// SurrealQL object; empty when there are none.
+fn hidden_fields_literal(schema: &Schema) -> String {
+    let entries: Vec<String> = schema
+        .exposed_tables()
+        .filter_map(|t| {
+            let hidden = crate::access::hidden_fields(t);
+            (!hidden.is_empty()).then(|| {
+                let names: Vec<String> =
+                    hidden.iter().map(|f| surql::lex::quote_string(f)).collect();
+                format!(
+                    "{}: [{}]",
+                    surql::lex::quote_string(&t.name),
+                    names.join(", ")
+                )
+            })
+        })
+        .collect();
+    if entries.is_empty() {
+        String::new()
+    } else {
+        format!("{{ {} }}", entries.join(", "))
+    }
 }

@@ -5,6 +5,7 @@
 //! (everything SurrealQL: definitions and the engine's rendering), `emit` (the
 //! `schema.surql` file), `rustgen`, and the optional `tokens` and `db` modules. See `ARCHITECTURE.md` at the repository root.
 
+pub mod access;
 #[cfg(feature = "front")]
 pub mod diagnostic;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.

@@ -105,11 +105,13 @@ pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
         .as_ref()
         .map(|p| p.always.clone())
         .unwrap_or_default();
+    let access = crate::access::Access::of(schema);
+    let rendering = render::Rendering::of(schema);
     exposed
         .iter()
         .enumerate()
         .map(|(position, table)| {
-            let block = render::table_block(schema, table);
+            let block = render::table_block_as(&access, table, rendering);
             let ends = match &table.kind {
                 TableKind::Relation { from, to } => dedup(
                     [from, to]

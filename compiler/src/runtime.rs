@@ -687,6 +687,45 @@ pub async fn signin_agent<C: Connection>(
         .map(Agent)
 }
 
+/// Signs a new session on `db`'s connection in as a record-access agent: the record access `user`
+/// on `namespace`/`database`, with the parameters `user` and `pass`, as `schema.surql` defines it
+/// when the schema hides a table or field from the prompt. The engine then holds the session to
+/// table and field `PERMISSIONS`. `db` keeps its own credentials.
+pub async fn signin_record_agent<C: Connection>(
+    db: &Surreal<C>,
+    namespace: &str,
+    database: &str,
+    user: &str,
+    password: &str,
+) -> Result<Agent<C>, surrealdb::Error> {
+    let agent = db.clone();
+    let tried = |e: surrealdb::Error| {
+        let message = format!(
+            "the agent `{user}` could not sign in through record access `{user}` on namespace \
+             `{namespace}`, database `{database}`: {} (is the schema applied to this database, \
+             built with this password? surqlc's agent has the password SURQLC_AGENT_PASSWORD held \
+             when build.rs ran)",
+            e.message()
+        );
+        surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
+    };
+    agent
+        .signin(surrealdb::opt::auth::Record {
+            namespace: namespace.into(),
+            database: database.into(),
+            access: user.into(),
+            params: serde_json::json!({ "user": user, "pass": password }),
+        })
+        .await
+        .map_err(tried)?;
+    agent
+        .use_ns(namespace)
+        .use_db(database)
+        .await
+        .map_err(tried)?;
+    Ok(Agent(agent))
+}
+
 /// Runs one generated `SELECT` on the agent's session, bounded by `timeout`.
 ///
 /// The reply is parsed with SurrealDB's own parser: anything but exactly one `SELECT`, or a

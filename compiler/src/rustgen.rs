@@ -279,6 +279,9 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("k", &settings.examples.k);
     context.insert("pool_table", &settings.examples.table);
     context.insert("agent_user", &settings.agent.user);
+    // On one doc line: a renamed field's name may hold anything.
+    let reasons = crate::access::reasons(schema).join("; ");
+    context.insert("agent_reasons", &reasons.replace(['\n', '\r'], " "));
     context.insert("surql_file", &options.surql_file);
     context.insert("agent_defined", &options.agent_defined);
     context.insert("password_env", crate::password::AGENT_PASSWORD_ENV);

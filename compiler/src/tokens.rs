@@ -122,8 +122,9 @@ fn block_cost_with(
     comments: Option<&[usize]>,
 ) -> BlockCost {
     let exposed: Vec<(usize, &Table)> = schema.exposed_tables().enumerate().collect();
+    let access = crate::access::Access::of(schema);
     let one = |&(i, t): &(usize, &Table)| {
-        let text = info::table_block_as(t, rendering);
+        let text = info::table_block_as(&access, t, rendering);
         let tokens = encoding.count(&text);
         let cost = TableCost {
             table: t.name.clone(),

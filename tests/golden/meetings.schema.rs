@@ -21,6 +21,9 @@ pub const EXPOSED_TABLES: &[&str] = &[
 #[allow(dead_code)]
 pub const EMBEDDING_DIMENSION: usize = 4;
 /// The database-level `VIEWER` user that runs generated queries.
+///
+/// A `VIEWER` reads every table and field; this schema's prompt hides none. (Leave a table out of
+/// `expose(...)` or mark a field `hidden`, and the agent becomes a record user bound by `PERMISSIONS`.)
 #[allow(dead_code)]
 pub const AGENT_USER: &str = "agent";
 /// The `TIMEOUT` [`run_readonly`] adds to every generated query.

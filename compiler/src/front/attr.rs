@@ -515,6 +515,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     "flexible",
                     "reference",
                     "permissions",
+                    "hidden",
                 ],
             ));
         }

@@ -106,6 +106,8 @@ pub struct FieldClauses {
     pub flexible: Option<Span>,
     pub reference: Option<ReferenceAttr>,
     pub permissions: Option<PermissionsAttr>,
+    /// `hidden`: left out of the prompt and unreadable by the agent (`PERMISSIONS FOR select NONE`).
+    pub hidden: Option<Span>,
 }
 
 impl FieldClauses {
@@ -120,6 +122,7 @@ impl FieldClauses {
             || self.flexible.is_some()
             || self.reference.is_some()
             || self.permissions.is_some()
+            || self.hidden.is_some()
     }
 }
 
@@ -429,6 +432,8 @@ pub fn field_item(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut FieldClauses) -> 
         flag(cx, &mut out.readonly, meta, "readonly")?;
     } else if p.is_ident("flexible") {
         flag(cx, &mut out.flexible, meta, "flexible")?;
+    } else if p.is_ident("hidden") {
+        flag(cx, &mut out.hidden, meta, "hidden")?;
     } else if p.is_ident("reference") {
         let mut on_delete = None;
         if meta.input.peek(syn::token::Paren) {
@@ -475,7 +480,7 @@ pub fn field_item(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut FieldClauses) -> 
 }
 
 /// What the field-level clauses are, for the unknown-attribute message.
-pub const FIELD_ITEMS: &str = "`default = \"expr\"`, `default_always`, `value = \"expr\"`, `computed = \"expr\"`, `assert = \"expr\"`, `readonly`, `flexible`, `reference(...)`, `permissions(...)`";
+pub const FIELD_ITEMS: &str = "`default = \"expr\"`, `default_always`, `value = \"expr\"`, `computed = \"expr\"`, `assert = \"expr\"`, `readonly`, `flexible`, `reference(...)`, `permissions(...)`, `hidden`";
 
 /// `analyzer(...)` on the Schema item.
 pub fn analyzer(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<AnalyzerAttr> {

@@ -167,8 +167,26 @@ pub fn field_clauses(cx: &Ctxt, c: &clauses::FieldClauses, ty: &TypeAst) -> ir::
                 OnDeleteAttr::Then(e) => ir::OnDelete::Then(expr(cx, e, "reference(then)")),
             }),
         }),
-        permissions: c.permissions.as_ref().map(|p| permissions(cx, p, false)),
+        permissions: field_permissions(cx, c),
     }
+}
+
+/// The field's `PERMISSIONS`: as written, and `hidden` is `FOR select NONE` (what the agent's record
+/// access obeys, and what leaves the field out of the prompt).
+fn field_permissions(cx: &Ctxt, c: &clauses::FieldClauses) -> Option<ir::Permissions> {
+    let written = c.permissions.as_ref().map(|p| permissions(cx, p, false));
+    let Some(span) = c.hidden else {
+        return written;
+    };
+    let mut p = written.unwrap_or_default();
+    if p.select.is_some() {
+        cx.error_at(
+            span,
+            "`hidden` sets the field's select permission to NONE: drop `select` from `permissions(...)`",
+        );
+    }
+    p.select = Some(ir::Permission::None);
+    Some(p)
 }
 
 /// HNSW distance functions the engine knows, as it prints them.

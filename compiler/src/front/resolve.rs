@@ -203,6 +203,13 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     {
         cxs[*file].error_at(table.name_span, format!("the few-shot pool table `{}` clashes with a table of the schema; rename one with examples(table = \"...\")", settings.examples.table));
     }
+    if let Some((file, table)) = items
+        .tables
+        .iter()
+        .find(|(_, t)| t.name == crate::access::IDENTITY_TABLE)
+    {
+        cxs[*file].error_at(table.name_span, format!("the table `{}` is where surqlc keeps the record-access agent's password hash; rename this table", crate::access::IDENTITY_TABLE));
+    }
     if settings.prune.is_some() {
         if let Some((file, table)) = items
             .tables
@@ -232,13 +239,15 @@ fn settings(
     for (file, extra) in items.schemas.iter().skip(1) {
         cxs[*file].error_spanned_by(&extra.ident, "only one item may derive Schema");
     }
-    let default_hints = || {
+    // Every literal field the prompt shows (never a hidden table's or field's).
+    let default_hints = |exposed: &[String]| {
         let mut hints: Vec<(String, String)> = tables
             .iter()
+            .filter(|t| exposed.contains(&t.name))
             .flat_map(|t| {
                 t.fields
                     .iter()
-                    .filter(|f| is_literal(&f.ty))
+                    .filter(|f| is_literal(&f.ty) && !crate::access::is_hidden(f))
                     .map(|f| (t.name.clone(), f.name.clone()))
             })
             .collect();
@@ -252,9 +261,10 @@ fn settings(
             .collect::<Vec<_>>()
     };
     let Some((file, schema)) = items.schemas.first() else {
+        let exposed: Vec<String> = tables.iter().map(|t| t.name.clone()).collect();
         let settings = ir::Settings {
-            exposed: tables.iter().map(|t| t.name.clone()).collect(),
-            value_hints: default_hints(),
+            value_hints: default_hints(&exposed),
+            exposed,
             ..Default::default()
         };
         return (default_name.to_owned(), None, settings);
@@ -287,8 +297,8 @@ fn settings(
         }
     };
     let value_hints = match &a.value_hints {
-        None => default_hints(),
-        Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h),
+        None => default_hints(&exposed),
+        Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h, &exposed),
     };
     let prune = a.prune.map(|_| {
         let mut always: Vec<String> = Vec::new();

@@ -197,7 +197,29 @@ pub fn value_hints(
     tables: &[ir::Table],
     table_names: &BTreeMap<String, String>,
     h: &HintsAttr,
+    exposed: &[String],
 ) -> Vec<ir::ValueHint> {
+    // A hint prints what the data holds: never of a table or field the agent may not read.
+    let shown = |path: &syn::ExprPath, table: &str, field: Option<&str>| {
+        let hidden = if !exposed.iter().any(|e| e == table) {
+            Some(format!("`{table}` is not exposed"))
+        } else {
+            field
+                .and_then(|f| tables.iter().find(|t| t.name == table)?.field(f))
+                .filter(|f| crate::access::is_hidden(f))
+                .map(|f| format!("`{table}.{}` is hidden from the agent", f.name))
+        };
+        match hidden {
+            Some(why) => {
+                cx.error_spanned_by(
+                    path,
+                    format!("{why}: a value hint would print its values in the prompt; drop the hint or show it"),
+                );
+                false
+            }
+            None => true,
+        }
+    };
     let default_limit = match &h.max {
         Some(m) if m.value == 0 => {
             cx.error_at(m.span, "max must be at least 1");
@@ -217,15 +239,14 @@ pub fn value_hints(
     h.hints
         .iter()
         .filter_map(|hint| match hint {
-            HintAttr::Distinct(path, max) => {
-                hint_field(cx, items, tables, table_names, path).map(|field| {
-                    ir::ValueHint::Distinct {
-                        field,
-                        limit: limit(max),
-                    }
-                })
-            }
+            HintAttr::Distinct(path, max) => hint_field(cx, items, tables, table_names, path)
+                .filter(|f| shown(path, &f.table, Some(&f.field)))
+                .map(|field| ir::ValueHint::Distinct {
+                    field,
+                    limit: limit(max),
+                }),
             HintAttr::Range(path) => hint_field(cx, items, tables, table_names, path)
+                .filter(|f| shown(path, &f.table, Some(&f.field)))
                 .map(|field| ir::ValueHint::Range { field }),
             HintAttr::Ids(path, max) => {
                 let segs: Vec<&syn::PathSegment> = path.path.segments.iter().collect();
@@ -233,10 +254,12 @@ pub fn value_hints(
                     cx.error_spanned_by(path, "write an id hint as `ids(Type)`");
                     return None;
                 };
-                hint_table(cx, items, tables, table_names, path, ty).map(|t| ir::ValueHint::Ids {
-                    table: t.name.clone(),
-                    limit: limit(max),
-                })
+                hint_table(cx, items, tables, table_names, path, ty)
+                    .filter(|t| shown(path, &t.name, None))
+                    .map(|t| ir::ValueHint::Ids {
+                        table: t.name.clone(),
+                        limit: limit(max),
+                    })
             }
             HintAttr::Note(text) => {
                 if text.value.contains(['\n', '\r']) {

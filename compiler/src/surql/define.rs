@@ -41,8 +41,13 @@ fn push_comment(out: &mut String, comment: &Option<String>) {
     }
 }
 
-/// `DEFINE TABLE OVERWRITE ...;`
+/// `DEFINE TABLE OVERWRITE ...;` with the table's declared `PERMISSIONS`.
 pub fn define_table(table: &Table) -> String {
+    define_table_with(table, table.permissions.as_ref())
+}
+
+/// `DEFINE TABLE OVERWRITE ...;` with `permissions` (the schema's, from [`crate::access::Access`]).
+pub fn define_table_with(table: &Table, permissions: Option<&crate::ir::Permissions>) -> String {
     let mut out = format!("DEFINE TABLE OVERWRITE {}", table.name);
     if let TableKind::Relation { from, to } = &table.kind {
         let _ = write!(out, " TYPE RELATION IN {from} OUT {to}");
@@ -50,7 +55,7 @@ pub fn define_table(table: &Table) -> String {
     out.push_str(crate::surql::clauses::relation_suffix(table));
     out.push_str(crate::surql::clauses::mode(table));
     push_comment(&mut out, &table.comment);
-    if let Some(p) = &table.permissions {
+    if let Some(p) = permissions {
         out.push(' ');
         out.push_str(&crate::surql::clauses::permissions(p, true, &|e| {
             e.to_owned()
@@ -89,9 +94,17 @@ pub fn define_analyzer(analyzer: &crate::ir::Analyzer) -> String {
 }
 
 /// Every statement that defines `table`, one per line, in declaration order: the table, a typed
-/// record id, the fields, then the indexes.
+/// record id, the fields, then the indexes; the table's `PERMISSIONS` as declared.
 pub fn table_definition(table: &Table) -> String {
-    let mut out = define_table(table);
+    table_definition_with(table, table.permissions.as_ref())
+}
+
+/// [`table_definition`] with the table's `PERMISSIONS` as the schema sets them ([`crate::access::Access`]).
+pub fn table_definition_with(
+    table: &Table,
+    permissions: Option<&crate::ir::Permissions>,
+) -> String {
+    let mut out = define_table_with(table, permissions);
     if let Some(id) = &table.id {
         let _ = write!(
             out,

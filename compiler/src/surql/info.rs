@@ -19,6 +19,7 @@
 //! are copied verbatim: the engine may respell an expression, which `surqlc audit --live` reports.
 
 use super::lex::{escape_ident, escape_kw_free_ident, quote_str};
+use crate::access::{Access, Mechanism, READ_ONLY_TABLE};
 use crate::ir::{Kind, KindLiteral, Schema, Table, TableKind, Type};
 
 /// Which spelling of the schema block to produce.
@@ -62,24 +63,31 @@ pub fn schema_block(schema: &Schema) -> String {
 }
 
 /// One exposed table's lines as `fn::schema_context()` renders them, without the blank separator line.
+/// (For many tables, build the [`Access`] once and call [`table_block_as`].)
 pub fn table_block(schema: &Schema, table: &Table) -> String {
-    table_block_as(table, Rendering::of(schema))
+    table_block_as(&Access::of(schema), table, Rendering::of(schema))
 }
 
 /// The schema block in a chosen rendering: exposed tables in prompt order, separated by a blank line.
 pub fn schema_block_as(schema: &Schema, rendering: Rendering) -> String {
+    let access = Access::of(schema);
     schema
         .exposed_tables()
-        .map(|t| table_block_as(t, rendering))
+        .map(|t| table_block_as(&access, t, rendering))
         .collect::<Vec<_>>()
         .join("\n\n")
 }
 
-/// One table's `DEFINE TABLE` line and its sorted `DEFINE FIELD` lines, each ending in `;`.
-pub fn table_block_as(table: &Table, rendering: Rendering) -> String {
-    let mut out = define_table(table, rendering);
+/// One table's `DEFINE TABLE` line and its sorted `DEFINE FIELD` lines, each ending in `;`; the
+/// fields the agent may not read (and their sub-fields) are left out, as the prompt functions do.
+pub fn table_block_as(access: &Access, table: &Table, rendering: Rendering) -> String {
+    let mut out = define_table(table, access, rendering);
     out.push(';');
-    for (_, line) in field_lines(table, rendering) {
+    let hidden = crate::access::hidden_fields(table);
+    for (key, line) in field_lines(table, rendering) {
+        if hidden.iter().any(|h| crate::access::path_is_under(&key, h)) {
+            continue;
+        }
         out.push('\n');
         out.push_str(&line);
         out.push(';');
@@ -88,7 +96,7 @@ pub fn table_block_as(table: &Table, rendering: Rendering) -> String {
 }
 
 /// `DEFINE TABLE ...` without the `PERMISSIONS` clause the prompt strips.
-fn define_table(table: &Table, rendering: Rendering) -> String {
+fn define_table(table: &Table, access: &Access, rendering: Rendering) -> String {
     let mut out = format!("DEFINE TABLE {}", escape_ident(&table.name));
     match &table.kind {
         TableKind::Normal if rendering == Rendering::Compact => {}
@@ -106,7 +114,14 @@ fn define_table(table: &Table, rendering: Rendering) -> String {
         out.push_str(super::clauses::mode(table));
     }
     push_comment(&mut out, table.comment.as_deref());
-    push_permissions(&mut out, table.permissions.as_ref(), true);
+    let permissions = access.table_permissions(table);
+    let text = super::clauses::permissions(&permissions.unwrap_or_default(), true, &engine_expr);
+    // Record access grants each exposed table `FOR select FULL`; the prompt leaves that out too.
+    let read_only = access.mechanism == Mechanism::RecordAccess && text == READ_ONLY_TABLE;
+    if text != "PERMISSIONS FULL" && text != "PERMISSIONS NONE" && !read_only {
+        out.push(' ');
+        out.push_str(&text);
+    }
     out
 }
 
@@ -122,9 +137,9 @@ pub fn engine_expr(text: &str) -> String {
     }
 }
 
-/// ` PERMISSIONS ...` unless it is all `FULL` or all `NONE` (the prompt strips those).
-fn push_permissions(out: &mut String, p: Option<&crate::ir::Permissions>, table: bool) {
-    let text = super::clauses::permissions(&p.cloned().unwrap_or_default(), table, &engine_expr);
+/// A field's ` PERMISSIONS ...` unless it is all `FULL` or all `NONE` (the prompt strips those).
+fn push_permissions(out: &mut String, p: Option<&crate::ir::Permissions>) {
+    let text = super::clauses::permissions(&p.cloned().unwrap_or_default(), false, &engine_expr);
     if text != "PERMISSIONS FULL" && text != "PERMISSIONS NONE" {
         out.push(' ');
         out.push_str(&text);
@@ -155,7 +170,7 @@ fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
         }
         push_comment(&mut line, comment);
         if let Some(f) = field {
-            push_permissions(&mut line, f.clauses.permissions.as_ref(), false);
+            push_permissions(&mut line, f.clauses.permissions.as_ref());
         }
         lines.push((key, line));
     };

@@ -19,5 +19,8 @@ pub mod info;
 pub mod kind;
 pub mod lex;
 
-pub use define::{define_analyzer, define_field, define_table, render_type, table_definition};
+pub use define::{
+    define_analyzer, define_field, define_table, define_table_with, render_type, table_definition,
+    table_definition_with,
+};
 pub use lex::{field_ident, is_plain_ident, is_reserved, quote_string};

@@ -152,6 +152,11 @@ const COMPARISONS: &[BinaryOperator] = &[
     BinaryOperator::NoneInside,
 ];
 
+/// The fields of `t` the agent may read: a hidden field reads exactly like a missing one.
+fn visible_fields(t: &Table) -> impl Iterator<Item = &crate::ir::Field> {
+    t.fields.iter().filter(|f| !crate::access::is_hidden(f))
+}
+
 impl<'a, 'l> Resolver<'a, 'l> {
     fn new(schema: &'a Schema, loc: &'l mut Locator, report: &'l mut Report) -> Self {
         // With no `expose(...)` list every table is visible (the IR's default lists them all).
@@ -969,7 +974,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 return Val::of(Ty::Record(to.clone()));
             }
         }
-        if let Some(f) = t.fields.iter().find(|f| f.name == name) {
+        if let Some(f) = visible_fields(t).find(|f| f.name == name) {
             return Val {
                 ty: Ty::of(&f.ty),
                 field: Some((table.to_owned(), name.to_owned())),
@@ -1001,7 +1006,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// The message for `name` not being a field of `t`, reached by `path`.
     fn unknown_field(&self, t: &Table, name: &str, path: &Path) -> (Class, String, String) {
-        let mut candidates: Vec<&str> = t.fields.iter().map(|f| f.name.as_str()).collect();
+        let mut candidates: Vec<&str> = visible_fields(t).map(|f| f.name.as_str()).collect();
         candidates.push("id");
         if matches!(t.kind, TableKind::Relation { .. }) {
             candidates.extend(["in", "out"]);
@@ -1011,7 +1016,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             .visible
             .iter()
             .copied()
-            .filter(|o| o.name != t.name && o.fields.iter().any(|f| f.name == name))
+            .filter(|o| o.name != t.name && visible_fields(o).any(|f| f.name == name))
             .collect();
         let landed = if path.traversed && !path.text.is_empty() {
             format!(
@@ -1147,7 +1152,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Some(t) = self.table(at) else {
             return out;
         };
-        for f in &t.fields {
+        for f in visible_fields(t) {
             if let Ty::Record(target) = Ty::of(&f.ty).element() {
                 out.push((target.clone(), f.name.clone()));
             }

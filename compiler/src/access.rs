@@ -1,0 +1,142 @@
+//! What the agent may read, and the engine mechanism that holds it there: a database `VIEWER` when the prompt hides nothing, record access bound by `PERMISSIONS` when it hides something.
+//!
+//! A database-level `VIEWER` (the lesson's agent) reads every table and field: system users
+//! bypass table and field `PERMISSIONS`. That is right while the prompt shows everything, and
+//! it keeps the lesson's `surreal sql --auth-level database` flow. Once a schema hides something
+//! (a table left out of `expose(...)`, a field marked `hidden` or given its own select
+//! permission), the agent signs in through `DEFINE ACCESS ... TYPE RECORD` instead: record users
+//! obey `PERMISSIONS`, so the engine itself refuses hidden rows and fields to every route
+//! (subqueries, traversals, record links, functions), and `INFO` is refused outright.
+//!
+//! Under record access an exposed table's select must be granted (a defined table's default is
+//! `NONE`); [`table_permissions`] adds `FOR select FULL` and the prompt leaves that clause out
+//! ([`READ_ONLY_TABLE`]), so the schema block reads the same under either mechanism.
+
+use crate::ir::{Field, Permission, Permissions, Schema, Table};
+
+/// The table holding the record-access agent's password hash; the agent cannot read it.
+pub const IDENTITY_TABLE: &str = "surqlc_agent";
+
+/// The `PERMISSIONS` text of an exposed table the agent may only read, as `INFO` prints it:
+/// left out of the schema block, like `PERMISSIONS FULL` and `PERMISSIONS NONE`.
+pub const READ_ONLY_TABLE: &str = "PERMISSIONS FOR select FULL, FOR create, update, delete NONE";
+
+/// How the agent signs in, which decides what the engine lets it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mechanism {
+    /// `DEFINE USER ... ON DATABASE ROLES VIEWER`: reads every table and field; the prompt hides nothing.
+    Viewer,
+    /// `DEFINE ACCESS ... ON DATABASE TYPE RECORD`: reads what table and field `PERMISSIONS` allow.
+    RecordAccess,
+}
+
+impl Mechanism {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mechanism::Viewer => "viewer",
+            Mechanism::RecordAccess => "record-access",
+        }
+    }
+}
+
+/// Whether the agent may not read `field`: `hidden`, or a select permission of `NONE`.
+pub fn is_hidden(field: &Field) -> bool {
+    matches!(
+        field.clauses.permissions,
+        Some(Permissions {
+            select: Some(Permission::None),
+            ..
+        })
+    )
+}
+
+/// Whether `path` (an `INFO FOR TABLE` key such as `address.city` or `tags.*`) is `hidden` or inside it.
+pub fn path_is_under(path: &str, hidden: &str) -> bool {
+    path == hidden
+        || path
+            .strip_prefix(hidden)
+            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+}
+
+/// The agent's mechanism for `schema`, with the reasons when it is record access.
+pub fn mechanism(schema: &Schema) -> Mechanism {
+    if reasons(schema).is_empty() {
+        Mechanism::Viewer
+    } else {
+        Mechanism::RecordAccess
+    }
+}
+
+/// What the schema keeps from the agent, one phrase each (`table loan_audit is not exposed`):
+/// empty when the agent may read everything, so a `VIEWER` is enough.
+pub fn reasons(schema: &Schema) -> Vec<String> {
+    let mut out = Vec::new();
+    let exposed: std::collections::HashSet<&str> =
+        schema.settings.exposed.iter().map(String::as_str).collect();
+    for table in &schema.tables {
+        if !exposed.contains(table.name.as_str()) {
+            out.push(format!("table {} is not exposed", table.name));
+            continue;
+        }
+        if let Some(Permission::None | Permission::Where(_)) =
+            table.permissions.as_ref().and_then(|p| p.select.as_ref())
+        {
+            out.push(format!("table {} limits select", table.name));
+        }
+        for field in &table.fields {
+            match field
+                .clauses
+                .permissions
+                .as_ref()
+                .and_then(|p| p.select.as_ref())
+            {
+                Some(Permission::None) => {
+                    out.push(format!("field {}.{} is hidden", table.name, field.name))
+                }
+                Some(Permission::Where(_)) => {
+                    out.push(format!("field {}.{} limits select", table.name, field.name))
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The fields of `table` the prompt leaves out, by database name (their sub-fields go with them).
+pub fn hidden_fields(table: &Table) -> Vec<&str> {
+    table
+        .fields
+        .iter()
+        .filter(|f| is_hidden(f))
+        .map(|f| f.name.as_str())
+        .collect()
+}
+
+/// The agent's access to one schema, worked out once (schemas may hold thousands of tables).
+#[derive(Debug, Clone)]
+pub struct Access<'a> {
+    pub mechanism: Mechanism,
+    exposed: std::collections::HashSet<&'a str>,
+}
+
+impl<'a> Access<'a> {
+    pub fn of(schema: &'a Schema) -> Access<'a> {
+        Access {
+            mechanism: mechanism(schema),
+            exposed: schema.settings.exposed.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// The table's `PERMISSIONS` as `schema.surql` defines them: as declared, except that under
+    /// record access an exposed table's undeclared select becomes `FULL`, so the agent can read it.
+    pub fn table_permissions(&self, table: &Table) -> Option<Permissions> {
+        let declared = table.permissions.clone();
+        if self.mechanism == Mechanism::Viewer || !self.exposed.contains(table.name.as_str()) {
+            return declared;
+        }
+        let mut p = declared.unwrap_or_default();
+        p.select.get_or_insert(Permission::Full);
+        Some(p)
+    }
+}
