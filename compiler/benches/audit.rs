@@ -2,6 +2,9 @@
 //!
 //! Run with `cargo bench -p surqlc --features tokens --bench audit [-- TABLES]`.
 
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 use std::time::{Duration, Instant};
 use surqlc::ir::{Field, Schema, Settings, Table, TableKind, Type};
 use surqlc::surql::info::{self as render, Rendering};
@@ -80,6 +83,7 @@ fn median(runs: usize, mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
+    allocator::keep_freed_memory();
     let tables = std::env::args()
         .skip(1)
         .find_map(|a| a.parse::<usize>().ok())

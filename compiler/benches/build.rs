@@ -2,6 +2,9 @@
 //!
 //! Run with `cargo bench -p surqlc --bench build [-- TABLES]`; the budget is 1 ms per table in release.
 
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -39,6 +42,7 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() {
+    allocator::keep_freed_memory();
     let tables: usize = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())

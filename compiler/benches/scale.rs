@@ -5,6 +5,9 @@
 //! (`all`, the default, is build and context; sizes default to 10 100 1000 10000, for `rustc` to 100 1000). Median of several runs each;
 //! the synthetic schemas are `support/synthetic.rs`'s, in the style of `schemas/store.rs`.
 
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 #[path = "support/synthetic.rs"]
 mod synthetic;
 
@@ -286,6 +289,7 @@ fn bench_rustc(sizes: &[usize]) {
 }
 
 fn main() {
+    allocator::keep_freed_memory();
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

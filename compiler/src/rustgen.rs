@@ -271,7 +271,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     // The IR travels as JSON: one string, whatever the IR grows to hold (serde, `ir-serde`).
     let schema_json = serde_json::to_string(schema)
         .map_err(|e| EmitError::Template(format!("cannot write the schema's IR as JSON: {e}")))?;
-    context.insert("schema_ir_json", &schema_json);
+    // The JSON is a third of a big module's text: it goes in after formatting, not through syn.
+    context.insert("schema_ir_json", SCHEMA_IR_PLACEHOLDER);
     context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
     context.insert("exposed", &settings.exposed);
@@ -294,6 +295,14 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         .render("module.rs", &context)
         .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
     let formatted = format_parallel(&text)?;
+    let placeholder = format!("{SCHEMA_IR_PLACEHOLDER:?}");
+    if formatted.matches(&placeholder).count() != 1 {
+        // Only if a string of the schema's were this very text; never write a module that could be wrong.
+        return Err(EmitError::Template(format!(
+            "the generated module holds the text {placeholder} other than where the schema's IR goes; rename what holds it"
+        )));
+    }
+    let formatted = formatted.replacen(&placeholder, &format!("{schema_json:?}"), 1);
     let sources = if options.sources.is_empty() {
         schema.name.clone()
     } else {
@@ -312,6 +321,9 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     );
     Ok(header + &formatted)
 }
+
+/// Stands for the schema's IR JSON while the module is parsed and formatted (a string literal either way).
+const SCHEMA_IR_PLACEHOLDER: &str = "surqlc: the schema IR as JSON";
 
 /// Marks where the template starts a table's module: the text may be parsed in pieces there.
 const SPLIT: &str = "// surqlc:split\n";

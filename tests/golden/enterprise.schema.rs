@@ -364,36 +364,33 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
 /// `customer`: A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.
 #[allow(dead_code)]
 pub mod customer {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Customer;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM customer LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -403,13 +400,10 @@ pub mod customer {
     /// The `contact` rows this `customer` reaches through `employs_contact`: `customer:id->employs_contact->contact`.
     ///
     /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
-    pub async fn employs_contact_contact<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Contact>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employs_contact_contact<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Contact>>, Error> {
         db.query("SELECT * FROM $id->employs_contact->contact")
             .bind(("id", id.record_id()))
             .await?
@@ -419,13 +413,10 @@ pub mod customer {
     /// The `employs_contact` edges whose `in` is this `customer`, with their own fields.
     ///
     /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
-    pub async fn employs_contact_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::EmploysContact>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employs_contact_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::EmploysContact>>, Error> {
         db.query("SELECT * FROM employs_contact WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -435,13 +426,10 @@ pub mod customer {
     /// The `sales_order` rows this `customer` reaches through `placed`: `customer:id->placed->sales_order`.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
-    pub async fn placed_sales_order<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::SalesOrder>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn placed_sales_order<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::SalesOrder>>, Error> {
         db.query("SELECT * FROM $id->placed->sales_order")
             .bind(("id", id.record_id()))
             .await?
@@ -451,13 +439,10 @@ pub mod customer {
     /// The `placed` edges whose `in` is this `customer`, with their own fields.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
-    pub async fn placed_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Placed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn placed_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Placed>>, Error> {
         db.query("SELECT * FROM placed WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -468,36 +453,33 @@ pub mod customer {
 /// `contact`: A person at a customer we talk to: buyer, decision maker or user.
 #[allow(dead_code)]
 pub mod contact {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Contact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contact` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM contact LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -507,13 +489,10 @@ pub mod contact {
     /// The `customer` rows that reach this `contact` through `employs_contact`: `contact:id<-employs_contact<-customer`.
     ///
     /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
-    pub async fn customer_employs_contact<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Customer>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn customer_employs_contact<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Customer>>, Error> {
         db.query("SELECT * FROM $id<-employs_contact<-customer")
             .bind(("id", id.record_id()))
             .await?
@@ -523,13 +502,10 @@ pub mod contact {
     /// The `employs_contact` edges whose `out` is this `contact`, with their own fields.
     ///
     /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
-    pub async fn employs_contact_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::EmploysContact>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employs_contact_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::EmploysContact>>, Error> {
         db.query("SELECT * FROM employs_contact WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -539,15 +515,10 @@ pub mod contact {
     /// The `marketing_event` rows this `contact` reaches through `registered_for`: `contact:id->registered_for->marketing_event`.
     ///
     /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
-    pub async fn registered_for_marketing_event<
-        C: ::surqlc::runtime::surrealdb::Connection,
-    >(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::MarketingEvent>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn registered_for_marketing_event<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::MarketingEvent>>, Error> {
         db.query("SELECT * FROM $id->registered_for->marketing_event")
             .bind(("id", id.record_id()))
             .await?
@@ -557,13 +528,10 @@ pub mod contact {
     /// The `registered_for` edges whose `in` is this `contact`, with their own fields.
     ///
     /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
-    pub async fn registered_for_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::RegisteredFor>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn registered_for_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::RegisteredFor>>, Error> {
         db.query("SELECT * FROM registered_for WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -574,36 +542,33 @@ pub mod contact {
 /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
 #[allow(dead_code)]
 pub mod employs_contact {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::EmploysContact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `employs_contact` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM employs_contact LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -614,36 +579,33 @@ pub mod employs_contact {
 /// `lead`: A prospective customer not yet qualified by sales.
 #[allow(dead_code)]
 pub mod lead {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Lead;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `lead` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM lead LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -653,13 +615,10 @@ pub mod lead {
     /// The `campaign` rows that reach this `lead` through `generated`: `lead:id<-generated<-campaign`.
     ///
     /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
-    pub async fn campaign_generated<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Campaign>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn campaign_generated<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Campaign>>, Error> {
         db.query("SELECT * FROM $id<-generated<-campaign")
             .bind(("id", id.record_id()))
             .await?
@@ -669,13 +628,10 @@ pub mod lead {
     /// The `generated` edges whose `out` is this `lead`, with their own fields.
     ///
     /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
-    pub async fn generated_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Generated>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn generated_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Generated>>, Error> {
         db.query("SELECT * FROM generated WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -686,36 +642,33 @@ pub mod lead {
 /// `opportunity`: A potential deal with a customer, tracked through the sales pipeline.
 #[allow(dead_code)]
 pub mod opportunity {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Opportunity;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `opportunity` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM opportunity LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -725,13 +678,10 @@ pub mod opportunity {
     /// The `competitor` rows that reach this `opportunity` through `competes_on`: `opportunity:id<-competes_on<-competitor`.
     ///
     /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
-    pub async fn competitor_competes_on<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Competitor>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn competitor_competes_on<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Competitor>>, Error> {
         db.query("SELECT * FROM $id<-competes_on<-competitor")
             .bind(("id", id.record_id()))
             .await?
@@ -741,13 +691,10 @@ pub mod opportunity {
     /// The `competes_on` edges whose `out` is this `opportunity`, with their own fields.
     ///
     /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
-    pub async fn competes_on_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::CompetesOn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn competes_on_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::CompetesOn>>, Error> {
         db.query("SELECT * FROM competes_on WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -758,36 +705,33 @@ pub mod opportunity {
 /// `quote`: A priced offer sent to a customer for an opportunity.
 #[allow(dead_code)]
 pub mod quote {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Quote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `quote` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM quote LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -798,36 +742,33 @@ pub mod quote {
 /// `sales_order`: A confirmed order from a customer. Buyer: sales_order<-placed<-customer. Lines: sales_order->order_line->product.
 #[allow(dead_code)]
 pub mod sales_order {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SalesOrder;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_order` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM sales_order LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -837,13 +778,10 @@ pub mod sales_order {
     /// The `customer` rows that reach this `sales_order` through `placed`: `sales_order:id<-placed<-customer`.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
-    pub async fn customer_placed<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Customer>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn customer_placed<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Customer>>, Error> {
         db.query("SELECT * FROM $id<-placed<-customer")
             .bind(("id", id.record_id()))
             .await?
@@ -853,13 +791,10 @@ pub mod sales_order {
     /// The `placed` edges whose `out` is this `sales_order`, with their own fields.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
-    pub async fn placed_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Placed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn placed_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Placed>>, Error> {
         db.query("SELECT * FROM placed WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -869,13 +804,10 @@ pub mod sales_order {
     /// The `product` rows this `sales_order` reaches through `order_line`: `sales_order:id->order_line->product`.
     ///
     /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
-    pub async fn order_line_product<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn order_line_product<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
         db.query("SELECT * FROM $id->order_line->product")
             .bind(("id", id.record_id()))
             .await?
@@ -885,13 +817,10 @@ pub mod sales_order {
     /// The `order_line` edges whose `in` is this `sales_order`, with their own fields.
     ///
     /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
-    pub async fn order_line_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::OrderLine>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn order_line_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::OrderLine>>, Error> {
         db.query("SELECT * FROM order_line WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -902,36 +831,33 @@ pub mod sales_order {
 /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
 #[allow(dead_code)]
 pub mod placed {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Placed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `placed` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM placed LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -942,36 +868,33 @@ pub mod placed {
 /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
 #[allow(dead_code)]
 pub mod order_line {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::OrderLine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `order_line` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM order_line LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -982,36 +905,33 @@ pub mod order_line {
 /// `sales_region`: A geographic sales territory with its own targets.
 #[allow(dead_code)]
 pub mod sales_region {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SalesRegion;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_region` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM sales_region LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1022,36 +942,33 @@ pub mod sales_region {
 /// `sales_target`: A revenue target for a region or a representative in a quarter.
 #[allow(dead_code)]
 pub mod sales_target {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SalesTarget;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_target` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM sales_target LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1062,36 +979,33 @@ pub mod sales_target {
 /// `commission`: Commission earned by a sales representative on an order.
 #[allow(dead_code)]
 pub mod commission {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Commission;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `commission` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM commission LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1102,36 +1016,33 @@ pub mod commission {
 /// `price_list`: A named set of prices for a market or customer segment.
 #[allow(dead_code)]
 pub mod price_list {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PriceList;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `price_list` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM price_list LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1141,13 +1052,10 @@ pub mod price_list {
     /// The `product` rows this `price_list` reaches through `price_entry`: `price_list:id->price_entry->product`.
     ///
     /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
-    pub async fn price_entry_product<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn price_entry_product<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
         db.query("SELECT * FROM $id->price_entry->product")
             .bind(("id", id.record_id()))
             .await?
@@ -1157,13 +1065,10 @@ pub mod price_list {
     /// The `price_entry` edges whose `in` is this `price_list`, with their own fields.
     ///
     /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
-    pub async fn price_entry_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::PriceEntry>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn price_entry_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::PriceEntry>>, Error> {
         db.query("SELECT * FROM price_entry WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1174,36 +1079,33 @@ pub mod price_list {
 /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
 #[allow(dead_code)]
 pub mod price_entry {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PriceEntry;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `price_entry` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM price_entry LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1214,36 +1116,33 @@ pub mod price_entry {
 /// `discount`: A promotional or negotiated discount rule.
 #[allow(dead_code)]
 pub mod discount {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Discount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `discount` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM discount LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1254,36 +1153,33 @@ pub mod discount {
 /// `contract`: A signed framework agreement with a customer.
 #[allow(dead_code)]
 pub mod contract {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Contract;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contract` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM contract LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1294,36 +1190,33 @@ pub mod contract {
 /// `subscription`: A recurring subscription of a customer to a product plan.
 #[allow(dead_code)]
 pub mod subscription {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Subscription;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `subscription` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM subscription LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1334,36 +1227,33 @@ pub mod subscription {
 /// `customer_note`: A free-text note a colleague wrote about a customer.
 #[allow(dead_code)]
 pub mod customer_note {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::CustomerNote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer_note` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM customer_note LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1374,36 +1264,33 @@ pub mod customer_note {
 /// `sales_activity`: A call, meeting or email logged by sales against a lead or opportunity.
 #[allow(dead_code)]
 pub mod sales_activity {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SalesActivity;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_activity` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM sales_activity LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1414,36 +1301,33 @@ pub mod sales_activity {
 /// `competitor`: A competing vendor we meet in deals.
 #[allow(dead_code)]
 pub mod competitor {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Competitor;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `competitor` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM competitor LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1453,13 +1337,10 @@ pub mod competitor {
     /// The `opportunity` rows this `competitor` reaches through `competes_on`: `competitor:id->competes_on->opportunity`.
     ///
     /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
-    pub async fn competes_on_opportunity<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Opportunity>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn competes_on_opportunity<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Opportunity>>, Error> {
         db.query("SELECT * FROM $id->competes_on->opportunity")
             .bind(("id", id.record_id()))
             .await?
@@ -1469,13 +1350,10 @@ pub mod competitor {
     /// The `competes_on` edges whose `in` is this `competitor`, with their own fields.
     ///
     /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
-    pub async fn competes_on_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::CompetesOn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn competes_on_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::CompetesOn>>, Error> {
         db.query("SELECT * FROM competes_on WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1486,36 +1364,33 @@ pub mod competitor {
 /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
 #[allow(dead_code)]
 pub mod competes_on {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::CompetesOn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `competes_on` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM competes_on LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1526,36 +1401,33 @@ pub mod competes_on {
 /// `product`: An item we sell: physical good, service or subscription plan. Orders: product<-order_line<-sales_order.
 #[allow(dead_code)]
 pub mod product {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Product;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM product LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1565,13 +1437,10 @@ pub mod product {
     /// The `sales_order` rows that reach this `product` through `order_line`: `product:id<-order_line<-sales_order`.
     ///
     /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
-    pub async fn sales_order_order_line<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::SalesOrder>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn sales_order_order_line<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::SalesOrder>>, Error> {
         db.query("SELECT * FROM $id<-order_line<-sales_order")
             .bind(("id", id.record_id()))
             .await?
@@ -1581,13 +1450,10 @@ pub mod product {
     /// The `order_line` edges whose `out` is this `product`, with their own fields.
     ///
     /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
-    pub async fn order_line_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::OrderLine>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn order_line_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::OrderLine>>, Error> {
         db.query("SELECT * FROM order_line WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1597,13 +1463,10 @@ pub mod product {
     /// The `price_list` rows that reach this `product` through `price_entry`: `product:id<-price_entry<-price_list`.
     ///
     /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
-    pub async fn price_list_price_entry<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::PriceList>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn price_list_price_entry<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::PriceList>>, Error> {
         db.query("SELECT * FROM $id<-price_entry<-price_list")
             .bind(("id", id.record_id()))
             .await?
@@ -1613,13 +1476,10 @@ pub mod product {
     /// The `price_entry` edges whose `out` is this `product`, with their own fields.
     ///
     /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
-    pub async fn price_entry_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::PriceEntry>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn price_entry_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::PriceEntry>>, Error> {
         db.query("SELECT * FROM price_entry WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1629,13 +1489,10 @@ pub mod product {
     /// The `brand` rows this `product` reaches through `made_by`: `product:id->made_by->brand`.
     ///
     /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
-    pub async fn made_by_brand<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Brand>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn made_by_brand<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Brand>>, Error> {
         db.query("SELECT * FROM $id->made_by->brand")
             .bind(("id", id.record_id()))
             .await?
@@ -1645,13 +1502,10 @@ pub mod product {
     /// The `made_by` edges whose `in` is this `product`, with their own fields.
     ///
     /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
-    pub async fn made_by_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::MadeBy>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn made_by_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::MadeBy>>, Error> {
         db.query("SELECT * FROM made_by WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1661,13 +1515,10 @@ pub mod product {
     /// The `product_bundle` rows that reach this `product` through `bundle_item`: `product:id<-bundle_item<-product_bundle`.
     ///
     /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
-    pub async fn product_bundle_bundle_item<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::ProductBundle>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn product_bundle_bundle_item<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::ProductBundle>>, Error> {
         db.query("SELECT * FROM $id<-bundle_item<-product_bundle")
             .bind(("id", id.record_id()))
             .await?
@@ -1677,13 +1528,10 @@ pub mod product {
     /// The `bundle_item` edges whose `out` is this `product`, with their own fields.
     ///
     /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
-    pub async fn bundle_item_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::BundleItem>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bundle_item_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::BundleItem>>, Error> {
         db.query("SELECT * FROM bundle_item WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1693,13 +1541,10 @@ pub mod product {
     /// The `purchase_order` rows that reach this `product` through `po_line`: `product:id<-po_line<-purchase_order`.
     ///
     /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
-    pub async fn purchase_order_po_line<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::PurchaseOrder>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn purchase_order_po_line<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::PurchaseOrder>>, Error> {
         db.query("SELECT * FROM $id<-po_line<-purchase_order")
             .bind(("id", id.record_id()))
             .await?
@@ -1709,13 +1554,10 @@ pub mod product {
     /// The `po_line` edges whose `out` is this `product`, with their own fields.
     ///
     /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
-    pub async fn po_line_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::PoLine>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn po_line_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::PoLine>>, Error> {
         db.query("SELECT * FROM po_line WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1725,13 +1567,10 @@ pub mod product {
     /// The `supplier` rows that reach this `product` through `supplies`: `product:id<-supplies<-supplier`.
     ///
     /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
-    pub async fn supplier_supplies<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Supplier>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn supplier_supplies<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Supplier>>, Error> {
         db.query("SELECT * FROM $id<-supplies<-supplier")
             .bind(("id", id.record_id()))
             .await?
@@ -1741,13 +1580,10 @@ pub mod product {
     /// The `supplies` edges whose `out` is this `product`, with their own fields.
     ///
     /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
-    pub async fn supplies_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Supplies>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn supplies_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Supplies>>, Error> {
         db.query("SELECT * FROM supplies WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1757,15 +1593,10 @@ pub mod product {
     /// The `bill_of_materials` rows that reach this `product` through `bom_component`: `product:id<-bom_component<-bill_of_materials`.
     ///
     /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
-    pub async fn bill_of_materials_bom_component<
-        C: ::surqlc::runtime::surrealdb::Connection,
-    >(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::BillOfMaterials>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bill_of_materials_bom_component<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::BillOfMaterials>>, Error> {
         db.query("SELECT * FROM $id<-bom_component<-bill_of_materials")
             .bind(("id", id.record_id()))
             .await?
@@ -1775,13 +1606,10 @@ pub mod product {
     /// The `bom_component` edges whose `out` is this `product`, with their own fields.
     ///
     /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
-    pub async fn bom_component_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::BomComponent>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bom_component_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::BomComponent>>, Error> {
         db.query("SELECT * FROM bom_component WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1792,36 +1620,33 @@ pub mod product {
 /// `product_category`: A section of the catalogue, possibly nested under a parent category.
 #[allow(dead_code)]
 pub mod product_category {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ProductCategory;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_category` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM product_category LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1832,36 +1657,33 @@ pub mod product_category {
 /// `brand`: A brand or manufacturer name products are sold under.
 #[allow(dead_code)]
 pub mod brand {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Brand;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `brand` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM brand LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1871,13 +1693,10 @@ pub mod brand {
     /// The `product` rows that reach this `brand` through `made_by`: `brand:id<-made_by<-product`.
     ///
     /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
-    pub async fn product_made_by<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn product_made_by<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
         db.query("SELECT * FROM $id<-made_by<-product")
             .bind(("id", id.record_id()))
             .await?
@@ -1887,13 +1706,10 @@ pub mod brand {
     /// The `made_by` edges whose `out` is this `brand`, with their own fields.
     ///
     /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
-    pub async fn made_by_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::MadeBy>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn made_by_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::MadeBy>>, Error> {
         db.query("SELECT * FROM made_by WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -1904,36 +1720,33 @@ pub mod brand {
 /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
 #[allow(dead_code)]
 pub mod made_by {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::MadeBy;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `made_by` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM made_by LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1944,36 +1757,33 @@ pub mod made_by {
 /// `product_review`: A rating and review a customer left for a product.
 #[allow(dead_code)]
 pub mod product_review {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ProductReview;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_review` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM product_review LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -1984,36 +1794,33 @@ pub mod product_review {
 /// `product_bundle`: A set of products sold together at one price.
 #[allow(dead_code)]
 pub mod product_bundle {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ProductBundle;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_bundle` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM product_bundle LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2023,13 +1830,10 @@ pub mod product_bundle {
     /// The `product` rows this `product_bundle` reaches through `bundle_item`: `product_bundle:id->bundle_item->product`.
     ///
     /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
-    pub async fn bundle_item_product<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bundle_item_product<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
         db.query("SELECT * FROM $id->bundle_item->product")
             .bind(("id", id.record_id()))
             .await?
@@ -2039,13 +1843,10 @@ pub mod product_bundle {
     /// The `bundle_item` edges whose `in` is this `product_bundle`, with their own fields.
     ///
     /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
-    pub async fn bundle_item_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::BundleItem>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bundle_item_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::BundleItem>>, Error> {
         db.query("SELECT * FROM bundle_item WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -2056,36 +1857,33 @@ pub mod product_bundle {
 /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
 #[allow(dead_code)]
 pub mod bundle_item {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::BundleItem;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bundle_item` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bundle_item LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2096,36 +1894,33 @@ pub mod bundle_item {
 /// `product_attribute`: A technical attribute of a product, such as colour or weight.
 #[allow(dead_code)]
 pub mod product_attribute {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ProductAttribute;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_attribute` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM product_attribute LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2136,36 +1931,33 @@ pub mod product_attribute {
 /// `warranty`: The warranty terms of a product.
 #[allow(dead_code)]
 pub mod warranty {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Warranty;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `warranty` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM warranty LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2176,36 +1968,33 @@ pub mod warranty {
 /// `warehouse`: A site where we store stock.
 #[allow(dead_code)]
 pub mod warehouse {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Warehouse;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `warehouse` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM warehouse LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2216,36 +2005,33 @@ pub mod warehouse {
 /// `storage_bin`: A shelf or bin location inside a warehouse.
 #[allow(dead_code)]
 pub mod storage_bin {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::StorageBin;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `storage_bin` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM storage_bin LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2256,36 +2042,33 @@ pub mod storage_bin {
 /// `stock_level`: How many units of a product a warehouse holds right now.
 #[allow(dead_code)]
 pub mod stock_level {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::StockLevel;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stock_level` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM stock_level LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2296,36 +2079,33 @@ pub mod stock_level {
 /// `stock_movement`: One movement of stock into, out of or between warehouses.
 #[allow(dead_code)]
 pub mod stock_movement {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::StockMovement;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stock_movement` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM stock_movement LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2336,36 +2116,33 @@ pub mod stock_movement {
 /// `inventory_count`: A periodic physical count of a warehouse.
 #[allow(dead_code)]
 pub mod inventory_count {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::InventoryCount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `inventory_count` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM inventory_count LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2376,36 +2153,33 @@ pub mod inventory_count {
 /// `lot`: A production or supplier batch of a product, for traceability and expiry.
 #[allow(dead_code)]
 pub mod lot {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Lot;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `lot` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM lot LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2416,36 +2190,33 @@ pub mod lot {
 /// `serial_number`: One serialised unit of a product.
 #[allow(dead_code)]
 pub mod serial_number {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SerialNumber;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `serial_number` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM serial_number LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2456,36 +2227,33 @@ pub mod serial_number {
 /// `reorder_rule`: When and how much to reorder of a product at a warehouse.
 #[allow(dead_code)]
 pub mod reorder_rule {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ReorderRule;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `reorder_rule` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM reorder_rule LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2496,36 +2264,33 @@ pub mod reorder_rule {
 /// `stocktake`: An adjustment that corrects book stock after a count.
 #[allow(dead_code)]
 pub mod stocktake {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Stocktake;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stocktake` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM stocktake LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2536,36 +2301,33 @@ pub mod stocktake {
 /// `pick_list`: A list of items a warehouse worker picks for an outgoing order.
 #[allow(dead_code)]
 pub mod pick_list {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PickList;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `pick_list` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM pick_list LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2576,36 +2338,33 @@ pub mod pick_list {
 /// `goods_receipt`: Goods received at a warehouse against a purchase order.
 #[allow(dead_code)]
 pub mod goods_receipt {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::GoodsReceipt;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `goods_receipt` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM goods_receipt LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2616,36 +2375,33 @@ pub mod goods_receipt {
 /// `supplier`: A company we buy goods or services from.
 #[allow(dead_code)]
 pub mod supplier {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Supplier;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM supplier LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2655,13 +2411,10 @@ pub mod supplier {
     /// The `product` rows this `supplier` reaches through `supplies`: `supplier:id->supplies->product`.
     ///
     /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
-    pub async fn supplies_product<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn supplies_product<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
         db.query("SELECT * FROM $id->supplies->product")
             .bind(("id", id.record_id()))
             .await?
@@ -2671,13 +2424,10 @@ pub mod supplier {
     /// The `supplies` edges whose `in` is this `supplier`, with their own fields.
     ///
     /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
-    pub async fn supplies_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Supplies>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn supplies_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Supplies>>, Error> {
         db.query("SELECT * FROM supplies WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -2687,13 +2437,10 @@ pub mod supplier {
     /// The `rfq` rows this `supplier` reaches through `bid_on`: `supplier:id->bid_on->rfq`.
     ///
     /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
-    pub async fn bid_on_rfq<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Rfq>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bid_on_rfq<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Rfq>>, Error> {
         db.query("SELECT * FROM $id->bid_on->rfq")
             .bind(("id", id.record_id()))
             .await?
@@ -2703,13 +2450,10 @@ pub mod supplier {
     /// The `bid_on` edges whose `in` is this `supplier`, with their own fields.
     ///
     /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
-    pub async fn bid_on_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::BidOn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bid_on_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::BidOn>>, Error> {
         db.query("SELECT * FROM bid_on WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -2720,36 +2464,33 @@ pub mod supplier {
 /// `supplier_contact`: A person at a supplier.
 #[allow(dead_code)]
 pub mod supplier_contact {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SupplierContact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier_contact` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM supplier_contact LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2760,36 +2501,33 @@ pub mod supplier_contact {
 /// `purchase_order`: An order we placed with a supplier. Lines: purchase_order->po_line->product.
 #[allow(dead_code)]
 pub mod purchase_order {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PurchaseOrder;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase_order` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM purchase_order LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2799,13 +2537,10 @@ pub mod purchase_order {
     /// The `product` rows this `purchase_order` reaches through `po_line`: `purchase_order:id->po_line->product`.
     ///
     /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
-    pub async fn po_line_product<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn po_line_product<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
         db.query("SELECT * FROM $id->po_line->product")
             .bind(("id", id.record_id()))
             .await?
@@ -2815,13 +2550,10 @@ pub mod purchase_order {
     /// The `po_line` edges whose `in` is this `purchase_order`, with their own fields.
     ///
     /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
-    pub async fn po_line_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::PoLine>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn po_line_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::PoLine>>, Error> {
         db.query("SELECT * FROM po_line WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -2832,36 +2564,33 @@ pub mod purchase_order {
 /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
 #[allow(dead_code)]
 pub mod po_line {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PoLine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `po_line` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM po_line LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2872,36 +2601,33 @@ pub mod po_line {
 /// `purchase_requisition`: An internal request to buy something, before a purchase order exists.
 #[allow(dead_code)]
 pub mod purchase_requisition {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PurchaseRequisition;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase_requisition` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM purchase_requisition LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2912,36 +2638,33 @@ pub mod purchase_requisition {
 /// `supplier_invoice`: An invoice a supplier sent us (accounts payable).
 #[allow(dead_code)]
 pub mod supplier_invoice {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SupplierInvoice;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier_invoice` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM supplier_invoice LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2952,36 +2675,33 @@ pub mod supplier_invoice {
 /// `supplier_evaluation`: A periodic rating of a supplier's quality and delivery.
 #[allow(dead_code)]
 pub mod supplier_evaluation {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SupplierEvaluation;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier_evaluation` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM supplier_evaluation LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -2992,36 +2712,33 @@ pub mod supplier_evaluation {
 /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
 #[allow(dead_code)]
 pub mod supplies {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Supplies;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplies` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM supplies LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3032,36 +2749,33 @@ pub mod supplies {
 /// `rfq`: A request for quotation sent to several suppliers.
 #[allow(dead_code)]
 pub mod rfq {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Rfq;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `rfq` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM rfq LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3071,13 +2785,10 @@ pub mod rfq {
     /// The `supplier` rows that reach this `rfq` through `bid_on`: `rfq:id<-bid_on<-supplier`.
     ///
     /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
-    pub async fn supplier_bid_on<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Supplier>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn supplier_bid_on<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Supplier>>, Error> {
         db.query("SELECT * FROM $id<-bid_on<-supplier")
             .bind(("id", id.record_id()))
             .await?
@@ -3087,13 +2798,10 @@ pub mod rfq {
     /// The `bid_on` edges whose `out` is this `rfq`, with their own fields.
     ///
     /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
-    pub async fn bid_on_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::BidOn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bid_on_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::BidOn>>, Error> {
         db.query("SELECT * FROM bid_on WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3104,36 +2812,33 @@ pub mod rfq {
 /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
 #[allow(dead_code)]
 pub mod bid_on {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::BidOn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bid_on` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bid_on LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3144,36 +2849,33 @@ pub mod bid_on {
 /// `employee`: A person employed by the company. Manager: employee->reports_to->employee.
 #[allow(dead_code)]
 pub mod employee {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Employee;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `employee` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM employee LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3183,13 +2885,10 @@ pub mod employee {
     /// The `employee` rows this `employee` reaches through `reports_to`: `employee:id->reports_to->employee`.
     ///
     /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
-    pub async fn reports_to_employee<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn reports_to_employee<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id->reports_to->employee")
             .bind(("id", id.record_id()))
             .await?
@@ -3199,13 +2898,10 @@ pub mod employee {
     /// The `reports_to` edges whose `in` is this `employee`, with their own fields.
     ///
     /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
-    pub async fn reports_to_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::ReportsTo>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn reports_to_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::ReportsTo>>, Error> {
         db.query("SELECT * FROM reports_to WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3215,13 +2911,10 @@ pub mod employee {
     /// The `employee` rows that reach this `employee` through `reports_to`: `employee:id<-reports_to<-employee`.
     ///
     /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
-    pub async fn employee_reports_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employee_reports_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id<-reports_to<-employee")
             .bind(("id", id.record_id()))
             .await?
@@ -3231,13 +2924,10 @@ pub mod employee {
     /// The `reports_to` edges whose `out` is this `employee`, with their own fields.
     ///
     /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
-    pub async fn reports_to_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::ReportsTo>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn reports_to_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::ReportsTo>>, Error> {
         db.query("SELECT * FROM reports_to WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3247,13 +2937,10 @@ pub mod employee {
     /// The `training_course` rows this `employee` reaches through `attended`: `employee:id->attended->training_course`.
     ///
     /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
-    pub async fn attended_training_course<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::TrainingCourse>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn attended_training_course<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::TrainingCourse>>, Error> {
         db.query("SELECT * FROM $id->attended->training_course")
             .bind(("id", id.record_id()))
             .await?
@@ -3263,13 +2950,10 @@ pub mod employee {
     /// The `attended` edges whose `in` is this `employee`, with their own fields.
     ///
     /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
-    pub async fn attended_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Attended>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn attended_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Attended>>, Error> {
         db.query("SELECT * FROM attended WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3279,13 +2963,10 @@ pub mod employee {
     /// The `skill` rows this `employee` reaches through `has_skill`: `employee:id->has_skill->skill`.
     ///
     /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
-    pub async fn has_skill_skill<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Skill>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn has_skill_skill<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Skill>>, Error> {
         db.query("SELECT * FROM $id->has_skill->skill")
             .bind(("id", id.record_id()))
             .await?
@@ -3295,13 +2976,10 @@ pub mod employee {
     /// The `has_skill` edges whose `in` is this `employee`, with their own fields.
     ///
     /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
-    pub async fn has_skill_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::HasSkill>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn has_skill_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::HasSkill>>, Error> {
         db.query("SELECT * FROM has_skill WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3311,13 +2989,10 @@ pub mod employee {
     /// The `benefit` rows this `employee` reaches through `enrolled_in`: `employee:id->enrolled_in->benefit`.
     ///
     /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
-    pub async fn enrolled_in_benefit<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Benefit>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn enrolled_in_benefit<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Benefit>>, Error> {
         db.query("SELECT * FROM $id->enrolled_in->benefit")
             .bind(("id", id.record_id()))
             .await?
@@ -3327,13 +3002,10 @@ pub mod employee {
     /// The `enrolled_in` edges whose `in` is this `employee`, with their own fields.
     ///
     /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
-    pub async fn enrolled_in_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::EnrolledIn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn enrolled_in_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::EnrolledIn>>, Error> {
         db.query("SELECT * FROM enrolled_in WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3343,13 +3015,10 @@ pub mod employee {
     /// The `support_team` rows this `employee` reaches through `member_of`: `employee:id->member_of->support_team`.
     ///
     /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
-    pub async fn member_of_support_team<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::SupportTeam>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn member_of_support_team<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::SupportTeam>>, Error> {
         db.query("SELECT * FROM $id->member_of->support_team")
             .bind(("id", id.record_id()))
             .await?
@@ -3359,13 +3028,10 @@ pub mod employee {
     /// The `member_of` edges whose `in` is this `employee`, with their own fields.
     ///
     /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
-    pub async fn member_of_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::MemberOf>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn member_of_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::MemberOf>>, Error> {
         db.query("SELECT * FROM member_of WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3375,15 +3041,10 @@ pub mod employee {
     /// The `software_license` rows that reach this `employee` through `licensed_to`: `employee:id<-licensed_to<-software_license`.
     ///
     /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
-    pub async fn software_license_licensed_to<
-        C: ::surqlc::runtime::surrealdb::Connection,
-    >(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::SoftwareLicense>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn software_license_licensed_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::SoftwareLicense>>, Error> {
         db.query("SELECT * FROM $id<-licensed_to<-software_license")
             .bind(("id", id.record_id()))
             .await?
@@ -3393,13 +3054,10 @@ pub mod employee {
     /// The `licensed_to` edges whose `out` is this `employee`, with their own fields.
     ///
     /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
-    pub async fn licensed_to_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::LicensedTo>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn licensed_to_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::LicensedTo>>, Error> {
         db.query("SELECT * FROM licensed_to WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3409,13 +3067,10 @@ pub mod employee {
     /// The `project` rows this `employee` reaches through `works_on`: `employee:id->works_on->project`.
     ///
     /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
-    pub async fn works_on_project<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Project>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn works_on_project<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Project>>, Error> {
         db.query("SELECT * FROM $id->works_on->project")
             .bind(("id", id.record_id()))
             .await?
@@ -3425,13 +3080,10 @@ pub mod employee {
     /// The `works_on` edges whose `in` is this `employee`, with their own fields.
     ///
     /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
-    pub async fn works_on_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::WorksOn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn works_on_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::WorksOn>>, Error> {
         db.query("SELECT * FROM works_on WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3441,13 +3093,10 @@ pub mod employee {
     /// The `policy` rows this `employee` reaches through `acknowledged`: `employee:id->acknowledged->policy`.
     ///
     /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
-    pub async fn acknowledged_policy<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Policy>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn acknowledged_policy<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Policy>>, Error> {
         db.query("SELECT * FROM $id->acknowledged->policy")
             .bind(("id", id.record_id()))
             .await?
@@ -3457,13 +3106,10 @@ pub mod employee {
     /// The `acknowledged` edges whose `in` is this `employee`, with their own fields.
     ///
     /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
-    pub async fn acknowledged_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Acknowledged>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn acknowledged_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Acknowledged>>, Error> {
         db.query("SELECT * FROM acknowledged WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3474,36 +3120,33 @@ pub mod employee {
 /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
 #[allow(dead_code)]
 pub mod reports_to {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ReportsTo;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `reports_to` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM reports_to LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3514,36 +3157,33 @@ pub mod reports_to {
 /// `department`: An organisational unit such as Sales, Finance or Engineering.
 #[allow(dead_code)]
 pub mod department {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Department;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `department` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM department LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3554,36 +3194,33 @@ pub mod department {
 /// `job_position`: A role in the organisation with a pay grade.
 #[allow(dead_code)]
 pub mod job_position {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::JobPosition;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `job_position` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM job_position LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3594,36 +3231,33 @@ pub mod job_position {
 /// `pay_grade`: A salary band.
 #[allow(dead_code)]
 pub mod pay_grade {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PayGrade;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `pay_grade` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM pay_grade LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3634,36 +3268,33 @@ pub mod pay_grade {
 /// `salary`: An employee's base salary from a given date.
 #[allow(dead_code)]
 pub mod salary {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Salary;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `salary` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM salary LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3674,36 +3305,33 @@ pub mod salary {
 /// `leave_request`: A request for time off.
 #[allow(dead_code)]
 pub mod leave_request {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::LeaveRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `leave_request` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM leave_request LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3714,36 +3342,33 @@ pub mod leave_request {
 /// `leave_balance`: Remaining leave days of an employee for a year.
 #[allow(dead_code)]
 pub mod leave_balance {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::LeaveBalance;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `leave_balance` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM leave_balance LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3754,36 +3379,33 @@ pub mod leave_balance {
 /// `timesheet`: Hours an employee worked in a week, possibly per project.
 #[allow(dead_code)]
 pub mod timesheet {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Timesheet;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `timesheet` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM timesheet LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3794,36 +3416,33 @@ pub mod timesheet {
 /// `performance_review`: A yearly or half-yearly performance review.
 #[allow(dead_code)]
 pub mod performance_review {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PerformanceReview;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `performance_review` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM performance_review LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3834,36 +3453,33 @@ pub mod performance_review {
 /// `goal`: An objective agreed with an employee for the review period.
 #[allow(dead_code)]
 pub mod goal {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Goal;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `goal` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM goal LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3874,36 +3490,33 @@ pub mod goal {
 /// `training_course`: A course employees can take.
 #[allow(dead_code)]
 pub mod training_course {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::TrainingCourse;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `training_course` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM training_course LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3913,13 +3526,10 @@ pub mod training_course {
     /// The `employee` rows that reach this `training_course` through `attended`: `training_course:id<-attended<-employee`.
     ///
     /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
-    pub async fn employee_attended<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employee_attended<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id<-attended<-employee")
             .bind(("id", id.record_id()))
             .await?
@@ -3929,13 +3539,10 @@ pub mod training_course {
     /// The `attended` edges whose `out` is this `training_course`, with their own fields.
     ///
     /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
-    pub async fn attended_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Attended>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn attended_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Attended>>, Error> {
         db.query("SELECT * FROM attended WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -3946,36 +3553,33 @@ pub mod training_course {
 /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
 #[allow(dead_code)]
 pub mod attended {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Attended;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `attended` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM attended LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -3986,36 +3590,33 @@ pub mod attended {
 /// `skill`: A skill or qualification, e.g. 'forklift licence' or 'Rust'.
 #[allow(dead_code)]
 pub mod skill {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Skill;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `skill` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM skill LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4025,13 +3626,10 @@ pub mod skill {
     /// The `employee` rows that reach this `skill` through `has_skill`: `skill:id<-has_skill<-employee`.
     ///
     /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
-    pub async fn employee_has_skill<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employee_has_skill<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id<-has_skill<-employee")
             .bind(("id", id.record_id()))
             .await?
@@ -4041,13 +3639,10 @@ pub mod skill {
     /// The `has_skill` edges whose `out` is this `skill`, with their own fields.
     ///
     /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
-    pub async fn has_skill_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::HasSkill>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn has_skill_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::HasSkill>>, Error> {
         db.query("SELECT * FROM has_skill WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -4058,36 +3653,33 @@ pub mod skill {
 /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
 #[allow(dead_code)]
 pub mod has_skill {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::HasSkill;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `has_skill` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM has_skill LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4098,36 +3690,33 @@ pub mod has_skill {
 /// `job_opening`: A vacancy we are recruiting for.
 #[allow(dead_code)]
 pub mod job_opening {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::JobOpening;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `job_opening` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM job_opening LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4137,13 +3726,10 @@ pub mod job_opening {
     /// The `candidate` rows that reach this `job_opening` through `applied_for`: `job_opening:id<-applied_for<-candidate`.
     ///
     /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
-    pub async fn candidate_applied_for<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Candidate>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn candidate_applied_for<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Candidate>>, Error> {
         db.query("SELECT * FROM $id<-applied_for<-candidate")
             .bind(("id", id.record_id()))
             .await?
@@ -4153,13 +3739,10 @@ pub mod job_opening {
     /// The `applied_for` edges whose `out` is this `job_opening`, with their own fields.
     ///
     /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
-    pub async fn applied_for_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::AppliedFor>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn applied_for_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::AppliedFor>>, Error> {
         db.query("SELECT * FROM applied_for WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -4170,36 +3753,33 @@ pub mod job_opening {
 /// `candidate`: A person applying for a job.
 #[allow(dead_code)]
 pub mod candidate {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Candidate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `candidate` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM candidate LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4209,13 +3789,10 @@ pub mod candidate {
     /// The `job_opening` rows this `candidate` reaches through `applied_for`: `candidate:id->applied_for->job_opening`.
     ///
     /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
-    pub async fn applied_for_job_opening<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::JobOpening>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn applied_for_job_opening<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::JobOpening>>, Error> {
         db.query("SELECT * FROM $id->applied_for->job_opening")
             .bind(("id", id.record_id()))
             .await?
@@ -4225,13 +3802,10 @@ pub mod candidate {
     /// The `applied_for` edges whose `in` is this `candidate`, with their own fields.
     ///
     /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
-    pub async fn applied_for_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::AppliedFor>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn applied_for_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::AppliedFor>>, Error> {
         db.query("SELECT * FROM applied_for WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -4242,36 +3816,33 @@ pub mod candidate {
 /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
 #[allow(dead_code)]
 pub mod applied_for {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::AppliedFor;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `applied_for` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM applied_for LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4282,36 +3853,33 @@ pub mod applied_for {
 /// `interview`: An interview with a candidate.
 #[allow(dead_code)]
 pub mod interview {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Interview;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `interview` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM interview LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4322,36 +3890,33 @@ pub mod interview {
 /// `benefit`: A benefit the company offers, such as a pension plan or a gym subsidy.
 #[allow(dead_code)]
 pub mod benefit {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Benefit;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `benefit` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM benefit LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4361,13 +3926,10 @@ pub mod benefit {
     /// The `employee` rows that reach this `benefit` through `enrolled_in`: `benefit:id<-enrolled_in<-employee`.
     ///
     /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
-    pub async fn employee_enrolled_in<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employee_enrolled_in<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id<-enrolled_in<-employee")
             .bind(("id", id.record_id()))
             .await?
@@ -4377,13 +3939,10 @@ pub mod benefit {
     /// The `enrolled_in` edges whose `out` is this `benefit`, with their own fields.
     ///
     /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
-    pub async fn enrolled_in_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::EnrolledIn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn enrolled_in_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::EnrolledIn>>, Error> {
         db.query("SELECT * FROM enrolled_in WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -4394,36 +3953,33 @@ pub mod benefit {
 /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
 #[allow(dead_code)]
 pub mod enrolled_in {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::EnrolledIn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `enrolled_in` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM enrolled_in LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4434,36 +3990,33 @@ pub mod enrolled_in {
 /// `office`: A company office building.
 #[allow(dead_code)]
 pub mod office {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Office;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `office` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM office LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4474,36 +4027,33 @@ pub mod office {
 /// `emergency_contact`: Who to call if something happens to an employee.
 #[allow(dead_code)]
 pub mod emergency_contact {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::EmergencyContact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `emergency_contact` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM emergency_contact LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4514,36 +4064,33 @@ pub mod emergency_contact {
 /// `onboarding`: The onboarding checklist of a new hire.
 #[allow(dead_code)]
 pub mod onboarding {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Onboarding;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `onboarding` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM onboarding LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4554,36 +4101,33 @@ pub mod onboarding {
 /// `termination`: The end of an employment.
 #[allow(dead_code)]
 pub mod termination {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Termination;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `termination` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM termination LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4594,36 +4138,33 @@ pub mod termination {
 /// `payroll_run`: One monthly payroll calculation.
 #[allow(dead_code)]
 pub mod payroll_run {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::PayrollRun;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `payroll_run` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM payroll_run LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4634,36 +4175,33 @@ pub mod payroll_run {
 /// `payslip`: An employee's pay for one payroll run.
 #[allow(dead_code)]
 pub mod payslip {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Payslip;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `payslip` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM payslip LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4674,36 +4212,33 @@ pub mod payslip {
 /// `bonus`: A one-off bonus paid through payroll.
 #[allow(dead_code)]
 pub mod bonus {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Bonus;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bonus` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bonus LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4714,36 +4249,33 @@ pub mod bonus {
 /// `deduction`: A recurring deduction from an employee's pay, such as a pension contribution.
 #[allow(dead_code)]
 pub mod deduction {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Deduction;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `deduction` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM deduction LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4754,36 +4286,33 @@ pub mod deduction {
 /// `tax_withholding`: Income tax settings for an employee.
 #[allow(dead_code)]
 pub mod tax_withholding {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::TaxWithholding;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `tax_withholding` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM tax_withholding LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4794,36 +4323,33 @@ pub mod tax_withholding {
 /// `bank_detail`: Where an employee's pay goes.
 #[allow(dead_code)]
 pub mod bank_detail {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::BankDetail;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bank_detail` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bank_detail LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4834,36 +4360,33 @@ pub mod bank_detail {
 /// `gl_account`: An account of the general ledger (chart of accounts).
 #[allow(dead_code)]
 pub mod gl_account {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::GlAccount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `gl_account` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM gl_account LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4873,13 +4396,10 @@ pub mod gl_account {
     /// The `journal_entry` rows that reach this `gl_account` through `journal_line`: `gl_account:id<-journal_line<-journal_entry`.
     ///
     /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
-    pub async fn journal_entry_journal_line<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::JournalEntry>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn journal_entry_journal_line<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::JournalEntry>>, Error> {
         db.query("SELECT * FROM $id<-journal_line<-journal_entry")
             .bind(("id", id.record_id()))
             .await?
@@ -4889,13 +4409,10 @@ pub mod gl_account {
     /// The `journal_line` edges whose `out` is this `gl_account`, with their own fields.
     ///
     /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
-    pub async fn journal_line_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::JournalLine>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn journal_line_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::JournalLine>>, Error> {
         db.query("SELECT * FROM journal_line WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -4906,36 +4423,33 @@ pub mod gl_account {
 /// `journal_entry`: A booking in the general ledger; its lines debit and credit accounts.
 #[allow(dead_code)]
 pub mod journal_entry {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::JournalEntry;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `journal_entry` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM journal_entry LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -4945,13 +4459,10 @@ pub mod journal_entry {
     /// The `gl_account` rows this `journal_entry` reaches through `journal_line`: `journal_entry:id->journal_line->gl_account`.
     ///
     /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
-    pub async fn journal_line_gl_account<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::GlAccount>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn journal_line_gl_account<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::GlAccount>>, Error> {
         db.query("SELECT * FROM $id->journal_line->gl_account")
             .bind(("id", id.record_id()))
             .await?
@@ -4961,13 +4472,10 @@ pub mod journal_entry {
     /// The `journal_line` edges whose `in` is this `journal_entry`, with their own fields.
     ///
     /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
-    pub async fn journal_line_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::JournalLine>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn journal_line_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::JournalLine>>, Error> {
         db.query("SELECT * FROM journal_line WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -4978,36 +4486,33 @@ pub mod journal_entry {
 /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
 #[allow(dead_code)]
 pub mod journal_line {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::JournalLine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `journal_line` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM journal_line LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5018,36 +4523,33 @@ pub mod journal_line {
 /// `fiscal_period`: A month of the fiscal year that can be open or closed for posting.
 #[allow(dead_code)]
 pub mod fiscal_period {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::FiscalPeriod;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fiscal_period` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM fiscal_period LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5058,36 +4560,33 @@ pub mod fiscal_period {
 /// `cost_center`: A unit that collects costs for management reporting.
 #[allow(dead_code)]
 pub mod cost_center {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::CostCenter;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `cost_center` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM cost_center LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5098,36 +4597,33 @@ pub mod cost_center {
 /// `budget`: Planned spending of a cost centre on an account for a year.
 #[allow(dead_code)]
 pub mod budget {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Budget;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `budget` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM budget LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5138,36 +4634,33 @@ pub mod budget {
 /// `invoice`: An invoice we sent to a customer (accounts receivable).
 #[allow(dead_code)]
 pub mod invoice {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Invoice;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `invoice` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM invoice LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5177,13 +4670,10 @@ pub mod invoice {
     /// The `payment` rows that reach this `invoice` through `settles`: `invoice:id<-settles<-payment`.
     ///
     /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
-    pub async fn payment_settles<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Payment>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn payment_settles<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Payment>>, Error> {
         db.query("SELECT * FROM $id<-settles<-payment")
             .bind(("id", id.record_id()))
             .await?
@@ -5193,13 +4683,10 @@ pub mod invoice {
     /// The `settles` edges whose `out` is this `invoice`, with their own fields.
     ///
     /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
-    pub async fn settles_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Settles>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn settles_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Settles>>, Error> {
         db.query("SELECT * FROM settles WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -5210,36 +4697,33 @@ pub mod invoice {
 /// `payment`: Money received from a customer.
 #[allow(dead_code)]
 pub mod payment {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Payment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `payment` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM payment LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5249,13 +4733,10 @@ pub mod payment {
     /// The `invoice` rows this `payment` reaches through `settles`: `payment:id->settles->invoice`.
     ///
     /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
-    pub async fn settles_invoice<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Invoice>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn settles_invoice<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Invoice>>, Error> {
         db.query("SELECT * FROM $id->settles->invoice")
             .bind(("id", id.record_id()))
             .await?
@@ -5265,13 +4746,10 @@ pub mod payment {
     /// The `settles` edges whose `in` is this `payment`, with their own fields.
     ///
     /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
-    pub async fn settles_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Settles>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn settles_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Settles>>, Error> {
         db.query("SELECT * FROM settles WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -5282,36 +4760,33 @@ pub mod payment {
 /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
 #[allow(dead_code)]
 pub mod settles {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Settles;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `settles` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM settles LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5322,36 +4797,33 @@ pub mod settles {
 /// `credit_note`: A correction that reduces what a customer owes.
 #[allow(dead_code)]
 pub mod credit_note {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::CreditNote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `credit_note` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM credit_note LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5362,36 +4834,33 @@ pub mod credit_note {
 /// `expense_claim`: An employee's claim for money spent on company business.
 #[allow(dead_code)]
 pub mod expense_claim {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ExpenseClaim;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `expense_claim` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM expense_claim LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5402,36 +4871,33 @@ pub mod expense_claim {
 /// `expense_item`: One receipt on an expense claim.
 #[allow(dead_code)]
 pub mod expense_item {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ExpenseItem;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `expense_item` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM expense_item LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5442,36 +4908,33 @@ pub mod expense_item {
 /// `bank_account`: A company bank account.
 #[allow(dead_code)]
 pub mod bank_account {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::BankAccount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bank_account` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bank_account LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5482,36 +4945,33 @@ pub mod bank_account {
 /// `bank_transaction`: A line on a company bank statement.
 #[allow(dead_code)]
 pub mod bank_transaction {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::BankTransaction;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bank_transaction` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bank_transaction LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5522,36 +4982,33 @@ pub mod bank_transaction {
 /// `currency`: A currency we trade in.
 #[allow(dead_code)]
 pub mod currency {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Currency;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `currency` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM currency LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5562,36 +5019,33 @@ pub mod currency {
 /// `exchange_rate`: The rate of a currency against EUR on a day.
 #[allow(dead_code)]
 pub mod exchange_rate {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ExchangeRate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `exchange_rate` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM exchange_rate LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5602,36 +5056,33 @@ pub mod exchange_rate {
 /// `tax_rate`: A sales tax (VAT) rate of a country.
 #[allow(dead_code)]
 pub mod tax_rate {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::TaxRate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `tax_rate` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM tax_rate LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5642,36 +5093,33 @@ pub mod tax_rate {
 /// `fixed_asset`: A capitalised asset that is depreciated over time.
 #[allow(dead_code)]
 pub mod fixed_asset {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::FixedAsset;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fixed_asset` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM fixed_asset LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5682,36 +5130,33 @@ pub mod fixed_asset {
 /// `depreciation`: A depreciation booking of a fixed asset for a period.
 #[allow(dead_code)]
 pub mod depreciation {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Depreciation;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `depreciation` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM depreciation LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5722,36 +5167,33 @@ pub mod depreciation {
 /// `loan`: Money the company borrowed.
 #[allow(dead_code)]
 pub mod loan {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Loan;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM loan LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5762,36 +5204,33 @@ pub mod loan {
 /// `audit_finding`: An issue raised by internal or external auditors.
 #[allow(dead_code)]
 pub mod audit_finding {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::AuditFinding;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `audit_finding` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM audit_finding LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5802,36 +5241,33 @@ pub mod audit_finding {
 /// `support_ticket`: A customer's request or problem handled by support. Comments: support_ticket->has_comment->ticket_comment.
 #[allow(dead_code)]
 pub mod support_ticket {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SupportTicket;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `support_ticket` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM support_ticket LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5841,13 +5277,10 @@ pub mod support_ticket {
     /// The `ticket_comment` rows this `support_ticket` reaches through `has_comment`: `support_ticket:id->has_comment->ticket_comment`.
     ///
     /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
-    pub async fn has_comment_ticket_comment<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::TicketComment>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn has_comment_ticket_comment<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::TicketComment>>, Error> {
         db.query("SELECT * FROM $id->has_comment->ticket_comment")
             .bind(("id", id.record_id()))
             .await?
@@ -5857,13 +5290,10 @@ pub mod support_ticket {
     /// The `has_comment` edges whose `in` is this `support_ticket`, with their own fields.
     ///
     /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
-    pub async fn has_comment_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::HasComment>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn has_comment_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::HasComment>>, Error> {
         db.query("SELECT * FROM has_comment WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -5874,36 +5304,33 @@ pub mod support_ticket {
 /// `ticket_comment`: A message on a support ticket, from the customer or an agent.
 #[allow(dead_code)]
 pub mod ticket_comment {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::TicketComment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `ticket_comment` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM ticket_comment LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5913,13 +5340,10 @@ pub mod ticket_comment {
     /// The `support_ticket` rows that reach this `ticket_comment` through `has_comment`: `ticket_comment:id<-has_comment<-support_ticket`.
     ///
     /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
-    pub async fn support_ticket_has_comment<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::SupportTicket>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn support_ticket_has_comment<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::SupportTicket>>, Error> {
         db.query("SELECT * FROM $id<-has_comment<-support_ticket")
             .bind(("id", id.record_id()))
             .await?
@@ -5929,13 +5353,10 @@ pub mod ticket_comment {
     /// The `has_comment` edges whose `out` is this `ticket_comment`, with their own fields.
     ///
     /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
-    pub async fn has_comment_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::HasComment>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn has_comment_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::HasComment>>, Error> {
         db.query("SELECT * FROM has_comment WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -5946,36 +5367,33 @@ pub mod ticket_comment {
 /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
 #[allow(dead_code)]
 pub mod has_comment {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::HasComment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `has_comment` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM has_comment LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -5986,36 +5404,33 @@ pub mod has_comment {
 /// `sla_policy`: Response and resolution times promised to customers.
 #[allow(dead_code)]
 pub mod sla_policy {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SlaPolicy;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sla_policy` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM sla_policy LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6026,36 +5441,33 @@ pub mod sla_policy {
 /// `sla_breach`: A ticket that missed its service-level target.
 #[allow(dead_code)]
 pub mod sla_breach {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SlaBreach;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sla_breach` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM sla_breach LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6066,36 +5478,33 @@ pub mod sla_breach {
 /// `knowledge_article`: A help-centre article.
 #[allow(dead_code)]
 pub mod knowledge_article {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::KnowledgeArticle;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `knowledge_article` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM knowledge_article LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6106,36 +5515,33 @@ pub mod knowledge_article {
 /// `customer_survey`: A satisfaction survey answered after a ticket was resolved.
 #[allow(dead_code)]
 pub mod customer_survey {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::CustomerSurvey;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer_survey` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM customer_survey LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6146,36 +5552,33 @@ pub mod customer_survey {
 /// `support_team`: A team of support agents, e.g. 'Tier 2' or 'Billing'.
 #[allow(dead_code)]
 pub mod support_team {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SupportTeam;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `support_team` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM support_team LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6185,13 +5588,10 @@ pub mod support_team {
     /// The `employee` rows that reach this `support_team` through `member_of`: `support_team:id<-member_of<-employee`.
     ///
     /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
-    pub async fn employee_member_of<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employee_member_of<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id<-member_of<-employee")
             .bind(("id", id.record_id()))
             .await?
@@ -6201,13 +5601,10 @@ pub mod support_team {
     /// The `member_of` edges whose `out` is this `support_team`, with their own fields.
     ///
     /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
-    pub async fn member_of_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::MemberOf>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn member_of_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::MemberOf>>, Error> {
         db.query("SELECT * FROM member_of WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -6218,36 +5615,33 @@ pub mod support_team {
 /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
 #[allow(dead_code)]
 pub mod member_of {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::MemberOf;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `member_of` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM member_of LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6258,36 +5652,33 @@ pub mod member_of {
 /// `escalation`: A ticket handed to a higher tier or to engineering.
 #[allow(dead_code)]
 pub mod escalation {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Escalation;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `escalation` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM escalation LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6298,36 +5689,33 @@ pub mod escalation {
 /// `return_request`: A customer's request to return a delivered product (RMA).
 #[allow(dead_code)]
 pub mod return_request {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ReturnRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `return_request` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM return_request LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6338,36 +5726,33 @@ pub mod return_request {
 /// `complaint`: A formal complaint from a customer.
 #[allow(dead_code)]
 pub mod complaint {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Complaint;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `complaint` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM complaint LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6378,36 +5763,33 @@ pub mod complaint {
 /// `carrier`: A transport company that moves our shipments.
 #[allow(dead_code)]
 pub mod carrier {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Carrier;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `carrier` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM carrier LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6418,36 +5800,33 @@ pub mod carrier {
 /// `shipment`: A consignment of goods sent to a customer or between warehouses.
 #[allow(dead_code)]
 pub mod shipment {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Shipment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `shipment` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM shipment LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6457,15 +5836,10 @@ pub mod shipment {
     /// The `delivery_address` rows this `shipment` reaches through `shipped_to`: `shipment:id->shipped_to->delivery_address`.
     ///
     /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
-    pub async fn shipped_to_delivery_address<
-        C: ::surqlc::runtime::surrealdb::Connection,
-    >(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::DeliveryAddress>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn shipped_to_delivery_address<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::DeliveryAddress>>, Error> {
         db.query("SELECT * FROM $id->shipped_to->delivery_address")
             .bind(("id", id.record_id()))
             .await?
@@ -6475,13 +5849,10 @@ pub mod shipment {
     /// The `shipped_to` edges whose `in` is this `shipment`, with their own fields.
     ///
     /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
-    pub async fn shipped_to_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::ShippedTo>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn shipped_to_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::ShippedTo>>, Error> {
         db.query("SELECT * FROM shipped_to WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -6491,13 +5862,10 @@ pub mod shipment {
     /// The `trip` rows that reach this `shipment` through `carries`: `shipment:id<-carries<-trip`.
     ///
     /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
-    pub async fn trip_carries<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Trip>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn trip_carries<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Trip>>, Error> {
         db.query("SELECT * FROM $id<-carries<-trip")
             .bind(("id", id.record_id()))
             .await?
@@ -6507,13 +5875,10 @@ pub mod shipment {
     /// The `carries` edges whose `out` is this `shipment`, with their own fields.
     ///
     /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
-    pub async fn carries_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Carries>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn carries_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Carries>>, Error> {
         db.query("SELECT * FROM carries WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -6524,36 +5889,33 @@ pub mod shipment {
 /// `package`: One parcel or pallet of a shipment.
 #[allow(dead_code)]
 pub mod package {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Package;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `package` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM package LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6564,36 +5926,33 @@ pub mod package {
 /// `delivery_address`: An address we deliver to.
 #[allow(dead_code)]
 pub mod delivery_address {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::DeliveryAddress;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `delivery_address` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM delivery_address LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6603,13 +5962,10 @@ pub mod delivery_address {
     /// The `shipment` rows that reach this `delivery_address` through `shipped_to`: `delivery_address:id<-shipped_to<-shipment`.
     ///
     /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
-    pub async fn shipment_shipped_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Shipment>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn shipment_shipped_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Shipment>>, Error> {
         db.query("SELECT * FROM $id<-shipped_to<-shipment")
             .bind(("id", id.record_id()))
             .await?
@@ -6619,13 +5975,10 @@ pub mod delivery_address {
     /// The `shipped_to` edges whose `out` is this `delivery_address`, with their own fields.
     ///
     /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
-    pub async fn shipped_to_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::ShippedTo>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn shipped_to_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::ShippedTo>>, Error> {
         db.query("SELECT * FROM shipped_to WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -6636,36 +5989,33 @@ pub mod delivery_address {
 /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
 #[allow(dead_code)]
 pub mod shipped_to {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ShippedTo;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `shipped_to` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM shipped_to LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6676,36 +6026,33 @@ pub mod shipped_to {
 /// `route`: A recurring delivery route of our own fleet.
 #[allow(dead_code)]
 pub mod route {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Route;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `route` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM route LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6716,36 +6063,33 @@ pub mod route {
 /// `vehicle`: A truck or van of our own fleet.
 #[allow(dead_code)]
 pub mod vehicle {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Vehicle;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `vehicle` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM vehicle LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6756,36 +6100,33 @@ pub mod vehicle {
 /// `driver`: A driver of our fleet.
 #[allow(dead_code)]
 pub mod driver {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Driver;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `driver` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM driver LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6796,36 +6137,33 @@ pub mod driver {
 /// `trip`: One run of a vehicle on a route on a day.
 #[allow(dead_code)]
 pub mod trip {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Trip;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `trip` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM trip LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6835,13 +6173,10 @@ pub mod trip {
     /// The `shipment` rows this `trip` reaches through `carries`: `trip:id->carries->shipment`.
     ///
     /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
-    pub async fn carries_shipment<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Shipment>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn carries_shipment<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Shipment>>, Error> {
         db.query("SELECT * FROM $id->carries->shipment")
             .bind(("id", id.record_id()))
             .await?
@@ -6851,13 +6186,10 @@ pub mod trip {
     /// The `carries` edges whose `in` is this `trip`, with their own fields.
     ///
     /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
-    pub async fn carries_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Carries>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn carries_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Carries>>, Error> {
         db.query("SELECT * FROM carries WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -6868,36 +6200,33 @@ pub mod trip {
 /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
 #[allow(dead_code)]
 pub mod carries {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Carries;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `carries` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM carries LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6908,36 +6237,33 @@ pub mod carries {
 /// `fuel_log`: A refuelling of a fleet vehicle.
 #[allow(dead_code)]
 pub mod fuel_log {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::FuelLog;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fuel_log` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM fuel_log LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6948,36 +6274,33 @@ pub mod fuel_log {
 /// `vehicle_maintenance`: A service or repair of a fleet vehicle.
 #[allow(dead_code)]
 pub mod vehicle_maintenance {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::VehicleMaintenance;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `vehicle_maintenance` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM vehicle_maintenance LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -6988,36 +6311,33 @@ pub mod vehicle_maintenance {
 /// `customs_declaration`: An export or import declaration for a cross-border shipment.
 #[allow(dead_code)]
 pub mod customs_declaration {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::CustomsDeclaration;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customs_declaration` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM customs_declaration LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7028,36 +6348,33 @@ pub mod customs_declaration {
 /// `freight_rate`: A carrier's price to move goods on a lane.
 #[allow(dead_code)]
 pub mod freight_rate {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::FreightRate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `freight_rate` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM freight_rate LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7068,36 +6385,33 @@ pub mod freight_rate {
 /// `delivery_exception`: A problem during delivery: damage, delay or failed attempt.
 #[allow(dead_code)]
 pub mod delivery_exception {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::DeliveryException;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `delivery_exception` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM delivery_exception LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7108,36 +6422,33 @@ pub mod delivery_exception {
 /// `campaign`: A marketing campaign with a budget and a goal.
 #[allow(dead_code)]
 pub mod campaign {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Campaign;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `campaign` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM campaign LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7147,13 +6458,10 @@ pub mod campaign {
     /// The `audience_segment` rows this `campaign` reaches through `targets`: `campaign:id->targets->audience_segment`.
     ///
     /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
-    pub async fn targets_audience_segment<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::AudienceSegment>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn targets_audience_segment<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::AudienceSegment>>, Error> {
         db.query("SELECT * FROM $id->targets->audience_segment")
             .bind(("id", id.record_id()))
             .await?
@@ -7163,13 +6471,10 @@ pub mod campaign {
     /// The `targets` edges whose `in` is this `campaign`, with their own fields.
     ///
     /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
-    pub async fn targets_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Targets>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn targets_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Targets>>, Error> {
         db.query("SELECT * FROM targets WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -7179,13 +6484,10 @@ pub mod campaign {
     /// The `lead` rows this `campaign` reaches through `generated`: `campaign:id->generated->lead`.
     ///
     /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
-    pub async fn generated_lead<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Lead>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn generated_lead<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Lead>>, Error> {
         db.query("SELECT * FROM $id->generated->lead")
             .bind(("id", id.record_id()))
             .await?
@@ -7195,13 +6497,10 @@ pub mod campaign {
     /// The `generated` edges whose `in` is this `campaign`, with their own fields.
     ///
     /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
-    pub async fn generated_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Generated>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn generated_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Generated>>, Error> {
         db.query("SELECT * FROM generated WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -7212,36 +6511,33 @@ pub mod campaign {
 /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
 #[allow(dead_code)]
 pub mod targets {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Targets;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `targets` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM targets LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7252,36 +6548,33 @@ pub mod targets {
 /// `audience_segment`: A group of customers or prospects defined for marketing.
 #[allow(dead_code)]
 pub mod audience_segment {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::AudienceSegment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `audience_segment` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM audience_segment LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7291,13 +6584,10 @@ pub mod audience_segment {
     /// The `campaign` rows that reach this `audience_segment` through `targets`: `audience_segment:id<-targets<-campaign`.
     ///
     /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
-    pub async fn campaign_targets<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Campaign>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn campaign_targets<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Campaign>>, Error> {
         db.query("SELECT * FROM $id<-targets<-campaign")
             .bind(("id", id.record_id()))
             .await?
@@ -7307,13 +6597,10 @@ pub mod audience_segment {
     /// The `targets` edges whose `out` is this `audience_segment`, with their own fields.
     ///
     /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
-    pub async fn targets_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Targets>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn targets_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Targets>>, Error> {
         db.query("SELECT * FROM targets WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -7324,36 +6611,33 @@ pub mod audience_segment {
 /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
 #[allow(dead_code)]
 pub mod generated {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Generated;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `generated` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM generated LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7364,36 +6648,33 @@ pub mod generated {
 /// `email_send`: One marketing email sent to a contact.
 #[allow(dead_code)]
 pub mod email_send {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::EmailSend;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `email_send` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM email_send LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7404,36 +6685,33 @@ pub mod email_send {
 /// `marketing_event`: A trade fair, webinar or conference we attend or host.
 #[allow(dead_code)]
 pub mod marketing_event {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::MarketingEvent;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `marketing_event` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM marketing_event LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7443,13 +6721,10 @@ pub mod marketing_event {
     /// The `contact` rows that reach this `marketing_event` through `registered_for`: `marketing_event:id<-registered_for<-contact`.
     ///
     /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
-    pub async fn contact_registered_for<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Contact>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn contact_registered_for<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Contact>>, Error> {
         db.query("SELECT * FROM $id<-registered_for<-contact")
             .bind(("id", id.record_id()))
             .await?
@@ -7459,13 +6734,10 @@ pub mod marketing_event {
     /// The `registered_for` edges whose `out` is this `marketing_event`, with their own fields.
     ///
     /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
-    pub async fn registered_for_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::RegisteredFor>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn registered_for_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::RegisteredFor>>, Error> {
         db.query("SELECT * FROM registered_for WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -7476,36 +6748,33 @@ pub mod marketing_event {
 /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
 #[allow(dead_code)]
 pub mod registered_for {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::RegisteredFor;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `registered_for` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM registered_for LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7516,36 +6785,33 @@ pub mod registered_for {
 /// `ad_spend`: Daily advertising spend of a campaign on a platform.
 #[allow(dead_code)]
 pub mod ad_spend {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::AdSpend;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `ad_spend` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM ad_spend LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7556,36 +6822,33 @@ pub mod ad_spend {
 /// `web_visit`: A visit to our website, tied to a lead when known.
 #[allow(dead_code)]
 pub mod web_visit {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::WebVisit;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `web_visit` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM web_visit LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7596,36 +6859,33 @@ pub mod web_visit {
 /// `coupon`: A coupon code handed out by a campaign.
 #[allow(dead_code)]
 pub mod coupon {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Coupon;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `coupon` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM coupon LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7636,36 +6896,33 @@ pub mod coupon {
 /// `work_order`: An order to produce a quantity of a product on the shop floor.
 #[allow(dead_code)]
 pub mod work_order {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::WorkOrder;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `work_order` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM work_order LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7676,36 +6933,33 @@ pub mod work_order {
 /// `bill_of_materials`: The parts list of a manufactured product.
 #[allow(dead_code)]
 pub mod bill_of_materials {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::BillOfMaterials;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bill_of_materials` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bill_of_materials LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7715,13 +6969,10 @@ pub mod bill_of_materials {
     /// The `product` rows this `bill_of_materials` reaches through `bom_component`: `bill_of_materials:id->bom_component->product`.
     ///
     /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
-    pub async fn bom_component_product<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bom_component_product<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
         db.query("SELECT * FROM $id->bom_component->product")
             .bind(("id", id.record_id()))
             .await?
@@ -7731,13 +6982,10 @@ pub mod bill_of_materials {
     /// The `bom_component` edges whose `in` is this `bill_of_materials`, with their own fields.
     ///
     /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
-    pub async fn bom_component_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::BomComponent>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn bom_component_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::BomComponent>>, Error> {
         db.query("SELECT * FROM bom_component WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -7748,36 +6996,33 @@ pub mod bill_of_materials {
 /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
 #[allow(dead_code)]
 pub mod bom_component {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::BomComponent;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bom_component` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM bom_component LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7788,36 +7033,33 @@ pub mod bom_component {
 /// `work_center`: A production line or machine group.
 #[allow(dead_code)]
 pub mod work_center {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::WorkCenter;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `work_center` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM work_center LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7828,36 +7070,33 @@ pub mod work_center {
 /// `machine`: A machine on the shop floor.
 #[allow(dead_code)]
 pub mod machine {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Machine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `machine` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM machine LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7868,36 +7107,33 @@ pub mod machine {
 /// `machine_downtime`: A period when a machine could not run.
 #[allow(dead_code)]
 pub mod machine_downtime {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::MachineDowntime;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `machine_downtime` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM machine_downtime LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7908,36 +7144,33 @@ pub mod machine_downtime {
 /// `quality_inspection`: A quality check of produced or received goods.
 #[allow(dead_code)]
 pub mod quality_inspection {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::QualityInspection;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `quality_inspection` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM quality_inspection LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7948,36 +7181,33 @@ pub mod quality_inspection {
 /// `scrap_record`: Material scrapped in production.
 #[allow(dead_code)]
 pub mod scrap_record {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ScrapRecord;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `scrap_record` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM scrap_record LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -7988,36 +7218,33 @@ pub mod scrap_record {
 /// `production_shift`: A shift worked at a work centre.
 #[allow(dead_code)]
 pub mod production_shift {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ProductionShift;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `production_shift` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM production_shift LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8028,36 +7255,33 @@ pub mod production_shift {
 /// `it_asset`: A laptop, phone, monitor or licence handed out to employees.
 #[allow(dead_code)]
 pub mod it_asset {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ItAsset;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `it_asset` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM it_asset LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8068,36 +7292,33 @@ pub mod it_asset {
 /// `software_license`: A licence for a software product.
 #[allow(dead_code)]
 pub mod software_license {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SoftwareLicense;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `software_license` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM software_license LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8107,13 +7328,10 @@ pub mod software_license {
     /// The `employee` rows this `software_license` reaches through `licensed_to`: `software_license:id->licensed_to->employee`.
     ///
     /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
-    pub async fn licensed_to_employee<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn licensed_to_employee<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id->licensed_to->employee")
             .bind(("id", id.record_id()))
             .await?
@@ -8123,13 +7341,10 @@ pub mod software_license {
     /// The `licensed_to` edges whose `in` is this `software_license`, with their own fields.
     ///
     /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
-    pub async fn licensed_to_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::LicensedTo>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn licensed_to_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::LicensedTo>>, Error> {
         db.query("SELECT * FROM licensed_to WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -8140,36 +7355,33 @@ pub mod software_license {
 /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
 #[allow(dead_code)]
 pub mod licensed_to {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::LicensedTo;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `licensed_to` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM licensed_to LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8180,36 +7392,33 @@ pub mod licensed_to {
 /// `it_ticket`: An internal IT help-desk request.
 #[allow(dead_code)]
 pub mod it_ticket {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ItTicket;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `it_ticket` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM it_ticket LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8220,36 +7429,33 @@ pub mod it_ticket {
 /// `meeting_room`: A bookable room in an office.
 #[allow(dead_code)]
 pub mod meeting_room {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::MeetingRoom;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `meeting_room` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM meeting_room LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8260,36 +7466,33 @@ pub mod meeting_room {
 /// `room_booking`: A booking of a meeting room.
 #[allow(dead_code)]
 pub mod room_booking {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::RoomBooking;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `room_booking` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM room_booking LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8300,36 +7503,33 @@ pub mod room_booking {
 /// `lease`: A rental contract for an office or warehouse.
 #[allow(dead_code)]
 pub mod lease {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Lease;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `lease` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM lease LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8340,36 +7540,33 @@ pub mod lease {
 /// `security_incident`: An information security incident.
 #[allow(dead_code)]
 pub mod security_incident {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::SecurityIncident;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `security_incident` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM security_incident LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8380,36 +7577,33 @@ pub mod security_incident {
 /// `project`: An internal or customer project with a budget and a manager.
 #[allow(dead_code)]
 pub mod project {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Project;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM project LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8419,13 +7613,10 @@ pub mod project {
     /// The `employee` rows that reach this `project` through `works_on`: `project:id<-works_on<-employee`.
     ///
     /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
-    pub async fn employee_works_on<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employee_works_on<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id<-works_on<-employee")
             .bind(("id", id.record_id()))
             .await?
@@ -8435,13 +7626,10 @@ pub mod project {
     /// The `works_on` edges whose `out` is this `project`, with their own fields.
     ///
     /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
-    pub async fn works_on_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::WorksOn>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn works_on_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::WorksOn>>, Error> {
         db.query("SELECT * FROM works_on WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -8452,36 +7640,33 @@ pub mod project {
 /// `milestone`: A dated deliverable of a project.
 #[allow(dead_code)]
 pub mod milestone {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Milestone;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `milestone` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM milestone LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8492,36 +7677,33 @@ pub mod milestone {
 /// `project_task`: A task in a project.
 #[allow(dead_code)]
 pub mod project_task {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ProjectTask;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project_task` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM project_task LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8532,36 +7714,33 @@ pub mod project_task {
 /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
 #[allow(dead_code)]
 pub mod works_on {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::WorksOn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `works_on` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM works_on LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8572,36 +7751,33 @@ pub mod works_on {
 /// `project_risk`: A risk recorded for a project.
 #[allow(dead_code)]
 pub mod project_risk {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ProjectRisk;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project_risk` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM project_risk LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8612,36 +7788,33 @@ pub mod project_risk {
 /// `change_request`: A change to a project's scope, schedule or budget.
 #[allow(dead_code)]
 pub mod change_request {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::ChangeRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `change_request` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM change_request LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8652,36 +7825,33 @@ pub mod change_request {
 /// `legal_case`: A dispute or lawsuit the company is party to.
 #[allow(dead_code)]
 pub mod legal_case {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::LegalCase;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `legal_case` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM legal_case LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8692,36 +7862,33 @@ pub mod legal_case {
 /// `policy`: An internal policy document employees must follow.
 #[allow(dead_code)]
 pub mod policy {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Policy;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `policy` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM policy LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8731,13 +7898,10 @@ pub mod policy {
     /// The `employee` rows that reach this `policy` through `acknowledged`: `policy:id<-acknowledged<-employee`.
     ///
     /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
-    pub async fn employee_acknowledged<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Employee>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn employee_acknowledged<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
         db.query("SELECT * FROM $id<-acknowledged<-employee")
             .bind(("id", id.record_id()))
             .await?
@@ -8747,13 +7911,10 @@ pub mod policy {
     /// The `acknowledged` edges whose `out` is this `policy`, with their own fields.
     ///
     /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
-    pub async fn acknowledged_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::enterprise::Acknowledged>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn acknowledged_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::enterprise::Acknowledged>>, Error> {
         db.query("SELECT * FROM acknowledged WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -8764,36 +7925,33 @@ pub mod policy {
 /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
 #[allow(dead_code)]
 pub mod acknowledged {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Acknowledged;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `acknowledged` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM acknowledged LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8804,36 +7962,33 @@ pub mod acknowledged {
 /// `data_request`: A customer's data protection request (access or deletion, GDPR).
 #[allow(dead_code)]
 pub mod data_request {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::DataRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `data_request` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM data_request LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -8844,36 +7999,33 @@ pub mod data_request {
 /// `certification`: A certification the company holds, such as ISO 9001.
 #[allow(dead_code)]
 pub mod certification {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::enterprise::Certification;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `certification` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM certification LIMIT $limit")
             .bind(("limit", limit))
             .await?

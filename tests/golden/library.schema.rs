@@ -197,36 +197,33 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
 /// `member`: Someone with a library card.
 #[allow(dead_code)]
 pub mod member {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::library::Member;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `member` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM member LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -236,13 +233,10 @@ pub mod member {
     /// The `book` rows this `member` reaches through `borrowed`: `member:id->borrowed->book`.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn borrowed_book<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Book>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn borrowed_book<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Book>>, Error> {
         db.query("SELECT * FROM $id->borrowed->book")
             .bind(("id", id.record_id()))
             .await?
@@ -252,13 +246,10 @@ pub mod member {
     /// The `borrowed` edges whose `in` is this `member`, with their own fields.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn borrowed_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Borrowed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn borrowed_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Borrowed>>, Error> {
         db.query("SELECT * FROM borrowed WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -270,36 +261,33 @@ pub mod member {
 /// One row per edition, not per copy.
 #[allow(dead_code)]
 pub mod book {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::library::Book;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `book` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM book LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -309,13 +297,10 @@ pub mod book {
     /// The `member` rows that reach this `book` through `borrowed`: `book:id<-borrowed<-member`.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn member_borrowed<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Member>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn member_borrowed<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Member>>, Error> {
         db.query("SELECT * FROM $id<-borrowed<-member")
             .bind(("id", id.record_id()))
             .await?
@@ -325,13 +310,10 @@ pub mod book {
     /// The `borrowed` edges whose `out` is this `book`, with their own fields.
     ///
     /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
-    pub async fn borrowed_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Borrowed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn borrowed_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Borrowed>>, Error> {
         db.query("SELECT * FROM borrowed WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -341,13 +323,10 @@ pub mod book {
     /// The `author` rows that reach this `book` through `wrote`: `book:id<-wrote<-author`.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn author_wrote<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Author>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn author_wrote<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Author>>, Error> {
         db.query("SELECT * FROM $id<-wrote<-author")
             .bind(("id", id.record_id()))
             .await?
@@ -357,13 +336,10 @@ pub mod book {
     /// The `wrote` edges whose `out` is this `book`, with their own fields.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn wrote_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Wrote>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn wrote_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Wrote>>, Error> {
         db.query("SELECT * FROM wrote WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -374,36 +350,33 @@ pub mod book {
 /// `author`: A person who wrote books.
 #[allow(dead_code)]
 pub mod author {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::library::Author;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `author` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM author LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -413,13 +386,10 @@ pub mod author {
     /// The `book` rows this `author` reaches through `wrote`: `author:id->wrote->book`.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn wrote_book<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Book>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn wrote_book<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Book>>, Error> {
         db.query("SELECT * FROM $id->wrote->book")
             .bind(("id", id.record_id()))
             .await?
@@ -429,13 +399,10 @@ pub mod author {
     /// The `wrote` edges whose `in` is this `author`, with their own fields.
     ///
     /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
-    pub async fn wrote_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::library::Wrote>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn wrote_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::library::Wrote>>, Error> {
         db.query("SELECT * FROM wrote WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -446,36 +413,33 @@ pub mod author {
 /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
 #[allow(dead_code)]
 pub mod borrowed {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::library::Borrowed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `borrowed` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM borrowed LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -486,36 +450,33 @@ pub mod borrowed {
 /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
 #[allow(dead_code)]
 pub mod wrote {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::library::Wrote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `wrote` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM wrote LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -526,36 +487,33 @@ pub mod wrote {
 /// `loan_audit`: Every change to a loan, for the auditors; not shown to the model.
 #[allow(dead_code)]
 pub mod loan_audit {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::library::LoanAuditEntry;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan_audit` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM loan_audit LIMIT $limit")
             .bind(("limit", limit))
             .await?

@@ -202,36 +202,33 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
 /// `person`: A person; the id is their full name, e.g. person:⟨Alice Chen⟩.
 #[allow(dead_code)]
 pub mod person {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::meetings::Person;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `person` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM person LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -241,13 +238,10 @@ pub mod person {
     /// The `meeting` rows this `person` reaches through `attended`: `person:id->attended->meeting`.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn attended_meeting<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Meeting>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn attended_meeting<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Meeting>>, Error> {
         db.query("SELECT * FROM $id->attended->meeting")
             .bind(("id", id.record_id()))
             .await?
@@ -257,13 +251,10 @@ pub mod person {
     /// The `attended` edges whose `in` is this `person`, with their own fields.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn attended_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Attended>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn attended_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Attended>>, Error> {
         db.query("SELECT * FROM attended WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -273,13 +264,10 @@ pub mod person {
     /// The `task` rows this `person` reaches through `assigned`: `person:id->assigned->task`.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn assigned_task<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Task>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn assigned_task<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Task>>, Error> {
         db.query("SELECT * FROM $id->assigned->task")
             .bind(("id", id.record_id()))
             .await?
@@ -289,13 +277,10 @@ pub mod person {
     /// The `assigned` edges whose `in` is this `person`, with their own fields.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn assigned_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Assigned>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn assigned_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Assigned>>, Error> {
         db.query("SELECT * FROM assigned WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -306,36 +291,33 @@ pub mod person {
 /// `meeting`: A meeting, numbered in order: meeting:1, meeting:2, ...
 #[allow(dead_code)]
 pub mod meeting {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::meetings::Meeting;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `meeting` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM meeting LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -345,13 +327,10 @@ pub mod meeting {
     /// The `person` rows that reach this `meeting` through `attended`: `meeting:id<-attended<-person`.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn person_attended<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Person>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn person_attended<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Person>>, Error> {
         db.query("SELECT * FROM $id<-attended<-person")
             .bind(("id", id.record_id()))
             .await?
@@ -361,13 +340,10 @@ pub mod meeting {
     /// The `attended` edges whose `out` is this `meeting`, with their own fields.
     ///
     /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
-    pub async fn attended_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Attended>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn attended_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Attended>>, Error> {
         db.query("SELECT * FROM attended WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -377,13 +353,10 @@ pub mod meeting {
     /// The `task` rows this `meeting` reaches through `discussed`: `meeting:id->discussed->task`.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn discussed_task<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Task>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn discussed_task<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Task>>, Error> {
         db.query("SELECT * FROM $id->discussed->task")
             .bind(("id", id.record_id()))
             .await?
@@ -393,13 +366,10 @@ pub mod meeting {
     /// The `discussed` edges whose `in` is this `meeting`, with their own fields.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn discussed_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Discussed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn discussed_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Discussed>>, Error> {
         db.query("SELECT * FROM discussed WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -410,36 +380,33 @@ pub mod meeting {
 /// `task`: A task; the id is the task itself, as a sentence, e.g. task:⟨Draft the Q3 roadmap.⟩
 #[allow(dead_code)]
 pub mod task {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::meetings::Task;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `task` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM task LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -449,13 +416,10 @@ pub mod task {
     /// The `meeting` rows that reach this `task` through `discussed`: `task:id<-discussed<-meeting`.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn meeting_discussed<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Meeting>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn meeting_discussed<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Meeting>>, Error> {
         db.query("SELECT * FROM $id<-discussed<-meeting")
             .bind(("id", id.record_id()))
             .await?
@@ -465,13 +429,10 @@ pub mod task {
     /// The `discussed` edges whose `out` is this `task`, with their own fields.
     ///
     /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
-    pub async fn discussed_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Discussed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn discussed_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Discussed>>, Error> {
         db.query("SELECT * FROM discussed WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -481,13 +442,10 @@ pub mod task {
     /// The `person` rows that reach this `task` through `assigned`: `task:id<-assigned<-person`.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn person_assigned<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Person>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn person_assigned<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Person>>, Error> {
         db.query("SELECT * FROM $id<-assigned<-person")
             .bind(("id", id.record_id()))
             .await?
@@ -497,13 +455,10 @@ pub mod task {
     /// The `assigned` edges whose `out` is this `task`, with their own fields.
     ///
     /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
-    pub async fn assigned_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::meetings::Assigned>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn assigned_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::meetings::Assigned>>, Error> {
         db.query("SELECT * FROM assigned WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -514,36 +469,33 @@ pub mod task {
 /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
 #[allow(dead_code)]
 pub mod attended {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::meetings::Attended;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `attended` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM attended LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -554,36 +506,33 @@ pub mod attended {
 /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
 #[allow(dead_code)]
 pub mod discussed {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::meetings::Discussed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `discussed` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM discussed LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -594,36 +543,33 @@ pub mod discussed {
 /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
 #[allow(dead_code)]
 pub mod assigned {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::meetings::Assigned;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `assigned` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM assigned LIMIT $limit")
             .bind(("limit", limit))
             .await?

@@ -195,39 +195,34 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
 /// `file`: A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.
 #[allow(dead_code)]
 pub mod file {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::memory::File;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// The `file` row with this `parent_key` and `name` (unique index `file_parent_name`), if there is one.
-    pub async fn find_by_parent_key_and_name<
-        C: ::surqlc::runtime::surrealdb::Connection,
-    >(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn find_by_parent_key_and_name<C: Connection>(
+        db: &Surreal<C>,
         parent_key: &str,
         name: &str,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::find_one(
                 db,
                 "SELECT * FROM file WHERE parent_key = $parent_key AND name = $name LIMIT 1",
@@ -240,14 +235,11 @@ pub mod file {
             .await
     }
     /// Full-text search of `file.content` (index `file_content`): up to `limit` rows matching `query`, best BM25 score first, with the matching text highlighted in `<b>...</b>`.
-    pub async fn search_content<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn search_content<C: Connection>(
+        db: &Surreal<C>,
         query: &str,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Scored<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Scored<Row>>, Error> {
         ::surqlc::runtime::search(
                 db,
                 "SELECT *, search::score(1) AS score, search::highlight('<b>', '</b>', 1) AS highlight FROM file WHERE content @1@ $query ORDER BY score DESC LIMIT $limit",
@@ -257,14 +249,11 @@ pub mod file {
             .await
     }
     /// The `k` rows whose `embedding` is nearest to `vector` (index `file_embedding`, cosine distance, dimension 4), nearest first.
-    pub async fn nearest_embedding<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn nearest_embedding<C: Connection>(
+        db: &Surreal<C>,
         vector: &[f64],
         k: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Nearest<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Nearest<Row>>, Error> {
         ::surqlc::runtime::nearest(
                 db,
                 "SELECT *, vector::distance::knn() AS distance FROM file WHERE embedding <|{k},{ef}|> $vector ORDER BY distance ASC",
@@ -274,13 +263,10 @@ pub mod file {
             .await
     }
     /// Up to `limit` rows of `file` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM file LIMIT $limit")
             .bind(("limit", limit))
             .await?

@@ -201,36 +201,33 @@ pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
 /// `customer`: A person who buys from the store. Their orders: customer->placed->purchase.
 #[allow(dead_code)]
 pub mod customer {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::store::Customer;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM customer LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -240,13 +237,10 @@ pub mod customer {
     /// The `purchase` rows this `customer` reaches through `placed`: `customer:id->placed->purchase`.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn placed_purchase<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Purchase>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn placed_purchase<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Purchase>>, Error> {
         db.query("SELECT * FROM $id->placed->purchase")
             .bind(("id", id.record_id()))
             .await?
@@ -256,13 +250,10 @@ pub mod customer {
     /// The `placed` edges whose `in` is this `customer`, with their own fields.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn placed_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Placed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn placed_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Placed>>, Error> {
         db.query("SELECT * FROM placed WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -273,36 +264,33 @@ pub mod customer {
 /// `purchase`: One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.
 #[allow(dead_code)]
 pub mod purchase {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::store::Purchase;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM purchase LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -312,13 +300,10 @@ pub mod purchase {
     /// The `customer` rows that reach this `purchase` through `placed`: `purchase:id<-placed<-customer`.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn customer_placed<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Customer>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn customer_placed<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Customer>>, Error> {
         db.query("SELECT * FROM $id<-placed<-customer")
             .bind(("id", id.record_id()))
             .await?
@@ -328,13 +313,10 @@ pub mod purchase {
     /// The `placed` edges whose `out` is this `purchase`, with their own fields.
     ///
     /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
-    pub async fn placed_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Placed>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn placed_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Placed>>, Error> {
         db.query("SELECT * FROM placed WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -344,13 +326,10 @@ pub mod purchase {
     /// The `product` rows this `purchase` reaches through `contains`: `purchase:id->contains->product`.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn contains_product<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Product>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn contains_product<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Product>>, Error> {
         db.query("SELECT * FROM $id->contains->product")
             .bind(("id", id.record_id()))
             .await?
@@ -360,13 +339,10 @@ pub mod purchase {
     /// The `contains` edges whose `in` is this `purchase`, with their own fields.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn contains_edges_from<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Contains>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn contains_edges_from<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Contains>>, Error> {
         db.query("SELECT * FROM contains WHERE in = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -377,36 +353,33 @@ pub mod purchase {
 /// `product`: An item in the catalogue. Orders containing it: product<-contains<-purchase.
 #[allow(dead_code)]
 pub mod product {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::store::Product;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM product LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -416,13 +389,10 @@ pub mod product {
     /// The `purchase` rows that reach this `product` through `contains`: `product:id<-contains<-purchase`.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn purchase_contains<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Purchase>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn purchase_contains<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Purchase>>, Error> {
         db.query("SELECT * FROM $id<-contains<-purchase")
             .bind(("id", id.record_id()))
             .await?
@@ -432,13 +402,10 @@ pub mod product {
     /// The `contains` edges whose `out` is this `product`, with their own fields.
     ///
     /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
-    pub async fn contains_edges_to<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<crate::store::Contains>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn contains_edges_to<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Vec<Record<crate::store::Contains>>, Error> {
         db.query("SELECT * FROM contains WHERE out = $id")
             .bind(("id", id.record_id()))
             .await?
@@ -449,36 +416,33 @@ pub mod product {
 /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
 #[allow(dead_code)]
 pub mod placed {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::store::Placed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `placed` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM placed LIMIT $limit")
             .bind(("limit", limit))
             .await?
@@ -489,36 +453,33 @@ pub mod placed {
 /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
 #[allow(dead_code)]
 pub mod contains {
+    #[allow(unused_imports)]
+    use ::std::{option::Option, result::Result, vec::Vec};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
+    #[allow(unused_imports)]
+    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
     /// The domain type of the table.
     pub type Row = crate::store::Contains;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
-        id: &::surqlc::runtime::Link<Row>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Row>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    pub async fn get<C: Connection>(
+        db: &Surreal<C>,
+        id: &Link<Row>,
+    ) -> Result<Option<Row>, Error> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
-    pub async fn get_by_key<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn get_by_key<C: Connection>(
+        db: &Surreal<C>,
         key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Option<Record<Row>>, Error> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contains` with their ids.
-    pub async fn select<C: ::surqlc::runtime::surrealdb::Connection>(
-        db: &::surqlc::runtime::surrealdb::Surreal<C>,
+    pub async fn select<C: Connection>(
+        db: &Surreal<C>,
         limit: u32,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<::surqlc::runtime::Record<Row>>,
-        ::surqlc::runtime::surrealdb::Error,
-    > {
+    ) -> Result<Vec<Record<Row>>, Error> {
         db.query("SELECT * FROM contains LIMIT $limit")
             .bind(("limit", limit))
             .await?
