@@ -308,6 +308,8 @@ fn table_impls(table: &TableAst) -> Tokens {
             #(#consts)*
 
             /// The typed record id `table:key` of this table (the key has the type of the struct's `id`).
+            // A table may well be called `Record` (a call recording, a medical record).
+            #[allow(clippy::self_named_constructors)]
             pub fn record(key: impl ::std::convert::Into<<Self as #rt::Table>::Key>) -> #rt::Link<Self> {
                 #rt::Link::new(#rt::RecordKey::into_key(::std::convert::Into::<<Self as #rt::Table>::Key>::into(key)))
             }
