@@ -99,44 +99,74 @@ pub struct BlockCost {
 /// [`with_gap`]) rather than a second pass over the whole text, and large schemas are counted on
 /// every core.
 pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> BlockCost {
-    block_cost_with(schema, rendering, encoding, None)
+    let exposed: Vec<&Table> = schema.exposed_tables().collect();
+    let access = crate::access::Access::of(schema);
+    let counted = parallel_map(&exposed, |t| {
+        let comments = comment_tokens(t, encoding);
+        table_cost(
+            &access,
+            t,
+            rendering,
+            encoding,
+            comments,
+            &mut LineMemo::new(),
+        )
+    });
+    assemble(schema, rendering, encoding, counted)
 }
 
 /// The block's cost in the schema's rendering and in the other one, as `surqlc audit` shows them;
-/// the comments, the same in both, are counted once.
+/// the comments, the same in both, are counted once, and so is every line the renderings share.
 pub fn both_costs(schema: &Schema, encoding: Encoding) -> (BlockCost, BlockCost) {
     let exposed: Vec<&Table> = schema.exposed_tables().collect();
-    let comments = parallel_map(&exposed, |t| comment_tokens(t, encoding));
+    let access = crate::access::Access::of(schema);
     let active = Rendering::of(schema);
+    let counted: Vec<[Counted; 2]> = parallel_map(&exposed, |t| {
+        let comments = comment_tokens(t, encoding);
+        let mut memo = LineMemo::new();
+        [active, active.other()].map(|r| table_cost(&access, t, r, encoding, comments, &mut memo))
+    });
+    let (ours, other): (Vec<Counted>, Vec<Counted>) =
+        counted.into_iter().map(|[a, b]| (a, b)).unzip();
     (
-        block_cost_with(schema, active, encoding, Some(&comments)),
-        block_cost_with(schema, active.other(), encoding, Some(&comments)),
+        assemble(schema, active, encoding, ours),
+        assemble(schema, active.other(), encoding, other),
     )
 }
 
-/// [`block_cost`], with the exposed tables' comment tokens already counted if `comments` is given.
-fn block_cost_with(
+/// One table's cost and what it adds to the block with the blank line after it ([`with_gap`]).
+type Counted = (TableCost, Option<usize>);
+
+/// Token counts of lines already counted for this table (`line\n` to its tokens).
+type LineMemo = std::collections::HashMap<String, usize>;
+
+fn table_cost(
+    access: &crate::access::Access,
+    table: &Table,
+    rendering: Rendering,
+    encoding: Encoding,
+    comment_tokens: usize,
+    memo: &mut LineMemo,
+) -> Counted {
+    let text = info::table_block_as(access, table, rendering);
+    let tokens = count_lines(&text, encoding, memo);
+    let cost = TableCost {
+        table: table.name.clone(),
+        tokens,
+        chars: text.chars().count(),
+        comment_tokens,
+    };
+    let gap = with_gap(&text, tokens, encoding, memo);
+    (cost, gap)
+}
+
+/// The block's cost from its tables' counts, in prompt order.
+fn assemble(
     schema: &Schema,
     rendering: Rendering,
     encoding: Encoding,
-    comments: Option<&[usize]>,
+    counted: Vec<Counted>,
 ) -> BlockCost {
-    let exposed: Vec<(usize, &Table)> = schema.exposed_tables().enumerate().collect();
-    let access = crate::access::Access::of(schema);
-    let one = |&(i, t): &(usize, &Table)| {
-        let text = info::table_block_as(&access, t, rendering);
-        let tokens = encoding.count(&text);
-        let cost = TableCost {
-            table: t.name.clone(),
-            tokens,
-            chars: text.chars().count(),
-            comment_tokens: comments
-                .and_then(|c| c.get(i).copied())
-                .unwrap_or_else(|| comment_tokens(t, encoding)),
-        };
-        (cost, with_gap(&text, tokens, encoding))
-    };
-    let counted: Vec<(TableCost, Option<usize>)> = parallel_map(&exposed, one);
     let block_chars =
         counted.iter().map(|(c, _)| c.chars).sum::<usize>() + 2 * counted.len().saturating_sub(1);
     let last = counted.len().saturating_sub(1);
@@ -156,6 +186,40 @@ fn block_cost_with(
     }
 }
 
+/// Tokens in a table's block, counted line by line (each line but the last with its `\n`) and
+/// looked up in `memo` first: the two renderings share most lines. Exact for the reason given at
+/// [`with_gap`] (a line that starts with a letter starts a piece), provided no line ends in
+/// whitespace (a line break after whitespace may join it in one piece, which then depends on what
+/// follows); rendered lines end in `;`. Otherwise the text is counted whole.
+fn count_lines(text: &str, encoding: Encoding, memo: &mut LineMemo) -> usize {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let splittable = lines.iter().enumerate().all(|(i, line)| {
+        (i == 0 || line.starts_with(|c: char| c.is_ascii_alphabetic()))
+            && (i + 1 == lines.len() || !line.ends_with(char::is_whitespace) && !line.is_empty())
+    });
+    if !splittable {
+        return encoding.count(text);
+    }
+    let last = lines.len() - 1;
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let key = if i == last {
+                (*line).to_owned()
+            } else {
+                format!("{line}\n")
+            };
+            if let Some(&n) = memo.get(&key) {
+                return n;
+            }
+            let n = encoding.count(&key);
+            memo.insert(key, n);
+            n
+        })
+        .sum()
+}
+
 /// What a table block (`text`, `tokens` long) adds to the schema block together with the blank line
 /// that follows it, re-counting only its last line; `None` if a line does not start with a letter.
 ///
@@ -165,7 +229,7 @@ fn block_cost_with(
 /// stands. The pieces of the last line followed by `\n\n` depend on what comes next only through
 /// a one-character lookahead (`\s+(?!\S)`), so it is counted followed by the next table's `DEFINE`,
 /// less that word. `tests/scale.rs` checks the sum against counting the whole block in every encoding.
-fn with_gap(text: &str, tokens: usize, encoding: Encoding) -> Option<usize> {
+fn with_gap(text: &str, tokens: usize, encoding: Encoding, memo: &mut LineMemo) -> Option<usize> {
     if !text
         .split('\n')
         .all(|line| line.starts_with(|c: char| c.is_ascii_alphabetic()))
@@ -173,7 +237,11 @@ fn with_gap(text: &str, tokens: usize, encoding: Encoding) -> Option<usize> {
         return None;
     }
     let last_line = &text[text.rfind('\n').map_or(0, |i| i + 1)..];
-    let alone = encoding.count(last_line);
+    // `count_lines` has usually counted the last line alone already.
+    let alone = match memo.get(last_line) {
+        Some(&n) => n,
+        None => encoding.count(last_line),
+    };
     let followed = encoding.count(&format!("{last_line}\n\nDEFINE"));
     Some(tokens - alone + followed - encoding.count("DEFINE"))
 }
