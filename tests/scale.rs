@@ -21,6 +21,17 @@ fn assert_block_counts(schema: &Schema, what: &str) {
             );
             assert_eq!(cost.block_chars, block.chars().count(), "{what}");
             assert_eq!(cost.tables.len(), schema.settings.exposed.len(), "{what}");
+            // Each table's count, summed line by line, is its block counted whole.
+            let access = surqlc::access::Access::of(schema);
+            for (table, counted) in schema.exposed_tables().zip(&cost.tables) {
+                let text = render::table_block_as(&access, table, rendering);
+                assert_eq!(
+                    counted.tokens,
+                    encoding.count(&text),
+                    "{what}: {}",
+                    table.name
+                );
+            }
         }
     }
 }
