@@ -148,14 +148,11 @@ fn on_a_server_the_record_access_agent_reads_only_what_the_prompt_shows() {
             ..Default::default()
         };
         let db = surqlc::db::connect(&target).await.expect("ws:// connects");
-        db.query(
-            "CREATE member:m1 SET cardId = rand::uuid(), displayName = 'Ann', level = 'ADULT', nicknames = [], phone = 'PHONE-987654';
-             CREATE loan_audit:a1 SET member = member:m1, note = 'SECRET-NOTE';",
-        )
-        .await
-        .unwrap()
-        .check()
-        .unwrap();
+        db.query(crate::visibility::LIBRARY_ROWS)
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
         let agent = library_db::agent_signin(&db, "ai", "library", "test-agent-password")
             .await
             .expect("the record-access agent signs in over ws://");

@@ -14,6 +14,10 @@ mod library_db {
 
 const PASSWORD: &str = "visibility-test";
 
+/// A library member with a hidden phone number and an entry of the hidden audit log, as the owner writes them.
+pub const LIBRARY_ROWS: &str = "CREATE member:m1 SET cardId = rand::uuid(), displayName = 'Ann', level = 'ADULT', nicknames = [], phone = '987654';
+     CREATE loan_audit:a1 SET member = member:m1, note = 'SECRET-CASE';";
+
 /// What the owner writes and the agent must never see.
 const SECRETS: &[&str] = &["SECRET-CASE", "987654", "SECRET-NOTE"];
 
@@ -264,14 +268,11 @@ fn the_generated_library_module_signs_in_by_record_access() {
         library_db::apply_schema(&db)
             .await
             .expect("and applies twice");
-        db.query(
-            "CREATE member:m1 SET cardId = rand::uuid(), displayName = 'Ann', level = 'ADULT', nicknames = [], phone = '987654';
-             CREATE loan_audit:a1 SET member = member:m1, note = 'SECRET-CASE';",
-        )
-        .await
-        .unwrap()
-        .check()
-        .expect("rows written by the owner");
+        db.query(LIBRARY_ROWS)
+            .await
+            .unwrap()
+            .check()
+            .expect("rows written by the owner");
         let agent = library_db::agent_signin(&db, "ai", "library", "test-agent-password")
             .await
             .expect("the generated module signs the agent in");

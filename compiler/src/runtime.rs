@@ -634,25 +634,43 @@ pub async fn signin_database_user<C: Connection>(
     password: &str,
 ) -> Result<Surreal<C>, surrealdb::Error> {
     let agent = db.clone();
-    let tried = |e: surrealdb::Error| {
-        // The engine says only that authentication failed; say who tried where.
-        let message = format!(
-            "user `{user}` could not sign in to namespace `{namespace}`, database `{database}`: {} \
-             (is it defined there, by the schema applied to this database, with this password? \
-             surqlc's agent has the password SURQLC_AGENT_PASSWORD held when build.rs ran)",
-            e.message()
-        );
-        surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
-    };
-    agent
+    let signed = agent
         .signin(surrealdb::opt::auth::Database {
             namespace: namespace.into(),
             database: database.into(),
             username: user.into(),
             password: password.into(),
         })
-        .await
-        .map_err(tried)?;
+        .await;
+    use_after_signin(
+        agent,
+        signed,
+        namespace,
+        database,
+        &format!("user `{user}`"),
+    )
+    .await
+}
+
+/// `agent` on `namespace`/`database` once its sign-in gave `signed`. The engine says only that
+/// authentication failed, so an error says who (`who`) tried where, and what to check.
+async fn use_after_signin<C: Connection, T>(
+    agent: Surreal<C>,
+    signed: Result<T, surrealdb::Error>,
+    namespace: &str,
+    database: &str,
+    who: &str,
+) -> Result<Surreal<C>, surrealdb::Error> {
+    let tried = |e: surrealdb::Error| {
+        let message = format!(
+            "{who} could not sign in to namespace `{namespace}`, database `{database}`: {} \
+             (is it defined there, by the schema applied to this database, with this password? \
+             surqlc's agent has the password SURQLC_AGENT_PASSWORD held when build.rs ran)",
+            e.message()
+        );
+        surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
+    };
+    signed.map_err(tried)?;
     agent
         .use_ns(namespace)
         .use_db(database)
@@ -699,31 +717,18 @@ pub async fn signin_record_agent<C: Connection>(
     password: &str,
 ) -> Result<Agent<C>, surrealdb::Error> {
     let agent = db.clone();
-    let tried = |e: surrealdb::Error| {
-        let message = format!(
-            "the agent `{user}` could not sign in through record access `{user}` on namespace \
-             `{namespace}`, database `{database}`: {} (is the schema applied to this database, \
-             built with this password? surqlc's agent has the password SURQLC_AGENT_PASSWORD held \
-             when build.rs ran)",
-            e.message()
-        );
-        surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
-    };
-    agent
+    let signed = agent
         .signin(surrealdb::opt::auth::Record {
             namespace: namespace.into(),
             database: database.into(),
             access: user.into(),
             params: serde_json::json!({ "user": user, "pass": password }),
         })
+        .await;
+    let who = format!("the agent `{user}` (record access `{user}`)");
+    use_after_signin(agent, signed, namespace, database, &who)
         .await
-        .map_err(tried)?;
-    agent
-        .use_ns(namespace)
-        .use_db(database)
-        .await
-        .map_err(tried)?;
-    Ok(Agent(agent))
+        .map(Agent)
 }
 
 /// Runs one generated `SELECT` on the agent's session, bounded by `timeout`.
