@@ -241,6 +241,40 @@ fn the_exposed_part_reads_as_before() {
 }
 
 #[test]
+fn a_compact_block_leaves_the_hidden_fields_out_too() {
+    let source = read(root().join("tests/fixtures/visibility.rs")).replace(
+        "#[surqlc(expose(Employee, Team, MemberOf, Flagged))]",
+        "#[surqlc(expose(Employee, Team, MemberOf, Flagged), compact)]",
+    );
+    let output = surqlc::Builder::new()
+        .schema(schema_file("visibility_compact", &source))
+        .cargo_metadata(false)
+        .agent_password(PASSWORD)
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    block_on(async {
+        let db = loaded(&[&output.schema_surql]).await;
+        let block = db::query_string(&db, "RETURN fn::schema_context()")
+            .await
+            .unwrap();
+        assert_eq!(block, surqlc::surql::info::schema_block(&output.schema));
+        assert_eq!(
+            block,
+            db::query_string(&db, "RETURN fn::schema_context_live()")
+                .await
+                .unwrap()
+        );
+        assert!(
+            block.starts_with("DEFINE TABLE employee COMMENT"),
+            "{block}"
+        );
+        for gone in ["salary", "notes", "PERMISSIONS"] {
+            assert!(!block.contains(gone), "the block shows {gone}:\n{block}");
+        }
+    });
+}
+
+#[test]
 fn the_validator_says_the_same_of_hidden_and_missing_names() {
     let schema = hr().schema;
     let said = |query: &str, name: &str| {
