@@ -77,6 +77,12 @@ fn a_schema_that_hides_something_gets_a_record_access_agent() {
             "table case is not exposed"
         ]
     );
+    // The exposed edge into the hidden table names it in the prompt: said at build time.
+    let warnings: Vec<String> = output.warnings.iter().map(|w| w.message.clone()).collect();
+    assert_eq!(
+        warnings,
+        ["the relation `flagged` is exposed but its end `case` is not: the prompt names `case`, though the agent cannot read it; expose both or neither"]
+    );
     let surql = &output.schema_surql;
     assert!(surql.contains("DEFINE ACCESS OVERWRITE agent ON DATABASE TYPE RECORD"));
     assert!(surql.contains("REMOVE USER IF EXISTS agent ON DATABASE;"));

@@ -5,7 +5,7 @@ use super::ctxt::Ctxt;
 use super::hint::{self, Plain};
 use super::suggest::did_you_mean;
 use crate::ir;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Every container of a schema with the index of the file (and so the `Ctxt`) it came from.
 #[derive(Default)]
@@ -210,6 +210,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     {
         cxs[*file].error_at(table.name_span, format!("the table `{}` is where surqlc keeps the record-access agent's password hash; rename this table", crate::access::IDENTITY_TABLE));
     }
+    warn_of_named_hidden_tables(cxs, items, &tables, &settings.exposed);
     if settings.prune.is_some() {
         if let Some((file, table)) = items
             .tables
@@ -397,5 +398,54 @@ fn is_literal(ty: &ir::Type) -> bool {
         ir::Type::Literal(_) => true,
         ir::Type::Option(inner) => is_literal(inner),
         _ => false,
+    }
+}
+
+/// A warning where the prompt would name a table it hides: an exposed relation's end, or an exposed
+/// record link, pointing at a table outside `expose(...)`. The agent still cannot read that table,
+/// but the schema block tells the model it exists.
+fn warn_of_named_hidden_tables(
+    cxs: &[Ctxt],
+    items: &Items,
+    tables: &[ir::Table],
+    exposed: &[String],
+) {
+    let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
+    let hidden = |name: &str| !exposed.contains(name);
+    fn target(ty: &ir::Type) -> Option<&str> {
+        match ty {
+            ir::Type::Record(t) => Some(t),
+            ir::Type::Option(inner) | ir::Type::Array(inner, _) => target(inner),
+            _ => None,
+        }
+    }
+    let by_name: HashMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
+    for (file, ast) in &items.tables {
+        let Some(table) = by_name.get(ast.name.as_str()) else {
+            continue;
+        };
+        if hidden(&table.name) {
+            continue;
+        }
+        let cx = &cxs[*file];
+        if let ir::TableKind::Relation { from, to } = &table.kind {
+            for end in [from, to] {
+                if hidden(end) {
+                    cx.warn_at(ast.name_span, format!("the relation `{}` is exposed but its end `{end}` is not: the prompt names `{end}`, though the agent cannot read it; expose both or neither", table.name));
+                }
+            }
+        }
+        for field in &table.fields {
+            let Some(field_ast) = ast.fields.iter().find(|f| f.name == field.name) else {
+                continue;
+            };
+            match target(&field.ty) {
+                Some(to) if hidden(to) && !crate::access::is_hidden(field) => cx.warn_at(
+                    field_ast.name_span,
+                    format!("`{}.{}` links to `{to}`, which is not exposed: the prompt names `{to}`, though the agent cannot read it; mark the field `hidden` or expose `{to}`", table.name, field.name),
+                ),
+                _ => {}
+            }
+        }
     }
 }
