@@ -9,7 +9,7 @@
 //! (subqueries, traversals, record links, functions), and `INFO` is refused outright.
 //!
 //! Under record access an exposed table's select must be granted (a defined table's default is
-//! `NONE`); [`table_permissions`] adds `FOR select FULL` and the prompt leaves that clause out
+//! `NONE`); [`Access::table_permissions`] adds `FOR select FULL` and the prompt leaves that clause out
 //! ([`READ_ONLY_TABLE`]), so the schema block reads the same under either mechanism.
 
 use crate::ir::{Field, Permission, Permissions, Schema, Table};
@@ -28,15 +28,6 @@ pub enum Mechanism {
     Viewer,
     /// `DEFINE ACCESS ... ON DATABASE TYPE RECORD`: reads what table and field `PERMISSIONS` allow.
     RecordAccess,
-}
-
-impl Mechanism {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mechanism::Viewer => "viewer",
-            Mechanism::RecordAccess => "record-access",
-        }
-    }
 }
 
 /// Whether the agent may not read `field`: `hidden`, or a select permission of `NONE`.
