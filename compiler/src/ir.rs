@@ -251,6 +251,17 @@ pub enum Type {
     Raw(RawType),
 }
 
+impl Type {
+    /// The table a `record<t>` (or an option or array of one) links to.
+    pub fn linked_table(&self) -> Option<&str> {
+        match self {
+            Type::Record(t) => Some(t),
+            Type::Option(inner) | Type::Array(inner, _) => inner.linked_table(),
+            _ => None,
+        }
+    }
+}
+
 /// A type written by hand in `#[surqlc(type = "...")]`, read by [`crate::surql::kind::parse`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]

@@ -16,7 +16,7 @@
 //! `schema.surql` and warned about by the `Builder`: the budget still holds, but far fewer
 //! tables fit.
 
-use crate::ir::{Schema, Table, TableKind, Type};
+use crate::ir::{Schema, Table, TableKind};
 use crate::surql::info as render;
 
 /// The table that holds one row per exposed table.
@@ -123,9 +123,12 @@ pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
                 TableKind::Normal => Vec::new(),
             };
             let mut links = ends.clone();
-            for field in &table.fields {
-                record_targets(&field.ty, &mut links);
-            }
+            links.extend(
+                table
+                    .fields
+                    .iter()
+                    .filter_map(|f| f.ty.linked_table().map(str::to_owned)),
+            );
             let links = dedup(
                 links
                     .into_iter()
@@ -151,11 +154,9 @@ pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
                 exposed
                     .iter()
                     .filter(|t| {
-                        let mut targets = Vec::new();
                         t.fields
                             .iter()
-                            .for_each(|f| record_targets(&f.ty, &mut targets));
-                        targets.contains(&table.name)
+                            .any(|f| f.ty.linked_table() == Some(table.name.as_str()))
                     })
                     .map(|t| t.name.clone()),
             );
@@ -179,14 +180,6 @@ pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
 /// The cost of the whole schema block, as this build counts it.
 pub fn full_block_cost(schema: &Schema) -> usize {
     cost(&render::schema_block(schema))
-}
-
-fn record_targets(ty: &Type, out: &mut Vec<String>) {
-    match ty {
-        Type::Record(t) => out.push(t.clone()),
-        Type::Option(inner) | Type::Array(inner, _) => record_targets(inner, out),
-        _ => {}
-    }
 }
 
 fn dedup(mut names: Vec<String>) -> Vec<String> {
@@ -372,7 +365,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Field, Prune, Settings};
+    use crate::ir::{Field, Prune, Settings, Type};
 
     fn table(name: &str, kind: TableKind, fields: Vec<Field>) -> Table {
         Table {

@@ -242,9 +242,10 @@ fn settings(
     }
     // Every literal field the prompt shows (never a hidden table's or field's).
     let default_hints = |exposed: &[String]| {
+        let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
         let mut hints: Vec<(String, String)> = tables
             .iter()
-            .filter(|t| exposed.contains(&t.name))
+            .filter(|t| exposed.contains(t.name.as_str()))
             .flat_map(|t| {
                 t.fields
                     .iter()
@@ -412,13 +413,6 @@ fn warn_of_named_hidden_tables(
 ) {
     let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
     let hidden = |name: &str| !exposed.contains(name);
-    fn target(ty: &ir::Type) -> Option<&str> {
-        match ty {
-            ir::Type::Record(t) => Some(t),
-            ir::Type::Option(inner) | ir::Type::Array(inner, _) => target(inner),
-            _ => None,
-        }
-    }
     let by_name: HashMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
     for (file, ast) in &items.tables {
         let Some(table) = by_name.get(ast.name.as_str()) else {
@@ -439,7 +433,7 @@ fn warn_of_named_hidden_tables(
             let Some(field_ast) = ast.fields.iter().find(|f| f.name == field.name) else {
                 continue;
             };
-            match target(&field.ty) {
+            match field.ty.linked_table() {
                 Some(to) if hidden(to) && !crate::access::is_hidden(field) => cx.warn_at(
                     field_ast.name_span,
                     format!("`{}.{}` links to `{to}`, which is not exposed: the prompt names `{to}`, though the agent cannot read it; mark the field `hidden` or expose `{to}`", table.name, field.name),
