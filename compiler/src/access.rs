@@ -49,21 +49,19 @@ pub fn path_is_under(path: &str, hidden: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
 }
 
-/// The agent's mechanism for `schema`, with the reasons when it is record access.
+/// The agent's mechanism for `schema` (see [`Access`] to ask more than once).
 pub fn mechanism(schema: &Schema) -> Mechanism {
-    if reasons(schema).is_empty() {
-        Mechanism::Viewer
-    } else {
-        Mechanism::RecordAccess
-    }
+    Access::of(schema).mechanism()
 }
 
 /// What the schema keeps from the agent, one phrase each (`table loan_audit is not exposed`):
 /// empty when the agent may read everything, so a `VIEWER` is enough.
 pub fn reasons(schema: &Schema) -> Vec<String> {
+    Access::of(schema).reasons
+}
+
+fn reasons_with(schema: &Schema, exposed: &std::collections::HashSet<&str>) -> Vec<String> {
     let mut out = Vec::new();
-    let exposed: std::collections::HashSet<&str> =
-        schema.settings.exposed.iter().map(String::as_str).collect();
     for table in &schema.tables {
         if !exposed.contains(table.name.as_str()) {
             out.push(format!("table {} is not exposed", table.name));
@@ -107,23 +105,38 @@ pub fn hidden_fields(table: &Table) -> Vec<&str> {
 /// The agent's access to one schema, worked out once (schemas may hold thousands of tables).
 #[derive(Debug, Clone)]
 pub struct Access<'a> {
-    pub mechanism: Mechanism,
+    /// [`reasons`]: what the schema keeps from the agent; the mechanism follows from it.
+    reasons: Vec<String>,
     exposed: std::collections::HashSet<&'a str>,
 }
 
 impl<'a> Access<'a> {
     pub fn of(schema: &'a Schema) -> Access<'a> {
+        let exposed = schema.settings.exposed.iter().map(String::as_str).collect();
         Access {
-            mechanism: mechanism(schema),
-            exposed: schema.settings.exposed.iter().map(String::as_str).collect(),
+            reasons: reasons_with(schema, &exposed),
+            exposed,
         }
+    }
+
+    pub fn mechanism(&self) -> Mechanism {
+        if self.reasons.is_empty() {
+            Mechanism::Viewer
+        } else {
+            Mechanism::RecordAccess
+        }
+    }
+
+    /// See [`reasons`].
+    pub fn reasons(&self) -> &[String] {
+        &self.reasons
     }
 
     /// The table's `PERMISSIONS` as `schema.surql` defines them: as declared, except that under
     /// record access an exposed table's undeclared select becomes `FULL`, so the agent can read it.
     pub fn table_permissions(&self, table: &Table) -> Option<Permissions> {
         let declared = table.permissions.clone();
-        if self.mechanism == Mechanism::Viewer || !self.exposed.contains(table.name.as_str()) {
+        if self.mechanism() == Mechanism::Viewer || !self.exposed.contains(table.name.as_str()) {
             return declared;
         }
         let mut p = declared.unwrap_or_default();

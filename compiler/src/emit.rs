@@ -208,7 +208,7 @@ pub fn render_schema_surql_with(
         Some(prune) => context.insert("prune", &prune),
         None => context.insert("prune", &false),
     }
-    let reasons = crate::access::reasons(schema);
+    let reasons = access.reasons();
     context.insert(
         "access",
         &serde_json::json!({

@@ -117,7 +117,7 @@ fn define_table(table: &Table, access: &Access, rendering: Rendering) -> String 
     let permissions = access.table_permissions(table);
     let text = super::clauses::permissions(&permissions.unwrap_or_default(), true, &engine_expr);
     // Record access grants each exposed table `FOR select FULL`; the prompt leaves that out too.
-    let read_only = access.mechanism == Mechanism::RecordAccess && text == READ_ONLY_TABLE;
+    let read_only = access.mechanism() == Mechanism::RecordAccess && text == READ_ONLY_TABLE;
     if text != "PERMISSIONS FULL" && text != "PERMISSIONS NONE" && !read_only {
         out.push(' ');
         out.push_str(&text);
