@@ -18,6 +18,7 @@
 
 use crate::ir::{Schema, Table, TableKind};
 use crate::surql::info as render;
+use std::collections::{HashMap, HashSet};
 
 /// The table that holds one row per exposed table.
 pub const DOC_TABLE: &str = "schema_doc";
@@ -98,7 +99,36 @@ pub struct TableDoc {
 /// The `schema_doc` rows of `schema`'s exposed tables, in prompt order.
 pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
     let exposed: Vec<&Table> = schema.exposed_tables().collect();
-    let is_exposed = |name: &str| exposed.iter().any(|t| t.name == name);
+    let exposed_names: HashSet<&str> = exposed.iter().map(|t| t.name.as_str()).collect();
+    let is_exposed = |name: &str| exposed_names.contains(name);
+    // Each table's relations and the tables linking to it, in prompt order, found in one pass
+    // each rather than by a search of every table per table (pruned schemas run to thousands).
+    let mut edges_of: HashMap<&str, Vec<(String, String)>> = HashMap::new();
+    let mut linked_from: HashMap<&str, Vec<String>> = HashMap::new();
+    for t in &exposed {
+        if let TableKind::Relation { from, to } = &t.kind {
+            if is_exposed(to) {
+                edges_of
+                    .entry(from)
+                    .or_default()
+                    .push((t.name.clone(), to.clone()));
+            }
+            if to != from && is_exposed(from) {
+                edges_of
+                    .entry(to)
+                    .or_default()
+                    .push((t.name.clone(), from.clone()));
+            }
+        }
+        let targets: HashSet<&str> = t
+            .fields
+            .iter()
+            .filter_map(|f| f.ty.linked_table())
+            .collect();
+        for target in targets {
+            linked_from.entry(target).or_default().push(t.name.clone());
+        }
+    }
     let always = schema
         .settings
         .prune
@@ -135,31 +165,10 @@ pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
                     .filter(|t| is_exposed(t) && *t != table.name)
                     .collect(),
             );
-            let edges: Vec<(String, String)> = exposed
-                .iter()
-                .filter_map(|e| match &e.kind {
-                    TableKind::Relation { from, to } if *from == table.name => {
-                        Some((e.name.clone(), to.clone()))
-                    }
-                    TableKind::Relation { from, to } if *to == table.name => {
-                        Some((e.name.clone(), from.clone()))
-                    }
-                    _ => None,
-                })
-                .filter(|(_, other)| is_exposed(other))
-                .collect();
+            let edges = edges_of.remove(table.name.as_str()).unwrap_or_default();
             let mut neighbors = links.clone();
             neighbors.extend(edges.iter().map(|(e, _)| e.clone()));
-            neighbors.extend(
-                exposed
-                    .iter()
-                    .filter(|t| {
-                        t.fields
-                            .iter()
-                            .any(|f| f.ty.linked_table() == Some(table.name.as_str()))
-                    })
-                    .map(|t| t.name.clone()),
-            );
+            neighbors.extend(linked_from.remove(table.name.as_str()).unwrap_or_default());
             let neighbors = dedup(neighbors.into_iter().filter(|t| *t != table.name).collect());
             TableDoc {
                 name: table.name.clone(),
