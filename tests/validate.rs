@@ -592,3 +592,85 @@ fn an_undeclared_field_of_a_schemaless_table_warns_without_blocking() {
     let report = surqlc::validate::validate(&meetings, query);
     assert!(report.has_errors(), "{}", describe(&report, query));
 }
+
+/// Rule 6 of the default rules says what SurrealDB 3.3 does: GROUP BY only what the query
+/// returns (the parser refuses the rest, and the validator says how to fix it), ORDER BY any field.
+#[test]
+fn the_default_rules_say_what_the_engine_does_with_group_by_and_order_by() {
+    let store = schema("store");
+    let rules = surqlc::emit::render_preamble(&store, &Default::default()).unwrap();
+    let rule = rules.lines().find(|l| l.starts_with("6.")).unwrap();
+    assert!(
+        rule.contains("ORDER BY may name an alias or any field"),
+        "{rule}"
+    );
+    assert!(!rule.contains("ORDER BY accepts only"), "{rule}");
+    // ORDER BY a field that is not returned: clean (store_right.surql runs it on the engine too).
+    let report = validate::validate(
+        &store,
+        "SELECT name FROM product ORDER BY price DESC LIMIT 5",
+    );
+    assert!(report.diagnostics.is_empty(), "{}", report.render(""));
+    // GROUP BY a path that is not projected: the engine's parse error, with the alias fix.
+    let query = "SELECT count() AS orders FROM placed GROUP BY in.tier LIMIT 50";
+    let report = validate::validate(&store, query);
+    let d = report.errors().next().expect("an error");
+    assert_eq!(d.class, Class::Syntax);
+    assert!(
+        d.fix
+            .contains("project `in.tier AS tier` and write `GROUP BY tier`"),
+        "{}",
+        report.render(query)
+    );
+}
+
+/// The repairs quote the schema being checked: its own tables, fields and relations, never the store's.
+#[test]
+fn repair_examples_come_from_the_schema_being_checked() {
+    let meetings = schema("meetings");
+    let cases = [
+        (
+            "SELECT DISTINCT title FROM meeting LIMIT 50",
+            "SELECT title FROM meeting GROUP BY title",
+        ),
+        (
+            "SELECT * FROM person JOIN attended ON attended.in = person.id LIMIT 50",
+            "person->attended->meeting, or meeting<-attended<-person",
+        ),
+        (
+            "SELECT COUNT(*) FROM meeting LIMIT 50",
+            "SELECT count() AS n FROM person GROUP ALL",
+        ),
+    ];
+    for (query, example) in cases {
+        let text = validate::validate(&meetings, query).render(query);
+        assert!(text.contains(example), "{query}: {text}");
+        for store_name in ["customer", "purchase", "country"] {
+            assert!(
+                !text.contains(store_name),
+                "{query} quotes the store: {text}"
+            );
+        }
+    }
+}
+
+/// A datetime compared with a string: `<`/`>` match by type order (the same for every row), `=` never.
+#[test]
+fn a_datetime_compared_with_a_string_says_what_the_engine_does() {
+    let store = schema("store");
+    let query = "SELECT * FROM purchase WHERE placed_at > '2025-08-15' LIMIT 5";
+    let report = validate::validate(&store, query);
+    let d = report.errors().next().expect("flagged");
+    assert_eq!(d.class, Class::TypeMismatch);
+    assert!(d.message.contains("compare by type order"), "{}", d.message);
+    assert!(!d.message.contains("never matches"), "{}", d.message);
+    assert!(d.fix.contains("d'2025-08-15"), "{}", d.fix);
+    let query = "SELECT * FROM purchase WHERE placed_at = '2025-08-15' LIMIT 5";
+    let report = validate::validate(&store, query);
+    assert!(report
+        .errors()
+        .next()
+        .unwrap()
+        .message
+        .contains("never matches"));
+}

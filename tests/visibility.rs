@@ -343,3 +343,72 @@ fn the_generated_library_module_signs_in_by_record_access() {
         );
     });
 }
+
+/// A schema with a hidden field and a table record users may write to: `rule` is the table's
+/// create permission.
+fn writable(rule: &str) -> surqlc::builder::Output {
+    let text = format!(
+        r#"use surqlc_macros::{{Schema, Table}};
+#[derive(Schema)]
+#[surqlc(expose(Note))]
+pub struct Notes;
+/// A note.
+#[derive(Table)]
+#[surqlc(permissions(create = "{rule}"))]
+pub struct Note {{
+    /// The text.
+    pub text: String,
+    /// Not for the model.
+    #[surqlc(hidden)]
+    pub secret: String,
+}}
+"#
+    );
+    let name = format!("writable_{}", rule.len());
+    surqlc::Builder::new()
+        .schema(schema_file(&name, &text))
+        .cargo_metadata(false)
+        .agent_password(PASSWORD)
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_record_access_agent_that_could_write_is_warned_of_with_the_remedy() {
+    block_on(async {
+        // `create = "true"`: any record user may create notes, and so may the agent.
+        let open = writable("true");
+        let warnings: Vec<&str> = open.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("`note` lets record users create")
+                && warnings[0].contains("$access != \"agent\" AND "),
+            "{}",
+            warnings[0]
+        );
+        let db = loaded(&[&open.schema_surql]).await;
+        let agent = surqlc::runtime::signin_record_agent(&db, "ai", "store", "agent", PASSWORD)
+            .await
+            .unwrap();
+        let wrote = as_agent(&agent, "CREATE note SET text = 'x', secret = 'y' RETURN NONE; SELECT count() FROM note GROUP ALL").await;
+        assert!(
+            wrote.ends_with("[{\"count\":1}]"),
+            "the risk is real: {wrote}"
+        );
+        // The remedy the warning gives shuts the agent out and keeps the rule for others.
+        let guarded = writable("$access != 'agent' AND true");
+        assert!(
+            guarded.warnings.is_empty(),
+            "the remedy silences the warning"
+        );
+        let db = loaded(&[&guarded.schema_surql]).await;
+        let agent = surqlc::runtime::signin_record_agent(&db, "ai", "store", "agent", PASSWORD)
+            .await
+            .unwrap();
+        let wrote = as_agent(&agent, "CREATE note SET text = 'x', secret = 'y' RETURN NONE; SELECT count() FROM note GROUP ALL").await;
+        assert!(
+            !wrote.ends_with("[{\"count\":1}]"),
+            "the agent still wrote: {wrote}"
+        );
+    })
+}

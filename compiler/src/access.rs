@@ -60,9 +60,36 @@ pub fn reasons(schema: &Schema) -> Vec<String> {
     Access::of(schema).reasons
 }
 
-fn reasons_with(schema: &Schema, exposed: &std::collections::HashSet<&str>) -> Vec<String> {
+/// [`reasons`] of tables not yet gathered into a schema (the front end warns before it has one).
+pub fn reasons_of(tables: &[Table], exposed: &[String]) -> Vec<String> {
+    reasons_with(tables, &exposed.iter().map(String::as_str).collect())
+}
+
+/// The writes `table`'s permissions grant record users (`create`, `update`, `delete` as `FULL` or
+/// `WHERE`): under record access the agent is a record user, so its credential could make them.
+/// A `WHERE` rule that reads `$access` is taken to tell the agent apart, as the warning advises.
+pub fn record_writes(table: &Table) -> Vec<&'static str> {
+    let Some(p) = &table.permissions else {
+        return Vec::new();
+    };
+    [
+        ("create", &p.create),
+        ("update", &p.update),
+        ("delete", &p.delete),
+    ]
+    .into_iter()
+    .filter(|(_, rule)| match rule {
+        Some(Permission::Full) => true,
+        Some(Permission::Where(e)) => !e.contains("$access"),
+        _ => false,
+    })
+    .map(|(op, _)| op)
+    .collect()
+}
+
+fn reasons_with(tables: &[Table], exposed: &std::collections::HashSet<&str>) -> Vec<String> {
     let mut out = Vec::new();
-    for table in &schema.tables {
+    for table in tables {
         if !exposed.contains(table.name.as_str()) {
             out.push(format!("table {} is not exposed", table.name));
             continue;
@@ -114,7 +141,7 @@ impl<'a> Access<'a> {
     pub fn of(schema: &'a Schema) -> Access<'a> {
         let exposed = schema.settings.exposed.iter().map(String::as_str).collect();
         Access {
-            reasons: reasons_with(schema, &exposed),
+            reasons: reasons_with(&schema.tables, &exposed),
             exposed,
         }
     }

@@ -186,6 +186,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         cxs[*file].error_at(table.name_span, format!("the table `{}` is where surqlc keeps the record-access agent's password hash; rename this table", crate::access::IDENTITY_TABLE));
     }
     warn_of_named_hidden_tables(cxs, items, &tables, &settings.exposed);
+    warn_of_agent_writes(cxs, items, &tables, &settings);
     if settings.prune.is_some() {
         if let Some((file, table)) = items
             .tables
@@ -416,5 +417,39 @@ fn warn_of_named_hidden_tables(
                 _ => {}
             }
         }
+    }
+}
+
+/// A warning where a record-access agent could write: under record access (the schema hides
+/// something) the agent is a record user, and a table whose permissions let record users create,
+/// update or delete lets the agent's credential do so through any client, whatever the runner
+/// refuses. The remedy keeps the rule for other record users and shuts the agent out.
+fn warn_of_agent_writes(
+    cxs: &[Ctxt],
+    items: &Items,
+    tables: &[ir::Table],
+    settings: &ir::Settings,
+) {
+    if crate::access::reasons_of(tables, &settings.exposed).is_empty() {
+        return; // A database VIEWER: table permissions do not apply to it, and it cannot write.
+    }
+    let agent = &settings.agent.user;
+    let by_name: HashMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
+    for (file, ast) in &items.tables {
+        let Some(table) = by_name.get(ast.name.as_str()) else {
+            continue;
+        };
+        let writes = crate::access::record_writes(table);
+        if writes.is_empty() {
+            continue;
+        }
+        cxs[*file].warn_at(
+            ast.name_span,
+            format!(
+                "`{}` lets record users {}, and this schema's agent `{agent}` is a record user (the schema hides something), so its credential could write here through any client; add `$access != \"{agent}\" AND ` before each of those rules (e.g. `permissions(create = \"$access != '{agent}' AND ...\")`), or make them `none`",
+                table.name,
+                writes.join(", ")
+            ),
+        );
     }
 }

@@ -5,6 +5,7 @@
 
 use super::scan::{Kind, Locator, Token};
 use super::{Class, Diagnostic, Severity};
+use crate::ir::{Schema, TableKind, Type};
 
 /// A habit and whether the parser accepts the text anyway (then it means something else).
 pub(crate) struct Habit {
@@ -13,8 +14,8 @@ pub(crate) struct Habit {
 }
 
 /// The habits the parser accepts (they mean something else): reported even when the query parses.
-pub(crate) fn silent(loc: &Locator) -> Vec<Diagnostic> {
-    find(loc)
+pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<Diagnostic> {
+    find(loc, &Examples::of(schema))
         .into_iter()
         .filter(|h| h.parses)
         .map(|h| h.diagnostic)
@@ -76,11 +77,14 @@ fn habit(loc: &Locator, i: usize, j: usize, message: &str, fix: String) -> Habit
 }
 
 /// The SQL habits in the query's tokens, in text order.
-pub(crate) fn in_tokens(loc: &Locator) -> Vec<Diagnostic> {
-    find(loc).into_iter().map(|h| h.diagnostic).collect()
+pub(crate) fn in_tokens(loc: &Locator, schema: &Schema) -> Vec<Diagnostic> {
+    find(loc, &Examples::of(schema))
+        .into_iter()
+        .map(|h| h.diagnostic)
+        .collect()
 }
 
-fn find(loc: &Locator) -> Vec<Habit> {
+fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
     let t: &[Token] = &loc.tokens;
     let at = |i: usize| t.get(i);
     let word = |i: usize, w: &str| at(i).is_some_and(|t| t.is_word(w));
@@ -110,7 +114,7 @@ fn find(loc: &Locator) -> Vec<Habit> {
                 i,
                 i,
                 "SurrealQL has no DISTINCT",
-                "GROUP BY the projected alias (SELECT country FROM customer GROUP BY country), or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))".into(),
+                format!("GROUP BY the projected alias{}, or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))", examples.distinct),
             )),
             "join" => {
                 // Include a preceding INNER/LEFT/RIGHT/OUTER/CROSS/FULL.
@@ -128,7 +132,7 @@ fn find(loc: &Locator) -> Vec<Habit> {
                     start,
                     i,
                     "SurrealQL has no JOIN",
-                    "follow the relation with graph arrows (customer->placed->purchase, or purchase<-placed<-customer), or select FROM the edge table and read its ends as in.field and out.field".into(),
+                    format!("follow the relation with graph arrows{}, or select FROM the edge table and read its ends as in.field and out.field", examples.join),
                 ))
             }
             "count" if punct(i + 1, "(") && punct(i + 2, "*") => out.push(habit(
@@ -136,7 +140,7 @@ fn find(loc: &Locator) -> Vec<Habit> {
                 i,
                 i + 3,
                 "SurrealQL has no COUNT(*)",
-                "write count() to count rows, with GROUP BY alias or GROUP ALL (SELECT count() AS n FROM purchase GROUP ALL)".into(),
+                format!("write count() to count rows, with GROUP BY alias or GROUP ALL{}", examples.count),
             )),
             "ilike" | "like" => out.push(habit(
                 loc,
@@ -259,4 +263,53 @@ fn find(loc: &Locator) -> Vec<Habit> {
         i += 1;
     }
     out
+}
+
+/// The examples the repairs quote, built from the schema being checked (its own visible tables,
+/// fields and relations), each ` (...)` or empty when the schema has nothing to show.
+struct Examples {
+    distinct: String,
+    join: String,
+    count: String,
+}
+
+impl Examples {
+    fn of(schema: &Schema) -> Examples {
+        let exposed: Vec<&crate::ir::Table> = schema
+            .settings
+            .exposed
+            .iter()
+            .filter_map(|name| schema.table(name))
+            .collect();
+        let normal = exposed.iter().find(|t| t.kind == TableKind::Normal);
+        // A literal field groups best; any plain string field will do.
+        let grouped = [true, false].into_iter().find_map(|literal| {
+            exposed.iter().find_map(|t| {
+                t.fields
+                    .iter()
+                    .filter(|f| !crate::access::is_hidden(f))
+                    .find(|f| match f.ty {
+                        Type::Literal(_) => true,
+                        Type::String => !literal,
+                        _ => false,
+                    })
+                    .map(|f| (t.name.as_str(), f.name.as_str()))
+            })
+        });
+        let relation = exposed.iter().find_map(|t| match &t.kind {
+            TableKind::Relation { from, to } => Some((from.as_str(), t.name.as_str(), to.as_str())),
+            TableKind::Normal => None,
+        });
+        Examples {
+            distinct: grouped
+                .map(|(t, f)| format!(" (SELECT {f} FROM {t} GROUP BY {f})"))
+                .unwrap_or_default(),
+            join: relation
+                .map(|(a, r, b)| format!(" ({a}->{r}->{b}, or {b}<-{r}<-{a})"))
+                .unwrap_or_default(),
+            count: normal
+                .map(|t| format!(" (SELECT count() AS n FROM {} GROUP ALL)", t.name))
+                .unwrap_or_default(),
+        }
+    }
 }

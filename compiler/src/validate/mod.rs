@@ -338,7 +338,7 @@ pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Optio
             return report;
         }
         reply::Read::Unparsed(text) => {
-            let habits = habits::in_tokens(&locator);
+            let habits = habits::in_tokens(&locator, schema);
             if habits.is_empty() {
                 report
                     .diagnostics
@@ -350,7 +350,7 @@ pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Optio
         reply::Read::Parsed(ast) => {
             resolve::statement(schema, options, ast, &mut locator, &mut report);
             // Habits that parse (they read as something else) are reported too.
-            report.diagnostics.extend(habits::silent(&locator));
+            report.diagnostics.extend(habits::silent(&locator, schema));
         }
     }
     report.finish();

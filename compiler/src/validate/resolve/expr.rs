@@ -199,8 +199,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let l = self.expr(left, scope);
         let r = self.expr(right, scope);
         if COMPARISONS.contains(op) {
-            self.compare(&l, right, &r);
-            self.compare(&r, left, &l);
+            self.compare(&l, op, right);
+            self.compare(&r, op, left);
             return Val::of(Ty::Bool);
         }
         Val::of(match op {
@@ -217,7 +217,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     /// `field op literal`: the literal against the field's type (literal unions, datetimes, numbers).
-    pub(super) fn compare(&mut self, field: &Val, other: &Expr, _other_val: &Val) {
+    pub(super) fn compare(&mut self, field: &Val, op: &BinaryOperator, other: &Expr) {
         let strings: Vec<&str> = match other {
             Expr::Literal(Literal::String(s)) => vec![s.as_str()],
             Expr::Literal(Literal::Array(items)) => items
@@ -307,8 +307,25 @@ impl<'a, 'l> Resolver<'a, 'l> {
         self.error(
             span,
             Class::TypeMismatch,
-            format!("{name} is {what}, but '{s}' is a string, so the comparison never matches"),
+            format!(
+                "{name} is {what}, but '{s}' is a string, {}",
+                mismatch_outcome(op)
+            ),
             fix,
         );
+    }
+}
+
+/// What the engine does when a comparison's sides have different types, for the message.
+fn mismatch_outcome(op: &BinaryOperator) -> &'static str {
+    match op {
+        BinaryOperator::LessThan
+        | BinaryOperator::LessThanEqual
+        | BinaryOperator::MoreThan
+        | BinaryOperator::MoreThanEqual => {
+            "and values of different types compare by type order, not by value, so the result is the same for every row"
+        }
+        BinaryOperator::NotEqual => "so the comparison is true for every row",
+        _ => "so the comparison never matches",
     }
 }
