@@ -16,6 +16,7 @@ mod memory;
 #[path = "../schemas/meetings.rs"]
 mod meetings;
 
+mod agent_tokens;
 mod audit;
 mod bad_input;
 mod build_script;
@@ -31,6 +32,7 @@ mod pruning;
 mod raw_types;
 mod real_schemas;
 mod scale;
+mod server_reads;
 mod schema_cache;
 mod store_lesson;
 mod store_seed;

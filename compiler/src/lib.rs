@@ -6,6 +6,8 @@
 //! `schema.surql` file), `rustgen`, and the optional `tokens` and `db` modules. See `ARCHITECTURE.md` at the repository root.
 
 pub mod access;
+#[cfg(feature = "codegen")]
+pub mod agent_define;
 #[cfg(feature = "front")]
 pub mod diagnostic;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
