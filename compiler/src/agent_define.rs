@@ -23,7 +23,10 @@ pub enum AgentKind<'a> {
 
 /// The `COMMENT` text of an agent definition with this fingerprint.
 pub fn comment(fingerprint: &str) -> String {
-    format!("surqlc agent definition {fingerprint}: defined again only when this changes, so issued tokens stay valid")
+    format!(
+        "{}{fingerprint}: defined again only when this changes, so issued tokens stay valid",
+        crate::access::FINGERPRINT_MARK
+    )
 }
 
 /// The first 16 hex digits of the SHA-256 of `statement`.
