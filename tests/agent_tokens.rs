@@ -28,13 +28,10 @@ fn outputs(schema: std::path::PathBuf) -> (surqlc::builder::Output, String) {
 }
 
 /// A new session on `db`'s connection authenticated with `token`; the error says why not.
-async fn authenticated(
-    db: &surqlc::db::Db,
-    token: &surrealdb::opt::auth::Token,
-) -> Result<String, String> {
+async fn authenticated(db: &surqlc::db::Db, token: &str) -> Result<String, String> {
     let session = db.clone();
     session
-        .authenticate(token.clone())
+        .authenticate(token)
         .await
         .map_err(|e| e.to_string())?;
     let mut response = session
@@ -71,7 +68,9 @@ fn an_issued_token_survives_reapplying_the_schema() {
                     .signin(surqlc::db::database_user("ai", "store", "agent", PASSWORD))
                     .await
             }
-            .unwrap_or_else(|e| panic!("{name}: the agent signs in: {e}"));
+            .unwrap_or_else(|e| panic!("{name}: the agent signs in: {e}"))
+            .access
+            .into_insecure_token();
             let who = authenticated(&db, &token)
                 .await
                 .unwrap_or_else(|e| panic!("{name}: the fresh token authenticates: {e}"));
