@@ -182,6 +182,8 @@ fn a_closed_stdout_is_not_a_panic() {
         1,
     );
     with_closed_stdout(&["audit", "schemas/store.rs"], 0);
+    with_closed_stdout(&["--help"], 0);
+    with_closed_stdout(&["diff", "--help"], 0);
     with_closed_stdout(
         &[
             "check-query",
