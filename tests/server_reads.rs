@@ -121,23 +121,38 @@ fn prompt_reads_a_server_and_applies_only_when_asked() {
         let said = session::read_or_apply(&conn, &output, false, place)
             .await
             .unwrap();
-        assert!(said.contains(place) && said.contains("nothing was written"), "{said}");
-        assert!(said.contains("- missing field joined ON customer"), "{said}");
-        assert!(said.contains("~ changed comment on table product"), "{said}");
+        assert!(
+            said.contains(place) && said.contains("nothing was written"),
+            "{said}"
+        );
+        assert!(
+            said.contains("- missing field joined ON customer"),
+            "{said}"
+        );
+        assert!(
+            said.contains("~ changed comment on table product"),
+            "{said}"
+        );
         assert!(said.contains("+ extra table audit_log"), "{said}");
         assert!(!fields().await.contains("joined"), "read mode wrote");
         // Apply: written, and said.
         let said = session::read_or_apply(&conn, &output, true, place)
             .await
             .unwrap();
-        assert!(said.starts_with(&format!("applied the schema to {place}")), "{said}");
+        assert!(
+            said.starts_with(&format!("applied the schema to {place}")),
+            "{said}"
+        );
         assert!(said.contains("defined field joined ON customer"), "{said}");
         assert!(said.contains("redefined table product"), "{said}");
         assert!(
             said.contains("1 definition the schema does not make left as it was"),
             "{said}"
         );
-        assert!(fields().await.contains("joined"), "apply mode did not write");
+        assert!(
+            fields().await.contains("joined"),
+            "apply mode did not write"
+        );
         let said = session::read_or_apply(&conn, &output, true, place)
             .await
             .unwrap();

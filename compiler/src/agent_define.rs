@@ -61,8 +61,11 @@ pub fn statement(user: &str, token: &str, session: &str, kind: AgentKind<'_>) ->
         ),
     };
     let fingerprint = fingerprint(&define);
-    let body = format!("{define}\n    COMMENT {};", quote_string(&comment(&fingerprint)))
-        .replace('\n', "\n    ");
+    let body = format!(
+        "{define}\n    COMMENT {};",
+        quote_string(&comment(&fingerprint))
+    )
+    .replace('\n', "\n    ");
     format!(
         "IF !string::contains((INFO FOR DB).{group}[{}] ?? \"\", {}) {{\n    {body}\n}};",
         quote_string(user),
@@ -80,7 +83,9 @@ mod tests {
             "agent",
             "1h",
             "12h",
-            AgentKind::Viewer { passhash: "$argon2id$x" },
+            AgentKind::Viewer {
+                passhash: "$argon2id$x",
+            },
         );
         assert_eq!(
             a,
@@ -88,7 +93,9 @@ mod tests {
                 "agent",
                 "1h",
                 "12h",
-                AgentKind::Viewer { passhash: "$argon2id$x" }
+                AgentKind::Viewer {
+                    passhash: "$argon2id$x"
+                }
             )
         );
         for other in [
@@ -96,13 +103,17 @@ mod tests {
                 "agent",
                 "2h",
                 "12h",
-                AgentKind::Viewer { passhash: "$argon2id$x" },
+                AgentKind::Viewer {
+                    passhash: "$argon2id$x",
+                },
             ),
             statement(
                 "agent",
                 "1h",
                 "12h",
-                AgentKind::Viewer { passhash: "$argon2id$y" },
+                AgentKind::Viewer {
+                    passhash: "$argon2id$y",
+                },
             ),
         ] {
             assert_ne!(a, other);
@@ -116,12 +127,12 @@ mod tests {
             },
         );
         assert!(
-            r.starts_with(
-                "IF !string::contains((INFO FOR DB).accesses[\"agent\"] ?? \"\", \""
-            ),
+            r.starts_with("IF !string::contains((INFO FOR DB).accesses[\"agent\"] ?? \"\", \""),
             "{r}"
         );
-        assert!(r.contains("\n    DEFINE ACCESS OVERWRITE agent ON DATABASE TYPE RECORD\n        SIGNIN"));
+        assert!(r.contains(
+            "\n    DEFINE ACCESS OVERWRITE agent ON DATABASE TYPE RECORD\n        SIGNIN"
+        ));
         assert!(r.ends_with("so issued tokens stay valid\";\n};"), "{r}");
     }
 }

@@ -312,7 +312,9 @@ pub async fn drift_on(
     use crate::drift;
     let expected = drift::embedded_definitions(&output.schema_surql)
         .await
-        .map_err(failed("the embedded database rejected the generated schema"))?;
+        .map_err(failed(
+            "the embedded database rejected the generated schema",
+        ))?;
     let live = drift::definitions(conn)
         .await
         .map_err(failed("cannot read the database's definitions"))?;

@@ -84,7 +84,11 @@ fn check_query_takes_several_schema_files_and_the_query_anywhere() {
         0,
     );
     let file = dir.join("queries.surql");
-    std::fs::write(&file, "SELECT title FROM beta LIMIT 5;\n\nSELECT name FROM alpha LIMIT 5\n").unwrap();
+    std::fs::write(
+        &file,
+        "SELECT title FROM beta LIMIT 5;\n\nSELECT name FROM alpha LIMIT 5\n",
+    )
+    .unwrap();
     let o = surqlc(&["check-query", a, b, "--file", file.to_str().unwrap()]);
     assert_status(&o, 0);
     assert!(text(&o.stderr).contains("checked 2 queries"));
@@ -96,14 +100,19 @@ fn check_query_takes_several_schema_files_and_the_query_anywhere() {
     ] {
         let o = surqlc(&args);
         assert_status(&o, 2);
-        assert!(text(&o.stderr).starts_with("error: "), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).starts_with("error: "),
+            "{}",
+            text(&o.stderr)
+        );
     }
 }
 
 #[test]
 fn check_query_runs_the_data_checks_on_a_seed() {
     // The people's ids are full names: a guessed id parses and resolves, and matches nothing.
-    let guessed = "SELECT record::id(out) AS meeting FROM attended WHERE in = person:alice LIMIT 50";
+    let guessed =
+        "SELECT record::id(out) AS meeting FROM attended WHERE in = person:alice LIMIT 50";
     let o = surqlc(&["check-query", "schemas/meetings.rs", guessed]);
     assert_status(&o, 0);
     let o = surqlc(&[
@@ -120,7 +129,8 @@ fn check_query_runs_the_data_checks_on_a_seed() {
         out.contains("there is no record `person:alice`") && out.contains("Alice Chen"),
         "the fix names the real ids: {out}"
     );
-    let right = "SELECT record::id(out) AS meeting FROM attended WHERE in = person:⟨Alice Chen⟩ LIMIT 50";
+    let right =
+        "SELECT record::id(out) AS meeting FROM attended WHERE in = person:⟨Alice Chen⟩ LIMIT 50";
     let o = surqlc(&[
         "check-query",
         "schemas/meetings.rs",
@@ -273,7 +283,10 @@ fn prompt_pruned_prints_the_pruned_prompt() {
     assert_status(&cut, 0);
     let (whole, cut) = (text(&whole.stdout), text(&cut.stdout));
     let tables = |p: &str| p.matches("DEFINE TABLE ").count();
-    assert!(cut.contains("QUESTION\nWhich customers are on the pro tier?"), "{cut}");
+    assert!(
+        cut.contains("QUESTION\nWhich customers are on the pro tier?"),
+        "{cut}"
+    );
     assert!(cut.contains("DEFINE TABLE customer"), "{cut}");
     assert!(
         tables(&cut) < tables(&whole),
