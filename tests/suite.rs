@@ -16,6 +16,7 @@ mod memory;
 #[path = "../schemas/meetings.rs"]
 mod meetings;
 
+mod agent_tokens;
 mod audit;
 mod bad_input;
 mod build_script;
@@ -33,6 +34,7 @@ mod raw_types;
 mod real_schemas;
 mod scale;
 mod schema_cache;
+mod server_reads;
 mod store_lesson;
 mod store_seed;
 mod surreal_server;

@@ -21,6 +21,10 @@ pub const IDENTITY_TABLE: &str = "surqlc_agent";
 /// left out of the schema block, like `PERMISSIONS FULL` and `PERMISSIONS NONE`.
 pub const READ_ONLY_TABLE: &str = "PERMISSIONS FOR select FULL, FOR create, update, delete NONE";
 
+/// What precedes the fingerprint of the agent's definition in its `COMMENT` (`agent_define` writes
+/// it, `drift` masks it along with the password hash it covers).
+pub const FINGERPRINT_MARK: &str = "surqlc agent definition ";
+
 /// How the agent signs in, which decides what the engine lets it read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mechanism {

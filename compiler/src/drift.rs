@@ -117,6 +117,14 @@ impl fmt::Display for Change {
                 expected,
                 live,
             } => {
+                if (key.kind == "user" || key.kind == "access")
+                    && mask_fingerprint(expected) == mask_fingerprint(live)
+                {
+                    return write!(
+                        f,
+                        "~ changed {key}: defined by another build of the agent (its fingerprint covers the password hash: another password, or another surqlc); applying the schema defines it again, which signs running agents out"
+                    );
+                }
                 let (rest_e, comment_e) = split_comment(expected);
                 let (rest_l, comment_l) = split_comment(live);
                 if rest_e == rest_l {
@@ -172,7 +180,7 @@ pub struct CompareOptions {
 pub fn compare(expected: &Definitions, live: &Definitions, options: CompareOptions) -> Drift {
     let normal = |key: &Key, text: &str| {
         if options.ignore_passhash && key.kind == "user" {
-            mask_passhash(text)
+            mask_fingerprint(&mask_passhash(text))
         } else {
             text.to_owned()
         }
@@ -450,6 +458,20 @@ fn mask_passhash(def: &str) -> String {
     format!("{}<hash>{}", &def[..start], &def[end..])
 }
 
+/// A definition with the agent's fingerprint replaced by `<fingerprint>`: the fingerprint covers
+/// the password hash, so it is left out where the hash is.
+fn mask_fingerprint(def: &str) -> String {
+    use crate::access::FINGERPRINT_MARK;
+    let Some(at) = def.find(FINGERPRINT_MARK) else {
+        return def.to_owned();
+    };
+    let start = at + FINGERPRINT_MARK.len();
+    let end = def[start..]
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .map_or(def.len(), |i| start + i);
+    format!("{}<fingerprint>{}", &def[..start], &def[end..])
+}
+
 /// Each text from a little before where they first differ, up to 60 characters further.
 fn first_difference(a: &str, b: &str) -> (String, String) {
     let at = a
@@ -503,6 +525,15 @@ mod tests {
             mask_passhash("DEFINE USER agent ON DATABASE PASSHASH '$argon2id$v=19$x' ROLES VIEWER"),
             "DEFINE USER agent ON DATABASE PASSHASH <hash> ROLES VIEWER"
         );
+    }
+
+    #[test]
+    fn the_agents_fingerprint_is_masked_with_its_hash() {
+        let a = "DEFINE USER agent ON DATABASE PASSHASH '[REDACTED]' ROLES VIEWER COMMENT 'surqlc agent definition 0ab21513b7f1ea9b: defined again only when this changes'";
+        let b = a.replace("0ab21513b7f1ea9b", "763c87dd26b827ad");
+        assert_ne!(a, b);
+        assert_eq!(mask_fingerprint(a), mask_fingerprint(&b));
+        assert!(mask_fingerprint(a).contains("definition <fingerprint>: defined"));
     }
 
     fn defs(items: &[(&'static str, &str, &str)]) -> Definitions {

@@ -230,6 +230,25 @@ pub fn render_schema_surql_with(
         Some(pw) => crate::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,
         None => String::new(),
     };
+    let define = if passhash.is_empty() {
+        String::new()
+    } else {
+        let kind = if reasons.is_empty() {
+            crate::agent_define::AgentKind::Viewer {
+                passhash: &passhash,
+            }
+        } else {
+            crate::agent_define::AgentKind::RecordAccess {
+                identity: crate::access::IDENTITY_TABLE,
+            }
+        };
+        crate::agent_define::statement(
+            &agent.user,
+            &agent.token_duration,
+            &agent.session_duration,
+            kind,
+        )
+    };
     context.insert(
         "agent",
         &HashMap::from([
@@ -237,6 +256,7 @@ pub fn render_schema_surql_with(
             ("token", agent.token_duration.clone()),
             ("session", agent.session_duration.clone()),
             ("passhash", passhash),
+            ("define", define),
         ]),
     );
     let mut tera = tera::Tera::default();

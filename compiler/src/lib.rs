@@ -54,6 +54,8 @@ pub mod front;
 #[cfg(feature = "db")]
 mod hint_costs;
 #[cfg(feature = "codegen")]
+mod agent_define;
+#[cfg(feature = "codegen")]
 mod idents;
 #[cfg(feature = "codegen")]
 mod index_helpers;

@@ -1,6 +1,10 @@
 //! The `surqlc` command line: clap definitions and dispatch only; every command's work is a library call.
 
+// Every write goes through `out!`/`note!` (`stdio`): `print!` panics when stdout's reader goes away.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 mod allocator;
+mod stdio;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -10,6 +14,20 @@ use surqlc::db::Target;
 use surqlc::session::{self, Failure};
 use surqlc::tokens::Encoding;
 use surqlc::Builder;
+
+/// `print!` to stdout through [`stdio::out`]: a closed pipe ends the output quietly (`?`: other write errors fail the command).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        stdio::out(&format!($($arg)*))?
+    };
+}
+
+/// `eprintln!` through [`stdio::note`], which never panics.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        stdio::note(&format!($($arg)*))
+    };
+}
 
 /// Compile annotated Rust schemas into a SurrealDB schema whose functions write a text-to-SurrealQL prompt.
 #[derive(Parser)]
@@ -31,30 +49,38 @@ enum Command {
         /// Rust path of the domain types as seen from schema.rs.
         #[arg(long, value_name = "PATH", default_value = "super")]
         types_path: String,
+        /// Namespace for the printed `surreal import` command (the file itself loads into any).
+        #[arg(long, default_value = "ai")]
+        ns: String,
+        /// Database for the printed `surreal import` command [default: the schema's name].
+        #[arg(long)]
+        db: Option<String>,
     },
     /// Compile the schema and load it into an empty embedded database, writing nothing.
     Check {
         #[command(flatten)]
         input: Input,
     },
-    /// Load the schema and a data file into a database and print the prompt for a question.
+    /// Print the prompt for a question: from the embedded database with the schema (and a data file) loaded, or read from a server's database (which is written only with --apply).
     Prompt {
         #[command(flatten)]
         input: Input,
         #[command(flatten)]
         run: RunArgs,
+        /// Against a server: apply the schema (every DEFINE ... OVERWRITE) before reading the prompt, and say what that changed. Without it a server is only read, and its drift from the schema is reported on stderr.
+        #[arg(long)]
+        apply: bool,
+        /// Print the pruned prompt, fn::nl2surql_prompt_pruned (a schema with prune(...) only).
+        #[arg(long)]
+        pruned: bool,
     },
     /// Check generated queries against the schema (tables, fields, traversals, literal values, LIMIT) without a database; exit 1 when one has an error.
     CheckQuery {
-        /// The Rust schema file.
-        #[arg(value_name = "SCHEMA.rs")]
-        schema: PathBuf,
-        /// The query to check.
-        #[arg(
-            value_name = "QUERY",
-            required_unless_present = "file",
-            conflicts_with = "file"
-        )]
+        /// The Rust schema file(s), read together as one schema (the arguments ending in `.rs`), and the query to check (the one that does not).
+        #[arg(value_name = "SCHEMA.rs... [QUERY]", required = true)]
+        args: Vec<String>,
+        /// The query to check, instead of the positional QUERY (say, one that ends in `.rs`).
+        #[arg(long, value_name = "QUERY", conflicts_with = "file")]
         query: Option<String>,
         /// A file of queries, one per example, separated by blank lines or `;`.
         #[arg(long, value_name = "FILE")]
@@ -62,6 +88,14 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Also run the runner's data checks (record ids exist, compared values are present) on this data file, loaded after the schema into the embedded engine.
+        #[arg(long, value_name = "FILE", conflicts_with = "endpoint")]
+        seed: Option<PathBuf>,
+        /// Also run the data checks on this server's database (ws://HOST:PORT), read only.
+        #[arg(long)]
+        endpoint: Option<String>,
+        #[command(flatten)]
+        server: ServerArgs,
     },
     /// List the definitions a database is missing, has in addition or has changed against the schema (exit 1 if any, 0 if in sync).
     Diff {
@@ -159,6 +193,9 @@ struct DiffTarget {
     dump: Option<PathBuf>,
     #[command(flatten)]
     server: ServerArgs,
+    /// Expect the agent even though SURQLC_AGENT_PASSWORD is not set (its password is never compared: INFO redacts it). Without the password and this flag the schema defines no agent, so one in the database is listed as extra.
+    #[arg(long)]
+    expect_agent: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -251,21 +288,29 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             input,
             out,
             types_path,
+            ns,
+            db,
         } => {
             let output = builder(&input)
                 .out_dir(&out)
                 .types_path(types_path)
                 .compile()?;
             print_warnings(&output.warnings);
-            eprintln!(
+            let surql = out.join("schema.surql");
+            note!(
                 "wrote {} and {} ({}, {} exposed)",
-                out.join("schema.surql").display(),
+                surql.display(),
                 out.join("schema.rs").display(),
                 tables(output.schema.tables.len()),
                 output.schema.settings.exposed.len()
             );
+            let db = db.unwrap_or_else(|| output.schema.name.clone());
+            note!(
+                "for namespace `{ns}`, database `{db}` (what `surqlc prompt`, `diff` and `check-query` use unless given --ns/--db), load it with:\n  surreal import --endpoint http://localhost:8000 --user root --pass <root password> --ns {ns} --db {db} {}",
+                surql.display()
+            );
             if !output.agent_defined {
-                eprintln!(
+                note!(
                     "note: {} is not set, so no agent user is defined; set it and rebuild to add `{}`",
                     surqlc::builder::AGENT_PASSWORD_ENV,
                     output.schema.settings.agent.user
@@ -276,33 +321,70 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             let output = builder(&input).generate()?;
             print_warnings(&output.warnings);
             session::open_embedded(&output).await?;
-            eprintln!(
+            note!(
                 "ok: {} compile and load",
                 tables(output.schema.tables.len())
             );
         }
-        Command::Prompt { input, run } => {
+        Command::Prompt {
+            input,
+            run,
+            apply,
+            pruned,
+        } => {
             let output = builder(&input).generate()?;
             session::check_dimension(&output.schema, &run.vector)?;
+            if pruned {
+                // Before connecting to anything.
+                session::check_pruned(&output)?;
+            }
+            // The embedded engine starts empty, so it is always loaded; a server is only read unless --apply.
+            let server = !run.endpoint.starts_with("mem:");
             let target = run.server.target(run.endpoint, &output.schema);
-            let conn = session::open(&output, &target).await?;
+            let place = format!(
+                "namespace `{}`, database `{}` at {}",
+                target.namespace, target.database, target.endpoint
+            );
+            let conn = if server {
+                let conn = session::connect(&target).await?;
+                let said = session::read_or_apply(&conn, &output, apply, &place).await?;
+                if !said.is_empty() {
+                    note!("{said}");
+                }
+                conn
+            } else {
+                session::open(&output, &target).await?
+            };
             if let Some(seed) = &run.seed {
                 session::load_file(&conn, seed).await?;
+                if server {
+                    note!("loaded {} into {place}", seed.display());
+                }
             }
-            let prompt = session::prompt(&conn, &run.question, &run.vector).await?;
+            let prompt = if pruned {
+                session::prompt_pruned(&conn, &output, &run.question, &run.vector).await
+            } else {
+                session::prompt(&conn, &run.question, &run.vector).await
+            };
+            let prompt = prompt.map_err(|failure| match failure {
+                Failure::Failed(m) if server && !apply => Failure::Failed(format!(
+                    "{m}\n(was the schema applied to {place}? --apply applies it)"
+                )),
+                other => other,
+            })?;
             // The token report goes to stderr so stdout stays the prompt, ready to pipe to a model.
             let encoding = Encoding::default();
             let (cost, alternative) = audit::block_costs(&output, encoding);
-            eprintln!(
+            note!(
                 "{}",
                 audit::cost_table(&cost, &alternative, &[], &[]).trim_end()
             );
-            eprintln!(
+            note!(
                 "prompt: {} tokens ({})\n",
                 encoding.count(&prompt),
                 encoding.name()
             );
-            print!("{prompt}");
+            out!("{prompt}");
         }
         Command::Audit { input, audit: args } => {
             let output = builder(&input).generate()?;
@@ -321,25 +403,34 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             };
             let report = audit::audit(&output, &options).await?;
             match args.format {
-                Format::Json => println!(
-                    "{}",
+                Format::Json => out!(
+                    "{}\n",
                     serde_json::to_string_pretty(&report.json()).unwrap_or_default()
                 ),
-                Format::Text => print!("{}", report.text()),
+                Format::Text => out!("{}", report.text()),
             }
             if let Some(failure) = report.failure() {
                 return Err(failure);
             }
         }
         Command::CheckQuery {
-            schema,
+            args,
             query,
             file,
             format,
+            seed,
+            endpoint,
+            server,
         } => {
-            use surqlc::validate::check::{check_query, Queries};
-            let queries = match (query, file) {
-                (_, Some(file)) => Queries::File(file),
+            use surqlc::validate::check::{check_query, split_arguments, Queries};
+            let (schemas, positional) = split_arguments(&args).map_err(Failure::BadInput)?;
+            let queries = match (positional.or(query), file) {
+                (Some(_), Some(_)) => {
+                    return Err(Failure::BadInput(
+                        "error: give a QUERY or --file FILE, not both".into(),
+                    ))
+                }
+                (None, Some(file)) => Queries::File(file),
                 (Some(query), None) => Queries::Inline(query),
                 (None, None) => {
                     return Err(Failure::BadInput(
@@ -347,18 +438,41 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     ))
                 }
             };
-            let outcome = check_query(&[schema], &queries, format == Format::Json);
-            print!("{}", outcome.stdout);
+            let json = format == Format::Json;
+            let source = match (seed, endpoint) {
+                (Some(seed), _) => Some(Ok(seed)),
+                (None, Some(endpoint)) => Some(Err(endpoint)),
+                (None, None) => None,
+            };
+            let outcome = match source {
+                None => check_query(&schemas, &queries, json),
+                Some(source) => {
+                    let mut b = Builder::new();
+                    b.cargo_metadata(false).no_agent();
+                    for s in &schemas {
+                        b.schema(s);
+                    }
+                    let output = b.generate()?;
+                    let source = match source {
+                        Ok(seed) => session::DataSource::Seed(seed),
+                        Err(endpoint) => {
+                            session::DataSource::Server(server.target(endpoint, &output.schema))
+                        }
+                    };
+                    session::check_query_with_data(&output, &queries, json, &source).await
+                }
+            };
+            out!("{}", outcome.stdout);
             match outcome.status {
                 0 => {}
                 1 => return Err(Failure::Failed(outcome.stderr)),
                 _ => return Err(Failure::BadInput(outcome.stderr)),
             }
-            eprintln!("{}", outcome.stderr);
+            note!("{}", outcome.stderr);
         }
         Command::Diff { input, target } => {
             let mut b = builder(&input);
-            let ignore_passhash = session::password_for_diff(&mut b);
+            let agent = session::agent_for_diff(&mut b, target.expect_agent);
             let output = b.generate()?;
             let source = session::DiffSource {
                 dump: target.dump,
@@ -367,9 +481,21 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     &output.schema,
                 ),
             };
-            let found = session::diff(&output, &source, ignore_passhash).await?;
-            if !found.is_empty() {
-                print!("{found}");
+            let found = session::diff(&output, &source, agent.ignore_passhash).await?;
+            if found.is_empty() {
+                let place = match &source.dump {
+                    Some(dump) => dump.display().to_string(),
+                    None => format!(
+                        "namespace `{}`, database `{}` at {}",
+                        source.target.namespace, source.target.database, source.target.endpoint
+                    ),
+                };
+                note!("in sync: {place} has every definition the schema makes, and no other");
+            } else {
+                out!("{found}");
+                if let Some(why) = session::unexpected_agent_note(&output, &found, agent) {
+                    note!("{why}");
+                }
                 return Err(Failure::Failed(format!(
                     "{} difference{} between the database and the schema (\"was\": the schema, \"now\": the database)",
                     found.changes.len(),
@@ -390,14 +516,14 @@ fn main() -> ExitCode {
     {
         Ok(runtime) => runtime,
         Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
+            note!("error: cannot start the async runtime: {e}");
             return ExitCode::FAILURE;
         }
     };
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("{failure}");
+            note!("{failure}");
             ExitCode::from(failure.exit_code())
         }
     }
@@ -406,6 +532,6 @@ fn main() -> ExitCode {
 /// Lints, rustc-style, on stderr.
 fn print_warnings(warnings: &[surqlc::Diagnostic]) {
     for w in warnings {
-        eprintln!("{w}\n");
+        note!("{w}\n");
     }
 }

@@ -44,11 +44,16 @@ fn failed(what: &str) -> impl Fn(db::Error) -> Failure + '_ {
     move |e| Failure::Failed(format!("error: {what}: {e}"))
 }
 
+/// Connects to `target` (namespace and database selected), changing nothing.
+pub async fn connect(target: &Target) -> Result<Db, Failure> {
+    db::connect(target)
+        .await
+        .map_err(failed(&format!("cannot connect to {}", target.endpoint)))
+}
+
 /// Connects to `target` and applies the compiled schema.
 pub async fn open(output: &Output, target: &Target) -> Result<Db, Failure> {
-    let conn = db::connect(target)
-        .await
-        .map_err(failed(&format!("cannot connect to {}", target.endpoint)))?;
+    let conn = connect(target).await?;
     db::execute(&conn, &output.schema_surql)
         .await
         .map_err(failed("the database rejected the generated schema"))?;
@@ -96,6 +101,38 @@ pub async fn prompt(conn: &Db, question: &str, vector: &[f64]) -> Result<String,
     db::prompt(conn, question, vector)
         .await
         .map_err(failed("fn::nl2surql_prompt failed"))
+}
+
+/// Only a schema with `prune(...)` defines `fn::nl2surql_prompt_pruned`: asking another for it is bad input.
+pub fn check_pruned(output: &Output) -> Result<(), Failure> {
+    if output.schema.settings.prune.is_some() {
+        return Ok(());
+    }
+    Err(Failure::BadInput(
+        "error: --pruned prints fn::nl2surql_prompt_pruned, which only a schema with #[surqlc(prune(budget = N))] on its Schema item defines; this schema has no prune(...)".into(),
+    ))
+}
+
+/// `fn::nl2surql_prompt_pruned(question, vector)`: the prompt with the schema block pruned to the
+/// question (see [`check_pruned`]).
+pub async fn prompt_pruned(
+    conn: &Db,
+    output: &Output,
+    question: &str,
+    vector: &[f64],
+) -> Result<String, Failure> {
+    check_pruned(output)?;
+    let mut response = conn
+        .query("RETURN fn::nl2surql_prompt_pruned($question, $qvec)")
+        .bind(("question", question.to_owned()))
+        .bind(("qvec", vector.to_vec()))
+        .await
+        .and_then(|r| r.check())
+        .map_err(failed("fn::nl2surql_prompt_pruned failed"))?;
+    let text: Option<String> = response
+        .take(0)
+        .map_err(failed("fn::nl2surql_prompt_pruned failed"))?;
+    Ok(text.unwrap_or_default())
 }
 
 /// The prompt for `question` cut into its named sections, each asked of the database on its own.
@@ -158,14 +195,74 @@ pub struct DiffSource {
 /// The password the expected agent user is built with when the real one is not at hand.
 const DIFF_STAND_IN_PASSWORD: &str = "surqlc-diff: password not compared";
 
-/// Readies `builder` for a diff: without the agent's password (`SURQLC_AGENT_PASSWORD`), the
-/// expected user is built with a stand-in and its hash is not compared. Returns whether it is not.
-pub fn password_for_diff(builder: &mut crate::Builder) -> bool {
-    let ignore_passhash = crate::password::agent_password(None).is_none();
-    if ignore_passhash {
+/// Whether a diff expects the agent, and whether its password hash is left out of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiffAgent {
+    pub expected: bool,
+    pub ignore_passhash: bool,
+}
+
+/// Readies `builder` for a diff as `surqlc build` builds in this environment: with the agent's
+/// password (`SURQLC_AGENT_PASSWORD`) the agent is expected; without it the schema defines none,
+/// so an agent in the database is reported as extra, unless `expect_agent`, which builds the
+/// agent with a stand-in password and compares it without its hash.
+pub fn agent_for_diff(builder: &mut crate::Builder, expect_agent: bool) -> DiffAgent {
+    let have_password = crate::password::agent_password(None).is_some();
+    if have_password {
+        DiffAgent {
+            expected: true,
+            ignore_passhash: false,
+        }
+    } else if expect_agent {
         builder.agent_password(DIFF_STAND_IN_PASSWORD);
+        DiffAgent {
+            expected: true,
+            ignore_passhash: true,
+        }
+    } else {
+        builder.no_agent();
+        DiffAgent {
+            expected: false,
+            ignore_passhash: false,
+        }
     }
-    ignore_passhash
+}
+
+/// Why the database's agent is listed as extra, when it is: the schema was built without the
+/// agent's password (`None` when the drift holds no agent definition, or the agent was expected).
+pub fn unexpected_agent_note(
+    output: &Output,
+    drift: &crate::drift::Drift,
+    agent: DiffAgent,
+) -> Option<String> {
+    let user = &output.schema.settings.agent.user;
+    let extra = drift.changes.iter().any(|c| {
+        matches!(c, crate::drift::Change::Extra { key, .. }
+            if (key.kind == "access" || key.kind == "user") && &key.name == user)
+    });
+    (extra && !agent.expected).then(|| {
+        format!(
+            "note: without {} the schema defines no agent, so the database's agent `{user}` is listed as extra; set it (as when the schema was built), or pass --expect-agent, to compare the agent instead",
+            crate::password::AGENT_PASSWORD_ENV
+        )
+    })
+}
+
+/// A dump with every access method's `'[REDACTED]'` key replaced by a stand-in.
+///
+/// `surreal export` writes symmetric keys as `'[REDACTED]'`, and SurrealDB 3.3 refuses to define
+/// an access with that key (it would sign tokens with a published secret), so a real export of
+/// any schema with record access would not load. `INFO` redacts the key on both sides of the
+/// diff anyway: the access method is compared without it, as a user is without its `PASSHASH`.
+pub fn unredact_access_keys(dump: &str) -> std::borrow::Cow<'_, str> {
+    const STAND_IN: &str = "KEY 'surqlc-diff: key not compared'";
+    if !dump.contains("[REDACTED]") {
+        return std::borrow::Cow::Borrowed(dump);
+    }
+    std::borrow::Cow::Owned(
+        dump.replace("KEY '[REDACTED]'", STAND_IN)
+            .replace("KEY \"[REDACTED]\"", STAND_IN),
+    )
 }
 
 /// `surqlc diff`: both sides read from the engine (see [`crate::drift`]), so both are in its spelling.
@@ -184,7 +281,7 @@ pub async fn diff(
     let live = match &source.dump {
         Some(dump) => {
             let text = read(dump)?;
-            drift::embedded_definitions(&text)
+            drift::embedded_definitions(&unredact_access_keys(&text))
                 .await
                 .map_err(bad(format!("loading {}", dump.display())))?
         }
@@ -203,4 +300,178 @@ pub async fn diff(
         &live,
         drift::CompareOptions { ignore_passhash },
     ))
+}
+
+/// What applying the schema would change on `conn`'s database: its definitions against the ones
+/// the schema leaves in an empty database.
+pub async fn drift_on(
+    conn: &Db,
+    output: &Output,
+    ignore_passhash: bool,
+) -> Result<crate::drift::Drift, Failure> {
+    use crate::drift;
+    let expected = drift::embedded_definitions(&output.schema_surql)
+        .await
+        .map_err(failed(
+            "the embedded database rejected the generated schema",
+        ))?;
+    let live = drift::definitions(conn)
+        .await
+        .map_err(failed("cannot read the database's definitions"))?;
+    Ok(drift::compare(
+        &expected,
+        &live,
+        drift::CompareOptions { ignore_passhash },
+    ))
+}
+
+/// The first line of each change, at most `max`, indented, and how many were left out.
+fn change_lines(changes: &[String], max: usize) -> String {
+    let mut out: Vec<String> = changes.iter().take(max).map(|c| format!("  {c}")).collect();
+    if changes.len() > max {
+        out.push(format!("  ... and {} more", changes.len() - max));
+    }
+    out.join("\n")
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Readies an existing database (a server's) for `prompt`. By default it only reads: the prompt is
+/// the one the database renders, and the returned text (for stderr) lists how its definitions
+/// differ from the schema, empty when they do not. With `apply` it applies the schema and says
+/// what that changed. `place` names the database in those messages.
+pub async fn read_or_apply(
+    conn: &Db,
+    output: &Output,
+    apply: bool,
+    place: &str,
+) -> Result<String, Failure> {
+    use crate::drift::Change;
+    let agent = DiffAgent {
+        expected: output.agent_defined,
+        ignore_passhash: false,
+    };
+    let before = drift_on(conn, output, false).await;
+    if !apply {
+        return Ok(match before {
+            Ok(drift) if drift.is_empty() => String::new(),
+            Ok(drift) => {
+                let lines: Vec<String> = drift
+                    .changes
+                    .iter()
+                    .map(|c| c.to_string().lines().next().unwrap_or_default().to_owned())
+                    .collect();
+                let mut note = format!(
+                    "note: {place} differs from the schema in {} (the prompt is the database's own; nothing was written: --apply applies the schema, surqlc diff shows each change in full):\n{}",
+                    plural(lines.len(), "definition", "definitions"),
+                    change_lines(&lines, 20)
+                );
+                if let Some(agent_note) = unexpected_agent_note(output, &drift, agent) {
+                    note.push('\n');
+                    note.push_str(&agent_note);
+                }
+                note
+            }
+            Err(e) => format!("note: cannot compare {place} with the schema: {e}"),
+        });
+    }
+    db::execute(conn, &output.schema_surql)
+        .await
+        .map_err(failed(&format!("{place} rejected the generated schema")))?;
+    Ok(match before {
+        Ok(drift) => {
+            let mut applied = Vec::new();
+            let mut extra = 0;
+            for change in &drift.changes {
+                match change {
+                    Change::Missing { key, .. } => applied.push(format!("defined {key}")),
+                    Change::Changed { key, .. } => applied.push(format!("redefined {key}")),
+                    Change::Extra { .. } => extra += 1,
+                }
+            }
+            let mut said = if applied.is_empty() {
+                format!("applied the schema to {place}: no definition changed")
+            } else {
+                format!(
+                    "applied the schema to {place}: {}\n{}",
+                    plural(applied.len(), "definition changed", "definitions changed"),
+                    change_lines(&applied, 50)
+                )
+            };
+            if extra > 0 {
+                said.push_str(&format!(
+                    "\n{} the schema does not make left as {} (surqlc diff lists {})",
+                    plural(extra, "definition", "definitions"),
+                    if extra == 1 { "it was" } else { "they were" },
+                    if extra == 1 { "it" } else { "them" }
+                ));
+            }
+            said
+        }
+        Err(_) => format!("applied the schema to {place}"),
+    })
+}
+
+/// Where `check-query` finds the data for its data checks.
+#[cfg(feature = "validate")]
+#[derive(Debug, Clone)]
+pub enum DataSource {
+    /// A data file loaded after the schema into a fresh embedded database.
+    Seed(std::path::PathBuf),
+    /// A database that holds the data (and the schema); only read.
+    Server(Target),
+}
+
+/// `surqlc check-query` with the data checks the agent's runner makes
+/// ([`crate::validate::data::check`]: record ids exist, compared values are present), run on the
+/// data of `source` for each query with no error but a missing `LIMIT` (which the runner adds).
+#[cfg(feature = "validate")]
+pub async fn check_query_with_data(
+    output: &Output,
+    queries: &crate::validate::check::Queries,
+    json: bool,
+    source: &DataSource,
+) -> crate::validate::check::Outcome {
+    use crate::validate::{check, Class, Severity};
+    let mut checked = match check::checked(&output.schema, queries) {
+        Ok(checked) => checked,
+        Err(outcome) => return outcome,
+    };
+    let conn = match source {
+        DataSource::Seed(seed) => match open_embedded(output).await {
+            Ok(conn) => load_file(&conn, seed).await.map(|()| conn),
+            Err(e) => Err(e),
+        },
+        DataSource::Server(target) => connect(target).await,
+    };
+    let conn = match conn {
+        Ok(conn) => conn,
+        Err(failure) => {
+            return check::Outcome {
+                stdout: String::new(),
+                stderr: failure.to_string(),
+                status: failure.exit_code(),
+            }
+        }
+    };
+    for (_, _, report) in &mut checked.items {
+        let only_limit = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .all(|d| d.class == Class::Limit);
+        if !only_limit {
+            continue;
+        }
+        if let Err(e) = crate::validate::data::check(&conn, &output.schema, report).await {
+            return check::Outcome {
+                stdout: String::new(),
+                stderr: format!("error: the data checks failed: {e}"),
+                status: 1,
+            };
+        }
+    }
+    checked.outcome(json)
 }

@@ -1,4 +1,4 @@
-//! `surqlc diff --dump`: status 0 and no output in sync, status 1 listing each change, status 2 on bad input.
+//! `surqlc diff --dump`: status 0 and "in sync" on stderr in sync, status 1 listing each change (an agent the schema does not define among them), status 2 on bad input.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -24,11 +24,16 @@ RETURN fn::refresh_schema_context();
 ";
 
 fn diff(dump: &Path, password: Option<&str>) -> Output {
+    diff_with(dump, password, &[])
+}
+
+fn diff_with(dump: &Path, password: Option<&str>, flags: &[&str]) -> Output {
     let mut cmd = surqlc();
     cmd.arg("diff")
         .arg(root().join("schemas/store.rs"))
         .arg("--dump")
-        .arg(dump);
+        .arg(dump)
+        .args(flags);
     match password {
         Some(p) => cmd.env("SURQLC_AGENT_PASSWORD", p),
         None => cmd.env_remove("SURQLC_AGENT_PASSWORD"),
@@ -66,17 +71,61 @@ fn diff_against_a_dump() {
         String::from_utf8_lossy(&ok.stdout)
     );
     assert!(ok.stdout.is_empty());
-    // Without the agent's password the user is compared without its hash: still in sync.
-    let ok = diff(&in_sync, None);
+    let said = String::from_utf8_lossy(&ok.stderr);
+    assert!(
+        said.contains("in sync: ") && said.contains("in_sync.surql"),
+        "{said}"
+    );
+    // Without the agent's password the schema defines no agent, as `surqlc build` would write it:
+    // the database's agent is extra, and the note says why.
+    let extra = diff(&in_sync, None);
+    assert_eq!(extra.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&extra.stdout),
+        "+ extra user agent\n"
+    );
+    let said = String::from_utf8_lossy(&extra.stderr);
+    assert!(
+        said.contains("SURQLC_AGENT_PASSWORD") && said.contains("--expect-agent"),
+        "{said}"
+    );
+    // Expected without the password, the user is compared without its hash: in sync.
+    let ok = diff_with(&in_sync, None, &["--expect-agent"]);
     assert_eq!(
         ok.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&ok.stdout)
     );
-    // INFO redacts a user's hash, so the password is not compared: only the user, its roles and durations.
+    // A database loaded from a build without the password has no agent: in sync without it,
+    // missing when the password says there should be one.
+    let no_agent = dir.join("no_agent.surql");
+    let built = surqlc()
+        .args(["build", "--out"])
+        .arg(dir.join("no_agent"))
+        .arg(root().join("schemas/store.rs"))
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    std::fs::copy(dir.join("no_agent/schema.surql"), &no_agent).unwrap();
+    assert_eq!(diff(&no_agent, None).status.code(), Some(0));
+    let missing = diff(&no_agent, Some("diff-test"));
+    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&missing.stdout),
+        "- missing user agent\n"
+    );
+    // INFO redacts a user's hash, but the fingerprint in the agent's COMMENT covers it: another
+    // password is a change (applying the schema would define the agent again).
     let other = diff(&in_sync, Some("another"));
-    assert_eq!(other.status.code(), Some(0));
+    assert_eq!(other.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&other.stdout)
+            .starts_with("~ changed user agent: defined by another build of the agent"),
+        "{}",
+        String::from_utf8_lossy(&other.stdout)
+    );
 
     let out = diff(&drifted, Some("diff-test"));
     assert_eq!(

@@ -40,10 +40,26 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
         Ok(s) => s,
         Err(e) => return bad_input(e.to_string()),
     };
+    match checked(&schema, queries) {
+        Ok(checked) => checked.outcome(json),
+        Err(outcome) => outcome,
+    }
+}
+
+/// Every query of `queries` with its report; `Err` is the bad-input outcome (an empty query, an unreadable file).
+pub struct Checked {
+    /// `query` or the file's path, as positions are prefixed.
+    pub label: String,
+    /// Each query's text, its first line in the source, and its report.
+    pub items: Vec<(String, usize, Report)>,
+}
+
+/// Validates each of `queries` against `schema` (no database; the data checks are added by the caller).
+pub fn checked(schema: &crate::ir::Schema, queries: &Queries) -> Result<Checked, Outcome> {
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
             if q.trim().is_empty() {
-                return bad_input("error: the query is empty".into());
+                return Err(bad_input("error: the query is empty".into()));
             }
             ("query".to_owned(), vec![(q.clone(), 0usize, 1usize)])
         }
@@ -55,72 +71,134 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
                     .map(|p| (p.text, p.offset, p.line))
                     .collect(),
             ),
-            Err(e) => return bad_input(format!("error: cannot read {}: {e}", path.display())),
+            Err(e) => {
+                return Err(bad_input(format!(
+                    "error: cannot read {}: {e}",
+                    path.display()
+                )))
+            }
         },
     };
     if pieces.is_empty() {
-        return bad_input(format!("error: {label} holds no query"));
+        return Err(bad_input(format!("error: {label} holds no query")));
     }
-    let reports: Vec<(String, usize, Report)> = pieces
+    let items = pieces
         .into_iter()
         .map(|(text, _, line)| {
-            let report = validate(&schema, &text);
+            let report = validate(schema, &text);
             (text, line, report)
         })
         .collect();
-    let failed = reports.iter().filter(|(_, _, r)| r.has_errors()).count();
-    let warned = reports
-        .iter()
-        .filter(|(_, _, r)| {
-            r.diagnostics
-                .iter()
-                .any(|d| d.severity == Severity::Warning)
-        })
-        .count();
-    let stdout = if json {
-        let items: Vec<serde_json::Value> = reports
+    Ok(Checked { label, items })
+}
+
+impl Checked {
+    /// What `check-query` prints (text or JSON) and its status.
+    pub fn outcome(&self, json: bool) -> Outcome {
+        let (label, reports) = (&self.label, &self.items);
+        let failed = reports.iter().filter(|(_, _, r)| r.has_errors()).count();
+        let warned = reports
             .iter()
-            .map(|(text, line, report)| {
-                let mut value = report.to_json(text);
-                if let Some(object) = value.as_object_mut() {
-                    object.insert("query".into(), text.trim().into());
-                    object.insert("line".into(), (*line).into());
-                }
-                value
+            .filter(|(_, _, r)| {
+                r.diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Warning)
             })
-            .collect();
-        let mut out = serde_json::to_string_pretty(&serde_json::json!({
-            "source": label,
-            "queries": items,
-            "errors": failed,
-        }))
-        .unwrap_or_default();
-        out.push('\n');
-        out
-    } else {
-        let mut out = String::new();
-        for (text, line, report) in &reports {
-            for d in &report.diagnostics {
-                // `render_one` starts with `severity[Class] line:col`; make the position the file's.
-                let (l, c) = d.span.line_col(text);
-                let one = render_one(d, text);
-                let rest = one.replacen(&format!(" {l}:{c}"), "", 1);
-                out.push_str(&format!("{label}:{}:{c}: {rest}\n", line + l - 1));
+            .count();
+        let stdout = if json {
+            let items: Vec<serde_json::Value> = reports
+                .iter()
+                .map(|(text, line, report)| {
+                    let mut value = report.to_json(text);
+                    if let Some(object) = value.as_object_mut() {
+                        object.insert("query".into(), text.trim().into());
+                        object.insert("line".into(), (*line).into());
+                    }
+                    value
+                })
+                .collect();
+            let mut out = serde_json::to_string_pretty(&serde_json::json!({
+                "source": label,
+                "queries": items,
+                "errors": failed,
+            }))
+            .unwrap_or_default();
+            out.push('\n');
+            out
+        } else {
+            let mut out = String::new();
+            for (text, line, report) in reports {
+                for d in &report.diagnostics {
+                    // `render_one` starts with `severity[Class] line:col`; make the position the file's.
+                    let (l, c) = d.span.line_col(text);
+                    let one = render_one(d, text);
+                    let rest = one.replacen(&format!(" {l}:{c}"), "", 1);
+                    out.push_str(&format!("{label}:{}:{c}: {rest}\n", line + l - 1));
+                }
             }
+            out
+        };
+        Outcome {
+            stdout,
+            stderr: format!(
+                "checked {} quer{}: {failed} with errors, {warned} with warnings",
+                reports.len(),
+                if reports.len() == 1 { "y" } else { "ies" }
+            ),
+            status: u8::from(failed > 0),
         }
-        out
-    };
-    Outcome {
-        stdout,
-        stderr: format!(
-            "checked {} quer{}: {failed} with errors, {warned} with warnings",
-            reports.len(),
-            if reports.len() == 1 { "y" } else { "ies" }
-        ),
-        status: u8::from(failed > 0),
     }
+}
+
+/// `check-query`'s positional arguments: the ones ending in `.rs` are schema files, the one that
+/// does not is the query (so `SCHEMA.rs... 'QUERY'` reads as before, in any order). `Err` says
+/// what is wrong.
+pub fn split_arguments(args: &[String]) -> Result<(Vec<PathBuf>, Option<String>), String> {
+    let (schemas, rest): (Vec<&String>, Vec<&String>) =
+        args.iter().partition(|a| a.trim_end().ends_with(".rs"));
+    if schemas.is_empty() {
+        return Err(
+            "error: give the schema file(s) first: surqlc check-query SCHEMA.rs... 'QUERY' (schema files end in .rs)"
+                .into(),
+        );
+    }
+    if rest.len() > 1 {
+        return Err(format!(
+            "error: {} arguments are not schema files (.rs): give one QUERY, quoted, or --query Q",
+            rest.len()
+        ));
+    }
+    Ok((
+        schemas.into_iter().map(PathBuf::from).collect(),
+        rest.first().map(|q| (*q).clone()),
+    ))
 }
 
 fn display(path: &Path) -> String {
     path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(args: &[&str]) -> Vec<String> {
+        args.iter().map(|a| (*a).to_owned()).collect()
+    }
+
+    #[test]
+    fn schema_files_are_the_arguments_ending_in_rs() {
+        let (schemas, query) =
+            split_arguments(&words(&["a.rs", "b.rs", "SELECT * FROM t LIMIT 5"])).unwrap();
+        assert_eq!(schemas, [PathBuf::from("a.rs"), PathBuf::from("b.rs")]);
+        assert_eq!(query.as_deref(), Some("SELECT * FROM t LIMIT 5"));
+        let (schemas, query) = split_arguments(&words(&["a.rs"])).unwrap();
+        assert_eq!((schemas.len(), query), (1, None));
+        assert!(split_arguments(&words(&["SELECT 1"]))
+            .unwrap_err()
+            .contains("schema file"));
+        assert!(split_arguments(&words(&["a.rs", "SELECT 1", "SELECT 2"]))
+            .unwrap_err()
+            .contains("give one QUERY"));
+    }
 }

@@ -9,7 +9,7 @@
 
 #[cfg(feature = "front")]
 pub mod check;
-#[cfg(feature = "runtime")]
+#[cfg(any(feature = "runtime", feature = "db"))]
 pub mod data;
 mod habits;
 mod parse_error;
