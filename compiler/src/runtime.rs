@@ -11,6 +11,12 @@ use std::fmt;
 
 mod queries;
 pub use queries::{find_one, get_by_key, nearest, search};
+// The agent loop (ask.rs), execution accuracy (eval.rs) and the OpenAI-compatible client (openai.rs).
+pub mod ask;
+pub mod eval;
+#[cfg(feature = "model")]
+pub mod openai;
+pub use ask::{Answer, Asker, Attempt, Embedder, Message, Model, ModelError};
 use std::marker::PhantomData;
 use surrealdb::types::{Kind, Object, SerializationError};
 use surrealdb::{Connection, Surreal};
