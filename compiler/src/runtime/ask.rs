@@ -454,9 +454,8 @@ pub async fn prompt<C: Connection>(
             .bind(("qvec", stand_in))
             .await?
             .check()?;
-        let texts: Option<Vec<String>> = response.take(0)?;
+        let texts: Vec<String> = response.take(0)?;
         let [prompt, examples]: [String; 2] = texts
-            .unwrap_or_default()
             .try_into()
             .unwrap_or_else(|_| [String::new(), String::new()]);
         if examples.is_empty() {
