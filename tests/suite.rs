@@ -16,6 +16,7 @@ mod memory;
 #[path = "../schemas/meetings.rs"]
 mod meetings;
 
+mod ask;
 mod audit;
 mod bad_input;
 mod build_script;
@@ -25,7 +26,9 @@ mod did_you_mean;
 mod drift;
 mod escape_hatches;
 mod golden;
+mod golden_sets;
 mod helpers;
+mod model_client;
 mod hostile_docs;
 mod pruning;
 mod raw_types;
