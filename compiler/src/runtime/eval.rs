@@ -294,6 +294,12 @@ pub async fn judge<C: Connection>(
         result.correct = true;
     } else if ordered && same_rows(&gold_rows, &rows, false) {
         result.reason = Some("wrong result: the gold rows, in another order".to_owned());
+    } else if rows.len() == gold_rows.len() {
+        result.reason = Some(format!(
+            "wrong result: {} row{} as the gold query has, but other values",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" }
+        ));
     } else {
         result.reason = Some(format!(
             "wrong result: {} row{}, the gold query {}",
