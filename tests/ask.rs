@@ -4,8 +4,8 @@ use std::sync::Mutex;
 use surqlc::builder::Output;
 use surqlc::db::{Db, Target};
 use surqlc::runtime::ask::{
-    self, Answer, AskError, Asker, Embedder, Examples, Message, Model, ModelError,
-    ModelErrorKind, Role, Status,
+    self, Answer, AskError, Asker, Embedder, Examples, Message, Model, ModelError, ModelErrorKind,
+    Role, Status,
 };
 use surqlc::runtime::Agent;
 use surqlc_tests::*;
@@ -13,15 +13,22 @@ use surqlc_tests::*;
 const PASSWORD: &str = "ask-test-password";
 
 /// `schemas/NAME.rs` applied to a fresh embedded database with `schemas/NAME.seed.surql`, and the agent signed in.
-pub async fn opened(schema: &std::path::Path, seed: Option<&str>) -> (Output, Db, Agent<surrealdb::engine::any::Any>) {
+pub async fn opened(
+    schema: &std::path::Path,
+    seed: Option<&str>,
+) -> (Output, Db, Agent<surrealdb::engine::any::Any>) {
     let mut b = surqlc::Builder::new();
-    b.schema(schema).cargo_metadata(false).agent_password(PASSWORD);
+    b.schema(schema)
+        .cargo_metadata(false)
+        .agent_password(PASSWORD);
     let output = b.generate().expect("the schema compiles");
     let target = Target {
         database: output.schema.name.clone(),
         ..Target::default()
     };
-    let conn = surqlc::session::open(&output, &target).await.expect("schema applies");
+    let conn = surqlc::session::open(&output, &target)
+        .await
+        .expect("schema applies");
     if let Some(seed) = seed {
         surqlc::db::execute(&conn, seed).await.expect("seed loads");
     }
@@ -63,7 +70,10 @@ impl Scripted {
 impl Model for Scripted {
     async fn complete(&self, messages: &[Message]) -> Result<String, ModelError> {
         self.seen.lock().unwrap().push(messages.to_vec());
-        let last = messages.last().map(|m| m.content.as_str()).unwrap_or_default();
+        let last = messages
+            .last()
+            .map(|m| m.content.as_str())
+            .unwrap_or_default();
         Ok(if messages.len() > 1 && last.contains(&self.trigger) {
             self.repair.clone()
         } else {
@@ -116,7 +126,10 @@ fn a_silent_failure_is_repaired_once_the_model_reads_the_validators_message() {
         assert_eq!(answer.attempts.len(), 2);
         assert_eq!(answer.repairs(), 1);
         assert!(
-            answer.attempts[0].problems.iter().any(|p| p.contains("`level`") && p.contains("tier")),
+            answer.attempts[0]
+                .problems
+                .iter()
+                .any(|p| p.contains("`level`") && p.contains("tier")),
             "the first attempt's problems name the field and its fix: {:?}",
             answer.attempts[0].problems
         );
@@ -130,17 +143,26 @@ fn a_silent_failure_is_repaired_once_the_model_reads_the_validators_message() {
             [Role::User, Role::Assistant, Role::User]
         );
         assert_eq!(second[0].content, answer.prompt);
-        assert!(second[0].content.contains("QUESTION\nWhich customers are on the pro tier?"));
+        assert!(second[0]
+            .content
+            .contains("QUESTION\nWhich customers are on the pro tier?"));
         assert_eq!(second[1].content, answer.attempts[0].reply);
         for problem in &answer.attempts[0].problems {
-            assert!(second[2].content.contains(problem), "{problem} in {}", second[2].content);
+            assert!(
+                second[2].content.contains(problem),
+                "{problem} in {}",
+                second[2].content
+            );
         }
         // Serialisable for a server or a log, with the names the CLI's JSON uses.
         let json = serde_json::to_value(&answer).unwrap();
         for key in ["query", "rows", "attempts", "warnings", "status"] {
             assert!(json.get(key).is_some(), "{key} in {json}");
         }
-        assert_eq!(json["attempts"][0]["reply"], answer.attempts[0].reply.as_str());
+        assert_eq!(
+            json["attempts"][0]["reply"],
+            answer.attempts[0].reply.as_str()
+        );
     });
 }
 
@@ -148,14 +170,21 @@ fn a_silent_failure_is_repaired_once_the_model_reads_the_validators_message() {
 fn the_loop_stops_at_the_first_cannot_answer() {
     block_on(async {
         let (output, db, agent) = example("store").await;
-        let model = Scripted::new("-- cannot answer: the schema has no stock levels", "SELECT 1", "never");
+        let model = Scripted::new(
+            "-- cannot answer: the schema has no stock levels",
+            "SELECT 1",
+            "never",
+        );
         let answer = Asker::new(&db, &agent, &output.schema, &model)
             .attempts(5)
             .ask("How many soundbars are left in the warehouse?")
             .await
             .unwrap();
         assert_eq!(answer.status, Status::CannotAnswer);
-        assert_eq!(answer.reason.as_deref(), Some("the schema has no stock levels"));
+        assert_eq!(
+            answer.reason.as_deref(),
+            Some("the schema has no stock levels")
+        );
         assert_eq!(answer.attempts.len(), 1);
         assert_eq!(model.calls().len(), 1, "no second turn after cannot answer");
         assert!(answer.query.is_none() && answer.rows.is_empty());
@@ -166,7 +195,11 @@ fn the_loop_stops_at_the_first_cannot_answer() {
 fn the_attempts_are_bounded() {
     block_on(async {
         let (output, db, agent) = example("store").await;
-        for (bound, expected) in [(None, ask::DEFAULT_ATTEMPTS as usize), (Some(2), 2), (Some(1), 1)] {
+        for (bound, expected) in [
+            (None, ask::DEFAULT_ATTEMPTS as usize),
+            (Some(2), 2),
+            (Some(1), 1),
+        ] {
             // A double that never repairs: the same unknown table every time.
             let model = Scripted::new("SELECT * FROM stock LIMIT 5", "unused", "never matches");
             let mut asker = Asker::new(&db, &agent, &output.schema, &model);
@@ -180,10 +213,16 @@ fn the_attempts_are_bounded() {
             assert!(answer.attempts.iter().all(|a| !a.problems.is_empty()));
             // Each repair turn adds the reply and the problems: 1, 3, 5 ... messages.
             let lengths: Vec<usize> = model.calls().iter().map(Vec::len).collect();
-            assert_eq!(lengths, (0..expected).map(|n| 1 + 2 * n).collect::<Vec<_>>());
+            assert_eq!(
+                lengths,
+                (0..expected).map(|n| 1 + 2 * n).collect::<Vec<_>>()
+            );
         }
         let model = Scripted::new("SELECT 1", "", "");
-        let zero = Asker::new(&db, &agent, &output.schema, &model).attempts(0).ask("q").await;
+        let zero = Asker::new(&db, &agent, &output.schema, &model)
+            .attempts(0)
+            .ask("q")
+            .await;
         assert!(matches!(zero, Err(AskError::Input(_))), "{zero:?}");
     });
 }
@@ -217,14 +256,28 @@ pub struct Shop {
             "SELECT name FROM shop WHERE city = 'Lisbon' LIMIT 10",
             "'Lisbon'",
         );
-        let answer = Asker::new(&db, &agent, &output.schema, &model).ask("Which shops are in Lisbon?").await.unwrap();
+        let answer = Asker::new(&db, &agent, &output.schema, &model)
+            .ask("Which shops are in Lisbon?")
+            .await
+            .unwrap();
         assert_eq!(answer.status, Status::Answered);
         assert_eq!(answer.attempts.len(), 2, "{answer:#?}");
-        assert!(answer.attempts[0].problems[0].contains("ValueNotPresent"), "{answer:#?}");
+        assert!(
+            answer.attempts[0].problems[0].contains("ValueNotPresent"),
+            "{answer:#?}"
+        );
         assert_eq!(names(&answer, "name"), ["Bakery"]);
         // On the last attempt the empty result stands: it is a valid query's answer.
-        let model = Scripted::new("SELECT name FROM shop WHERE city = 'lisbon' LIMIT 10", "", "never");
-        let answer = Asker::new(&db, &agent, &output.schema, &model).attempts(1).ask("q").await.unwrap();
+        let model = Scripted::new(
+            "SELECT name FROM shop WHERE city = 'lisbon' LIMIT 10",
+            "",
+            "never",
+        );
+        let answer = Asker::new(&db, &agent, &output.schema, &model)
+            .attempts(1)
+            .ask("q")
+            .await
+            .unwrap();
         assert_eq!(answer.status, Status::Answered);
         assert!(answer.rows.is_empty() && !answer.warnings.is_empty());
     });
@@ -265,17 +318,33 @@ fn the_prompt_comes_from_the_databases_functions_with_or_without_examples() {
         assert_eq!(embedded.examples, Examples::Embedded);
         assert_eq!(embedded.prompt, expected);
         // Neither: the same prompt with an empty EXAMPLES section, and the answer says so.
-        let none = Asker::new(&db, &agent, &output.schema, &model).ask(question).await.unwrap();
+        let none = Asker::new(&db, &agent, &output.schema, &model)
+            .ask(question)
+            .await
+            .unwrap();
         assert_eq!(none.examples, Examples::None);
-        assert!(none.prompt.contains("EXAMPLES\n\n\nQUESTION\n"), "{}", none.prompt);
+        assert!(
+            none.prompt.contains("EXAMPLES\n\n\nQUESTION\n"),
+            "{}",
+            none.prompt
+        );
         assert!(!none.prompt.contains("math::sum(qty * unit_price)"));
         let head = |p: &str| p.split("EXAMPLES\n").next().unwrap().to_owned();
         assert_eq!(head(&none.prompt), head(&expected));
         // A vector of the wrong length is refused before anything is asked.
-        let wrong = Asker::new(&db, &agent, &output.schema, &model).vector(Some(vec![1.0])).ask(question).await;
-        assert!(matches!(&wrong, Err(AskError::Input(m)) if m.contains("dimension = 4")), "{wrong:?}");
+        let wrong = Asker::new(&db, &agent, &output.schema, &model)
+            .vector(Some(vec![1.0]))
+            .ask(question)
+            .await;
+        assert!(
+            matches!(&wrong, Err(AskError::Input(m)) if m.contains("dimension = 4")),
+            "{wrong:?}"
+        );
         let short = FixedEmbedder(vec![1.0, 0.0]);
-        let wrong = Asker::new(&db, &agent, &output.schema, &model).embedder(&short).ask(question).await;
+        let wrong = Asker::new(&db, &agent, &output.schema, &model)
+            .embedder(&short)
+            .ask(question)
+            .await;
         assert!(
             matches!(&wrong, Err(AskError::Model(e)) if e.kind == ModelErrorKind::Dimension && e.message.contains("returned 2 values")),
             "{wrong:?}"
@@ -294,10 +363,18 @@ fn a_pruned_schema_asks_with_the_pruned_prompt() {
             "",
             "never",
         );
-        let answer = Asker::new(&db, &agent, &output.schema, &model).ask(question).await.unwrap();
+        let answer = Asker::new(&db, &agent, &output.schema, &model)
+            .ask(question)
+            .await
+            .unwrap();
         assert_eq!(answer.status, Status::Answered);
-        assert_eq!(answer.rows, [serde_json::json!({"invoice_number": "INV-9002"})]);
-        let full = ask::prompt(&db, &output.schema, question, None).await.unwrap();
+        assert_eq!(
+            answer.rows,
+            [serde_json::json!({"invoice_number": "INV-9002"})]
+        );
+        let full = ask::prompt(&db, &output.schema, question, None)
+            .await
+            .unwrap();
         assert_eq!(answer.prompt, full);
         let unpruned: Option<String> = db
             .query("RETURN fn::nl2surql_prompt($q, $v)")
@@ -314,4 +391,12 @@ fn a_pruned_schema_asks_with_the_pruned_prompt() {
         assert!(answer.prompt.contains("DEFINE TABLE invoice"));
         assert!(!answer.prompt.contains("DEFINE TABLE payroll_run"));
     });
+}
+
+/// An MCP server or a web handler awaits `ask` on a multi-threaded runtime: its future is `Send`.
+#[allow(dead_code)]
+fn the_ask_future_is_send(asker: &Asker<'_, surrealdb::engine::any::Any, Scripted, FixedEmbedder>) {
+    fn send<T: Send>(_: &T) {}
+    let future = asker.ask("q");
+    send(&future);
 }

@@ -83,7 +83,11 @@ fn an_application_links_the_runtime_only() {
 fn the_model_client_is_only_in_the_model_feature() {
     // What build.rs compiles (`codegen`, the default) and what `runtime` alone links: no HTTP client.
     let codegen = tree("surqlc", "normal");
-    assert_without(&codegen, &["reqwest", "hyper", "surrealdb"], "surqlc with codegen");
+    assert_without(
+        &codegen,
+        &["reqwest", "hyper", "surrealdb"],
+        "surqlc with codegen",
+    );
     let runtime = tree_with(
         "surqlc",
         "normal",
@@ -102,5 +106,9 @@ fn the_model_client_is_only_in_the_model_feature() {
         &["--no-default-features", "--features", "model"],
     );
     assert!(model.iter().any(|n| n == "reqwest"), "{model:?}");
-    assert_without(&model, &["tera", "tiktoken-rs", "clap", "syn"], "surqlc with model");
+    assert_without(
+        &model,
+        &["tera", "tiktoken-rs", "clap", "syn"],
+        "surqlc with model",
+    );
 }

@@ -8,8 +8,9 @@ use surqlc_tests::*;
 fn every_gold_query_validates_and_returns_rows() {
     block_on(async {
         for name in ["store", "meetings", "memory", "enterprise"] {
-            let golden = eval::read_jsonl(&read(root().join(format!("schemas/{name}.golden.jsonl"))))
-                .unwrap_or_else(|e| panic!("{name}.golden.jsonl:{e}"));
+            let golden =
+                eval::read_jsonl(&read(root().join(format!("schemas/{name}.golden.jsonl"))))
+                    .unwrap_or_else(|e| panic!("{name}.golden.jsonl:{e}"));
             assert!(golden.len() >= 10, "{name}: {} questions", golden.len());
             let (output, _db, agent) = crate::ask::example(name).await;
             for item in &golden {
@@ -20,9 +21,14 @@ fn every_gold_query_validates_and_returns_rows() {
                     "{at}: {}",
                     report.render(&item.query)
                 );
-                match run_validated(&agent, &item.query, std::time::Duration::from_secs(5), &output.schema)
-                    .await
-                    .unwrap()
+                match run_validated(
+                    &agent,
+                    &item.query,
+                    std::time::Duration::from_secs(5),
+                    &output.schema,
+                )
+                .await
+                .unwrap()
                 {
                     Outcome::Rows { rows, warnings } => {
                         assert!(!rows.is_empty(), "{at}: no rows");

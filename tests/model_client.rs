@@ -157,9 +157,15 @@ fn every_failure_is_a_one_line_cause() {
             && e.message.contains("`standin-chat`"),
         "{e}"
     );
-    let e = chat_error(Reply::status(500, "<html>\n<h1>Internal Server Error</h1>\n</html>"), long);
+    let e = chat_error(
+        Reply::status(500, "<html>\n<h1>Internal Server Error</h1>\n</html>"),
+        long,
+    );
     assert_eq!(e.kind, ModelErrorKind::Status(500));
-    assert!(e.message.contains("HTTP 500") && e.message.contains("Internal Server Error"), "{e}");
+    assert!(
+        e.message.contains("HTTP 500") && e.message.contains("Internal Server Error"),
+        "{e}"
+    );
     let e = chat_error(Reply::status(503, ""), long);
     assert_eq!(e.kind, ModelErrorKind::Status(503));
     let e = chat_error(Reply::status(200, "not json"), long);
@@ -173,13 +179,23 @@ fn every_failure_is_a_one_line_cause() {
     };
     let e = chat_error(slow, Duration::from_millis(300));
     assert_eq!(e.kind, ModelErrorKind::Timeout);
-    assert!(e.message.contains("did not answer within") && e.message.contains("SURQLC_MODEL_TIMEOUT"), "{e}");
+    assert!(
+        e.message.contains("did not answer within") && e.message.contains("SURQLC_MODEL_TIMEOUT"),
+        "{e}"
+    );
     // Unreachable: a port that was just free.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let model = client(&format!("http://127.0.0.1:{port}/v1"), |_| {});
     let e = block_on(model.complete(&[Message::user("p")])).unwrap_err();
     assert_eq!(e.kind, ModelErrorKind::Unreachable);
-    assert!(e.message.contains("cannot reach") && e.message.contains(&port.to_string()), "{e}");
+    assert!(
+        e.message.contains("cannot reach") && e.message.contains(&port.to_string()),
+        "{e}"
+    );
     assert!(!e.message.contains('\n'));
 }
 

@@ -66,11 +66,14 @@ fn main() {
             ..Default::default()
         };
         runtime.block_on(async {
-            let db = surqlc::session::open(&output, &target).await.expect("schema");
-            surqlc::db::execute(&db, &seed).await.expect("seed");
-            let agent = surqlc::session::signin_agent(&db, &output.schema, &target, "bench-password")
+            let db = surqlc::session::open(&output, &target)
                 .await
-                .expect("agent");
+                .expect("schema");
+            surqlc::db::execute(&db, &seed).await.expect("seed");
+            let agent =
+                surqlc::session::signin_agent(&db, &output.schema, &target, "bench-password")
+                    .await
+                    .expect("agent");
             let schema = &output.schema;
             let time = |wrong_first: usize, rounds: usize| {
                 let model = Scripted {

@@ -85,9 +85,8 @@ async fn ask_with(
 
 /// `surqlc ask`.
 pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
-    let client = model(run.output)?.ok_or_else(|| {
-        Failure::BadInput(format!("error: {}", Config::how_to_configure()))
-    })?;
+    let client = model(run.output)?
+        .ok_or_else(|| Failure::BadInput(format!("error: {}", Config::how_to_configure())))?;
     if let Some(vector) = &run.vector {
         session::check_dimension(&run.output.schema, vector)?;
     }
@@ -210,7 +209,13 @@ pub fn table(rows: &[serde_json::Value]) -> String {
         .collect();
     let header: Vec<String> = columns
         .iter()
-        .map(|c| if c.is_empty() { "value".into() } else { c.clone() })
+        .map(|c| {
+            if c.is_empty() {
+                "value".into()
+            } else {
+                c.clone()
+            }
+        })
         .collect();
     let widths: Vec<usize> = (0..columns.len())
         .map(|i| {
@@ -250,8 +255,7 @@ pub fn table(rows: &[serde_json::Value]) -> String {
 fn read_items(path: &Path) -> Result<Vec<Item>, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::BadInput(format!("error: cannot read {}: {e}", path.display())))?;
-    eval::read_jsonl(&text)
-        .map_err(|e| Failure::BadInput(format!("error: {}:{e}", path.display())))
+    eval::read_jsonl(&text).map_err(|e| Failure::BadInput(format!("error: {}:{e}", path.display())))
 }
 
 /// `surqlc eval`.
@@ -293,10 +297,9 @@ pub async fn eval(
                     .rev()
                     .find(|c| c.question.trim() == item.question.trim())
                     .map(|c| c.query.clone());
-                let prompt =
-                    surqlc::runtime::ask::prompt(&conn, schema, &item.question, None)
-                        .await
-                        .map_err(|e| Failure::Failed(format!("error: the prompt failed: {e}")))?;
+                let prompt = surqlc::runtime::ask::prompt(&conn, schema, &item.question, None)
+                    .await
+                    .map_err(|e| Failure::Failed(format!("error: the prompt failed: {e}")))?;
                 (Candidate::Given(query), prompt)
             }
             (None, Some(client)) => {
@@ -310,11 +313,9 @@ pub async fn eval(
         let mut result = eval::judge(&agent, schema, timeout, item, candidate)
             .await
             .map_err(|e| match e {
-                eval::EvalError::Gold(m) => Failure::BadInput(format!(
-                    "error: {}:{}: {m}",
-                    golden.display(),
-                    item.line
-                )),
+                eval::EvalError::Gold(m) => {
+                    Failure::BadInput(format!("error: {}:{}: {m}", golden.display(), item.line))
+                }
                 other => Failure::Failed(format!("error: {other}")),
             })?;
         result.prompt_tokens = Some(encoding.count(&prompt));

@@ -14,7 +14,8 @@ fn root() -> PathBuf {
 /// The binary with no model configured unless `env` says so.
 fn surqlc(args: &[&str], env: &[(&str, &str)]) -> Output {
     // SURQLC_TEST_BIN: a copy of the binary, for when a shared target directory is rebuilt under the run.
-    let bin = std::env::var("SURQLC_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_surqlc").to_owned());
+    let bin = std::env::var("SURQLC_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_surqlc").to_owned());
     let mut command = Command::new(bin);
     command.args(args).current_dir(root());
     for name in [
@@ -142,7 +143,10 @@ fn ask_prints_the_query_the_rows_and_the_attempts() {
     assert_eq!(attempts.len(), 2);
     assert!(attempts[0]["reply"].as_str().unwrap().contains("level"));
     assert!(
-        attempts[0]["problems"][0].as_str().unwrap().contains("`level`"),
+        attempts[0]["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("`level`"),
         "{answer}"
     );
     assert_eq!(attempts[1]["problems"], serde_json::json!([]));
@@ -180,9 +184,15 @@ fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
     assert_eq!(answer["attempts"].as_array().unwrap().len(), 2);
     assert_eq!(answer["query"], serde_json::Value::Null);
     assert_eq!(answer["status"], "no_valid_query");
-    assert!(stderr(&o).contains("no valid query in 2 attempts"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no valid query in 2 attempts"),
+        "{}",
+        stderr(&o)
+    );
 
-    let url = stand_in(vec![chat("-- cannot answer: no stock levels in the schema")]);
+    let url = stand_in(vec![chat(
+        "-- cannot answer: no stock levels in the schema",
+    )]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.extend(["What is in stock?", "--format", "json"]);
@@ -205,14 +215,20 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
     let o = surqlc(&args, &[]);
     assert_status(&o, 2);
     let err = one_line(&o);
-    assert!(err.contains("SURQLC_MODEL_URL") && err.contains("SURQLC_MODEL"), "{err}");
+    assert!(
+        err.contains("SURQLC_MODEL_URL") && err.contains("SURQLC_MODEL"),
+        "{err}"
+    );
     // The URL without a model name.
     let o = surqlc(&args, &[("SURQLC_MODEL_URL", "http://127.0.0.1:9/v1")]);
     assert_status(&o, 2);
     assert!(one_line(&o).contains("SURQLC_MODEL is not"));
     // HTTP 401, 404 and 500 from the endpoint.
     for (status, expect) in [(401, "HTTP 401"), (404, "HTTP 404"), (500, "HTTP 500")] {
-        let url = stand_in(vec![(status, r#"{"error": {"message": "nope"}}"#.to_owned())]);
+        let url = stand_in(vec![(
+            status,
+            r#"{"error": {"message": "nope"}}"#.to_owned(),
+        )]);
         let env = model_env(&url);
         let o = surqlc(&args, &with(&env));
         assert_status(&o, 2);
@@ -220,7 +236,11 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
         assert!(err.contains(expect) && err.contains("nope"), "{err}");
     }
     // Nothing listening.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let env = model_env(&format!("http://127.0.0.1:{port}/v1"));
     let o = surqlc(&args, &with(&env));
     assert_status(&o, 2);
@@ -242,7 +262,10 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
     let o = surqlc(&args, &with(&env));
     assert_status(&o, 2);
     let err = one_line(&o);
-    assert!(err.contains("returned 3 values") && err.contains("dimension = 4"), "{err}");
+    assert!(
+        err.contains("returned 3 values") && err.contains("dimension = 4"),
+        "{err}"
+    );
     // A --vector of the wrong length.
     let url = stand_in(vec![chat("SELECT 1")]);
     let env = model_env(&url);
@@ -298,7 +321,14 @@ fn eval_judges_candidates_by_their_rows() {
     assert_eq!(report["correct"], 7);
     assert_eq!(report["questions"].as_array().unwrap().len(), 12);
     for q in report["questions"].as_array().unwrap() {
-        for key in ["question", "correct", "candidate", "reason", "attempts", "prompt_tokens"] {
+        for key in [
+            "question",
+            "correct",
+            "candidate",
+            "reason",
+            "attempts",
+            "prompt_tokens",
+        ] {
             assert!(q.get(key).is_some(), "{key} in {q}");
         }
     }
@@ -324,11 +354,25 @@ fn eval_judges_candidates_by_their_rows() {
     assert_eq!(misses.len(), 5);
 
     let report = eval_json("meetings", "tests/eval/meetings.candidates.jsonl");
-    assert_eq!((report["total"].as_u64(), report["correct"].as_u64()), (Some(12), Some(9)));
+    assert_eq!(
+        (report["total"].as_u64(), report["correct"].as_u64()),
+        (Some(12), Some(9))
+    );
     let misses = missed(&report);
-    assert!(misses.iter().any(|(_, r)| r.starts_with("invalid: error[UnknownRecord]")), "{misses:?}");
-    assert!(misses.iter().any(|(_, r)| r.starts_with("refused")), "{misses:?}");
-    assert!(misses.iter().any(|(_, r)| r.starts_with("wrong result")), "{misses:?}");
+    assert!(
+        misses
+            .iter()
+            .any(|(_, r)| r.starts_with("invalid: error[UnknownRecord]")),
+        "{misses:?}"
+    );
+    assert!(
+        misses.iter().any(|(_, r)| r.starts_with("refused")),
+        "{misses:?}"
+    );
+    assert!(
+        misses.iter().any(|(_, r)| r.starts_with("wrong result")),
+        "{misses:?}"
+    );
 
     // The gold queries as their own candidates: everything right.
     let report = eval_json("memory", "schemas/memory.golden.jsonl");
@@ -353,10 +397,20 @@ fn eval_text_prints_accuracy_repairs_tokens_and_a_line_per_miss() {
     );
     assert_status(&o, 0);
     let text = stdout(&o);
-    assert!(text.starts_with("execution accuracy: 7/12 (58.3%)"), "{text}");
+    assert!(
+        text.starts_with("execution accuracy: 7/12 (58.3%)"),
+        "{text}"
+    );
     assert!(text.contains("repairs used: 0"), "{text}");
-    assert!(text.contains("prompt tokens per question (o200k_base)"), "{text}");
-    assert_eq!(text.lines().filter(|l| l.starts_with("miss: ")).count(), 5, "{text}");
+    assert!(
+        text.contains("prompt tokens per question (o200k_base)"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("miss: ")).count(),
+        5,
+        "{text}"
+    );
 }
 
 #[test]
@@ -377,7 +431,10 @@ fn eval_asks_the_model_when_no_candidates_are_given() {
     assert!(stderr(&o).contains("SURQLC_MODEL_URL"), "{}", stderr(&o));
     // A stand-in that answers every question with the same wrong table first, then one query:
     // each question takes 2 attempts (1 repair) and only the questions that query answers are right.
-    let url = stand_in(vec![chat("SELECT * FROM meetings LIMIT 5"), chat("SELECT title FROM meeting ORDER BY time DESC LIMIT 1")]);
+    let url = stand_in(vec![
+        chat("SELECT * FROM meetings LIMIT 5"),
+        chat("SELECT title FROM meeting ORDER BY time DESC LIMIT 1"),
+    ]);
     let env = model_env(&url);
     let o = surqlc(&args, &with(&env));
     assert_status(&o, 0);
@@ -385,7 +442,10 @@ fn eval_asks_the_model_when_no_candidates_are_given() {
     assert_eq!(report["total"], 12);
     let questions = report["questions"].as_array().unwrap();
     assert_eq!(questions[0]["attempts"], 2);
-    assert_eq!(report["repairs"], 1, "the stand-in repairs once, then repeats its last reply");
+    assert_eq!(
+        report["repairs"], 1,
+        "the stand-in repairs once, then repeats its last reply"
+    );
     let right: Vec<&str> = questions
         .iter()
         .filter(|q| q["correct"] == true)
@@ -415,7 +475,11 @@ fn eval_refuses_a_bad_golden_file_with_its_position() {
     ];
     let o = surqlc(&args, &[]);
     assert_status(&o, 2);
-    assert!(stderr(&o).contains(&format!("{}:2:", golden.display())), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("{}:2:", golden.display())),
+        "{}",
+        stderr(&o)
+    );
     // A gold query that does not validate: the golden file is wrong, exit 2 naming its line.
     std::fs::write(
         &golden,
@@ -425,8 +489,14 @@ fn eval_refuses_a_bad_golden_file_with_its_position() {
     let o = surqlc(&args, &[]);
     assert_status(&o, 2);
     let err = stderr(&o);
-    assert!(err.contains(&format!("{}:1:", golden.display())) && err.contains("gold query"), "{err}");
-    let o = surqlc(&["eval", "schemas/store.rs", "--golden", "missing.jsonl"], &[]);
+    assert!(
+        err.contains(&format!("{}:1:", golden.display())) && err.contains("gold query"),
+        "{err}"
+    );
+    let o = surqlc(
+        &["eval", "schemas/store.rs", "--golden", "missing.jsonl"],
+        &[],
+    );
     assert_status(&o, 2);
     assert!(stderr(&o).contains("cannot read missing.jsonl"));
 }

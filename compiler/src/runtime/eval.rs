@@ -52,16 +52,21 @@ pub fn is_ordered(query: &str) -> bool {
     use surrealdb_sql::{Expr, TopLevelExpr};
     let text = crate::validate::strip_fence(query);
     match surrealdb_syn::parse(text) {
-        Ok(ast) => ast.expressions.iter().any(|e| {
-            matches!(e, TopLevelExpr::Expr(Expr::Select(s)) if s.order.is_some())
-        }),
+        Ok(ast) => ast
+            .expressions
+            .iter()
+            .any(|e| matches!(e, TopLevelExpr::Expr(Expr::Select(s)) if s.order.is_some())),
         Err(_) => false,
     }
 }
 
 /// Whether two results hold the same rows: each row as the multiset of its values, the rows as a
 /// multiset, or as a sequence when `ordered`.
-pub fn same_rows(gold: &[serde_json::Value], candidate: &[serde_json::Value], ordered: bool) -> bool {
+pub fn same_rows(
+    gold: &[serde_json::Value],
+    candidate: &[serde_json::Value],
+    ordered: bool,
+) -> bool {
     if gold.len() != candidate.len() {
         return false;
     }
@@ -157,10 +162,7 @@ impl Report {
     pub fn new(questions: Vec<QuestionResult>) -> Self {
         let total = questions.len();
         let correct = questions.iter().filter(|q| q.correct).count();
-        let repairs = questions
-            .iter()
-            .map(|q| q.attempts.saturating_sub(1))
-            .sum();
+        let repairs = questions.iter().map(|q| q.attempts.saturating_sub(1)).sum();
         Report {
             total,
             correct,
@@ -332,29 +334,57 @@ mod tests {
 
     #[test]
     fn rows_compare_as_multisets_of_values() {
-        let gold = [json!({"name": "Ann", "n": 3}), json!({"name": "Bo", "n": 1})];
+        let gold = [
+            json!({"name": "Ann", "n": 3}),
+            json!({"name": "Bo", "n": 1}),
+        ];
         // Other names, other row order, a float for an integer.
-        let renamed = [json!({"total": 1.0, "who": "Bo"}), json!({"total": 3, "who": "Ann"})];
+        let renamed = [
+            json!({"total": 1.0, "who": "Bo"}),
+            json!({"total": 3, "who": "Ann"}),
+        ];
         assert!(same_rows(&gold, &renamed, false));
         assert!(!same_rows(&gold, &renamed, true));
         let value = [json!("Ann"), json!("Bo")];
-        assert!(same_rows(&[json!({"name": "Ann"}), json!({"name": "Bo"})], &value, true));
+        assert!(same_rows(
+            &[json!({"name": "Ann"}), json!({"name": "Bo"})],
+            &value,
+            true
+        ));
         assert!(!same_rows(&gold, &gold[..1], false));
-        assert!(!same_rows(&gold, &[json!({"name": "Ann", "n": 3}), json!({"name": "Bo", "n": 2})], false));
+        assert!(!same_rows(
+            &gold,
+            &[
+                json!({"name": "Ann", "n": 3}),
+                json!({"name": "Bo", "n": 2})
+            ],
+            false
+        ));
         // A multiset: duplicates count.
-        assert!(!same_rows(&[json!(1), json!(1), json!(2)], &[json!(1), json!(2), json!(2)], false));
+        assert!(!same_rows(
+            &[json!(1), json!(1), json!(2)],
+            &[json!(1), json!(2), json!(2)],
+            false
+        ));
     }
 
     #[test]
     fn order_by_is_read_from_the_parsed_gold() {
-        assert!(is_ordered("SELECT name FROM customer ORDER BY name LIMIT 5"));
-        assert!(!is_ordered("SELECT name FROM customer WHERE note = 'ORDER BY' LIMIT 5"));
-        assert!(!is_ordered("SELECT count() FROM (SELECT * FROM a ORDER BY b) GROUP ALL"));
+        assert!(is_ordered(
+            "SELECT name FROM customer ORDER BY name LIMIT 5"
+        ));
+        assert!(!is_ordered(
+            "SELECT name FROM customer WHERE note = 'ORDER BY' LIMIT 5"
+        ));
+        assert!(!is_ordered(
+            "SELECT count() FROM (SELECT * FROM a ORDER BY b) GROUP ALL"
+        ));
     }
 
     #[test]
     fn golden_lines_are_read_with_their_positions() {
-        let items = read_jsonl("\n{\"question\": \"q\", \"query\": \"SELECT 1\"}\n// note\n").unwrap();
+        let items =
+            read_jsonl("\n{\"question\": \"q\", \"query\": \"SELECT 1\"}\n// note\n").unwrap();
         assert_eq!(items.len(), 1);
         assert_eq!(items[0].line, 2);
         let err = read_jsonl("{\"question\": \"q\"}\n").unwrap_err();

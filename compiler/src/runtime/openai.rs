@@ -61,12 +61,17 @@ impl Config {
         config.embed_model = var(EMBED_MODEL_ENV).map(|m| m.trim().to_owned());
         config.api_key = var(API_KEY_ENV).or_else(|| var(OPENAI_API_KEY_ENV));
         if let Some(seconds) = var(TIMEOUT_ENV) {
-            let seconds: f64 = seconds.trim().parse().ok().filter(|s| *s > 0.0).ok_or_else(|| {
-                ModelError::new(
-                    ModelErrorKind::Configuration,
-                    format!("{TIMEOUT_ENV} is `{seconds}`, not a number of seconds"),
-                )
-            })?;
+            let seconds: f64 = seconds
+                .trim()
+                .parse()
+                .ok()
+                .filter(|s| *s > 0.0)
+                .ok_or_else(|| {
+                    ModelError::new(
+                        ModelErrorKind::Configuration,
+                        format!("{TIMEOUT_ENV} is `{seconds}`, not a number of seconds"),
+                    )
+                })?;
             config.timeout = Duration::from_secs_f64(seconds);
         }
         Ok(Some(config))
@@ -272,7 +277,9 @@ impl Model for OpenAi {
             .ok_or_else(|| {
                 ModelError::new(
                     ModelErrorKind::Reply,
-                    format!("the model `{model}` returned no message (the completion has no choices)"),
+                    format!(
+                        "the model `{model}` returned no message (the completion has no choices)"
+                    ),
                 )
             })
     }

@@ -146,10 +146,7 @@ async fn ask<C: surrealdb::Connection>(
             "-- the model cannot answer: {}",
             answer.reason.unwrap_or_default()
         ),
-        Status::NoValidQuery => println!(
-            "-- no valid query in {} attempts",
-            answer.attempts.len()
-        ),
+        Status::NoValidQuery => println!("-- no valid query in {} attempts", answer.attempts.len()),
     }
     Ok(())
 }
@@ -179,9 +176,7 @@ async fn run_lesson_reply<C: surrealdb::Connection>(
 }
 
 /// The typed helpers, for the application's own code: the biggest order's lines.
-async fn typed_helpers<C: surrealdb::Connection>(
-    db: &surrealdb::Surreal<C>,
-) -> Result<(), String> {
+async fn typed_helpers<C: surrealdb::Connection>(db: &surrealdb::Surreal<C>) -> Result<(), String> {
     let purchases = store_db::purchase::select(db, 100)
         .await
         .map_err(|e| e.to_string())?;

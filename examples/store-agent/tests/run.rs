@@ -114,13 +114,25 @@ fn with_a_model_configured_it_asks_through_the_agent_loop() {
     // The stand-in replies with a query on a field `contains` does not have, every time: the loop
     // sends the validator's message back and gives up after its 3 attempts.
     let url = stand_in("SELECT out.category AS category, math::sum(price) AS revenue FROM contains GROUP BY category LIMIT 50");
-    let (stdout, _) = run_with(&[], &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")]);
+    let (stdout, _) = run_with(
+        &[],
+        &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")],
+    );
     assert!(stdout.contains("-- attempt 3: SELECT"), "{stdout}");
-    assert!(stdout.contains("`price`"), "the validator's message: {stdout}");
-    assert!(stdout.contains("-- no valid query in 3 attempts"), "{stdout}");
+    assert!(
+        stdout.contains("`price`"),
+        "the validator's message: {stdout}"
+    );
+    assert!(
+        stdout.contains("-- no valid query in 3 attempts"),
+        "{stdout}"
+    );
     // And with the lesson's query it gets the rows.
     let url = stand_in("SELECT out.category AS category, math::sum(qty * unit_price) AS revenue FROM contains WHERE in.status = 'shipped' GROUP BY category ORDER BY revenue DESC LIMIT 50;");
-    let (stdout, _) = run_with(&[], &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")]);
+    let (stdout, _) = run_with(
+        &[],
+        &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")],
+    );
     assert!(stdout.contains("-- attempt 1: SELECT"), "{stdout}");
     let expected: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(repo().join("schemas/store.seed.expected.json")).unwrap(),
