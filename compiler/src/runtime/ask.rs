@@ -355,56 +355,51 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
         for n in 0..self.attempts {
             let reply = self.model.complete(&messages).await?;
             let last = n + 1 == self.attempts;
-            let (problems, repair) = match run_validated(
-                self.agent,
-                &reply,
-                self.timeout,
-                self.schema,
-            )
-            .await?
-            {
-                Outcome::CannotAnswer(reason) => {
-                    answer.attempts.push(Attempt {
-                        reply,
-                        problems: Vec::new(),
-                    });
-                    answer.status = Status::CannotAnswer;
-                    answer.reason = Some(reason);
-                    return Ok(answer);
-                }
-                Outcome::Rows { rows, warnings } => {
-                    let rows: Vec<serde_json::Value> = rows.into_iter().map(to_json).collect();
-                    if rows.is_empty() && !warnings.is_empty() && !last {
-                        fallback = Some((query_text(&reply), rows, warnings.clone()));
-                        let repair = format!(
+            let (problems, repair) =
+                match run_validated(self.agent, &reply, self.timeout, self.schema).await? {
+                    Outcome::CannotAnswer(reason) => {
+                        answer.attempts.push(Attempt {
+                            reply,
+                            problems: Vec::new(),
+                        });
+                        answer.status = Status::CannotAnswer;
+                        answer.reason = Some(reason);
+                        return Ok(answer);
+                    }
+                    Outcome::Rows { rows, warnings } => {
+                        let rows: Vec<serde_json::Value> = rows.into_iter().map(to_json).collect();
+                        if rows.is_empty() && !warnings.is_empty() && !last {
+                            fallback = Some((query_text(&reply), rows, warnings.clone()));
+                            let repair = format!(
                             "The query ran but returned no rows, and the checks say why:\n{}\n{}",
                             warnings.join("\n"),
                             REPLY_RULE
                         );
-                        (warnings, repair)
-                    } else {
-                        answer.attempts.push(Attempt {
-                            reply: reply.clone(),
-                            problems: Vec::new(),
-                        });
-                        answer.status = Status::Answered;
-                        answer.query = Some(query_text(&reply));
-                        answer.rows = rows;
-                        answer.warnings = warnings;
-                        return Ok(answer);
+                            (warnings, repair)
+                        } else {
+                            answer.attempts.push(Attempt {
+                                reply: reply.clone(),
+                                problems: Vec::new(),
+                            });
+                            answer.status = Status::Answered;
+                            answer.query = Some(query_text(&reply));
+                            answer.rows = rows;
+                            answer.warnings = warnings;
+                            return Ok(answer);
+                        }
                     }
-                }
-                Outcome::Rejected(text) => {
-                    let problems: Vec<String> = text
-                        .lines()
-                        .map(str::trim)
-                        .filter(|l| !l.is_empty())
-                        .map(str::to_owned)
-                        .collect();
-                    let repair = format!("The query was refused:\n{}\n{}", text.trim(), REPLY_RULE);
-                    (problems, repair)
-                }
-            };
+                    Outcome::Rejected(text) => {
+                        let problems: Vec<String> = text
+                            .lines()
+                            .map(str::trim)
+                            .filter(|l| !l.is_empty())
+                            .map(str::to_owned)
+                            .collect();
+                        let repair =
+                            format!("The query was refused:\n{}\n{}", text.trim(), REPLY_RULE);
+                        (problems, repair)
+                    }
+                };
             answer.attempts.push(Attempt {
                 reply: reply.clone(),
                 problems,
