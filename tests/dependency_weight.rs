@@ -5,6 +5,11 @@ use surqlc_tests::root;
 
 /// Package names in `cargo tree` for `package` over the given edge kinds.
 fn tree(package: &str, edges: &str) -> Vec<String> {
+    tree_with(package, edges, &[])
+}
+
+/// [`tree`] with extra arguments (`--no-default-features`, `--features ...`).
+fn tree_with(package: &str, edges: &str, extra: &[&str]) -> Vec<String> {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args([
             "tree",
@@ -17,6 +22,7 @@ fn tree(package: &str, edges: &str) -> Vec<String> {
             "-e",
             edges,
         ])
+        .args(extra)
         .current_dir(root())
         .output()
         .expect("cargo tree runs");
@@ -55,6 +61,7 @@ fn the_proc_macro_needs_only_the_front_end() {
             "surrealdb",
             "prettyplease",
             "argon2",
+            "reqwest",
         ],
         "surqlc-macros",
     );
@@ -69,5 +76,40 @@ fn an_application_links_the_runtime_only() {
         &names,
         &["tera", "tiktoken-rs", "clap", "syn", "prettyplease", "heck"],
         "store-agent at run time",
+    );
+}
+
+#[test]
+fn the_model_client_is_only_in_the_model_feature() {
+    // What build.rs compiles (`codegen`, the default) and what `runtime` alone links at run time
+    // (its normal dependencies without the proc-macros' host side): no HTTP client.
+    let codegen = tree("surqlc", "normal");
+    assert_without(
+        &codegen,
+        &["reqwest", "hyper", "surrealdb"],
+        "surqlc with codegen",
+    );
+    let runtime = tree_with(
+        "surqlc",
+        "normal,no-proc-macro",
+        &["--no-default-features", "--features", "runtime"],
+    );
+    assert!(runtime.iter().any(|n| n == "surrealdb"));
+    assert_without(
+        &runtime,
+        &["reqwest", "tera", "tiktoken-rs", "clap", "syn"],
+        "surqlc with runtime alone",
+    );
+    // The `model` feature brings reqwest, and nothing of the compiler.
+    let model = tree_with(
+        "surqlc",
+        "normal,no-proc-macro",
+        &["--no-default-features", "--features", "model"],
+    );
+    assert!(model.iter().any(|n| n == "reqwest"), "{model:?}");
+    assert_without(
+        &model,
+        &["tera", "tiktoken-rs", "clap", "syn"],
+        "surqlc with model",
     );
 }

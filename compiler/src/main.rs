@@ -3,6 +3,7 @@
 // Every write goes through `out!`/`note!` (`stdio`): `print!` panics when stdout's reader goes away.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+mod agent_cmd;
 mod allocator;
 mod stdio;
 
@@ -104,6 +105,39 @@ enum Command {
         #[command(flatten)]
         target: DiffTarget,
     },
+    /// Ask a question: the configured model (SURQLC_MODEL_URL, SURQLC_MODEL) writes the query, surqlc validates it, sends the problems back, and runs the accepted query as the agent (exit 1 when no valid query).
+    Ask {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        db: DbArgs,
+        /// The natural-language question.
+        #[arg(long, short, value_parser = non_empty)]
+        question: String,
+        #[command(flatten)]
+        agent: AgentArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Execution accuracy on a golden file: each candidate (from --candidates, else the configured model) runs as the agent and must return the gold query's rows.
+    Eval {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        db: DbArgs,
+        /// JSON lines of {"question": ..., "query": ...}: the gold queries.
+        #[arg(long, value_name = "FILE")]
+        golden: PathBuf,
+        /// JSON lines of {"question": ..., "query": ...}: the queries to judge, instead of asking the model.
+        #[arg(long, value_name = "FILE")]
+        candidates: Option<PathBuf>,
+        #[command(flatten)]
+        agent: AgentArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
     Audit {
         #[command(flatten)]
@@ -181,6 +215,37 @@ impl ServerArgs {
             root: self.user.zip(self.pass),
         }
     }
+}
+
+/// The database `ask` and `eval` run on.
+#[derive(Args)]
+struct DbArgs {
+    /// SurrealQL data file loaded after the schema (rows and few-shot examples).
+    #[arg(long, value_name = "FILE")]
+    seed: Option<PathBuf>,
+    /// Database endpoint: mem:// (embedded, the default) or ws://host:port.
+    #[arg(long, default_value = "mem://")]
+    endpoint: String,
+    #[command(flatten)]
+    server: ServerArgs,
+}
+
+/// The agent loop's settings.
+#[derive(Args)]
+struct AgentArgs {
+    /// Most replies the model may give for one question (the first and its repairs).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    attempts: u32,
+    /// The question's embedding, comma-separated, when no embedding model (SURQLC_EMBED_MODEL) is configured.
+    #[arg(
+        long,
+        short = 'v',
+        value_name = "F,F,...",
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        value_parser = number
+    )]
+    vector: Vec<f64>,
 }
 
 #[derive(Args)]
@@ -385,6 +450,55 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 encoding.name()
             );
             out!("{prompt}");
+        }
+        Command::Ask {
+            input,
+            db,
+            question,
+            agent,
+            format,
+        } => {
+            let password = agent_cmd::agent_password(&db.endpoint)?;
+            let mut b = builder(&input);
+            b.agent_password(password.clone());
+            let output = b.generate()?;
+            print_warnings(&output.warnings);
+            let target = db.server.target(db.endpoint, &output.schema);
+            let run = agent_cmd::Run {
+                output: &output,
+                target: &target,
+                seed: db.seed.as_deref(),
+                password: &password,
+                attempts: agent.attempts,
+                vector: Some(agent.vector).filter(|v| !v.is_empty()),
+                json: format == Format::Json,
+            };
+            agent_cmd::ask(run, &question).await?;
+        }
+        Command::Eval {
+            input,
+            db,
+            golden,
+            candidates,
+            agent,
+            format,
+        } => {
+            let password = agent_cmd::agent_password(&db.endpoint)?;
+            let mut b = builder(&input);
+            b.agent_password(password.clone());
+            let output = b.generate()?;
+            print_warnings(&output.warnings);
+            let target = db.server.target(db.endpoint, &output.schema);
+            let run = agent_cmd::Run {
+                output: &output,
+                target: &target,
+                seed: db.seed.as_deref(),
+                password: &password,
+                attempts: agent.attempts,
+                vector: Some(agent.vector).filter(|v| !v.is_empty()),
+                json: format == Format::Json,
+            };
+            agent_cmd::eval(run, &golden, candidates.as_ref()).await?;
         }
         Command::Audit { input, audit: args } => {
             let output = builder(&input).generate()?;

@@ -474,4 +474,23 @@ pub async fn check_query_with_data(
         }
     }
     checked.outcome(json)
+/// Signs the schema's agent in on a new session of `conn` (a database `VIEWER` or the record
+/// access, as [`crate::access`] decides for this schema), on `target`'s namespace and database.
+#[cfg(feature = "runtime")]
+pub async fn signin_agent(
+    conn: &Db,
+    schema: &crate::ir::Schema,
+    target: &Target,
+    password: &str,
+) -> Result<crate::runtime::Agent<surrealdb::engine::any::Any>, Failure> {
+    use crate::access::Mechanism;
+    let user = &schema.settings.agent.user;
+    let (ns, db) = (target.namespace.as_str(), target.database.as_str());
+    let signed = match crate::access::mechanism(schema) {
+        Mechanism::Viewer => crate::runtime::signin_agent(conn, ns, db, user, password).await,
+        Mechanism::RecordAccess => {
+            crate::runtime::signin_record_agent(conn, ns, db, user, password).await
+        }
+    };
+    signed.map_err(|e| Failure::BadInput(format!("error: {}", e.message())))
 }

@@ -11,8 +11,13 @@
 //! agent ([`Agent`], [`run_validated`]), and what every generated module shares ([`module`]).
 
 mod agent;
+// The agent loop (ask.rs), execution accuracy (eval.rs) and the OpenAI-compatible client (openai.rs).
+pub mod ask;
 mod codec;
+pub mod eval;
 pub mod module;
+#[cfg(feature = "model")]
+pub mod openai;
 mod queries;
 mod traits;
 mod values;
@@ -21,6 +26,7 @@ pub use agent::{
     prepare_select, run_readonly, run_validated, signin_agent, signin_database_user,
     signin_record_agent, to_json, Agent, Checked, Outcome,
 };
+pub use ask::{Answer, Asker, Attempt, Embedder, Message, Model, ModelError};
 pub use codec::{literal_from_value, literal_kind, FieldValue, ObjectReader, ObjectWriter};
 pub use module::SchemaModule;
 pub use queries::{find_one, get_by_key, nearest, search};

@@ -4,9 +4,17 @@ use std::path::Path;
 use std::process::Command;
 
 fn run(args: &[&str]) -> (String, String) {
+    run_with(args, &[])
+}
+
+/// Runs the example with no model configured unless `env` configures one.
+fn run_with(args: &[&str], env: &[(&str, &str)]) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_store-agent"))
         .args(args)
         .env_remove("SURQLC_AGENT_PASSWORD")
+        .env_remove("SURQLC_MODEL_URL")
+        .env_remove("SURQLC_EMBED_MODEL")
+        .envs(env.iter().copied())
         .output()
         .expect("store-agent runs");
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
@@ -62,6 +70,75 @@ fn by_default_it_runs_on_the_projects_own_data() {
     // The seed's own revenue example, worked out by hand: wearables 399, home 266, audio 259.
     assert_eq!(rows(&stdout), expected["ex_category_revenue"]);
     assert!(stderr.contains("typed helpers: 7 purchases"), "{stderr}");
+    // No model configured: it says how to configure one.
+    assert!(stderr.contains("SURQLC_MODEL_URL"), "{stderr}");
+}
+
+/// A local stand-in for an OpenAI-compatible endpoint (not a model): a thread on 127.0.0.1
+/// answering every chat request with `reply`; returns the API base.
+fn stand_in(reply: &'static str) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let body = serde_json::json!({"choices": [{"message": {"role": "assistant", "content": reply}}]}).to_string();
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    url
+}
+
+#[test]
+fn with_a_model_configured_it_asks_through_the_agent_loop() {
+    // The stand-in replies with a query on a field `contains` does not have, every time: the loop
+    // sends the validator's message back and gives up after its 3 attempts.
+    let url = stand_in("SELECT out.category AS category, math::sum(price) AS revenue FROM contains GROUP BY category LIMIT 50");
+    let (stdout, _) = run_with(
+        &[],
+        &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")],
+    );
+    assert!(stdout.contains("-- attempt 3: SELECT"), "{stdout}");
+    assert!(
+        stdout.contains("`price`"),
+        "the validator's message: {stdout}"
+    );
+    assert!(
+        stdout.contains("-- no valid query in 3 attempts"),
+        "{stdout}"
+    );
+    // And with the lesson's query it gets the rows.
+    let url = stand_in("SELECT out.category AS category, math::sum(qty * unit_price) AS revenue FROM contains WHERE in.status = 'shipped' GROUP BY category ORDER BY revenue DESC LIMIT 50;");
+    let (stdout, _) = run_with(
+        &[],
+        &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")],
+    );
+    assert!(stdout.contains("-- attempt 1: SELECT"), "{stdout}");
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("schemas/store.seed.expected.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(rows(&stdout), expected["ex_category_revenue"]);
 }
 
 #[test]

@@ -1,0 +1,387 @@
+//! `surqlc ask` and `surqlc eval` (the binary's own code): open the database as `prompt` does, sign the agent in, run the library's loop or judge, print text or JSON.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use surqlc::builder::Output;
+use surqlc::db::{Db, Target};
+use surqlc::runtime::ask::{Answer, Asker, Status};
+use surqlc::runtime::eval::{self, Candidate, Item, QuestionResult, Report};
+use surqlc::runtime::openai::{Config, OpenAi};
+use surqlc::runtime::Agent;
+use surqlc::session::{self, Failure};
+use surqlc::tokens::Encoding;
+
+/// The agent's password for this run: `SURQLC_AGENT_PASSWORD`, or on the throwaway embedded
+/// database a stand-in made for this run (the schema is applied with it just before sign-in).
+pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
+    if let Some(password) = std::env::var(surqlc::builder::AGENT_PASSWORD_ENV)
+        .ok()
+        .filter(|p| !p.is_empty())
+    {
+        return Ok(password);
+    }
+    if endpoint.starts_with("mem://") {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        return Ok(format!("surqlc-run-{}-{nanos}", std::process::id()));
+    }
+    Err(Failure::BadInput(format!(
+        "error: set {} to the agent's password: the schema is applied to {endpoint} with it and the query runs as the agent",
+        surqlc::builder::AGENT_PASSWORD_ENV
+    )))
+}
+
+/// The model the environment configures, its embeddings checked against the schema's dimension.
+fn model(output: &Output) -> Result<Option<OpenAi>, Failure> {
+    let bad = |e: surqlc::runtime::ModelError| Failure::BadInput(format!("error: {e}"));
+    let Some(mut config) = Config::from_env().map_err(bad)? else {
+        return Ok(None);
+    };
+    config.dimension = Some(output.schema.settings.examples.dimension as usize);
+    OpenAi::new(config).map(Some).map_err(bad)
+}
+
+/// The database with the schema and the seed, and the agent's session on it.
+async fn open(
+    output: &Output,
+    target: &Target,
+    seed: Option<&Path>,
+    password: &str,
+) -> Result<(Db, Agent<surrealdb::engine::any::Any>), Failure> {
+    let conn = session::open(output, target).await?;
+    if let Some(seed) = seed {
+        session::load_file(&conn, seed).await?;
+    }
+    let agent = session::signin_agent(&conn, &output.schema, target, password).await?;
+    Ok((conn, agent))
+}
+
+/// What `ask` and `eval` share beyond the schema.
+pub struct Run<'a> {
+    pub output: &'a Output,
+    pub target: &'a Target,
+    pub seed: Option<&'a Path>,
+    pub password: &'a str,
+    pub attempts: u32,
+    pub vector: Option<Vec<f64>>,
+    pub json: bool,
+}
+
+/// Asks through the configured model's loop; the embedder when one is configured, else the vector.
+async fn ask_with(
+    asker: Asker<'_, surrealdb::engine::any::Any, OpenAi>,
+    client: &OpenAi,
+    question: &str,
+) -> Result<Answer, Failure> {
+    let answered = if client.embeds() {
+        asker.embedder(client).ask(question).await
+    } else {
+        asker.ask(question).await
+    };
+    answered.map_err(|e| Failure::BadInput(format!("error: {e}")))
+}
+
+/// `surqlc ask`.
+pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
+    let client = model(run.output)?
+        .ok_or_else(|| Failure::BadInput(format!("error: {}", Config::how_to_configure())))?;
+    if let Some(vector) = &run.vector {
+        session::check_dimension(&run.output.schema, vector)?;
+    }
+    let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
+    let asker = Asker::new(&conn, &agent, &run.output.schema, &client)
+        .attempts(run.attempts)
+        .vector(run.vector.clone());
+    let answer = ask_with(asker, &client, question).await?;
+    if run.json {
+        let mut value = serde_json::to_value(&answer).unwrap_or_default();
+        if let Some(object) = value.as_object_mut() {
+            object.insert(
+                "prompt_tokens".into(),
+                Encoding::default().count(&answer.prompt).into(),
+            );
+        }
+        out(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
+    } else {
+        out(&answer_text(&answer));
+    }
+    match answer.status {
+        Status::Answered => Ok(()),
+        Status::CannotAnswer => Err(Failure::Failed(format!(
+            "the model cannot answer: {}",
+            answer.reason.as_deref().unwrap_or_default()
+        ))),
+        Status::NoValidQuery => Err(Failure::Failed(format!(
+            "error: no valid query in {} attempt{}",
+            answer.attempts.len(),
+            if answer.attempts.len() == 1 { "" } else { "s" }
+        ))),
+    }
+}
+
+/// The attempts, then the final query and its rows as a table.
+fn answer_text(answer: &Answer) -> String {
+    let mut text = String::new();
+    let attempts = answer.attempts.len();
+    for (n, attempt) in answer.attempts.iter().enumerate() {
+        let verdict = if !attempt.problems.is_empty() {
+            "refused, sent back to the model"
+        } else if answer.status == Status::CannotAnswer {
+            "the model cannot answer"
+        } else {
+            "accepted"
+        };
+        text += &format!("-- attempt {}/{attempts}: {verdict}\n", n + 1);
+        text += attempt.reply.trim();
+        text.push('\n');
+        for problem in &attempt.problems {
+            text += &format!("   {problem}\n");
+        }
+        text.push('\n');
+    }
+    if answer.examples == surqlc::runtime::ask::Examples::None {
+        text += "-- note: no embedding model (SURQLC_EMBED_MODEL) and no --vector, so the prompt had no examples\n\n";
+    }
+    match (&answer.status, &answer.query) {
+        (Status::Answered, Some(query)) => {
+            text += &format!("query:\n{query}\n\n");
+            for warning in &answer.warnings {
+                text += &format!("-- {warning}\n");
+            }
+            text += &table(&answer.rows);
+        }
+        (Status::CannotAnswer, _) => {
+            text += &format!(
+                "cannot answer: {}\n",
+                answer.reason.as_deref().unwrap_or_default()
+            );
+        }
+        _ => text += "no valid query\n",
+    }
+    text
+}
+
+/// Rows as an aligned text table: one column per field (first seen first), one line per row.
+pub fn table(rows: &[serde_json::Value]) -> String {
+    let mut columns: Vec<String> = Vec::new();
+    for row in rows {
+        match row {
+            serde_json::Value::Object(fields) => {
+                for key in fields.keys() {
+                    if !columns.contains(key) {
+                        columns.push(key.clone());
+                    }
+                }
+            }
+            _ if !columns.iter().any(|c| c.is_empty()) => columns.push(String::new()),
+            _ => {}
+        }
+    }
+    let cell = |v: Option<&serde_json::Value>| -> String {
+        let text = match v {
+            None | Some(serde_json::Value::Null) => String::new(),
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+        };
+        let text = text.replace(['\n', '\r', '\t'], " ");
+        match text.char_indices().nth(60) {
+            Some((i, _)) => format!("{}...", &text[..i]),
+            None => text,
+        }
+    };
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            columns
+                .iter()
+                .map(|c| match row {
+                    serde_json::Value::Object(fields) => cell(fields.get(c)),
+                    other if c.is_empty() => cell(Some(other)),
+                    _ => String::new(),
+                })
+                .collect()
+        })
+        .collect();
+    let header: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            if c.is_empty() {
+                "value".into()
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    let widths: Vec<usize> = (0..columns.len())
+        .map(|i| {
+            body.iter()
+                .map(|r| r[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| -> String {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
+            .collect();
+        format!("{}\n", padded.join(" | ").trim_end())
+    };
+    let mut text = String::new();
+    if !columns.is_empty() {
+        text += &line(&header);
+        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+        text += &format!("{}\n", rule.join("-+-"));
+        for row in &body {
+            text += &line(row);
+        }
+    }
+    text += &format!(
+        "({} row{})\n",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    text
+}
+
+/// Reads a JSON-lines file of `{"question", "query"}`; an error names FILE:LINE:COL.
+fn read_items(path: &Path) -> Result<Vec<Item>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::BadInput(format!("error: cannot read {}: {e}", path.display())))?;
+    eval::read_jsonl(&text).map_err(|e| Failure::BadInput(format!("error: {}:{e}", path.display())))
+}
+
+/// `surqlc eval`.
+pub async fn eval(
+    run: Run<'_>,
+    golden: &Path,
+    candidates: Option<&PathBuf>,
+) -> Result<(), Failure> {
+    let gold = read_items(golden)?;
+    if gold.is_empty() {
+        return Err(Failure::BadInput(format!(
+            "error: {}: no questions",
+            golden.display()
+        )));
+    }
+    let given = match candidates {
+        Some(path) => Some(read_items(path)?),
+        None => None,
+    };
+    let client = match &given {
+        Some(_) => None,
+        None => Some(model(run.output)?.ok_or_else(|| {
+            Failure::BadInput(format!(
+                "error: without --candidates the model answers each question, and {}",
+                Config::how_to_configure()
+            ))
+        })?),
+    };
+    let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
+    let schema = &run.output.schema;
+    let timeout = surqlc::runtime::ask::DEFAULT_TIMEOUT;
+    let encoding = Encoding::default();
+    let mut results: Vec<QuestionResult> = Vec::new();
+    for item in &gold {
+        let (candidate, prompt) = match (&given, &client) {
+            (Some(given), _) => {
+                let query = given
+                    .iter()
+                    .rev()
+                    .find(|c| c.question.trim() == item.question.trim())
+                    .map(|c| c.query.clone());
+                let prompt = surqlc::runtime::ask::prompt(&conn, schema, &item.question, None)
+                    .await
+                    .map_err(|e| Failure::Failed(format!("error: the prompt failed: {e}")))?;
+                (Candidate::Given(query), prompt)
+            }
+            (None, Some(client)) => {
+                let asker = Asker::new(&conn, &agent, schema, client).attempts(run.attempts);
+                let answer = ask_with(asker, client, &item.question).await?;
+                let prompt = answer.prompt.clone();
+                (Candidate::Asked(answer), prompt)
+            }
+            (None, None) => unreachable!("a model is configured when no candidates are given"),
+        };
+        let mut result = eval::judge(&agent, schema, timeout, item, candidate)
+            .await
+            .map_err(|e| match e {
+                eval::EvalError::Gold(m) => {
+                    Failure::BadInput(format!("error: {}:{}: {m}", golden.display(), item.line))
+                }
+                other => Failure::Failed(format!("error: {other}")),
+            })?;
+        result.prompt_tokens = Some(encoding.count(&prompt));
+        results.push(result);
+    }
+    let report = Report::new(results);
+    if run.json {
+        out(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        ));
+    } else {
+        out(&report_text(&report, golden));
+    }
+    Ok(())
+}
+
+fn report_text(report: &Report, golden: &Path) -> String {
+    let mut text = format!(
+        "execution accuracy: {}/{} ({:.1}%) on {}\nrepairs used: {}\n",
+        report.correct,
+        report.total,
+        report.accuracy * 100.0,
+        golden.display(),
+        report.repairs
+    );
+    let tokens: Vec<usize> = report
+        .questions
+        .iter()
+        .filter_map(|q| q.prompt_tokens)
+        .collect();
+    if let (Some(min), Some(max)) = (tokens.iter().min(), tokens.iter().max()) {
+        text += &format!(
+            "prompt tokens per question ({}): mean {}, min {min}, max {max}\n",
+            Encoding::default().name(),
+            tokens.iter().sum::<usize>() / tokens.len()
+        );
+    }
+    text.push('\n');
+    for q in &report.questions {
+        text += &format!(
+            "{:<4} {:>6} tokens  {} attempt{}  {}\n",
+            if q.correct { "ok" } else { "MISS" },
+            q.prompt_tokens.unwrap_or_default(),
+            q.attempts,
+            if q.attempts == 1 { " " } else { "s" },
+            q.question
+        );
+    }
+    let misses: Vec<&QuestionResult> = report.questions.iter().filter(|q| !q.correct).collect();
+    if !misses.is_empty() {
+        text += "\nmisses:\n";
+        for q in misses {
+            text += &format!(
+                "miss: {:?}: {}\n",
+                q.question,
+                q.reason.as_deref().unwrap_or("wrong")
+            );
+        }
+    }
+    text
+}
+
+/// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
+fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}

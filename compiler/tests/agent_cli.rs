@@ -1,0 +1,502 @@
+//! `surqlc ask` and `surqlc eval` as users run them: exit statuses 0/1/2, the JSON keys, the committed golden sets judged against candidate files. The model is a local stand-in (a tiny HTTP server on 127.0.0.1 speaking the OpenAI wire format with fixed replies), never a real one.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("compiler/ has a parent")
+        .to_owned()
+}
+
+/// The binary with no model configured unless `env` says so.
+fn surqlc(args: &[&str], env: &[(&str, &str)]) -> Output {
+    // SURQLC_TEST_BIN: a copy of the binary, for when a shared target directory is rebuilt under the run.
+    let bin = std::env::var("SURQLC_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_surqlc").to_owned());
+    let mut command = Command::new(bin);
+    command.args(args).current_dir(root());
+    for name in [
+        "SURQLC_AGENT_PASSWORD",
+        "SURQLC_MODEL_URL",
+        "SURQLC_MODEL",
+        "SURQLC_EMBED_MODEL",
+        "SURQLC_API_KEY",
+        "OPENAI_API_KEY",
+        "SURQLC_MODEL_TIMEOUT",
+    ] {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    command.output().expect("the surqlc binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn assert_status(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "status\nstdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("stdout is one JSON object ({e}):\n{}", stdout(o)))
+}
+
+/// A local stand-in for an OpenAI-compatible endpoint: answers the n-th request with
+/// `replies[n]` (the last one again after that) as `(status, body)`; returns its API base.
+fn stand_in(replies: Vec<(u16, String)>) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a local port");
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let (status, reply) = &replies[n.min(replies.len() - 1)];
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} Stand-in\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                reply.len()
+            );
+        }
+    });
+    url
+}
+
+/// A chat completion saying `content`, as the OpenAI API writes it.
+fn chat(content: &str) -> (u16, String) {
+    (
+        200,
+        serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]})
+            .to_string(),
+    )
+}
+
+fn model_env(url: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("SURQLC_MODEL_URL", url.to_owned()),
+        ("SURQLC_MODEL", "standin".to_owned()),
+    ]
+}
+
+fn with<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    env.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+const STORE_ASK: [&str; 5] = [
+    "ask",
+    "schemas/store.rs",
+    "--seed",
+    "schemas/store.seed.surql",
+    "--question",
+];
+
+#[test]
+fn ask_prints_the_query_the_rows_and_the_attempts() {
+    // The stand-in's first reply is silently wrong (a field customer does not have), its second the repair.
+    let url = stand_in(vec![
+        chat("SELECT name FROM customer WHERE level = 'pro' LIMIT 50"),
+        chat("SELECT name, country FROM customer WHERE tier = 'pro' ORDER BY name LIMIT 50"),
+    ]);
+    let env = model_env(&url);
+    let mut args = STORE_ASK.to_vec();
+    args.extend(["Which customers are on the pro tier?", "--format", "json"]);
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 0);
+    let answer = json(&o);
+    assert_eq!(
+        answer["query"],
+        "SELECT name, country FROM customer WHERE tier = 'pro' ORDER BY name LIMIT 50"
+    );
+    assert_eq!(
+        answer["rows"],
+        serde_json::json!([{"country": "GB", "name": "Mei Tanaka"}, {"country": "US", "name": "Sam Carter"}])
+    );
+    let attempts = answer["attempts"].as_array().expect("attempts");
+    assert_eq!(attempts.len(), 2);
+    assert!(attempts[0]["reply"].as_str().unwrap().contains("level"));
+    assert!(
+        attempts[0]["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("`level`"),
+        "{answer}"
+    );
+    assert_eq!(attempts[1]["problems"], serde_json::json!([]));
+    assert_eq!(answer["examples"], "none");
+    assert!(answer["prompt_tokens"].as_u64().unwrap() > 100);
+
+    // The text form: each attempt, then the query and the rows as a table.
+    let url = stand_in(vec![
+        chat("SELECT name FROM customer WHERE level = 'pro' LIMIT 50"),
+        chat("SELECT name, country FROM customer WHERE tier = 'pro' ORDER BY name LIMIT 50"),
+    ]);
+    let env = model_env(&url);
+    let mut args = STORE_ASK.to_vec();
+    args.push("Which customers are on the pro tier?");
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("-- attempt 1/2: refused"), "{text}");
+    assert!(text.contains("-- attempt 2/2: accepted"), "{text}");
+    assert!(text.contains("country | name"), "{text}");
+    assert!(text.contains("GB      | Mei Tanaka"), "{text}");
+    assert!(text.contains("(2 rows)"), "{text}");
+    assert!(text.contains("no --vector"), "{text}");
+}
+
+#[test]
+fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
+    let url = stand_in(vec![chat("SELECT * FROM stock LIMIT 5")]);
+    let env = model_env(&url);
+    let mut args = STORE_ASK.to_vec();
+    args.extend(["What is in stock?", "--attempts", "2", "--format", "json"]);
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 1);
+    let answer = json(&o);
+    assert_eq!(answer["attempts"].as_array().unwrap().len(), 2);
+    assert_eq!(answer["query"], serde_json::Value::Null);
+    assert_eq!(answer["status"], "no_valid_query");
+    assert!(
+        stderr(&o).contains("no valid query in 2 attempts"),
+        "{}",
+        stderr(&o)
+    );
+
+    let url = stand_in(vec![chat(
+        "-- cannot answer: no stock levels in the schema",
+    )]);
+    let env = model_env(&url);
+    let mut args = STORE_ASK.to_vec();
+    args.extend(["What is in stock?", "--format", "json"]);
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 1);
+    assert_eq!(json(&o)["attempts"].as_array().unwrap().len(), 1);
+    assert!(stderr(&o).contains("no stock levels"));
+}
+
+#[test]
+fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
+    let one_line = |o: &Output| {
+        let err = stderr(o);
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        err
+    };
+    let mut args = STORE_ASK.to_vec();
+    args.push("q");
+    // No model configured: say how to configure one.
+    let o = surqlc(&args, &[]);
+    assert_status(&o, 2);
+    let err = one_line(&o);
+    assert!(
+        err.contains("SURQLC_MODEL_URL") && err.contains("SURQLC_MODEL"),
+        "{err}"
+    );
+    // The URL without a model name.
+    let o = surqlc(&args, &[("SURQLC_MODEL_URL", "http://127.0.0.1:9/v1")]);
+    assert_status(&o, 2);
+    assert!(one_line(&o).contains("SURQLC_MODEL is not"));
+    // HTTP 401, 404 and 500 from the endpoint.
+    for (status, expect) in [(401, "HTTP 401"), (404, "HTTP 404"), (500, "HTTP 500")] {
+        let url = stand_in(vec![(
+            status,
+            r#"{"error": {"message": "nope"}}"#.to_owned(),
+        )]);
+        let env = model_env(&url);
+        let o = surqlc(&args, &with(&env));
+        assert_status(&o, 2);
+        let err = one_line(&o);
+        assert!(err.contains(expect) && err.contains("nope"), "{err}");
+    }
+    // Nothing listening.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = model_env(&format!("http://127.0.0.1:{port}/v1"));
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 2);
+    assert!(one_line(&o).contains("cannot reach"));
+    // A timeout: a listener that never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let mut env = model_env(&format!("http://{}/v1", silent.local_addr().unwrap()));
+    env.push(("SURQLC_MODEL_TIMEOUT", "0.5".to_owned()));
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 2);
+    assert!(one_line(&o).contains("did not answer within"));
+    // An embedding of the wrong length for examples(dimension = 4).
+    let url = stand_in(vec![(
+        200,
+        r#"{"data": [{"embedding": [0.1, 0.2, 0.3]}]}"#.to_owned(),
+    )]);
+    let mut env = model_env(&url);
+    env.push(("SURQLC_EMBED_MODEL", "standin-embed".to_owned()));
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 2);
+    let err = one_line(&o);
+    assert!(
+        err.contains("returned 3 values") && err.contains("dimension = 4"),
+        "{err}"
+    );
+    // A --vector of the wrong length.
+    let url = stand_in(vec![chat("SELECT 1")]);
+    let env = model_env(&url);
+    let mut bad = args.clone();
+    bad.extend(["--vector", "1,2"]);
+    let o = surqlc(&bad, &with(&env));
+    assert_status(&o, 2);
+    assert!(one_line(&o).contains("dimension = 4"));
+}
+
+fn eval_json(schema: &str, candidates: &str) -> serde_json::Value {
+    let o = surqlc(
+        &[
+            "eval",
+            &format!("schemas/{schema}.rs"),
+            "--seed",
+            &format!("schemas/{schema}.seed.surql"),
+            "--golden",
+            &format!("schemas/{schema}.golden.jsonl"),
+            "--candidates",
+            candidates,
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert_status(&o, 0);
+    json(&o)
+}
+
+/// The reason each missed question gave, by question.
+fn missed(report: &serde_json::Value) -> Vec<(String, String)> {
+    report["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|q| q["correct"] == false)
+        .map(|q| {
+            (
+                q["question"].as_str().unwrap().to_owned(),
+                q["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn eval_judges_candidates_by_their_rows() {
+    // tests/eval/store.candidates.jsonl: right answers written differently (SELECT VALUE, other
+    // names and field order, a fenced reply), two wrong results, an invalid query, a refusal, a gap.
+    let report = eval_json("store", "tests/eval/store.candidates.jsonl");
+    assert_eq!(report["total"], 12);
+    assert_eq!(report["correct"], 7);
+    assert_eq!(report["questions"].as_array().unwrap().len(), 12);
+    for q in report["questions"].as_array().unwrap() {
+        for key in [
+            "question",
+            "correct",
+            "candidate",
+            "reason",
+            "attempts",
+            "prompt_tokens",
+        ] {
+            assert!(q.get(key).is_some(), "{key} in {q}");
+        }
+    }
+    let misses = missed(&report);
+    let reason = |question: &str| {
+        misses
+            .iter()
+            .find(|(q, _)| q == question)
+            .map(|(_, r)| r.clone())
+            .unwrap_or_else(|| panic!("{question} is a miss: {misses:?}"))
+    };
+    assert!(reason("Which category earns us the most money?").starts_with("wrong result"));
+    assert_eq!(
+        reason("List the audio products from cheapest to most expensive."),
+        "wrong result: the gold rows, in another order"
+    );
+    assert!(reason("How many orders were cancelled?").starts_with("invalid: error[UnknownTable]"));
+    assert!(reason("What did Sam Carter buy?").starts_with("refused: cannot answer"));
+    assert_eq!(
+        reason("How much revenue did shipped orders bring in each month?"),
+        "no candidate for this question"
+    );
+    assert_eq!(misses.len(), 5);
+
+    let report = eval_json("meetings", "tests/eval/meetings.candidates.jsonl");
+    assert_eq!(
+        (report["total"].as_u64(), report["correct"].as_u64()),
+        (Some(12), Some(9))
+    );
+    let misses = missed(&report);
+    assert!(
+        misses
+            .iter()
+            .any(|(_, r)| r.starts_with("invalid: error[UnknownRecord]")),
+        "{misses:?}"
+    );
+    assert!(
+        misses.iter().any(|(_, r)| r.starts_with("refused")),
+        "{misses:?}"
+    );
+    assert!(
+        misses.iter().any(|(_, r)| r.starts_with("wrong result")),
+        "{misses:?}"
+    );
+
+    // The gold queries as their own candidates: everything right.
+    let report = eval_json("memory", "schemas/memory.golden.jsonl");
+    assert_eq!(report["correct"], report["total"]);
+    assert_eq!(report["accuracy"], 1.0);
+}
+
+#[test]
+fn eval_text_prints_accuracy_repairs_tokens_and_a_line_per_miss() {
+    let o = surqlc(
+        &[
+            "eval",
+            "schemas/store.rs",
+            "--seed",
+            "schemas/store.seed.surql",
+            "--golden",
+            "schemas/store.golden.jsonl",
+            "--candidates",
+            "tests/eval/store.candidates.jsonl",
+        ],
+        &[],
+    );
+    assert_status(&o, 0);
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("execution accuracy: 7/12 (58.3%)"),
+        "{text}"
+    );
+    assert!(text.contains("repairs used: 0"), "{text}");
+    assert!(
+        text.contains("prompt tokens per question (o200k_base)"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("miss: ")).count(),
+        5,
+        "{text}"
+    );
+}
+
+#[test]
+fn eval_asks_the_model_when_no_candidates_are_given() {
+    // Without a model: exit 2, saying how to configure one.
+    let args = [
+        "eval",
+        "schemas/meetings.rs",
+        "--seed",
+        "schemas/meetings.seed.surql",
+        "--golden",
+        "schemas/meetings.golden.jsonl",
+        "--format",
+        "json",
+    ];
+    let o = surqlc(&args, &[]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("SURQLC_MODEL_URL"), "{}", stderr(&o));
+    // A stand-in that answers every question with the same wrong table first, then one query:
+    // each question takes 2 attempts (1 repair) and only the questions that query answers are right.
+    let url = stand_in(vec![
+        chat("SELECT * FROM meetings LIMIT 5"),
+        chat("SELECT title FROM meeting ORDER BY time DESC LIMIT 1"),
+    ]);
+    let env = model_env(&url);
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 0);
+    let report = json(&o);
+    assert_eq!(report["total"], 12);
+    let questions = report["questions"].as_array().unwrap();
+    assert_eq!(questions[0]["attempts"], 2);
+    assert_eq!(
+        report["repairs"], 1,
+        "the stand-in repairs once, then repeats its last reply"
+    );
+    let right: Vec<&str> = questions
+        .iter()
+        .filter(|q| q["correct"] == true)
+        .map(|q| q["question"].as_str().unwrap())
+        .collect();
+    assert_eq!(right, ["What was the title of the most recent meeting?"]);
+}
+
+#[test]
+fn eval_refuses_a_bad_golden_file_with_its_position() {
+    let dir = std::env::temp_dir().join(format!("surqlc-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let golden = dir.join("bad.jsonl");
+    std::fs::write(
+        &golden,
+        "{\"question\": \"q\", \"query\": \"SELECT name FROM customer LIMIT 5\"}\n{\"question\": \"q2\"\n",
+    )
+    .unwrap();
+    let golden_arg = golden.to_string_lossy().into_owned();
+    let args = [
+        "eval",
+        "schemas/store.rs",
+        "--golden",
+        &golden_arg,
+        "--candidates",
+        &golden_arg,
+    ];
+    let o = surqlc(&args, &[]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains(&format!("{}:2:", golden.display())),
+        "{}",
+        stderr(&o)
+    );
+    // A gold query that does not validate: the golden file is wrong, exit 2 naming its line.
+    std::fs::write(
+        &golden,
+        "{\"question\": \"q\", \"query\": \"SELECT email FROM customer LIMIT 5\"}\n",
+    )
+    .unwrap();
+    let o = surqlc(&args, &[]);
+    assert_status(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{}:1:", golden.display())) && err.contains("gold query"),
+        "{err}"
+    );
+    let o = surqlc(
+        &["eval", "schemas/store.rs", "--golden", "missing.jsonl"],
+        &[],
+    );
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("cannot read missing.jsonl"));
+}
