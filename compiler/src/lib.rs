@@ -37,6 +37,10 @@ pub mod drift;
 pub mod emit;
 #[cfg(feature = "db")]
 pub mod hint_costs;
+/// `surqlc mcp`, the MCP server; the binary's, not a stable API.
+#[cfg(feature = "mcp")]
+#[doc(hidden)]
+pub mod mcp;
 #[cfg(feature = "codegen")]
 mod index_helpers;
 #[cfg(feature = "codegen")]
