@@ -13,6 +13,11 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 
+def field(obj, snake, camel):
+    """SDK 2.x names fields in snake_case, 1.x as on the wire."""
+    return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel)
+
+
 def text(result):
     return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
 
@@ -29,12 +34,12 @@ async def main(binary, root):
             tools = await session.list_tools()
             names = [t.name for t in tools.tools]
             assert names == ["schema", "check_query", "run_query"], names
-            assert all(t.annotations.readOnlyHint for t in tools.tools)
+            assert all(field(t.annotations, "read_only_hint", "readOnlyHint") for t in tools.tools)
             ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
-            assert not ok.isError, text(ok)
+            assert not field(ok, "is_error", "isError"), text(ok)
             assert json.loads(text(ok))["rows"] == [{"n": 5}], text(ok)
             refused = await session.call_tool("run_query", {"query": "DELETE customer"})
-            assert refused.isError, text(refused)
+            assert field(refused, "is_error", "isError"), text(refused)
             checked = await session.call_tool("check_query", {"query": "SELECT nmae FROM customer LIMIT 5"})
             assert "name" in text(checked), text(checked)
             schema = await session.call_tool("schema", {"question": "Who are our customers?"})
