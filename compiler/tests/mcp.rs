@@ -420,6 +420,50 @@ fn remember_example_without_an_embedder_says_why_and_stores_nothing() {
     });
 }
 
+/// The store with `prune(budget = N)`: its whole block (about 450 tokens) passes a small budget.
+fn pruned_store(budget: u32) -> PathBuf {
+    let store = std::fs::read_to_string(root().join("schemas/store.rs")).expect("schemas/store.rs");
+    let pruned = store.replacen(
+        "examples(dimension = 4, k = 3, ef = 40),",
+        &format!("examples(dimension = 4, k = 3, ef = 40),\n    prune(budget = {budget}),"),
+        1,
+    );
+    assert_ne!(store, pruned, "the store's Schema attribute still reads as this test expects");
+    let path = std::env::temp_dir().join(format!("surqlc-mcp-{}-pruned-{budget}.rs", std::process::id()));
+    std::fs::write(&path, pruned).expect("a scratch schema");
+    path
+}
+
+#[test]
+fn schema_answers_with_the_pruned_block_when_the_schema_prunes() {
+    let schema = pruned_store(150);
+    runtime().block_on(async {
+        let args = ["mcp", schema.to_str().unwrap(), "--seed", "schemas/store.seed.surql"];
+        let client = stdio(&args).await;
+        let bare = call(&client, "schema", json!({})).await;
+        assert!(!is_error(&bare));
+        assert!(text(&bare).contains("larger than its 150-token prompt budget"), "{}", text(&bare));
+        let answer = text(&call(&client, "schema", json!({"question": "Which products are in the audio category?"})).await);
+        let block = answer
+            .strip_prefix("SCHEMA\n")
+            .and_then(|rest| rest.split("\n\n").next())
+            .expect("a SCHEMA section");
+        assert!(block.contains("DEFINE TABLE product"), "{answer}");
+        // Pruned: not every table of the store, and within the budget.
+        let tables = block.matches("DEFINE TABLE ").count();
+        assert!((1..5).contains(&tables), "{tables} tables: {answer}");
+        let tokens = surqlc::tokens::Encoding::default().count(block);
+        assert!(tokens <= 150, "{tokens} tokens: {block}");
+        // The value hints follow the tables shown: product's category, not customer's country.
+        assert!(
+            answer.contains("\nVALUES\nproduct.category: ") && !answer.contains("customer.country"),
+            "{answer}"
+        );
+        client.cancel().await.ok();
+    });
+    let _ = std::fs::remove_file(schema);
+}
+
 /// The visibility fixture (a hidden `case` table, hidden `salary` and `notes` fields) with rows
 /// the agent must never see, as a seed file.
 fn hidden_seed() -> PathBuf {

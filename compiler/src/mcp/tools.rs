@@ -47,17 +47,21 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
             let asked = db
                 .query(
                     "LET $tables = fn::pruned_tables($question, $qvec, $budget, true);
-                     RETURN [fn::pruned_schema_context($question, $qvec, $budget), fn::pruned_value_hints($tables)];",
+                     RETURN fn::pruned_schema_context($question, $qvec, $budget);
+                     RETURN fn::pruned_value_hints($tables);",
                 )
                 .bind(("question", q.to_owned()))
                 .bind(("qvec", by_vector))
                 .bind(("budget", i64::from(prune.budget)))
                 .await
                 .and_then(|r| r.check());
-            let pair: Result<Option<(String, String)>, _> = asked.and_then(|mut r| r.take(1));
+            let pair = asked.and_then(|mut r| {
+                let block: Option<String> = r.take(1)?;
+                let values: Option<String> = r.take(2)?;
+                Ok((block.unwrap_or_default(), values.unwrap_or_default()))
+            });
             match pair {
-                Ok(Some(pair)) => pair,
-                Ok(None) => (String::new(), String::new()),
+                Ok(pair) => pair,
                 Err(e) => return failed("reading the pruned schema", &e),
             }
         }
