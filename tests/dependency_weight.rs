@@ -88,7 +88,10 @@ fn a_build_script_compiles_no_server() {
     // A build.rs compiles the schema with surqlc's default `codegen` feature (as store-agent's
     // does): the MCP server's SDK and HTTP stack belong to the CLI only.
     let names = tree("surqlc", "normal");
-    assert!(names.iter().any(|n| n == "tera"), "the build graph has codegen");
+    assert!(
+        names.iter().any(|n| n == "tera"),
+        "the build graph has codegen"
+    );
     assert_without(
         &names,
         &["rmcp", "axum", "hyper", "clap", "surrealdb"],

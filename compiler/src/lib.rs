@@ -37,12 +37,12 @@ pub mod drift;
 pub mod emit;
 #[cfg(feature = "db")]
 pub mod hint_costs;
+#[cfg(feature = "codegen")]
+mod index_helpers;
 /// `surqlc mcp`, the MCP server; the binary's, not a stable API.
 #[cfg(feature = "mcp")]
 #[doc(hidden)]
 pub mod mcp;
-#[cfg(feature = "codegen")]
-mod index_helpers;
 #[cfg(feature = "codegen")]
 mod password;
 /// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).

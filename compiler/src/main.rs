@@ -395,10 +395,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             // The schema is read first for its name (the default database) and max_rows.
             let schema = b.load()?;
             let options = surqlc::mcp::Options {
-                target: mcp.server.target(
-                    mcp.endpoint.unwrap_or_else(|| "mem://".into()),
-                    &schema,
-                ),
+                target: mcp
+                    .server
+                    .target(mcp.endpoint.unwrap_or_else(|| "mem://".into()), &schema),
                 seed: mcp.seed,
                 http: mcp.http,
                 allow_remember: mcp.allow_remember,

@@ -118,17 +118,22 @@ fn tools_list_names_the_tools_marks_them_read_only_and_fits_600_tokens() {
             assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
             assert_eq!(tool["inputSchema"]["type"], "object");
         }
-        assert_eq!(list["tools"][2]["inputSchema"]["required"], json!(["query"]));
+        assert_eq!(
+            list["tools"][2]["inputSchema"]["required"],
+            json!(["query"])
+        );
         eprintln!("tools/list: {tokens} o200k_base tokens");
         assert!(tokens < 600, "tools/list costs {tokens} tokens");
         // Absent is absent: calling remember_example without --allow-remember is no tool at all.
         let absent = client
-            .call_tool(CallToolRequestParams::new("remember_example").with_arguments(
-                json!({"question": "q", "query": "SELECT * FROM product LIMIT 1"})
-                    .as_object()
-                    .cloned()
-                    .unwrap(),
-            ))
+            .call_tool(
+                CallToolRequestParams::new("remember_example").with_arguments(
+                    json!({"question": "q", "query": "SELECT * FROM product LIMIT 1"})
+                        .as_object()
+                        .cloned()
+                        .unwrap(),
+                ),
+            )
             .await;
         assert!(absent.is_err(), "{absent:?}");
         client.cancel().await.ok();
@@ -320,7 +325,8 @@ async fn in_process(
 
 /// Everything a write could change, as the owner reads it.
 async fn everything(owner: &surqlc::db::Db) -> String {
-    let statements = "INFO FOR DB; SELECT * FROM product; SELECT * FROM customer; SELECT * FROM purchase; \
+    let statements =
+        "INFO FOR DB; SELECT * FROM product; SELECT * FROM customer; SELECT * FROM purchase; \
                       SELECT * FROM placed; SELECT * FROM contains; SELECT * FROM query_example; \
                       RETURN $schema_context_cache";
     let mut response = owner.query(statements).await.unwrap().check().unwrap();
@@ -348,7 +354,11 @@ fn no_bypass_writes_anything_as_the_owner_sees_it() {
             // check_query only reads: whatever it says, it runs nothing.
             call(&client, "check_query", json!({ "query": attack })).await;
         }
-        assert_eq!(before, everything(&owner).await, "an attack wrote something");
+        assert_eq!(
+            before,
+            everything(&owner).await,
+            "an attack wrote something"
+        );
         client.cancel().await.ok();
     });
 }
@@ -371,9 +381,18 @@ fn remember_example_stores_only_valid_queries_and_schema_then_shows_it() {
         let (client, owner) = in_process(true, Some(hashed_embedder())).await;
         let question = "Which wearables cost less than 100?";
         let query = "SELECT name FROM product WHERE category = 'wearables' AND price < 100 LIMIT 5";
-        let stored = call(&client, "remember_example", json!({ "question": question, "query": query })).await;
+        let stored = call(
+            &client,
+            "remember_example",
+            json!({ "question": question, "query": query }),
+        )
+        .await;
         assert!(!is_error(&stored), "{}", text(&stored));
-        assert!(text(&stored).starts_with("stored as query_example:"), "{}", text(&stored));
+        assert!(
+            text(&stored).starts_with("stored as query_example:"),
+            "{}",
+            text(&stored)
+        );
         let pool: Vec<String> = owner
             .query("SELECT VALUE surql FROM query_example WHERE question = $q")
             .bind(("q", question))
@@ -384,18 +403,35 @@ fn remember_example_stores_only_valid_queries_and_schema_then_shows_it() {
         assert_eq!(pool, [query]);
         // The same question now finds it among the examples.
         let schema = text(&call(&client, "schema", json!({ "question": question })).await);
-        let examples = schema.split("EXAMPLES\n").nth(1).expect("an EXAMPLES section");
-        assert!(examples.contains(&format!("-- {question}\n{query}")), "{schema}");
+        let examples = schema
+            .split("EXAMPLES\n")
+            .nth(1)
+            .expect("an EXAMPLES section");
+        assert!(
+            examples.contains(&format!("-- {question}\n{query}")),
+            "{schema}"
+        );
         assert!(!schema.contains("examples omitted"));
         // An invalid query, a write, or a missing argument is not stored.
         for (bad, why) in [
             ("SELECT nmae FROM product LIMIT 5", "nmae"),
             ("DELETE product", "not stored"),
         ] {
-            let refused = call(&client, "remember_example", json!({ "question": "q2", "query": bad })).await;
-            assert!(is_error(&refused) && text(&refused).contains(why), "{}", text(&refused));
+            let refused = call(
+                &client,
+                "remember_example",
+                json!({ "question": "q2", "query": bad }),
+            )
+            .await;
+            assert!(
+                is_error(&refused) && text(&refused).contains(why),
+                "{}",
+                text(&refused)
+            );
         }
-        assert!(is_error(&call(&client, "remember_example", json!({ "query": query })).await));
+        assert!(is_error(
+            &call(&client, "remember_example", json!({ "query": query })).await
+        ));
         let count: Option<i64> = owner
             .query("RETURN count(SELECT * FROM query_example WHERE question = 'q2')")
             .await
@@ -412,9 +448,18 @@ fn remember_example_without_an_embedder_says_why_and_stores_nothing() {
     runtime().block_on(async {
         let (client, owner) = in_process(true, None).await;
         let before = everything(&owner).await;
-        let refused = call(&client, "remember_example", json!({ "question": "q", "query": "SELECT name FROM product LIMIT 5" })).await;
+        let refused = call(
+            &client,
+            "remember_example",
+            json!({ "question": "q", "query": "SELECT name FROM product LIMIT 5" }),
+        )
+        .await;
         assert!(is_error(&refused));
-        assert!(text(&refused).contains("no embedding model is configured"), "{}", text(&refused));
+        assert!(
+            text(&refused).contains("no embedding model is configured"),
+            "{}",
+            text(&refused)
+        );
         assert_eq!(before, everything(&owner).await);
         client.cancel().await.ok();
     });
@@ -428,8 +473,14 @@ fn pruned_store(budget: u32) -> PathBuf {
         &format!("examples(dimension = 4, k = 3, ef = 40),\n    prune(budget = {budget}),"),
         1,
     );
-    assert_ne!(store, pruned, "the store's Schema attribute still reads as this test expects");
-    let path = std::env::temp_dir().join(format!("surqlc-mcp-{}-pruned-{budget}.rs", std::process::id()));
+    assert_ne!(
+        store, pruned,
+        "the store's Schema attribute still reads as this test expects"
+    );
+    let path = std::env::temp_dir().join(format!(
+        "surqlc-mcp-{}-pruned-{budget}.rs",
+        std::process::id()
+    ));
     std::fs::write(&path, pruned).expect("a scratch schema");
     path
 }
@@ -438,12 +489,28 @@ fn pruned_store(budget: u32) -> PathBuf {
 fn schema_answers_with_the_pruned_block_when_the_schema_prunes() {
     let schema = pruned_store(150);
     runtime().block_on(async {
-        let args = ["mcp", schema.to_str().unwrap(), "--seed", "schemas/store.seed.surql"];
+        let args = [
+            "mcp",
+            schema.to_str().unwrap(),
+            "--seed",
+            "schemas/store.seed.surql",
+        ];
         let client = stdio(&args).await;
         let bare = call(&client, "schema", json!({})).await;
         assert!(!is_error(&bare));
-        assert!(text(&bare).contains("larger than its 150-token prompt budget"), "{}", text(&bare));
-        let answer = text(&call(&client, "schema", json!({"question": "Which products are in the audio category?"})).await);
+        assert!(
+            text(&bare).contains("larger than its 150-token prompt budget"),
+            "{}",
+            text(&bare)
+        );
+        let answer = text(
+            &call(
+                &client,
+                "schema",
+                json!({"question": "Which products are in the audio category?"}),
+            )
+            .await,
+        );
         let block = answer
             .strip_prefix("SCHEMA\n")
             .and_then(|rest| rest.split("\n\n").next())
@@ -485,7 +552,13 @@ fn hidden_seed() -> PathBuf {
 fn a_hidden_table_or_field_is_answered_as_a_missing_one() {
     let seed = hidden_seed();
     runtime().block_on(async {
-        let client = stdio(&["mcp", "tests/fixtures/visibility.rs", "--seed", seed.to_str().unwrap()]).await;
+        let client = stdio(&[
+            "mcp",
+            "tests/fixtures/visibility.rs",
+            "--seed",
+            seed.to_str().unwrap(),
+        ])
+        .await;
         let said = |tool: &'static str, query: String, name: &'static str| {
             let client = &client;
             async move {
@@ -506,7 +579,10 @@ fn a_hidden_table_or_field_is_answered_as_a_missing_one() {
             );
         }
         let schema = text(&call(&client, "schema", json!({"question": "salaries"})).await);
-        assert!(!schema.contains("salary") && !schema.contains("notes"), "{schema}");
+        assert!(
+            !schema.contains("salary") && !schema.contains("notes"),
+            "{schema}"
+        );
         // No route shows a hidden value, whatever the validator lets through.
         for route in [
             "SELECT * FROM employee LIMIT 5",
@@ -562,7 +638,10 @@ fn streamable_http_serves_the_same_tools_and_concurrent_calls() {
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
     use rmcp::transport::StreamableHttpClientTransport;
     let (mut child, url) = http_server(&[]);
-    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"), "{url}");
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+        "{url}"
+    );
     runtime().block_on(async {
         let transport = StreamableHttpClientTransport::from_config(
             StreamableHttpClientTransportConfig::with_uri(url.as_str()),
@@ -621,7 +700,10 @@ fn readme_snippet_args() -> Vec<String> {
         .find("{\"mcpServers\"")
         .or_else(|| readme.find("{\n  \"mcpServers\""))
         .expect("the README shows an mcpServers snippet");
-    let end = readme[start..].find("\n```").expect("the snippet's fence closes") + start;
+    let end = readme[start..]
+        .find("\n```")
+        .expect("the snippet's fence closes")
+        + start;
     let snippet: Value = serde_json::from_str(&readme[start..end]).expect("the snippet is JSON");
     let server = &snippet["mcpServers"]["surrealdb"];
     assert_eq!(server["command"], "surqlc");
@@ -642,7 +724,14 @@ fn the_readme_snippet_runs_as_written() {
         let client = stdio(&args).await;
         let (list, _) = tools_list(&client).await;
         assert!(names(&list).contains(&"run_query".to_owned()));
-        let answer = rows(&call(&client, "run_query", json!({"query": "SELECT count() AS n FROM customer GROUP ALL"})).await);
+        let answer = rows(
+            &call(
+                &client,
+                "run_query",
+                json!({"query": "SELECT count() AS n FROM customer GROUP ALL"}),
+            )
+            .await,
+        );
         assert_eq!(answer["rows"], json!([{"n": 5}]));
         client.cancel().await.ok();
     });
@@ -661,18 +750,33 @@ fn bad_start_up_input_exits_2_with_one_line() {
             command.env("SURQLC_AGENT_PASSWORD", p);
         }
         let out = command.output().expect("runs");
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
-    let (code, err) = run(&["mcp", "schemas/store.rs", "--endpoint", "ws://127.0.0.1:1"], None);
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--endpoint", "ws://127.0.0.1:1"],
+        None,
+    );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("SURQLC_AGENT_PASSWORD"), "{err}");
-    let (code, err) = run(&["mcp", "schemas/store.rs", "--endpoint", "ws://127.0.0.1:1"], Some("pw"));
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--endpoint", "ws://127.0.0.1:1"],
+        Some("pw"),
+    );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("cannot connect to ws://127.0.0.1:1"), "{err}");
-    let (code, err) = run(&["mcp", "schemas/store.rs", "--seed", "no/such/file.surql"], None);
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--seed", "no/such/file.surql"],
+        None,
+    );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("no/such/file.surql"), "{err}");
-    let (code, err) = run(&["mcp", "schemas/store.rs", "--http", "not an address"], None);
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--http", "not an address"],
+        None,
+    );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("cannot listen on not an address"), "{err}");
 }
@@ -689,7 +793,9 @@ fn the_python_sdk_talks_to_it_when_installed() {
         .status()
         .is_ok_and(|s| s.success());
     if !importable {
-        eprintln!("skipped: {python} cannot import mcp (pip install mcp, or set SURQLC_MCP_PYTHON)");
+        eprintln!(
+            "skipped: {python} cannot import mcp (pip install mcp, or set SURQLC_MCP_PYTHON)"
+        );
         return;
     }
     let script = root().join("compiler/tests/python/mcp_smoke.py");
@@ -706,4 +812,182 @@ fn the_python_sdk_talks_to_it_when_installed() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Stops a `surreal` server when the test ends, however it ends.
+struct SurrealServer(std::process::Child);
+
+impl Drop for SurrealServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `surreal start` (root/root, in memory) on a free port once it listens; `None` without `SURREAL_BIN`.
+fn surreal_server() -> Option<(PathBuf, SurrealServer, u16)> {
+    let Some(bin) = std::env::var_os("SURREAL_BIN").map(PathBuf::from) else {
+        eprintln!("skipped: set SURREAL_BIN to a surreal 3.3 binary (bash .ci/build-surreal) to run the server test");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let server = SurrealServer(
+        std::process::Command::new(&bin)
+            .args(["start", "--user", "root", "--pass", "root", "--bind"])
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("memory")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("surreal start runs"),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "surreal did not start listening"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    Some((bin, server, port))
+}
+
+fn surreal_import(bin: &Path, port: u16, file: &Path) {
+    let status = std::process::Command::new(bin)
+        .args(["import", "--endpoint"])
+        .arg(format!("http://127.0.0.1:{port}"))
+        .args([
+            "--user", "root", "--pass", "root", "--ns", "ai", "--db", "store",
+        ])
+        .arg(file)
+        .status()
+        .expect("surreal import runs");
+    assert!(status.success(), "surreal import {} failed", file.display());
+}
+
+/// `surqlc mcp` on a server over stdio, and a task collecting its stderr.
+async fn stdio_on_server(port: u16, extra: &[&str]) -> (Client, tokio::task::JoinHandle<String>) {
+    use tokio::io::AsyncReadExt;
+    let mut command = tokio::process::Command::new(binary());
+    command
+        .args(["mcp", "schemas/store.rs", "--endpoint"])
+        .arg(format!("ws://127.0.0.1:{port}"))
+        .args(extra)
+        .current_dir(root())
+        .env("SURQLC_AGENT_PASSWORD", "server-test");
+    let (transport, stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the surqlc binary starts");
+    let mut stderr = stderr.expect("piped stderr");
+    let said = tokio::spawn(async move {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text).await;
+        text
+    });
+    let client = ClientConfig::default()
+        .serve(transport)
+        .await
+        .expect("surqlc mcp answers initialize");
+    (client, said)
+}
+
+#[test]
+fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
+    let Some((bin, _server, port)) = surreal_server() else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("surqlc-mcp-{}-server", std::process::id()));
+    let built = std::process::Command::new(binary())
+        .args(["build", "schemas/store.rs", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .env("SURQLC_AGENT_PASSWORD", "server-test")
+        .output()
+        .expect("surqlc build runs");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    surreal_import(&bin, port, &out.join("schema.surql"));
+    surreal_import(&bin, port, &root().join("schemas/store.seed.surql"));
+    runtime().block_on(async {
+        // In sync: said so; the agent answers; a write is refused.
+        let (client, said) = stdio_on_server(port, &["--user", "root", "--pass", "root"]).await;
+        let (list, _) = tools_list(&client).await;
+        assert_eq!(names(&list), ["schema", "check_query", "run_query"]);
+        let count = json!({"query": "SELECT count() AS n FROM customer GROUP ALL"});
+        assert_eq!(
+            rows(&call(&client, "run_query", count.clone()).await)["rows"],
+            json!([{"n": 5}])
+        );
+        assert!(
+            text(&call(&client, "schema", json!({"question": "customers"})).await)
+                .starts_with("SCHEMA\nDEFINE TABLE")
+        );
+        for attack in ATTACKS {
+            assert!(
+                is_error(&call(&client, "run_query", json!({ "query": attack })).await),
+                "{attack:?}"
+            );
+        }
+        assert_eq!(
+            rows(&call(&client, "run_query", count.clone()).await)["rows"],
+            json!([{"n": 5}])
+        );
+        client.cancel().await.ok();
+        let stderr = said.await.unwrap();
+        assert!(
+            stderr.contains(&format!(
+                "the database at ws://127.0.0.1:{port} matches the schema"
+            )),
+            "{stderr}"
+        );
+
+        // Drifted: said, and left as it is. Without --user the agent reads the prompt itself.
+        let drift = out.join("drift.surql");
+        std::fs::write(
+            &drift,
+            "DEFINE FIELD OVERWRITE nickname ON customer TYPE option<string>;",
+        )
+        .unwrap();
+        surreal_import(&bin, port, &drift);
+        let (client, said) = stdio_on_server(port, &[]).await;
+        assert_eq!(
+            rows(&call(&client, "run_query", count.clone()).await)["rows"],
+            json!([{"n": 5}])
+        );
+        let schema = call(&client, "schema", json!({})).await;
+        assert!(!is_error(&schema), "{}", text(&schema));
+        client.cancel().await.ok();
+        let stderr = said.await.unwrap();
+        assert!(
+            stderr.contains("differs from the schema (1 difference)")
+                && stderr.contains("nickname"),
+            "{stderr}"
+        );
+        let (client, said) = stdio_on_server(port, &["--user", "root", "--pass", "root"]).await;
+        client.cancel().await.ok();
+        assert!(
+            said.await.unwrap().contains("nickname"),
+            "the drift is still there: nothing was written"
+        );
+    });
+    // --allow-remember on a server needs a user that may write.
+    let refused = std::process::Command::new(binary())
+        .args(["mcp", "schemas/store.rs", "--allow-remember", "--endpoint"])
+        .arg(format!("ws://127.0.0.1:{port}"))
+        .current_dir(root())
+        .env("SURQLC_AGENT_PASSWORD", "server-test")
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("--allow-remember on a server needs --user/--pass"));
+    let _ = std::fs::remove_dir_all(out);
 }

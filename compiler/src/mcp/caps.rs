@@ -39,7 +39,10 @@ pub fn render(rows: &[Value], warnings: &[String], caps: Caps) -> String {
     let mut out = String::from("{");
     if kept.len() < rows.len() {
         let why = if cut_by_bytes {
-            format!("the next row would pass the byte cap ({} bytes)", caps.bytes)
+            format!(
+                "the next row would pass the byte cap ({} bytes)",
+                caps.bytes
+            )
         } else {
             format!("the row cap is {}", caps.rows)
         };
@@ -99,7 +102,14 @@ mod tests {
     #[test]
     fn the_byte_cap_keeps_rows_whole() {
         let rows: Vec<Value> = (0..10).map(|_| json!({ "s": "x".repeat(100) })).collect();
-        let text = render(&rows, &[], Caps { rows: 50, bytes: 350 });
+        let text = render(
+            &rows,
+            &[],
+            Caps {
+                rows: 50,
+                bytes: 350,
+            },
+        );
         let out = parsed(&text);
         let kept = out["rows"].as_array().unwrap();
         assert_eq!(kept.len(), 3, "{text}");
@@ -109,7 +119,14 @@ mod tests {
             .contains("3 of 10 rows are shown: the next row would pass the byte cap (350 bytes)"));
         // One row larger than the cap: none shown, still valid JSON, still said.
         let big = vec![json!({ "s": "y".repeat(1000) })];
-        let out = parsed(&render(&big, &[], Caps { rows: 50, bytes: 350 }));
+        let out = parsed(&render(
+            &big,
+            &[],
+            Caps {
+                rows: 50,
+                bytes: 350,
+            },
+        ));
         assert_eq!(out["rows"], json!([]));
         assert!(out["truncated"].as_str().unwrap().contains("0 of 1 rows"));
     }

@@ -104,10 +104,7 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
             ));
         }
         let conn = db::connect(target).await.map_err(|e| {
-            Failure::BadInput(format!(
-                "error: cannot connect to {}: {e}",
-                target.endpoint
-            ))
+            Failure::BadInput(format!("error: cannot connect to {}: {e}", target.endpoint))
         })?;
         report_drift(output, target).await;
         // Without credentials of its own, the server reads the prompt functions as the agent.

@@ -65,7 +65,9 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
                 Err(e) => return failed("reading the pruned schema", &e),
             }
         }
-        (Some(prune), None) if crate::prune::full_block_cost(&state.schema) > prune.budget as usize => {
+        (Some(prune), None)
+            if crate::prune::full_block_cost(&state.schema) > prune.budget as usize =>
+        {
             return text(
                 true,
                 format!(
@@ -105,7 +107,9 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
         }
         // ---- Extension point: with an embedder (issue 19's client) the branch above runs. ----
         (None, Some(_)) => "(examples omitted: no embedding model configured)".into(),
-        (None, None) => "(examples omitted: give a question to get the examples nearest to it)".into(),
+        (None, None) => {
+            "(examples omitted: give a question to get the examples nearest to it)".into()
+        }
     };
     let mut out = format!("SCHEMA\n{block}\n\n");
     if !values.is_empty() {
@@ -163,8 +167,7 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
 
 /// `run_query {query}`: `runtime::run_validated` on the agent's session; the rows capped, or the refusal as a tool error.
 pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
-    let outcome =
-        runtime::run_validated(&state.agent, query, state.timeout, &state.schema).await;
+    let outcome = runtime::run_validated(&state.agent, query, state.timeout, &state.schema).await;
     match outcome {
         Ok(Outcome::Rows { rows, warnings }) => {
             let rows: Vec<serde_json::Value> = rows.into_iter().map(runtime::to_json).collect();
@@ -183,7 +186,10 @@ pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
 /// stored, by `fn::remember_example` on the EDITOR/OWNER session (which checks the role itself).
 pub(super) async fn remember_example(state: &State, question: &str, query: &str) -> CallToolResult {
     let Some(editor) = &state.editor else {
-        return text(false, "remember_example is off: start surqlc mcp with --allow-remember");
+        return text(
+            false,
+            "remember_example is off: start surqlc mcp with --allow-remember",
+        );
     };
     if question.trim().is_empty() {
         return bad_argument("question", "a non-empty string");
@@ -202,7 +208,10 @@ pub(super) async fn remember_example(state: &State, question: &str, query: &str)
         Ok(Outcome::Rows { .. }) => {}
         Ok(Outcome::Rejected(message)) => return text(false, format!("not stored: {message}")),
         Ok(Outcome::CannotAnswer(_)) => {
-            return text(false, "not stored: a `-- cannot answer` reply is not an example")
+            return text(
+                false,
+                "not stored: a `-- cannot answer` reply is not an example",
+            )
         }
         Err(e) => return failed("running the query", &e),
     }
