@@ -391,13 +391,15 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             eprintln!("{}", outcome.stderr);
         }
         Command::Mcp { input, mcp } => {
-            let mut b = builder(&input);
-            // The schema is read first for its name (the default database) and max_rows.
-            let schema = b.load()?;
+            let endpoint = mcp.endpoint.unwrap_or_else(|| "mem://".into());
+            let password = surqlc::mcp::agent_password(&endpoint)?;
+            let output = builder(&input)
+                .agent_password(password.as_str())
+                .generate()?;
+            print_warnings(&output.warnings);
+            let schema = &output.schema;
             let options = surqlc::mcp::Options {
-                target: mcp
-                    .server
-                    .target(mcp.endpoint.unwrap_or_else(|| "mem://".into()), &schema),
+                target: mcp.server.target(endpoint, schema),
                 seed: mcp.seed,
                 http: mcp.http,
                 allow_remember: mcp.allow_remember,
@@ -407,10 +409,6 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 timeout: std::time::Duration::from_secs(u64::from(mcp.timeout)),
             };
-            let password = surqlc::mcp::agent_password(&options)?;
-            b.agent_password(password.as_str());
-            let output = b.generate()?;
-            print_warnings(&output.warnings);
             let state = surqlc::mcp::start(&output, &password, &options).await?;
             eprintln!(
                 "surqlc mcp: {} on {}, {}",

@@ -40,25 +40,28 @@ pub struct Options {
 impl Options {
     /// Whether the target is the embedded engine (everything is loaded at start, as owner).
     pub fn embedded(&self) -> bool {
-        self.target.endpoint.starts_with("mem://")
+        is_embedded(&self.target.endpoint)
     }
 }
 
-/// The agent's password for this run: `SURQLC_AGENT_PASSWORD` if set; on the embedded engine,
-/// without it, a fresh random one (nobody else can reach an in-process database). A server's
-/// agent was defined by whoever applied the schema, so its password must be given.
-pub fn agent_password(options: &Options) -> Result<String, Failure> {
+/// The agent's password for a run on `endpoint`: `SURQLC_AGENT_PASSWORD` if set; on the embedded
+/// engine (`mem://`), without it, a fresh random one (nobody else can reach an in-process
+/// database). A server's agent was defined by whoever applied the schema, so its password must be given.
+pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
     if let Some(password) = crate::password::agent_password(None) {
         return Ok(password);
     }
-    if options.embedded() {
+    if is_embedded(endpoint) {
         return Ok(random_password());
     }
     Err(Failure::BadInput(format!(
-        "error: set {} to the agent's password: run_query signs in as the agent on {}",
+        "error: set {} to the agent's password: run_query signs in as the agent on {endpoint}",
         crate::builder::AGENT_PASSWORD_ENV,
-        options.target.endpoint
     )))
+}
+
+fn is_embedded(endpoint: &str) -> bool {
+    endpoint.starts_with("mem://")
 }
 
 /// 128 bits from the standard library's per-process random hasher keys: enough for a database
@@ -118,14 +121,19 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
     };
     let agent = signin(output, &conn, target, password).await?;
     let reader = reader.unwrap_or_else(|| agent.session().clone());
-    Ok(State::new(
+    let state = State::new(
         output.schema.clone(),
         reader,
         agent,
         editor,
         options.caps,
         options.timeout,
-    ))
+    );
+    // ---- Plug-in point for the agent loop (issue 19): once its OpenAI-compatible client is
+    // configured (SURQLC_MODEL_URL, SURQLC_EMBED_MODEL, SURQLC_API_KEY), `state.with_embedder(..)`
+    // turns on the examples in `schema` and `remember_example`, and `state.with_tool(..)` adds
+    // `ask` (and, later, one tool per typed named query). ----
+    Ok(state)
 }
 
 /// Signs the agent in as the schema defines it: a database `VIEWER`, or record access when the
