@@ -277,6 +277,26 @@ fn every_bypass_is_refused_over_stdio() {
         }
         let after = rows(&call(&client, "run_query", json!({ "query": query })).await);
         assert_eq!(before, after, "nothing the attacks did is visible");
+        // A result blown up inside the query: the default byte cap (16 KiB) bounds the answer.
+        let big = call(
+            &client,
+            "run_query",
+            json!({"query": "SELECT string::repeat(name, 500) AS big FROM product LIMIT 6"}),
+        )
+        .await;
+        assert!(
+            text(&big).len() < 16 * 1024 + 400,
+            "{} bytes",
+            text(&big).len()
+        );
+        let big = rows(&big);
+        assert!(!big["rows"].as_array().unwrap().is_empty(), "{big}");
+        assert!(
+            big["truncated"].as_str().unwrap().contains(
+                "of 6 rows are shown: the next row would pass the byte cap (16384 bytes)"
+            ),
+            "{big}"
+        );
         client.cancel().await.ok();
     });
 }
