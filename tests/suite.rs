@@ -27,6 +27,7 @@ mod escape_hatches;
 mod golden;
 mod helpers;
 mod hostile_docs;
+mod house;
 mod pruning;
 mod raw_types;
 mod real_schemas;

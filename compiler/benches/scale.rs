@@ -1,6 +1,7 @@
 //! Times `surqlc build` (front end, schema.surql, schema.rs) and the audit at 10 to 10,000 synthetic tables, and the cached against the live `fn::schema_context()` at 100.
 //!
-//! `cargo bench -p surqlc --features tokens[,db] --bench scale [-- build|context|rustc|all] [SIZES...]`
+//! `cargo bench -p surqlc --features tokens[,db] --bench scale [-- build|context|rustc|all] [SIZES...]`, or
+//! `-- rustc-schemas [NAMES...]` for `schemas/NAME.rs` (store and enterprise by default)
 //! (`context` needs `db`, the embedded engine).
 //! (`all`, the default, is build and context; sizes default to 10 100 1000 10000, for `rustc` to 100 1000). Median of several runs each;
 //! the synthetic schemas are `support/synthetic.rs`'s, in the style of `schemas/store.rs`.
@@ -210,6 +211,33 @@ fn bench_context(tables: usize) {
 /// How long cargo takes to rebuild a crate holding the synthetic types, with and without the generated
 /// `schema.rs`, at each size (dev profile, dependencies already built; the first build is not timed).
 fn bench_rustc(sizes: &[usize]) {
+    let cases = sizes
+        .iter()
+        .map(|&n| (n.to_string(), synthetic::source(n), schema_file(n)))
+        .collect();
+    rustc_probe(cases);
+}
+
+/// [`bench_rustc`] on the example schemas `schemas/NAME.rs` (the store and the enterprise by default).
+fn bench_rustc_schemas(names: &[String]) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_owned();
+    let cases = names
+        .iter()
+        .map(|name| {
+            let path = root.join("schemas").join(format!("{name}.rs"));
+            let source = std::fs::read_to_string(&path).expect("schema file");
+            (name.clone(), source, path)
+        })
+        .collect();
+    rustc_probe(cases);
+}
+
+/// Builds a probe crate holding each case's types (with the derives), with and without its
+/// generated `schema.rs`, and prints the rebuild times.
+fn rustc_probe(cases: Vec<(String, String, PathBuf)>) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace")
@@ -254,11 +282,10 @@ fn bench_rustc(sizes: &[usize]) {
     };
     println!(
         "{:>7} {:>22} {:>22} {:>18}",
-        "tables", "types only: build s", "types + schema.rs: s", "schema.rs lines"
+        "schema", "types only: build s", "types + schema.rs: s", "schema.rs lines"
     );
-    for &n in sizes {
-        std::fs::write(dir.join("src/model.rs"), synthetic::source(n)).expect("model.rs");
-        let path = schema_file(n);
+    for (n, source, path) in cases {
+        std::fs::write(dir.join("src/model.rs"), source).expect("model.rs");
         let mut b = builder(&path);
         b.types_path("crate::model").agent_password("probe");
         let output = b.generate().expect("compiles");
@@ -296,7 +323,12 @@ fn main() {
         .collect();
     let mode = args
         .iter()
-        .find(|a| matches!(a.as_str(), "build" | "context" | "rustc" | "all"))
+        .find(|a| {
+            matches!(
+                a.as_str(),
+                "build" | "context" | "rustc" | "rustc-schemas" | "all"
+            )
+        })
         .cloned()
         .unwrap_or_else(|| "all".into());
     let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
@@ -322,6 +354,18 @@ fn main() {
         println!("fn::schema_context(): needs the engine; run with --features tokens,db");
     }
     // Minutes, the first time (it builds the surrealdb client): only on request.
+    if mode == "rustc-schemas" {
+        let mut names: Vec<String> = args
+            .iter()
+            .filter(|a| *a != &mode && a.parse::<usize>().is_err())
+            .cloned()
+            .collect();
+        if names.is_empty() {
+            names = vec!["store".into(), "enterprise".into()];
+        }
+        bench_rustc_schemas(&names);
+        return;
+    }
     if mode == "rustc" {
         let sizes: Vec<usize> = if args.iter().any(|a| a.parse::<usize>().is_ok()) {
             sizes

@@ -1,42 +1,60 @@
 //! surqlc compiles annotated Rust schema definitions into a SurrealDB schema whose
 //! functions write a text-to-SurrealQL prompt, plus typed Rust helpers.
 //!
-//! Pipeline: [`front`] (Rust source to [`ir`]) then the back ends: [`surql`]
-//! (everything SurrealQL: definitions and the engine's rendering), `emit` (the
-//! `schema.surql` file), `rustgen`, and the optional `tokens` and `db` modules. See `ARCHITECTURE.md` at the repository root.
+//! What a user reaches for:
+//! - [`Builder`] (feature `codegen`, the default): from `build.rs`, compile the schema file into
+//!   `schema.surql` and the typed module `schema.rs`;
+//! - [`runtime`] (feature `runtime`): what an application links: typed links and rows, the traits
+//!   the derives implement, the agent's sign-in and its guarded runner, and what every generated
+//!   module shares;
+//! - [`validate`] (feature `validate`, in `runtime`): a generated query checked against the schema,
+//!   each problem with its position and a fix;
+//! - [`drift`]: how a database's definitions differ from the schema file.
+//!
+//! The rest (the front end, the SurrealQL back ends, the CLI's session and audit) is public only
+//! for the `surqlc` binary, the derives and the tests, hidden from these docs. See
+//! `ARCHITECTURE.md` at the repository root.
 
-pub mod access;
+// The user's API: `Builder` (build.rs), `runtime` (what an application links), `validate`
+// (the query checker), `ir` (what generated code and the validator read), `drift`, `diagnostic`.
+#[cfg(feature = "codegen")]
+pub mod builder;
 #[cfg(feature = "front")]
 pub mod diagnostic;
+#[cfg(any(feature = "runtime", feature = "db"))]
+pub mod drift;
+pub mod ir;
+#[cfg(feature = "runtime")]
+pub mod runtime;
+#[cfg(feature = "validate")]
+pub mod validate;
+
+#[cfg(feature = "codegen")]
+pub use builder::{Builder, Error};
+#[cfg(feature = "front")]
+pub use diagnostic::{Diagnostic, Diagnostics};
+
+// The compiler's own rooms. Public only because the CLI, the derives, the benches and the
+// end-to-end tests (other crates) reach into them; hidden from the docs and not a stable API.
+#[doc(hidden)]
+pub mod access;
+#[cfg(all(feature = "tokens", feature = "db", feature = "codegen"))]
+#[doc(hidden)]
+pub mod audit;
+#[cfg(feature = "db")]
+#[doc(hidden)]
+pub mod db;
+#[cfg(feature = "codegen")]
+#[doc(hidden)]
+pub mod emit;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
-pub mod ir;
-pub mod prune;
-#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
-pub mod prune_eval;
-#[cfg(feature = "runtime")]
-pub mod runtime;
-pub mod suggest;
-pub mod surql;
-#[cfg(feature = "validate")]
-pub mod validate;
-
-#[cfg(feature = "front")]
-pub use diagnostic::{Diagnostic, Diagnostics};
-#[cfg(all(feature = "tokens", feature = "db", feature = "codegen"))]
-pub mod audit;
-#[cfg(feature = "codegen")]
-pub mod builder;
 #[cfg(feature = "db")]
-pub mod db;
-#[cfg(any(feature = "runtime", feature = "db"))]
-pub mod drift;
+mod hint_costs;
 #[cfg(feature = "codegen")]
-pub mod emit;
-#[cfg(feature = "db")]
-pub mod hint_costs;
+mod idents;
 #[cfg(feature = "codegen")]
 mod index_helpers;
 /// `surqlc mcp`, the MCP server; the binary's, not a stable API.
@@ -45,16 +63,24 @@ mod index_helpers;
 pub mod mcp;
 #[cfg(feature = "codegen")]
 mod password;
+#[doc(hidden)]
+pub mod prune;
+#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+#[doc(hidden)]
+pub mod prune_eval;
 /// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
 #[cfg(feature = "codegen")]
 #[doc(hidden)]
 pub mod rustgen;
 #[cfg(all(feature = "db", feature = "codegen"))]
+#[doc(hidden)]
 pub mod session;
+mod suggest;
+#[doc(hidden)]
+pub mod surql;
 #[cfg(feature = "tokens")]
+#[doc(hidden)]
 pub mod tokens;
-#[cfg(feature = "codegen")]
-pub use builder::{Builder, Error};
 
 /// What generated and derived code needs from surqlc; not a public API.
 #[doc(hidden)]

@@ -1,6 +1,7 @@
 //! Renders the typed Rust helper module from the IR through `templates/module.rs.tera`, formatted with prettyplease.
 
 use crate::emit::EmitError;
+use crate::idents::rust_ident;
 use crate::ir::{Schema, TableKind};
 use serde::Serialize;
 
@@ -54,19 +55,6 @@ struct Traversal {
     rust_type: String,
     query: String,
     doc: String,
-}
-
-/// A name as a Rust item name: snake_case (tables may be named `Customer`), raw if a keyword
-/// (`r#type`), with a `_` where even that is impossible (`self_`, `_` alone).
-pub fn rust_ident(name: &str) -> String {
-    let snake = heck::AsSnakeCase(name).to_string();
-    match snake.as_str() {
-        "" | "_" => format!("{snake}_table"),
-        "self" | "super" | "crate" => format!("{snake}_"),
-        s if s.starts_with(|c: char| c.is_ascii_digit()) => format!("t_{s}"),
-        s if syn::parse_str::<syn::Ident>(s).is_ok() => snake,
-        s => format!("r#{s}"),
-    }
 }
 
 /// `types_path` (written as seen from the module the file is included in) as seen from one of
@@ -190,38 +178,36 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         else {
             continue;
         };
-        let about = relation
-            .comment
-            .as_deref()
-            .map(|c| format!("\n\n`{r}`: {c}"))
-            .unwrap_or_default();
         let mut push = |table: &str, traversal: Traversal| {
             if let Some(&i) = position.get(table) {
                 tables[i].traversals.push(traversal);
             }
         };
-        push(from, Traversal {
-            function: function_ident(&[r, to]),
-            rust_type: rust_type(&to_t.rust_name),
-            query: format!("SELECT * FROM $id->{r}->{to}"),
-            doc: format!("The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`.{about}"),
-        });
+        push(
+            from,
+            Traversal {
+                function: function_ident(&[r, to]),
+                rust_type: rust_type(&to_t.rust_name),
+                query: format!("SELECT * FROM $id->{r}->{to}"),
+                doc: format!(
+                    "The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`."
+                ),
+            },
+        );
         push(
             from,
             Traversal {
                 function: function_ident(&[r, "edges_from"]),
                 rust_type: rust_type(&relation.rust_name),
                 query: format!("SELECT * FROM {r} WHERE in = $id"),
-                doc: format!(
-                    "The `{r}` edges whose `in` is this `{from}`, with their own fields.{about}"
-                ),
+                doc: format!("The `{r}` edges whose `in` is this `{from}`, with their own fields."),
             },
         );
         push(to, Traversal {
             function: function_ident(&[from, r]),
             rust_type: rust_type(&from_t.rust_name),
             query: format!("SELECT * FROM $id<-{r}<-{from}"),
-            doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`.{about}"),
+            doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`."),
         });
         push(
             to,
@@ -229,9 +215,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
                 function: function_ident(&[r, "edges_to"]),
                 rust_type: rust_type(&relation.rust_name),
                 query: format!("SELECT * FROM {r} WHERE out = $id"),
-                doc: format!(
-                    "The `{r}` edges whose `out` is this `{to}`, with their own fields.{about}"
-                ),
+                doc: format!("The `{r}` edges whose `out` is this `{to}`, with their own fields."),
             },
         );
     }

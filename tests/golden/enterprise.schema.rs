@@ -182,152 +182,28 @@ pub const EXPOSED_TABLES: &[&str] = &[
 /// The embedding dimension of the few-shot pool (`query_example`).
 #[allow(dead_code)]
 pub const EMBEDDING_DIMENSION: usize = 256;
-/// The database-level `VIEWER` user that runs generated queries.
-///
-/// A `VIEWER` reads every table and field; this schema's prompt hides none. (Leave a table out of
-/// `expose(...)` or mark a field `hidden`, and the agent becomes a record user bound by `PERMISSIONS`.)
+/// The database-level `VIEWER` user that runs generated queries (this schema's prompt hides nothing).
 #[allow(dead_code)]
 pub const AGENT_USER: &str = "analyst_bot";
-/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
-#[allow(dead_code)]
-pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
-/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
-#[allow(dead_code)]
-pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
-    db.query(SCHEMA_SURQL).await?.check()?;
-    ::std::result::Result::Ok(())
-}
-/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
-/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
-///
-/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
-/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
-/// databases in its namespace, as the connection that applies the schema is.
-#[allow(dead_code)]
-pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
-    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
-}
-#[allow(dead_code)]
-async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
-    query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    let value: ::std::option::Option<::std::string::String> = query
-        .await?
-        .check()?
-        .take(0)?;
-    ::std::result::Result::Ok(value.unwrap_or_default())
-}
-/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
-#[allow(dead_code)]
-pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::schema_context()")).await
-}
-/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
-#[allow(dead_code)]
-pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::value_hints()")).await
-}
-/// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
-#[allow(dead_code)]
-pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::std::vec::Vec<::surqlc::runtime::Example>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    db.query("RETURN fn::similar_examples($qvec)")
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)
-}
-/// `fn::example_context(qvec)`: the nearest examples as prompt text.
-#[allow(dead_code)]
-pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
-        .await
-}
-/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
-#[allow(dead_code)]
-pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(
-            db
-                .query("RETURN fn::nl2surql_prompt($question, $qvec)")
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", qvec.to_vec())),
-        )
-        .await
-}
-/// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
-///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
-/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
-#[allow(dead_code)]
-pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    surql: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::surqlc::runtime::RecordId,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    let report = validate(surql);
-    if report.has_errors() || report.cannot_answer.is_some() {
-        return ::std::result::Result::Err(
-            ::surqlc::runtime::surrealdb::Error::validation(
-                ::std::format!(
-                    "not a valid example query:\n{}", report.render(surql).trim_end()
-                ),
-                ::std::option::Option::None,
-            ),
-        );
-    }
-    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
-        .query("RETURN fn::remember_example($question, $surql, $qvec).id")
-        .bind(("question", question.to_owned()))
-        .bind(("surql", surql.to_owned()))
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)?;
-    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
-        "fn::remember_example returned no record".to_owned(),
-    ))
-}
 /// Whether `SCHEMA_SURQL` defines the agent user: it does when `SURQLC_AGENT_PASSWORD` (or `Builder::agent_password`) was set at build time.
 #[allow(dead_code)]
 pub const AGENT_DEFINED: bool = true;
-/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`], a database-level `VIEWER`).
-///
-/// A database user must send its namespace and database; `db` keeps its own session.
+/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
 #[allow(dead_code)]
-pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    namespace: &str,
-    database: &str,
-    password: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Agent<C>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
+pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
+/// This schema's constants, for the helpers every generated module shares (`::surqlc::runtime::module`).
+#[allow(dead_code)]
+pub struct Schema;
+impl ::surqlc::runtime::SchemaModule for Schema {
+    const SCHEMA_SURQL: &'static str = SCHEMA_SURQL;
+    const AGENT_USER: &'static str = AGENT_USER;
+    const AGENT_DEFINED: bool = AGENT_DEFINED;
+    const RECORD_ACCESS: bool = false;
+    const PASSWORD_ENV: &'static str = "SURQLC_AGENT_PASSWORD";
+    const QUERY_TIMEOUT: ::std::time::Duration = QUERY_TIMEOUT;
+    fn schema_ir() -> &'static ::surqlc::ir::Schema {
+        schema_ir()
+    }
 }
 /// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
 #[allow(dead_code)]
@@ -338,7698 +214,4400 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
             "{\"name\":\"enterprise\",\"rust_name\":\"Enterprise\",\"tables\":[{\"name\":\"customer\",\"rust_name\":\"Customer\",\"comment\":\"A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Legal or display name of the customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"segment\",\"rust_name\":\"segment\",\"ty\":{\"Literal\":[\"enterprise\",\"mid_market\",\"small_business\",\"consumer\"]},\"comment\":\"Market segment, used for pricing tiers and revenue reports.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code of the billing address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"account_manager\",\"rust_name\":\"account_manager\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Employee who owns the customer relationship.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"credit_limit\",\"rust_name\":\"credit_limit\",\"ty\":\"Decimal\",\"comment\":\"Most the customer may owe us at once, in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"created_at\",\"rust_name\":\"created_at\",\"ty\":\"Datetime\",\"comment\":\"When the customer record was created.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"contact\",\"rust_name\":\"Contact\",\"comment\":\"A person at a customer we talk to: buyer, decision maker or user.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"First and last name of the contact.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Work email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"phone\",\"rust_name\":\"phone\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Direct phone number, if known.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"job_title\",\"rust_name\":\"job_title\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Job title at the customer, e.g. 'Head of Procurement'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"employs_contact\",\"rust_name\":\"EmploysContact\",\"comment\":\"Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.\",\"kind\":{\"Relation\":{\"from\":\"customer\",\"to\":\"contact\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"primary\",\"rust_name\":\"primary\",\"ty\":\"Bool\",\"comment\":\"Whether this is the customer's main contact.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"lead\",\"rust_name\":\"Lead\",\"comment\":\"A prospective customer not yet qualified by sales.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"company\",\"rust_name\":\"company\",\"ty\":\"String\",\"comment\":\"Company name the lead gave.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"source\",\"rust_name\":\"source\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"Channel through which the lead reached us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"new\",\"contacted\",\"qualified\",\"disqualified\",\"converted\"]},\"comment\":\"Qualification state of the lead.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Sales representative working the lead.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"score\",\"rust_name\":\"score\",\"ty\":\"Int\",\"comment\":\"Lead score from 0 to 100; higher is more likely to buy.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"created_at\",\"rust_name\":\"created_at\",\"ty\":\"Datetime\",\"comment\":\"When the lead was captured.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"opportunity\",\"rust_name\":\"Opportunity\",\"comment\":\"A potential deal with a customer, tracked through the sales pipeline.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer the deal is with.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Short name of the deal.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"stage\",\"rust_name\":\"stage\",\"ty\":{\"Literal\":[\"prospecting\",\"proposal\",\"negotiation\",\"won\",\"lost\"]},\"comment\":\"Pipeline stage; 'won' and 'lost' are closed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Expected deal value in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"close_date\",\"rust_name\":\"close_date\",\"ty\":\"Datetime\",\"comment\":\"Expected or actual close date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Sales representative who owns the deal.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"quote\",\"rust_name\":\"Quote\",\"comment\":\"A priced offer sent to a customer for an opportunity.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"opportunity\",\"rust_name\":\"opportunity\",\"ty\":{\"Record\":\"opportunity\"},\"comment\":\"Opportunity the quote belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"total\",\"rust_name\":\"total\",\"ty\":\"Decimal\",\"comment\":\"Quoted total in EUR, before tax.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"valid_until\",\"rust_name\":\"valid_until\",\"ty\":\"Datetime\",\"comment\":\"Last day the quoted prices hold.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"accepted\",\"rust_name\":\"accepted\",\"ty\":\"Bool\",\"comment\":\"Whether the customer accepted the quote.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_order\",\"rust_name\":\"SalesOrder\",\"comment\":\"A confirmed order from a customer. Buyer: sales_order<-placed<-customer. Lines: sales_order->order_line->product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"order_number\",\"rust_name\":\"order_number\",\"ty\":\"String\",\"comment\":\"Human-readable order number printed on documents.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"draft\",\"confirmed\",\"shipped\",\"delivered\",\"cancelled\"]},\"comment\":\"Fulfilment state; revenue counts 'shipped' and 'delivered' only.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ordered_at\",\"rust_name\":\"ordered_at\",\"ty\":\"Datetime\",\"comment\":\"When the order was confirmed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":\"String\",\"comment\":\"ISO-4217 currency code of the order.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_rep\",\"rust_name\":\"sales_rep\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Employee credited with the sale.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_region\",\"rust_name\":\"sales_region\",\"ty\":{\"Option\":{\"Record\":\"sales_region\"}},\"comment\":\"Region the sale is booked to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"placed\",\"rust_name\":\"Placed\",\"comment\":\"Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.\",\"kind\":{\"Relation\":{\"from\":\"customer\",\"to\":\"sales_order\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"channel\",\"rust_name\":\"channel\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"Channel the order came through.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"order_line\",\"rust_name\":\"OrderLine\",\"comment\":\"One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.\",\"kind\":{\"Relation\":{\"from\":\"sales_order\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units ordered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_price\",\"rust_name\":\"unit_price\",\"ty\":\"Decimal\",\"comment\":\"Price per unit actually charged, in the order's currency. Line revenue is quantity * unit_price.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"discount_pct\",\"rust_name\":\"discount_pct\",\"ty\":\"Float\",\"comment\":\"Discount on this line, in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_region\",\"rust_name\":\"SalesRegion\",\"comment\":\"A geographic sales territory with its own targets.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Region name, e.g. 'DACH' or 'Nordics'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"manager\",\"rust_name\":\"manager\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Regional sales manager.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"countries\",\"rust_name\":\"countries\",\"ty\":{\"Array\":[\"String\",null]},\"comment\":\"ISO country codes the region covers.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_target\",\"rust_name\":\"SalesTarget\",\"comment\":\"A revenue target for a region or a representative in a quarter.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"region\",\"rust_name\":\"region\",\"ty\":{\"Option\":{\"Record\":\"sales_region\"}},\"comment\":\"Region the target applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Representative the target applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quarter\",\"rust_name\":\"quarter\",\"ty\":\"String\",\"comment\":\"Quarter as 'YYYY-Qn'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Target revenue in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"commission\",\"rust_name\":\"Commission\",\"comment\":\"Commission earned by a sales representative on an order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Representative who earns the commission.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Record\":\"sales_order\"},\"comment\":\"Order the commission is paid on.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Commission amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"paid\",\"rust_name\":\"paid\",\"ty\":\"Bool\",\"comment\":\"Whether it has been paid out through payroll.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"price_list\",\"rust_name\":\"PriceList\",\"comment\":\"A named set of prices for a market or customer segment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Price list name, e.g. 'EU retail 2025'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":\"String\",\"comment\":\"ISO-4217 currency of the prices.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"segment\",\"rust_name\":\"segment\",\"ty\":{\"Option\":{\"Literal\":[\"enterprise\",\"mid_market\",\"small_business\",\"consumer\"]}},\"comment\":\"Customer segment it applies to; none for all.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"valid_from\",\"rust_name\":\"valid_from\",\"ty\":\"Datetime\",\"comment\":\"First day the prices apply.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"price_entry\",\"rust_name\":\"PriceEntry\",\"comment\":\"The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.\",\"kind\":{\"Relation\":{\"from\":\"price_list\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Unit price in the list's currency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"min_quantity\",\"rust_name\":\"min_quantity\",\"ty\":\"Int\",\"comment\":\"Smallest order quantity this price applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"discount\",\"rust_name\":\"Discount\",\"comment\":\"A promotional or negotiated discount rule.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Code a customer enters or a rep applies.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"percent\",\"rust_name\":\"percent\",\"ty\":\"Float\",\"comment\":\"Discount in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Option\":{\"Record\":\"customer\"}},\"comment\":\"Customer it is reserved for, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expires_at\",\"rust_name\":\"expires_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When the discount stops applying.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"contract\",\"rust_name\":\"Contract\",\"comment\":\"A signed framework agreement with a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer that signed the contract.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start of the contract term.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End of the contract term.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"annual_value\",\"rust_name\":\"annual_value\",\"ty\":\"Decimal\",\"comment\":\"Contracted value per year in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"auto_renew\",\"rust_name\":\"auto_renew\",\"ty\":\"Bool\",\"comment\":\"Whether the contract renews automatically.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"subscription\",\"rust_name\":\"Subscription\",\"comment\":\"A recurring subscription of a customer to a product plan.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Subscribing customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"plan\",\"rust_name\":\"plan\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Subscribed product plan.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"seats\",\"rust_name\":\"seats\",\"ty\":\"Int\",\"comment\":\"Licensed seats.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_fee\",\"rust_name\":\"monthly_fee\",\"ty\":\"Decimal\",\"comment\":\"Recurring fee per month in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cancelled_at\",\"rust_name\":\"cancelled_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When the subscription was cancelled; none while active.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"customer_note\",\"rust_name\":\"CustomerNote\",\"comment\":\"A free-text note a colleague wrote about a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer the note is about.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"author\",\"rust_name\":\"author\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee who wrote it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"body\",\"rust_name\":\"body\",\"ty\":\"String\",\"comment\":\"The note text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"written_at\",\"rust_name\":\"written_at\",\"ty\":\"Datetime\",\"comment\":\"When it was written.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sales_activity\",\"rust_name\":\"SalesActivity\",\"comment\":\"A call, meeting or email logged by sales against a lead or opportunity.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"How the activity happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opportunity\",\"rust_name\":\"opportunity\",\"ty\":{\"Option\":{\"Record\":\"opportunity\"}},\"comment\":\"Opportunity it advanced, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lead\",\"rust_name\":\"lead\",\"ty\":{\"Option\":{\"Record\":\"lead\"}},\"comment\":\"Lead it worked, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Who did it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"happened_at\",\"rust_name\":\"happened_at\",\"ty\":\"Datetime\",\"comment\":\"When it happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"summary\",\"rust_name\":\"summary\",\"ty\":\"String\",\"comment\":\"What was discussed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"competitor\",\"rust_name\":\"Competitor\",\"comment\":\"A competing vendor we meet in deals.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Competitor name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"website\",\"rust_name\":\"website\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Public website.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"strengths\",\"rust_name\":\"strengths\",\"ty\":\"String\",\"comment\":\"What they are known to do better.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"competes_on\",\"rust_name\":\"CompetesOn\",\"comment\":\"A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.\",\"kind\":{\"Relation\":{\"from\":\"competitor\",\"to\":\"opportunity\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"their_price\",\"rust_name\":\"their_price\",\"ty\":{\"Option\":\"Decimal\"},\"comment\":\"Their quoted price in EUR, if known.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product\",\"rust_name\":\"Product\",\"comment\":\"An item we sell: physical good, service or subscription plan. Orders: product<-order_line<-sales_order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"sku\",\"rust_name\":\"sku\",\"ty\":\"String\",\"comment\":\"Stock keeping unit, unique per product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Display name of the product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":{\"Record\":\"product_category\"},\"comment\":\"Catalogue category.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"list_price\",\"rust_name\":\"list_price\",\"ty\":\"Decimal\",\"comment\":\"Current list price in EUR; historic prices live on order_line.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_cost\",\"rust_name\":\"unit_cost\",\"ty\":\"Decimal\",\"comment\":\"Standard cost per unit in EUR, for margin reports.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"discontinued\",\"rust_name\":\"discontinued\",\"ty\":\"Bool\",\"comment\":\"Whether it can still be ordered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product_category\",\"rust_name\":\"ProductCategory\",\"comment\":\"A section of the catalogue, possibly nested under a parent category.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Category name, e.g. 'Audio'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"parent\",\"rust_name\":\"parent\",\"ty\":{\"Option\":{\"Record\":\"product_category\"}},\"comment\":\"Parent category; none at the top level.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"brand\",\"rust_name\":\"Brand\",\"comment\":\"A brand or manufacturer name products are sold under.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Brand name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Country of origin, ISO-3166 alpha-2.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"made_by\",\"rust_name\":\"MadeBy\",\"comment\":\"Links a product (in) to its brand (out). Traverse: product->made_by->brand.\",\"kind\":{\"Relation\":{\"from\":\"product\",\"to\":\"brand\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"product_review\",\"rust_name\":\"ProductReview\",\"comment\":\"A rating and review a customer left for a product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Reviewed product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer who wrote it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":\"Int\",\"comment\":\"Stars from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"text\",\"rust_name\":\"text\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Review text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reviewed_at\",\"rust_name\":\"reviewed_at\",\"ty\":\"Datetime\",\"comment\":\"When it was posted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product_bundle\",\"rust_name\":\"ProductBundle\",\"comment\":\"A set of products sold together at one price.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Bundle name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Bundle price in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bundle_item\",\"rust_name\":\"BundleItem\",\"comment\":\"A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.\",\"kind\":{\"Relation\":{\"from\":\"product_bundle\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units of the product in the bundle.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product_attribute\",\"rust_name\":\"ProductAttribute\",\"comment\":\"A technical attribute of a product, such as colour or weight.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product described.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"key\",\"rust_name\":\"key\",\"ty\":\"String\",\"comment\":\"Attribute name, e.g. 'colour'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"value\",\"rust_name\":\"value\",\"ty\":\"String\",\"comment\":\"Attribute value, e.g. 'black'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"warranty\",\"rust_name\":\"Warranty\",\"comment\":\"The warranty terms of a product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product covered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"months\",\"rust_name\":\"months\",\"ty\":\"Int\",\"comment\":\"Warranty length in months.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"terms\",\"rust_name\":\"terms\",\"ty\":\"String\",\"comment\":\"What the warranty covers.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"warehouse\",\"rust_name\":\"Warehouse\",\"comment\":\"A site where we store stock.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Short warehouse code, e.g. 'BER1'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":\"String\",\"comment\":\"City the warehouse is in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"capacity_m3\",\"rust_name\":\"capacity_m3\",\"ty\":\"Float\",\"comment\":\"Storage capacity in cubic metres.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"manager\",\"rust_name\":\"manager\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Employee running the site.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"storage_bin\",\"rust_name\":\"StorageBin\",\"comment\":\"A shelf or bin location inside a warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse the bin is in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Bin code, e.g. 'A-03-2'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"max_weight_kg\",\"rust_name\":\"max_weight_kg\",\"ty\":\"Float\",\"comment\":\"Heaviest load the bin takes.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"stock_level\",\"rust_name\":\"StockLevel\",\"comment\":\"How many units of a product a warehouse holds right now.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product counted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Where it is held.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"on_hand\",\"rust_name\":\"on_hand\",\"ty\":\"Int\",\"comment\":\"Units physically present.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reserved\",\"rust_name\":\"reserved\",\"ty\":\"Int\",\"comment\":\"Units promised to open orders.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reorder_point\",\"rust_name\":\"reorder_point\",\"ty\":\"Int\",\"comment\":\"Level at which a replenishment is triggered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"stock_movement\",\"rust_name\":\"StockMovement\",\"comment\":\"One movement of stock into, out of or between warehouses.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product moved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"from_warehouse\",\"rust_name\":\"from_warehouse\",\"ty\":{\"Option\":{\"Record\":\"warehouse\"}},\"comment\":\"Source warehouse; none for receipts.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"to_warehouse\",\"rust_name\":\"to_warehouse\",\"ty\":{\"Option\":{\"Record\":\"warehouse\"}},\"comment\":\"Destination warehouse; none for issues.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units moved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"moved_at\",\"rust_name\":\"moved_at\",\"ty\":\"Datetime\",\"comment\":\"When the movement was booked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why: receipt, sale, transfer, scrap or count correction.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"inventory_count\",\"rust_name\":\"InventoryCount\",\"comment\":\"A periodic physical count of a warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Counted warehouse.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counted_at\",\"rust_name\":\"counted_at\",\"ty\":\"Datetime\",\"comment\":\"When the count happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counted_by\",\"rust_name\":\"counted_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee responsible for the count.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"discrepancies\",\"rust_name\":\"discrepancies\",\"ty\":\"Int\",\"comment\":\"Lines where the count differed from the books.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"lot\",\"rust_name\":\"Lot\",\"comment\":\"A production or supplier batch of a product, for traceability and expiry.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product of the batch.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lot_number\",\"rust_name\":\"lot_number\",\"ty\":\"String\",\"comment\":\"Batch number printed on the packaging.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expires_at\",\"rust_name\":\"expires_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Best-before or expiry date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Option\":{\"Record\":\"supplier\"}},\"comment\":\"Supplier that delivered the batch.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"serial_number\",\"rust_name\":\"SerialNumber\",\"comment\":\"One serialised unit of a product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product of the unit.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"serial\",\"rust_name\":\"serial\",\"ty\":\"String\",\"comment\":\"Serial number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lot\",\"rust_name\":\"lot\",\"ty\":{\"Option\":{\"Record\":\"lot\"}},\"comment\":\"Batch the unit came from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sold_to\",\"rust_name\":\"sold_to\",\"ty\":{\"Option\":{\"Record\":\"customer\"}},\"comment\":\"Customer the unit was sold to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"reorder_rule\",\"rust_name\":\"ReorderRule\",\"comment\":\"When and how much to reorder of a product at a warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product to replenish.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse to replenish.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"min_qty\",\"rust_name\":\"min_qty\",\"ty\":\"Int\",\"comment\":\"Reorder when stock falls below this.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"order_qty\",\"rust_name\":\"order_qty\",\"ty\":\"Int\",\"comment\":\"Quantity to order each time.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"preferred_supplier\",\"rust_name\":\"preferred_supplier\",\"ty\":{\"Option\":{\"Record\":\"supplier\"}},\"comment\":\"Supplier to order from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"stocktake\",\"rust_name\":\"Stocktake\",\"comment\":\"An adjustment that corrects book stock after a count.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"count\",\"rust_name\":\"count\",\"ty\":{\"Record\":\"inventory_count\"},\"comment\":\"Count that found the difference.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product adjusted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"delta\",\"rust_name\":\"delta\",\"ty\":\"Int\",\"comment\":\"Units added (positive) or removed (negative).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"pick_list\",\"rust_name\":\"PickList\",\"comment\":\"A list of items a warehouse worker picks for an outgoing order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Record\":\"sales_order\"},\"comment\":\"Order being picked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse picking it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"picker\",\"rust_name\":\"picker\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Worker assigned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"completed_at\",\"rust_name\":\"completed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When picking finished.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"goods_receipt\",\"rust_name\":\"GoodsReceipt\",\"comment\":\"Goods received at a warehouse against a purchase order.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"purchase_order\",\"rust_name\":\"purchase_order\",\"ty\":{\"Record\":\"purchase_order\"},\"comment\":\"Purchase order delivered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Receiving warehouse.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"When the goods arrived.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"damaged_units\",\"rust_name\":\"damaged_units\",\"ty\":\"Int\",\"comment\":\"Units refused as damaged.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier\",\"rust_name\":\"Supplier\",\"comment\":\"A company we buy goods or services from.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Supplier name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"payment_terms_days\",\"rust_name\":\"payment_terms_days\",\"ty\":\"Int\",\"comment\":\"Days we have to pay its invoices.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Supplier rating from 1 to 5 from the last evaluation.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":\"String\",\"comment\":\"What it supplies, e.g. 'components' or 'logistics'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier_contact\",\"rust_name\":\"SupplierContact\",\"comment\":\"A person at a supplier.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Supplier the person works for.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"Name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"purchase_order\",\"rust_name\":\"PurchaseOrder\",\"comment\":\"An order we placed with a supplier. Lines: purchase_order->po_line->product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Supplier ordered from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"po_number\",\"rust_name\":\"po_number\",\"ty\":\"String\",\"comment\":\"Purchase order number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state of the order.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ordered_at\",\"rust_name\":\"ordered_at\",\"ty\":\"Datetime\",\"comment\":\"When it was sent to the supplier.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expected_at\",\"rust_name\":\"expected_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Expected delivery date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"buyer\",\"rust_name\":\"buyer\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee who raised it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"po_line\",\"rust_name\":\"PoLine\",\"comment\":\"A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.\",\"kind\":{\"Relation\":{\"from\":\"purchase_order\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units ordered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_cost\",\"rust_name\":\"unit_cost\",\"ty\":\"Decimal\",\"comment\":\"Agreed cost per unit in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"purchase_requisition\",\"rust_name\":\"PurchaseRequisition\",\"comment\":\"An internal request to buy something, before a purchase order exists.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"requested_by\",\"rust_name\":\"requested_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee asking.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"department\",\"rust_name\":\"department\",\"ty\":{\"Record\":\"department\"},\"comment\":\"Department that pays.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What is needed and why.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"estimated_cost\",\"rust_name\":\"estimated_cost\",\"ty\":\"Decimal\",\"comment\":\"Estimated cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier_invoice\",\"rust_name\":\"SupplierInvoice\",\"comment\":\"An invoice a supplier sent us (accounts payable).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Supplier that billed us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"purchase_order\",\"rust_name\":\"purchase_order\",\"ty\":{\"Option\":{\"Record\":\"purchase_order\"}},\"comment\":\"Purchase order it bills.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Invoice total in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Payment due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"paid_at\",\"rust_name\":\"paid_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When we paid it; none while open.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplier_evaluation\",\"rust_name\":\"SupplierEvaluation\",\"comment\":\"A periodic rating of a supplier's quality and delivery.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"supplier\",\"rust_name\":\"supplier\",\"ty\":{\"Record\":\"supplier\"},\"comment\":\"Evaluated supplier.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Evaluation period, e.g. '2025-H1'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"on_time_pct\",\"rust_name\":\"on_time_pct\",\"ty\":\"Float\",\"comment\":\"Share of deliveries on time, in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quality_score\",\"rust_name\":\"quality_score\",\"ty\":\"Int\",\"comment\":\"Quality score from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"supplies\",\"rust_name\":\"Supplies\",\"comment\":\"A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.\",\"kind\":{\"Relation\":{\"from\":\"supplier\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"lead_time_days\",\"rust_name\":\"lead_time_days\",\"ty\":\"Int\",\"comment\":\"Days from order to delivery.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Current cost per unit in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"rfq\",\"rust_name\":\"Rfq\",\"comment\":\"A request for quotation sent to several suppliers.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What we asked prices for.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"issued_at\",\"rust_name\":\"issued_at\",\"ty\":\"Datetime\",\"comment\":\"When the request went out.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"closes_at\",\"rust_name\":\"closes_at\",\"ty\":\"Datetime\",\"comment\":\"Deadline for bids.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bid_on\",\"rust_name\":\"BidOn\",\"comment\":\"A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.\",\"kind\":{\"Relation\":{\"from\":\"supplier\",\"to\":\"rfq\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Bid price in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"awarded\",\"rust_name\":\"awarded\",\"ty\":\"Bool\",\"comment\":\"Whether the bid won.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"employee\",\"rust_name\":\"Employee\",\"comment\":\"A person employed by the company. Manager: employee->reports_to->employee.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"First and last name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Company email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"department\",\"rust_name\":\"department\",\"ty\":{\"Record\":\"department\"},\"comment\":\"Department the employee belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"job_position\",\"rust_name\":\"job_position\",\"ty\":{\"Record\":\"job_position\"},\"comment\":\"Current position.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employment_type\",\"rust_name\":\"employment_type\",\"ty\":{\"Literal\":[\"full_time\",\"part_time\",\"contractor\",\"intern\"]},\"comment\":\"Contract type.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hired_at\",\"rust_name\":\"hired_at\",\"ty\":\"Datetime\",\"comment\":\"Start date of employment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"terminated_at\",\"rust_name\":\"terminated_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Last day of employment; none while employed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"office\",\"rust_name\":\"office\",\"ty\":{\"Option\":{\"Record\":\"office\"}},\"comment\":\"Office the employee works from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"reports_to\",\"rust_name\":\"ReportsTo\",\"comment\":\"Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"employee\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"since\",\"rust_name\":\"since\",\"ty\":\"Datetime\",\"comment\":\"Since when the reporting line holds.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"department\",\"rust_name\":\"Department\",\"comment\":\"An organisational unit such as Sales, Finance or Engineering.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Department name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Record\":\"cost_center\"},\"comment\":\"Cost centre its costs are booked to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"head\",\"rust_name\":\"head\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Head of department.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"job_position\",\"rust_name\":\"JobPosition\",\"comment\":\"A role in the organisation with a pay grade.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Job title, e.g. 'Senior Accountant'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"grade\",\"rust_name\":\"grade\",\"ty\":{\"Record\":\"pay_grade\"},\"comment\":\"Pay grade of the role.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"department\",\"rust_name\":\"department\",\"ty\":{\"Record\":\"department\"},\"comment\":\"Department the role sits in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"pay_grade\",\"rust_name\":\"PayGrade\",\"comment\":\"A salary band.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Grade code, e.g. 'G7'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"min_salary\",\"rust_name\":\"min_salary\",\"ty\":\"Decimal\",\"comment\":\"Lowest yearly base salary in the band, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"max_salary\",\"rust_name\":\"max_salary\",\"ty\":\"Decimal\",\"comment\":\"Highest yearly base salary in the band, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"salary\",\"rust_name\":\"Salary\",\"comment\":\"An employee's base salary from a given date.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Paid employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Yearly gross base salary in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"effective_from\",\"rust_name\":\"effective_from\",\"ty\":\"Datetime\",\"comment\":\"Date the salary applies from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"leave_request\",\"rust_name\":\"LeaveRequest\",\"comment\":\"A request for time off.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee asking for leave.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":{\"Literal\":[\"vacation\",\"sick\",\"parental\",\"unpaid\"]},\"comment\":\"Kind of leave.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_on\",\"rust_name\":\"starts_on\",\"ty\":\"Datetime\",\"comment\":\"First day off.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_on\",\"rust_name\":\"ends_on\",\"ty\":\"Datetime\",\"comment\":\"Last day off.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approver\",\"rust_name\":\"approver\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Manager who decided.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"leave_balance\",\"rust_name\":\"LeaveBalance\",\"comment\":\"Remaining leave days of an employee for a year.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"year\",\"rust_name\":\"year\",\"ty\":\"Int\",\"comment\":\"Calendar year.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"days_left\",\"rust_name\":\"days_left\",\"ty\":\"Float\",\"comment\":\"Vacation days left.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"timesheet\",\"rust_name\":\"Timesheet\",\"comment\":\"Hours an employee worked in a week, possibly per project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Who worked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"week_start\",\"rust_name\":\"week_start\",\"ty\":\"Datetime\",\"comment\":\"Monday of the week.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hours\",\"rust_name\":\"hours\",\"ty\":\"Float\",\"comment\":\"Hours worked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Option\":{\"Record\":\"project\"}},\"comment\":\"Project the hours are booked to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approved\",\"rust_name\":\"approved\",\"ty\":\"Bool\",\"comment\":\"Whether the manager approved it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"performance_review\",\"rust_name\":\"PerformanceReview\",\"comment\":\"A yearly or half-yearly performance review.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Reviewed employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reviewer\",\"rust_name\":\"reviewer\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Manager who reviewed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Review period, e.g. '2025'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":\"Int\",\"comment\":\"Overall rating from 1 (poor) to 5 (outstanding).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"summary\",\"rust_name\":\"summary\",\"ty\":\"String\",\"comment\":\"Written summary.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"goal\",\"rust_name\":\"Goal\",\"comment\":\"An objective agreed with an employee for the review period.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee who owns the goal.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What should be achieved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_on\",\"rust_name\":\"due_on\",\"ty\":\"Datetime\",\"comment\":\"Target date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"achieved\",\"rust_name\":\"achieved\",\"ty\":\"Bool\",\"comment\":\"Whether it was met.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"training_course\",\"rust_name\":\"TrainingCourse\",\"comment\":\"A course employees can take.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Course title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"provider\",\"rust_name\":\"provider\",\"ty\":\"String\",\"comment\":\"Who runs it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hours\",\"rust_name\":\"hours\",\"ty\":\"Float\",\"comment\":\"Length in hours.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Price per participant in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"attended\",\"rust_name\":\"Attended\",\"comment\":\"An employee (in) who took a training course (out). Traverse: employee->attended->training_course.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"training_course\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"completed_at\",\"rust_name\":\"completed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When they completed it; none if still in progress.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"passed\",\"rust_name\":\"passed\",\"ty\":\"Bool\",\"comment\":\"Whether they passed the final assessment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"skill\",\"rust_name\":\"Skill\",\"comment\":\"A skill or qualification, e.g. 'forklift licence' or 'Rust'.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Skill name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":\"String\",\"comment\":\"Skill family, e.g. 'language' or 'certification'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"has_skill\",\"rust_name\":\"HasSkill\",\"comment\":\"An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"skill\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"level\",\"rust_name\":\"level\",\"ty\":\"Int\",\"comment\":\"Proficiency from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"job_opening\",\"rust_name\":\"JobOpening\",\"comment\":\"A vacancy we are recruiting for.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"job_position\",\"rust_name\":\"job_position\",\"ty\":{\"Record\":\"job_position\"},\"comment\":\"Position to fill.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened_at\",\"rust_name\":\"opened_at\",\"ty\":\"Datetime\",\"comment\":\"When the opening was published.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"closed_at\",\"rust_name\":\"closed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it was filled or withdrawn.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"recruiter\",\"rust_name\":\"recruiter\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Recruiter in charge.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"candidate\",\"rust_name\":\"Candidate\",\"comment\":\"A person applying for a job.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"full_name\",\"rust_name\":\"full_name\",\"ty\":\"String\",\"comment\":\"Name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Email address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"source\",\"rust_name\":\"source\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"How the candidate found us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"applied_for\",\"rust_name\":\"AppliedFor\",\"comment\":\"A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.\",\"kind\":{\"Relation\":{\"from\":\"candidate\",\"to\":\"job_opening\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"applied_at\",\"rust_name\":\"applied_at\",\"ty\":\"Datetime\",\"comment\":\"When the application came in.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"stage\",\"rust_name\":\"stage\",\"ty\":\"String\",\"comment\":\"Hiring stage: screening, interview, offer, hired or rejected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"interview\",\"rust_name\":\"Interview\",\"comment\":\"An interview with a candidate.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"candidate\",\"rust_name\":\"candidate\",\"ty\":{\"Record\":\"candidate\"},\"comment\":\"Interviewed candidate.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"interviewer\",\"rust_name\":\"interviewer\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee conducting it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"held_at\",\"rust_name\":\"held_at\",\"ty\":\"Datetime\",\"comment\":\"When it took place.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"score\",\"rust_name\":\"score\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Interviewer's score from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"benefit\",\"rust_name\":\"Benefit\",\"comment\":\"A benefit the company offers, such as a pension plan or a gym subsidy.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Benefit name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_cost\",\"rust_name\":\"monthly_cost\",\"ty\":\"Decimal\",\"comment\":\"Cost to the company per enrolled employee per month, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"enrolled_in\",\"rust_name\":\"EnrolledIn\",\"comment\":\"An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"benefit\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"since\",\"rust_name\":\"since\",\"ty\":\"Datetime\",\"comment\":\"Enrolment date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"office\",\"rust_name\":\"Office\",\"comment\":\"A company office building.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Office name, e.g. 'Berlin HQ'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":\"String\",\"comment\":\"City.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"desks\",\"rust_name\":\"desks\",\"ty\":\"Int\",\"comment\":\"Number of desks.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"emergency_contact\",\"rust_name\":\"EmergencyContact\",\"comment\":\"Who to call if something happens to an employee.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Contact's name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"phone\",\"rust_name\":\"phone\",\"ty\":\"String\",\"comment\":\"Contact's phone number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"onboarding\",\"rust_name\":\"Onboarding\",\"comment\":\"The onboarding checklist of a new hire.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"New hire.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"buddy\",\"rust_name\":\"buddy\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Colleague helping them start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"completed\",\"rust_name\":\"completed\",\"ty\":\"Bool\",\"comment\":\"Whether every step is done.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"termination\",\"rust_name\":\"Termination\",\"comment\":\"The end of an employment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Leaving employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"last_day\",\"rust_name\":\"last_day\",\"ty\":\"Datetime\",\"comment\":\"Last working day.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Resignation, dismissal, retirement or end of contract.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"regretted\",\"rust_name\":\"regretted\",\"ty\":\"Bool\",\"comment\":\"Whether the company wanted to keep them.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"payroll_run\",\"rust_name\":\"PayrollRun\",\"comment\":\"One monthly payroll calculation.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Pay month as 'YYYY-MM'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"run_at\",\"rust_name\":\"run_at\",\"ty\":\"Datetime\",\"comment\":\"When it was calculated.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"total_gross\",\"rust_name\":\"total_gross\",\"ty\":\"Decimal\",\"comment\":\"Sum of gross pay in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approved_by\",\"rust_name\":\"approved_by\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Who approved the payout.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"payslip\",\"rust_name\":\"Payslip\",\"comment\":\"An employee's pay for one payroll run.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"payroll_run\",\"rust_name\":\"payroll_run\",\"ty\":{\"Record\":\"payroll_run\"},\"comment\":\"Run it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Paid employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"gross\",\"rust_name\":\"gross\",\"ty\":\"Decimal\",\"comment\":\"Gross pay in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"net\",\"rust_name\":\"net\",\"ty\":\"Decimal\",\"comment\":\"Net pay after tax and deductions, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"tax\",\"rust_name\":\"tax\",\"ty\":\"Decimal\",\"comment\":\"Income tax withheld, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bonus\",\"rust_name\":\"Bonus\",\"comment\":\"A one-off bonus paid through payroll.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Receiving employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Gross amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why it was granted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"paid_in\",\"rust_name\":\"paid_in\",\"ty\":{\"Option\":{\"Record\":\"payroll_run\"}},\"comment\":\"Run that paid it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"deduction\",\"rust_name\":\"Deduction\",\"comment\":\"A recurring deduction from an employee's pay, such as a pension contribution.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"What is deducted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_amount\",\"rust_name\":\"monthly_amount\",\"ty\":\"Decimal\",\"comment\":\"Amount per month in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"tax_withholding\",\"rust_name\":\"TaxWithholding\",\"comment\":\"Income tax settings for an employee.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"tax_class\",\"rust_name\":\"tax_class\",\"ty\":\"String\",\"comment\":\"Tax class or code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rate_pct\",\"rust_name\":\"rate_pct\",\"ty\":\"Float\",\"comment\":\"Withholding rate in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bank_detail\",\"rust_name\":\"BankDetail\",\"comment\":\"Where an employee's pay goes.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"iban\",\"rust_name\":\"iban\",\"ty\":\"String\",\"comment\":\"IBAN of the account.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"bank_name\",\"rust_name\":\"bank_name\",\"ty\":\"String\",\"comment\":\"Bank name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"gl_account\",\"rust_name\":\"GlAccount\",\"comment\":\"An account of the general ledger (chart of accounts).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"number\",\"rust_name\":\"number\",\"ty\":\"String\",\"comment\":\"Account number, e.g. '4000'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Account name, e.g. 'Revenue - products'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"account_type\",\"rust_name\":\"account_type\",\"ty\":{\"Literal\":[\"asset\",\"liability\",\"equity\",\"revenue\",\"expense\"]},\"comment\":\"Balance sheet or income statement class.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"journal_entry\",\"rust_name\":\"JournalEntry\",\"comment\":\"A booking in the general ledger; its lines debit and credit accounts.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"entry_number\",\"rust_name\":\"entry_number\",\"ty\":\"String\",\"comment\":\"Journal entry number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"booked_at\",\"rust_name\":\"booked_at\",\"ty\":\"Datetime\",\"comment\":\"Posting date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What was booked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"posted_by\",\"rust_name\":\"posted_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Accountant who posted it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"journal_line\",\"rust_name\":\"JournalLine\",\"comment\":\"A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.\",\"kind\":{\"Relation\":{\"from\":\"journal_entry\",\"to\":\"gl_account\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"debit\",\"rust_name\":\"debit\",\"ty\":\"Decimal\",\"comment\":\"Debit amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"credit\",\"rust_name\":\"credit\",\"ty\":\"Decimal\",\"comment\":\"Credit amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Option\":{\"Record\":\"cost_center\"}},\"comment\":\"Cost centre charged.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"fiscal_period\",\"rust_name\":\"FiscalPeriod\",\"comment\":\"A month of the fiscal year that can be open or closed for posting.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"year\",\"rust_name\":\"year\",\"ty\":\"Int\",\"comment\":\"Fiscal year.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"month\",\"rust_name\":\"month\",\"ty\":\"Int\",\"comment\":\"Month 1 to 12.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"closed\",\"rust_name\":\"closed\",\"ty\":\"Bool\",\"comment\":\"Whether postings are locked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"cost_center\",\"rust_name\":\"CostCenter\",\"comment\":\"A unit that collects costs for management reporting.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"Cost centre code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Budget owner.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"budget\",\"rust_name\":\"Budget\",\"comment\":\"Planned spending of a cost centre on an account for a year.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Record\":\"cost_center\"},\"comment\":\"Cost centre.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"gl_account\",\"rust_name\":\"gl_account\",\"ty\":{\"Record\":\"gl_account\"},\"comment\":\"Account planned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"year\",\"rust_name\":\"year\",\"ty\":\"Int\",\"comment\":\"Fiscal year.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Planned amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"invoice\",\"rust_name\":\"Invoice\",\"comment\":\"An invoice we sent to a customer (accounts receivable).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"invoice_number\",\"rust_name\":\"invoice_number\",\"ty\":\"String\",\"comment\":\"Invoice number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Billed customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Option\":{\"Record\":\"sales_order\"}},\"comment\":\"Order it bills.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Invoice total in EUR including tax.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"draft\",\"sent\",\"paid\",\"overdue\",\"void\"]},\"comment\":\"Payment state; 'overdue' is past its due date and unpaid.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"issued_at\",\"rust_name\":\"issued_at\",\"ty\":\"Datetime\",\"comment\":\"Invoice date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Payment due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"payment\",\"rust_name\":\"Payment\",\"comment\":\"Money received from a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Paying customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount received in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"Value date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"method\",\"rust_name\":\"method\",\"ty\":\"String\",\"comment\":\"Bank transfer, card or direct debit.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"settles\",\"rust_name\":\"Settles\",\"comment\":\"A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.\",\"kind\":{\"Relation\":{\"from\":\"payment\",\"to\":\"invoice\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Part of the payment applied to this invoice, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"credit_note\",\"rust_name\":\"CreditNote\",\"comment\":\"A correction that reduces what a customer owes.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"invoice\",\"rust_name\":\"invoice\",\"ty\":{\"Record\":\"invoice\"},\"comment\":\"Invoice corrected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount credited in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why the credit was issued.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"expense_claim\",\"rust_name\":\"ExpenseClaim\",\"comment\":\"An employee's claim for money spent on company business.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Claimant.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"submitted_at\",\"rust_name\":\"submitted_at\",\"ty\":\"Datetime\",\"comment\":\"When it was submitted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"total\",\"rust_name\":\"total\",\"ty\":\"Decimal\",\"comment\":\"Amount claimed in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approver\",\"rust_name\":\"approver\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Manager who decided.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"expense_item\",\"rust_name\":\"ExpenseItem\",\"comment\":\"One receipt on an expense claim.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"claim\",\"rust_name\":\"claim\",\"ty\":{\"Record\":\"expense_claim\"},\"comment\":\"Claim it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":\"String\",\"comment\":\"Travel, meals, lodging, equipment or other.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"spent_on\",\"rust_name\":\"spent_on\",\"ty\":\"Datetime\",\"comment\":\"Date on the receipt.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bank_account\",\"rust_name\":\"BankAccount\",\"comment\":\"A company bank account.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Account name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"iban\",\"rust_name\":\"iban\",\"ty\":\"String\",\"comment\":\"IBAN.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":\"String\",\"comment\":\"ISO-4217 currency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"balance\",\"rust_name\":\"balance\",\"ty\":\"Decimal\",\"comment\":\"Current booked balance.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bank_transaction\",\"rust_name\":\"BankTransaction\",\"comment\":\"A line on a company bank statement.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"bank_account\",\"rust_name\":\"bank_account\",\"ty\":{\"Record\":\"bank_account\"},\"comment\":\"Account the line is on.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Amount; negative for outgoing money.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"booked_at\",\"rust_name\":\"booked_at\",\"ty\":\"Datetime\",\"comment\":\"Booking date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counterparty\",\"rust_name\":\"counterparty\",\"ty\":\"String\",\"comment\":\"Name of the other party.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reconciled\",\"rust_name\":\"reconciled\",\"ty\":\"Bool\",\"comment\":\"Whether it is matched to a ledger entry.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"currency\",\"rust_name\":\"Currency\",\"comment\":\"A currency we trade in.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"ISO-4217 code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Currency name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"exchange_rate\",\"rust_name\":\"ExchangeRate\",\"comment\":\"The rate of a currency against EUR on a day.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"currency\",\"rust_name\":\"currency\",\"ty\":{\"Record\":\"currency\"},\"comment\":\"Foreign currency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rate\",\"rust_name\":\"rate\",\"ty\":\"Float\",\"comment\":\"Units of the currency per EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"on_day\",\"rust_name\":\"on_day\",\"ty\":\"Datetime\",\"comment\":\"Day the rate applies to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"tax_rate\",\"rust_name\":\"TaxRate\",\"comment\":\"A sales tax (VAT) rate of a country.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rate_pct\",\"rust_name\":\"rate_pct\",\"ty\":\"Float\",\"comment\":\"Rate in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"E.g. 'standard' or 'reduced'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"fixed_asset\",\"rust_name\":\"FixedAsset\",\"comment\":\"A capitalised asset that is depreciated over time.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Asset description.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"acquired_at\",\"rust_name\":\"acquired_at\",\"ty\":\"Datetime\",\"comment\":\"Acquisition date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Acquisition cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"useful_life_years\",\"rust_name\":\"useful_life_years\",\"ty\":\"Int\",\"comment\":\"Depreciation period in years.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_center\",\"rust_name\":\"cost_center\",\"ty\":{\"Option\":{\"Record\":\"cost_center\"}},\"comment\":\"Cost centre owning it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"depreciation\",\"rust_name\":\"Depreciation\",\"comment\":\"A depreciation booking of a fixed asset for a period.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"asset\",\"rust_name\":\"asset\",\"ty\":{\"Record\":\"fixed_asset\"},\"comment\":\"Depreciated asset.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"String\",\"comment\":\"Month as 'YYYY-MM'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Depreciation amount in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"loan\",\"rust_name\":\"Loan\",\"comment\":\"Money the company borrowed.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"lender\",\"rust_name\":\"lender\",\"ty\":\"String\",\"comment\":\"Bank or lender.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"principal\",\"rust_name\":\"principal\",\"ty\":\"Decimal\",\"comment\":\"Amount borrowed in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"interest_pct\",\"rust_name\":\"interest_pct\",\"ty\":\"Float\",\"comment\":\"Yearly interest rate in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"matures_at\",\"rust_name\":\"matures_at\",\"ty\":\"Datetime\",\"comment\":\"Repayment date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"audit_finding\",\"rust_name\":\"AuditFinding\",\"comment\":\"An issue raised by internal or external auditors.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Short description.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"severity\",\"rust_name\":\"severity\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"How serious it is.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"raised_at\",\"rust_name\":\"raised_at\",\"ty\":\"Datetime\",\"comment\":\"When it was raised.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Who must fix it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolved\",\"rust_name\":\"resolved\",\"ty\":\"Bool\",\"comment\":\"Whether it is closed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"support_ticket\",\"rust_name\":\"SupportTicket\",\"comment\":\"A customer's request or problem handled by support. Comments: support_ticket->has_comment->ticket_comment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"subject\",\"rust_name\":\"subject\",\"ty\":\"String\",\"comment\":\"One-line summary.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer who raised it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Option\":{\"Record\":\"product\"}},\"comment\":\"Product concerned, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"priority\",\"rust_name\":\"priority\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"Urgency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"open\",\"waiting\",\"resolved\",\"closed\"]},\"comment\":\"Handling state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"channel\",\"rust_name\":\"channel\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"How it reached us.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened_at\",\"rust_name\":\"opened_at\",\"ty\":\"Datetime\",\"comment\":\"When it was opened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolved_at\",\"rust_name\":\"resolved_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it was resolved.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"assignee\",\"rust_name\":\"assignee\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Support agent working it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sla\",\"rust_name\":\"sla\",\"ty\":{\"Option\":{\"Record\":\"sla_policy\"}},\"comment\":\"Service-level policy that applies.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"ticket_comment\",\"rust_name\":\"TicketComment\",\"comment\":\"A message on a support ticket, from the customer or an agent.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"body\",\"rust_name\":\"body\",\"ty\":\"String\",\"comment\":\"Message text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"written_at\",\"rust_name\":\"written_at\",\"ty\":\"Datetime\",\"comment\":\"When it was written.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"internal\",\"rust_name\":\"internal\",\"ty\":\"Bool\",\"comment\":\"Whether only staff can see it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"author\",\"rust_name\":\"author\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Agent who wrote it; none when the customer did.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"has_comment\",\"rust_name\":\"HasComment\",\"comment\":\"A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.\",\"kind\":{\"Relation\":{\"from\":\"support_ticket\",\"to\":\"ticket_comment\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"sla_policy\",\"rust_name\":\"SlaPolicy\",\"comment\":\"Response and resolution times promised to customers.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Policy name, e.g. 'Premium 24/7'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"first_response_hours\",\"rust_name\":\"first_response_hours\",\"ty\":\"Int\",\"comment\":\"Hours to the first response.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolution_hours\",\"rust_name\":\"resolution_hours\",\"ty\":\"Int\",\"comment\":\"Hours to resolution.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"sla_breach\",\"rust_name\":\"SlaBreach\",\"comment\":\"A ticket that missed its service-level target.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"ticket\",\"rust_name\":\"ticket\",\"ty\":{\"Record\":\"support_ticket\"},\"comment\":\"Late ticket.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"'response' or 'resolution'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"late_by_hours\",\"rust_name\":\"late_by_hours\",\"ty\":\"Float\",\"comment\":\"How late, in hours.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"knowledge_article\",\"rust_name\":\"KnowledgeArticle\",\"comment\":\"A help-centre article.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Article title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"body\",\"rust_name\":\"body\",\"ty\":\"String\",\"comment\":\"Article text.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Option\":{\"Record\":\"product\"}},\"comment\":\"Product it documents.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"views\",\"rust_name\":\"views\",\"ty\":\"Int\",\"comment\":\"Page views.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"author\",\"rust_name\":\"author\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Writer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"customer_survey\",\"rust_name\":\"CustomerSurvey\",\"comment\":\"A satisfaction survey answered after a ticket was resolved.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"ticket\",\"rust_name\":\"ticket\",\"ty\":{\"Record\":\"support_ticket\"},\"comment\":\"Ticket it rates.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"csat\",\"rust_name\":\"csat\",\"ty\":\"Int\",\"comment\":\"Satisfaction from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"nps\",\"rust_name\":\"nps\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Likelihood to recommend from 0 to 10.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"comment\",\"rust_name\":\"comment\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Free-text feedback.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"support_team\",\"rust_name\":\"SupportTeam\",\"comment\":\"A team of support agents, e.g. 'Tier 2' or 'Billing'.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Team name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lead\",\"rust_name\":\"lead\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Team lead.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"member_of\",\"rust_name\":\"MemberOf\",\"comment\":\"An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"support_team\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"since\",\"rust_name\":\"since\",\"ty\":\"Datetime\",\"comment\":\"Joined the team on.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"escalation\",\"rust_name\":\"Escalation\",\"comment\":\"A ticket handed to a higher tier or to engineering.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"ticket\",\"rust_name\":\"ticket\",\"ty\":{\"Record\":\"support_ticket\"},\"comment\":\"Escalated ticket.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"to_team\",\"rust_name\":\"to_team\",\"ty\":{\"Record\":\"support_team\"},\"comment\":\"Team it went to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"escalated_at\",\"rust_name\":\"escalated_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"return_request\",\"rust_name\":\"ReturnRequest\",\"comment\":\"A customer's request to return a delivered product (RMA).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Record\":\"sales_order\"},\"comment\":\"Order the product came with.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product returned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units returned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why it is returned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"approved\",\"rust_name\":\"approved\",\"ty\":\"Bool\",\"comment\":\"Whether the return was accepted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"refund\",\"rust_name\":\"refund\",\"ty\":\"Decimal\",\"comment\":\"Refund in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"complaint\",\"rust_name\":\"Complaint\",\"comment\":\"A formal complaint from a customer.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Complaining customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"subject\",\"rust_name\":\"subject\",\"ty\":\"String\",\"comment\":\"What it is about.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"When it was received.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"severity\",\"rust_name\":\"severity\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"How serious it is.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"carrier\",\"rust_name\":\"Carrier\",\"comment\":\"A transport company that moves our shipments.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Carrier name, e.g. 'DHL Freight'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"mode\",\"rust_name\":\"mode\",\"ty\":\"String\",\"comment\":\"Road, rail, sea, air or parcel.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rating\",\"rust_name\":\"rating\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Our rating from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"shipment\",\"rust_name\":\"Shipment\",\"comment\":\"A consignment of goods sent to a customer or between warehouses.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"tracking_number\",\"rust_name\":\"tracking_number\",\"ty\":\"String\",\"comment\":\"Carrier's tracking number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sales_order\",\"rust_name\":\"sales_order\",\"ty\":{\"Option\":{\"Record\":\"sales_order\"}},\"comment\":\"Order shipped, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"carrier\",\"rust_name\":\"carrier\",\"ty\":{\"Record\":\"carrier\"},\"comment\":\"Carrier moving it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"from_warehouse\",\"rust_name\":\"from_warehouse\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Warehouse it leaves from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"planned\",\"in_transit\",\"delivered\",\"exception\"]},\"comment\":\"Transport state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"shipped_at\",\"rust_name\":\"shipped_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it left.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"delivered_at\",\"rust_name\":\"delivered_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it arrived.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"weight_kg\",\"rust_name\":\"weight_kg\",\"ty\":\"Float\",\"comment\":\"Gross weight.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"freight_cost\",\"rust_name\":\"freight_cost\",\"ty\":\"Decimal\",\"comment\":\"What the carrier charges, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"package\",\"rust_name\":\"Package\",\"comment\":\"One parcel or pallet of a shipment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"shipment\",\"rust_name\":\"shipment\",\"ty\":{\"Record\":\"shipment\"},\"comment\":\"Shipment it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"weight_kg\",\"rust_name\":\"weight_kg\",\"ty\":\"Float\",\"comment\":\"Weight.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"dimensions\",\"rust_name\":\"dimensions\",\"ty\":\"String\",\"comment\":\"L x W x H in cm.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"delivery_address\",\"rust_name\":\"DeliveryAddress\",\"comment\":\"An address we deliver to.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Customer at the address.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"street\",\"rust_name\":\"street\",\"ty\":\"String\",\"comment\":\"Street and number.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":\"String\",\"comment\":\"City.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"postal_code\",\"rust_name\":\"postal_code\",\"ty\":\"String\",\"comment\":\"Postal code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":\"String\",\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"shipped_to\",\"rust_name\":\"ShippedTo\",\"comment\":\"A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.\",\"kind\":{\"Relation\":{\"from\":\"shipment\",\"to\":\"delivery_address\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"route\",\"rust_name\":\"Route\",\"comment\":\"A recurring delivery route of our own fleet.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Route name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"origin\",\"rust_name\":\"origin\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Depot the route starts from.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"stops\",\"rust_name\":\"stops\",\"ty\":\"Int\",\"comment\":\"Number of stops.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"distance_km\",\"rust_name\":\"distance_km\",\"ty\":\"Float\",\"comment\":\"Length in kilometres.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"vehicle\",\"rust_name\":\"Vehicle\",\"comment\":\"A truck or van of our own fleet.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"plate\",\"rust_name\":\"plate\",\"ty\":\"String\",\"comment\":\"Licence plate.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"Van, truck or trailer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"capacity_kg\",\"rust_name\":\"capacity_kg\",\"ty\":\"Float\",\"comment\":\"Payload.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"depot\",\"rust_name\":\"depot\",\"ty\":{\"Record\":\"warehouse\"},\"comment\":\"Home depot.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"driver\",\"rust_name\":\"Driver\",\"comment\":\"A driver of our fleet.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"employee\",\"rust_name\":\"employee\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"The driver's employee record.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"licence_class\",\"rust_name\":\"licence_class\",\"ty\":\"String\",\"comment\":\"Driving licence class.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"licence_expires\",\"rust_name\":\"licence_expires\",\"ty\":\"Datetime\",\"comment\":\"Licence expiry date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"trip\",\"rust_name\":\"Trip\",\"comment\":\"One run of a vehicle on a route on a day.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"route\",\"rust_name\":\"route\",\"ty\":{\"Record\":\"route\"},\"comment\":\"Route driven.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"vehicle\",\"rust_name\":\"vehicle\",\"ty\":{\"Record\":\"vehicle\"},\"comment\":\"Vehicle used.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"driver\",\"rust_name\":\"driver\",\"ty\":{\"Record\":\"driver\"},\"comment\":\"Driver.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"departed_at\",\"rust_name\":\"departed_at\",\"ty\":\"Datetime\",\"comment\":\"Departure.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"returned_at\",\"rust_name\":\"returned_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Return to depot.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"carries\",\"rust_name\":\"Carries\",\"comment\":\"A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.\",\"kind\":{\"Relation\":{\"from\":\"trip\",\"to\":\"shipment\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"fuel_log\",\"rust_name\":\"FuelLog\",\"comment\":\"A refuelling of a fleet vehicle.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"vehicle\",\"rust_name\":\"vehicle\",\"ty\":{\"Record\":\"vehicle\"},\"comment\":\"Refuelled vehicle.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"litres\",\"rust_name\":\"litres\",\"ty\":\"Float\",\"comment\":\"Litres.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"filled_at\",\"rust_name\":\"filled_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"vehicle_maintenance\",\"rust_name\":\"VehicleMaintenance\",\"comment\":\"A service or repair of a fleet vehicle.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"vehicle\",\"rust_name\":\"vehicle\",\"ty\":{\"Record\":\"vehicle\"},\"comment\":\"Serviced vehicle.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"serviced_at\",\"rust_name\":\"serviced_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What was done.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"customs_declaration\",\"rust_name\":\"CustomsDeclaration\",\"comment\":\"An export or import declaration for a cross-border shipment.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"shipment\",\"rust_name\":\"shipment\",\"ty\":{\"Record\":\"shipment\"},\"comment\":\"Declared shipment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hs_code\",\"rust_name\":\"hs_code\",\"ty\":\"String\",\"comment\":\"Harmonised System tariff code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"declared_value\",\"rust_name\":\"declared_value\",\"ty\":\"Decimal\",\"comment\":\"Customs value in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"duty\",\"rust_name\":\"duty\",\"ty\":\"Decimal\",\"comment\":\"Duty paid in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"freight_rate\",\"rust_name\":\"FreightRate\",\"comment\":\"A carrier's price to move goods on a lane.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"carrier\",\"rust_name\":\"carrier\",\"ty\":{\"Record\":\"carrier\"},\"comment\":\"Carrier.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"origin_country\",\"rust_name\":\"origin_country\",\"ty\":\"String\",\"comment\":\"From, ISO-3166 alpha-2.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"destination_country\",\"rust_name\":\"destination_country\",\"ty\":\"String\",\"comment\":\"To, ISO-3166 alpha-2.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"price_per_kg\",\"rust_name\":\"price_per_kg\",\"ty\":\"Decimal\",\"comment\":\"Price per kilogram in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"delivery_exception\",\"rust_name\":\"DeliveryException\",\"comment\":\"A problem during delivery: damage, delay or failed attempt.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"shipment\",\"rust_name\":\"shipment\",\"ty\":{\"Record\":\"shipment\"},\"comment\":\"Affected shipment.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"Damage, delay, lost or refused.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reported_at\",\"rust_name\":\"reported_at\",\"ty\":\"Datetime\",\"comment\":\"When it was reported.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"campaign\",\"rust_name\":\"Campaign\",\"comment\":\"A marketing campaign with a budget and a goal.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Campaign name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"channel\",\"rust_name\":\"channel\",\"ty\":{\"Literal\":[\"email\",\"phone\",\"chat\",\"web\"]},\"comment\":\"Main channel.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"budget\",\"rust_name\":\"budget\",\"ty\":\"Decimal\",\"comment\":\"Planned spend in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Marketer in charge.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"targets\",\"rust_name\":\"Targets\",\"comment\":\"A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.\",\"kind\":{\"Relation\":{\"from\":\"campaign\",\"to\":\"audience_segment\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"audience_segment\",\"rust_name\":\"AudienceSegment\",\"comment\":\"A group of customers or prospects defined for marketing.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Segment name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"rule\",\"rust_name\":\"rule\",\"ty\":\"String\",\"comment\":\"How members are selected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"size\",\"rust_name\":\"size\",\"ty\":\"Int\",\"comment\":\"Current number of members.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"generated\",\"rust_name\":\"Generated\",\"comment\":\"A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.\",\"kind\":{\"Relation\":{\"from\":\"campaign\",\"to\":\"lead\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Attributed cost per lead, EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"email_send\",\"rust_name\":\"EmailSend\",\"comment\":\"One marketing email sent to a contact.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"campaign\",\"rust_name\":\"campaign\",\"ty\":{\"Record\":\"campaign\"},\"comment\":\"Campaign it belongs to.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"contact\",\"rust_name\":\"contact\",\"ty\":{\"Record\":\"contact\"},\"comment\":\"Recipient.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"sent_at\",\"rust_name\":\"sent_at\",\"ty\":\"Datetime\",\"comment\":\"When it was sent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened\",\"rust_name\":\"opened\",\"ty\":\"Bool\",\"comment\":\"Whether it was opened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"clicked\",\"rust_name\":\"clicked\",\"ty\":\"Bool\",\"comment\":\"Whether a link was clicked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"marketing_event\",\"rust_name\":\"MarketingEvent\",\"comment\":\"A trade fair, webinar or conference we attend or host.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Event name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"held_at\",\"rust_name\":\"held_at\",\"ty\":\"Datetime\",\"comment\":\"Date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":{\"Option\":\"String\"},\"comment\":\"City; none for online events.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Our cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"registered_for\",\"rust_name\":\"RegisteredFor\",\"comment\":\"A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.\",\"kind\":{\"Relation\":{\"from\":\"contact\",\"to\":\"marketing_event\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"attended\",\"rust_name\":\"attended\",\"ty\":\"Bool\",\"comment\":\"Whether they showed up.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"ad_spend\",\"rust_name\":\"AdSpend\",\"comment\":\"Daily advertising spend of a campaign on a platform.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"campaign\",\"rust_name\":\"campaign\",\"ty\":{\"Record\":\"campaign\"},\"comment\":\"Campaign.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"platform\",\"rust_name\":\"platform\",\"ty\":\"String\",\"comment\":\"Ad platform.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"spent_on\",\"rust_name\":\"spent_on\",\"ty\":\"Datetime\",\"comment\":\"Day.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"amount\",\"rust_name\":\"amount\",\"ty\":\"Decimal\",\"comment\":\"Spend in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"clicks\",\"rust_name\":\"clicks\",\"ty\":\"Int\",\"comment\":\"Clicks received.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"web_visit\",\"rust_name\":\"WebVisit\",\"comment\":\"A visit to our website, tied to a lead when known.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"lead\",\"rust_name\":\"lead\",\"ty\":{\"Option\":{\"Record\":\"lead\"}},\"comment\":\"Visitor, if identified.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"page\",\"rust_name\":\"page\",\"ty\":\"String\",\"comment\":\"Landing page path.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"visited_at\",\"rust_name\":\"visited_at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"utm_campaign\",\"rust_name\":\"utm_campaign\",\"ty\":{\"Option\":{\"Record\":\"campaign\"}},\"comment\":\"Campaign in the tracking link.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"coupon\",\"rust_name\":\"Coupon\",\"comment\":\"A coupon code handed out by a campaign.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"campaign\",\"rust_name\":\"campaign\",\"ty\":{\"Record\":\"campaign\"},\"comment\":\"Campaign that issued it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"code\",\"rust_name\":\"code\",\"ty\":\"String\",\"comment\":\"The code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"redemptions\",\"rust_name\":\"redemptions\",\"ty\":\"Int\",\"comment\":\"Times it was used.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"work_order\",\"rust_name\":\"WorkOrder\",\"comment\":\"An order to produce a quantity of a product on the shop floor.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Product made.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units to produce.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"planned\",\"active\",\"on_hold\",\"done\"]},\"comment\":\"Production state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"work_center\",\"rust_name\":\"work_center\",\"ty\":{\"Record\":\"work_center\"},\"comment\":\"Where it is produced.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bill_of_materials\",\"rust_name\":\"BillOfMaterials\",\"comment\":\"The parts list of a manufactured product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Assembled product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"version\",\"rust_name\":\"version\",\"ty\":\"String\",\"comment\":\"BOM revision.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"bom_component\",\"rust_name\":\"BomComponent\",\"comment\":\"A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.\",\"kind\":{\"Relation\":{\"from\":\"bill_of_materials\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Float\",\"comment\":\"Units of the component per assembled unit.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"work_center\",\"rust_name\":\"WorkCenter\",\"comment\":\"A production line or machine group.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Work centre name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"hourly_rate\",\"rust_name\":\"hourly_rate\",\"ty\":\"Decimal\",\"comment\":\"Cost per machine hour in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"capacity_hours\",\"rust_name\":\"capacity_hours\",\"ty\":\"Float\",\"comment\":\"Available hours per week.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"machine\",\"rust_name\":\"Machine\",\"comment\":\"A machine on the shop floor.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_center\",\"rust_name\":\"work_center\",\"ty\":{\"Record\":\"work_center\"},\"comment\":\"Where it stands.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"model\",\"rust_name\":\"model\",\"ty\":\"String\",\"comment\":\"Machine model.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"installed_at\",\"rust_name\":\"installed_at\",\"ty\":\"Datetime\",\"comment\":\"Installation date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"machine_downtime\",\"rust_name\":\"MachineDowntime\",\"comment\":\"A period when a machine could not run.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"machine\",\"rust_name\":\"machine\",\"ty\":{\"Record\":\"machine\"},\"comment\":\"Stopped machine.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"started_at\",\"rust_name\":\"started_at\",\"ty\":\"Datetime\",\"comment\":\"Start of the stop.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ended_at\",\"rust_name\":\"ended_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"End of the stop.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cause\",\"rust_name\":\"cause\",\"ty\":\"String\",\"comment\":\"Breakdown, changeover, maintenance or no material.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"quality_inspection\",\"rust_name\":\"QualityInspection\",\"comment\":\"A quality check of produced or received goods.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_order\",\"rust_name\":\"work_order\",\"ty\":{\"Option\":{\"Record\":\"work_order\"}},\"comment\":\"Production checked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"lot\",\"rust_name\":\"lot\",\"ty\":{\"Option\":{\"Record\":\"lot\"}},\"comment\":\"Batch checked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"inspector\",\"rust_name\":\"inspector\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Inspector.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"passed\",\"rust_name\":\"passed\",\"ty\":\"Bool\",\"comment\":\"Whether it passed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"defects\",\"rust_name\":\"defects\",\"ty\":\"Int\",\"comment\":\"Defects found.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"scrap_record\",\"rust_name\":\"ScrapRecord\",\"comment\":\"Material scrapped in production.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_order\",\"rust_name\":\"work_order\",\"ty\":{\"Record\":\"work_order\"},\"comment\":\"Order that scrapped it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"Scrapped material.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units scrapped.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reason\",\"rust_name\":\"reason\",\"ty\":\"String\",\"comment\":\"Why.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"production_shift\",\"rust_name\":\"ProductionShift\",\"comment\":\"A shift worked at a work centre.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"work_center\",\"rust_name\":\"work_center\",\"ty\":{\"Record\":\"work_center\"},\"comment\":\"Where.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"supervisor\",\"rust_name\":\"supervisor\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Shift supervisor.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"output_units\",\"rust_name\":\"output_units\",\"ty\":\"Int\",\"comment\":\"Units produced in the shift.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"it_asset\",\"rust_name\":\"ItAsset\",\"comment\":\"A laptop, phone, monitor or licence handed out to employees.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"tag\",\"rust_name\":\"tag\",\"ty\":\"String\",\"comment\":\"Asset tag.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"Laptop, phone, monitor or licence.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"state\",\"rust_name\":\"state\",\"ty\":{\"Literal\":[\"in_use\",\"in_stock\",\"repair\",\"retired\"]},\"comment\":\"Where the asset is in its life.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"assigned_to\",\"rust_name\":\"assigned_to\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Current holder.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"purchased_at\",\"rust_name\":\"purchased_at\",\"ty\":\"Datetime\",\"comment\":\"Purchase date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost\",\"rust_name\":\"cost\",\"ty\":\"Decimal\",\"comment\":\"Purchase cost in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"software_license\",\"rust_name\":\"SoftwareLicense\",\"comment\":\"A licence for a software product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"product_name\",\"rust_name\":\"product_name\",\"ty\":\"String\",\"comment\":\"Software name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"seats\",\"rust_name\":\"seats\",\"ty\":\"Int\",\"comment\":\"Licensed seats.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"annual_cost\",\"rust_name\":\"annual_cost\",\"ty\":\"Decimal\",\"comment\":\"Cost per year in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"renews_at\",\"rust_name\":\"renews_at\",\"ty\":\"Datetime\",\"comment\":\"Renewal date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"licensed_to\",\"rust_name\":\"LicensedTo\",\"comment\":\"A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.\",\"kind\":{\"Relation\":{\"from\":\"software_license\",\"to\":\"employee\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"it_ticket\",\"rust_name\":\"ItTicket\",\"comment\":\"An internal IT help-desk request.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"requester\",\"rust_name\":\"requester\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Employee asking for help.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"subject\",\"rust_name\":\"subject\",\"ty\":\"String\",\"comment\":\"Summary.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"priority\",\"rust_name\":\"priority\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"Urgency.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"open\",\"waiting\",\"resolved\",\"closed\"]},\"comment\":\"State.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"asset\",\"rust_name\":\"asset\",\"ty\":{\"Option\":{\"Record\":\"it_asset\"}},\"comment\":\"Asset concerned.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"meeting_room\",\"rust_name\":\"MeetingRoom\",\"comment\":\"A bookable room in an office.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"office\",\"rust_name\":\"office\",\"ty\":{\"Record\":\"office\"},\"comment\":\"Office.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Room name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"seats\",\"rust_name\":\"seats\",\"ty\":\"Int\",\"comment\":\"Seats.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"room_booking\",\"rust_name\":\"RoomBooking\",\"comment\":\"A booking of a meeting room.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"room\",\"rust_name\":\"room\",\"ty\":{\"Record\":\"meeting_room\"},\"comment\":\"Booked room.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"booked_by\",\"rust_name\":\"booked_by\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Who booked.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"lease\",\"rust_name\":\"Lease\",\"comment\":\"A rental contract for an office or warehouse.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"office\",\"rust_name\":\"office\",\"ty\":{\"Option\":{\"Record\":\"office\"}},\"comment\":\"Leased office.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"warehouse\",\"rust_name\":\"warehouse\",\"ty\":{\"Option\":{\"Record\":\"warehouse\"}},\"comment\":\"Leased warehouse.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"monthly_rent\",\"rust_name\":\"monthly_rent\",\"ty\":\"Decimal\",\"comment\":\"Rent per month in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":\"Datetime\",\"comment\":\"End of the lease.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"security_incident\",\"rust_name\":\"SecurityIncident\",\"comment\":\"An information security incident.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What happened.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"severity\",\"rust_name\":\"severity\",\"ty\":{\"Literal\":[\"low\",\"normal\",\"high\",\"urgent\"]},\"comment\":\"Severity.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"detected_at\",\"rust_name\":\"detected_at\",\"ty\":\"Datetime\",\"comment\":\"When it was detected.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"affected_asset\",\"rust_name\":\"affected_asset\",\"ty\":{\"Option\":{\"Record\":\"it_asset\"}},\"comment\":\"Affected device.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"resolved\",\"rust_name\":\"resolved\",\"ty\":\"Bool\",\"comment\":\"Whether it is closed.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"project\",\"rust_name\":\"Project\",\"comment\":\"An internal or customer project with a budget and a manager.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Project name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Option\":{\"Record\":\"customer\"}},\"comment\":\"Customer paying for it; none for internal projects.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"manager\",\"rust_name\":\"manager\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Project manager.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"planned\",\"active\",\"on_hold\",\"done\"]},\"comment\":\"State.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"budget\",\"rust_name\":\"budget\",\"ty\":\"Decimal\",\"comment\":\"Budget in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"starts_at\",\"rust_name\":\"starts_at\",\"ty\":\"Datetime\",\"comment\":\"Start.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"ends_at\",\"rust_name\":\"ends_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"Planned end.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"milestone\",\"rust_name\":\"Milestone\",\"comment\":\"A dated deliverable of a project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Deliverable.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"due_at\",\"rust_name\":\"due_at\",\"ty\":\"Datetime\",\"comment\":\"Due date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"reached\",\"rust_name\":\"reached\",\"ty\":\"Bool\",\"comment\":\"Whether it was delivered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"project_task\",\"rust_name\":\"ProjectTask\",\"comment\":\"A task in a project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"What to do.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"assignee\",\"rust_name\":\"assignee\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"Who does it.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"estimate_hours\",\"rust_name\":\"estimate_hours\",\"ty\":\"Float\",\"comment\":\"Estimated effort.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"done\",\"rust_name\":\"done\",\"ty\":\"Bool\",\"comment\":\"Whether it is finished.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"works_on\",\"rust_name\":\"WorksOn\",\"comment\":\"An employee (in) staffed on a project (out). Traverse: employee->works_on->project.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"project\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"role\",\"rust_name\":\"role\",\"ty\":\"String\",\"comment\":\"Role on the project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"allocation_pct\",\"rust_name\":\"allocation_pct\",\"ty\":\"Int\",\"comment\":\"Share of their time, in percent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"project_risk\",\"rust_name\":\"ProjectRisk\",\"comment\":\"A risk recorded for a project.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"The risk.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"probability\",\"rust_name\":\"probability\",\"ty\":\"Float\",\"comment\":\"Likelihood from 0 to 1.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"impact\",\"rust_name\":\"impact\",\"ty\":\"Int\",\"comment\":\"Impact from 1 to 5.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"change_request\",\"rust_name\":\"ChangeRequest\",\"comment\":\"A change to a project's scope, schedule or budget.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"project\",\"rust_name\":\"project\",\"ty\":{\"Record\":\"project\"},\"comment\":\"Project.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"description\",\"rust_name\":\"description\",\"ty\":\"String\",\"comment\":\"What changes.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cost_impact\",\"rust_name\":\"cost_impact\",\"ty\":\"Decimal\",\"comment\":\"Budget change in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"pending\",\"approved\",\"rejected\"]},\"comment\":\"Approval state.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"legal_case\",\"rust_name\":\"LegalCase\",\"comment\":\"A dispute or lawsuit the company is party to.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Case name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counterparty\",\"rust_name\":\"counterparty\",\"ty\":\"String\",\"comment\":\"Other party.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"opened_at\",\"rust_name\":\"opened_at\",\"ty\":\"Datetime\",\"comment\":\"When it started.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"exposure\",\"rust_name\":\"exposure\",\"ty\":\"Decimal\",\"comment\":\"Estimated financial exposure in EUR.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"counsel\",\"rust_name\":\"counsel\",\"ty\":{\"Option\":{\"Record\":\"employee\"}},\"comment\":\"In-house lawyer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"policy\",\"rust_name\":\"Policy\",\"comment\":\"An internal policy document employees must follow.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Policy title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"version\",\"rust_name\":\"version\",\"ty\":\"String\",\"comment\":\"Version.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"effective_from\",\"rust_name\":\"effective_from\",\"ty\":\"Datetime\",\"comment\":\"Effective date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"owner\",\"rust_name\":\"owner\",\"ty\":{\"Record\":\"employee\"},\"comment\":\"Policy owner.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"acknowledged\",\"rust_name\":\"Acknowledged\",\"comment\":\"An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.\",\"kind\":{\"Relation\":{\"from\":\"employee\",\"to\":\"policy\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"at\",\"rust_name\":\"at\",\"ty\":\"Datetime\",\"comment\":\"When.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"data_request\",\"rust_name\":\"DataRequest\",\"comment\":\"A customer's data protection request (access or deletion, GDPR).\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"customer\",\"rust_name\":\"customer\",\"ty\":{\"Record\":\"customer\"},\"comment\":\"Requesting customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"kind\",\"rust_name\":\"kind\",\"ty\":\"String\",\"comment\":\"'access', 'deletion' or 'correction'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"received_at\",\"rust_name\":\"received_at\",\"ty\":\"Datetime\",\"comment\":\"When it was received.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"completed_at\",\"rust_name\":\"completed_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When it was answered.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"certification\",\"rust_name\":\"Certification\",\"comment\":\"A certification the company holds, such as ISO 9001.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Certificate name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"issuer\",\"rust_name\":\"issuer\",\"ty\":\"String\",\"comment\":\"Certification body.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"expires_at\",\"rust_name\":\"expires_at\",\"ty\":\"Datetime\",\"comment\":\"Expiry date.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[{\"rust_name\":\"Segment\",\"comment\":null,\"variants\":[[\"Enterprise\",\"enterprise\"],[\"MidMarket\",\"mid_market\"],[\"SmallBusiness\",\"small_business\"],[\"Consumer\",\"consumer\"]]},{\"rust_name\":\"LeadStatus\",\"comment\":null,\"variants\":[[\"New\",\"new\"],[\"Contacted\",\"contacted\"],[\"Qualified\",\"qualified\"],[\"Disqualified\",\"disqualified\"],[\"Converted\",\"converted\"]]},{\"rust_name\":\"OpportunityStage\",\"comment\":null,\"variants\":[[\"Prospecting\",\"prospecting\"],[\"Proposal\",\"proposal\"],[\"Negotiation\",\"negotiation\"],[\"Won\",\"won\"],[\"Lost\",\"lost\"]]},{\"rust_name\":\"OrderStatus\",\"comment\":null,\"variants\":[[\"Draft\",\"draft\"],[\"Confirmed\",\"confirmed\"],[\"Shipped\",\"shipped\"],[\"Delivered\",\"delivered\"],[\"Cancelled\",\"cancelled\"]]},{\"rust_name\":\"InvoiceStatus\",\"comment\":null,\"variants\":[[\"Draft\",\"draft\"],[\"Sent\",\"sent\"],[\"Paid\",\"paid\"],[\"Overdue\",\"overdue\"],[\"Void\",\"void\"]]},{\"rust_name\":\"EmploymentType\",\"comment\":null,\"variants\":[[\"FullTime\",\"full_time\"],[\"PartTime\",\"part_time\"],[\"Contractor\",\"contractor\"],[\"Intern\",\"intern\"]]},{\"rust_name\":\"LeaveKind\",\"comment\":null,\"variants\":[[\"Vacation\",\"vacation\"],[\"Sick\",\"sick\"],[\"Parental\",\"parental\"],[\"Unpaid\",\"unpaid\"]]},{\"rust_name\":\"ApprovalStatus\",\"comment\":null,\"variants\":[[\"Pending\",\"pending\"],[\"Approved\",\"approved\"],[\"Rejected\",\"rejected\"]]},{\"rust_name\":\"TicketPriority\",\"comment\":null,\"variants\":[[\"Low\",\"low\"],[\"Normal\",\"normal\"],[\"High\",\"high\"],[\"Urgent\",\"urgent\"]]},{\"rust_name\":\"TicketStatus\",\"comment\":null,\"variants\":[[\"Open\",\"open\"],[\"Waiting\",\"waiting\"],[\"Resolved\",\"resolved\"],[\"Closed\",\"closed\"]]},{\"rust_name\":\"ShipmentStatus\",\"comment\":null,\"variants\":[[\"Planned\",\"planned\"],[\"InTransit\",\"in_transit\"],[\"Delivered\",\"delivered\"],[\"Exception\",\"exception\"]]},{\"rust_name\":\"Channel\",\"comment\":null,\"variants\":[[\"Email\",\"email\"],[\"Phone\",\"phone\"],[\"Chat\",\"chat\"],[\"Web\",\"web\"]]},{\"rust_name\":\"AccountType\",\"comment\":null,\"variants\":[[\"Asset\",\"asset\"],[\"Liability\",\"liability\"],[\"Equity\",\"equity\"],[\"Revenue\",\"revenue\"],[\"Expense\",\"expense\"]]},{\"rust_name\":\"AssetState\",\"comment\":null,\"variants\":[[\"InUse\",\"in_use\"],[\"InStock\",\"in_stock\"],[\"Repair\",\"repair\"],[\"Retired\",\"retired\"]]},{\"rust_name\":\"ProjectStatus\",\"comment\":null,\"variants\":[[\"Planned\",\"planned\"],[\"Active\",\"active\"],[\"OnHold\",\"on_hold\"],[\"Done\",\"done\"]]}],\"analyzers\":[],\"settings\":{\"exposed\":[\"customer\",\"contact\",\"employs_contact\",\"lead\",\"opportunity\",\"quote\",\"sales_order\",\"placed\",\"order_line\",\"sales_region\",\"sales_target\",\"commission\",\"price_list\",\"price_entry\",\"discount\",\"contract\",\"subscription\",\"customer_note\",\"sales_activity\",\"competitor\",\"competes_on\",\"product\",\"product_category\",\"brand\",\"made_by\",\"product_review\",\"product_bundle\",\"bundle_item\",\"product_attribute\",\"warranty\",\"warehouse\",\"storage_bin\",\"stock_level\",\"stock_movement\",\"inventory_count\",\"lot\",\"serial_number\",\"reorder_rule\",\"stocktake\",\"pick_list\",\"goods_receipt\",\"supplier\",\"supplier_contact\",\"purchase_order\",\"po_line\",\"purchase_requisition\",\"supplier_invoice\",\"supplier_evaluation\",\"supplies\",\"rfq\",\"bid_on\",\"employee\",\"reports_to\",\"department\",\"job_position\",\"pay_grade\",\"salary\",\"leave_request\",\"leave_balance\",\"timesheet\",\"performance_review\",\"goal\",\"training_course\",\"attended\",\"skill\",\"has_skill\",\"job_opening\",\"candidate\",\"applied_for\",\"interview\",\"benefit\",\"enrolled_in\",\"office\",\"emergency_contact\",\"onboarding\",\"termination\",\"payroll_run\",\"payslip\",\"bonus\",\"deduction\",\"tax_withholding\",\"bank_detail\",\"gl_account\",\"journal_entry\",\"journal_line\",\"fiscal_period\",\"cost_center\",\"budget\",\"invoice\",\"payment\",\"settles\",\"credit_note\",\"expense_claim\",\"expense_item\",\"bank_account\",\"bank_transaction\",\"currency\",\"exchange_rate\",\"tax_rate\",\"fixed_asset\",\"depreciation\",\"loan\",\"audit_finding\",\"support_ticket\",\"ticket_comment\",\"has_comment\",\"sla_policy\",\"sla_breach\",\"knowledge_article\",\"customer_survey\",\"support_team\",\"member_of\",\"escalation\",\"return_request\",\"complaint\",\"carrier\",\"shipment\",\"package\",\"delivery_address\",\"shipped_to\",\"route\",\"vehicle\",\"driver\",\"trip\",\"carries\",\"fuel_log\",\"vehicle_maintenance\",\"customs_declaration\",\"freight_rate\",\"delivery_exception\",\"campaign\",\"targets\",\"audience_segment\",\"generated\",\"email_send\",\"marketing_event\",\"registered_for\",\"ad_spend\",\"web_visit\",\"coupon\",\"work_order\",\"bill_of_materials\",\"bom_component\",\"work_center\",\"machine\",\"machine_downtime\",\"quality_inspection\",\"scrap_record\",\"production_shift\",\"it_asset\",\"software_license\",\"licensed_to\",\"it_ticket\",\"meeting_room\",\"room_booking\",\"lease\",\"security_incident\",\"project\",\"milestone\",\"project_task\",\"works_on\",\"project_risk\",\"change_request\",\"legal_case\",\"policy\",\"acknowledged\",\"data_request\",\"certification\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"customer\",\"field\":\"segment\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"sales_order\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"invoice\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"support_ticket\",\"field\":\"priority\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"support_ticket\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"shipment\",\"field\":\"status\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"employee\",\"field\":\"employment_type\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"leave_request\",\"field\":\"kind\"},\"limit\":20}}],\"examples\":{\"table\":\"query_example\",\"dimension\":256,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"analyst_bot\",\"token_duration\":\"1h\",\"session_duration\":\"8h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":{\"budget\":2000,\"always\":[],\"mix\":\"FullTextVector\"}}}",
         ))
 }
+/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
+#[allow(dead_code)]
+pub async fn apply_schema<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<()> {
+    ::surqlc::runtime::module::apply_schema::<Schema, C>(db).await
+}
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`]; empty when they match ([`::surqlc::drift::check_drift`]).
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<::surqlc::drift::Drift> {
+    ::surqlc::runtime::module::check_drift::<Schema, C>(db).await
+}
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::schema_context;
+/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::value_hints;
+/// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
+#[allow(dead_code)]
+pub async fn similar_examples<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::Example>> {
+    ::surqlc::runtime::module::similar_examples(db, qvec).await
+}
+/// `fn::example_context(qvec)`: the nearest examples as prompt text.
+#[allow(dead_code)]
+pub async fn example_context<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::example_context(db, qvec).await
+}
+/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
+#[allow(dead_code)]
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::nl2surql_prompt(db, question, qvec).await
+}
+/// `fn::remember_example(question, surql, qvec)`: stores a [`validate`]d query as a few-shot example (EDITOR or OWNER connection) and returns its id.
+#[allow(dead_code)]
+pub async fn remember_example<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    surql: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::surqlc::runtime::RecordId> {
+    ::surqlc::runtime::module::remember_example::<Schema, C>(db, question, surql, qvec)
+        .await
+}
+/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`]); `db` keeps its own session.
+#[allow(dead_code)]
+pub async fn agent_signin<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    namespace: &str,
+    database: &str,
+    password: &str,
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Agent<C>> {
+    ::surqlc::runtime::module::agent_signin::<
+        Schema,
+        C,
+    >(db, namespace, database, password)
+        .await
+}
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
 #[allow(dead_code)]
 pub fn validate(surql: &str) -> ::surqlc::validate::Report {
-    ::surqlc::validate::validate(schema_ir(), surql)
+    ::surqlc::runtime::module::validate::<Schema>(surql)
 }
-/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
-///
-/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
-/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
-/// with one line per problem, each naming its fix; warnings come back with the rows. A query
-/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
-/// is what keeps it read-only.
+/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`], [`validate`]d and
+/// data-checked first: rows (a missing LIMIT becomes `LIMIT 50`), or the text to send back to the model.
 #[allow(dead_code)]
-pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Outcome,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Outcome> {
+    ::surqlc::runtime::module::run_readonly::<Schema, C>(agent, surql).await
 }
 /// `customer`: A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.
 #[allow(dead_code)]
 pub mod customer {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Customer;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM customer LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM customer LIMIT $limit", limit).await
     }
     /// The `contact` rows this `customer` reaches through `employs_contact`: `customer:id->employs_contact->contact`.
-    ///
-    /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
     pub async fn employs_contact_contact<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Contact>>, Error> {
-        db.query("SELECT * FROM $id->employs_contact->contact")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Contact> {
+        m::traverse(db, "SELECT * FROM $id->employs_contact->contact", id).await
     }
     /// The `employs_contact` edges whose `in` is this `customer`, with their own fields.
-    ///
-    /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
     pub async fn employs_contact_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::EmploysContact>>, Error> {
-        db.query("SELECT * FROM employs_contact WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::EmploysContact> {
+        m::traverse(db, "SELECT * FROM employs_contact WHERE in = $id", id).await
     }
     /// The `sales_order` rows this `customer` reaches through `placed`: `customer:id->placed->sales_order`.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
     pub async fn placed_sales_order<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::SalesOrder>>, Error> {
-        db.query("SELECT * FROM $id->placed->sales_order")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::SalesOrder> {
+        m::traverse(db, "SELECT * FROM $id->placed->sales_order", id).await
     }
     /// The `placed` edges whose `in` is this `customer`, with their own fields.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
     pub async fn placed_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Placed>>, Error> {
-        db.query("SELECT * FROM placed WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Placed> {
+        m::traverse(db, "SELECT * FROM placed WHERE in = $id", id).await
     }
 }
 /// `contact`: A person at a customer we talk to: buyer, decision maker or user.
 #[allow(dead_code)]
 pub mod contact {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Contact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contact` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM contact LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM contact LIMIT $limit", limit).await
     }
     /// The `customer` rows that reach this `contact` through `employs_contact`: `contact:id<-employs_contact<-customer`.
-    ///
-    /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
     pub async fn customer_employs_contact<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Customer>>, Error> {
-        db.query("SELECT * FROM $id<-employs_contact<-customer")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Customer> {
+        m::traverse(db, "SELECT * FROM $id<-employs_contact<-customer", id).await
     }
     /// The `employs_contact` edges whose `out` is this `contact`, with their own fields.
-    ///
-    /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
     pub async fn employs_contact_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::EmploysContact>>, Error> {
-        db.query("SELECT * FROM employs_contact WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::EmploysContact> {
+        m::traverse(db, "SELECT * FROM employs_contact WHERE out = $id", id).await
     }
     /// The `marketing_event` rows this `contact` reaches through `registered_for`: `contact:id->registered_for->marketing_event`.
-    ///
-    /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
     pub async fn registered_for_marketing_event<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::MarketingEvent>>, Error> {
-        db.query("SELECT * FROM $id->registered_for->marketing_event")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::MarketingEvent> {
+        m::traverse(db, "SELECT * FROM $id->registered_for->marketing_event", id).await
     }
     /// The `registered_for` edges whose `in` is this `contact`, with their own fields.
-    ///
-    /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
     pub async fn registered_for_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::RegisteredFor>>, Error> {
-        db.query("SELECT * FROM registered_for WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::RegisteredFor> {
+        m::traverse(db, "SELECT * FROM registered_for WHERE in = $id", id).await
     }
 }
 /// `employs_contact`: Links a customer (in) to one of its contacts (out). Traverse: customer->employs_contact->contact.
 #[allow(dead_code)]
 pub mod employs_contact {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::EmploysContact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `employs_contact` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM employs_contact LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM employs_contact LIMIT $limit", limit).await
     }
 }
 /// `lead`: A prospective customer not yet qualified by sales.
 #[allow(dead_code)]
 pub mod lead {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Lead;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `lead` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM lead LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM lead LIMIT $limit", limit).await
     }
     /// The `campaign` rows that reach this `lead` through `generated`: `lead:id<-generated<-campaign`.
-    ///
-    /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
     pub async fn campaign_generated<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Campaign>>, Error> {
-        db.query("SELECT * FROM $id<-generated<-campaign")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Campaign> {
+        m::traverse(db, "SELECT * FROM $id<-generated<-campaign", id).await
     }
     /// The `generated` edges whose `out` is this `lead`, with their own fields.
-    ///
-    /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
     pub async fn generated_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Generated>>, Error> {
-        db.query("SELECT * FROM generated WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Generated> {
+        m::traverse(db, "SELECT * FROM generated WHERE out = $id", id).await
     }
 }
 /// `opportunity`: A potential deal with a customer, tracked through the sales pipeline.
 #[allow(dead_code)]
 pub mod opportunity {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Opportunity;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `opportunity` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM opportunity LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM opportunity LIMIT $limit", limit).await
     }
     /// The `competitor` rows that reach this `opportunity` through `competes_on`: `opportunity:id<-competes_on<-competitor`.
-    ///
-    /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
     pub async fn competitor_competes_on<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Competitor>>, Error> {
-        db.query("SELECT * FROM $id<-competes_on<-competitor")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Competitor> {
+        m::traverse(db, "SELECT * FROM $id<-competes_on<-competitor", id).await
     }
     /// The `competes_on` edges whose `out` is this `opportunity`, with their own fields.
-    ///
-    /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
     pub async fn competes_on_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::CompetesOn>>, Error> {
-        db.query("SELECT * FROM competes_on WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::CompetesOn> {
+        m::traverse(db, "SELECT * FROM competes_on WHERE out = $id", id).await
     }
 }
 /// `quote`: A priced offer sent to a customer for an opportunity.
 #[allow(dead_code)]
 pub mod quote {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Quote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `quote` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM quote LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM quote LIMIT $limit", limit).await
     }
 }
 /// `sales_order`: A confirmed order from a customer. Buyer: sales_order<-placed<-customer. Lines: sales_order->order_line->product.
 #[allow(dead_code)]
 pub mod sales_order {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SalesOrder;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_order` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM sales_order LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM sales_order LIMIT $limit", limit).await
     }
     /// The `customer` rows that reach this `sales_order` through `placed`: `sales_order:id<-placed<-customer`.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
     pub async fn customer_placed<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Customer>>, Error> {
-        db.query("SELECT * FROM $id<-placed<-customer")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Customer> {
+        m::traverse(db, "SELECT * FROM $id<-placed<-customer", id).await
     }
     /// The `placed` edges whose `out` is this `sales_order`, with their own fields.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
     pub async fn placed_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Placed>>, Error> {
-        db.query("SELECT * FROM placed WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Placed> {
+        m::traverse(db, "SELECT * FROM placed WHERE out = $id", id).await
     }
     /// The `product` rows this `sales_order` reaches through `order_line`: `sales_order:id->order_line->product`.
-    ///
-    /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
     pub async fn order_line_product<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
-        db.query("SELECT * FROM $id->order_line->product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Product> {
+        m::traverse(db, "SELECT * FROM $id->order_line->product", id).await
     }
     /// The `order_line` edges whose `in` is this `sales_order`, with their own fields.
-    ///
-    /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
     pub async fn order_line_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::OrderLine>>, Error> {
-        db.query("SELECT * FROM order_line WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::OrderLine> {
+        m::traverse(db, "SELECT * FROM order_line WHERE in = $id", id).await
     }
 }
 /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->sales_order.
 #[allow(dead_code)]
 pub mod placed {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Placed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `placed` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM placed LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM placed LIMIT $limit", limit).await
     }
 }
 /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
 #[allow(dead_code)]
 pub mod order_line {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::OrderLine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `order_line` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM order_line LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM order_line LIMIT $limit", limit).await
     }
 }
 /// `sales_region`: A geographic sales territory with its own targets.
 #[allow(dead_code)]
 pub mod sales_region {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SalesRegion;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_region` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM sales_region LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM sales_region LIMIT $limit", limit).await
     }
 }
 /// `sales_target`: A revenue target for a region or a representative in a quarter.
 #[allow(dead_code)]
 pub mod sales_target {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SalesTarget;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_target` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM sales_target LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM sales_target LIMIT $limit", limit).await
     }
 }
 /// `commission`: Commission earned by a sales representative on an order.
 #[allow(dead_code)]
 pub mod commission {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Commission;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `commission` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM commission LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM commission LIMIT $limit", limit).await
     }
 }
 /// `price_list`: A named set of prices for a market or customer segment.
 #[allow(dead_code)]
 pub mod price_list {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PriceList;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `price_list` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM price_list LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM price_list LIMIT $limit", limit).await
     }
     /// The `product` rows this `price_list` reaches through `price_entry`: `price_list:id->price_entry->product`.
-    ///
-    /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
     pub async fn price_entry_product<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
-        db.query("SELECT * FROM $id->price_entry->product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Product> {
+        m::traverse(db, "SELECT * FROM $id->price_entry->product", id).await
     }
     /// The `price_entry` edges whose `in` is this `price_list`, with their own fields.
-    ///
-    /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
     pub async fn price_entry_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::PriceEntry>>, Error> {
-        db.query("SELECT * FROM price_entry WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::PriceEntry> {
+        m::traverse(db, "SELECT * FROM price_entry WHERE in = $id", id).await
     }
 }
 /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
 #[allow(dead_code)]
 pub mod price_entry {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PriceEntry;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `price_entry` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM price_entry LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM price_entry LIMIT $limit", limit).await
     }
 }
 /// `discount`: A promotional or negotiated discount rule.
 #[allow(dead_code)]
 pub mod discount {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Discount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `discount` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM discount LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM discount LIMIT $limit", limit).await
     }
 }
 /// `contract`: A signed framework agreement with a customer.
 #[allow(dead_code)]
 pub mod contract {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Contract;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contract` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM contract LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM contract LIMIT $limit", limit).await
     }
 }
 /// `subscription`: A recurring subscription of a customer to a product plan.
 #[allow(dead_code)]
 pub mod subscription {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Subscription;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `subscription` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM subscription LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM subscription LIMIT $limit", limit).await
     }
 }
 /// `customer_note`: A free-text note a colleague wrote about a customer.
 #[allow(dead_code)]
 pub mod customer_note {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::CustomerNote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer_note` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM customer_note LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM customer_note LIMIT $limit", limit).await
     }
 }
 /// `sales_activity`: A call, meeting or email logged by sales against a lead or opportunity.
 #[allow(dead_code)]
 pub mod sales_activity {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SalesActivity;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sales_activity` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM sales_activity LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM sales_activity LIMIT $limit", limit).await
     }
 }
 /// `competitor`: A competing vendor we meet in deals.
 #[allow(dead_code)]
 pub mod competitor {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Competitor;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `competitor` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM competitor LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM competitor LIMIT $limit", limit).await
     }
     /// The `opportunity` rows this `competitor` reaches through `competes_on`: `competitor:id->competes_on->opportunity`.
-    ///
-    /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
     pub async fn competes_on_opportunity<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Opportunity>>, Error> {
-        db.query("SELECT * FROM $id->competes_on->opportunity")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Opportunity> {
+        m::traverse(db, "SELECT * FROM $id->competes_on->opportunity", id).await
     }
     /// The `competes_on` edges whose `in` is this `competitor`, with their own fields.
-    ///
-    /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
     pub async fn competes_on_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::CompetesOn>>, Error> {
-        db.query("SELECT * FROM competes_on WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::CompetesOn> {
+        m::traverse(db, "SELECT * FROM competes_on WHERE in = $id", id).await
     }
 }
 /// `competes_on`: A competitor (in) bidding on an opportunity (out). Traverse: competitor->competes_on->opportunity.
 #[allow(dead_code)]
 pub mod competes_on {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::CompetesOn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `competes_on` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM competes_on LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM competes_on LIMIT $limit", limit).await
     }
 }
 /// `product`: An item we sell: physical good, service or subscription plan. Orders: product<-order_line<-sales_order.
 #[allow(dead_code)]
 pub mod product {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Product;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM product LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM product LIMIT $limit", limit).await
     }
     /// The `sales_order` rows that reach this `product` through `order_line`: `product:id<-order_line<-sales_order`.
-    ///
-    /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
     pub async fn sales_order_order_line<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::SalesOrder>>, Error> {
-        db.query("SELECT * FROM $id<-order_line<-sales_order")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::SalesOrder> {
+        m::traverse(db, "SELECT * FROM $id<-order_line<-sales_order", id).await
     }
     /// The `order_line` edges whose `out` is this `product`, with their own fields.
-    ///
-    /// `order_line`: One line of a sales order: links an order (in) to a product (out). Traverse: sales_order->order_line->product.
     pub async fn order_line_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::OrderLine>>, Error> {
-        db.query("SELECT * FROM order_line WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::OrderLine> {
+        m::traverse(db, "SELECT * FROM order_line WHERE out = $id", id).await
     }
     /// The `price_list` rows that reach this `product` through `price_entry`: `product:id<-price_entry<-price_list`.
-    ///
-    /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
     pub async fn price_list_price_entry<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::PriceList>>, Error> {
-        db.query("SELECT * FROM $id<-price_entry<-price_list")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::PriceList> {
+        m::traverse(db, "SELECT * FROM $id<-price_entry<-price_list", id).await
     }
     /// The `price_entry` edges whose `out` is this `product`, with their own fields.
-    ///
-    /// `price_entry`: The price of a product (out) on a price list (in). Traverse: price_list->price_entry->product.
     pub async fn price_entry_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::PriceEntry>>, Error> {
-        db.query("SELECT * FROM price_entry WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::PriceEntry> {
+        m::traverse(db, "SELECT * FROM price_entry WHERE out = $id", id).await
     }
     /// The `brand` rows this `product` reaches through `made_by`: `product:id->made_by->brand`.
-    ///
-    /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
     pub async fn made_by_brand<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Brand>>, Error> {
-        db.query("SELECT * FROM $id->made_by->brand")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Brand> {
+        m::traverse(db, "SELECT * FROM $id->made_by->brand", id).await
     }
     /// The `made_by` edges whose `in` is this `product`, with their own fields.
-    ///
-    /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
     pub async fn made_by_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::MadeBy>>, Error> {
-        db.query("SELECT * FROM made_by WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::MadeBy> {
+        m::traverse(db, "SELECT * FROM made_by WHERE in = $id", id).await
     }
     /// The `product_bundle` rows that reach this `product` through `bundle_item`: `product:id<-bundle_item<-product_bundle`.
-    ///
-    /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
     pub async fn product_bundle_bundle_item<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::ProductBundle>>, Error> {
-        db.query("SELECT * FROM $id<-bundle_item<-product_bundle")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::ProductBundle> {
+        m::traverse(db, "SELECT * FROM $id<-bundle_item<-product_bundle", id).await
     }
     /// The `bundle_item` edges whose `out` is this `product`, with their own fields.
-    ///
-    /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
     pub async fn bundle_item_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::BundleItem>>, Error> {
-        db.query("SELECT * FROM bundle_item WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::BundleItem> {
+        m::traverse(db, "SELECT * FROM bundle_item WHERE out = $id", id).await
     }
     /// The `purchase_order` rows that reach this `product` through `po_line`: `product:id<-po_line<-purchase_order`.
-    ///
-    /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
     pub async fn purchase_order_po_line<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::PurchaseOrder>>, Error> {
-        db.query("SELECT * FROM $id<-po_line<-purchase_order")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::PurchaseOrder> {
+        m::traverse(db, "SELECT * FROM $id<-po_line<-purchase_order", id).await
     }
     /// The `po_line` edges whose `out` is this `product`, with their own fields.
-    ///
-    /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
     pub async fn po_line_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::PoLine>>, Error> {
-        db.query("SELECT * FROM po_line WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::PoLine> {
+        m::traverse(db, "SELECT * FROM po_line WHERE out = $id", id).await
     }
     /// The `supplier` rows that reach this `product` through `supplies`: `product:id<-supplies<-supplier`.
-    ///
-    /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
     pub async fn supplier_supplies<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Supplier>>, Error> {
-        db.query("SELECT * FROM $id<-supplies<-supplier")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Supplier> {
+        m::traverse(db, "SELECT * FROM $id<-supplies<-supplier", id).await
     }
     /// The `supplies` edges whose `out` is this `product`, with their own fields.
-    ///
-    /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
     pub async fn supplies_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Supplies>>, Error> {
-        db.query("SELECT * FROM supplies WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Supplies> {
+        m::traverse(db, "SELECT * FROM supplies WHERE out = $id", id).await
     }
     /// The `bill_of_materials` rows that reach this `product` through `bom_component`: `product:id<-bom_component<-bill_of_materials`.
-    ///
-    /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
     pub async fn bill_of_materials_bom_component<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::BillOfMaterials>>, Error> {
-        db.query("SELECT * FROM $id<-bom_component<-bill_of_materials")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::BillOfMaterials> {
+        m::traverse(db, "SELECT * FROM $id<-bom_component<-bill_of_materials", id).await
     }
     /// The `bom_component` edges whose `out` is this `product`, with their own fields.
-    ///
-    /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
     pub async fn bom_component_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::BomComponent>>, Error> {
-        db.query("SELECT * FROM bom_component WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::BomComponent> {
+        m::traverse(db, "SELECT * FROM bom_component WHERE out = $id", id).await
     }
 }
 /// `product_category`: A section of the catalogue, possibly nested under a parent category.
 #[allow(dead_code)]
 pub mod product_category {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ProductCategory;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_category` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM product_category LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM product_category LIMIT $limit", limit).await
     }
 }
 /// `brand`: A brand or manufacturer name products are sold under.
 #[allow(dead_code)]
 pub mod brand {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Brand;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `brand` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM brand LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM brand LIMIT $limit", limit).await
     }
     /// The `product` rows that reach this `brand` through `made_by`: `brand:id<-made_by<-product`.
-    ///
-    /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
     pub async fn product_made_by<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
-        db.query("SELECT * FROM $id<-made_by<-product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Product> {
+        m::traverse(db, "SELECT * FROM $id<-made_by<-product", id).await
     }
     /// The `made_by` edges whose `out` is this `brand`, with their own fields.
-    ///
-    /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
     pub async fn made_by_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::MadeBy>>, Error> {
-        db.query("SELECT * FROM made_by WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::MadeBy> {
+        m::traverse(db, "SELECT * FROM made_by WHERE out = $id", id).await
     }
 }
 /// `made_by`: Links a product (in) to its brand (out). Traverse: product->made_by->brand.
 #[allow(dead_code)]
 pub mod made_by {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::MadeBy;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `made_by` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM made_by LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM made_by LIMIT $limit", limit).await
     }
 }
 /// `product_review`: A rating and review a customer left for a product.
 #[allow(dead_code)]
 pub mod product_review {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ProductReview;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_review` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM product_review LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM product_review LIMIT $limit", limit).await
     }
 }
 /// `product_bundle`: A set of products sold together at one price.
 #[allow(dead_code)]
 pub mod product_bundle {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ProductBundle;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_bundle` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM product_bundle LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM product_bundle LIMIT $limit", limit).await
     }
     /// The `product` rows this `product_bundle` reaches through `bundle_item`: `product_bundle:id->bundle_item->product`.
-    ///
-    /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
     pub async fn bundle_item_product<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
-        db.query("SELECT * FROM $id->bundle_item->product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Product> {
+        m::traverse(db, "SELECT * FROM $id->bundle_item->product", id).await
     }
     /// The `bundle_item` edges whose `in` is this `product_bundle`, with their own fields.
-    ///
-    /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
     pub async fn bundle_item_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::BundleItem>>, Error> {
-        db.query("SELECT * FROM bundle_item WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::BundleItem> {
+        m::traverse(db, "SELECT * FROM bundle_item WHERE in = $id", id).await
     }
 }
 /// `bundle_item`: A product (out) in a bundle (in). Traverse: product_bundle->bundle_item->product.
 #[allow(dead_code)]
 pub mod bundle_item {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::BundleItem;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bundle_item` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bundle_item LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bundle_item LIMIT $limit", limit).await
     }
 }
 /// `product_attribute`: A technical attribute of a product, such as colour or weight.
 #[allow(dead_code)]
 pub mod product_attribute {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ProductAttribute;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product_attribute` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM product_attribute LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM product_attribute LIMIT $limit", limit).await
     }
 }
 /// `warranty`: The warranty terms of a product.
 #[allow(dead_code)]
 pub mod warranty {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Warranty;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `warranty` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM warranty LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM warranty LIMIT $limit", limit).await
     }
 }
 /// `warehouse`: A site where we store stock.
 #[allow(dead_code)]
 pub mod warehouse {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Warehouse;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `warehouse` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM warehouse LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM warehouse LIMIT $limit", limit).await
     }
 }
 /// `storage_bin`: A shelf or bin location inside a warehouse.
 #[allow(dead_code)]
 pub mod storage_bin {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::StorageBin;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `storage_bin` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM storage_bin LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM storage_bin LIMIT $limit", limit).await
     }
 }
 /// `stock_level`: How many units of a product a warehouse holds right now.
 #[allow(dead_code)]
 pub mod stock_level {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::StockLevel;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stock_level` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM stock_level LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM stock_level LIMIT $limit", limit).await
     }
 }
 /// `stock_movement`: One movement of stock into, out of or between warehouses.
 #[allow(dead_code)]
 pub mod stock_movement {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::StockMovement;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stock_movement` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM stock_movement LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM stock_movement LIMIT $limit", limit).await
     }
 }
 /// `inventory_count`: A periodic physical count of a warehouse.
 #[allow(dead_code)]
 pub mod inventory_count {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::InventoryCount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `inventory_count` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM inventory_count LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM inventory_count LIMIT $limit", limit).await
     }
 }
 /// `lot`: A production or supplier batch of a product, for traceability and expiry.
 #[allow(dead_code)]
 pub mod lot {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Lot;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `lot` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM lot LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM lot LIMIT $limit", limit).await
     }
 }
 /// `serial_number`: One serialised unit of a product.
 #[allow(dead_code)]
 pub mod serial_number {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SerialNumber;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `serial_number` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM serial_number LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM serial_number LIMIT $limit", limit).await
     }
 }
 /// `reorder_rule`: When and how much to reorder of a product at a warehouse.
 #[allow(dead_code)]
 pub mod reorder_rule {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ReorderRule;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `reorder_rule` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM reorder_rule LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM reorder_rule LIMIT $limit", limit).await
     }
 }
 /// `stocktake`: An adjustment that corrects book stock after a count.
 #[allow(dead_code)]
 pub mod stocktake {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Stocktake;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `stocktake` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM stocktake LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM stocktake LIMIT $limit", limit).await
     }
 }
 /// `pick_list`: A list of items a warehouse worker picks for an outgoing order.
 #[allow(dead_code)]
 pub mod pick_list {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PickList;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `pick_list` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM pick_list LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM pick_list LIMIT $limit", limit).await
     }
 }
 /// `goods_receipt`: Goods received at a warehouse against a purchase order.
 #[allow(dead_code)]
 pub mod goods_receipt {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::GoodsReceipt;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `goods_receipt` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM goods_receipt LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM goods_receipt LIMIT $limit", limit).await
     }
 }
 /// `supplier`: A company we buy goods or services from.
 #[allow(dead_code)]
 pub mod supplier {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Supplier;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM supplier LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM supplier LIMIT $limit", limit).await
     }
     /// The `product` rows this `supplier` reaches through `supplies`: `supplier:id->supplies->product`.
-    ///
-    /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
     pub async fn supplies_product<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
-        db.query("SELECT * FROM $id->supplies->product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Product> {
+        m::traverse(db, "SELECT * FROM $id->supplies->product", id).await
     }
     /// The `supplies` edges whose `in` is this `supplier`, with their own fields.
-    ///
-    /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
     pub async fn supplies_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Supplies>>, Error> {
-        db.query("SELECT * FROM supplies WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Supplies> {
+        m::traverse(db, "SELECT * FROM supplies WHERE in = $id", id).await
     }
     /// The `rfq` rows this `supplier` reaches through `bid_on`: `supplier:id->bid_on->rfq`.
-    ///
-    /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
     pub async fn bid_on_rfq<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Rfq>>, Error> {
-        db.query("SELECT * FROM $id->bid_on->rfq")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Rfq> {
+        m::traverse(db, "SELECT * FROM $id->bid_on->rfq", id).await
     }
     /// The `bid_on` edges whose `in` is this `supplier`, with their own fields.
-    ///
-    /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
     pub async fn bid_on_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::BidOn>>, Error> {
-        db.query("SELECT * FROM bid_on WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::BidOn> {
+        m::traverse(db, "SELECT * FROM bid_on WHERE in = $id", id).await
     }
 }
 /// `supplier_contact`: A person at a supplier.
 #[allow(dead_code)]
 pub mod supplier_contact {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SupplierContact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier_contact` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM supplier_contact LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM supplier_contact LIMIT $limit", limit).await
     }
 }
 /// `purchase_order`: An order we placed with a supplier. Lines: purchase_order->po_line->product.
 #[allow(dead_code)]
 pub mod purchase_order {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PurchaseOrder;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase_order` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM purchase_order LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM purchase_order LIMIT $limit", limit).await
     }
     /// The `product` rows this `purchase_order` reaches through `po_line`: `purchase_order:id->po_line->product`.
-    ///
-    /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
     pub async fn po_line_product<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
-        db.query("SELECT * FROM $id->po_line->product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Product> {
+        m::traverse(db, "SELECT * FROM $id->po_line->product", id).await
     }
     /// The `po_line` edges whose `in` is this `purchase_order`, with their own fields.
-    ///
-    /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
     pub async fn po_line_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::PoLine>>, Error> {
-        db.query("SELECT * FROM po_line WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::PoLine> {
+        m::traverse(db, "SELECT * FROM po_line WHERE in = $id", id).await
     }
 }
 /// `po_line`: A purchased product (out) on a purchase order (in). Traverse: purchase_order->po_line->product.
 #[allow(dead_code)]
 pub mod po_line {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PoLine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `po_line` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM po_line LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM po_line LIMIT $limit", limit).await
     }
 }
 /// `purchase_requisition`: An internal request to buy something, before a purchase order exists.
 #[allow(dead_code)]
 pub mod purchase_requisition {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PurchaseRequisition;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase_requisition` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM purchase_requisition LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM purchase_requisition LIMIT $limit", limit).await
     }
 }
 /// `supplier_invoice`: An invoice a supplier sent us (accounts payable).
 #[allow(dead_code)]
 pub mod supplier_invoice {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SupplierInvoice;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier_invoice` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM supplier_invoice LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM supplier_invoice LIMIT $limit", limit).await
     }
 }
 /// `supplier_evaluation`: A periodic rating of a supplier's quality and delivery.
 #[allow(dead_code)]
 pub mod supplier_evaluation {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SupplierEvaluation;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplier_evaluation` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM supplier_evaluation LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM supplier_evaluation LIMIT $limit", limit).await
     }
 }
 /// `supplies`: A supplier (in) that can deliver a product (out). Traverse: supplier->supplies->product.
 #[allow(dead_code)]
 pub mod supplies {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Supplies;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `supplies` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM supplies LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM supplies LIMIT $limit", limit).await
     }
 }
 /// `rfq`: A request for quotation sent to several suppliers.
 #[allow(dead_code)]
 pub mod rfq {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Rfq;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `rfq` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM rfq LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM rfq LIMIT $limit", limit).await
     }
     /// The `supplier` rows that reach this `rfq` through `bid_on`: `rfq:id<-bid_on<-supplier`.
-    ///
-    /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
     pub async fn supplier_bid_on<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Supplier>>, Error> {
-        db.query("SELECT * FROM $id<-bid_on<-supplier")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Supplier> {
+        m::traverse(db, "SELECT * FROM $id<-bid_on<-supplier", id).await
     }
     /// The `bid_on` edges whose `out` is this `rfq`, with their own fields.
-    ///
-    /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
     pub async fn bid_on_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::BidOn>>, Error> {
-        db.query("SELECT * FROM bid_on WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::BidOn> {
+        m::traverse(db, "SELECT * FROM bid_on WHERE out = $id", id).await
     }
 }
 /// `bid_on`: A supplier (in) bidding on a request for quotation (out). Traverse: supplier->bid_on->rfq.
 #[allow(dead_code)]
 pub mod bid_on {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::BidOn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bid_on` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bid_on LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bid_on LIMIT $limit", limit).await
     }
 }
 /// `employee`: A person employed by the company. Manager: employee->reports_to->employee.
 #[allow(dead_code)]
 pub mod employee {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Employee;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `employee` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM employee LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM employee LIMIT $limit", limit).await
     }
     /// The `employee` rows this `employee` reaches through `reports_to`: `employee:id->reports_to->employee`.
-    ///
-    /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
     pub async fn reports_to_employee<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id->reports_to->employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id->reports_to->employee", id).await
     }
     /// The `reports_to` edges whose `in` is this `employee`, with their own fields.
-    ///
-    /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
     pub async fn reports_to_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::ReportsTo>>, Error> {
-        db.query("SELECT * FROM reports_to WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::ReportsTo> {
+        m::traverse(db, "SELECT * FROM reports_to WHERE in = $id", id).await
     }
     /// The `employee` rows that reach this `employee` through `reports_to`: `employee:id<-reports_to<-employee`.
-    ///
-    /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
     pub async fn employee_reports_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id<-reports_to<-employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id<-reports_to<-employee", id).await
     }
     /// The `reports_to` edges whose `out` is this `employee`, with their own fields.
-    ///
-    /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
     pub async fn reports_to_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::ReportsTo>>, Error> {
-        db.query("SELECT * FROM reports_to WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::ReportsTo> {
+        m::traverse(db, "SELECT * FROM reports_to WHERE out = $id", id).await
     }
     /// The `training_course` rows this `employee` reaches through `attended`: `employee:id->attended->training_course`.
-    ///
-    /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
     pub async fn attended_training_course<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::TrainingCourse>>, Error> {
-        db.query("SELECT * FROM $id->attended->training_course")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::TrainingCourse> {
+        m::traverse(db, "SELECT * FROM $id->attended->training_course", id).await
     }
     /// The `attended` edges whose `in` is this `employee`, with their own fields.
-    ///
-    /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
     pub async fn attended_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Attended>>, Error> {
-        db.query("SELECT * FROM attended WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Attended> {
+        m::traverse(db, "SELECT * FROM attended WHERE in = $id", id).await
     }
     /// The `skill` rows this `employee` reaches through `has_skill`: `employee:id->has_skill->skill`.
-    ///
-    /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
     pub async fn has_skill_skill<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Skill>>, Error> {
-        db.query("SELECT * FROM $id->has_skill->skill")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Skill> {
+        m::traverse(db, "SELECT * FROM $id->has_skill->skill", id).await
     }
     /// The `has_skill` edges whose `in` is this `employee`, with their own fields.
-    ///
-    /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
     pub async fn has_skill_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::HasSkill>>, Error> {
-        db.query("SELECT * FROM has_skill WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::HasSkill> {
+        m::traverse(db, "SELECT * FROM has_skill WHERE in = $id", id).await
     }
     /// The `benefit` rows this `employee` reaches through `enrolled_in`: `employee:id->enrolled_in->benefit`.
-    ///
-    /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
     pub async fn enrolled_in_benefit<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Benefit>>, Error> {
-        db.query("SELECT * FROM $id->enrolled_in->benefit")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Benefit> {
+        m::traverse(db, "SELECT * FROM $id->enrolled_in->benefit", id).await
     }
     /// The `enrolled_in` edges whose `in` is this `employee`, with their own fields.
-    ///
-    /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
     pub async fn enrolled_in_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::EnrolledIn>>, Error> {
-        db.query("SELECT * FROM enrolled_in WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::EnrolledIn> {
+        m::traverse(db, "SELECT * FROM enrolled_in WHERE in = $id", id).await
     }
     /// The `support_team` rows this `employee` reaches through `member_of`: `employee:id->member_of->support_team`.
-    ///
-    /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
     pub async fn member_of_support_team<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::SupportTeam>>, Error> {
-        db.query("SELECT * FROM $id->member_of->support_team")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::SupportTeam> {
+        m::traverse(db, "SELECT * FROM $id->member_of->support_team", id).await
     }
     /// The `member_of` edges whose `in` is this `employee`, with their own fields.
-    ///
-    /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
     pub async fn member_of_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::MemberOf>>, Error> {
-        db.query("SELECT * FROM member_of WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::MemberOf> {
+        m::traverse(db, "SELECT * FROM member_of WHERE in = $id", id).await
     }
     /// The `software_license` rows that reach this `employee` through `licensed_to`: `employee:id<-licensed_to<-software_license`.
-    ///
-    /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
     pub async fn software_license_licensed_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::SoftwareLicense>>, Error> {
-        db.query("SELECT * FROM $id<-licensed_to<-software_license")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::SoftwareLicense> {
+        m::traverse(db, "SELECT * FROM $id<-licensed_to<-software_license", id).await
     }
     /// The `licensed_to` edges whose `out` is this `employee`, with their own fields.
-    ///
-    /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
     pub async fn licensed_to_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::LicensedTo>>, Error> {
-        db.query("SELECT * FROM licensed_to WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::LicensedTo> {
+        m::traverse(db, "SELECT * FROM licensed_to WHERE out = $id", id).await
     }
     /// The `project` rows this `employee` reaches through `works_on`: `employee:id->works_on->project`.
-    ///
-    /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
     pub async fn works_on_project<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Project>>, Error> {
-        db.query("SELECT * FROM $id->works_on->project")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Project> {
+        m::traverse(db, "SELECT * FROM $id->works_on->project", id).await
     }
     /// The `works_on` edges whose `in` is this `employee`, with their own fields.
-    ///
-    /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
     pub async fn works_on_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::WorksOn>>, Error> {
-        db.query("SELECT * FROM works_on WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::WorksOn> {
+        m::traverse(db, "SELECT * FROM works_on WHERE in = $id", id).await
     }
     /// The `policy` rows this `employee` reaches through `acknowledged`: `employee:id->acknowledged->policy`.
-    ///
-    /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
     pub async fn acknowledged_policy<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Policy>>, Error> {
-        db.query("SELECT * FROM $id->acknowledged->policy")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Policy> {
+        m::traverse(db, "SELECT * FROM $id->acknowledged->policy", id).await
     }
     /// The `acknowledged` edges whose `in` is this `employee`, with their own fields.
-    ///
-    /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
     pub async fn acknowledged_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Acknowledged>>, Error> {
-        db.query("SELECT * FROM acknowledged WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Acknowledged> {
+        m::traverse(db, "SELECT * FROM acknowledged WHERE in = $id", id).await
     }
 }
 /// `reports_to`: Links an employee (in) to their line manager (out). Traverse: employee->reports_to->employee.
 #[allow(dead_code)]
 pub mod reports_to {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ReportsTo;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `reports_to` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM reports_to LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM reports_to LIMIT $limit", limit).await
     }
 }
 /// `department`: An organisational unit such as Sales, Finance or Engineering.
 #[allow(dead_code)]
 pub mod department {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Department;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `department` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM department LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM department LIMIT $limit", limit).await
     }
 }
 /// `job_position`: A role in the organisation with a pay grade.
 #[allow(dead_code)]
 pub mod job_position {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::JobPosition;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `job_position` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM job_position LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM job_position LIMIT $limit", limit).await
     }
 }
 /// `pay_grade`: A salary band.
 #[allow(dead_code)]
 pub mod pay_grade {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PayGrade;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `pay_grade` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM pay_grade LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM pay_grade LIMIT $limit", limit).await
     }
 }
 /// `salary`: An employee's base salary from a given date.
 #[allow(dead_code)]
 pub mod salary {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Salary;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `salary` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM salary LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM salary LIMIT $limit", limit).await
     }
 }
 /// `leave_request`: A request for time off.
 #[allow(dead_code)]
 pub mod leave_request {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::LeaveRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `leave_request` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM leave_request LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM leave_request LIMIT $limit", limit).await
     }
 }
 /// `leave_balance`: Remaining leave days of an employee for a year.
 #[allow(dead_code)]
 pub mod leave_balance {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::LeaveBalance;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `leave_balance` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM leave_balance LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM leave_balance LIMIT $limit", limit).await
     }
 }
 /// `timesheet`: Hours an employee worked in a week, possibly per project.
 #[allow(dead_code)]
 pub mod timesheet {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Timesheet;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `timesheet` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM timesheet LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM timesheet LIMIT $limit", limit).await
     }
 }
 /// `performance_review`: A yearly or half-yearly performance review.
 #[allow(dead_code)]
 pub mod performance_review {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PerformanceReview;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `performance_review` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM performance_review LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM performance_review LIMIT $limit", limit).await
     }
 }
 /// `goal`: An objective agreed with an employee for the review period.
 #[allow(dead_code)]
 pub mod goal {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Goal;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `goal` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM goal LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM goal LIMIT $limit", limit).await
     }
 }
 /// `training_course`: A course employees can take.
 #[allow(dead_code)]
 pub mod training_course {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::TrainingCourse;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `training_course` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM training_course LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM training_course LIMIT $limit", limit).await
     }
     /// The `employee` rows that reach this `training_course` through `attended`: `training_course:id<-attended<-employee`.
-    ///
-    /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
     pub async fn employee_attended<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id<-attended<-employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id<-attended<-employee", id).await
     }
     /// The `attended` edges whose `out` is this `training_course`, with their own fields.
-    ///
-    /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
     pub async fn attended_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Attended>>, Error> {
-        db.query("SELECT * FROM attended WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Attended> {
+        m::traverse(db, "SELECT * FROM attended WHERE out = $id", id).await
     }
 }
 /// `attended`: An employee (in) who took a training course (out). Traverse: employee->attended->training_course.
 #[allow(dead_code)]
 pub mod attended {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Attended;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `attended` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM attended LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM attended LIMIT $limit", limit).await
     }
 }
 /// `skill`: A skill or qualification, e.g. 'forklift licence' or 'Rust'.
 #[allow(dead_code)]
 pub mod skill {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Skill;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `skill` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM skill LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM skill LIMIT $limit", limit).await
     }
     /// The `employee` rows that reach this `skill` through `has_skill`: `skill:id<-has_skill<-employee`.
-    ///
-    /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
     pub async fn employee_has_skill<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id<-has_skill<-employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id<-has_skill<-employee", id).await
     }
     /// The `has_skill` edges whose `out` is this `skill`, with their own fields.
-    ///
-    /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
     pub async fn has_skill_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::HasSkill>>, Error> {
-        db.query("SELECT * FROM has_skill WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::HasSkill> {
+        m::traverse(db, "SELECT * FROM has_skill WHERE out = $id", id).await
     }
 }
 /// `has_skill`: An employee (in) holding a skill (out). Traverse: employee->has_skill->skill.
 #[allow(dead_code)]
 pub mod has_skill {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::HasSkill;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `has_skill` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM has_skill LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM has_skill LIMIT $limit", limit).await
     }
 }
 /// `job_opening`: A vacancy we are recruiting for.
 #[allow(dead_code)]
 pub mod job_opening {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::JobOpening;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `job_opening` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM job_opening LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM job_opening LIMIT $limit", limit).await
     }
     /// The `candidate` rows that reach this `job_opening` through `applied_for`: `job_opening:id<-applied_for<-candidate`.
-    ///
-    /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
     pub async fn candidate_applied_for<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Candidate>>, Error> {
-        db.query("SELECT * FROM $id<-applied_for<-candidate")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Candidate> {
+        m::traverse(db, "SELECT * FROM $id<-applied_for<-candidate", id).await
     }
     /// The `applied_for` edges whose `out` is this `job_opening`, with their own fields.
-    ///
-    /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
     pub async fn applied_for_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::AppliedFor>>, Error> {
-        db.query("SELECT * FROM applied_for WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::AppliedFor> {
+        m::traverse(db, "SELECT * FROM applied_for WHERE out = $id", id).await
     }
 }
 /// `candidate`: A person applying for a job.
 #[allow(dead_code)]
 pub mod candidate {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Candidate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `candidate` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM candidate LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM candidate LIMIT $limit", limit).await
     }
     /// The `job_opening` rows this `candidate` reaches through `applied_for`: `candidate:id->applied_for->job_opening`.
-    ///
-    /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
     pub async fn applied_for_job_opening<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::JobOpening>>, Error> {
-        db.query("SELECT * FROM $id->applied_for->job_opening")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::JobOpening> {
+        m::traverse(db, "SELECT * FROM $id->applied_for->job_opening", id).await
     }
     /// The `applied_for` edges whose `in` is this `candidate`, with their own fields.
-    ///
-    /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
     pub async fn applied_for_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::AppliedFor>>, Error> {
-        db.query("SELECT * FROM applied_for WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::AppliedFor> {
+        m::traverse(db, "SELECT * FROM applied_for WHERE in = $id", id).await
     }
 }
 /// `applied_for`: A candidate (in) applying to a job opening (out). Traverse: candidate->applied_for->job_opening.
 #[allow(dead_code)]
 pub mod applied_for {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::AppliedFor;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `applied_for` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM applied_for LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM applied_for LIMIT $limit", limit).await
     }
 }
 /// `interview`: An interview with a candidate.
 #[allow(dead_code)]
 pub mod interview {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Interview;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `interview` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM interview LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM interview LIMIT $limit", limit).await
     }
 }
 /// `benefit`: A benefit the company offers, such as a pension plan or a gym subsidy.
 #[allow(dead_code)]
 pub mod benefit {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Benefit;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `benefit` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM benefit LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM benefit LIMIT $limit", limit).await
     }
     /// The `employee` rows that reach this `benefit` through `enrolled_in`: `benefit:id<-enrolled_in<-employee`.
-    ///
-    /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
     pub async fn employee_enrolled_in<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id<-enrolled_in<-employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id<-enrolled_in<-employee", id).await
     }
     /// The `enrolled_in` edges whose `out` is this `benefit`, with their own fields.
-    ///
-    /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
     pub async fn enrolled_in_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::EnrolledIn>>, Error> {
-        db.query("SELECT * FROM enrolled_in WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::EnrolledIn> {
+        m::traverse(db, "SELECT * FROM enrolled_in WHERE out = $id", id).await
     }
 }
 /// `enrolled_in`: An employee (in) enrolled in a benefit (out). Traverse: employee->enrolled_in->benefit.
 #[allow(dead_code)]
 pub mod enrolled_in {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::EnrolledIn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `enrolled_in` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM enrolled_in LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM enrolled_in LIMIT $limit", limit).await
     }
 }
 /// `office`: A company office building.
 #[allow(dead_code)]
 pub mod office {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Office;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `office` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM office LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM office LIMIT $limit", limit).await
     }
 }
 /// `emergency_contact`: Who to call if something happens to an employee.
 #[allow(dead_code)]
 pub mod emergency_contact {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::EmergencyContact;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `emergency_contact` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM emergency_contact LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM emergency_contact LIMIT $limit", limit).await
     }
 }
 /// `onboarding`: The onboarding checklist of a new hire.
 #[allow(dead_code)]
 pub mod onboarding {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Onboarding;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `onboarding` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM onboarding LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM onboarding LIMIT $limit", limit).await
     }
 }
 /// `termination`: The end of an employment.
 #[allow(dead_code)]
 pub mod termination {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Termination;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `termination` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM termination LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM termination LIMIT $limit", limit).await
     }
 }
 /// `payroll_run`: One monthly payroll calculation.
 #[allow(dead_code)]
 pub mod payroll_run {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::PayrollRun;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `payroll_run` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM payroll_run LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM payroll_run LIMIT $limit", limit).await
     }
 }
 /// `payslip`: An employee's pay for one payroll run.
 #[allow(dead_code)]
 pub mod payslip {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Payslip;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `payslip` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM payslip LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM payslip LIMIT $limit", limit).await
     }
 }
 /// `bonus`: A one-off bonus paid through payroll.
 #[allow(dead_code)]
 pub mod bonus {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Bonus;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bonus` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bonus LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bonus LIMIT $limit", limit).await
     }
 }
 /// `deduction`: A recurring deduction from an employee's pay, such as a pension contribution.
 #[allow(dead_code)]
 pub mod deduction {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Deduction;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `deduction` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM deduction LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM deduction LIMIT $limit", limit).await
     }
 }
 /// `tax_withholding`: Income tax settings for an employee.
 #[allow(dead_code)]
 pub mod tax_withholding {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::TaxWithholding;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `tax_withholding` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM tax_withholding LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM tax_withholding LIMIT $limit", limit).await
     }
 }
 /// `bank_detail`: Where an employee's pay goes.
 #[allow(dead_code)]
 pub mod bank_detail {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::BankDetail;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bank_detail` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bank_detail LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bank_detail LIMIT $limit", limit).await
     }
 }
 /// `gl_account`: An account of the general ledger (chart of accounts).
 #[allow(dead_code)]
 pub mod gl_account {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::GlAccount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `gl_account` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM gl_account LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM gl_account LIMIT $limit", limit).await
     }
     /// The `journal_entry` rows that reach this `gl_account` through `journal_line`: `gl_account:id<-journal_line<-journal_entry`.
-    ///
-    /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
     pub async fn journal_entry_journal_line<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::JournalEntry>>, Error> {
-        db.query("SELECT * FROM $id<-journal_line<-journal_entry")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::JournalEntry> {
+        m::traverse(db, "SELECT * FROM $id<-journal_line<-journal_entry", id).await
     }
     /// The `journal_line` edges whose `out` is this `gl_account`, with their own fields.
-    ///
-    /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
     pub async fn journal_line_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::JournalLine>>, Error> {
-        db.query("SELECT * FROM journal_line WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::JournalLine> {
+        m::traverse(db, "SELECT * FROM journal_line WHERE out = $id", id).await
     }
 }
 /// `journal_entry`: A booking in the general ledger; its lines debit and credit accounts.
 #[allow(dead_code)]
 pub mod journal_entry {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::JournalEntry;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `journal_entry` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM journal_entry LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM journal_entry LIMIT $limit", limit).await
     }
     /// The `gl_account` rows this `journal_entry` reaches through `journal_line`: `journal_entry:id->journal_line->gl_account`.
-    ///
-    /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
     pub async fn journal_line_gl_account<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::GlAccount>>, Error> {
-        db.query("SELECT * FROM $id->journal_line->gl_account")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::GlAccount> {
+        m::traverse(db, "SELECT * FROM $id->journal_line->gl_account", id).await
     }
     /// The `journal_line` edges whose `in` is this `journal_entry`, with their own fields.
-    ///
-    /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
     pub async fn journal_line_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::JournalLine>>, Error> {
-        db.query("SELECT * FROM journal_line WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::JournalLine> {
+        m::traverse(db, "SELECT * FROM journal_line WHERE in = $id", id).await
     }
 }
 /// `journal_line`: A debit or credit of a journal entry (in) on an account (out). Traverse: journal_entry->journal_line->gl_account.
 #[allow(dead_code)]
 pub mod journal_line {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::JournalLine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `journal_line` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM journal_line LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM journal_line LIMIT $limit", limit).await
     }
 }
 /// `fiscal_period`: A month of the fiscal year that can be open or closed for posting.
 #[allow(dead_code)]
 pub mod fiscal_period {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::FiscalPeriod;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fiscal_period` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM fiscal_period LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM fiscal_period LIMIT $limit", limit).await
     }
 }
 /// `cost_center`: A unit that collects costs for management reporting.
 #[allow(dead_code)]
 pub mod cost_center {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::CostCenter;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `cost_center` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM cost_center LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM cost_center LIMIT $limit", limit).await
     }
 }
 /// `budget`: Planned spending of a cost centre on an account for a year.
 #[allow(dead_code)]
 pub mod budget {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Budget;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `budget` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM budget LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM budget LIMIT $limit", limit).await
     }
 }
 /// `invoice`: An invoice we sent to a customer (accounts receivable).
 #[allow(dead_code)]
 pub mod invoice {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Invoice;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `invoice` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM invoice LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM invoice LIMIT $limit", limit).await
     }
     /// The `payment` rows that reach this `invoice` through `settles`: `invoice:id<-settles<-payment`.
-    ///
-    /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
     pub async fn payment_settles<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Payment>>, Error> {
-        db.query("SELECT * FROM $id<-settles<-payment")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Payment> {
+        m::traverse(db, "SELECT * FROM $id<-settles<-payment", id).await
     }
     /// The `settles` edges whose `out` is this `invoice`, with their own fields.
-    ///
-    /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
     pub async fn settles_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Settles>>, Error> {
-        db.query("SELECT * FROM settles WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Settles> {
+        m::traverse(db, "SELECT * FROM settles WHERE out = $id", id).await
     }
 }
 /// `payment`: Money received from a customer.
 #[allow(dead_code)]
 pub mod payment {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Payment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `payment` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM payment LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM payment LIMIT $limit", limit).await
     }
     /// The `invoice` rows this `payment` reaches through `settles`: `payment:id->settles->invoice`.
-    ///
-    /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
     pub async fn settles_invoice<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Invoice>>, Error> {
-        db.query("SELECT * FROM $id->settles->invoice")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Invoice> {
+        m::traverse(db, "SELECT * FROM $id->settles->invoice", id).await
     }
     /// The `settles` edges whose `in` is this `payment`, with their own fields.
-    ///
-    /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
     pub async fn settles_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Settles>>, Error> {
-        db.query("SELECT * FROM settles WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Settles> {
+        m::traverse(db, "SELECT * FROM settles WHERE in = $id", id).await
     }
 }
 /// `settles`: A payment (in) applied to an invoice (out). Traverse: payment->settles->invoice.
 #[allow(dead_code)]
 pub mod settles {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Settles;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `settles` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM settles LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM settles LIMIT $limit", limit).await
     }
 }
 /// `credit_note`: A correction that reduces what a customer owes.
 #[allow(dead_code)]
 pub mod credit_note {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::CreditNote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `credit_note` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM credit_note LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM credit_note LIMIT $limit", limit).await
     }
 }
 /// `expense_claim`: An employee's claim for money spent on company business.
 #[allow(dead_code)]
 pub mod expense_claim {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ExpenseClaim;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `expense_claim` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM expense_claim LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM expense_claim LIMIT $limit", limit).await
     }
 }
 /// `expense_item`: One receipt on an expense claim.
 #[allow(dead_code)]
 pub mod expense_item {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ExpenseItem;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `expense_item` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM expense_item LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM expense_item LIMIT $limit", limit).await
     }
 }
 /// `bank_account`: A company bank account.
 #[allow(dead_code)]
 pub mod bank_account {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::BankAccount;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bank_account` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bank_account LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bank_account LIMIT $limit", limit).await
     }
 }
 /// `bank_transaction`: A line on a company bank statement.
 #[allow(dead_code)]
 pub mod bank_transaction {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::BankTransaction;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bank_transaction` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bank_transaction LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bank_transaction LIMIT $limit", limit).await
     }
 }
 /// `currency`: A currency we trade in.
 #[allow(dead_code)]
 pub mod currency {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Currency;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `currency` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM currency LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM currency LIMIT $limit", limit).await
     }
 }
 /// `exchange_rate`: The rate of a currency against EUR on a day.
 #[allow(dead_code)]
 pub mod exchange_rate {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ExchangeRate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `exchange_rate` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM exchange_rate LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM exchange_rate LIMIT $limit", limit).await
     }
 }
 /// `tax_rate`: A sales tax (VAT) rate of a country.
 #[allow(dead_code)]
 pub mod tax_rate {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::TaxRate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `tax_rate` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM tax_rate LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM tax_rate LIMIT $limit", limit).await
     }
 }
 /// `fixed_asset`: A capitalised asset that is depreciated over time.
 #[allow(dead_code)]
 pub mod fixed_asset {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::FixedAsset;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fixed_asset` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM fixed_asset LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM fixed_asset LIMIT $limit", limit).await
     }
 }
 /// `depreciation`: A depreciation booking of a fixed asset for a period.
 #[allow(dead_code)]
 pub mod depreciation {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Depreciation;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `depreciation` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM depreciation LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM depreciation LIMIT $limit", limit).await
     }
 }
 /// `loan`: Money the company borrowed.
 #[allow(dead_code)]
 pub mod loan {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Loan;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM loan LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM loan LIMIT $limit", limit).await
     }
 }
 /// `audit_finding`: An issue raised by internal or external auditors.
 #[allow(dead_code)]
 pub mod audit_finding {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::AuditFinding;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `audit_finding` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM audit_finding LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM audit_finding LIMIT $limit", limit).await
     }
 }
 /// `support_ticket`: A customer's request or problem handled by support. Comments: support_ticket->has_comment->ticket_comment.
 #[allow(dead_code)]
 pub mod support_ticket {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SupportTicket;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `support_ticket` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM support_ticket LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM support_ticket LIMIT $limit", limit).await
     }
     /// The `ticket_comment` rows this `support_ticket` reaches through `has_comment`: `support_ticket:id->has_comment->ticket_comment`.
-    ///
-    /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
     pub async fn has_comment_ticket_comment<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::TicketComment>>, Error> {
-        db.query("SELECT * FROM $id->has_comment->ticket_comment")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::TicketComment> {
+        m::traverse(db, "SELECT * FROM $id->has_comment->ticket_comment", id).await
     }
     /// The `has_comment` edges whose `in` is this `support_ticket`, with their own fields.
-    ///
-    /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
     pub async fn has_comment_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::HasComment>>, Error> {
-        db.query("SELECT * FROM has_comment WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::HasComment> {
+        m::traverse(db, "SELECT * FROM has_comment WHERE in = $id", id).await
     }
 }
 /// `ticket_comment`: A message on a support ticket, from the customer or an agent.
 #[allow(dead_code)]
 pub mod ticket_comment {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::TicketComment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `ticket_comment` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM ticket_comment LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM ticket_comment LIMIT $limit", limit).await
     }
     /// The `support_ticket` rows that reach this `ticket_comment` through `has_comment`: `ticket_comment:id<-has_comment<-support_ticket`.
-    ///
-    /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
     pub async fn support_ticket_has_comment<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::SupportTicket>>, Error> {
-        db.query("SELECT * FROM $id<-has_comment<-support_ticket")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::SupportTicket> {
+        m::traverse(db, "SELECT * FROM $id<-has_comment<-support_ticket", id).await
     }
     /// The `has_comment` edges whose `out` is this `ticket_comment`, with their own fields.
-    ///
-    /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
     pub async fn has_comment_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::HasComment>>, Error> {
-        db.query("SELECT * FROM has_comment WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::HasComment> {
+        m::traverse(db, "SELECT * FROM has_comment WHERE out = $id", id).await
     }
 }
 /// `has_comment`: A ticket (in) and one of its comments (out). Traverse: support_ticket->has_comment->ticket_comment.
 #[allow(dead_code)]
 pub mod has_comment {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::HasComment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `has_comment` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM has_comment LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM has_comment LIMIT $limit", limit).await
     }
 }
 /// `sla_policy`: Response and resolution times promised to customers.
 #[allow(dead_code)]
 pub mod sla_policy {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SlaPolicy;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sla_policy` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM sla_policy LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM sla_policy LIMIT $limit", limit).await
     }
 }
 /// `sla_breach`: A ticket that missed its service-level target.
 #[allow(dead_code)]
 pub mod sla_breach {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SlaBreach;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `sla_breach` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM sla_breach LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM sla_breach LIMIT $limit", limit).await
     }
 }
 /// `knowledge_article`: A help-centre article.
 #[allow(dead_code)]
 pub mod knowledge_article {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::KnowledgeArticle;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `knowledge_article` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM knowledge_article LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM knowledge_article LIMIT $limit", limit).await
     }
 }
 /// `customer_survey`: A satisfaction survey answered after a ticket was resolved.
 #[allow(dead_code)]
 pub mod customer_survey {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::CustomerSurvey;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer_survey` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM customer_survey LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM customer_survey LIMIT $limit", limit).await
     }
 }
 /// `support_team`: A team of support agents, e.g. 'Tier 2' or 'Billing'.
 #[allow(dead_code)]
 pub mod support_team {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SupportTeam;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `support_team` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM support_team LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM support_team LIMIT $limit", limit).await
     }
     /// The `employee` rows that reach this `support_team` through `member_of`: `support_team:id<-member_of<-employee`.
-    ///
-    /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
     pub async fn employee_member_of<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id<-member_of<-employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id<-member_of<-employee", id).await
     }
     /// The `member_of` edges whose `out` is this `support_team`, with their own fields.
-    ///
-    /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
     pub async fn member_of_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::MemberOf>>, Error> {
-        db.query("SELECT * FROM member_of WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::MemberOf> {
+        m::traverse(db, "SELECT * FROM member_of WHERE out = $id", id).await
     }
 }
 /// `member_of`: An employee (in) who is a member of a support team (out). Traverse: employee->member_of->support_team.
 #[allow(dead_code)]
 pub mod member_of {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::MemberOf;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `member_of` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM member_of LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM member_of LIMIT $limit", limit).await
     }
 }
 /// `escalation`: A ticket handed to a higher tier or to engineering.
 #[allow(dead_code)]
 pub mod escalation {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Escalation;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `escalation` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM escalation LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM escalation LIMIT $limit", limit).await
     }
 }
 /// `return_request`: A customer's request to return a delivered product (RMA).
 #[allow(dead_code)]
 pub mod return_request {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ReturnRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `return_request` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM return_request LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM return_request LIMIT $limit", limit).await
     }
 }
 /// `complaint`: A formal complaint from a customer.
 #[allow(dead_code)]
 pub mod complaint {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Complaint;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `complaint` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM complaint LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM complaint LIMIT $limit", limit).await
     }
 }
 /// `carrier`: A transport company that moves our shipments.
 #[allow(dead_code)]
 pub mod carrier {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Carrier;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `carrier` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM carrier LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM carrier LIMIT $limit", limit).await
     }
 }
 /// `shipment`: A consignment of goods sent to a customer or between warehouses.
 #[allow(dead_code)]
 pub mod shipment {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Shipment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `shipment` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM shipment LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM shipment LIMIT $limit", limit).await
     }
     /// The `delivery_address` rows this `shipment` reaches through `shipped_to`: `shipment:id->shipped_to->delivery_address`.
-    ///
-    /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
     pub async fn shipped_to_delivery_address<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::DeliveryAddress>>, Error> {
-        db.query("SELECT * FROM $id->shipped_to->delivery_address")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::DeliveryAddress> {
+        m::traverse(db, "SELECT * FROM $id->shipped_to->delivery_address", id).await
     }
     /// The `shipped_to` edges whose `in` is this `shipment`, with their own fields.
-    ///
-    /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
     pub async fn shipped_to_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::ShippedTo>>, Error> {
-        db.query("SELECT * FROM shipped_to WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::ShippedTo> {
+        m::traverse(db, "SELECT * FROM shipped_to WHERE in = $id", id).await
     }
     /// The `trip` rows that reach this `shipment` through `carries`: `shipment:id<-carries<-trip`.
-    ///
-    /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
     pub async fn trip_carries<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Trip>>, Error> {
-        db.query("SELECT * FROM $id<-carries<-trip")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Trip> {
+        m::traverse(db, "SELECT * FROM $id<-carries<-trip", id).await
     }
     /// The `carries` edges whose `out` is this `shipment`, with their own fields.
-    ///
-    /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
     pub async fn carries_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Carries>>, Error> {
-        db.query("SELECT * FROM carries WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Carries> {
+        m::traverse(db, "SELECT * FROM carries WHERE out = $id", id).await
     }
 }
 /// `package`: One parcel or pallet of a shipment.
 #[allow(dead_code)]
 pub mod package {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Package;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `package` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM package LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM package LIMIT $limit", limit).await
     }
 }
 /// `delivery_address`: An address we deliver to.
 #[allow(dead_code)]
 pub mod delivery_address {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::DeliveryAddress;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `delivery_address` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM delivery_address LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM delivery_address LIMIT $limit", limit).await
     }
     /// The `shipment` rows that reach this `delivery_address` through `shipped_to`: `delivery_address:id<-shipped_to<-shipment`.
-    ///
-    /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
     pub async fn shipment_shipped_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Shipment>>, Error> {
-        db.query("SELECT * FROM $id<-shipped_to<-shipment")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Shipment> {
+        m::traverse(db, "SELECT * FROM $id<-shipped_to<-shipment", id).await
     }
     /// The `shipped_to` edges whose `out` is this `delivery_address`, with their own fields.
-    ///
-    /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
     pub async fn shipped_to_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::ShippedTo>>, Error> {
-        db.query("SELECT * FROM shipped_to WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::ShippedTo> {
+        m::traverse(db, "SELECT * FROM shipped_to WHERE out = $id", id).await
     }
 }
 /// `shipped_to`: A shipment (in) going to an address (out). Traverse: shipment->shipped_to->delivery_address.
 #[allow(dead_code)]
 pub mod shipped_to {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ShippedTo;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `shipped_to` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM shipped_to LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM shipped_to LIMIT $limit", limit).await
     }
 }
 /// `route`: A recurring delivery route of our own fleet.
 #[allow(dead_code)]
 pub mod route {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Route;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `route` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM route LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM route LIMIT $limit", limit).await
     }
 }
 /// `vehicle`: A truck or van of our own fleet.
 #[allow(dead_code)]
 pub mod vehicle {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Vehicle;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `vehicle` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM vehicle LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM vehicle LIMIT $limit", limit).await
     }
 }
 /// `driver`: A driver of our fleet.
 #[allow(dead_code)]
 pub mod driver {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Driver;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `driver` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM driver LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM driver LIMIT $limit", limit).await
     }
 }
 /// `trip`: One run of a vehicle on a route on a day.
 #[allow(dead_code)]
 pub mod trip {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Trip;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `trip` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM trip LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM trip LIMIT $limit", limit).await
     }
     /// The `shipment` rows this `trip` reaches through `carries`: `trip:id->carries->shipment`.
-    ///
-    /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
     pub async fn carries_shipment<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Shipment>>, Error> {
-        db.query("SELECT * FROM $id->carries->shipment")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Shipment> {
+        m::traverse(db, "SELECT * FROM $id->carries->shipment", id).await
     }
     /// The `carries` edges whose `in` is this `trip`, with their own fields.
-    ///
-    /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
     pub async fn carries_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Carries>>, Error> {
-        db.query("SELECT * FROM carries WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Carries> {
+        m::traverse(db, "SELECT * FROM carries WHERE in = $id", id).await
     }
 }
 /// `carries`: A trip (in) carrying a shipment (out). Traverse: trip->carries->shipment.
 #[allow(dead_code)]
 pub mod carries {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Carries;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `carries` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM carries LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM carries LIMIT $limit", limit).await
     }
 }
 /// `fuel_log`: A refuelling of a fleet vehicle.
 #[allow(dead_code)]
 pub mod fuel_log {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::FuelLog;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `fuel_log` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM fuel_log LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM fuel_log LIMIT $limit", limit).await
     }
 }
 /// `vehicle_maintenance`: A service or repair of a fleet vehicle.
 #[allow(dead_code)]
 pub mod vehicle_maintenance {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::VehicleMaintenance;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `vehicle_maintenance` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM vehicle_maintenance LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM vehicle_maintenance LIMIT $limit", limit).await
     }
 }
 /// `customs_declaration`: An export or import declaration for a cross-border shipment.
 #[allow(dead_code)]
 pub mod customs_declaration {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::CustomsDeclaration;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customs_declaration` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM customs_declaration LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM customs_declaration LIMIT $limit", limit).await
     }
 }
 /// `freight_rate`: A carrier's price to move goods on a lane.
 #[allow(dead_code)]
 pub mod freight_rate {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::FreightRate;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `freight_rate` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM freight_rate LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM freight_rate LIMIT $limit", limit).await
     }
 }
 /// `delivery_exception`: A problem during delivery: damage, delay or failed attempt.
 #[allow(dead_code)]
 pub mod delivery_exception {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::DeliveryException;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `delivery_exception` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM delivery_exception LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM delivery_exception LIMIT $limit", limit).await
     }
 }
 /// `campaign`: A marketing campaign with a budget and a goal.
 #[allow(dead_code)]
 pub mod campaign {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Campaign;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `campaign` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM campaign LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM campaign LIMIT $limit", limit).await
     }
     /// The `audience_segment` rows this `campaign` reaches through `targets`: `campaign:id->targets->audience_segment`.
-    ///
-    /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
     pub async fn targets_audience_segment<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::AudienceSegment>>, Error> {
-        db.query("SELECT * FROM $id->targets->audience_segment")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::AudienceSegment> {
+        m::traverse(db, "SELECT * FROM $id->targets->audience_segment", id).await
     }
     /// The `targets` edges whose `in` is this `campaign`, with their own fields.
-    ///
-    /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
     pub async fn targets_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Targets>>, Error> {
-        db.query("SELECT * FROM targets WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Targets> {
+        m::traverse(db, "SELECT * FROM targets WHERE in = $id", id).await
     }
     /// The `lead` rows this `campaign` reaches through `generated`: `campaign:id->generated->lead`.
-    ///
-    /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
     pub async fn generated_lead<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Lead>>, Error> {
-        db.query("SELECT * FROM $id->generated->lead")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Lead> {
+        m::traverse(db, "SELECT * FROM $id->generated->lead", id).await
     }
     /// The `generated` edges whose `in` is this `campaign`, with their own fields.
-    ///
-    /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
     pub async fn generated_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Generated>>, Error> {
-        db.query("SELECT * FROM generated WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Generated> {
+        m::traverse(db, "SELECT * FROM generated WHERE in = $id", id).await
     }
 }
 /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
 #[allow(dead_code)]
 pub mod targets {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Targets;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `targets` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM targets LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM targets LIMIT $limit", limit).await
     }
 }
 /// `audience_segment`: A group of customers or prospects defined for marketing.
 #[allow(dead_code)]
 pub mod audience_segment {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::AudienceSegment;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `audience_segment` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM audience_segment LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM audience_segment LIMIT $limit", limit).await
     }
     /// The `campaign` rows that reach this `audience_segment` through `targets`: `audience_segment:id<-targets<-campaign`.
-    ///
-    /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
     pub async fn campaign_targets<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Campaign>>, Error> {
-        db.query("SELECT * FROM $id<-targets<-campaign")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Campaign> {
+        m::traverse(db, "SELECT * FROM $id<-targets<-campaign", id).await
     }
     /// The `targets` edges whose `out` is this `audience_segment`, with their own fields.
-    ///
-    /// `targets`: A campaign (in) aimed at an audience segment (out). Traverse: campaign->targets->audience_segment.
     pub async fn targets_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Targets>>, Error> {
-        db.query("SELECT * FROM targets WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Targets> {
+        m::traverse(db, "SELECT * FROM targets WHERE out = $id", id).await
     }
 }
 /// `generated`: A campaign (in) that generated a lead (out). Traverse: campaign->generated->lead.
 #[allow(dead_code)]
 pub mod generated {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Generated;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `generated` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM generated LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM generated LIMIT $limit", limit).await
     }
 }
 /// `email_send`: One marketing email sent to a contact.
 #[allow(dead_code)]
 pub mod email_send {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::EmailSend;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `email_send` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM email_send LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM email_send LIMIT $limit", limit).await
     }
 }
 /// `marketing_event`: A trade fair, webinar or conference we attend or host.
 #[allow(dead_code)]
 pub mod marketing_event {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::MarketingEvent;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `marketing_event` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM marketing_event LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM marketing_event LIMIT $limit", limit).await
     }
     /// The `contact` rows that reach this `marketing_event` through `registered_for`: `marketing_event:id<-registered_for<-contact`.
-    ///
-    /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
     pub async fn contact_registered_for<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Contact>>, Error> {
-        db.query("SELECT * FROM $id<-registered_for<-contact")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Contact> {
+        m::traverse(db, "SELECT * FROM $id<-registered_for<-contact", id).await
     }
     /// The `registered_for` edges whose `out` is this `marketing_event`, with their own fields.
-    ///
-    /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
     pub async fn registered_for_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::RegisteredFor>>, Error> {
-        db.query("SELECT * FROM registered_for WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::RegisteredFor> {
+        m::traverse(db, "SELECT * FROM registered_for WHERE out = $id", id).await
     }
 }
 /// `registered_for`: A contact (in) registered for an event (out). Traverse: contact->registered_for->marketing_event.
 #[allow(dead_code)]
 pub mod registered_for {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::RegisteredFor;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `registered_for` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM registered_for LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM registered_for LIMIT $limit", limit).await
     }
 }
 /// `ad_spend`: Daily advertising spend of a campaign on a platform.
 #[allow(dead_code)]
 pub mod ad_spend {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::AdSpend;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `ad_spend` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM ad_spend LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM ad_spend LIMIT $limit", limit).await
     }
 }
 /// `web_visit`: A visit to our website, tied to a lead when known.
 #[allow(dead_code)]
 pub mod web_visit {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::WebVisit;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `web_visit` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM web_visit LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM web_visit LIMIT $limit", limit).await
     }
 }
 /// `coupon`: A coupon code handed out by a campaign.
 #[allow(dead_code)]
 pub mod coupon {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Coupon;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `coupon` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM coupon LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM coupon LIMIT $limit", limit).await
     }
 }
 /// `work_order`: An order to produce a quantity of a product on the shop floor.
 #[allow(dead_code)]
 pub mod work_order {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::WorkOrder;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `work_order` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM work_order LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM work_order LIMIT $limit", limit).await
     }
 }
 /// `bill_of_materials`: The parts list of a manufactured product.
 #[allow(dead_code)]
 pub mod bill_of_materials {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::BillOfMaterials;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bill_of_materials` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bill_of_materials LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bill_of_materials LIMIT $limit", limit).await
     }
     /// The `product` rows this `bill_of_materials` reaches through `bom_component`: `bill_of_materials:id->bom_component->product`.
-    ///
-    /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
     pub async fn bom_component_product<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Product>>, Error> {
-        db.query("SELECT * FROM $id->bom_component->product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Product> {
+        m::traverse(db, "SELECT * FROM $id->bom_component->product", id).await
     }
     /// The `bom_component` edges whose `in` is this `bill_of_materials`, with their own fields.
-    ///
-    /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
     pub async fn bom_component_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::BomComponent>>, Error> {
-        db.query("SELECT * FROM bom_component WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::BomComponent> {
+        m::traverse(db, "SELECT * FROM bom_component WHERE in = $id", id).await
     }
 }
 /// `bom_component`: A component product (out) in a bill of materials (in). Traverse: bill_of_materials->bom_component->product.
 #[allow(dead_code)]
 pub mod bom_component {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::BomComponent;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `bom_component` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM bom_component LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM bom_component LIMIT $limit", limit).await
     }
 }
 /// `work_center`: A production line or machine group.
 #[allow(dead_code)]
 pub mod work_center {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::WorkCenter;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `work_center` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM work_center LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM work_center LIMIT $limit", limit).await
     }
 }
 /// `machine`: A machine on the shop floor.
 #[allow(dead_code)]
 pub mod machine {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Machine;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `machine` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM machine LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM machine LIMIT $limit", limit).await
     }
 }
 /// `machine_downtime`: A period when a machine could not run.
 #[allow(dead_code)]
 pub mod machine_downtime {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::MachineDowntime;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `machine_downtime` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM machine_downtime LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM machine_downtime LIMIT $limit", limit).await
     }
 }
 /// `quality_inspection`: A quality check of produced or received goods.
 #[allow(dead_code)]
 pub mod quality_inspection {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::QualityInspection;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `quality_inspection` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM quality_inspection LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM quality_inspection LIMIT $limit", limit).await
     }
 }
 /// `scrap_record`: Material scrapped in production.
 #[allow(dead_code)]
 pub mod scrap_record {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ScrapRecord;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `scrap_record` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM scrap_record LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM scrap_record LIMIT $limit", limit).await
     }
 }
 /// `production_shift`: A shift worked at a work centre.
 #[allow(dead_code)]
 pub mod production_shift {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ProductionShift;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `production_shift` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM production_shift LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM production_shift LIMIT $limit", limit).await
     }
 }
 /// `it_asset`: A laptop, phone, monitor or licence handed out to employees.
 #[allow(dead_code)]
 pub mod it_asset {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ItAsset;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `it_asset` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM it_asset LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM it_asset LIMIT $limit", limit).await
     }
 }
 /// `software_license`: A licence for a software product.
 #[allow(dead_code)]
 pub mod software_license {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SoftwareLicense;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `software_license` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM software_license LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM software_license LIMIT $limit", limit).await
     }
     /// The `employee` rows this `software_license` reaches through `licensed_to`: `software_license:id->licensed_to->employee`.
-    ///
-    /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
     pub async fn licensed_to_employee<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id->licensed_to->employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id->licensed_to->employee", id).await
     }
     /// The `licensed_to` edges whose `in` is this `software_license`, with their own fields.
-    ///
-    /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
     pub async fn licensed_to_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::LicensedTo>>, Error> {
-        db.query("SELECT * FROM licensed_to WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::LicensedTo> {
+        m::traverse(db, "SELECT * FROM licensed_to WHERE in = $id", id).await
     }
 }
 /// `licensed_to`: A software licence (in) assigned to an employee (out). Traverse: software_license->licensed_to->employee.
 #[allow(dead_code)]
 pub mod licensed_to {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::LicensedTo;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `licensed_to` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM licensed_to LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM licensed_to LIMIT $limit", limit).await
     }
 }
 /// `it_ticket`: An internal IT help-desk request.
 #[allow(dead_code)]
 pub mod it_ticket {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ItTicket;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `it_ticket` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM it_ticket LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM it_ticket LIMIT $limit", limit).await
     }
 }
 /// `meeting_room`: A bookable room in an office.
 #[allow(dead_code)]
 pub mod meeting_room {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::MeetingRoom;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `meeting_room` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM meeting_room LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM meeting_room LIMIT $limit", limit).await
     }
 }
 /// `room_booking`: A booking of a meeting room.
 #[allow(dead_code)]
 pub mod room_booking {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::RoomBooking;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `room_booking` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM room_booking LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM room_booking LIMIT $limit", limit).await
     }
 }
 /// `lease`: A rental contract for an office or warehouse.
 #[allow(dead_code)]
 pub mod lease {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Lease;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `lease` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM lease LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM lease LIMIT $limit", limit).await
     }
 }
 /// `security_incident`: An information security incident.
 #[allow(dead_code)]
 pub mod security_incident {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::SecurityIncident;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `security_incident` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM security_incident LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM security_incident LIMIT $limit", limit).await
     }
 }
 /// `project`: An internal or customer project with a budget and a manager.
 #[allow(dead_code)]
 pub mod project {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Project;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM project LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM project LIMIT $limit", limit).await
     }
     /// The `employee` rows that reach this `project` through `works_on`: `project:id<-works_on<-employee`.
-    ///
-    /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
     pub async fn employee_works_on<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id<-works_on<-employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id<-works_on<-employee", id).await
     }
     /// The `works_on` edges whose `out` is this `project`, with their own fields.
-    ///
-    /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
     pub async fn works_on_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::WorksOn>>, Error> {
-        db.query("SELECT * FROM works_on WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::WorksOn> {
+        m::traverse(db, "SELECT * FROM works_on WHERE out = $id", id).await
     }
 }
 /// `milestone`: A dated deliverable of a project.
 #[allow(dead_code)]
 pub mod milestone {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Milestone;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `milestone` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM milestone LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM milestone LIMIT $limit", limit).await
     }
 }
 /// `project_task`: A task in a project.
 #[allow(dead_code)]
 pub mod project_task {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ProjectTask;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project_task` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM project_task LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM project_task LIMIT $limit", limit).await
     }
 }
 /// `works_on`: An employee (in) staffed on a project (out). Traverse: employee->works_on->project.
 #[allow(dead_code)]
 pub mod works_on {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::WorksOn;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `works_on` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM works_on LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM works_on LIMIT $limit", limit).await
     }
 }
 /// `project_risk`: A risk recorded for a project.
 #[allow(dead_code)]
 pub mod project_risk {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ProjectRisk;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `project_risk` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM project_risk LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM project_risk LIMIT $limit", limit).await
     }
 }
 /// `change_request`: A change to a project's scope, schedule or budget.
 #[allow(dead_code)]
 pub mod change_request {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::ChangeRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `change_request` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM change_request LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM change_request LIMIT $limit", limit).await
     }
 }
 /// `legal_case`: A dispute or lawsuit the company is party to.
 #[allow(dead_code)]
 pub mod legal_case {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::LegalCase;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `legal_case` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM legal_case LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM legal_case LIMIT $limit", limit).await
     }
 }
 /// `policy`: An internal policy document employees must follow.
 #[allow(dead_code)]
 pub mod policy {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Policy;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `policy` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM policy LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM policy LIMIT $limit", limit).await
     }
     /// The `employee` rows that reach this `policy` through `acknowledged`: `policy:id<-acknowledged<-employee`.
-    ///
-    /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
     pub async fn employee_acknowledged<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Employee>>, Error> {
-        db.query("SELECT * FROM $id<-acknowledged<-employee")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Employee> {
+        m::traverse(db, "SELECT * FROM $id<-acknowledged<-employee", id).await
     }
     /// The `acknowledged` edges whose `out` is this `policy`, with their own fields.
-    ///
-    /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
     pub async fn acknowledged_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::enterprise::Acknowledged>>, Error> {
-        db.query("SELECT * FROM acknowledged WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::enterprise::Acknowledged> {
+        m::traverse(db, "SELECT * FROM acknowledged WHERE out = $id", id).await
     }
 }
 /// `acknowledged`: An employee (in) who acknowledged a policy (out). Traverse: employee->acknowledged->policy.
 #[allow(dead_code)]
 pub mod acknowledged {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Acknowledged;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `acknowledged` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM acknowledged LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM acknowledged LIMIT $limit", limit).await
     }
 }
 /// `data_request`: A customer's data protection request (access or deletion, GDPR).
 #[allow(dead_code)]
 pub mod data_request {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::DataRequest;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `data_request` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM data_request LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM data_request LIMIT $limit", limit).await
     }
 }
 /// `certification`: A certification the company holds, such as ISO 9001.
 #[allow(dead_code)]
 pub mod certification {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::enterprise::Certification;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `certification` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM certification LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM certification LIMIT $limit", limit).await
     }
 }

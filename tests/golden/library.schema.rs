@@ -13,154 +13,29 @@ pub const EXPOSED_TABLES: &[&str] = &["member", "book", "borrowed", "author", "w
 /// The embedding dimension of the few-shot pool (`library_example`).
 #[allow(dead_code)]
 pub const EMBEDDING_DIMENSION: usize = 8;
-/// The agent that runs generated queries: a record user of the record access of the same name.
-///
-/// Not a database `VIEWER`: this schema keeps things from the prompt (field member.phone is hidden; table loan_audit is not exposed),
-/// and a `VIEWER` would read them anyway. A record user obeys table and field `PERMISSIONS`, which
-/// grant it the exposed tables only, so the engine refuses it whatever the prompt does not show.
+/// The agent that runs generated queries: a record user bound by table and field `PERMISSIONS`,
+/// not a `VIEWER` (which would read what this schema keeps from the prompt: field member.phone is hidden; table loan_audit is not exposed).
 #[allow(dead_code)]
 pub const AGENT_USER: &str = "librarian_bot";
-/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
-#[allow(dead_code)]
-pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
-/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
-#[allow(dead_code)]
-pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
-    db.query(SCHEMA_SURQL).await?.check()?;
-    ::std::result::Result::Ok(())
-}
-/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
-/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
-///
-/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
-/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
-/// databases in its namespace, as the connection that applies the schema is.
-#[allow(dead_code)]
-pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
-    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
-}
-#[allow(dead_code)]
-async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
-    query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    let value: ::std::option::Option<::std::string::String> = query
-        .await?
-        .check()?
-        .take(0)?;
-    ::std::result::Result::Ok(value.unwrap_or_default())
-}
-/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
-#[allow(dead_code)]
-pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::schema_context()")).await
-}
-/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
-#[allow(dead_code)]
-pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::value_hints()")).await
-}
-/// `fn::similar_examples(qvec)`: the 4 pooled examples nearest to the question's embedding, nearest first.
-#[allow(dead_code)]
-pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::std::vec::Vec<::surqlc::runtime::Example>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    db.query("RETURN fn::similar_examples($qvec)")
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)
-}
-/// `fn::example_context(qvec)`: the nearest examples as prompt text.
-#[allow(dead_code)]
-pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
-        .await
-}
-/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
-#[allow(dead_code)]
-pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(
-            db
-                .query("RETURN fn::nl2surql_prompt($question, $qvec)")
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", qvec.to_vec())),
-        )
-        .await
-}
-/// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
-///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
-/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
-#[allow(dead_code)]
-pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    surql: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::surqlc::runtime::RecordId,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    let report = validate(surql);
-    if report.has_errors() || report.cannot_answer.is_some() {
-        return ::std::result::Result::Err(
-            ::surqlc::runtime::surrealdb::Error::validation(
-                ::std::format!(
-                    "not a valid example query:\n{}", report.render(surql).trim_end()
-                ),
-                ::std::option::Option::None,
-            ),
-        );
-    }
-    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
-        .query("RETURN fn::remember_example($question, $surql, $qvec).id")
-        .bind(("question", question.to_owned()))
-        .bind(("surql", surql.to_owned()))
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)?;
-    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
-        "fn::remember_example returned no record".to_owned(),
-    ))
-}
 /// Whether `SCHEMA_SURQL` defines the agent user: it does when `SURQLC_AGENT_PASSWORD` (or `Builder::agent_password`) was set at build time.
 #[allow(dead_code)]
 pub const AGENT_DEFINED: bool = true;
-/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`], a record user bound by `PERMISSIONS`).
-///
-/// Record access is named with its namespace and database; `db` keeps its own session.
+/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
 #[allow(dead_code)]
-pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    namespace: &str,
-    database: &str,
-    password: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Agent<C>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::signin_record_agent(db, namespace, database, AGENT_USER, password)
-        .await
+pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
+/// This schema's constants, for the helpers every generated module shares (`::surqlc::runtime::module`).
+#[allow(dead_code)]
+pub struct Schema;
+impl ::surqlc::runtime::SchemaModule for Schema {
+    const SCHEMA_SURQL: &'static str = SCHEMA_SURQL;
+    const AGENT_USER: &'static str = AGENT_USER;
+    const AGENT_DEFINED: bool = AGENT_DEFINED;
+    const RECORD_ACCESS: bool = true;
+    const PASSWORD_ENV: &'static str = "SURQLC_AGENT_PASSWORD";
+    const QUERY_TIMEOUT: ::std::time::Duration = QUERY_TIMEOUT;
+    fn schema_ir() -> &'static ::surqlc::ir::Schema {
+        schema_ir()
+    }
 }
 /// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
 #[allow(dead_code)]
@@ -171,353 +46,271 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
             "{\"name\":\"library\",\"rust_name\":\"Library\",\"tables\":[{\"name\":\"member\",\"rust_name\":\"Member\",\"comment\":\"Someone with a library card.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"cardId\",\"rust_name\":\"card_id\",\"ty\":\"Uuid\",\"comment\":\"The card number printed on the card.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"displayName\",\"rust_name\":\"display_name\",\"ty\":\"String\",\"comment\":\"Display name.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"level\",\"rust_name\":\"level\",\"ty\":{\"Literal\":[\"JUNIOR\",\"ADULT\",\"staff\"]},\"comment\":\"Membership level; 'staff' members may borrow reference books.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"nicknames\",\"rust_name\":\"nicknames\",\"ty\":{\"Array\":[\"String\",null]},\"comment\":\"Nicknames the member answers to, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"phone\",\"rust_name\":\"phone\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Phone number for overdue notices: personal data, kept from the agent.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":{\"select\":\"None\",\"create\":null,\"update\":null,\"delete\":null}}}],\"indexes\":[]},{\"name\":\"book\",\"rust_name\":\"Book\",\"comment\":\"A title in the catalogue.\\nOne row per edition, not per copy.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"Title as printed on the cover.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"isbn\",\"rust_name\":\"isbn\",\"ty\":{\"Option\":\"String\"},\"comment\":\"ISBN-13, if the edition has one.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"shelf\",\"rust_name\":\"shelf\",\"ty\":{\"Array\":[\"Int\",3]},\"comment\":\"Shelf coordinates: aisle, bay, shelf.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"genres\",\"rust_name\":\"genres\",\"ty\":{\"Array\":[{\"Literal\":[\"fiction\",\"non-fiction\",\"science-fiction\",\"poetry\"]},null]},\"comment\":\"Genres, most specific first.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"cover_outline\",\"rust_name\":\"cover_outline\",\"ty\":{\"Raw\":{\"text\":\"option<geometry<polygon>>\",\"kind\":{\"Either\":[{\"Named\":\"none\"},{\"Parameterized\":[\"geometry\",[\"polygon\"]]}]},\"clauses\":\"\"}},\"comment\":\"Cover outline for the kiosk map.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"author\",\"rust_name\":\"Author\",\"comment\":\"A person who wrote books.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Name as credited.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"borrowed\",\"rust_name\":\"Borrowed\",\"comment\":\"A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.\",\"kind\":{\"Relation\":{\"from\":\"member\",\"to\":\"book\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"at\",\"rust_name\":\"at\",\"ty\":\"Datetime\",\"comment\":\"When the loan started.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"period\",\"rust_name\":\"period\",\"ty\":\"Duration\",\"comment\":\"Loan period granted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"returned_at\",\"rust_name\":\"returned_at\",\"ty\":{\"Option\":\"Datetime\"},\"comment\":\"When the book came back; NONE while on loan.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"wrote\",\"rust_name\":\"Wrote\",\"comment\":\"Authorship: author (in) wrote book (out). Traverse: author->wrote->book.\",\"kind\":{\"Relation\":{\"from\":\"author\",\"to\":\"book\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"loan_audit\",\"rust_name\":\"LoanAuditEntry\",\"comment\":\"Every change to a loan, for the auditors; not shown to the model.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"member\",\"rust_name\":\"member\",\"ty\":{\"Record\":\"member\"},\"comment\":\"The member who changed the loan.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"note\",\"rust_name\":\"note\",\"ty\":\"String\",\"comment\":\"What happened, in the desk clerk's words.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"fine_cents\",\"rust_name\":\"fine_cents\",\"ty\":{\"Option\":\"Int\"},\"comment\":\"Fines charged in cents, if any.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[{\"rust_name\":\"Level\",\"comment\":null,\"variants\":[[\"Junior\",\"JUNIOR\"],[\"Adult\",\"ADULT\"],[\"Staff\",\"staff\"]]},{\"rust_name\":\"Genre\",\"comment\":null,\"variants\":[[\"Fiction\",\"fiction\"],[\"NonFiction\",\"non-fiction\"],[\"ScienceFiction\",\"science-fiction\"],[\"Poetry\",\"poetry\"]]}],\"analyzers\":[],\"settings\":{\"exposed\":[\"member\",\"book\",\"borrowed\",\"author\",\"wrote\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"member\",\"field\":\"level\"},\"limit\":20}}],\"examples\":{\"table\":\"library_example\",\"dimension\":8,\"k\":4,\"ef\":64},\"agent\":{\"user\":\"librarian_bot\",\"token_duration\":\"15m\",\"session_duration\":\"1h\"},\"max_rows\":25,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
         ))
 }
+/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
+#[allow(dead_code)]
+pub async fn apply_schema<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<()> {
+    ::surqlc::runtime::module::apply_schema::<Schema, C>(db).await
+}
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`]; empty when they match ([`::surqlc::drift::check_drift`]).
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<::surqlc::drift::Drift> {
+    ::surqlc::runtime::module::check_drift::<Schema, C>(db).await
+}
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::schema_context;
+/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::value_hints;
+/// `fn::similar_examples(qvec)`: the 4 pooled examples nearest to the question's embedding, nearest first.
+#[allow(dead_code)]
+pub async fn similar_examples<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::Example>> {
+    ::surqlc::runtime::module::similar_examples(db, qvec).await
+}
+/// `fn::example_context(qvec)`: the nearest examples as prompt text.
+#[allow(dead_code)]
+pub async fn example_context<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::example_context(db, qvec).await
+}
+/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
+#[allow(dead_code)]
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::nl2surql_prompt(db, question, qvec).await
+}
+/// `fn::remember_example(question, surql, qvec)`: stores a [`validate`]d query as a few-shot example (EDITOR or OWNER connection) and returns its id.
+#[allow(dead_code)]
+pub async fn remember_example<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    surql: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::surqlc::runtime::RecordId> {
+    ::surqlc::runtime::module::remember_example::<Schema, C>(db, question, surql, qvec)
+        .await
+}
+/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`]); `db` keeps its own session.
+#[allow(dead_code)]
+pub async fn agent_signin<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    namespace: &str,
+    database: &str,
+    password: &str,
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Agent<C>> {
+    ::surqlc::runtime::module::agent_signin::<
+        Schema,
+        C,
+    >(db, namespace, database, password)
+        .await
+}
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
 #[allow(dead_code)]
 pub fn validate(surql: &str) -> ::surqlc::validate::Report {
-    ::surqlc::validate::validate(schema_ir(), surql)
+    ::surqlc::runtime::module::validate::<Schema>(surql)
 }
-/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
-///
-/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
-/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
-/// with one line per problem, each naming its fix; warnings come back with the rows. A query
-/// without a LIMIT gets `LIMIT 25`; a larger one is refused. The agent's `VIEWER` role
-/// is what keeps it read-only.
+/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`], [`validate`]d and
+/// data-checked first: rows (a missing LIMIT becomes `LIMIT 25`), or the text to send back to the model.
 #[allow(dead_code)]
-pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Outcome,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Outcome> {
+    ::surqlc::runtime::module::run_readonly::<Schema, C>(agent, surql).await
 }
 /// `member`: Someone with a library card.
 #[allow(dead_code)]
 pub mod member {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::library::Member;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `member` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM member LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM member LIMIT $limit", limit).await
     }
     /// The `book` rows this `member` reaches through `borrowed`: `member:id->borrowed->book`.
-    ///
-    /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
     pub async fn borrowed_book<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Book>>, Error> {
-        db.query("SELECT * FROM $id->borrowed->book")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Book> {
+        m::traverse(db, "SELECT * FROM $id->borrowed->book", id).await
     }
     /// The `borrowed` edges whose `in` is this `member`, with their own fields.
-    ///
-    /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
     pub async fn borrowed_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Borrowed>>, Error> {
-        db.query("SELECT * FROM borrowed WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Borrowed> {
+        m::traverse(db, "SELECT * FROM borrowed WHERE in = $id", id).await
     }
 }
 /// `book`: A title in the catalogue.
 /// One row per edition, not per copy.
 #[allow(dead_code)]
 pub mod book {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::library::Book;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `book` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM book LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM book LIMIT $limit", limit).await
     }
     /// The `member` rows that reach this `book` through `borrowed`: `book:id<-borrowed<-member`.
-    ///
-    /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
     pub async fn member_borrowed<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Member>>, Error> {
-        db.query("SELECT * FROM $id<-borrowed<-member")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Member> {
+        m::traverse(db, "SELECT * FROM $id<-borrowed<-member", id).await
     }
     /// The `borrowed` edges whose `out` is this `book`, with their own fields.
-    ///
-    /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
     pub async fn borrowed_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Borrowed>>, Error> {
-        db.query("SELECT * FROM borrowed WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Borrowed> {
+        m::traverse(db, "SELECT * FROM borrowed WHERE out = $id", id).await
     }
     /// The `author` rows that reach this `book` through `wrote`: `book:id<-wrote<-author`.
-    ///
-    /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
     pub async fn author_wrote<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Author>>, Error> {
-        db.query("SELECT * FROM $id<-wrote<-author")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Author> {
+        m::traverse(db, "SELECT * FROM $id<-wrote<-author", id).await
     }
     /// The `wrote` edges whose `out` is this `book`, with their own fields.
-    ///
-    /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
     pub async fn wrote_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Wrote>>, Error> {
-        db.query("SELECT * FROM wrote WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Wrote> {
+        m::traverse(db, "SELECT * FROM wrote WHERE out = $id", id).await
     }
 }
 /// `author`: A person who wrote books.
 #[allow(dead_code)]
 pub mod author {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::library::Author;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `author` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM author LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM author LIMIT $limit", limit).await
     }
     /// The `book` rows this `author` reaches through `wrote`: `author:id->wrote->book`.
-    ///
-    /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
     pub async fn wrote_book<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Book>>, Error> {
-        db.query("SELECT * FROM $id->wrote->book")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Book> {
+        m::traverse(db, "SELECT * FROM $id->wrote->book", id).await
     }
     /// The `wrote` edges whose `in` is this `author`, with their own fields.
-    ///
-    /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
     pub async fn wrote_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::library::Wrote>>, Error> {
-        db.query("SELECT * FROM wrote WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::library::Wrote> {
+        m::traverse(db, "SELECT * FROM wrote WHERE in = $id", id).await
     }
 }
 /// `borrowed`: A loan: member (in) borrowed book (out). Traverse: member->borrowed->book.
 #[allow(dead_code)]
 pub mod borrowed {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::library::Borrowed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `borrowed` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM borrowed LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM borrowed LIMIT $limit", limit).await
     }
 }
 /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
 #[allow(dead_code)]
 pub mod wrote {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::library::Wrote;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `wrote` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM wrote LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM wrote LIMIT $limit", limit).await
     }
 }
 /// `loan_audit`: Every change to a loan, for the auditors; not shown to the model.
 #[allow(dead_code)]
 pub mod loan_audit {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::library::LoanAuditEntry;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `loan_audit` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM loan_audit LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM loan_audit LIMIT $limit", limit).await
     }
 }

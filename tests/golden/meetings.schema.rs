@@ -20,152 +20,28 @@ pub const EXPOSED_TABLES: &[&str] = &[
 /// The embedding dimension of the few-shot pool (`query_example`).
 #[allow(dead_code)]
 pub const EMBEDDING_DIMENSION: usize = 4;
-/// The database-level `VIEWER` user that runs generated queries.
-///
-/// A `VIEWER` reads every table and field; this schema's prompt hides none. (Leave a table out of
-/// `expose(...)` or mark a field `hidden`, and the agent becomes a record user bound by `PERMISSIONS`.)
+/// The database-level `VIEWER` user that runs generated queries (this schema's prompt hides nothing).
 #[allow(dead_code)]
 pub const AGENT_USER: &str = "agent";
-/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
-#[allow(dead_code)]
-pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
-/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
-#[allow(dead_code)]
-pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
-    db.query(SCHEMA_SURQL).await?.check()?;
-    ::std::result::Result::Ok(())
-}
-/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
-/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
-///
-/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
-/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
-/// databases in its namespace, as the connection that applies the schema is.
-#[allow(dead_code)]
-pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
-    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
-}
-#[allow(dead_code)]
-async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
-    query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    let value: ::std::option::Option<::std::string::String> = query
-        .await?
-        .check()?
-        .take(0)?;
-    ::std::result::Result::Ok(value.unwrap_or_default())
-}
-/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
-#[allow(dead_code)]
-pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::schema_context()")).await
-}
-/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
-#[allow(dead_code)]
-pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::value_hints()")).await
-}
-/// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
-#[allow(dead_code)]
-pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::std::vec::Vec<::surqlc::runtime::Example>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    db.query("RETURN fn::similar_examples($qvec)")
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)
-}
-/// `fn::example_context(qvec)`: the nearest examples as prompt text.
-#[allow(dead_code)]
-pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
-        .await
-}
-/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
-#[allow(dead_code)]
-pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(
-            db
-                .query("RETURN fn::nl2surql_prompt($question, $qvec)")
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", qvec.to_vec())),
-        )
-        .await
-}
-/// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
-///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
-/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
-#[allow(dead_code)]
-pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    surql: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::surqlc::runtime::RecordId,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    let report = validate(surql);
-    if report.has_errors() || report.cannot_answer.is_some() {
-        return ::std::result::Result::Err(
-            ::surqlc::runtime::surrealdb::Error::validation(
-                ::std::format!(
-                    "not a valid example query:\n{}", report.render(surql).trim_end()
-                ),
-                ::std::option::Option::None,
-            ),
-        );
-    }
-    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
-        .query("RETURN fn::remember_example($question, $surql, $qvec).id")
-        .bind(("question", question.to_owned()))
-        .bind(("surql", surql.to_owned()))
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)?;
-    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
-        "fn::remember_example returned no record".to_owned(),
-    ))
-}
 /// Whether `SCHEMA_SURQL` defines the agent user: it does when `SURQLC_AGENT_PASSWORD` (or `Builder::agent_password`) was set at build time.
 #[allow(dead_code)]
 pub const AGENT_DEFINED: bool = true;
-/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`], a database-level `VIEWER`).
-///
-/// A database user must send its namespace and database; `db` keeps its own session.
+/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
 #[allow(dead_code)]
-pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    namespace: &str,
-    database: &str,
-    password: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Agent<C>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
+pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
+/// This schema's constants, for the helpers every generated module shares (`::surqlc::runtime::module`).
+#[allow(dead_code)]
+pub struct Schema;
+impl ::surqlc::runtime::SchemaModule for Schema {
+    const SCHEMA_SURQL: &'static str = SCHEMA_SURQL;
+    const AGENT_USER: &'static str = AGENT_USER;
+    const AGENT_DEFINED: bool = AGENT_DEFINED;
+    const RECORD_ACCESS: bool = false;
+    const PASSWORD_ENV: &'static str = "SURQLC_AGENT_PASSWORD";
+    const QUERY_TIMEOUT: ::std::time::Duration = QUERY_TIMEOUT;
+    fn schema_ir() -> &'static ::surqlc::ir::Schema {
+        schema_ir()
+    }
 }
 /// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
 #[allow(dead_code)]
@@ -176,404 +52,298 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
             "{\"name\":\"meetings\",\"rust_name\":\"Meetings\",\"tables\":[{\"name\":\"person\",\"rust_name\":\"Person\",\"comment\":\"A person; the id is their full name, e.g. person:⟨Alice Chen⟩.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":\"String\",\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"meeting\",\"rust_name\":\"Meeting\",\"comment\":\"A meeting, numbered in order: meeting:1, meeting:2, ...\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":\"Int\",\"permissions\":null,\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"The meeting's title.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"time\",\"rust_name\":\"time\",\"ty\":\"String\",\"comment\":\"The day it took place, 'YYYY-MM-DD'; compare as strings (ISO dates sort in date order).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"task\",\"rust_name\":\"Task\",\"comment\":\"A task; the id is the task itself, as a sentence, e.g. task:⟨Draft the Q3 roadmap.⟩\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":\"String\",\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"attended\",\"rust_name\":\"Attended\",\"comment\":\"A person (in) attended a meeting (out). Traverse: person->attended->meeting.\",\"kind\":{\"Relation\":{\"from\":\"person\",\"to\":\"meeting\"}},\"schemaless\":true,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"discussed\",\"rust_name\":\"Discussed\",\"comment\":\"A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.\",\"kind\":{\"Relation\":{\"from\":\"meeting\",\"to\":\"task\"}},\"schemaless\":true,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"assigned\",\"rust_name\":\"Assigned\",\"comment\":\"A person (in) is assigned a task (out). Traverse: person->assigned->task.\",\"kind\":{\"Relation\":{\"from\":\"person\",\"to\":\"task\"}},\"schemaless\":true,\"enforced\":true,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"done\",\"rust_name\":\"done\",\"ty\":\"Bool\",\"comment\":\"Whether the task is done.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[],\"analyzers\":[],\"settings\":{\"exposed\":[\"person\",\"meeting\",\"task\",\"attended\",\"discussed\",\"assigned\"],\"value_hints\":[{\"Ids\":{\"table\":\"person\",\"limit\":20}},{\"Range\":{\"field\":{\"table\":\"meeting\",\"field\":\"time\"}}},{\"Note\":\"task ids are full sentences; match them with string::contains(record::id(id), '...')\"}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
         ))
 }
+/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
+#[allow(dead_code)]
+pub async fn apply_schema<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<()> {
+    ::surqlc::runtime::module::apply_schema::<Schema, C>(db).await
+}
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`]; empty when they match ([`::surqlc::drift::check_drift`]).
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<::surqlc::drift::Drift> {
+    ::surqlc::runtime::module::check_drift::<Schema, C>(db).await
+}
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::schema_context;
+/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::value_hints;
+/// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
+#[allow(dead_code)]
+pub async fn similar_examples<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::Example>> {
+    ::surqlc::runtime::module::similar_examples(db, qvec).await
+}
+/// `fn::example_context(qvec)`: the nearest examples as prompt text.
+#[allow(dead_code)]
+pub async fn example_context<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::example_context(db, qvec).await
+}
+/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
+#[allow(dead_code)]
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::nl2surql_prompt(db, question, qvec).await
+}
+/// `fn::remember_example(question, surql, qvec)`: stores a [`validate`]d query as a few-shot example (EDITOR or OWNER connection) and returns its id.
+#[allow(dead_code)]
+pub async fn remember_example<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    surql: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::surqlc::runtime::RecordId> {
+    ::surqlc::runtime::module::remember_example::<Schema, C>(db, question, surql, qvec)
+        .await
+}
+/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`]); `db` keeps its own session.
+#[allow(dead_code)]
+pub async fn agent_signin<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    namespace: &str,
+    database: &str,
+    password: &str,
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Agent<C>> {
+    ::surqlc::runtime::module::agent_signin::<
+        Schema,
+        C,
+    >(db, namespace, database, password)
+        .await
+}
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
 #[allow(dead_code)]
 pub fn validate(surql: &str) -> ::surqlc::validate::Report {
-    ::surqlc::validate::validate(schema_ir(), surql)
+    ::surqlc::runtime::module::validate::<Schema>(surql)
 }
-/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
-///
-/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
-/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
-/// with one line per problem, each naming its fix; warnings come back with the rows. A query
-/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
-/// is what keeps it read-only.
+/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`], [`validate`]d and
+/// data-checked first: rows (a missing LIMIT becomes `LIMIT 50`), or the text to send back to the model.
 #[allow(dead_code)]
-pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Outcome,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Outcome> {
+    ::surqlc::runtime::module::run_readonly::<Schema, C>(agent, surql).await
 }
 /// `person`: A person; the id is their full name, e.g. person:⟨Alice Chen⟩.
 #[allow(dead_code)]
 pub mod person {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::meetings::Person;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `person` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM person LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM person LIMIT $limit", limit).await
     }
     /// The `meeting` rows this `person` reaches through `attended`: `person:id->attended->meeting`.
-    ///
-    /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
     pub async fn attended_meeting<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Meeting>>, Error> {
-        db.query("SELECT * FROM $id->attended->meeting")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Meeting> {
+        m::traverse(db, "SELECT * FROM $id->attended->meeting", id).await
     }
     /// The `attended` edges whose `in` is this `person`, with their own fields.
-    ///
-    /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
     pub async fn attended_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Attended>>, Error> {
-        db.query("SELECT * FROM attended WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Attended> {
+        m::traverse(db, "SELECT * FROM attended WHERE in = $id", id).await
     }
     /// The `task` rows this `person` reaches through `assigned`: `person:id->assigned->task`.
-    ///
-    /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
     pub async fn assigned_task<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Task>>, Error> {
-        db.query("SELECT * FROM $id->assigned->task")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Task> {
+        m::traverse(db, "SELECT * FROM $id->assigned->task", id).await
     }
     /// The `assigned` edges whose `in` is this `person`, with their own fields.
-    ///
-    /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
     pub async fn assigned_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Assigned>>, Error> {
-        db.query("SELECT * FROM assigned WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Assigned> {
+        m::traverse(db, "SELECT * FROM assigned WHERE in = $id", id).await
     }
 }
 /// `meeting`: A meeting, numbered in order: meeting:1, meeting:2, ...
 #[allow(dead_code)]
 pub mod meeting {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::meetings::Meeting;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `meeting` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM meeting LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM meeting LIMIT $limit", limit).await
     }
     /// The `person` rows that reach this `meeting` through `attended`: `meeting:id<-attended<-person`.
-    ///
-    /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
     pub async fn person_attended<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Person>>, Error> {
-        db.query("SELECT * FROM $id<-attended<-person")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Person> {
+        m::traverse(db, "SELECT * FROM $id<-attended<-person", id).await
     }
     /// The `attended` edges whose `out` is this `meeting`, with their own fields.
-    ///
-    /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
     pub async fn attended_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Attended>>, Error> {
-        db.query("SELECT * FROM attended WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Attended> {
+        m::traverse(db, "SELECT * FROM attended WHERE out = $id", id).await
     }
     /// The `task` rows this `meeting` reaches through `discussed`: `meeting:id->discussed->task`.
-    ///
-    /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
     pub async fn discussed_task<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Task>>, Error> {
-        db.query("SELECT * FROM $id->discussed->task")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Task> {
+        m::traverse(db, "SELECT * FROM $id->discussed->task", id).await
     }
     /// The `discussed` edges whose `in` is this `meeting`, with their own fields.
-    ///
-    /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
     pub async fn discussed_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Discussed>>, Error> {
-        db.query("SELECT * FROM discussed WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Discussed> {
+        m::traverse(db, "SELECT * FROM discussed WHERE in = $id", id).await
     }
 }
 /// `task`: A task; the id is the task itself, as a sentence, e.g. task:⟨Draft the Q3 roadmap.⟩
 #[allow(dead_code)]
 pub mod task {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::meetings::Task;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `task` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM task LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM task LIMIT $limit", limit).await
     }
     /// The `meeting` rows that reach this `task` through `discussed`: `task:id<-discussed<-meeting`.
-    ///
-    /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
     pub async fn meeting_discussed<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Meeting>>, Error> {
-        db.query("SELECT * FROM $id<-discussed<-meeting")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Meeting> {
+        m::traverse(db, "SELECT * FROM $id<-discussed<-meeting", id).await
     }
     /// The `discussed` edges whose `out` is this `task`, with their own fields.
-    ///
-    /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
     pub async fn discussed_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Discussed>>, Error> {
-        db.query("SELECT * FROM discussed WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Discussed> {
+        m::traverse(db, "SELECT * FROM discussed WHERE out = $id", id).await
     }
     /// The `person` rows that reach this `task` through `assigned`: `task:id<-assigned<-person`.
-    ///
-    /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
     pub async fn person_assigned<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Person>>, Error> {
-        db.query("SELECT * FROM $id<-assigned<-person")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Person> {
+        m::traverse(db, "SELECT * FROM $id<-assigned<-person", id).await
     }
     /// The `assigned` edges whose `out` is this `task`, with their own fields.
-    ///
-    /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
     pub async fn assigned_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::meetings::Assigned>>, Error> {
-        db.query("SELECT * FROM assigned WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::meetings::Assigned> {
+        m::traverse(db, "SELECT * FROM assigned WHERE out = $id", id).await
     }
 }
 /// `attended`: A person (in) attended a meeting (out). Traverse: person->attended->meeting.
 #[allow(dead_code)]
 pub mod attended {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::meetings::Attended;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `attended` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM attended LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM attended LIMIT $limit", limit).await
     }
 }
 /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
 #[allow(dead_code)]
 pub mod discussed {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::meetings::Discussed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `discussed` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM discussed LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM discussed LIMIT $limit", limit).await
     }
 }
 /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
 #[allow(dead_code)]
 pub mod assigned {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::meetings::Assigned;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `assigned` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM assigned LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM assigned LIMIT $limit", limit).await
     }
 }

@@ -13,152 +13,28 @@ pub const EXPOSED_TABLES: &[&str] = &["file"];
 /// The embedding dimension of the few-shot pool (`query_example`).
 #[allow(dead_code)]
 pub const EMBEDDING_DIMENSION: usize = 4;
-/// The database-level `VIEWER` user that runs generated queries.
-///
-/// A `VIEWER` reads every table and field; this schema's prompt hides none. (Leave a table out of
-/// `expose(...)` or mark a field `hidden`, and the agent becomes a record user bound by `PERMISSIONS`.)
+/// The database-level `VIEWER` user that runs generated queries (this schema's prompt hides nothing).
 #[allow(dead_code)]
 pub const AGENT_USER: &str = "agent";
-/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
-#[allow(dead_code)]
-pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
-/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
-#[allow(dead_code)]
-pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
-    db.query(SCHEMA_SURQL).await?.check()?;
-    ::std::result::Result::Ok(())
-}
-/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
-/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
-///
-/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
-/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
-/// databases in its namespace, as the connection that applies the schema is.
-#[allow(dead_code)]
-pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
-    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
-}
-#[allow(dead_code)]
-async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
-    query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    let value: ::std::option::Option<::std::string::String> = query
-        .await?
-        .check()?
-        .take(0)?;
-    ::std::result::Result::Ok(value.unwrap_or_default())
-}
-/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
-#[allow(dead_code)]
-pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::schema_context()")).await
-}
-/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
-#[allow(dead_code)]
-pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::value_hints()")).await
-}
-/// `fn::similar_examples(qvec)`: the 2 pooled examples nearest to the question's embedding, nearest first.
-#[allow(dead_code)]
-pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::std::vec::Vec<::surqlc::runtime::Example>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    db.query("RETURN fn::similar_examples($qvec)")
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)
-}
-/// `fn::example_context(qvec)`: the nearest examples as prompt text.
-#[allow(dead_code)]
-pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
-        .await
-}
-/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
-#[allow(dead_code)]
-pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(
-            db
-                .query("RETURN fn::nl2surql_prompt($question, $qvec)")
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", qvec.to_vec())),
-        )
-        .await
-}
-/// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
-///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
-/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
-#[allow(dead_code)]
-pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    surql: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::surqlc::runtime::RecordId,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    let report = validate(surql);
-    if report.has_errors() || report.cannot_answer.is_some() {
-        return ::std::result::Result::Err(
-            ::surqlc::runtime::surrealdb::Error::validation(
-                ::std::format!(
-                    "not a valid example query:\n{}", report.render(surql).trim_end()
-                ),
-                ::std::option::Option::None,
-            ),
-        );
-    }
-    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
-        .query("RETURN fn::remember_example($question, $surql, $qvec).id")
-        .bind(("question", question.to_owned()))
-        .bind(("surql", surql.to_owned()))
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)?;
-    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
-        "fn::remember_example returned no record".to_owned(),
-    ))
-}
 /// Whether `SCHEMA_SURQL` defines the agent user: it does when `SURQLC_AGENT_PASSWORD` (or `Builder::agent_password`) was set at build time.
 #[allow(dead_code)]
 pub const AGENT_DEFINED: bool = true;
-/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`], a database-level `VIEWER`).
-///
-/// A database user must send its namespace and database; `db` keeps its own session.
+/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
 #[allow(dead_code)]
-pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    namespace: &str,
-    database: &str,
-    password: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Agent<C>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
+pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
+/// This schema's constants, for the helpers every generated module shares (`::surqlc::runtime::module`).
+#[allow(dead_code)]
+pub struct Schema;
+impl ::surqlc::runtime::SchemaModule for Schema {
+    const SCHEMA_SURQL: &'static str = SCHEMA_SURQL;
+    const AGENT_USER: &'static str = AGENT_USER;
+    const AGENT_DEFINED: bool = AGENT_DEFINED;
+    const RECORD_ACCESS: bool = false;
+    const PASSWORD_ENV: &'static str = "SURQLC_AGENT_PASSWORD";
+    const QUERY_TIMEOUT: ::std::time::Duration = QUERY_TIMEOUT;
+    fn schema_ir() -> &'static ::surqlc::ir::Schema {
+        schema_ir()
+    }
 }
 /// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
 #[allow(dead_code)]
@@ -169,60 +45,113 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
             "{\"name\":\"memory\",\"rust_name\":\"Memory\",\"tables\":[{\"name\":\"file\",\"rust_name\":\"File\",\"comment\":\"A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":{\"select\":\"Full\",\"create\":\"Full\",\"update\":\"Full\",\"delete\":{\"Where\":\"parent != NONE\"}},\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"The name within its folder, e.g. 'notes.md'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":\"$value != '' && !$value.contains('/')\",\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"parent\",\"rust_name\":\"parent\",\"ty\":{\"Option\":{\"Record\":\"file\"}},\"comment\":\"The folder holding this entry; NONE at the root.\",\"clauses\":{\"default\":{\"expr\":\"NONE\",\"always\":false},\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":{\"on_delete\":\"Cascade\"},\"permissions\":null}},{\"name\":\"parent_key\",\"rust_name\":\"parent_key\",\"ty\":\"String\",\"comment\":\"The parent's key, or 'root' at the root: what the unique (parent_key, name) index reads.\",\"clauses\":{\"default\":null,\"value\":\"IF parent IS NONE { 'root' } ELSE { <string> record::id(parent) }\",\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"content\",\"rust_name\":\"content\",\"ty\":{\"Option\":\"String\"},\"comment\":\"The text of a file; NONE for a folder.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"path\",\"rust_name\":\"path\",\"ty\":\"String\",\"comment\":\"The full path from the root, e.g. '/projects/deploy.md'.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":\"IF parent IS NONE { '/' + name } ELSE { parent.path + '/' + name }\",\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"is_folder\",\"rust_name\":\"is_folder\",\"ty\":\"Bool\",\"comment\":\"Whether this is a folder (it has no content).\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":\"content IS NONE\",\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"created_at\",\"rust_name\":\"created_at\",\"ty\":\"Datetime\",\"comment\":\"When the entry was created.\",\"clauses\":{\"default\":{\"expr\":\"time::now()\",\"always\":false},\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":true,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"updated_at\",\"rust_name\":\"updated_at\",\"ty\":\"Datetime\",\"comment\":\"When the entry was last written.\",\"clauses\":{\"default\":null,\"value\":\"time::now()\",\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"embedding\",\"rust_name\":\"embedding\",\"ty\":{\"Option\":{\"Array\":[\"Float\",null]}},\"comment\":\"The content's embedding, for recall by meaning.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[{\"name\":\"file_parent_name\",\"fields\":[\"parent_key\",\"name\"],\"kind\":\"Unique\"},{\"name\":\"file_content\",\"fields\":[\"content\"],\"kind\":{\"FullText\":{\"analyzer\":\"en\",\"bm25\":[1.2,0.75],\"highlights\":true}}},{\"name\":\"file_embedding\",\"fields\":[\"embedding\"],\"kind\":{\"Hnsw\":{\"dimension\":4,\"dist\":\"COSINE\",\"vector_type\":\"F32\",\"efc\":null,\"m\":null}}}]}],\"enums\":[],\"analyzers\":[{\"name\":\"en\",\"tokenizers\":[\"blank\",\"class\",\"camel\",\"punct\"],\"filters\":[\"lowercase\",\"snowball(english)\"],\"comment\":\"English words, stemmed: 'deploying' matches 'deploy'.\"}],\"settings\":{\"exposed\":[\"file\"],\"value_hints\":[{\"Note\":\"folders have no content; a file at the root has parent NONE and parent_key 'root'\"}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":2,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
         ))
 }
+/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
+#[allow(dead_code)]
+pub async fn apply_schema<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<()> {
+    ::surqlc::runtime::module::apply_schema::<Schema, C>(db).await
+}
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`]; empty when they match ([`::surqlc::drift::check_drift`]).
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<::surqlc::drift::Drift> {
+    ::surqlc::runtime::module::check_drift::<Schema, C>(db).await
+}
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::schema_context;
+/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::value_hints;
+/// `fn::similar_examples(qvec)`: the 2 pooled examples nearest to the question's embedding, nearest first.
+#[allow(dead_code)]
+pub async fn similar_examples<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::Example>> {
+    ::surqlc::runtime::module::similar_examples(db, qvec).await
+}
+/// `fn::example_context(qvec)`: the nearest examples as prompt text.
+#[allow(dead_code)]
+pub async fn example_context<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::example_context(db, qvec).await
+}
+/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
+#[allow(dead_code)]
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::nl2surql_prompt(db, question, qvec).await
+}
+/// `fn::remember_example(question, surql, qvec)`: stores a [`validate`]d query as a few-shot example (EDITOR or OWNER connection) and returns its id.
+#[allow(dead_code)]
+pub async fn remember_example<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    surql: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::surqlc::runtime::RecordId> {
+    ::surqlc::runtime::module::remember_example::<Schema, C>(db, question, surql, qvec)
+        .await
+}
+/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`]); `db` keeps its own session.
+#[allow(dead_code)]
+pub async fn agent_signin<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    namespace: &str,
+    database: &str,
+    password: &str,
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Agent<C>> {
+    ::surqlc::runtime::module::agent_signin::<
+        Schema,
+        C,
+    >(db, namespace, database, password)
+        .await
+}
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
 #[allow(dead_code)]
 pub fn validate(surql: &str) -> ::surqlc::validate::Report {
-    ::surqlc::validate::validate(schema_ir(), surql)
+    ::surqlc::runtime::module::validate::<Schema>(surql)
 }
-/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
-///
-/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
-/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
-/// with one line per problem, each naming its fix; warnings come back with the rows. A query
-/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
-/// is what keeps it read-only.
+/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`], [`validate`]d and
+/// data-checked first: rows (a missing LIMIT becomes `LIMIT 50`), or the text to send back to the model.
 #[allow(dead_code)]
-pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Outcome,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Outcome> {
+    ::surqlc::runtime::module::run_readonly::<Schema, C>(agent, surql).await
 }
 /// `file`: A file or a folder of the agent's memory. Find by path: WHERE path = '/projects/deploy.md'.
 #[allow(dead_code)]
 pub mod file {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::memory::File;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// The `file` row with this `parent_key` and `name` (unique index `file_parent_name`), if there is one.
     pub async fn find_by_parent_key_and_name<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         parent_key: &str,
         name: &str,
-    ) -> Result<Option<Record<Row>>, Error> {
+    ) -> One<Row> {
         ::surqlc::runtime::find_one(
                 db,
                 "SELECT * FROM file WHERE parent_key = $parent_key AND name = $name LIMIT 1",
@@ -236,10 +165,10 @@ pub mod file {
     }
     /// Full-text search of `file.content` (index `file_content`): up to `limit` rows matching `query`, best BM25 score first, with the matching text highlighted in `<b>...</b>`.
     pub async fn search_content<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         query: &str,
         limit: u32,
-    ) -> Result<Vec<Scored<Row>>, Error> {
+    ) -> Result<Vec<Scored<Row>>> {
         ::surqlc::runtime::search(
                 db,
                 "SELECT *, search::score(1) AS score, search::highlight('<b>', '</b>', 1) AS highlight FROM file WHERE content @1@ $query ORDER BY score DESC LIMIT $limit",
@@ -250,10 +179,10 @@ pub mod file {
     }
     /// The `k` rows whose `embedding` is nearest to `vector` (index `file_embedding`, cosine distance, dimension 4), nearest first.
     pub async fn nearest_embedding<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         vector: &[f64],
         k: u32,
-    ) -> Result<Vec<Nearest<Row>>, Error> {
+    ) -> Result<Vec<Nearest<Row>>> {
         ::surqlc::runtime::nearest(
                 db,
                 "SELECT *, vector::distance::knn() AS distance FROM file WHERE embedding <|{k},{ef}|> $vector ORDER BY distance ASC",
@@ -263,14 +192,7 @@ pub mod file {
             .await
     }
     /// Up to `limit` rows of `file` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM file LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM file LIMIT $limit", limit).await
     }
 }

@@ -19,152 +19,28 @@ pub const EXPOSED_TABLES: &[&str] = &[
 /// The embedding dimension of the few-shot pool (`query_example`).
 #[allow(dead_code)]
 pub const EMBEDDING_DIMENSION: usize = 4;
-/// The database-level `VIEWER` user that runs generated queries.
-///
-/// A `VIEWER` reads every table and field; this schema's prompt hides none. (Leave a table out of
-/// `expose(...)` or mark a field `hidden`, and the agent becomes a record user bound by `PERMISSIONS`.)
+/// The database-level `VIEWER` user that runs generated queries (this schema's prompt hides nothing).
 #[allow(dead_code)]
 pub const AGENT_USER: &str = "agent";
-/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
-#[allow(dead_code)]
-pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
-/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
-#[allow(dead_code)]
-pub async fn apply_schema<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<(), ::surqlc::runtime::surrealdb::Error> {
-    db.query(SCHEMA_SURQL).await?.check()?;
-    ::std::result::Result::Ok(())
-}
-/// How `db`'s definitions differ from [`SCHEMA_SURQL`] (tables, fields, indexes, functions, params,
-/// the agent user); empty when they match. For a start-up check: `if !drift.is_empty() { eprint!("{drift}") }`.
-///
-/// Both sides are read with `INFO`: `SCHEMA_SURQL` is applied to a scratch database beside `db`'s (a new
-/// session on the same connection) that is removed afterwards, so `db` must be allowed to define
-/// databases in its namespace, as the connection that applies the schema is.
-#[allow(dead_code)]
-pub async fn check_drift<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::surqlc::drift::Drift, ::surqlc::runtime::surrealdb::Error> {
-    ::surqlc::drift::check_drift(db, SCHEMA_SURQL).await
-}
-#[allow(dead_code)]
-async fn text<C: ::surqlc::runtime::surrealdb::Connection>(
-    query: ::surqlc::runtime::surrealdb::method::Query<'_, C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    let value: ::std::option::Option<::std::string::String> = query
-        .await?
-        .check()?
-        .take(0)?;
-    ::std::result::Result::Ok(value.unwrap_or_default())
-}
-/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
-#[allow(dead_code)]
-pub async fn schema_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::schema_context()")).await
-}
-/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
-#[allow(dead_code)]
-pub async fn value_hints<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::value_hints()")).await
-}
-/// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
-#[allow(dead_code)]
-pub async fn similar_examples<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::std::vec::Vec<::surqlc::runtime::Example>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    db.query("RETURN fn::similar_examples($qvec)")
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)
-}
-/// `fn::example_context(qvec)`: the nearest examples as prompt text.
-#[allow(dead_code)]
-pub async fn example_context<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(db.query("RETURN fn::example_context($qvec)").bind(("qvec", qvec.to_vec())))
-        .await
-}
-/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
-#[allow(dead_code)]
-pub async fn nl2surql_prompt<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<::std::string::String, ::surqlc::runtime::surrealdb::Error> {
-    text(
-            db
-                .query("RETURN fn::nl2surql_prompt($question, $qvec)")
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", qvec.to_vec())),
-        )
-        .await
-}
-/// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example and returns its id.
-///
-/// Call it on an EDITOR or OWNER connection: the function refuses the agent. The query is
-/// [`validate`]d first; one with an error is refused, so a silent failure never becomes an example.
-#[allow(dead_code)]
-pub async fn remember_example<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    question: &str,
-    surql: &str,
-    qvec: &[f64; EMBEDDING_DIMENSION],
-) -> ::std::result::Result<
-    ::surqlc::runtime::RecordId,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    let report = validate(surql);
-    if report.has_errors() || report.cannot_answer.is_some() {
-        return ::std::result::Result::Err(
-            ::surqlc::runtime::surrealdb::Error::validation(
-                ::std::format!(
-                    "not a valid example query:\n{}", report.render(surql).trim_end()
-                ),
-                ::std::option::Option::None,
-            ),
-        );
-    }
-    let id: ::std::option::Option<::surqlc::runtime::RecordId> = db
-        .query("RETURN fn::remember_example($question, $surql, $qvec).id")
-        .bind(("question", question.to_owned()))
-        .bind(("surql", surql.to_owned()))
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?
-        .take(0)?;
-    id.ok_or_else(|| ::surqlc::runtime::surrealdb::Error::internal(
-        "fn::remember_example returned no record".to_owned(),
-    ))
-}
 /// Whether `SCHEMA_SURQL` defines the agent user: it does when `SURQLC_AGENT_PASSWORD` (or `Builder::agent_password`) was set at build time.
 #[allow(dead_code)]
 pub const AGENT_DEFINED: bool = true;
-/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`], a database-level `VIEWER`).
-///
-/// A database user must send its namespace and database; `db` keeps its own session.
+/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
 #[allow(dead_code)]
-pub async fn agent_signin<C: ::surqlc::runtime::surrealdb::Connection>(
-    db: &::surqlc::runtime::surrealdb::Surreal<C>,
-    namespace: &str,
-    database: &str,
-    password: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Agent<C>,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::signin_agent(db, namespace, database, AGENT_USER, password).await
+pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
+/// This schema's constants, for the helpers every generated module shares (`::surqlc::runtime::module`).
+#[allow(dead_code)]
+pub struct Schema;
+impl ::surqlc::runtime::SchemaModule for Schema {
+    const SCHEMA_SURQL: &'static str = SCHEMA_SURQL;
+    const AGENT_USER: &'static str = AGENT_USER;
+    const AGENT_DEFINED: bool = AGENT_DEFINED;
+    const RECORD_ACCESS: bool = false;
+    const PASSWORD_ENV: &'static str = "SURQLC_AGENT_PASSWORD";
+    const QUERY_TIMEOUT: ::std::time::Duration = QUERY_TIMEOUT;
+    fn schema_ir() -> &'static ::surqlc::ir::Schema {
+        schema_ir()
+    }
 }
 /// The schema as surqlc's IR: what [`validate`] and [`run_readonly`] check queries against.
 #[allow(dead_code)]
@@ -175,315 +51,249 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
             "{\"name\":\"store\",\"rust_name\":\"Store\",\"tables\":[{\"name\":\"customer\",\"rust_name\":\"Customer\",\"comment\":\"A person who buys from the store. Their orders: customer->placed->purchase.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Full name of the customer.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":{\"Literal\":[\"DE\",\"ES\",\"GB\",\"US\"]},\"comment\":\"ISO-3166 alpha-2 country code.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"tier\",\"rust_name\":\"tier\",\"ty\":{\"Literal\":[\"free\",\"plus\",\"pro\"]},\"comment\":\"Subscription tier, where 'pro' is the highest.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"joined\",\"rust_name\":\"joined\",\"ty\":\"Datetime\",\"comment\":\"When the account was created.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"purchase\",\"rust_name\":\"Purchase\",\"comment\":\"One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"placed_at\",\"rust_name\":\"placed_at\",\"ty\":\"Datetime\",\"comment\":\"When the order was submitted.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"cancelled\",\"pending\",\"shipped\"]},\"comment\":\"Fulfilment state. Revenue counts 'shipped' only.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"product\",\"rust_name\":\"Product\",\"comment\":\"An item in the catalogue. Orders containing it: product<-contains<-purchase.\",\"kind\":\"Normal\",\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"Display name of the product.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":{\"Literal\":[\"audio\",\"home\",\"wearables\"]},\"comment\":\"Catalogue section.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"price\",\"rust_name\":\"price\",\"ty\":\"Decimal\",\"comment\":\"Current list price in EUR. Historic prices live on the contains edge.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]},{\"name\":\"placed\",\"rust_name\":\"Placed\",\"comment\":\"Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.\",\"kind\":{\"Relation\":{\"from\":\"customer\",\"to\":\"purchase\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[],\"indexes\":[]},{\"name\":\"contains\",\"rust_name\":\"Contains\",\"comment\":\"One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.\",\"kind\":{\"Relation\":{\"from\":\"purchase\",\"to\":\"product\"}},\"schemaless\":false,\"enforced\":false,\"id\":null,\"permissions\":null,\"fields\":[{\"name\":\"qty\",\"rust_name\":\"qty\",\"ty\":\"Int\",\"comment\":\"Units of this product on the order.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}},{\"name\":\"unit_price\",\"rust_name\":\"unit_price\",\"ty\":\"Decimal\",\"comment\":\"Price per unit actually charged, in EUR. Line revenue is qty * unit_price.\",\"clauses\":{\"default\":null,\"value\":null,\"computed\":null,\"assert\":null,\"readonly\":false,\"flexible\":false,\"reference\":null,\"permissions\":null}}],\"indexes\":[]}],\"enums\":[{\"rust_name\":\"Country\",\"comment\":null,\"variants\":[[\"DE\",\"DE\"],[\"ES\",\"ES\"],[\"GB\",\"GB\"],[\"US\",\"US\"]]},{\"rust_name\":\"Tier\",\"comment\":null,\"variants\":[[\"Free\",\"free\"],[\"Plus\",\"plus\"],[\"Pro\",\"pro\"]]},{\"rust_name\":\"Status\",\"comment\":null,\"variants\":[[\"Cancelled\",\"cancelled\"],[\"Pending\",\"pending\"],[\"Shipped\",\"shipped\"]]},{\"rust_name\":\"Category\",\"comment\":null,\"variants\":[[\"Audio\",\"audio\"],[\"Home\",\"home\"],[\"Wearables\",\"wearables\"]]}],\"analyzers\":[],\"settings\":{\"exposed\":[\"customer\",\"placed\",\"purchase\",\"contains\",\"product\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"customer\",\"field\":\"country\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"customer\",\"field\":\"tier\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"product\",\"field\":\"category\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"purchase\",\"field\":\"status\"},\"limit\":20}}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50,\"compact\":false,\"budget\":{\"block\":null,\"table\":null},\"prune\":null}}",
         ))
 }
+/// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
+#[allow(dead_code)]
+pub async fn apply_schema<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<()> {
+    ::surqlc::runtime::module::apply_schema::<Schema, C>(db).await
+}
+/// How `db`'s definitions differ from [`SCHEMA_SURQL`]; empty when they match ([`::surqlc::drift::check_drift`]).
+#[allow(dead_code)]
+pub async fn check_drift<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+) -> ::surqlc::runtime::Result<::surqlc::drift::Drift> {
+    ::surqlc::runtime::module::check_drift::<Schema, C>(db).await
+}
+/// `fn::schema_context()`: the `DEFINE` statements of the exposed tables, as cached when the schema was last applied.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::schema_context;
+/// `fn::value_hints()`: the values present in the low-cardinality fields, one line per field.
+#[allow(unused_imports)]
+pub use ::surqlc::runtime::module::value_hints;
+/// `fn::similar_examples(qvec)`: the 3 pooled examples nearest to the question's embedding, nearest first.
+#[allow(dead_code)]
+pub async fn similar_examples<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::Example>> {
+    ::surqlc::runtime::module::similar_examples(db, qvec).await
+}
+/// `fn::example_context(qvec)`: the nearest examples as prompt text.
+#[allow(dead_code)]
+pub async fn example_context<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::example_context(db, qvec).await
+}
+/// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
+#[allow(dead_code)]
+pub async fn nl2surql_prompt<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::std::string::String> {
+    ::surqlc::runtime::module::nl2surql_prompt(db, question, qvec).await
+}
+/// `fn::remember_example(question, surql, qvec)`: stores a [`validate`]d query as a few-shot example (EDITOR or OWNER connection) and returns its id.
+#[allow(dead_code)]
+pub async fn remember_example<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    question: &str,
+    surql: &str,
+    qvec: &[f64; EMBEDDING_DIMENSION],
+) -> ::surqlc::runtime::Result<::surqlc::runtime::RecordId> {
+    ::surqlc::runtime::module::remember_example::<Schema, C>(db, question, surql, qvec)
+        .await
+}
+/// Signs a new session on `db`'s connection in as the agent ([`AGENT_USER`]); `db` keeps its own session.
+#[allow(dead_code)]
+pub async fn agent_signin<C: ::surqlc::runtime::Connection>(
+    db: &::surqlc::runtime::Surreal<C>,
+    namespace: &str,
+    database: &str,
+    password: &str,
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Agent<C>> {
+    ::surqlc::runtime::module::agent_signin::<
+        Schema,
+        C,
+    >(db, namespace, database, password)
+        .await
+}
 /// Checks a query against the schema without a database: tables, field paths, traversals,
 /// compared literals and the LIMIT, each problem with its span and a fix ([`::surqlc::validate`]).
 #[allow(dead_code)]
 pub fn validate(surql: &str) -> ::surqlc::validate::Report {
-    ::surqlc::validate::validate(schema_ir(), surql)
+    ::surqlc::runtime::module::validate::<Schema>(surql)
 }
-/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`]: rows, or the text to send back to the model.
-///
-/// The reply is parsed with SurrealDB's parser and [`validate`]d first (then its record ids and
-/// compared values are checked against the data): an error comes back as `Outcome::Rejected`
-/// with one line per problem, each naming its fix; warnings come back with the rows. A query
-/// without a LIMIT gets `LIMIT 50`; a larger one is refused. The agent's `VIEWER` role
-/// is what keeps it read-only.
+/// Runs one generated `SELECT` on the agent's session with [`QUERY_TIMEOUT`], [`validate`]d and
+/// data-checked first: rows (a missing LIMIT becomes `LIMIT 50`), or the text to send back to the model.
 #[allow(dead_code)]
-pub async fn run_readonly<C: ::surqlc::runtime::surrealdb::Connection>(
+pub async fn run_readonly<C: ::surqlc::runtime::Connection>(
     agent: &::surqlc::runtime::Agent<C>,
     surql: &str,
-) -> ::std::result::Result<
-    ::surqlc::runtime::Outcome,
-    ::surqlc::runtime::surrealdb::Error,
-> {
-    ::surqlc::runtime::run_validated(agent, surql, QUERY_TIMEOUT, schema_ir()).await
+) -> ::surqlc::runtime::Result<::surqlc::runtime::Outcome> {
+    ::surqlc::runtime::module::run_readonly::<Schema, C>(agent, surql).await
 }
 /// `customer`: A person who buys from the store. Their orders: customer->placed->purchase.
 #[allow(dead_code)]
 pub mod customer {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::store::Customer;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `customer` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM customer LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM customer LIMIT $limit", limit).await
     }
     /// The `purchase` rows this `customer` reaches through `placed`: `customer:id->placed->purchase`.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
     pub async fn placed_purchase<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Purchase>>, Error> {
-        db.query("SELECT * FROM $id->placed->purchase")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Purchase> {
+        m::traverse(db, "SELECT * FROM $id->placed->purchase", id).await
     }
     /// The `placed` edges whose `in` is this `customer`, with their own fields.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
     pub async fn placed_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Placed>>, Error> {
-        db.query("SELECT * FROM placed WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Placed> {
+        m::traverse(db, "SELECT * FROM placed WHERE in = $id", id).await
     }
 }
 /// `purchase`: One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.
 #[allow(dead_code)]
 pub mod purchase {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::store::Purchase;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `purchase` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM purchase LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM purchase LIMIT $limit", limit).await
     }
     /// The `customer` rows that reach this `purchase` through `placed`: `purchase:id<-placed<-customer`.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
     pub async fn customer_placed<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Customer>>, Error> {
-        db.query("SELECT * FROM $id<-placed<-customer")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Customer> {
+        m::traverse(db, "SELECT * FROM $id<-placed<-customer", id).await
     }
     /// The `placed` edges whose `out` is this `purchase`, with their own fields.
-    ///
-    /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
     pub async fn placed_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Placed>>, Error> {
-        db.query("SELECT * FROM placed WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Placed> {
+        m::traverse(db, "SELECT * FROM placed WHERE out = $id", id).await
     }
     /// The `product` rows this `purchase` reaches through `contains`: `purchase:id->contains->product`.
-    ///
-    /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
     pub async fn contains_product<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Product>>, Error> {
-        db.query("SELECT * FROM $id->contains->product")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Product> {
+        m::traverse(db, "SELECT * FROM $id->contains->product", id).await
     }
     /// The `contains` edges whose `in` is this `purchase`, with their own fields.
-    ///
-    /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
     pub async fn contains_edges_from<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Contains>>, Error> {
-        db.query("SELECT * FROM contains WHERE in = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Contains> {
+        m::traverse(db, "SELECT * FROM contains WHERE in = $id", id).await
     }
 }
 /// `product`: An item in the catalogue. Orders containing it: product<-contains<-purchase.
 #[allow(dead_code)]
 pub mod product {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::store::Product;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `product` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM product LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM product LIMIT $limit", limit).await
     }
     /// The `purchase` rows that reach this `product` through `contains`: `product:id<-contains<-purchase`.
-    ///
-    /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
     pub async fn purchase_contains<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Purchase>>, Error> {
-        db.query("SELECT * FROM $id<-contains<-purchase")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Purchase> {
+        m::traverse(db, "SELECT * FROM $id<-contains<-purchase", id).await
     }
     /// The `contains` edges whose `out` is this `product`, with their own fields.
-    ///
-    /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
     pub async fn contains_edges_to<C: Connection>(
-        db: &Surreal<C>,
+        db: &Db<C>,
         id: &Link<Row>,
-    ) -> Result<Vec<Record<crate::store::Contains>>, Error> {
-        db.query("SELECT * FROM contains WHERE out = $id")
-            .bind(("id", id.record_id()))
-            .await?
-            .check()?
-            .take(0)
+    ) -> Rows<crate::store::Contains> {
+        m::traverse(db, "SELECT * FROM contains WHERE out = $id", id).await
     }
 }
 /// `placed`: Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
 #[allow(dead_code)]
 pub mod placed {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::store::Placed;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `placed` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM placed LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM placed LIMIT $limit", limit).await
     }
 }
 /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
 #[allow(dead_code)]
 pub mod contains {
-    #[allow(unused_imports)]
-    use ::std::{option::Option, result::Result, vec::Vec};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::surrealdb::{Connection, Error, Surreal};
-    #[allow(unused_imports)]
-    use ::surqlc::runtime::{Link, Nearest, Record, Scored};
-    /// The domain type of the table.
+    use ::surqlc::runtime::module::prelude::*;
     pub type Row = crate::store::Contains;
     /// The row with id `id`, if there is one.
-    pub async fn get<C: Connection>(
-        db: &Surreal<C>,
-        id: &Link<Row>,
-    ) -> Result<Option<Row>, Error> {
+    pub async fn get<C: Connection>(db: &Db<C>, id: &Link<Row>) -> Result<Option<Row>> {
         db.select(id.record_id()).await
     }
     /// The row whose key is `key` (of the type of the struct's `id`; any key without one), with its id.
     pub async fn get_by_key<C: Connection>(
-        db: &Surreal<C>,
-        key: impl ::std::convert::Into<<Row as ::surqlc::runtime::Table>::Key>,
-    ) -> Result<Option<Record<Row>>, Error> {
+        db: &Db<C>,
+        key: impl Into<Key<Row>>,
+    ) -> One<Row> {
         ::surqlc::runtime::get_by_key(db, key.into()).await
     }
     /// Up to `limit` rows of `contains` with their ids.
-    pub async fn select<C: Connection>(
-        db: &Surreal<C>,
-        limit: u32,
-    ) -> Result<Vec<Record<Row>>, Error> {
-        db.query("SELECT * FROM contains LIMIT $limit")
-            .bind(("limit", limit))
-            .await?
-            .check()?
-            .take(0)
+    pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
+        m::select(db, "SELECT * FROM contains LIMIT $limit", limit).await
     }
 }

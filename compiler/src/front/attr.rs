@@ -140,12 +140,7 @@ pub fn span_in(lit: &LitStr, offset: usize) -> Span {
         .unwrap_or_else(|| lit.span())
 }
 
-/// A value with the span it was written at, for errors found later.
-#[derive(Debug, Clone)]
-pub struct Spanned<T> {
-    pub value: T,
-    pub span: Span,
-}
+pub use super::ctxt::Spanned;
 
 /// `#[surqlc(...)]` and `#[serde(...)]` on a table or relation struct.
 #[derive(Debug, Default)]

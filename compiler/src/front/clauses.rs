@@ -4,8 +4,7 @@
 //! record what was written (with spans) and leave meaning to `ast` and `resolve`.
 //! SurrealQL expressions stay text, checked by [`check_expr`] where they are read.
 
-use super::attr::Spanned;
-use super::ctxt::Ctxt;
+use super::ctxt::{Ctxt, Spanned};
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;
@@ -681,7 +680,10 @@ pub struct ExprError {
 /// outside a block, no comments, balanced brackets and closed quotes. Always on; the
 /// engine's parser ([`check_expr`] with `check-expr`) goes further.
 pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
-    let err = |start: usize, message: String| {
+    use crate::surql::scan::{scan, Kind};
+    // The scanner gives byte offsets; an `ExprError` counts chars of the value.
+    let err = |byte: usize, message: String| {
+        let start = text.get(..byte).map_or(0, |t| t.chars().count());
         Err(ExprError {
             start,
             end: start + 1,
@@ -691,58 +693,45 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
     if text.trim().is_empty() {
         return err(0, "the expression is empty".into());
     }
-    let chars: Vec<char> = text.chars().collect();
     let mut open: Vec<(char, usize)> = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\'' | '"' | '`' | '⟨' => {
-                let close = if c == '⟨' { '⟩' } else { c };
-                let start = i;
-                i += 1;
-                loop {
-                    match chars.get(i) {
-                        None => {
-                            return err(start, format!("the quote opened with {c} is not closed"))
-                        }
-                        Some('\\') => i += 2,
-                        Some(q) if *q == close => break,
-                        Some(_) => i += 1,
-                    }
+    for t in scan(text) {
+        match t.kind {
+            Kind::Str | Kind::Ident if t.open => {
+                let quote = text[t.start..]
+                    .chars()
+                    .find(|c| matches!(c, '\'' | '"' | '`' | '⟨'));
+                let quote = quote.unwrap_or('\'');
+                return err(
+                    t.start,
+                    format!("the quote opened with {quote} is not closed"),
+                );
+            }
+            Kind::Comment => {
+                let what = match &t.text[..1] {
+                    "-" => "comments (`--`) are",
+                    "#" => "comments (`#`) are",
+                    _ => "comments are",
+                };
+                return err(
+                    t.start,
+                    format!("{what} not allowed in an attribute expression"),
+                );
+            }
+            Kind::Punct => match t.text.as_str() {
+                "{" => open.push(('}', t.start)),
+                "[" => open.push((']', t.start)),
+                "(" => open.push((')', t.start)),
+                c @ ("}" | "]" | ")") => match open.pop() {
+                    Some((want, _)) if c.starts_with(want) => {}
+                    _ => return err(t.start, format!("unbalanced `{c}`")),
+                },
+                ";" if !open.iter().any(|(c, _)| *c == '}') => {
+                    return err(t.start, "unexpected `;`: it would end the statement".into())
                 }
-            }
-            '{' => open.push(('}', i)),
-            '[' => open.push((']', i)),
-            '(' => open.push((')', i)),
-            '}' | ']' | ')' => match open.pop() {
-                Some((want, _)) if want == c => {}
-                _ => return err(i, format!("unbalanced `{c}`")),
+                _ => {}
             },
-            '-' if chars.get(i + 1) == Some(&'-') => {
-                return err(
-                    i,
-                    "comments (`--`) are not allowed in an attribute expression".into(),
-                )
-            }
-            '/' if matches!(chars.get(i + 1), Some('*') | Some('/')) => {
-                return err(
-                    i,
-                    "comments are not allowed in an attribute expression".into(),
-                )
-            }
-            '#' => {
-                return err(
-                    i,
-                    "comments (`#`) are not allowed in an attribute expression".into(),
-                )
-            }
-            ';' if !open.iter().any(|(c, _)| *c == '}') => {
-                return err(i, "unexpected `;`: it would end the statement".into())
-            }
             _ => {}
         }
-        i += 1;
     }
     match open.pop() {
         Some((want, at)) => err(

@@ -1,5 +1,6 @@
 //! Collects every error found while reading a schema, so one run reports them all.
 
+use proc_macro2::Span;
 use std::cell::RefCell;
 use std::fmt::Display;
 
@@ -70,4 +71,11 @@ impl Drop for Ctxt {
             panic!("forgot to check for errors");
         }
     }
+}
+
+/// A value with the span it was written at, for errors found later.
+#[derive(Debug, Clone)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
 }

@@ -11,6 +11,7 @@ pub mod clauses;
 pub mod ctxt;
 pub mod definitions;
 pub mod hint;
+pub(crate) mod read;
 pub mod resolve;
 pub mod schema_checks;
 mod settings;
@@ -91,7 +92,7 @@ fn compile_here(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>), D
         }
     }
     let cxs: Vec<Ctxt> = files.iter().map(|_| Ctxt::new()).collect();
-    let mut items = resolve::Items::new();
+    let mut items = ast::Items::new();
     let mut parse_failed = false;
     for (i, file) in files.iter().enumerate() {
         match syn::parse_file(&file.text) {
@@ -151,7 +152,7 @@ fn compile_here(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>), D
 }
 
 /// Gathers surqlc items, descending into inline modules.
-fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut resolve::Items) {
+fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut ast::Items) {
     for item in syn_items {
         let input: syn::DeriveInput = match item {
             syn::Item::Struct(s) => s.clone().into(),
@@ -166,7 +167,7 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut resolve:
         };
         match attr::surqlc_derive(cx, &input.attrs) {
             Some((kind, _)) => {
-                ast::reject_cfg(cx, &input.attrs);
+                read::reject_cfg(cx, &input.attrs);
                 match ast::Container::from_derive_input(cx, &input, kind) {
                     Some(container) => items.push(file, container),
                     None => items.broken.push(input.ident.to_string()),

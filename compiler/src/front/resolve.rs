@@ -1,37 +1,12 @@
 //! Settles what one item cannot know alone (link targets, enum types, settings) and builds the IR.
 
-use super::ast::{Container, EnumAst, SchemaAst, TableAst, TypeAst};
+pub use super::ast::Items;
+use super::ast::{TableAst, TypeAst};
 use super::ctxt::Ctxt;
 use super::hint::{self, Plain};
 use super::suggest::did_you_mean;
 use crate::ir;
 use std::collections::{BTreeMap, HashMap};
-
-/// Every container of a schema with the index of the file (and so the `Ctxt`) it came from.
-#[derive(Default)]
-pub struct Items {
-    pub tables: Vec<(usize, TableAst)>,
-    pub enums: Vec<(usize, EnumAst)>,
-    pub schemas: Vec<(usize, SchemaAst)>,
-    /// Names of surqlc items that could not be read (their errors are already recorded).
-    pub broken: Vec<String>,
-    /// Items without a surqlc derive, by name: what an unsupported field type's hint says depends on it.
-    pub plain: BTreeMap<String, Plain>,
-}
-
-impl Items {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub fn push(&mut self, file: usize, container: Container) {
-        match container {
-            Container::Table(t) => self.tables.push((file, t)),
-            Container::Literal(e) => self.enums.push((file, e)),
-            Container::Schema(s) => self.schemas.push((file, s)),
-        }
-    }
-}
 
 fn last_ident(path: &syn::Path) -> String {
     path.segments

@@ -1,8 +1,8 @@
 //! Schema-wide definitions and checks: analyzers (declared on the `Schema` item, named by full-text indexes) and value hints.
 
+use super::ast::Items;
 use super::clauses::{HintAttr, HintsAttr};
 use super::ctxt::Ctxt;
-use super::resolve::Items;
 use crate::ir;
 use std::collections::BTreeMap;
 

@@ -1,16 +1,18 @@
 //! `surqlc mcp`: the grounded agent's tools (`schema`, `check_query`, `run_query`, `remember_example`) served over MCP (rmcp) on stdio or streamable HTTP.
 //!
-//! Start-up ([`start`]) opens the database and signs the agent in; [`Server`] answers the
-//! protocol; `tools` does each tool's work; `caps` cuts the rows to size. The server holds the
+//! Start-up ([`start`]) opens the database and signs the agent in; [`State`] is what the tools
+//! share; [`Server`] answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size. The server holds the
 //! agent's session for everything a caller's query touches, and a stronger one only to read
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 
 mod caps;
 mod server;
+mod state;
 mod tools;
 
 pub use caps::Caps;
-pub use server::{Embedder, ExtraTool, Server, State, ToolFuture};
+pub use server::Server;
+pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
 
 use crate::builder::Output;
 use crate::db::{self, Db, Target};

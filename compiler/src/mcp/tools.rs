@@ -1,9 +1,9 @@
 //! What each built-in tool does: `schema` reads the prompt functions, `check_query` and `run_query` go through the validator, the data checks and the agent's runner, `remember_example` stores an example as an EDITOR.
 
 use super::caps;
-use super::server::{text, State};
+use super::state::{text, State};
 use crate::runtime::{self, Outcome};
-use crate::validate::{self, Class, Report, Severity};
+use crate::validate;
 use rmcp::model::CallToolResult;
 
 pub const SCHEMA: &str = "schema";
@@ -119,32 +119,18 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
     text(true, out)
 }
 
-/// A missing LIMIT is not an error where `run_query` will add the schema's (as `runtime::run_validated` does).
-fn soften_missing_limit(report: &mut Report, max_rows: u32) {
-    if !report.missing_limit {
-        return;
-    }
-    for d in &mut report.diagnostics {
-        if d.class == Class::Limit && d.severity == Severity::Error {
-            d.severity = Severity::Warning;
-            d.message = format!("the query has no LIMIT, so run_query adds LIMIT {max_rows}");
-            d.fix = format!("end queries with LIMIT {max_rows} or less");
-        }
-    }
-}
-
 /// `check_query {query}`: the validator, then the data checks on the agent's session (so a value
 /// list never shows what the agent cannot read), then the runner's own gate. "ok" or the problems.
 pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
     let schema = &state.schema;
-    let mut report = validate::validate(schema, query);
+    // As the runner checks: a missing LIMIT is a warning, since run_query adds the schema's.
+    let mut report = validate::validate_with(schema, query, &validate::Options::for_runner(schema));
     if let Some(reason) = report.cannot_answer.take() {
         return text(
             true,
             format!("a `-- cannot answer` reply ({reason}): no query to check"),
         );
     }
-    soften_missing_limit(&mut report, schema.settings.max_rows);
     if !report.has_errors() {
         if let Err(e) = validate::data::check(state.agent.session(), schema, &mut report).await {
             return failed("checking the data", &e);

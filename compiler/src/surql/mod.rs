@@ -1,6 +1,7 @@
 //! The one place that knows SurrealQL: its lexical rules, its types, the `DEFINE` text surqlc writes, and the engine's `INFO` rendering.
 //!
 //! - [`lex`]: string literals, identifiers, keywords, durations;
+//! - [`scan`]: the one tokenizer of SurrealQL text (comments and open quotes included), for positions and masking;
 //! - [`kind`]: reads a hand-written type into the IR (the front end calls it once);
 //! - [`define`]: the `DEFINE TABLE`/`DEFINE FIELD` statements of `schema.surql` and the derives;
 //! - [`clauses`]: the clauses after a table's kind and a field's type, `DEFINE INDEX`, `DEFINE ANALYZER`;
@@ -18,6 +19,7 @@ pub mod hints;
 pub mod info;
 pub mod kind;
 pub mod lex;
+pub mod scan;
 
 pub use define::{
     define_analyzer, define_field, define_table, define_table_with, render_type, table_definition,

@@ -12,6 +12,8 @@ pub mod check;
 #[cfg(feature = "runtime")]
 pub mod data;
 mod habits;
+mod parse_error;
+pub mod reply;
 mod resolve;
 pub(crate) mod scan;
 mod types;
@@ -291,13 +293,25 @@ pub fn render_one(d: &Diagnostic, query: &str) -> String {
 pub struct Options {
     /// The most rows the top-level SELECT may ask for; `None` skips the LIMIT check.
     pub max_rows: Option<u32>,
+    /// Whether the caller adds `LIMIT max_rows` to a query without one (the agent's runner does):
+    /// then a missing LIMIT is a warning saying so, else an error.
+    pub adds_limit: bool,
 }
 
 impl Options {
-    /// The schema's own `max_rows`.
+    /// The schema's own `max_rows`; a missing LIMIT is an error (`surqlc check-query`, few-shot examples).
     pub fn of(schema: &Schema) -> Self {
         Options {
             max_rows: Some(schema.settings.max_rows),
+            adds_limit: false,
+        }
+    }
+
+    /// The agent runner's checks: the schema's `max_rows`, and a missing LIMIT added.
+    pub fn for_runner(schema: &Schema) -> Self {
+        Options {
+            adds_limit: true,
+            ..Options::of(schema)
         }
     }
 }
@@ -309,98 +323,38 @@ pub fn validate(schema: &Schema, query: &str) -> Report {
 
 /// [`validate`] with explicit [`Options`].
 pub fn validate_with(schema: &Schema, query: &str, options: &Options) -> Report {
+    validate_reply(schema, &reply::read(query), options)
+}
+
+/// [`validate_with`] on a reply already [`read`](reply::read): the runner validates and then runs
+/// the same parsed statement.
+pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Options) -> Report {
     let mut report = Report::default();
-    let body = strip_fence(query);
-    // `strip_fence` returns a subslice of `query`: its offset there.
-    let base = (body.as_ptr() as usize).saturating_sub(query.as_ptr() as usize);
-    if let Some(reason) = cannot_answer(body) {
-        report.cannot_answer = Some(reason);
-        return report;
-    }
+    let (body, base) = (reply.body, reply.base);
     let mut locator = scan::Locator::new(body, base);
-    let ast = match surrealdb_syn::parse(body) {
-        Ok(ast) => ast,
-        Err(e) => {
-            let text = e.to_string();
+    match &reply.read {
+        reply::Read::CannotAnswer(reason) => {
+            report.cannot_answer = Some(reason.clone());
+            return report;
+        }
+        reply::Read::Unparsed(text) => {
             let habits = habits::in_tokens(&locator);
             if habits.is_empty() {
-                report.diagnostics.push(Diagnostic {
-                    span: parse_error_span(&text, body, base).unwrap_or_else(|| locator.all()),
-                    severity: Severity::Error,
-                    class: Class::Syntax,
-                    message: format!("the query does not parse: {}", first_line(&text)),
-                    fix: "write one SurrealQL SELECT statement: SELECT fields FROM table WHERE ... LIMIT n".into(),
-                });
+                report
+                    .diagnostics
+                    .push(parse_error::diagnose(text, body, base, &locator));
             } else {
                 report.diagnostics.extend(habits);
             }
-            report.finish();
-            return report;
         }
-    };
-    resolve::statement(schema, options, &ast, &mut locator, &mut report);
-    // Habits that parse (they read as something else) are reported too.
-    report.diagnostics.extend(habits::silent(&locator));
+        reply::Read::Parsed(ast) => {
+            resolve::statement(schema, options, ast, &mut locator, &mut report);
+            // Habits that parse (they read as something else) are reported too.
+            report.diagnostics.extend(habits::silent(&locator));
+        }
+    }
     report.finish();
     report
-}
-
-fn first_line(text: &str) -> &str {
-    let text = text.strip_prefix("Parse error: ").unwrap_or(text);
-    text.lines().next().unwrap_or("").trim()
-}
-
-/// The `--> [line:col]` of a rendered parse error, as a one-char span of `body`.
-fn parse_error_span(error: &str, body: &str, base: usize) -> Option<Span> {
-    let at = error.find("--> [")? + 5;
-    let rest = &error[at..];
-    let close = rest.find(']')?;
-    let (line, col) = rest[..close].split_once(':')?;
-    let (line, col): (usize, usize) = (line.trim().parse().ok()?, col.trim().parse().ok()?);
-    let line_start: usize = body
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let line_text = body.get(line_start..)?.lines().next().unwrap_or("");
-    let offset = line_text
-        .char_indices()
-        .nth(col.saturating_sub(1))
-        .map_or(line_text.len(), |(o, _)| o);
-    let start = line_start + offset;
-    let end = body[start..]
-        .chars()
-        .next()
-        .map_or(start, |c| start + c.len_utf8());
-    Some(Span {
-        start: base + start,
-        end: base + end,
-    })
-}
-
-/// A `-- cannot answer: <reason>` reply (one line): the reason.
-pub(crate) fn cannot_answer(reply: &str) -> Option<String> {
-    let rest = reply.trim().strip_prefix("-- cannot answer")?;
-    if rest.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']) {
-        return None;
-    }
-    Some(rest.trim_start_matches(':').trim().to_owned())
-}
-
-/// The inside of a reply wrapped in a Markdown code fence (```` ```surql ... ``` ````), else the reply.
-pub(crate) fn strip_fence(reply: &str) -> &str {
-    let trimmed = reply.trim();
-    let Some(rest) = trimmed.strip_prefix("```") else {
-        return reply;
-    };
-    let Some(body) = rest.strip_suffix("```") else {
-        return reply;
-    };
-    // Drop the info string (`surql`, `sql`) on the opening line.
-    match body.split_once('\n') {
-        Some((info, inner)) if !info.contains(' ') || info.trim().is_empty() => inner,
-        _ => body,
-    }
 }
 
 /// `'a' | 'b'`: literal values as the messages quote them.

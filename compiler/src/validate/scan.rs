@@ -1,29 +1,14 @@
-//! A forgiving tokenizer for spans only: it finds where a name, string or keyword sits in the query text.
+//! Where a name, string or keyword sits in the query text: the validator's locator over the one SurrealQL reader ([`crate::surql::scan`]).
 //!
-//! SurrealDB's AST carries no positions, so the resolver asks this scanner where the thing it
+//! SurrealDB's AST carries no positions, so the resolver asks the locator where the thing it
 //! complains about was written. It never fails and never panics: any text is tokens.
 
 use super::Span;
+pub(crate) use crate::surql::scan::{Kind, Token};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// A name: bare, backticked or in `⟨⟩`; `text` is the name itself.
-    Ident,
-    /// A quoted string, possibly prefixed (`d'...'`, `r"..."`); `text` is its content.
-    Str,
-    Number,
-    /// `$name`; `text` is the name.
-    Param,
-    /// Punctuation and operators (`->`, `<-`, `[`, `*`, ...).
-    Punct,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct Token {
-    pub kind: Kind,
-    pub text: String,
-    pub start: usize,
-    pub end: usize,
+/// Tokens of `text` with byte offsets; comments and whitespace dropped.
+pub(crate) fn tokens(text: &str) -> Vec<Token> {
+    crate::surql::scan::code(text)
 }
 
 impl Token {
@@ -33,191 +18,10 @@ impl Token {
             end: self.end,
         }
     }
-
-    /// An identifier spelled `word`, in any case (keywords are case-insensitive).
-    pub fn is_word(&self, word: &str) -> bool {
-        self.kind == Kind::Ident && self.text.eq_ignore_ascii_case(word)
-    }
-
-    pub fn is_punct(&self, p: &str) -> bool {
-        self.kind == Kind::Punct && self.text == p
-    }
-}
-
-const MULTI_PUNCT: &[&str] = &[
-    "<->", "->", "<-", "<~", "::", "..", "!=", "<=", ">=", "==", "?:", "??", "?=", "*=", "||",
-    "&&", "<>",
-];
-
-/// Tokens of `text` with byte offsets; comments and whitespace dropped.
-pub(crate) fn tokens(text: &str) -> Vec<Token> {
-    let bytes: Vec<(usize, char)> = text.char_indices().collect();
-    let end_of = |i: usize| bytes.get(i).map_or(text.len(), |(o, _)| *o);
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let (start, c) = bytes[i];
-        let next = bytes.get(i + 1).map(|(_, c)| *c);
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        // Comments: `-- `, `#`, `//` to the end of the line; `/* */`.
-        if (c == '-' && next == Some('-')) || c == '#' || (c == '/' && next == Some('/')) {
-            while i < bytes.len() && !matches!(bytes[i].1, '\n' | '\r') {
-                i += 1;
-            }
-            continue;
-        }
-        if c == '/' && next == Some('*') {
-            i += 2;
-            while i < bytes.len()
-                && !(bytes[i].1 == '*' && bytes.get(i + 1).map(|b| b.1) == Some('/'))
-            {
-                i += 1;
-            }
-            i = (i + 2).min(bytes.len());
-            continue;
-        }
-        if c == '\'' || c == '"' {
-            let (content, j) = quoted(&bytes, i, c);
-            out.push(Token {
-                kind: Kind::Str,
-                text: content,
-                start,
-                end: end_of(j),
-            });
-            i = j;
-            continue;
-        }
-        if c == '`' || c == '⟨' {
-            let close = if c == '`' { '`' } else { '⟩' };
-            let (content, j) = quoted(&bytes, i, close);
-            out.push(Token {
-                kind: Kind::Ident,
-                text: content,
-                start,
-                end: end_of(j),
-            });
-            i = j;
-            continue;
-        }
-        if c == '$' {
-            let mut j = i + 1;
-            while j < bytes.len() && is_ident_char(bytes[j].1) {
-                j += 1;
-            }
-            out.push(Token {
-                kind: Kind::Param,
-                text: text[end_of(i + 1)..end_of(j)].to_owned(),
-                start,
-                end: end_of(j),
-            });
-            i = j;
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let mut j = i + 1;
-            while j < bytes.len() {
-                let d = bytes[j].1;
-                // `1..5` is a range: stop before `..`.
-                if d == '.' && bytes.get(j + 1).map(|b| b.1) == Some('.') {
-                    break;
-                }
-                if d.is_ascii_alphanumeric() || d == '_' || d == '.' {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            out.push(Token {
-                kind: Kind::Number,
-                text: text[start..end_of(j)].to_owned(),
-                start,
-                end: end_of(j),
-            });
-            i = j;
-            continue;
-        }
-        if is_ident_char(c) {
-            let mut j = i + 1;
-            while j < bytes.len() && is_ident_char(bytes[j].1) {
-                j += 1;
-            }
-            // A one-letter string prefix: d'...', r"...", u'...', s'...', b'...'.
-            if j == i + 1 && matches!(c, 'd' | 'r' | 'u' | 's' | 'b' | 'f') {
-                if let Some(&(_, q @ ('\'' | '"'))) = bytes.get(j) {
-                    let (content, k) = quoted(&bytes, j, q);
-                    out.push(Token {
-                        kind: Kind::Str,
-                        text: content,
-                        start,
-                        end: end_of(k),
-                    });
-                    i = k;
-                    continue;
-                }
-            }
-            out.push(Token {
-                kind: Kind::Ident,
-                text: text[start..end_of(j)].to_owned(),
-                start,
-                end: end_of(j),
-            });
-            i = j;
-            continue;
-        }
-        let rest = &text[start..];
-        let len = MULTI_PUNCT
-            .iter()
-            .find(|p| rest.starts_with(**p))
-            .map_or(c.len_utf8(), |p| p.len());
-        out.push(Token {
-            kind: Kind::Punct,
-            text: rest[..len].to_owned(),
-            start,
-            end: start + len,
-        });
-        while i < bytes.len() && bytes[i].0 < start + len {
-            i += 1;
-        }
-    }
-    out
 }
 
 fn prev(tokens: &[Token], i: usize) -> Option<&Token> {
     i.checked_sub(1).and_then(|p| tokens.get(p))
-}
-
-fn is_ident_char(c: char) -> bool {
-    c == '_' || c.is_alphanumeric()
-}
-
-/// The content of a quoted run opened at `bytes[i]` and closed by `close`, and the index after it.
-fn quoted(bytes: &[(usize, char)], i: usize, close: char) -> (String, usize) {
-    let mut content = String::new();
-    let mut j = i + 1;
-    while j < bytes.len() {
-        let c = bytes[j].1;
-        if c == '\\' {
-            if let Some(&(_, e)) = bytes.get(j + 1) {
-                content.push(match e {
-                    'n' => '\n',
-                    't' => '\t',
-                    'r' => '\r',
-                    other => other,
-                });
-            }
-            j += 2;
-            continue;
-        }
-        if c == close {
-            return (content, j + 1);
-        }
-        content.push(c);
-        j += 1;
-    }
-    (content, bytes.len())
 }
 
 /// Finds tokens for diagnostics, each at most once, so repeated names get successive spans.
@@ -424,5 +228,16 @@ mod tests {
         for text in ["'", "`", "⟨", "/*", "$", "1..", "é\u{2028}x", "\\", "d'"] {
             let _ = tokens(text);
         }
+    }
+}
+
+/// A span the locator found, or the whole query when it found none.
+pub(crate) trait OrAll {
+    fn or_all(self, loc: &Locator) -> Span;
+}
+
+impl OrAll for Option<Span> {
+    fn or_all(self, loc: &Locator) -> Span {
+        self.unwrap_or_else(|| loc.all())
     }
 }

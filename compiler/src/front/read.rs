@@ -1,0 +1,358 @@
+//! Reads one annotated Rust item (a `syn::DeriveInput`) into the AST, lowering its clauses through `definitions`; problems go to the `Ctxt`.
+
+use super::ast::{field_const_name, Container, EnumAst, FieldAst, SchemaAst, TableAst, TypeAst};
+use super::attr::{self, Derive, RenameRule};
+use super::ctxt::Ctxt;
+use super::types::{is_builtin_type_name, link_target, map_type};
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields};
+
+impl Container {
+    /// Reads `input` as the kind its derive says; problems go to `cx`.
+    pub fn from_derive_input(cx: &Ctxt, input: &DeriveInput, kind: Derive) -> Option<Container> {
+        if !input.generics.params.is_empty() {
+            cx.error_spanned_by(
+                &input.generics,
+                format!("a {} cannot be generic", kind.name()),
+            );
+            return None;
+        }
+        match kind {
+            Derive::Table | Derive::Relation => {
+                table(cx, input, kind == Derive::Relation).map(Container::Table)
+            }
+            Derive::Literal => literal(cx, input).map(Container::Literal),
+            Derive::Schema => {
+                if !matches!(&input.data, Data::Struct(s) if s.fields.is_empty()) {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "derive Schema on a unit struct, e.g. `pub struct Store;`",
+                    );
+                }
+                let attrs = attr::schema_attrs(cx, &input.attrs);
+                super::settings::check(cx, &attrs);
+                Some(Container::Schema(SchemaAst {
+                    ident: input.ident.clone(),
+                    attrs,
+                }))
+            }
+        }
+    }
+}
+
+fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> {
+    let what = if is_relation { "Relation" } else { "Table" };
+    let fields = match &input.data {
+        Data::Struct(s) => &s.fields,
+        _ => {
+            cx.error_spanned_by(
+                &input.ident,
+                format!(
+                    "derive {what} on a struct; enums map to literal unions with derive Literal"
+                ),
+            );
+            return None;
+        }
+    };
+    let attrs = attr::table_attrs(cx, &input.attrs);
+    let (name, name_span) = match attrs.rename {
+        Some(r) => (r.value, r.span),
+        None => (
+            heck::AsSnakeCase(syn::ext::IdentExt::unraw(&input.ident).to_string()).to_string(),
+            input.ident.span(),
+        ),
+    };
+    if !crate::surql::is_plain_ident(&name) {
+        cx.error_at(
+            name_span,
+            format!("table name {name:?} must be ASCII letters, digits and underscores"),
+        );
+    } else if crate::surql::is_reserved(&name) {
+        cx.error_at(
+            name_span,
+            format!("table name `{name}` is a SurrealQL keyword; rename the table with #[surqlc(rename = \"...\")]"),
+        );
+    }
+    let rename_all = attrs.rename_all.map(|r| r.value);
+    let mut out = TableAst {
+        ident: input.ident.clone(),
+        name,
+        name_span,
+        comment: attr::docs(cx, &input.attrs),
+        relation: None,
+        fields: Vec::new(),
+        has_id: false,
+        skipped: Vec::new(),
+        id: None,
+        schemaless: attrs.clauses.schemaless.is_some(),
+        enforced: attrs.clauses.enforced.is_some(),
+        permissions: attrs
+            .clauses
+            .permissions
+            .as_ref()
+            .map(|p| super::definitions::permissions(cx, p, true)),
+        indexes: Vec::new(),
+    };
+    if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
+        cx.error_at(
+            span,
+            "`enforced` is a relation's: it makes RELATE check that both ends exist",
+        );
+    }
+    if let Fields::Unnamed(_) = fields {
+        cx.error_spanned_by(fields, "a table needs named fields (or none at all)");
+        return None;
+    }
+    let (mut from, mut to) = (None, None);
+    for f in fields.iter() {
+        let ident = syn::ext::IdentExt::unraw(f.ident.as_ref().expect("named field"));
+        let raw = ident.to_string();
+        reject_cfg(cx, &f.attrs);
+        if is_relation && (raw == "in" || raw == "out") {
+            let end_attrs = attr::field_attrs(cx, &f.attrs);
+            if end_attrs.rename.is_some()
+                || end_attrs.skip
+                || end_attrs.ty.is_some()
+                || end_attrs.clauses.any()
+            {
+                cx.error_spanned_by(
+                    f,
+                    format!("a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"),
+                );
+            }
+            match link_target(&f.ty).map(|p| self_to(p, &input.ident)) {
+                Some(path) if raw == "in" => from = Some(path),
+                Some(path) => to = Some(path),
+                None => cx.error_spanned_by(
+                    &f.ty,
+                    format!("a relation's `{raw}` must be `Link<T>` where T is a table"),
+                ),
+            }
+            continue;
+        }
+        match field(cx, f, ident.clone(), rename_all) {
+            Column::Field(field) => out.fields.push(field),
+            Column::Id => {
+                out.has_id = true;
+                out.id = super::definitions::id_key_type(&f.ty).map(|t| (t, f.ty.clone()));
+            }
+            Column::Skipped => out.skipped.push(ident),
+            Column::Invalid => {}
+        }
+    }
+    for f in &mut out.fields {
+        replace_self(&mut f.ty, &input.ident);
+    }
+    out.indexes = super::definitions::indexes(cx, &attrs.clauses.indexes, &out);
+    if is_relation {
+        match (from, to) {
+            (Some(a), Some(b)) => out.relation = Some((a, b)),
+            _ => cx.error_spanned_by(
+                &input.ident,
+                "a relation needs both ends as fields: `pub r#in: Link<FromTable>` and `pub out: Link<ToTable>`",
+            ),
+        }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    let mut consts: Vec<(String, &syn::Ident)> = Vec::new();
+    for f in &out.fields {
+        if seen.contains(&f.name.as_str()) {
+            cx.error_at(
+                f.name_span,
+                format!("duplicate field `{}` on table `{}`", f.name, out.name),
+            );
+        }
+        seen.push(&f.name);
+        // The derive names each field by a constant; two Rust fields must not share one.
+        let konst = field_const_name(&f.ident.to_string());
+        if let Some((_, other)) = consts.iter().find(|(k, _)| *k == konst) {
+            cx.error_spanned_by(
+                &f.ident,
+                format!("fields `{other}` and `{}` would share the constant `{}::{konst}` the derive generates; rename one", f.ident, out.ident),
+            );
+        }
+        consts.push((konst, &f.ident));
+    }
+    Some(out)
+}
+
+/// What one struct field is to the table. Short-lived, one per field, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Column {
+    Field(FieldAst),
+    /// The record id.
+    Id,
+    Skipped,
+    /// An error was recorded.
+    Invalid,
+}
+
+fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<RenameRule>) -> Column {
+    let attrs = attr::field_attrs(cx, &f.attrs);
+    let comment = attr::docs(cx, &f.attrs);
+    let raw = ident.to_string();
+    if attrs.skip {
+        return Column::Skipped;
+    }
+    if attrs.flatten {
+        return Column::Invalid;
+    }
+    // The record id lives outside the table's fields; it is never a DEFINE FIELD. A Rust field
+    // `id` that serde renames is an ordinary column under its new name.
+    if raw == "id" && attrs.rename.is_none() {
+        return Column::Id;
+    }
+    let (name, name_span) = match attrs.rename {
+        Some(r) => (r.value, r.span),
+        None => (
+            rename_all.map_or(raw.clone(), |rule| rule.apply_to_field(&raw)),
+            ident.span(),
+        ),
+    };
+    if !crate::surql::is_plain_ident(&name) {
+        cx.error_at(
+            name_span,
+            format!("field name {name:?} must be ASCII letters, digits and underscores"),
+        );
+    }
+    if matches!(name.as_str(), "id" | "in" | "out") {
+        cx.error_at(
+            name_span,
+            format!("`{name}` is reserved by SurrealDB; rename the field"),
+        );
+    }
+    let ty = match attrs.ty {
+        Some(raw_ty) => match crate::surql::kind::parse(&raw_ty.value.value()) {
+            Ok(raw) => TypeAst::Raw(raw),
+            Err(why) => {
+                cx.error_at(
+                    attr::span_in(&raw_ty.value, why.offset),
+                    format!(
+                        "`type = {:?}` is not a SurrealQL type surqlc can read: {}",
+                        raw_ty.value.value(),
+                        why.message
+                    ),
+                );
+                return Column::Invalid;
+            }
+        },
+        None => match map_type(cx, &f.ty) {
+            Some(ty) => ty,
+            None => return Column::Invalid,
+        },
+    };
+    if let Some(span) = attrs.skip_serializing_if {
+        if !matches!(ty, TypeAst::Option(_) | TypeAst::Raw(_)) {
+            cx.error_at(
+                span,
+                "`skip_serializing_if` lets serde leave this field out, which a SCHEMAFULL table stores as NONE: make the field an Option",
+            );
+        }
+    }
+    let clauses = super::definitions::field_clauses(cx, &attrs.clauses, &ty);
+    Column::Field(FieldAst {
+        ident,
+        name,
+        name_span,
+        ty,
+        rust_ty: f.ty.clone(),
+        comment,
+        clauses,
+        computed_span: attrs.clauses.computed.as_ref().map(|c| c.span()),
+    })
+}
+
+fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
+    let Data::Enum(data) = &input.data else {
+        cx.error_spanned_by(&input.ident, "derive Literal on a unit-only enum");
+        return None;
+    };
+    let attrs = attr::enum_attrs(cx, &input.attrs);
+    if let Some(repr) = derives_named(&input.attrs, "Serialize_repr") {
+        cx.error_spanned_by(
+            repr,
+            "serde_repr writes the discriminant as a number, not the variant's name; a literal union holds the names",
+        );
+    }
+    let name = syn::ext::IdentExt::unraw(&input.ident).to_string();
+    if is_builtin_type_name(&name) {
+        cx.error_spanned_by(
+            &input.ident,
+            format!("a Literal enum cannot be named `{name}`: fields of a type named `{name}` map to a built-in SurrealQL type; rename the enum"),
+        );
+    }
+    let mut variants: Vec<(syn::Ident, String, Span)> = Vec::new();
+    for v in &data.variants {
+        reject_cfg(cx, &v.attrs);
+        let vattrs = attr::variant_attrs(cx, &v.attrs);
+        if !matches!(v.fields, Fields::Unit) {
+            cx.error_spanned_by(
+                v,
+                format!(
+                    "enum variant `{}` carries data; a literal union holds only unit variants",
+                    v.ident
+                ),
+            );
+            continue;
+        }
+        let (value, span) = match vattrs.rename {
+            Some(r) => (r.value, r.span),
+            None => {
+                let name = syn::ext::IdentExt::unraw(&v.ident).to_string();
+                (
+                    attrs
+                        .rename_all
+                        .as_ref()
+                        .map_or(name.clone(), |r| r.value.apply_to_variant(&name)),
+                    v.ident.span(),
+                )
+            }
+        };
+        if variants.iter().any(|(_, existing, _)| *existing == value) {
+            cx.error_at(span, format!("two variants are stored as {value:?}"));
+        }
+        variants.push((v.ident.clone(), value, span));
+    }
+    if data.variants.is_empty() {
+        cx.error_spanned_by(&input.ident, "a literal enum needs at least one variant");
+    }
+    Some(EnumAst {
+        ident: input.ident.clone(),
+        comment: attr::docs(cx, &input.attrs),
+        variants,
+    })
+}
+
+/// The path in a `#[derive(...)]` whose last segment is `name`, if any.
+fn derives_named(attrs: &[syn::Attribute], name: &str) -> Option<syn::Path> {
+    attr::derive_paths(attrs).find(|p| p.segments.last().is_some_and(|s| s.ident == name))
+}
+
+/// `Self` in a link inside a table means the table itself.
+fn self_to(path: syn::Path, table: &syn::Ident) -> syn::Path {
+    if path.is_ident("Self") {
+        syn::Path::from(table.clone())
+    } else {
+        path
+    }
+}
+
+/// surqlc reads source without evaluating `#[cfg]`, so it cannot know whether a cfg'd item or field exists.
+pub(crate) fn reject_cfg(cx: &Ctxt, attrs: &[syn::Attribute]) {
+    for a in attrs {
+        if a.path().is_ident("cfg") || a.path().is_ident("cfg_attr") {
+            cx.error_spanned_by(
+                a,
+                "surqlc reads the source without evaluating #[cfg] or #[cfg_attr]: keep schema items and fields unconditional",
+            );
+        }
+    }
+}
+
+fn replace_self(ty: &mut TypeAst, table: &syn::Ident) {
+    match ty {
+        TypeAst::Link(path) if path.is_ident("Self") => *path = syn::Path::from(table.clone()),
+        TypeAst::Option(inner) | TypeAst::Array(inner, _) => replace_self(inner, table),
+        _ => {}
+    }
+}

@@ -1,0 +1,368 @@
+//! The agent's side: signing in as the read-only agent, and running one checked reply on its session.
+
+use crate::ir;
+use crate::validate::reply::{self, Runnable};
+use surrealdb::types::Value;
+use surrealdb::{Connection, Surreal};
+
+/// What the agent's query came to: rows, or text the model can repair its query from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The statement ran; its rows (a statement that returns one value gives one row), and the
+    /// validator's warnings (one line each: a value not present in the data, a LIMIT the runner
+    /// added), to hand back with the rows.
+    Rows {
+        rows: Vec<Value>,
+        warnings: Vec<String>,
+    },
+    /// The model replied `-- cannot answer: <reason>`; the reason.
+    CannotAnswer(String),
+    /// The statement was refused before it ran, or the engine rejected it: the text to send back to the model.
+    Rejected(String),
+}
+
+impl Outcome {
+    /// The rows as JSON, for printing or for handing to another model.
+    pub fn rows_json(&self) -> Option<Vec<serde_json::Value>> {
+        match self {
+            Outcome::Rows { rows, .. } => Some(rows.iter().cloned().map(to_json).collect()),
+            _ => None,
+        }
+    }
+}
+
+/// A value as JSON, with decimals as JSON numbers (SurrealDB's own conversion writes them as strings).
+///
+/// A whole decimal within `i64` becomes an integer; any other decimal the nearest `f64`.
+pub fn to_json(value: Value) -> serde_json::Value {
+    use surrealdb::types::Number;
+    match value {
+        Value::Number(Number::Decimal(d)) => {
+            let exact = d.normalize();
+            if exact.scale() == 0 {
+                if let Ok(i) = exact.to_string().parse::<i64>() {
+                    return serde_json::Value::from(i);
+                }
+            }
+            exact
+                .to_string()
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or_else(
+                    || serde_json::Value::String(exact.to_string()),
+                    serde_json::Value::Number,
+                )
+        }
+        Value::Array(items) => serde_json::Value::Array(items.into_iter().map(to_json).collect()),
+        Value::Object(object) => {
+            serde_json::Value::Object(object.into_iter().map(|(k, v)| (k, to_json(v))).collect())
+        }
+        other => other.into_json_value(),
+    }
+}
+
+/// Signs a new session on `db`'s connection in as a database-level user (such as the `VIEWER` agent).
+///
+/// A database user must send its namespace and database with its credentials, and its
+/// `DEFINE USER` must set `DURATION FOR SESSION` (surqlc's does) or sign-in fails. The
+/// returned handle is a separate session: `db` keeps its own credentials.
+pub async fn signin_database_user<C: Connection>(
+    db: &Surreal<C>,
+    namespace: &str,
+    database: &str,
+    user: &str,
+    password: &str,
+) -> Result<Surreal<C>, surrealdb::Error> {
+    let agent = db.clone();
+    let signed = agent
+        .signin(surrealdb::opt::auth::Database {
+            namespace: namespace.into(),
+            database: database.into(),
+            username: user.into(),
+            password: password.into(),
+        })
+        .await;
+    use_after_signin(
+        agent,
+        signed,
+        namespace,
+        database,
+        &format!("user `{user}`"),
+    )
+    .await
+}
+
+/// `agent` on `namespace`/`database` once its sign-in gave `signed`. The engine says only that
+/// authentication failed, so an error says who (`who`) tried where, and what to check.
+async fn use_after_signin<C: Connection, T>(
+    agent: Surreal<C>,
+    signed: Result<T, surrealdb::Error>,
+    namespace: &str,
+    database: &str,
+    who: &str,
+) -> Result<Surreal<C>, surrealdb::Error> {
+    let tried = |e: surrealdb::Error| {
+        let message = format!(
+            "{who} could not sign in to namespace `{namespace}`, database `{database}`: {} \
+             (is it defined there, by the schema applied to this database, with this password? \
+             surqlc's agent has the password SURQLC_AGENT_PASSWORD held when build.rs ran)",
+            e.message()
+        );
+        surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
+    };
+    signed.map_err(tried)?;
+    agent
+        .use_ns(namespace)
+        .use_db(database)
+        .await
+        .map_err(tried)?;
+    Ok(agent)
+}
+
+/// A session signed in as a database-level user, such as the `VIEWER` agent: what [`run_readonly`] runs on.
+///
+/// A distinct type so that the owner's handle cannot be passed where the agent's belongs.
+#[derive(Debug, Clone)]
+pub struct Agent<C: Connection>(Surreal<C>);
+
+impl<C: Connection> Agent<C> {
+    /// The agent's session, for anything else it may do (it has the rights of its role only).
+    pub fn session(&self) -> &Surreal<C> {
+        &self.0
+    }
+}
+
+/// Signs a new session on `db`'s connection in as a database-level agent user; see [`signin_database_user`].
+pub async fn signin_agent<C: Connection>(
+    db: &Surreal<C>,
+    namespace: &str,
+    database: &str,
+    user: &str,
+    password: &str,
+) -> Result<Agent<C>, surrealdb::Error> {
+    signin_database_user(db, namespace, database, user, password)
+        .await
+        .map(Agent)
+}
+
+/// Signs a new session on `db`'s connection in as a record-access agent: the record access `user`
+/// on `namespace`/`database`, with the parameters `user` and `pass`, as `schema.surql` defines it
+/// when the schema hides a table or field from the prompt. The engine then holds the session to
+/// table and field `PERMISSIONS`. `db` keeps its own credentials.
+pub async fn signin_record_agent<C: Connection>(
+    db: &Surreal<C>,
+    namespace: &str,
+    database: &str,
+    user: &str,
+    password: &str,
+) -> Result<Agent<C>, surrealdb::Error> {
+    let agent = db.clone();
+    let signed = agent
+        .signin(surrealdb::opt::auth::Record {
+            namespace: namespace.into(),
+            database: database.into(),
+            access: user.into(),
+            params: serde_json::json!({ "user": user, "pass": password }),
+        })
+        .await;
+    let who = format!("the agent `{user}` (record access `{user}`)");
+    use_after_signin(agent, signed, namespace, database, &who)
+        .await
+        .map(Agent)
+}
+
+/// Runs one generated `SELECT` on the agent's session, bounded by `timeout`.
+///
+/// The reply passes the reply gate ([`crate::validate::reply`]): anything but exactly one
+/// `SELECT`, or a `SELECT` that sets its own `TIMEOUT`, is refused before it reaches the engine,
+/// and the statement that runs is the parsed one rendered back with the runner's `TIMEOUT`, so
+/// the engine cannot read the text differently. The engine's error text comes back as
+/// [`Outcome::Rejected`], a repair signal for the model; only a failure of the connection
+/// itself is an `Err`.
+///
+/// What the statement may *do* is bounded by the agent's role, not by this check: a `SELECT`
+/// can hold subqueries, and only the agent's credential keeps them from writing.
+pub async fn run_readonly<C: Connection>(
+    agent: &Agent<C>,
+    surql: &str,
+    timeout: std::time::Duration,
+) -> Result<Outcome, surrealdb::Error> {
+    match reply::read(surql).into_statement(timeout, None) {
+        Ok(Runnable::Select(statement)) => run_prepared(agent, statement, Vec::new()).await,
+        Ok(Runnable::CannotAnswer(reason)) => Ok(Outcome::CannotAnswer(reason)),
+        Err(message) => Ok(Outcome::Rejected(message)),
+    }
+}
+
+/// [`run_readonly`], with the query first checked against `schema` by [`crate::validate`]
+/// (every table, field path, traversal and compared value) and against the data on the agent's
+/// connection (record ids exist, compared values are present): what the generated module's
+/// `run_readonly` calls. The reply is parsed once: the statement that runs is the one validated.
+///
+/// An error is [`Outcome::Rejected`] with the diagnostics rendered one per line, each naming
+/// its fix: the repair signal for the model. The schema's `max_rows` bounds the rows: a query
+/// without a `LIMIT` gets `LIMIT max_rows` (and a warning saying so), a larger `LIMIT` is
+/// refused. Warnings come back with the rows.
+pub async fn run_validated<C: Connection>(
+    agent: &Agent<C>,
+    surql: &str,
+    timeout: std::time::Duration,
+    schema: &ir::Schema,
+) -> Result<Outcome, surrealdb::Error> {
+    use crate::validate::{self, Options};
+    let reply = reply::read(surql);
+    let options = Options::for_runner(schema);
+    let mut report = validate::validate_reply(schema, &reply, &options);
+    if let Some(reason) = report.cannot_answer.take() {
+        return Ok(Outcome::CannotAnswer(reason));
+    }
+    if !report.has_errors() {
+        validate::data::check(&agent.0, schema, &mut report).await?;
+    }
+    if report.has_errors() {
+        return Ok(Outcome::Rejected(
+            report.render(surql).trim_end().to_owned(),
+        ));
+    }
+    let add_limit = report.missing_limit.then_some(schema.settings.max_rows);
+    let statement = match reply.into_statement(timeout, add_limit) {
+        Ok(Runnable::Select(statement)) => statement,
+        Ok(Runnable::CannotAnswer(reason)) => return Ok(Outcome::CannotAnswer(reason)),
+        Err(message) => return Ok(Outcome::Rejected(message)),
+    };
+    let warnings = report
+        .warnings()
+        .map(|d| validate::render_one(d, surql))
+        .collect();
+    run_prepared(agent, statement, warnings).await
+}
+
+async fn run_prepared<C: Connection>(
+    agent: &Agent<C>,
+    statement: String,
+    warnings: Vec<String>,
+) -> Result<Outcome, surrealdb::Error> {
+    let rejected = |e: surrealdb::Error| {
+        if e.is_connection() {
+            Err(e)
+        } else {
+            Ok(Outcome::Rejected(e.message().to_owned()))
+        }
+    };
+    let mut response = match agent.0.query(statement).await {
+        Ok(response) => response,
+        Err(e) => return rejected(e),
+    };
+    match response.take::<Value>(0) {
+        Ok(Value::Array(rows)) => Ok(Outcome::Rows {
+            rows: rows.into_iter().collect(),
+            warnings,
+        }),
+        Ok(value) => Ok(Outcome::Rows {
+            rows: vec![value],
+            warnings,
+        }),
+        Err(e) => rejected(e),
+    }
+}
+
+/// What [`prepare_select`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Checked {
+    /// The one `SELECT`, rendered back by SurrealDB's printer with the runner's `TIMEOUT`.
+    Select(String),
+    /// A `-- cannot answer: <reason>` reply.
+    CannotAnswer(String),
+}
+
+/// Passes a model's reply through the reply gate and, if it is one `SELECT` without a `TIMEOUT`
+/// of its own, renders it back with `TIMEOUT timeout`. The error is written for the model.
+pub fn prepare_select(reply: &str, timeout: std::time::Duration) -> Result<Checked, String> {
+    match reply::read(reply).into_statement(timeout, None)? {
+        Runnable::Select(statement) => Ok(Checked::Select(statement)),
+        Runnable::CannotAnswer(reason) => Ok(Checked::CannotAnswer(reason)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn select(s: &str) -> String {
+        match prepare_select(s, Duration::from_secs(5)) {
+            Ok(Checked::Select(s)) => s,
+            other => panic!("{s:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn one_select_is_rendered_back_with_the_timeout() {
+        assert_eq!(
+            select("SELECT name FROM customer WHERE name = 'a;b' LIMIT 5;\n-- done\n"),
+            "SELECT name FROM customer WHERE name = 'a;b' LIMIT 5 TIMEOUT 5s;"
+        );
+        // A column called `timeout` is a column; EXPLAIN stays last.
+        assert!(select("SELECT timeout FROM s").starts_with("SELECT timeout FROM s TIMEOUT 5s"));
+        assert!(select("SELECT * FROM customer EXPLAIN").contains("TIMEOUT 5s EXPLAIN"));
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_a_reason() {
+        for (text, reason) in [
+            ("SELECT * FROM a; DELETE customer", "2 statements"),
+            ("DELETE customer", "not `DELETE`"),
+            ("  ", "no statement"),
+            ("SELECT * FROM x TIMEOUT 1h", "TIMEOUT"),
+            ("SELECT 'open", "does not parse"),
+            // Texts a light lexer would split differently from the engine.
+            ("SELECT * FROM customer WHERE name = /'/; DELETE customer; SELECT * FROM customer WHERE name = /'/", "3 statements"),
+            ("SELECT * FROM customer --\r; DELETE customer; SELECT * FROM customer\n WHERE true", "3 statements"),
+            ("SELECT * FROM customer --\u{2028}; DELETE customer", "2 statements"),
+        ] {
+            let err = prepare_select(text, Duration::from_secs(1)).expect_err(text);
+            assert!(err.contains(reason), "{text:?}: {err}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_checker_never_panics(reply in "(SELECT|select|;|'|\"|`|⟨|⟩|/|\\\\|--|/\\*|\\*/|#|\\(|\\)|\\[|\\]|\\{|\\}|```|\n|\r| |x|é|TIMEOUT|FROM){0,24}") {
+            let _ = prepare_select(&reply, Duration::from_secs(1));
+        }
+
+        #[test]
+        fn any_text_is_checked_without_panicking(reply in "\\PC*") {
+            let _ = prepare_select(&reply, Duration::from_secs(1));
+        }
+    }
+
+    #[test]
+    fn a_fenced_reply_is_unwrapped() {
+        assert!(
+            select("```surql\nSELECT name FROM customer LIMIT 5;\n```\n")
+                .starts_with("SELECT name FROM customer LIMIT 5 TIMEOUT")
+        );
+        assert!(select("```\nSELECT * FROM a\n```").starts_with("SELECT * FROM a TIMEOUT"));
+    }
+
+    #[test]
+    fn a_cannot_answer_reply_is_recognised() {
+        assert_eq!(
+            prepare_select(
+                "-- cannot answer: no stock levels in the schema\n",
+                Duration::from_secs(1)
+            ),
+            Ok(Checked::CannotAnswer(
+                "no stock levels in the schema".to_owned()
+            ))
+        );
+        // A comment line followed by a statement is not a refusal to answer.
+        assert!(prepare_select(
+            "-- cannot answer: x\rDELETE customer",
+            Duration::from_secs(1)
+        )
+        .is_err());
+    }
+}

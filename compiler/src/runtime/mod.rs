@@ -1,0 +1,37 @@
+//! What an application links at run time: typed record links, the traits the derives implement, typed rows, and the agent's read-only runner.
+//!
+//! Enabled by the `runtime` feature, which pulls in the `surrealdb` client without any
+//! engine (the application picks its engines on its own `surrealdb` dependency) and
+//! nothing of the compiler: no syn, Tera, tiktoken or clap. The derives in
+//! `surqlc-macros` and the module `build.rs` generates refer to items here by their
+//! full path, so they work whatever the application calls its `surrealdb` dependency.
+//!
+//! One file per job: [`traits`](Table) the derives implement, the values applications hold
+//! ([`Link`], [`Record`], ...), the row codec the derived impls use ([`ObjectReader`]), the
+//! agent ([`Agent`], [`run_validated`]), and what every generated module shares ([`module`]).
+
+mod agent;
+mod codec;
+pub mod module;
+mod queries;
+mod traits;
+mod values;
+
+pub use agent::{
+    prepare_select, run_readonly, run_validated, signin_agent, signin_database_user,
+    signin_record_agent, to_json, Agent, Checked, Outcome,
+};
+pub use codec::{literal_from_value, literal_kind, FieldValue, ObjectReader, ObjectWriter};
+pub use module::SchemaModule;
+pub use queries::{find_one, get_by_key, nearest, search};
+pub use traits::{Literal, RecordKey, Relation, SurqlType, Table};
+pub use values::{Example, Link, Nearest, Record, Scored};
+
+pub use surrealdb;
+pub use surrealdb::{Connection, Surreal};
+
+/// `Result` with surrealdb's `Error`: what the runtime's and the generated module's functions return.
+pub type Result<T, E = surrealdb::Error> = std::result::Result<T, E>;
+pub use surrealdb::types::{
+    Datetime, Decimal, Duration, RecordId, RecordIdKey, SurrealValue, Uuid, Value,
+};

@@ -1,0 +1,130 @@
+//! The traits the derives implement (`Table`, `Relation`, `Literal`, `SurqlType`) and the record-key types.
+
+use super::{RecordIdKey, SurrealValue, Uuid, Value};
+use crate::ir;
+
+/// A table type: what `#[derive(Table)]` and `#[derive(Relation)]` implement.
+pub trait Table: SurrealValue + Sized {
+    /// The table's name in the database.
+    const TABLE: &'static str;
+    /// The database names of the declared fields, in declaration order.
+    const FIELDS: &'static [&'static str];
+    /// The record id's key type: the type of the struct's `id` field when it is a key type
+    /// (`i64`, `String`, `Uuid`, an array), else any key ([`RecordIdKey`]).
+    type Key: RecordKey;
+    /// The table as surqlc's IR (the same value the compiler builds from the source file).
+    fn table_ir() -> ir::Table;
+    /// The `DEFINE TABLE` and `DEFINE FIELD` statements, exactly as `schema.surql` spells them.
+    fn define() -> String {
+        crate::surql::table_definition(&Self::table_ir())
+    }
+}
+
+/// A Rust type a record id's key can be: integers (up to `i64`), strings, UUIDs, arrays of values.
+pub trait RecordKey {
+    fn into_key(self) -> RecordIdKey;
+    /// The key as this type, if it is one.
+    fn from_key(key: &RecordIdKey) -> Option<Self>
+    where
+        Self: Sized;
+}
+
+impl RecordKey for RecordIdKey {
+    fn into_key(self) -> RecordIdKey {
+        self
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        Some(key.clone())
+    }
+}
+
+macro_rules! int_keys {
+    ($($t:ty),*) => {$(
+        impl RecordKey for $t {
+            fn into_key(self) -> RecordIdKey {
+                RecordIdKey::Number(i64::from(self))
+            }
+            fn from_key(key: &RecordIdKey) -> Option<Self> {
+                match key {
+                    RecordIdKey::Number(n) => <$t>::try_from(*n).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_keys!(i8, i16, i32, i64, u8, u16, u32);
+
+impl RecordKey for String {
+    fn into_key(self) -> RecordIdKey {
+        RecordIdKey::String(self)
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::String(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl RecordKey for Uuid {
+    fn into_key(self) -> RecordIdKey {
+        RecordIdKey::Uuid(self)
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::Uuid(u) => Some(*u),
+            _ => None,
+        }
+    }
+}
+
+impl<T: SurrealValue> RecordKey for Vec<T> {
+    fn into_key(self) -> RecordIdKey {
+        match self.into_value() {
+            Value::Array(a) => RecordIdKey::Array(a),
+            _ => RecordIdKey::Array(Default::default()),
+        }
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        match key {
+            RecordIdKey::Array(a) => Vec::<T>::from_value(Value::Array(a.clone())).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl<T: SurrealValue, const N: usize> RecordKey for [T; N] {
+    fn into_key(self) -> RecordIdKey {
+        Vec::from(self).into_key()
+    }
+    fn from_key(key: &RecordIdKey) -> Option<Self> {
+        Vec::<T>::from_key(key).and_then(|v| v.try_into().ok())
+    }
+}
+
+/// A relation table: its two ends.
+pub trait Relation: Table {
+    type In: Table;
+    type Out: Table;
+}
+
+/// A type with a fixed SurrealQL type: what `#[derive(Literal)]` implements for unit-only enums.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no SurrealQL type that surqlc knows",
+    label = "surqlc cannot map this field's type",
+    note = "a unit-only enum: #[derive(Literal)] on it; a struct or an enum with data: make it a table and link it (#[derive(Table)] on it, and `Link<{Self}>` as the field's type), or store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and #[surqlc(type = \"object FLEXIBLE\")] on the field"
+)]
+pub trait SurqlType {
+    fn surql_type() -> ir::Type;
+}
+
+/// A unit-only enum stored as one of a fixed set of strings: what `#[derive(Literal)]` implements.
+pub trait Literal: SurqlType + Sized {
+    /// The stored strings, in declaration order.
+    const VALUES: &'static [&'static str];
+    /// The string this variant is stored as.
+    fn as_str(&self) -> &'static str;
+    /// The variant stored as `value`.
+    fn from_str(value: &str) -> Option<Self>;
+}

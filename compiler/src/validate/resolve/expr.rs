@@ -1,0 +1,314 @@
+//! Expressions: literals, operators, comparisons with declared fields (compared values, type mismatches), functions and their result types.
+
+use super::{arithmetic, datetime_hint, function_type};
+use super::{Resolver, Scope, Val, COMPARISONS};
+use crate::suggest::nearest;
+use crate::validate::scan::OrAll;
+use crate::validate::types::Ty;
+use crate::validate::{quoted_values, Class, Compared, RecordRef};
+use surrealdb_sql::{BinaryOperator, Expr, Function, Literal, PrefixOperator};
+use surrealdb_types::ToSql;
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    pub(super) fn expr(&mut self, e: &Expr, scope: &Scope) -> Val {
+        match e {
+            Expr::Literal(l) => Val::of(self.literal(l, scope)),
+            Expr::Param(p) => Val::of(match p.as_str() {
+                "this" | "self" => scope.doc.clone(),
+                "parent" => scope.parent.map_or(Ty::Any, |p| p.doc.clone()),
+                _ => Ty::Any,
+            }),
+            Expr::Idiom(idiom) => self.idiom_in(&idiom.0, scope),
+            Expr::Table(t) => {
+                self.check_table(t.as_str(), &[]);
+                Val::of(Ty::String)
+            }
+            Expr::Mock(_) => Val::of(Ty::Any),
+            Expr::Constant(_) => Val::of(Ty::Float),
+            Expr::Prefix { op, expr } => {
+                let v = self.expr(expr, scope);
+                Val::of(match op {
+                    PrefixOperator::Not => Ty::Bool,
+                    PrefixOperator::Negate | PrefixOperator::Positive => v.ty,
+                    _ => Ty::Any,
+                })
+            }
+            Expr::Postfix { expr, .. } => {
+                self.expr(expr, scope);
+                Val::of(Ty::Any)
+            }
+            Expr::Binary { left, op, right } => self.binary(left, op, right, scope),
+            Expr::FunctionCall(call) => {
+                let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
+                match &call.receiver {
+                    Function::Normal(name)
+                        if matches!(
+                            name.as_str(),
+                            "type::table" | "type::thing" | "type::record"
+                        ) =>
+                    {
+                        let span = self.loc.ident("type", &[]).or_all(self.loc);
+                        self.error(
+                            span,
+                            Class::UnknownTable,
+                            format!("{name}() builds a table or record name at run time, which cannot be checked"),
+                            "write the table name or the record id (table:key) itself".into(),
+                        );
+                        Val::of(Ty::Any)
+                    }
+                    Function::Normal(name) => Val::of(function_type(name, &args)),
+                    _ => Val::of(Ty::Any),
+                }
+            }
+            Expr::Select(s) => Val::of(self.select(s, Some(scope))),
+            Expr::Block(block) => {
+                let mut last = Val::of(Ty::Any);
+                for e in &block.0 {
+                    last = self.expr(e, scope);
+                }
+                last
+            }
+            Expr::IfElse(ifelse) => {
+                let mut ty = None;
+                for (cond, then) in &ifelse.exprs {
+                    self.expr(cond, scope);
+                    let v = self.expr(then, scope);
+                    ty.get_or_insert(v.ty);
+                }
+                if let Some(close) = &ifelse.close {
+                    self.expr(close, scope);
+                }
+                Val::of(ty.unwrap_or(Ty::Any))
+            }
+            Expr::Closure(_) | Expr::Break | Expr::Continue => Val::of(Ty::Any),
+            Expr::Return(_)
+            | Expr::Throw(_)
+            | Expr::Let(_)
+            | Expr::Sleep(_)
+            | Expr::Foreach(_)
+            | Expr::Info(_) => {
+                let word = e.to_sql();
+                let word = word.split_whitespace().next().unwrap_or("").to_uppercase();
+                let span = self.loc.word(&word).or_all(self.loc);
+                self.error(
+                    span,
+                    Class::NotOneSelect,
+                    format!("a {word} statement inside the SELECT"),
+                    "answer with a SELECT alone: fields, FROM, WHERE, GROUP BY, ORDER BY, LIMIT"
+                        .into(),
+                );
+                Val::of(Ty::Any)
+            }
+            Expr::Explain { statement, .. } => self.expr(statement, scope),
+            Expr::Create(_)
+            | Expr::Update(_)
+            | Expr::Delete(_)
+            | Expr::Relate(_)
+            | Expr::Insert(_)
+            | Expr::Define(_)
+            | Expr::Remove(_)
+            | Expr::Rebuild(_)
+            | Expr::Upsert(_)
+            | Expr::Alter(_) => {
+                let word = e.to_sql();
+                let word = word.split_whitespace().next().unwrap_or("").to_uppercase();
+                let span = self.loc.word(&word).or_all(self.loc);
+                self.error(
+                    span,
+                    Class::NotOneSelect,
+                    format!("a {word} inside the SELECT: the agent may only read"),
+                    "remove the write; answer with a SELECT alone".into(),
+                );
+                Val::of(Ty::Any)
+            }
+        }
+    }
+
+    pub(super) fn literal(&mut self, l: &Literal, scope: &Scope) -> Ty {
+        match l {
+            Literal::None => Ty::None,
+            Literal::Null => Ty::None,
+            Literal::Bool(_) => Ty::Bool,
+            Literal::Float(_) => Ty::Float,
+            Literal::Integer(_) => Ty::Int,
+            Literal::Decimal(_) => Ty::Decimal,
+            Literal::Duration(_) => Ty::Duration,
+            Literal::String(_) => Ty::String,
+            Literal::Datetime(_) => Ty::Datetime,
+            Literal::Uuid(_) => Ty::Uuid,
+            Literal::Bytes(_) => Ty::Bytes,
+            Literal::RecordId(rid) => {
+                let table = rid.table.as_str().to_owned();
+                if self.table(&table).is_none() {
+                    let span = self.loc.record(&table).or_all(self.loc);
+                    let names = self.table_names();
+                    let fix = match nearest(&table, names.iter().copied()) {
+                        Some(near) => format!(
+                            "did you mean `{near}`? The tables are: {}",
+                            names.join(", ")
+                        ),
+                        None => format!("the tables are: {}", names.join(", ")),
+                    };
+                    self.error(
+                        span,
+                        Class::UnknownTable,
+                        format!("there is no table `{table}`"),
+                        fix,
+                    );
+                    return Ty::Any;
+                }
+                let span = self.loc.record(&table).or_all(self.loc);
+                self.report.records.push(RecordRef {
+                    table: table.clone(),
+                    id: rid.to_sql(),
+                    span,
+                });
+                Ty::Record(table)
+            }
+            Literal::Array(items) => {
+                let mut ty = None;
+                for item in items {
+                    let v = self.expr(item, scope);
+                    ty.get_or_insert(v.ty);
+                }
+                Ty::array(ty.unwrap_or(Ty::Any))
+            }
+            Literal::Set(items) => {
+                for item in items {
+                    self.expr(item, scope);
+                }
+                Ty::Any
+            }
+            Literal::Object(entries) => Ty::Object(
+                entries
+                    .iter()
+                    .map(|e| (e.key.as_str().to_owned(), self.expr(&e.value, scope).ty))
+                    .collect(),
+            ),
+            _ => Ty::Any,
+        }
+    }
+
+    pub(super) fn binary(
+        &mut self,
+        left: &Expr,
+        op: &BinaryOperator,
+        right: &Expr,
+        scope: &Scope,
+    ) -> Val {
+        let l = self.expr(left, scope);
+        let r = self.expr(right, scope);
+        if COMPARISONS.contains(op) {
+            self.compare(&l, right, &r);
+            self.compare(&r, left, &l);
+            return Val::of(Ty::Bool);
+        }
+        Val::of(match op {
+            BinaryOperator::And | BinaryOperator::Or => Ty::Bool,
+            BinaryOperator::Add
+            | BinaryOperator::Subtract
+            | BinaryOperator::Multiply
+            | BinaryOperator::Divide
+            | BinaryOperator::Remainder
+            | BinaryOperator::Power => arithmetic(&l.ty, &r.ty),
+            BinaryOperator::NullCoalescing | BinaryOperator::TenaryCondition => l.ty,
+            _ => Ty::Any,
+        })
+    }
+
+    /// `field op literal`: the literal against the field's type (literal unions, datetimes, numbers).
+    pub(super) fn compare(&mut self, field: &Val, other: &Expr, _other_val: &Val) {
+        let strings: Vec<&str> = match other {
+            Expr::Literal(Literal::String(s)) => vec![s.as_str()],
+            Expr::Literal(Literal::Array(items)) => items
+                .iter()
+                .filter_map(|i| match i {
+                    Expr::Literal(Literal::String(s)) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            _ => return,
+        };
+        let name = match &field.field {
+            Some((t, f)) => format!("{t}.{f}"),
+            None => "the value".to_owned(),
+        };
+        if let Some(values) = field.ty.literal_values() {
+            for s in strings {
+                if values.iter().any(|v| v == s) {
+                    if let Some((t, f)) = &field.field {
+                        let span = self.loc.string(s).or_all(self.loc);
+                        self.report.compared.push(Compared {
+                            table: t.clone(),
+                            field: f.clone(),
+                            value: s.to_owned(),
+                            span,
+                        });
+                    }
+                    continue;
+                }
+                let span = self.loc.string(s).or_all(self.loc);
+                let fix = match values.iter().find(|v| v.eq_ignore_ascii_case(s)).or_else(|| {
+                    nearest(s, values.iter().map(String::as_str)).and_then(|n| values.iter().find(|v| *v == n))
+                }) {
+                    Some(near) => format!("did you mean '{near}'? Compare with the value exactly as the type spells it"),
+                    None => format!("compare with one of {} exactly as written", quoted_values(values)),
+                };
+                self.error(
+                    span,
+                    Class::ValueNotInUnion,
+                    format!("'{s}' is not a value of {name} ({})", quoted_values(values)),
+                    fix,
+                );
+            }
+            return;
+        }
+        let Some(s) = strings.first().copied() else {
+            return;
+        };
+        let (what, fix) = match field.ty.element() {
+            Ty::String => {
+                if let Some((t, f)) = &field.field {
+                    for s in strings {
+                        let span = self.loc.string(s).or_all(self.loc);
+                        self.report.compared.push(Compared {
+                            table: t.clone(),
+                            field: f.clone(),
+                            value: s.to_owned(),
+                            span,
+                        });
+                    }
+                }
+                return;
+            }
+            Ty::Datetime => (
+                "a datetime",
+                format!("write the datetime as d'{}'", datetime_hint(s)),
+            ),
+            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number if s.trim().parse::<f64>().is_ok() => (
+                "a number",
+                format!("write the number without quotes: {}", s.trim()),
+            ),
+            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number => (
+                "a number",
+                "compare it with a number, not a string".to_owned(),
+            ),
+            Ty::Record(t) => (
+                "a record link",
+                format!(
+                    "write the record id without quotes: {t}:{}",
+                    s.rsplit(':').next().unwrap_or(s)
+                ),
+            ),
+            Ty::Bool => ("a bool", "write true or false without quotes".to_owned()),
+            _ => return,
+        };
+        let span = self.loc.string(s).or_all(self.loc);
+        self.error(
+            span,
+            Class::TypeMismatch,
+            format!("{name} is {what}, but '{s}' is a string, so the comparison never matches"),
+            fix,
+        );
+    }
+}

@@ -1,0 +1,264 @@
+//! The walk over SurrealDB's AST: resolves tables, field paths, graph steps and compared literals against the IR, giving every expression a [`Ty`].
+
+mod expr;
+mod graph;
+mod paths;
+mod select;
+
+use super::scan::Locator;
+use super::types::Ty;
+use super::{Class, Diagnostic, Options, Report, Severity, Span};
+use crate::ir::{Schema, Table};
+use crate::suggest::nearest;
+use crate::validate::scan::OrAll;
+use surrealdb_sql::{Ast, BinaryOperator};
+
+/// Checks the one top-level statement of `ast`.
+pub(crate) fn statement(
+    schema: &Schema,
+    options: &Options,
+    ast: &Ast,
+    loc: &mut Locator,
+    report: &mut Report,
+) {
+    let mut r = Resolver::new(schema, loc, report);
+    // The reply gate's rule, reported with a span; the runner refuses with the same words.
+    match super::reply::one_select(ast) {
+        Ok(select) => {
+            let ty = r.select(select, None);
+            r.limit(select, options);
+            r.report.result = Some(ty);
+        }
+        Err(refusal) => {
+            let span = refusal.at.and_then(|w| r.loc.word_and_next(w));
+            let span = span.or_all(r.loc);
+            r.error(span, Class::NotOneSelect, refusal.message, refusal.fix);
+        }
+    }
+}
+
+/// A value and, when it is a declared field, which one.
+#[derive(Debug, Clone)]
+struct Val {
+    ty: Ty,
+    field: Option<(String, String)>,
+}
+
+impl Val {
+    fn of(ty: Ty) -> Val {
+        Val { ty, field: None }
+    }
+}
+
+/// How an idiom reached the table it is on: for messages about the wrong landing table.
+#[derive(Debug, Clone, Default)]
+struct Path {
+    /// The path as written so far (`purchase->contains->product`).
+    text: String,
+    /// The tables the path went through, in order (edges included).
+    tables: Vec<String>,
+    /// Whether a graph step was taken.
+    traversed: bool,
+}
+
+/// What unqualified names in a clause refer to.
+struct Scope<'p> {
+    doc: Ty,
+    /// How the FROM reached the document's table, when it was a traversal.
+    origin: Path,
+    /// Projected aliases (and expressions without one) with their types.
+    projected: Vec<(String, Ty)>,
+    /// Whether the projection includes `*`.
+    all: bool,
+    parent: Option<&'p Scope<'p>>,
+}
+
+impl<'p> Scope<'p> {
+    fn new(doc: Ty, parent: Option<&'p Scope<'p>>) -> Self {
+        let origin = match &doc {
+            Ty::Record(t) => Path {
+                text: t.clone(),
+                tables: vec![t.clone()],
+                traversed: false,
+            },
+            _ => Path::default(),
+        };
+        Scope {
+            doc,
+            origin,
+            projected: Vec::new(),
+            all: false,
+            parent,
+        }
+    }
+}
+
+struct Resolver<'a, 'l> {
+    visible: Vec<&'a Table>,
+    loc: &'l mut Locator,
+    report: &'l mut Report,
+}
+
+const COMPARISONS: &[BinaryOperator] = &[
+    BinaryOperator::Equal,
+    BinaryOperator::ExactEqual,
+    BinaryOperator::NotEqual,
+    BinaryOperator::AllEqual,
+    BinaryOperator::AnyEqual,
+    BinaryOperator::LessThan,
+    BinaryOperator::LessThanEqual,
+    BinaryOperator::MoreThan,
+    BinaryOperator::MoreThanEqual,
+    BinaryOperator::Contain,
+    BinaryOperator::NotContain,
+    BinaryOperator::ContainAll,
+    BinaryOperator::ContainAny,
+    BinaryOperator::ContainNone,
+    BinaryOperator::Inside,
+    BinaryOperator::NotInside,
+    BinaryOperator::AllInside,
+    BinaryOperator::AnyInside,
+    BinaryOperator::NoneInside,
+];
+
+/// The fields of `t` the agent may read: a hidden field reads exactly like a missing one.
+fn visible_fields(t: &Table) -> impl Iterator<Item = &crate::ir::Field> {
+    t.fields.iter().filter(|f| !crate::access::is_hidden(f))
+}
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    fn new(schema: &'a Schema, loc: &'l mut Locator, report: &'l mut Report) -> Self {
+        // With no `expose(...)` list every table is visible (the IR's default lists them all).
+        let visible = if schema.settings.exposed.is_empty() {
+            schema.tables.iter().collect()
+        } else {
+            schema.exposed_tables().collect()
+        };
+        Resolver {
+            visible,
+            loc,
+            report,
+        }
+    }
+
+    fn error(&mut self, span: Span, class: Class, message: String, fix: String) {
+        self.report.diagnostics.push(Diagnostic {
+            span,
+            severity: Severity::Error,
+            class,
+            message,
+            fix,
+        });
+    }
+
+    fn table(&self, name: &str) -> Option<&'a Table> {
+        self.visible.iter().copied().find(|t| t.name == name)
+    }
+
+    fn table_names(&self) -> Vec<&'a str> {
+        self.visible.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    /// A table the agent may query, or the one "no such table" error (the same for hidden ones).
+    fn check_table(&mut self, name: &str, after: &[&str]) -> bool {
+        if self.table(name).is_some() {
+            return true;
+        }
+        let span = self.loc.ident(name, after).or_all(self.loc);
+        let names = self.table_names();
+        let fix = match nearest(name, names.iter().copied()) {
+            Some(near) => format!(
+                "did you mean `{near}`? The tables are: {}",
+                names.join(", ")
+            ),
+            None => format!("the tables are: {}", names.join(", ")),
+        };
+        self.error(
+            span,
+            Class::UnknownTable,
+            format!("there is no table `{name}`"),
+            fix,
+        );
+        false
+    }
+}
+
+/// `2025-05-01` as a full datetime literal body.
+fn datetime_hint(s: &str) -> String {
+    let s = s.trim();
+    if s.len() == 10 && s.as_bytes().get(4) == Some(&b'-') {
+        format!("{s}T00:00:00Z")
+    } else {
+        s.to_owned()
+    }
+}
+
+fn arithmetic(l: &Ty, r: &Ty) -> Ty {
+    match (l.element(), r.element()) {
+        (Ty::Int, Ty::Int) => Ty::Int,
+        (Ty::Decimal, x) | (x, Ty::Decimal) if x.is_numeric() => Ty::Decimal,
+        (Ty::Float, x) | (x, Ty::Float) if x.is_numeric() => Ty::Float,
+        (Ty::Datetime, Ty::Duration) | (Ty::Duration, Ty::Datetime) => Ty::Datetime,
+        (Ty::Datetime, Ty::Datetime) | (Ty::Duration, Ty::Duration) => Ty::Duration,
+        (Ty::String, Ty::String) => Ty::String,
+        (a, b) if a.is_numeric() && b.is_numeric() => Ty::Number,
+        _ => Ty::Any,
+    }
+}
+
+/// The result type of a built-in function from its name and argument types.
+fn function_type(name: &str, args: &[Val]) -> Ty {
+    let first = args.first().map_or(Ty::Any, |a| a.ty.clone());
+    let (module, func) = name.split_once("::").unwrap_or(("", name));
+    match (module, func) {
+        ("", "count") => Ty::Int,
+        ("math", "sum" | "min" | "max" | "product") => match first.element() {
+            t if t.is_numeric() => t.clone(),
+            Ty::Datetime => Ty::Datetime,
+            _ => Ty::Number,
+        },
+        ("math", "fixed" | "round" | "floor" | "ceil" | "abs") => first.element().clone(),
+        ("math", _) => Ty::Number,
+        ("string", "len") => Ty::Int,
+        ("string", "contains" | "starts_with" | "ends_with" | "matches") => Ty::Bool,
+        ("string", f) if f.starts_with("is") => Ty::Bool,
+        ("string", "split" | "words") => Ty::array(Ty::String),
+        ("string", _) => Ty::String,
+        (
+            "time",
+            "now" | "floor" | "round" | "ceil" | "group" | "min" | "max" | "from_unix"
+            | "from_millis" | "from_secs",
+        ) => Ty::Datetime,
+        ("time", "format" | "timezone") => Ty::String,
+        ("time", _) => Ty::Int,
+        (
+            "array",
+            "distinct" | "sort" | "flatten" | "reverse" | "slice" | "union" | "group" | "intersect"
+            | "difference" | "complement",
+        ) => first,
+        ("array", "len") => Ty::Int,
+        ("array", "first" | "last" | "pop") => first.element().clone(),
+        ("array", "any" | "all" | "includes") => Ty::Bool,
+        ("record", "tb" | "table") | ("meta", "tb") => Ty::String,
+        ("record", "exists") => Ty::Bool,
+        ("type", "is") => Ty::Bool,
+        ("type", "string") => Ty::String,
+        ("type", "int") => Ty::Int,
+        ("type", "float") => Ty::Float,
+        ("type", "decimal") => Ty::Decimal,
+        ("type", "datetime") => Ty::Datetime,
+        ("duration", _) => Ty::Int,
+        _ => Ty::Any,
+    }
+}
+
+/// The result type of a method call `value.name(args)`; `args[0]` is the receiver.
+fn method_type(name: &str, args: &[Val]) -> Ty {
+    let module = match args.first().map(|a| a.ty.clone()) {
+        Some(Ty::Array(_)) => "array",
+        Some(Ty::String | Ty::Literal(_)) => "string",
+        Some(Ty::Datetime) => "time",
+        _ => return Ty::Any,
+    };
+    function_type(&format!("{module}::{name}"), args)
+}

@@ -1,0 +1,401 @@
+//! Field paths: idioms part by part, indexes and bracket filters, a table's fields, and the message (with the route to the field) for one that is not there.
+
+use super::{method_type, visible_fields};
+use super::{Path, Resolver, Scope, Val, COMPARISONS};
+use crate::ir::{Table, TableKind};
+use crate::suggest::nearest;
+use crate::validate::scan::OrAll;
+use crate::validate::types::Ty;
+use crate::validate::{Class, Diagnostic, Severity};
+use surrealdb_sql::{BinaryOperator, Expr, Literal, Part, PrefixOperator};
+use surrealdb_types::ToSql;
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// An idiom relative to the scope's document.
+    pub(super) fn idiom_in(&mut self, parts: &[Part], scope: &Scope) -> Val {
+        let mut path = scope.origin.clone();
+        self.parts(parts, scope.doc.clone(), scope, &mut path)
+    }
+
+    pub(super) fn parts(
+        &mut self,
+        parts: &[Part],
+        start: Ty,
+        scope: &Scope,
+        path: &mut Path,
+    ) -> Val {
+        let mut cur = Val::of(start);
+        let mut prev: Option<&Part> = None;
+        for part in parts {
+            cur = match part {
+                Part::Field(name) => {
+                    let after: &[&str] = if prev.is_some() { &["."] } else { &[] };
+                    let v = self.field(&cur.ty, name.as_str(), path, after, scope);
+                    if !path.text.is_empty() {
+                        path.text.push('.');
+                    }
+                    path.text.push_str(name.as_str());
+                    v
+                }
+                Part::Graph(lookup) => {
+                    let v = Val::of(self.graph(&cur.ty, lookup, scope, path));
+                    path.traversed = true;
+                    v
+                }
+                Part::Where(cond) => {
+                    let inner = Scope::new(cur.ty.element().clone(), Some(scope));
+                    self.expr(cond, &inner);
+                    cur
+                }
+                Part::Value(index) => self.index(cur, index, scope, path),
+                Part::First | Part::Last => Val {
+                    ty: match cur.ty {
+                        Ty::Array(t) => *t,
+                        other => other,
+                    },
+                    field: cur.field,
+                },
+                Part::All => {
+                    if let Ty::Record(t) = cur.ty.element() {
+                        if self.table(t).is_none() {
+                            let t = t.clone();
+                            let span = self.loc.all();
+                            self.error(
+                                span,
+                                Class::UnknownTable,
+                                format!("there is no table `{t}`"),
+                                format!("the tables are: {}", self.table_names().join(", ")),
+                            );
+                        }
+                    }
+                    cur
+                }
+                Part::Optional => cur,
+                Part::Flatten => Val::of(match cur.ty {
+                    Ty::Array(t) => match *t {
+                        Ty::Array(inner) => Ty::Array(inner),
+                        other => Ty::array(other),
+                    },
+                    other => other,
+                }),
+                Part::Start(e) => {
+                    let v = self.expr(e, scope);
+                    if let Ty::Record(t) = v.ty.element() {
+                        *path = Path {
+                            text: t.clone(),
+                            tables: vec![t.clone()],
+                            traversed: false,
+                        };
+                    }
+                    v
+                }
+                Part::Method(name, args) => {
+                    let mut all = vec![cur.clone()];
+                    for a in args {
+                        all.push(self.expr(a, scope));
+                    }
+                    Val::of(method_type(name.as_str(), &all))
+                }
+                Part::Doc => Val::of(scope.doc.clone()),
+                Part::Destructure(_) | Part::Recurse(..) | Part::RepeatRecurse => Val::of(Ty::Any),
+            };
+            prev = Some(part);
+        }
+        cur
+    }
+
+    /// `[...]` after a value: an index (`[0]`, `[$]`), a key (`['name']`), or a filter written without WHERE.
+    pub(super) fn index(&mut self, cur: Val, index: &Expr, scope: &Scope, path: &mut Path) -> Val {
+        match index {
+            Expr::Literal(Literal::Integer(_))
+            | Expr::Param(_)
+            | Expr::Prefix {
+                op: PrefixOperator::Negate,
+                ..
+            } => Val {
+                ty: match cur.ty {
+                    Ty::Array(t) => *t,
+                    other => other,
+                },
+                field: cur.field,
+            },
+            Expr::Literal(Literal::String(key)) => {
+                self.field(&cur.ty, key.as_str(), path, &[], scope)
+            }
+            Expr::Binary { op, .. }
+                if COMPARISONS.contains(op)
+                    || matches!(op, BinaryOperator::And | BinaryOperator::Or) =>
+            {
+                let text = index.to_sql();
+                let span = self.loc.bracket_filter().or_all(self.loc);
+                self.error(
+                    span,
+                    Class::FilterWithoutWhere,
+                    format!("`[{text}]` is an index, not a filter: it compares the whole list and matches nothing"),
+                    format!("write the filter with WHERE: `[WHERE {text}]`"),
+                );
+                let inner = Scope::new(cur.ty.element().clone(), Some(scope));
+                self.expr(index, &inner);
+                cur
+            }
+            Expr::Prefix {
+                op: PrefixOperator::Not,
+                ..
+            } => {
+                let text = index.to_sql();
+                let span = self.loc.bracket_filter().or_all(self.loc);
+                self.error(
+                    span,
+                    Class::FilterWithoutWhere,
+                    format!("`[{text}]` is an index, not a filter"),
+                    format!("write the filter with WHERE: `[WHERE {text}]`"),
+                );
+                cur
+            }
+            other => {
+                self.expr(other, scope);
+                Val::of(match cur.ty {
+                    Ty::Array(t) => *t,
+                    _ => Ty::Any,
+                })
+            }
+        }
+    }
+
+    /// `.name` on a value of type `on`.
+    pub(super) fn field(
+        &mut self,
+        on: &Ty,
+        name: &str,
+        path: &Path,
+        after: &[&str],
+        scope: &Scope,
+    ) -> Val {
+        match on {
+            Ty::Array(inner) => {
+                let v = self.field(inner, name, path, after, scope);
+                Val {
+                    ty: Ty::array(v.ty),
+                    field: v.field,
+                }
+            }
+            Ty::Option(inner) => self.field(inner, name, path, after, scope),
+            Ty::Record(table) => self.table_field(table, name, path, after),
+            Ty::Object(keys) => match keys.iter().find(|(k, _)| k == name) {
+                Some((_, ty)) => Val::of(ty.clone()),
+                None => {
+                    let span = self.loc.ident(name, after).or_all(self.loc);
+                    let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+                    let fix = match nearest(name, names.iter().copied()) {
+                        Some(near) => {
+                            format!("did you mean `{near}`? The rows have: {}", names.join(", "))
+                        }
+                        None => format!("the rows have: {}", names.join(", ")),
+                    };
+                    self.error(
+                        span,
+                        Class::UnknownField,
+                        format!("the subquery's rows have no field `{name}`"),
+                        fix,
+                    );
+                    Val::of(Ty::Any)
+                }
+            },
+            Ty::Any | Ty::AnyObject | Ty::None => Val::of(Ty::Any),
+            scalar => {
+                let span = self.loc.ident(name, after).or_all(self.loc);
+                let _ = scope;
+                self.error(
+                    span,
+                    Class::UnknownField,
+                    format!("`{}` is a {scalar}, which has no field `{name}`", path.text),
+                    format!("read `{name}` from a record, or use a {scalar} function instead"),
+                );
+                Val::of(Ty::Any)
+            }
+        }
+    }
+
+    pub(super) fn table_field(
+        &mut self,
+        table: &str,
+        name: &str,
+        path: &Path,
+        after: &[&str],
+    ) -> Val {
+        let Some(t) = self.table(table) else {
+            // A link into a table the agent cannot see reads like an unknown table.
+            let span = self.loc.ident(name, after).or_all(self.loc);
+            let names = self.table_names();
+            self.error(
+                span,
+                Class::UnknownTable,
+                format!("there is no table `{table}`"),
+                format!("the tables are: {}", names.join(", ")),
+            );
+            return Val::of(Ty::Any);
+        };
+        if name == "id" {
+            return Val::of(Ty::Record(table.to_owned()));
+        }
+        if let TableKind::Relation { from, to } = &t.kind {
+            if name == "in" {
+                return Val::of(Ty::Record(from.clone()));
+            }
+            if name == "out" {
+                return Val::of(Ty::Record(to.clone()));
+            }
+        }
+        if let Some(f) = visible_fields(t).find(|f| f.name == name) {
+            return Val {
+                ty: Ty::of(&f.ty),
+                field: Some((table.to_owned(), name.to_owned())),
+            };
+        }
+        let span = self.loc.ident(name, after).or_all(self.loc);
+        let (class, message, fix) = self.unknown_field(t, name, path);
+        if t.schemaless && class == Class::UnknownField {
+            // A SCHEMALESS table's rows may hold fields the schema does not declare: the query
+            // may be right, so say what the schema knows without blocking it.
+            self.report.diagnostics.push(Diagnostic {
+                span,
+                severity: Severity::Warning,
+                class,
+                message: format!(
+                    "{message} declared (`{}` is SCHEMALESS: rows without it read it as NONE)",
+                    t.name
+                ),
+                fix,
+            });
+        } else {
+            self.error(span, class, message, fix);
+        }
+        Val::of(Ty::Any)
+    }
+
+    /// The message for `name` not being a field of `t`, reached by `path`.
+    pub(super) fn unknown_field(
+        &self,
+        t: &Table,
+        name: &str,
+        path: &Path,
+    ) -> (Class, String, String) {
+        let mut candidates: Vec<&str> = visible_fields(t).map(|f| f.name.as_str()).collect();
+        candidates.push("id");
+        if matches!(t.kind, TableKind::Relation { .. }) {
+            candidates.extend(["in", "out"]);
+        }
+        let fields = candidates.join(", ");
+        let owners: Vec<&Table> = self
+            .visible
+            .iter()
+            .copied()
+            .filter(|o| o.name != t.name && visible_fields(o).any(|f| f.name == name))
+            .collect();
+        let landed = if path.traversed && !path.text.is_empty() {
+            format!(
+                "`{}` lands on `{}`, which has no field `{name}`",
+                path.text, t.name
+            )
+        } else {
+            format!("`{}` has no field `{name}`", t.name)
+        };
+        // The field belongs to a table the traversal went through.
+        if path.traversed {
+            if let Some(owner) = owners.iter().find(|o| path.tables.contains(&o.name)) {
+                let route = self.route_hint(owner, &t.name, name, path);
+                // The field may also be one step further (a product's `name` after ->purchase).
+                let further: Vec<String> = owners
+                    .iter()
+                    .filter(|o| !path.tables.contains(&o.name))
+                    .filter_map(|o| {
+                        self.reach(&t.name, &o.name).map(|hops| {
+                            format!("`{name}` of `{}` is `{}{hops}.{name}`", o.name, path.text)
+                        })
+                    })
+                    .collect();
+                let further = if further.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", further.join("; "))
+                };
+                return (
+                    Class::WrongTableAfterTraversal,
+                    landed,
+                    format!("`{name}` is a field of `{}`: {route}{further}", owner.name),
+                );
+            }
+        }
+        if let Some(near) = nearest(name, candidates.iter().copied()) {
+            return (
+                Class::UnknownField,
+                landed,
+                format!(
+                    "did you mean `{near}`? The fields of `{}` are: {fields}",
+                    t.name
+                ),
+            );
+        }
+        if let Some(owner) = owners.first() {
+            let reach = match self.reach(&t.name, &owner.name) {
+                Some(hops) => format!("reach it from `{}` as `{hops}.{name}`", t.name),
+                None => format!("select FROM {} to read it", owner.name),
+            };
+            return (
+                Class::UnknownField,
+                landed,
+                format!(
+                    "`{name}` is a field of `{}`: {reach}; the fields of `{}` are: {fields}",
+                    owner.name, t.name
+                ),
+            );
+        }
+        (
+            Class::UnknownField,
+            landed,
+            format!("the fields of `{}` are: {fields}", t.name),
+        )
+    }
+
+    /// How to read `field` of `owner` when a traversal landed on `landed` instead.
+    pub(super) fn route_hint(
+        &self,
+        owner: &Table,
+        landed: &str,
+        field: &str,
+        path: &Path,
+    ) -> String {
+        // An edge between the owner and the landing table: select FROM it and use in./out.
+        for r in &self.visible {
+            if let TableKind::Relation { from, to } = &r.kind {
+                if *from == owner.name && to == landed {
+                    return format!("select FROM {} and use in.{field}", r.name);
+                }
+                if *to == owner.name && from == landed {
+                    return format!("select FROM {} and use out.{field}", r.name);
+                }
+            }
+        }
+        if let TableKind::Relation { .. } = owner.kind {
+            return format!(
+                "filter the edge inside the traversal, `->{}[WHERE {field} ...]`, or select FROM {} and use {field}",
+                owner.name, owner.name
+            );
+        }
+        let first = path
+            .tables
+            .first()
+            .map_or(owner.name.as_str(), String::as_str);
+        if first == owner.name {
+            format!(
+                "filter it before traversing: `{}[WHERE {field} ...]` or FROM {} WHERE {field} ...",
+                owner.name, owner.name
+            )
+        } else {
+            format!(
+                "filter that step inside the traversal: `{}[WHERE {field} ...]`",
+                owner.name
+            )
+        }
+    }
+}

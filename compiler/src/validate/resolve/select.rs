@@ -1,0 +1,241 @@
+//! Statements: the SELECT, its FROM targets, projections, ORDER/GROUP/FETCH, and the LIMIT policy.
+
+use super::{Path, Resolver, Scope};
+use crate::validate::scan::OrAll;
+use crate::validate::types::Ty;
+use crate::validate::{Class, Diagnostic, Options, Projection, Severity};
+use surrealdb_sql::order::Ordering;
+use surrealdb_sql::{Expr, Field, Fields, Idiom, Literal, Part, SelectStatement};
+use surrealdb_types::ToSql;
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// Resolves a SELECT; returns the type of its result.
+    pub(super) fn select(&mut self, s: &SelectStatement, parent: Option<&Scope>) -> Ty {
+        let mut docs: Vec<(Ty, Path)> = Vec::new();
+        for what in &s.what {
+            docs.push(self.from(what, parent));
+        }
+        let (doc, origin) = match docs.as_slice() {
+            [(doc, origin)] => (doc.clone(), origin.clone()),
+            many if !many.is_empty() && many.iter().all(|(d, _)| *d == many[0].0) => {
+                (many[0].0.clone(), Path::default())
+            }
+            _ => (Ty::Any, Path::default()),
+        };
+        let mut scope = Scope::new(doc.clone(), parent);
+        if origin.traversed {
+            scope.origin = origin;
+        }
+        let mut row: Vec<(String, Ty)> = Vec::new();
+        let mut value = None::<Ty>;
+        match &s.fields {
+            Fields::Value(selector) => {
+                let v = self.expr(&selector.expr, &scope);
+                value = Some(v.ty.clone());
+                row.push(("VALUE".into(), v.ty));
+            }
+            Fields::Select(fields) => {
+                for field in fields {
+                    match field {
+                        Field::All => {
+                            scope.all = true;
+                            row.push(("*".into(), doc.clone()));
+                        }
+                        Field::Single(selector) => {
+                            let v = self.expr(&selector.expr, &scope);
+                            let name = match &selector.alias {
+                                Some(alias) => alias.to_sql(),
+                                None => selector.expr.to_sql(),
+                            };
+                            row.push((name, v.ty));
+                        }
+                    }
+                }
+            }
+        }
+        scope.projected = row.clone();
+        for omit in &s.omit {
+            self.expr(omit, &scope);
+        }
+        if let Some(cond) = &s.cond {
+            self.expr(&cond.0, &scope);
+        }
+        if let Some(split) = &s.split {
+            for idiom in &split.0 {
+                self.idiom_in(&idiom.0 .0, &scope);
+            }
+        }
+        if let Some(group) = &s.group {
+            for g in &group.0 {
+                if !self.is_projected(&g.0, &scope) {
+                    self.idiom_in(&g.0 .0, &scope);
+                }
+            }
+        }
+        // ORDER BY may name a projected alias or any field of the rows: since 3.2.5 the engine
+        // sorts before it projects.
+        if let Some(Ordering::Order(list)) = &s.order {
+            for order in list.iter() {
+                if !self.is_projected(&order.value, &scope) {
+                    self.idiom_in(&order.value.0, &scope);
+                }
+            }
+        }
+        if let Some(start) = &s.start {
+            self.expr(&start.0, &scope);
+        }
+        if let Some(fetch) = &s.fetch {
+            for f in &fetch.0 {
+                let v = self.expr(&f.0, &scope);
+                if let Ty::Record(t) = v.ty.element() {
+                    if self.table(t).is_none() {
+                        let t = t.clone();
+                        let span = self.loc.word_and_next("fetch").or_all(self.loc);
+                        self.error(
+                            span,
+                            Class::UnknownTable,
+                            format!("there is no table `{t}`"),
+                            format!("the tables are: {}", self.table_names().join(", ")),
+                        );
+                    }
+                }
+            }
+        }
+        if parent.is_none() {
+            self.report.projections = row
+                .iter()
+                .map(|(name, ty)| Projection {
+                    name: name.clone(),
+                    ty: ty.clone(),
+                })
+                .collect();
+        }
+        let item = value.unwrap_or(Ty::Object(row));
+        if s.only {
+            item
+        } else {
+            Ty::array(item)
+        }
+    }
+
+    /// Whether `idiom` names a projected alias or expression (GROUP BY and ORDER BY may use them).
+    pub(super) fn is_projected(&self, idiom: &Idiom, scope: &Scope) -> bool {
+        let text = idiom.to_sql();
+        scope.projected.iter().any(|(name, _)| *name == text)
+    }
+
+    /// One FROM target: the document type its rows have, and the traversal that reached it.
+    pub(super) fn from(&mut self, what: &Expr, parent: Option<&Scope>) -> (Ty, Path) {
+        match what {
+            Expr::Table(t) => {
+                let name = t.as_str();
+                if self.check_table(name, &["FROM", ","]) {
+                    (Ty::Record(name.to_owned()), Path::default())
+                } else {
+                    (Ty::Any, Path::default())
+                }
+            }
+            Expr::Idiom(idiom) => {
+                // `purchase->contains->product`: the idiom starts at a table.
+                if let (Some(Part::Field(first)), true) = (idiom.0.first(), idiom.0.len() > 1) {
+                    if matches!(idiom.0.get(1), Some(Part::Graph(_))) {
+                        let name = first.as_str().to_owned();
+                        if !self.check_table(&name, &["FROM", ","]) {
+                            return (Ty::Any, Path::default());
+                        }
+                        let mut path = Path {
+                            text: name.clone(),
+                            tables: vec![name.clone()],
+                            traversed: false,
+                        };
+                        let scope = Scope::new(Ty::Any, parent);
+                        let v = self.parts(&idiom.0[1..], Ty::Record(name), &scope, &mut path);
+                        return (v.ty.element().clone(), path);
+                    }
+                }
+                let scope = Scope::new(Ty::Any, parent);
+                let v = self.expr(what, &scope);
+                (v.ty.element().clone(), Path::default())
+            }
+            Expr::Select(inner) => {
+                let ty = self.select(inner, parent);
+                (ty.element().clone(), Path::default())
+            }
+            Expr::FunctionCall(_)
+            | Expr::Param(_)
+            | Expr::Block(_)
+            | Expr::IfElse(_)
+            | Expr::Binary { .. }
+            | Expr::Postfix { .. }
+            | Expr::Prefix { .. } => {
+                let span = self.loc.word("from").or_all(self.loc);
+                let names = self.table_names();
+                self.error(
+                    span,
+                    Class::UnknownTable,
+                    format!("FROM {} does not name a table", what.to_sql()),
+                    format!(
+                        "write the table name itself; the tables are: {}",
+                        names.join(", ")
+                    ),
+                );
+                (Ty::Any, Path::default())
+            }
+            other => {
+                let scope = Scope::new(Ty::Any, parent);
+                let v = self.expr(other, &scope);
+                (v.ty.element().clone(), Path::default())
+            }
+        }
+    }
+
+    pub(super) fn limit(&mut self, s: &SelectStatement, options: &Options) {
+        let Some(max) = options.max_rows else {
+            return;
+        };
+        match &s.limit {
+            None => {
+                self.report.missing_limit = true;
+                let span = self.loc.end();
+                if options.adds_limit {
+                    // The runner repairs this itself: a warning that says what it did.
+                    self.report.diagnostics.push(Diagnostic {
+                        span,
+                        severity: Severity::Warning,
+                        class: Class::Limit,
+                        message: format!("the query had no LIMIT, so the runner added LIMIT {max}"),
+                        fix: format!("end queries with LIMIT {max} or less"),
+                    });
+                } else {
+                    self.error(
+                        span,
+                        Class::Limit,
+                        "the query has no LIMIT".into(),
+                        format!("end it with LIMIT {max} (the most rows the agent may return; the agent's runner adds LIMIT {max} to a query without one)"),
+                    )
+                }
+            }
+            Some(limit) => match &limit.0 {
+                Expr::Literal(Literal::Integer(n)) if *n >= 0 && (*n as u64) <= u64::from(max) => {}
+                Expr::Literal(Literal::Integer(n)) => {
+                    let span = self.loc.word_and_next("limit").or_all(self.loc);
+                    self.error(
+                        span,
+                        Class::Limit,
+                        format!("LIMIT {n} is more than the {max} rows the agent may return"),
+                        format!("use LIMIT {max} or less; to cover more rows, aggregate them (GROUP BY with count() or math::sum())"),
+                    )
+                }
+                other => {
+                    let span = self.loc.word_and_next("limit").or_all(self.loc);
+                    self.error(
+                        span,
+                        Class::Limit,
+                        format!("LIMIT {} is not a number", other.to_sql()),
+                        format!("write LIMIT {max} or a smaller whole number"),
+                    )
+                }
+            },
+        }
+    }
+}

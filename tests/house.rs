@@ -1,0 +1,205 @@
+//! The shape of `compiler/src` that ARCHITECTURE.md promises: no two modules import each other
+//! (directly or round a loop), no module over 800 lines, and each file opens with a `//!` contract.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use surqlc_tests::root;
+
+const MAX_LINES: usize = 800;
+
+/// Every module file of the library, by module path (`validate::resolve::expr`), with its text.
+fn modules() -> BTreeMap<String, String> {
+    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>) {
+        for entry in std::fs::read_dir(dir).expect("compiler/src") {
+            let path = entry.expect("entry").path();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                let mut p = prefix.to_vec();
+                p.push(name);
+                walk(&path, &p, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let mut p = prefix.to_vec();
+                // The binary and its allocator are a crate of their own.
+                if prefix.is_empty() && (name == "main" || name == "allocator") {
+                    continue;
+                }
+                if name != "mod" && name != "lib" {
+                    p.push(name);
+                }
+                out.insert(p.join("::"), std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&root().join("compiler/src"), &[], &mut out);
+    out
+}
+
+/// The module paths `text` (the file of module `at`) names: `crate::a::b`, `super::c`, `use super::{d, e}`.
+fn references(at: &str, text: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+    let here: Vec<&str> = if at.is_empty() {
+        vec![]
+    } else {
+        at.split("::").collect()
+    };
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        let code = code.split("//").next().unwrap_or("");
+        let bytes = code.as_bytes();
+        let mut i = 0;
+        while i < code.len() {
+            let rest = &code[i..];
+            let (base, len): (Vec<&str>, usize) = if rest.starts_with("crate::")
+                && (i == 0 || !(bytes[i - 1] as char).is_alphanumeric() && bytes[i - 1] != b'_')
+            {
+                (vec![], "crate::".len())
+            } else if rest.starts_with("super::")
+                && (i == 0
+                    || !(bytes[i - 1] as char).is_alphanumeric()
+                        && bytes[i - 1] != b'_'
+                        && bytes[i - 1] != b':')
+            {
+                let mut up = 0;
+                let mut len = 0;
+                while rest[len..].starts_with("super::") {
+                    up += 1;
+                    len += "super::".len();
+                }
+                // In `a/b.rs` (module a::b) `super` is `a`; the same in `a/b/mod.rs`.
+                let keep = here.len().saturating_sub(up);
+                (here[..keep].to_vec(), len)
+            } else {
+                i += rest.chars().next().map_or(1, char::len_utf8);
+                continue;
+            };
+            let tail = &rest[len..];
+            // `a::b::{c, d::e}` or `a::b::c`
+            let path_end = tail
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(tail.len());
+            let path = tail[..path_end].trim_end_matches(':');
+            let mut candidates = vec![path.to_owned()];
+            if tail[path_end..].starts_with('{') {
+                let close = tail[path_end..]
+                    .find('}')
+                    .map_or(tail.len(), |c| path_end + c);
+                for item in tail[path_end + 1..close].split(',') {
+                    let item = item.trim().split(" as ").next().unwrap_or("").trim();
+                    if !item.is_empty() && item != "self" {
+                        candidates.push(
+                            format!("{path}::{item}")
+                                .trim_start_matches("::")
+                                .to_owned(),
+                        );
+                    }
+                }
+            }
+            for c in candidates {
+                let mut parts: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+                parts.extend(c.split("::").filter(|s| !s.is_empty()).map(str::to_owned));
+                // The longest prefix that is a module.
+                while !parts.is_empty() && !known.contains(&parts.join("::")) {
+                    parts.pop();
+                }
+                out.insert(parts.join("::"));
+            }
+            i += len;
+        }
+    }
+    out
+}
+
+/// `a` and `b` as the two children of their nearest common ancestor they lie under, or `None`
+/// when one contains the other (a parent declares its children; a child may use its parent).
+fn siblings(a: &str, b: &str) -> Option<(String, String)> {
+    let a: Vec<&str> = a.split("::").filter(|s| !s.is_empty()).collect();
+    let b: Vec<&str> = b.split("::").filter(|s| !s.is_empty()).collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == a.len() || common == b.len() {
+        return None;
+    }
+    Some((a[..=common].join("::"), b[..=common].join("::")))
+}
+
+/// Import edges between sibling modules.
+fn edges() -> BTreeMap<String, BTreeSet<String>> {
+    let modules = modules();
+    let known: BTreeSet<String> = modules.keys().cloned().collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (at, text) in &modules {
+        for target in references(at, text, &known) {
+            if let Some((from, to)) = siblings(at, &target) {
+                edges.entry(from).or_default().insert(to);
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let edges = edges();
+    // A loop of any length: a module that reaches itself.
+    let mut loops = Vec::new();
+    for start in edges.keys() {
+        let mut stack: Vec<(String, Vec<String>)> = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = BTreeSet::new();
+        while let Some((at, path)) = stack.pop() {
+            for next in edges.get(&at).into_iter().flatten() {
+                if next == start {
+                    loops.push(path.join(" -> ") + " -> " + start);
+                } else if seen.insert(next.clone()) {
+                    let mut p = path.clone();
+                    p.push(next.clone());
+                    stack.push((next.clone(), p));
+                }
+            }
+        }
+    }
+    assert!(
+        loops.is_empty(),
+        "import cycles in compiler/src:\n{}",
+        loops.join("\n")
+    );
+    // The reader sees real edges (a checker that finds none would pass anything).
+    assert!(
+        edges["front::read"].contains("front::definitions"),
+        "{edges:?}"
+    );
+    assert!(
+        edges["validate"].contains("surql") || edges["runtime"].contains("validate"),
+        "{edges:?}"
+    );
+}
+
+#[test]
+fn a_cycle_is_found_where_there_is_one() {
+    let known: BTreeSet<String> = ["a", "a::x", "a::y"].map(String::from).into();
+    assert!(references("a::x", "use super::y::Thing;", &known).contains("a::y"));
+    assert!(references("a::y", "use super::{x, z};", &known).contains("a::x"));
+    assert!(references("a::y", "let v = crate::a::x::f();", &known).contains("a::x"));
+    assert_eq!(
+        siblings("a::x", "a::y"),
+        Some(("a::x".into(), "a::y".into()))
+    );
+    assert_eq!(siblings("a::x", "a"), None);
+}
+
+#[test]
+fn no_module_is_over_800_lines_and_each_says_what_it_is_for() {
+    for (module, text) in modules() {
+        let lines = text.lines().count();
+        assert!(
+            lines <= MAX_LINES,
+            "{module} has {lines} lines (at most {MAX_LINES})"
+        );
+        assert!(
+            text.starts_with("//!"),
+            "{module} does not open with a `//!` contract"
+        );
+    }
+}
