@@ -62,6 +62,8 @@ fn the_proc_macro_needs_only_the_front_end() {
             "prettyplease",
             "argon2",
             "reqwest",
+            "rmcp",
+            "axum",
         ],
         "surqlc-macros",
     );
@@ -74,7 +76,16 @@ fn an_application_links_the_runtime_only() {
     assert!(names.iter().any(|n| n == "surqlc") && names.iter().any(|n| n == "surrealdb"));
     assert_without(
         &names,
-        &["tera", "tiktoken-rs", "clap", "syn", "prettyplease", "heck"],
+        &[
+            "tera",
+            "tiktoken-rs",
+            "clap",
+            "syn",
+            "prettyplease",
+            "heck",
+            "rmcp",
+            "axum",
+        ],
         "store-agent at run time",
     );
 }
@@ -111,5 +122,21 @@ fn the_model_client_is_only_in_the_model_feature() {
         &model,
         &["tera", "tiktoken-rs", "clap", "syn"],
         "surqlc with model",
+    );
+}
+
+#[test]
+fn a_build_script_compiles_no_server() {
+    // A build.rs compiles the schema with surqlc's default `codegen` feature (as store-agent's
+    // does): the MCP server's SDK and HTTP stack belong to the CLI only.
+    let names = tree("surqlc", "normal");
+    assert!(
+        names.iter().any(|n| n == "tera"),
+        "the build graph has codegen"
+    );
+    assert_without(
+        &names,
+        &["rmcp", "axum", "hyper", "clap", "surrealdb"],
+        "surqlc with its default features (a build script's graph)",
     );
 }

@@ -59,6 +59,10 @@ mod agent_define;
 mod idents;
 #[cfg(feature = "codegen")]
 mod index_helpers;
+/// `surqlc mcp`, the MCP server; the binary's, not a stable API.
+#[cfg(feature = "mcp")]
+#[doc(hidden)]
+pub mod mcp;
 #[cfg(feature = "codegen")]
 mod password;
 #[doc(hidden)]

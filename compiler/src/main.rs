@@ -145,6 +145,40 @@ enum Command {
         #[command(flatten)]
         audit: AuditArgs,
     },
+    /// Serve the agent's tools (schema, check_query, run_query) over MCP: stdio, or streamable HTTP at /mcp with --http.
+    Mcp {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        mcp: McpArgs,
+    },
+}
+
+#[derive(Args)]
+struct McpArgs {
+    /// SurrealQL data file the embedded engine loads after the schema.
+    #[arg(long, value_name = "FILE", conflicts_with = "endpoint")]
+    seed: Option<PathBuf>,
+    /// A SurrealDB server (ws://host:port) to serve instead of the embedded engine; checked for drift, never written.
+    #[arg(long)]
+    endpoint: Option<String>,
+    #[command(flatten)]
+    server: ServerArgs,
+    /// Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765) instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<String>,
+    /// Offer remember_example (stores accepted examples; needs an EDITOR or OWNER: the embedded owner, or --user/--pass on a server).
+    #[arg(long)]
+    allow_remember: bool,
+    /// Most rows in one run_query answer [default: the schema's max_rows].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_rows: Option<u32>,
+    /// Most bytes of rows in one run_query answer.
+    #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..))]
+    max_bytes: u32,
+    /// Seconds each run_query statement may run (its TIMEOUT).
+    #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    timeout: u32,
 }
 
 #[derive(Args)]
@@ -583,6 +617,37 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 _ => return Err(Failure::BadInput(outcome.stderr)),
             }
             note!("{}", outcome.stderr);
+        }
+        Command::Mcp { input, mcp } => {
+            let endpoint = mcp.endpoint.unwrap_or_else(|| "mem://".into());
+            let password = surqlc::mcp::agent_password(&endpoint)?;
+            let output = builder(&input)
+                .agent_password(password.as_str())
+                .generate()?;
+            print_warnings(&output.warnings);
+            let schema = &output.schema;
+            let options = surqlc::mcp::Options {
+                target: mcp.server.target(endpoint, schema),
+                seed: mcp.seed,
+                http: mcp.http,
+                allow_remember: mcp.allow_remember,
+                caps: surqlc::mcp::Caps {
+                    rows: mcp.max_rows.unwrap_or(schema.settings.max_rows) as usize,
+                    bytes: mcp.max_bytes as usize,
+                },
+                timeout: std::time::Duration::from_secs(u64::from(mcp.timeout)),
+            };
+            let state = surqlc::mcp::start(&output, &password, &options).await?;
+            eprintln!(
+                "surqlc mcp: {} on {}, {}",
+                tables(output.schema.settings.exposed.len()),
+                options.target.endpoint,
+                match &options.http {
+                    Some(_) => "streamable HTTP",
+                    None => "stdio",
+                }
+            );
+            surqlc::mcp::serve(state, options.http.as_deref()).await?;
         }
         Command::Diff { input, target } => {
             let mut b = builder(&input);

@@ -89,7 +89,7 @@ fn split_shell_words(line: &str) -> Vec<String> {
 fn help_describes_every_subcommand() {
     let o = surqlc(&["--help"]);
     assert_status(&o, 0);
-    for sub in ["build", "check", "prompt", "audit"] {
+    for sub in ["build", "check", "prompt", "audit", "mcp"] {
         assert!(
             stdout(&o).contains(sub),
             "--help lists {sub}: {}",

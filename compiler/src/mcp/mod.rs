@@ -1,0 +1,188 @@
+//! `surqlc mcp`: the grounded agent's tools (`schema`, `check_query`, `run_query`, `remember_example`) served over MCP (rmcp) on stdio or streamable HTTP.
+//!
+//! Start-up ([`start`]) opens the database and signs the agent in; [`State`] is what the tools
+//! share; [`Server`] answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size. The server holds the
+//! agent's session for everything a caller's query touches, and a stronger one only to read
+//! the prompt functions (and, with `--allow-remember`, to store examples).
+
+mod caps;
+mod server;
+mod state;
+mod tools;
+
+pub use caps::Caps;
+pub use server::Server;
+pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
+
+use crate::builder::Output;
+use crate::db::{self, Db, Target};
+use crate::runtime::Agent;
+use crate::session::{self, Failure};
+use std::path::PathBuf;
+use std::time::Duration;
+use surrealdb::engine::any::Any;
+
+/// What `surqlc mcp` was asked to serve, and how.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Where the data lives: `mem://` (the embedded engine, loaded at start) or a `ws://` server.
+    pub target: Target,
+    /// A SurrealQL data file the embedded engine loads after the schema.
+    pub seed: Option<PathBuf>,
+    /// Serve streamable HTTP at `http://ADDR/mcp` instead of stdio.
+    pub http: Option<String>,
+    /// Offer `remember_example` (an EDITOR or OWNER connection stores accepted examples).
+    pub allow_remember: bool,
+    /// The row and byte caps of `run_query`'s answer.
+    pub caps: Caps,
+    /// The TIMEOUT every `run_query` statement runs with.
+    pub timeout: Duration,
+}
+
+impl Options {
+    /// Whether the target is the embedded engine (everything is loaded at start, as owner).
+    pub fn embedded(&self) -> bool {
+        is_embedded(&self.target.endpoint)
+    }
+}
+
+/// The agent's password for a run on `endpoint`: `SURQLC_AGENT_PASSWORD` if set; on the embedded
+/// engine (`mem://`), without it, a fresh random one (nobody else can reach an in-process
+/// database). A server's agent was defined by whoever applied the schema, so its password must be given.
+pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
+    if let Some(password) = crate::password::agent_password(None) {
+        return Ok(password);
+    }
+    if is_embedded(endpoint) {
+        return Ok(random_password());
+    }
+    Err(Failure::BadInput(format!(
+        "error: set {} to the agent's password: run_query signs in as the agent on {endpoint}",
+        crate::builder::AGENT_PASSWORD_ENV,
+    )))
+}
+
+fn is_embedded(endpoint: &str) -> bool {
+    endpoint.starts_with("mem://")
+}
+
+/// 128 bits from the standard library's per-process random hasher keys: enough for a database
+/// that lives and dies inside this process.
+fn random_password() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut out = String::from("surqlc-mcp-");
+    for i in 0..2u8 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u8(i);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        out.push_str(&format!("{:016x}", h.finish()));
+    }
+    out
+}
+
+/// Opens the database, loads or checks the schema, signs the agent in: the state the tools share.
+///
+/// `output` must have been generated with `password` as the agent's password.
+pub async fn start(output: &Output, password: &str, options: &Options) -> Result<State, Failure> {
+    let target = &options.target;
+    let (conn, reader, editor) = if options.embedded() {
+        // The embedded engine starts empty: apply the schema and the data as its owner.
+        let conn = session::open(output, target).await?;
+        if let Some(seed) = &options.seed {
+            session::load_file(&conn, seed).await?;
+        }
+        let editor = options.allow_remember.then(|| conn.clone());
+        (conn.clone(), Some(conn), editor)
+    } else {
+        if options.seed.is_some() {
+            return Err(Failure::BadInput(
+                "error: --seed loads the embedded engine; a server keeps its own data".into(),
+            ));
+        }
+        if options.allow_remember && target.root.is_none() {
+            return Err(Failure::BadInput(
+                "error: --allow-remember on a server needs --user/--pass of an EDITOR or OWNER user".into(),
+            ));
+        }
+        let conn = db::connect(target).await.map_err(|e| {
+            Failure::BadInput(format!("error: cannot connect to {}: {e}", target.endpoint))
+        })?;
+        report_drift(output, target).await;
+        // Without credentials of its own, the server reads the prompt functions as the agent.
+        let privileged = target.root.is_some().then(|| conn.clone());
+        let editor = if options.allow_remember {
+            privileged.clone()
+        } else {
+            None
+        };
+        (conn, privileged, editor)
+    };
+    let agent = signin(output, &conn, target, password).await?;
+    let reader = reader.unwrap_or_else(|| agent.session().clone());
+    let state = State::new(
+        output.schema.clone(),
+        reader,
+        agent,
+        editor,
+        options.caps,
+        options.timeout,
+    );
+    // ---- Plug-in point for the agent loop (issue 19): once its OpenAI-compatible client is
+    // configured (SURQLC_MODEL_URL, SURQLC_EMBED_MODEL, SURQLC_API_KEY), `state.with_embedder(..)`
+    // turns on the examples in `schema` and `remember_example`, and `state.with_tool(..)` adds
+    // `ask` (and, later, one tool per typed named query). ----
+    Ok(state)
+}
+
+/// Signs the agent in as the schema defines it: a database `VIEWER`, or record access when the
+/// schema hides something.
+async fn signin(
+    output: &Output,
+    conn: &Db,
+    target: &Target,
+    password: &str,
+) -> Result<Agent<Any>, Failure> {
+    use crate::access::{self, Mechanism};
+    let user = &output.schema.settings.agent.user;
+    let (ns, database) = (&target.namespace, &target.database);
+    let signed = match access::mechanism(&output.schema) {
+        Mechanism::Viewer => crate::runtime::signin_agent(conn, ns, database, user, password).await,
+        Mechanism::RecordAccess => {
+            crate::runtime::signin_record_agent(conn, ns, database, user, password).await
+        }
+    };
+    signed.map_err(|e| Failure::BadInput(format!("error: {e}")))
+}
+
+/// Compares the server's definitions with the schema and says on stderr what differs; writes nothing.
+async fn report_drift(output: &Output, target: &Target) {
+    let source = session::DiffSource {
+        dump: None,
+        target: target.clone(),
+    };
+    match session::diff(output, &source, false).await {
+        Ok(drift) if drift.is_empty() => {
+            eprintln!("the database at {} matches the schema", target.endpoint)
+        }
+        Ok(drift) => eprintln!(
+            "warning: the database at {} differs from the schema ({} difference{}); serving it as it is, writing nothing (`surqlc diff` lists them, `surreal import` of `surqlc build`'s schema.surql fixes them):\n{drift}",
+            target.endpoint,
+            drift.changes.len(),
+            if drift.changes.len() == 1 { "" } else { "s" }
+        ),
+        Err(e) => eprintln!("warning: drift not checked: {e}"),
+    }
+}
+
+/// Serves `state` on stdio until the client closes it, or on streamable HTTP at `ADDR/mcp`.
+pub async fn serve(state: State, http: Option<&str>) -> Result<(), Failure> {
+    let server = Server::new(state);
+    match http {
+        None => server::serve_stdio(server).await,
+        Some(addr) => server::serve_http(server, addr).await,
+    }
+}

@@ -1,0 +1,198 @@
+//! The MCP side: the tool list (names, short descriptions, input schemas, read-only hints), dispatch to `tools` and to the extra tools, and the stdio and HTTP transports.
+
+use super::state::{text, State};
+use super::tools;
+use crate::session::Failure;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::json;
+use std::sync::Arc;
+
+/// The MCP server: cheap to clone (HTTP makes one per session), all clones share one [`State`].
+#[derive(Clone)]
+pub struct Server(Arc<State>);
+
+impl Server {
+    pub fn new(state: State) -> Server {
+        Server(Arc::new(state))
+    }
+
+    /// `tools/list`: the built-in tools, then the extra ones.
+    pub fn tools(&self) -> Vec<Tool> {
+        let mut tools = vec![
+            tool(
+                tools::SCHEMA,
+                "The database schema to write SurrealQL from: tables, fields with comments, known values, and example queries near the question.",
+                json!({"question": {"type": "string", "description": "The user's question; selects the tables and examples."}}),
+                &[],
+                read_only(),
+            ),
+            tool(
+                tools::CHECK_QUERY,
+                "Check a SurrealQL SELECT against the schema and the data without running it: each problem with its fix, or ok.",
+                json!({"query": {"type": "string"}}),
+                &["query"],
+                read_only(),
+            ),
+            tool(
+                tools::RUN_QUERY,
+                "Run one read-only SurrealQL SELECT; rows as JSON, capped (a cut is said). A refused query comes back as an error saying what to fix.",
+                json!({"query": {"type": "string"}}),
+                &["query"],
+                read_only(),
+            ),
+        ];
+        if self.0.editor.is_some() {
+            tools.push(tool(
+                tools::REMEMBER_EXAMPLE,
+                "Store a question with the SurrealQL query that answered it correctly, as an example for later questions.",
+                json!({"question": {"type": "string"}, "query": {"type": "string"}}),
+                &["question", "query"],
+                ToolAnnotations::new().read_only(false).destructive(false),
+            ));
+        }
+        tools.extend(self.0.extra.iter().map(|t| t.tool()));
+        tools
+    }
+
+    /// `tools/call` by name, with the arguments the client sent.
+    pub async fn call(&self, name: &str, arguments: JsonObject) -> Option<CallToolResult> {
+        let state = &self.0;
+        let text = |key: &str| arguments.get(key).and_then(|v| v.as_str());
+        Some(match name {
+            tools::SCHEMA => match arguments.get("question") {
+                None | Some(serde_json::Value::Null) => tools::schema(state, None).await,
+                Some(serde_json::Value::String(q)) => tools::schema(state, Some(q)).await,
+                Some(_) => tools::bad_argument("question", "a string"),
+            },
+            tools::CHECK_QUERY => match text("query") {
+                Some(query) => tools::check_query(state, query).await,
+                None => tools::bad_argument("query", "a string"),
+            },
+            tools::RUN_QUERY => match text("query") {
+                Some(query) => tools::run_query(state, query).await,
+                None => tools::bad_argument("query", "a string"),
+            },
+            tools::REMEMBER_EXAMPLE if state.editor.is_some() => {
+                match (text("question"), text("query")) {
+                    (Some(question), Some(query)) => {
+                        tools::remember_example(state, question, query).await
+                    }
+                    (None, _) => tools::bad_argument("question", "a string"),
+                    (_, None) => tools::bad_argument("query", "a string"),
+                }
+            }
+            // ---- Extension point: `ask` and named-query tools register through State::with_tool. ----
+            other => {
+                let extra = state.extra.iter().find(|t| t.tool().name == other)?;
+                extra.call(state, arguments).await
+            }
+        })
+    }
+}
+
+fn read_only() -> ToolAnnotations {
+    ToolAnnotations::new().read_only(true)
+}
+
+fn tool(
+    name: &'static str,
+    description: &'static str,
+    properties: serde_json::Value,
+    required: &[&str],
+    annotations: ToolAnnotations,
+) -> Tool {
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), properties);
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    Tool::new(name, description, Arc::new(schema)).with_annotations(annotations)
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("surqlc", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Answer questions from a SurrealDB database: read `schema` for the question, write one SELECT, fix what `check_query` or `run_query` reports.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        let (server, name) = (self.clone(), request.name.to_string());
+        // A task of its own, so that a panic anywhere below answers this call and not the server.
+        let called = tokio::spawn(async move { server.call(&name, arguments).await }).await;
+        match called {
+            Ok(Some(result)) => Ok(result.into()),
+            Ok(None) => Err(ErrorData::invalid_params(
+                format!("no tool named `{}`", request.name),
+                None,
+            )),
+            Err(_) => Ok(text(
+                false,
+                "surqlc failed inside this tool (a bug; nothing was written); try another query",
+            )
+            .into()),
+        }
+    }
+}
+
+/// Serves on stdin/stdout until the client closes them. stdout carries the protocol only.
+pub(super) async fn serve_stdio(server: Server) -> Result<(), Failure> {
+    let running = server
+        .serve(rmcp::transport::io::stdio_pipes())
+        .await
+        .map_err(|e| Failure::Failed(format!("error: MCP start-up over stdio failed: {e}")))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| Failure::Failed(format!("error: the MCP stdio service stopped: {e}")))?;
+    Ok(())
+}
+
+/// Serves streamable HTTP at `http://ADDR/mcp`, saying the address it bound on stderr.
+pub(super) async fn serve_http(server: Server, addr: &str) -> Result<(), Failure> {
+    use rmcp::transport::streamable_http_server::{
+        session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
+    };
+    let service: StreamableHttpService<Server, LocalSessionManager> = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Default::default(),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| Failure::BadInput(format!("error: cannot listen on {addr}: {e}")))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| Failure::Failed(format!("error: cannot listen on {addr}: {e}")))?;
+    eprintln!("serving MCP at http://{bound}/mcp");
+    axum::serve(listener, router)
+        .await
+        .map_err(|e| Failure::Failed(format!("error: the MCP HTTP server stopped: {e}")))
+}

@@ -1,0 +1,130 @@
+//! What the tools share ([`State`]: the schema, the agent's session, the caps) and the extension points: an [`Embedder`] for questions, [`ExtraTool`] for tools that come later (`ask`, typed named queries).
+
+use super::caps::Caps;
+use crate::db::Db;
+use crate::ir;
+use crate::runtime::Agent;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+use surrealdb::engine::any::Any;
+
+/// A question's embedding, in the space of the few-shot pool (and of the table embeddings pruning may use).
+pub type EmbedFuture = Pin<Box<dyn Future<Output = Result<Vec<f64>, String>> + Send>>;
+
+/// Embeds a question. The agent-loop branch (issue 19) brings an OpenAI-compatible embedder
+/// (`SURQLC_MODEL_URL`, `SURQLC_EMBED_MODEL`, `SURQLC_API_KEY`): wrap it as one of these and
+/// pass it to [`State::with_embedder`].
+pub type Embedder = Arc<dyn Fn(String) -> EmbedFuture + Send + Sync>;
+
+/// A tool's answer, computed on the shared [`State`].
+pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = CallToolResult> + Send + 'a>>;
+
+/// A tool beyond the built-in four, such as `ask` or a typed named query: listed after them and
+/// called by name. Its answer should follow theirs: a refusal is `CallToolResult::error`
+/// carrying the text a model can repair from; it runs queries on [`State::agent`] only.
+pub trait ExtraTool: Send + Sync + 'static {
+    /// Its entry in `tools/list`.
+    fn tool(&self) -> Tool;
+    /// Its answer to `tools/call` with these arguments.
+    fn call<'a>(&'a self, state: &'a State, arguments: JsonObject) -> ToolFuture<'a>;
+}
+
+/// What the tools share: the schema, the sessions, the caps.
+pub struct State {
+    pub(super) schema: ir::Schema,
+    /// Reads the prompt functions: the owner on the embedded engine, the given user on a server, else the agent.
+    pub(super) reader: Db,
+    /// Runs and checks every query a caller sends: the VIEWER or record-access agent, nothing stronger.
+    pub(super) agent: Agent<Any>,
+    /// Stores examples; `Some` only with `--allow-remember`.
+    pub(super) editor: Option<Db>,
+    pub(super) caps: Caps,
+    pub(super) timeout: Duration,
+    pub(super) embedder: Option<Embedder>,
+    pub(super) extra: Vec<Box<dyn ExtraTool>>,
+}
+
+impl State {
+    pub fn new(
+        schema: ir::Schema,
+        reader: Db,
+        agent: Agent<Any>,
+        editor: Option<Db>,
+        caps: Caps,
+        timeout: Duration,
+    ) -> State {
+        State {
+            schema,
+            reader,
+            agent,
+            editor,
+            caps,
+            timeout,
+            embedder: None,
+            extra: Vec::new(),
+        }
+    }
+
+    /// Questions get embedded: `schema` shows the nearest examples, and `remember_example` works.
+    pub fn with_embedder(mut self, embedder: Embedder) -> State {
+        self.embedder = Some(embedder);
+        self
+    }
+
+    /// Adds a tool (see [`ExtraTool`]). Its name must not be one of the built-in ones.
+    pub fn with_tool(mut self, tool: impl ExtraTool) -> State {
+        self.extra.push(Box::new(tool));
+        self
+    }
+
+    pub fn schema(&self) -> &ir::Schema {
+        &self.schema
+    }
+
+    /// The agent's session: what every caller-supplied query runs on.
+    pub fn agent(&self) -> &Agent<Any> {
+        &self.agent
+    }
+
+    /// The session that reads the prompt functions.
+    pub fn reader(&self) -> &Db {
+        &self.reader
+    }
+
+    pub fn caps(&self) -> Caps {
+        self.caps
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The question's embedding, `None` without an embedder; an error names the cause.
+    pub async fn embed(&self, question: &str) -> Option<Result<Vec<f64>, String>> {
+        let embed = self.embedder.as_ref()?;
+        Some(embed(question.to_owned()).await.and_then(|v| {
+            let dimension = self.schema.settings.examples.dimension as usize;
+            if v.len() == dimension {
+                Ok(v)
+            } else {
+                Err(format!(
+                    "the embedding model returned {} values, but the schema's examples(dimension = {dimension}) needs {dimension}",
+                    v.len()
+                ))
+            }
+        }))
+    }
+}
+
+/// A tool's answer as one text block: a success, or a tool error (`isError`).
+pub fn text(ok: bool, text: impl Into<String>) -> CallToolResult {
+    let content = vec![ContentBlock::text(text.into())];
+    if ok {
+        CallToolResult::success(content)
+    } else {
+        CallToolResult::error(content)
+    }
+}

@@ -1,0 +1,216 @@
+//! What each built-in tool does: `schema` reads the prompt functions, `check_query` and `run_query` go through the validator, the data checks and the agent's runner, `remember_example` stores an example as an EDITOR.
+
+use super::caps;
+use super::state::{text, State};
+use crate::runtime::{self, Outcome};
+use crate::validate;
+use rmcp::model::CallToolResult;
+
+pub const SCHEMA: &str = "schema";
+pub const CHECK_QUERY: &str = "check_query";
+pub const RUN_QUERY: &str = "run_query";
+pub const REMEMBER_EXAMPLE: &str = "remember_example";
+
+/// An argument missing or of the wrong type: a tool error, so the model can call again.
+pub(super) fn bad_argument(name: &str, what: &str) -> CallToolResult {
+    text(false, format!("the argument `{name}` must be {what}"))
+}
+
+/// The engine's error, without the connection's internals.
+fn failed(what: &str, e: &surrealdb::Error) -> CallToolResult {
+    text(false, format!("{what} failed: {}", e.message()))
+}
+
+/// `schema {question?}`: the prompt's SCHEMA, VALUES and EXAMPLES sections for the question.
+///
+/// With `prune(...)` and a question, the schema block and the value hints are the pruned ones
+/// (`fn::pruned_schema_context`, `fn::pruned_value_hints`); the examples are the pool's nearest
+/// to the question's embedding when an embedder is configured, and said to be omitted otherwise.
+pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolResult {
+    let settings = &state.schema.settings;
+    let question = question.map(str::trim).filter(|q| !q.is_empty());
+    let qvec = match question {
+        Some(q) => match state.embed(q).await {
+            Some(Ok(v)) => Some(v),
+            Some(Err(e)) => return text(false, format!("embedding the question failed: {e}")),
+            None => None,
+        },
+        None => None,
+    };
+    let db = &state.reader;
+    let (block, values) = match (&settings.prune, question) {
+        (Some(prune), Some(q)) => {
+            // Tables are ranked by vector too only when the schema asks for it and a vector exists.
+            let by_vector = (prune.mix == crate::ir::RetrievalMix::FullTextVector)
+                .then(|| qvec.clone())
+                .flatten();
+            let asked = db
+                .query(
+                    "LET $tables = fn::pruned_tables($question, $qvec, $budget, true);
+                     RETURN fn::pruned_schema_context($question, $qvec, $budget);
+                     RETURN fn::pruned_value_hints($tables);",
+                )
+                .bind(("question", q.to_owned()))
+                .bind(("qvec", by_vector))
+                .bind(("budget", i64::from(prune.budget)))
+                .await
+                .and_then(|r| r.check());
+            let pair = asked.and_then(|mut r| {
+                let block: Option<String> = r.take(1)?;
+                let values: Option<String> = r.take(2)?;
+                Ok((block.unwrap_or_default(), values.unwrap_or_default()))
+            });
+            match pair {
+                Ok(pair) => pair,
+                Err(e) => return failed("reading the pruned schema", &e),
+            }
+        }
+        (Some(prune), None)
+            if crate::prune::full_block_cost(&state.schema) > prune.budget as usize =>
+        {
+            return text(
+                true,
+                format!(
+                    "This schema is larger than its {}-token prompt budget: call `schema` with the user's question to get the tables it needs.",
+                    prune.budget
+                ),
+            );
+        }
+        _ => {
+            let block = match crate::db::query_string(db, "RETURN fn::schema_context()").await {
+                Ok(b) => b,
+                Err(e) => return failed("reading the schema", &e),
+            };
+            let values = if settings.value_hints.is_empty() {
+                String::new()
+            } else {
+                match crate::db::query_string(db, "RETURN fn::value_hints()").await {
+                    Ok(v) => v,
+                    Err(e) => return failed("reading the value hints", &e),
+                }
+            };
+            (block, values)
+        }
+    };
+    let examples = match (&qvec, question) {
+        (Some(qvec), _) => {
+            let asked = db
+                .query("RETURN fn::example_context($qvec)")
+                .bind(("qvec", qvec.clone()))
+                .await
+                .and_then(|r| r.check());
+            let examples: Result<Option<String>, _> = asked.and_then(|mut r| r.take(0));
+            match examples {
+                Ok(e) => e.unwrap_or_default(),
+                Err(e) => return failed("reading the examples", &e),
+            }
+        }
+        // ---- Extension point: with an embedder (issue 19's client) the branch above runs. ----
+        (None, Some(_)) => "(examples omitted: no embedding model configured)".into(),
+        (None, None) => {
+            "(examples omitted: give a question to get the examples nearest to it)".into()
+        }
+    };
+    let mut out = format!("SCHEMA\n{block}\n\n");
+    if !values.is_empty() {
+        out.push_str(&format!("VALUES\n{values}\n\n"));
+    }
+    out.push_str(&format!("EXAMPLES\n{examples}\n"));
+    text(true, out)
+}
+
+/// `check_query {query}`: the validator, then the data checks on the agent's session (so a value
+/// list never shows what the agent cannot read), then the runner's own gate. "ok" or the problems.
+pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
+    let schema = &state.schema;
+    // As the runner checks: a missing LIMIT is a warning, since run_query adds the schema's.
+    let mut report = validate::validate_with(schema, query, &validate::Options::for_runner(schema));
+    if let Some(reason) = report.cannot_answer.take() {
+        return text(
+            true,
+            format!("a `-- cannot answer` reply ({reason}): no query to check"),
+        );
+    }
+    if !report.has_errors() {
+        if let Err(e) = validate::data::check(state.agent.session(), schema, &mut report).await {
+            return failed("checking the data", &e);
+        }
+    }
+    if report.has_errors() {
+        return text(true, report.render(query).trim_end().to_owned());
+    }
+    if let Err(message) = runtime::prepare_select(query, state.timeout) {
+        return text(true, message);
+    }
+    if report.warnings().next().is_some() {
+        return text(
+            true,
+            format!("ok, with warnings:\n{}", report.render(query).trim_end()),
+        );
+    }
+    text(true, "ok")
+}
+
+/// `run_query {query}`: `runtime::run_validated` on the agent's session; the rows capped, or the refusal as a tool error.
+pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
+    let outcome = runtime::run_validated(&state.agent, query, state.timeout, &state.schema).await;
+    match outcome {
+        Ok(Outcome::Rows { rows, warnings }) => {
+            let rows: Vec<serde_json::Value> = rows.into_iter().map(runtime::to_json).collect();
+            text(true, caps::render(&rows, &warnings, state.caps))
+        }
+        Ok(Outcome::Rejected(message)) => text(false, message),
+        Ok(Outcome::CannotAnswer(reason)) => text(
+            false,
+            format!("nothing ran: the query is a `-- cannot answer` reply ({reason})"),
+        ),
+        Err(e) => failed("running the query", &e),
+    }
+}
+
+/// `remember_example {question, query}`: only a query that validates and runs as the agent is
+/// stored, by `fn::remember_example` on the EDITOR/OWNER session (which checks the role itself).
+pub(super) async fn remember_example(state: &State, question: &str, query: &str) -> CallToolResult {
+    let Some(editor) = &state.editor else {
+        return text(
+            false,
+            "remember_example is off: start surqlc mcp with --allow-remember",
+        );
+    };
+    if question.trim().is_empty() {
+        return bad_argument("question", "a non-empty string");
+    }
+    let qvec = match state.embed(question).await {
+        Some(Ok(v)) => v,
+        Some(Err(e)) => return text(false, format!("not stored: embedding the question failed: {e}")),
+        None => {
+            return text(
+                false,
+                "not stored: an example is found by its question's embedding, and no embedding model is configured",
+            )
+        }
+    };
+    match runtime::run_validated(&state.agent, query, state.timeout, &state.schema).await {
+        Ok(Outcome::Rows { .. }) => {}
+        Ok(Outcome::Rejected(message)) => return text(false, format!("not stored: {message}")),
+        Ok(Outcome::CannotAnswer(_)) => {
+            return text(
+                false,
+                "not stored: a `-- cannot answer` reply is not an example",
+            )
+        }
+        Err(e) => return failed("running the query", &e),
+    }
+    let stored = editor
+        .query("RETURN <string> fn::remember_example($question, $surql, $qvec).id")
+        .bind(("question", question.trim().to_owned()))
+        .bind(("surql", query.trim().to_owned()))
+        .bind(("qvec", qvec))
+        .await
+        .and_then(|r| r.check());
+    let id: Result<Option<String>, _> = stored.and_then(|mut r| r.take(0));
+    match id {
+        Ok(id) => text(true, format!("stored as {}", id.unwrap_or_default())),
+        Err(e) => failed("storing the example", &e),
+    }
+}

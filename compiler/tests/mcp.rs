@@ -1,0 +1,1013 @@
+//! `surqlc mcp` as an MCP host sees it, through rmcp's own client: the binary over stdio and over
+//! streamable HTTP (tools, good and bad input, caps, refusals, the hidden table, concurrent calls,
+//! the README's snippet), and the server in-process, where the owner's session can confirm that
+//! no attack wrote anything.
+//!
+//! Built only with the `cli` feature; `cargo test --workspace` has it, since the test crate enables it.
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::ServiceExt;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use surqlc::mcp;
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("compiler/ has a parent")
+        .to_owned()
+}
+
+/// The `surqlc` binary: `SURQLC_TEST_BIN` if set (a copy of this branch's binary, where several
+/// worktrees share one target directory and overwrite `target/debug/surqlc`), else Cargo's.
+fn binary() -> PathBuf {
+    std::env::var_os("SURQLC_TEST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_surqlc")))
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// `surqlc ARGS` as an MCP server on stdio, with rmcp's client on the other end.
+async fn stdio(args: &[&str]) -> Client {
+    let mut command = tokio::process::Command::new(binary());
+    command
+        .args(args)
+        .current_dir(root())
+        .env_remove("SURQLC_AGENT_PASSWORD");
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the surqlc binary starts");
+    ClientConfig::default()
+        .serve(transport)
+        .await
+        .expect("surqlc mcp answers initialize")
+}
+
+const STORE: &[&str] = &[
+    "mcp",
+    "schemas/store.rs",
+    "--seed",
+    "schemas/store.seed.surql",
+];
+
+async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
+    let arguments = arguments.as_object().cloned().unwrap_or_default();
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+/// The answer's text blocks, joined.
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn is_error(result: &CallToolResult) -> bool {
+    result.is_error == Some(true)
+}
+
+/// A successful `run_query`'s answer, parsed.
+fn rows(result: &CallToolResult) -> Value {
+    assert!(!is_error(result), "refused: {}", text(result));
+    serde_json::from_str(&text(result)).expect("run_query answers JSON")
+}
+
+/// `tools/list` as JSON text and its o200k_base token count.
+async fn tools_list(client: &Client) -> (Value, usize) {
+    let listed = client.list_tools(None).await.expect("tools/list");
+    let wire = serde_json::to_string(&listed).expect("serialises");
+    let tokens = surqlc::tokens::Encoding::default().count(&wire);
+    (serde_json::from_str(&wire).unwrap(), tokens)
+}
+
+fn names(list: &Value) -> Vec<String> {
+    list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn tools_list_names_the_tools_marks_them_read_only_and_fits_600_tokens() {
+    runtime().block_on(async {
+        let client = stdio(STORE).await;
+        let (list, tokens) = tools_list(&client).await;
+        assert_eq!(names(&list), ["schema", "check_query", "run_query"]);
+        for tool in list["tools"].as_array().unwrap() {
+            assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
+            assert_eq!(tool["inputSchema"]["type"], "object");
+        }
+        assert_eq!(
+            list["tools"][2]["inputSchema"]["required"],
+            json!(["query"])
+        );
+        eprintln!("tools/list: {tokens} o200k_base tokens");
+        assert!(tokens < 600, "tools/list costs {tokens} tokens");
+        // Absent is absent: calling remember_example without --allow-remember is no tool at all.
+        let absent = client
+            .call_tool(
+                CallToolRequestParams::new("remember_example").with_arguments(
+                    json!({"question": "q", "query": "SELECT * FROM product LIMIT 1"})
+                        .as_object()
+                        .cloned()
+                        .unwrap(),
+                ),
+            )
+            .await;
+        assert!(absent.is_err(), "{absent:?}");
+        client.cancel().await.ok();
+
+        let client = stdio(&[STORE, &["--allow-remember"]].concat()).await;
+        let (list, tokens) = tools_list(&client).await;
+        assert_eq!(
+            names(&list),
+            ["schema", "check_query", "run_query", "remember_example"]
+        );
+        assert_eq!(list["tools"][3]["annotations"]["readOnlyHint"], false);
+        eprintln!("tools/list with remember_example: {tokens} o200k_base tokens");
+        assert!(tokens < 600, "tools/list costs {tokens} tokens");
+        client.cancel().await.ok();
+    });
+}
+
+#[test]
+fn each_tool_answers_good_and_bad_input_over_stdio() {
+    runtime().block_on(async {
+        let client = stdio(STORE).await;
+
+        let schema = call(&client, "schema", json!({"question": "Which category earns the most?"})).await;
+        let said = text(&schema);
+        assert!(!is_error(&schema), "{said}");
+        assert!(said.starts_with("SCHEMA\nDEFINE TABLE"), "{said}");
+        assert!(said.contains("customer") && said.contains("product"), "{said}");
+        assert!(said.contains("\n\nVALUES\n"), "the store has value hints: {said}");
+        assert!(said.contains("audio"), "the categories present: {said}");
+        assert!(
+            said.ends_with("EXAMPLES\n(examples omitted: no embedding model configured)\n"),
+            "{said}"
+        );
+        let bare = text(&call(&client, "schema", json!({})).await);
+        assert!(bare.contains("examples omitted: give a question"), "{bare}");
+        assert!(is_error(&call(&client, "schema", json!({"question": 5})).await));
+
+        let ok = call(&client, "check_query", json!({"query": "SELECT name FROM product WHERE category = 'audio' LIMIT 5"})).await;
+        assert_eq!((text(&ok).as_str(), is_error(&ok)), ("ok", false));
+        let typo = text(&call(&client, "check_query", json!({"query": "SELECT nmae FROM product LIMIT 5"})).await);
+        assert!(typo.contains("nmae") && typo.contains("name"), "{typo}");
+        let missing_value = text(&call(&client, "check_query", json!({"query": "SELECT name FROM product WHERE category = 'garden' LIMIT 5"})).await);
+        assert!(missing_value.contains("garden") && missing_value.contains("audio"), "{missing_value}");
+        let no_limit = text(&call(&client, "check_query", json!({"query": "SELECT name FROM product"})).await);
+        assert!(no_limit.starts_with("ok, with warnings:") && no_limit.contains("LIMIT 50"), "{no_limit}");
+        assert!(is_error(&call(&client, "check_query", json!({})).await));
+        assert!(is_error(&call(&client, "check_query", json!({"query": ["SELECT"]})).await));
+
+        let found = rows(&call(&client, "run_query", json!({"query": "SELECT name, price FROM product WHERE category = 'audio' ORDER BY name LIMIT 5"})).await);
+        assert_eq!(
+            found,
+            json!({"rows": [{"name": "Compact Soundbar", "price": 149}, {"name": "Sport Buds", "price": 59}]})
+        );
+        // A query without LIMIT runs with the schema's, and says so with the rows.
+        let unlimited = rows(&call(&client, "run_query", json!({"query": "SELECT name FROM product"})).await);
+        assert_eq!(unlimited["rows"].as_array().unwrap().len(), 6);
+        assert!(unlimited["warnings"][0].as_str().unwrap().contains("LIMIT 50"), "{unlimited}");
+        // A refusal is a tool error carrying the repair text.
+        let refused = call(&client, "run_query", json!({"query": "SELECT nmae FROM product LIMIT 5"})).await;
+        assert!(is_error(&refused));
+        assert!(text(&refused).contains("name"), "{}", text(&refused));
+        assert!(is_error(&call(&client, "run_query", json!({"query": 1})).await));
+        let cannot = call(&client, "run_query", json!({"query": "-- cannot answer: no such data"})).await;
+        assert!(is_error(&cannot) && text(&cannot).contains("no such data"));
+        client.cancel().await.ok();
+    });
+}
+
+#[test]
+fn run_query_caps_rows_and_bytes_and_says_so() {
+    runtime().block_on(async {
+        let client = stdio(&[STORE, &["--max-rows", "2"]].concat()).await;
+        let capped = rows(&call(&client, "run_query", json!({"query": "SELECT name FROM product ORDER BY name LIMIT 6"})).await);
+        assert_eq!(capped["rows"], json!([{"name": "Aroma Diffuser"}, {"name": "Audio Glasses"}]));
+        assert_eq!(
+            capped["truncated"],
+            "only the first 2 of 6 rows are shown: the row cap is 2; select fewer fields or add a smaller LIMIT"
+        );
+        client.cancel().await.ok();
+
+        let client = stdio(&[STORE, &["--max-bytes", "100"]].concat()).await;
+        let answer = call(&client, "run_query", json!({"query": "SELECT * FROM product ORDER BY name LIMIT 6"})).await;
+        let capped = rows(&answer);
+        let kept = capped["rows"].as_array().unwrap();
+        assert!(kept.len() < 6, "{capped}");
+        let kept_bytes: usize = kept.iter().map(|r| r.to_string().len() + 1).sum();
+        assert!(kept_bytes <= 100, "{capped}");
+        assert!(
+            capped["truncated"].as_str().unwrap().contains("of 6 rows are shown: the next row would pass the byte cap (100 bytes)"),
+            "{capped}"
+        );
+        client.cancel().await.ok();
+    });
+}
+
+/// Queries reported against other database MCP servers as ways past read-only, or out of the database.
+const ATTACKS: &[&str] = &[
+    "SELECT * FROM product LIMIT 1; DELETE product",
+    "DELETE product; SELECT * FROM product LIMIT 1",
+    "COMMIT; DELETE product; SELECT * FROM product LIMIT 1",
+    "SELECT * FROM product LIMIT 1; COMMIT; DELETE product;",
+    "BEGIN; DELETE product; COMMIT;",
+    "BEGIN TRANSACTION; UPDATE product SET price = 0; COMMIT TRANSACTION; SELECT * FROM product LIMIT 1",
+    "SELECT *, (DELETE product) AS gone FROM product LIMIT 1",
+    "SELECT * FROM (CREATE product SET name = 'X', category = 'audio', price = 1dec) LIMIT 1",
+    "SELECT * FROM product WHERE (UPDATE product SET price = 0) LIMIT 1",
+    "SELECT fn::remember_example('q', 'SELECT * FROM product LIMIT 1', [0.1, 0.2, 0.3, 0.4]) AS x FROM product LIMIT 1",
+    "SELECT fn::refresh_schema_context() AS x FROM product LIMIT 1",
+    "SELECT * FROM product WHERE function() { return 1; } = 1 LIMIT 1",
+    "-- a comment first\nDELETE product",
+    "/* a block comment first */ DELETE product",
+    "-- SELECT * FROM product LIMIT 1\nUPDATE product SET price = 0",
+    "LET $gone = (DELETE product); SELECT * FROM product LIMIT 1",
+    "LET $x = 1",
+    "INFO FOR DB",
+    "INFO FOR ROOT",
+    "SELECT http::get('http://127.0.0.1:9/') AS x FROM product LIMIT 1",
+    "RETURN http::post('http://127.0.0.1:9/', {})",
+    "SELECT * FROM http::get('http://127.0.0.1:9/') LIMIT 1",
+    "DEFINE USER intruder ON DATABASE PASSWORD 'p' ROLES OWNER",
+    "REMOVE TABLE product",
+    "UPDATE product SET price = 0",
+    "UPSERT product:new SET name = 'X'",
+    "RELATE customer:mei->placed->purchase:p9",
+    "SELECT * FROM product LIMIT 1 TIMEOUT 1h",
+    "SELECT * FROM product LIMIT 100000",
+    "",
+    "```\nDELETE product\n```",
+];
+
+#[test]
+fn every_bypass_is_refused_over_stdio() {
+    runtime().block_on(async {
+        let client = stdio(STORE).await;
+        let query = "SELECT * FROM product ORDER BY id LIMIT 50";
+        let before = rows(&call(&client, "run_query", json!({ "query": query })).await);
+        for attack in ATTACKS {
+            let answer = call(&client, "run_query", json!({ "query": attack })).await;
+            assert!(is_error(&answer), "{attack:?} ran: {}", text(&answer));
+            assert!(!text(&answer).is_empty(), "{attack:?}: a refusal says why");
+        }
+        let after = rows(&call(&client, "run_query", json!({ "query": query })).await);
+        assert_eq!(before, after, "nothing the attacks did is visible");
+        // A result blown up inside the query: the default byte cap (16 KiB) bounds the answer.
+        let big = call(
+            &client,
+            "run_query",
+            json!({"query": "SELECT string::repeat(name, 500) AS big FROM product LIMIT 6"}),
+        )
+        .await;
+        assert!(
+            text(&big).len() < 16 * 1024 + 400,
+            "{} bytes",
+            text(&big).len()
+        );
+        let big = rows(&big);
+        assert!(!big["rows"].as_array().unwrap().is_empty(), "{big}");
+        assert!(
+            big["truncated"].as_str().unwrap().contains(
+                "of 6 rows are shown: the next row would pass the byte cap (16384 bytes)"
+            ),
+            "{big}"
+        );
+        client.cancel().await.ok();
+    });
+}
+
+/// The store, served in-process with the owner's session kept aside to look at what changed.
+async fn in_process(
+    allow_remember: bool,
+    embedder: Option<mcp::Embedder>,
+) -> (Client, surqlc::db::Db) {
+    let output = surqlc::Builder::new()
+        .schema(root().join("schemas/store.rs"))
+        .cargo_metadata(false)
+        .agent_password("mcp-test")
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let options = mcp::Options {
+        target: surqlc::db::Target {
+            database: output.schema.name.clone(),
+            ..Default::default()
+        },
+        seed: Some(root().join("schemas/store.seed.surql")),
+        http: None,
+        allow_remember,
+        caps: mcp::Caps::default(),
+        timeout: std::time::Duration::from_secs(5),
+    };
+    let mut state = mcp::start(&output, "mcp-test", &options)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(embedder) = embedder {
+        state = state.with_embedder(embedder);
+    }
+    let owner = state.reader().clone();
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = mcp::Server::new(state).serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ClientConfig::default()
+        .serve(client_end)
+        .await
+        .expect("initialize");
+    (client, owner)
+}
+
+/// Everything a write could change, as the owner reads it.
+async fn everything(owner: &surqlc::db::Db) -> String {
+    let statements =
+        "INFO FOR DB; SELECT * FROM product; SELECT * FROM customer; SELECT * FROM purchase; \
+                      SELECT * FROM placed; SELECT * FROM contains; SELECT * FROM query_example; \
+                      RETURN $schema_context_cache";
+    let mut response = owner.query(statements).await.unwrap().check().unwrap();
+    (0..response.num_statements())
+        .map(|i| {
+            response
+                .take::<surrealdb::types::Value>(i)
+                .unwrap()
+                .into_json_value()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn no_bypass_writes_anything_as_the_owner_sees_it() {
+    runtime().block_on(async {
+        let (client, owner) = in_process(false, None).await;
+        let before = everything(&owner).await;
+        assert!(before.contains("Compact Soundbar"));
+        for attack in ATTACKS {
+            let answer = call(&client, "run_query", json!({ "query": attack })).await;
+            assert!(is_error(&answer), "{attack:?} ran: {}", text(&answer));
+            // check_query only reads: whatever it says, it runs nothing.
+            call(&client, "check_query", json!({ "query": attack })).await;
+        }
+        assert_eq!(
+            before,
+            everything(&owner).await,
+            "an attack wrote something"
+        );
+        client.cancel().await.ok();
+    });
+}
+
+/// A test double for an embedding model: a deterministic bag-of-words vector of the pool's dimension.
+fn hashed_embedder() -> mcp::Embedder {
+    std::sync::Arc::new(|text: String| {
+        Box::pin(async move {
+            Ok(surqlc::prune::hashed_embedding(&text, 4)
+                .into_iter()
+                .map(f64::from)
+                .collect())
+        })
+    })
+}
+
+#[test]
+fn remember_example_stores_only_valid_queries_and_schema_then_shows_it() {
+    runtime().block_on(async {
+        let (client, owner) = in_process(true, Some(hashed_embedder())).await;
+        let question = "Which wearables cost less than 100?";
+        let query = "SELECT name FROM product WHERE category = 'wearables' AND price < 100 LIMIT 5";
+        let stored = call(
+            &client,
+            "remember_example",
+            json!({ "question": question, "query": query }),
+        )
+        .await;
+        assert!(!is_error(&stored), "{}", text(&stored));
+        assert!(
+            text(&stored).starts_with("stored as query_example:"),
+            "{}",
+            text(&stored)
+        );
+        let pool: Vec<String> = owner
+            .query("SELECT VALUE surql FROM query_example WHERE question = $q")
+            .bind(("q", question))
+            .await
+            .unwrap()
+            .take(0)
+            .unwrap();
+        assert_eq!(pool, [query]);
+        // The same question now finds it among the examples.
+        let schema = text(&call(&client, "schema", json!({ "question": question })).await);
+        let examples = schema
+            .split("EXAMPLES\n")
+            .nth(1)
+            .expect("an EXAMPLES section");
+        assert!(
+            examples.contains(&format!("-- {question}\n{query}")),
+            "{schema}"
+        );
+        assert!(!schema.contains("examples omitted"));
+        // An invalid query, a write, or a missing argument is not stored.
+        for (bad, why) in [
+            ("SELECT nmae FROM product LIMIT 5", "nmae"),
+            ("DELETE product", "not stored"),
+        ] {
+            let refused = call(
+                &client,
+                "remember_example",
+                json!({ "question": "q2", "query": bad }),
+            )
+            .await;
+            assert!(
+                is_error(&refused) && text(&refused).contains(why),
+                "{}",
+                text(&refused)
+            );
+        }
+        assert!(is_error(
+            &call(&client, "remember_example", json!({ "query": query })).await
+        ));
+        let count: Option<i64> = owner
+            .query("RETURN count(SELECT * FROM query_example WHERE question = 'q2')")
+            .await
+            .unwrap()
+            .take(0)
+            .unwrap();
+        assert_eq!(count, Some(0));
+        client.cancel().await.ok();
+    });
+}
+
+#[test]
+fn remember_example_without_an_embedder_says_why_and_stores_nothing() {
+    runtime().block_on(async {
+        let (client, owner) = in_process(true, None).await;
+        let before = everything(&owner).await;
+        let refused = call(
+            &client,
+            "remember_example",
+            json!({ "question": "q", "query": "SELECT name FROM product LIMIT 5" }),
+        )
+        .await;
+        assert!(is_error(&refused));
+        assert!(
+            text(&refused).contains("no embedding model is configured"),
+            "{}",
+            text(&refused)
+        );
+        assert_eq!(before, everything(&owner).await);
+        client.cancel().await.ok();
+    });
+}
+
+/// The store with `prune(budget = N)`: its whole block (about 450 tokens) passes a small budget.
+fn pruned_store(budget: u32) -> PathBuf {
+    let store = std::fs::read_to_string(root().join("schemas/store.rs")).expect("schemas/store.rs");
+    let pruned = store.replacen(
+        "examples(dimension = 4, k = 3, ef = 40),",
+        &format!("examples(dimension = 4, k = 3, ef = 40),\n    prune(budget = {budget}),"),
+        1,
+    );
+    assert_ne!(
+        store, pruned,
+        "the store's Schema attribute still reads as this test expects"
+    );
+    let path = std::env::temp_dir().join(format!(
+        "surqlc-mcp-{}-pruned-{budget}.rs",
+        std::process::id()
+    ));
+    std::fs::write(&path, pruned).expect("a scratch schema");
+    path
+}
+
+#[test]
+fn schema_answers_with_the_pruned_block_when_the_schema_prunes() {
+    let schema = pruned_store(150);
+    runtime().block_on(async {
+        let args = [
+            "mcp",
+            schema.to_str().unwrap(),
+            "--seed",
+            "schemas/store.seed.surql",
+        ];
+        let client = stdio(&args).await;
+        let bare = call(&client, "schema", json!({})).await;
+        assert!(!is_error(&bare));
+        assert!(
+            text(&bare).contains("larger than its 150-token prompt budget"),
+            "{}",
+            text(&bare)
+        );
+        let answer = text(
+            &call(
+                &client,
+                "schema",
+                json!({"question": "Which products are in the audio category?"}),
+            )
+            .await,
+        );
+        let block = answer
+            .strip_prefix("SCHEMA\n")
+            .and_then(|rest| rest.split("\n\n").next())
+            .expect("a SCHEMA section");
+        assert!(block.contains("DEFINE TABLE product"), "{answer}");
+        // Pruned: not every table of the store, and within the budget.
+        let tables = block.matches("DEFINE TABLE ").count();
+        assert!((1..5).contains(&tables), "{tables} tables: {answer}");
+        let tokens = surqlc::tokens::Encoding::default().count(block);
+        assert!(tokens <= 150, "{tokens} tokens: {block}");
+        // The value hints follow the tables shown: product's category, not customer's country.
+        assert!(
+            answer.contains("\nVALUES\nproduct.category: ") && !answer.contains("customer.country"),
+            "{answer}"
+        );
+        client.cancel().await.ok();
+    });
+    let _ = std::fs::remove_file(schema);
+}
+
+/// The visibility fixture (a hidden `case` table, hidden `salary` and `notes` fields) with rows
+/// the agent must never see, as a seed file.
+fn hidden_seed() -> PathBuf {
+    let path = std::env::temp_dir().join(format!("surqlc-mcp-{}-hr.surql", std::process::id()));
+    std::fs::write(
+        &path,
+        "CREATE employee:e1 SET name = 'Ada', salary = 987654, notes = ['SECRET-NOTE'];
+         CREATE employee:e2 SET name = 'Bo', salary = 1000, notes = [];
+         CREATE team:t1 SET name = 'Core';
+         RELATE employee:e1->member_of->team:t1;
+         CREATE case:c1 SET about = employee:e1, summary = 'SECRET-CASE';
+         RELATE employee:e1->flagged->case:c1;",
+    )
+    .expect("a scratch seed file");
+    path
+}
+
+#[test]
+fn a_hidden_table_or_field_is_answered_as_a_missing_one() {
+    let seed = hidden_seed();
+    runtime().block_on(async {
+        let client = stdio(&[
+            "mcp",
+            "tests/fixtures/visibility.rs",
+            "--seed",
+            seed.to_str().unwrap(),
+        ])
+        .await;
+        let said = |tool: &'static str, query: String, name: &'static str| {
+            let client = &client;
+            async move {
+                let answer = call(client, tool, json!({ "query": query })).await;
+                (is_error(&answer), text(&answer).replace(name, "NAME"))
+            }
+        };
+        for tool in ["run_query", "check_query"] {
+            assert_eq!(
+                said(tool, "SELECT * FROM case LIMIT 5".into(), "case").await,
+                said(tool, "SELECT * FROM wxyz LIMIT 5".into(), "wxyz").await,
+                "{tool}: a hidden table"
+            );
+            assert_eq!(
+                said(tool, "SELECT salary FROM employee LIMIT 5".into(), "salary").await,
+                said(tool, "SELECT wxyzqv FROM employee LIMIT 5".into(), "wxyzqv").await,
+                "{tool}: a hidden field"
+            );
+        }
+        let schema = text(&call(&client, "schema", json!({"question": "salaries"})).await);
+        assert!(
+            !schema.contains("salary") && !schema.contains("notes"),
+            "{schema}"
+        );
+        // No route shows a hidden value, whatever the validator lets through.
+        for route in [
+            "SELECT * FROM employee LIMIT 5",
+            "SELECT *, (SELECT * FROM case) AS c FROM employee LIMIT 5",
+            "SELECT ->flagged->case.* AS c FROM employee LIMIT 5",
+            "SELECT ->flagged->case.summary AS s FROM employee LIMIT 5",
+            "SELECT * FROM employee WHERE salary > 0 LIMIT 5",
+            "SELECT (SELECT VALUE summary FROM case) AS s FROM ONLY employee:e1 LIMIT 1",
+            "SELECT * FROM case:c1 LIMIT 1",
+            "INFO FOR TABLE case",
+        ] {
+            for tool in ["run_query", "check_query"] {
+                let answer = text(&call(&client, tool, json!({ "query": route })).await);
+                for secret in ["SECRET", "987654"] {
+                    assert!(!answer.contains(secret), "{tool} {route:?}: {answer}");
+                }
+            }
+        }
+        client.cancel().await.ok();
+    });
+    let _ = std::fs::remove_file(seed);
+}
+
+/// `surqlc mcp ... --http 127.0.0.1:0` started, and the address it says it serves.
+fn http_server(extra: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(binary())
+        .args([STORE, &["--http", "127.0.0.1:0"], extra].concat())
+        .current_dir(root())
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the surqlc binary starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = loop {
+        let line = lines
+            .next()
+            .expect("surqlc says where it serves before stderr closes")
+            .expect("stderr reads");
+        if let Some(url) = line.strip_prefix("serving MCP at ") {
+            break url.to_owned();
+        }
+    };
+    // Keep draining stderr so the server never blocks on it.
+    std::thread::spawn(move || for _ in lines {});
+    (child, url)
+}
+
+#[test]
+fn streamable_http_serves_the_same_tools_and_concurrent_calls() {
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use rmcp::transport::StreamableHttpClientTransport;
+    let (mut child, url) = http_server(&[]);
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+        "{url}"
+    );
+    runtime().block_on(async {
+        let transport = StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(url.as_str()),
+        );
+        let client = ClientConfig::default()
+            .serve(transport)
+            .await
+            .expect("initialize over HTTP");
+        let (list, tokens) = tools_list(&client).await;
+        assert_eq!(names(&list), ["schema", "check_query", "run_query"]);
+        assert!(tokens < 600);
+        let client = std::sync::Arc::new(client);
+        let mut calls = tokio::task::JoinSet::new();
+        for i in 0..16usize {
+            let client = client.clone();
+            calls.spawn(async move {
+                let category = ["audio", "wearables", "home"][i % 3];
+                let (tool, query) = if i % 4 == 3 {
+                    ("run_query", "SELECT nmae FROM product LIMIT 5".to_owned())
+                } else {
+                    (
+                        "run_query",
+                        format!("SELECT VALUE name FROM product WHERE category = '{category}' ORDER BY name LIMIT 5"),
+                    )
+                };
+                (i, category, call(&client, tool, json!({ "query": query })).await)
+            });
+        }
+        let mut answered = 0;
+        while let Some(done) = calls.join_next().await {
+            let (i, category, answer) = done.expect("a call task");
+            if i % 4 == 3 {
+                assert!(is_error(&answer), "{}", text(&answer));
+            } else {
+                let expected = match category {
+                    "audio" => json!(["Compact Soundbar", "Sport Buds"]),
+                    "wearables" => json!(["Audio Glasses", "Fitness Band"]),
+                    _ => json!(["Aroma Diffuser", "Burr Grinder"]),
+                };
+                assert_eq!(rows(&answer)["rows"], expected, "call {i}");
+            }
+            answered += 1;
+        }
+        assert_eq!(answered, 16);
+        let checked = call(&client, "check_query", json!({"query": "DELETE product"})).await;
+        assert_ne!(text(&checked), "ok");
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The README's `mcpServers` snippet: its `args`, as written.
+fn readme_snippet_args() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme
+        .find("{\"mcpServers\"")
+        .or_else(|| readme.find("{\n  \"mcpServers\""))
+        .expect("the README shows an mcpServers snippet");
+    let end = readme[start..]
+        .find("\n```")
+        .expect("the snippet's fence closes")
+        + start;
+    let snippet: Value = serde_json::from_str(&readme[start..end]).expect("the snippet is JSON");
+    let server = &snippet["mcpServers"]["surrealdb"];
+    assert_eq!(server["command"], "surqlc");
+    server["args"]
+        .as_array()
+        .expect("args")
+        .iter()
+        .map(|a| a.as_str().expect("string args").to_owned())
+        .collect()
+}
+
+#[test]
+fn the_readme_snippet_runs_as_written() {
+    let args = readme_snippet_args();
+    assert_eq!(args[0], "mcp");
+    runtime().block_on(async {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let client = stdio(&args).await;
+        let (list, _) = tools_list(&client).await;
+        assert!(names(&list).contains(&"run_query".to_owned()));
+        let answer = rows(
+            &call(
+                &client,
+                "run_query",
+                json!({"query": "SELECT count() AS n FROM customer GROUP ALL"}),
+            )
+            .await,
+        );
+        assert_eq!(answer["rows"], json!([{"n": 5}]));
+        client.cancel().await.ok();
+    });
+}
+
+#[test]
+fn bad_start_up_input_exits_2_with_one_line() {
+    let run = |args: &[&str], password: Option<&str>| {
+        let mut command = std::process::Command::new(binary());
+        command
+            .args(args)
+            .current_dir(root())
+            .env_remove("SURQLC_AGENT_PASSWORD")
+            .stdin(Stdio::null());
+        if let Some(p) = password {
+            command.env("SURQLC_AGENT_PASSWORD", p);
+        }
+        let out = command.output().expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--endpoint", "ws://127.0.0.1:1"],
+        None,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("SURQLC_AGENT_PASSWORD"), "{err}");
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--endpoint", "ws://127.0.0.1:1"],
+        Some("pw"),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot connect to ws://127.0.0.1:1"), "{err}");
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--seed", "no/such/file.surql"],
+        None,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no/such/file.surql"), "{err}");
+    let (code, err) = run(
+        &["mcp", "schemas/store.rs", "--http", "not an address"],
+        None,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot listen on not an address"), "{err}");
+}
+
+/// The official Python MCP SDK against the binary: skipped unless `python3` (or
+/// `$SURQLC_MCP_PYTHON`) can `import mcp` (`pip install mcp`).
+#[test]
+fn the_python_sdk_talks_to_it_when_installed() {
+    let python = std::env::var("SURQLC_MCP_PYTHON").unwrap_or_else(|_| "python3".into());
+    let importable = std::process::Command::new(&python)
+        .args(["-c", "import mcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !importable {
+        eprintln!(
+            "skipped: {python} cannot import mcp (pip install mcp, or set SURQLC_MCP_PYTHON)"
+        );
+        return;
+    }
+    let script = root().join("compiler/tests/python/mcp_smoke.py");
+    let out = std::process::Command::new(&python)
+        .arg(script)
+        .arg(binary())
+        .arg(root())
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == "ok",
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Stops a `surreal` server when the test ends, however it ends.
+struct SurrealServer(std::process::Child);
+
+impl Drop for SurrealServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `surreal start` (root/root, in memory) on a free port once it listens; `None` without `SURREAL_BIN`.
+fn surreal_server() -> Option<(PathBuf, SurrealServer, u16)> {
+    let Some(bin) = std::env::var_os("SURREAL_BIN").map(PathBuf::from) else {
+        eprintln!("skipped: set SURREAL_BIN to a surreal 3.3 binary (bash .ci/build-surreal) to run the server test");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let server = SurrealServer(
+        std::process::Command::new(&bin)
+            .args(["start", "--user", "root", "--pass", "root", "--bind"])
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("memory")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("surreal start runs"),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "surreal did not start listening"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    Some((bin, server, port))
+}
+
+fn surreal_import(bin: &Path, port: u16, file: &Path) {
+    let status = std::process::Command::new(bin)
+        .args(["import", "--endpoint"])
+        .arg(format!("http://127.0.0.1:{port}"))
+        .args([
+            "--user", "root", "--pass", "root", "--ns", "ai", "--db", "store",
+        ])
+        .arg(file)
+        .status()
+        .expect("surreal import runs");
+    assert!(status.success(), "surreal import {} failed", file.display());
+}
+
+/// `surqlc mcp` on a server over stdio, and a task collecting its stderr.
+async fn stdio_on_server(port: u16, extra: &[&str]) -> (Client, tokio::task::JoinHandle<String>) {
+    use tokio::io::AsyncReadExt;
+    let mut command = tokio::process::Command::new(binary());
+    command
+        .args(["mcp", "schemas/store.rs", "--endpoint"])
+        .arg(format!("ws://127.0.0.1:{port}"))
+        .args(extra)
+        .current_dir(root())
+        .env("SURQLC_AGENT_PASSWORD", "server-test");
+    let (transport, stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the surqlc binary starts");
+    let mut stderr = stderr.expect("piped stderr");
+    let said = tokio::spawn(async move {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text).await;
+        text
+    });
+    let client = ClientConfig::default()
+        .serve(transport)
+        .await
+        .expect("surqlc mcp answers initialize");
+    (client, said)
+}
+
+#[test]
+fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
+    let Some((bin, _server, port)) = surreal_server() else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("surqlc-mcp-{}-server", std::process::id()));
+    let built = std::process::Command::new(binary())
+        .args(["build", "schemas/store.rs", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .env("SURQLC_AGENT_PASSWORD", "server-test")
+        .output()
+        .expect("surqlc build runs");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    surreal_import(&bin, port, &out.join("schema.surql"));
+    surreal_import(&bin, port, &root().join("schemas/store.seed.surql"));
+    runtime().block_on(async {
+        // In sync: said so; the agent answers; a write is refused.
+        let (client, said) = stdio_on_server(port, &["--user", "root", "--pass", "root"]).await;
+        let (list, _) = tools_list(&client).await;
+        assert_eq!(names(&list), ["schema", "check_query", "run_query"]);
+        let count = json!({"query": "SELECT count() AS n FROM customer GROUP ALL"});
+        assert_eq!(
+            rows(&call(&client, "run_query", count.clone()).await)["rows"],
+            json!([{"n": 5}])
+        );
+        assert!(
+            text(&call(&client, "schema", json!({"question": "customers"})).await)
+                .starts_with("SCHEMA\nDEFINE TABLE")
+        );
+        for attack in ATTACKS {
+            assert!(
+                is_error(&call(&client, "run_query", json!({ "query": attack })).await),
+                "{attack:?}"
+            );
+        }
+        assert_eq!(
+            rows(&call(&client, "run_query", count.clone()).await)["rows"],
+            json!([{"n": 5}])
+        );
+        client.cancel().await.ok();
+        let stderr = said.await.unwrap();
+        assert!(
+            stderr.contains(&format!(
+                "the database at ws://127.0.0.1:{port} matches the schema"
+            )),
+            "{stderr}"
+        );
+
+        // Drifted: said, and left as it is. Without --user the agent reads the prompt itself.
+        let drift = out.join("drift.surql");
+        std::fs::write(
+            &drift,
+            "DEFINE FIELD OVERWRITE nickname ON customer TYPE option<string>;",
+        )
+        .unwrap();
+        surreal_import(&bin, port, &drift);
+        let (client, said) = stdio_on_server(port, &[]).await;
+        assert_eq!(
+            rows(&call(&client, "run_query", count.clone()).await)["rows"],
+            json!([{"n": 5}])
+        );
+        let schema = call(&client, "schema", json!({})).await;
+        assert!(!is_error(&schema), "{}", text(&schema));
+        client.cancel().await.ok();
+        let stderr = said.await.unwrap();
+        assert!(
+            stderr.contains("differs from the schema (1 difference)")
+                && stderr.contains("nickname"),
+            "{stderr}"
+        );
+        let (client, said) = stdio_on_server(port, &["--user", "root", "--pass", "root"]).await;
+        client.cancel().await.ok();
+        assert!(
+            said.await.unwrap().contains("nickname"),
+            "the drift is still there: nothing was written"
+        );
+    });
+    // --allow-remember on a server needs a user that may write.
+    let refused = std::process::Command::new(binary())
+        .args(["mcp", "schemas/store.rs", "--allow-remember", "--endpoint"])
+        .arg(format!("ws://127.0.0.1:{port}"))
+        .current_dir(root())
+        .env("SURQLC_AGENT_PASSWORD", "server-test")
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("--allow-remember on a server needs --user/--pass"));
+    let _ = std::fs::remove_dir_all(out);
+}

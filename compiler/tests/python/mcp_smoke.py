@@ -1,0 +1,51 @@
+"""Smoke test of `surqlc mcp` with the official Python MCP SDK (`pip install mcp`).
+
+Run by compiler/tests/mcp.rs when `python3` (or $SURQLC_MCP_PYTHON) can import `mcp`:
+    python3 mcp_smoke.py SURQLC_BINARY REPO_ROOT
+Prints "ok" and exits 0 when every check holds.
+"""
+
+import asyncio
+import json
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def field(obj, snake, camel):
+    """SDK 2.x names fields in snake_case, 1.x as on the wire."""
+    return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel)
+
+
+def text(result):
+    return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+async def main(binary, root):
+    params = StdioServerParameters(
+        command=binary,
+        args=["mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql"],
+        cwd=root,
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            names = [t.name for t in tools.tools]
+            assert names == ["schema", "check_query", "run_query"], names
+            assert all(field(t.annotations, "read_only_hint", "readOnlyHint") for t in tools.tools)
+            ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
+            assert not field(ok, "is_error", "isError"), text(ok)
+            assert json.loads(text(ok))["rows"] == [{"n": 5}], text(ok)
+            refused = await session.call_tool("run_query", {"query": "DELETE customer"})
+            assert field(refused, "is_error", "isError"), text(refused)
+            checked = await session.call_tool("check_query", {"query": "SELECT nmae FROM customer LIMIT 5"})
+            assert "name" in text(checked), text(checked)
+            schema = await session.call_tool("schema", {"question": "Who are our customers?"})
+            assert text(schema).startswith("SCHEMA\n"), text(schema)
+    print("ok")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2]))
