@@ -474,6 +474,8 @@ pub async fn check_query_with_data(
         }
     }
     checked.outcome(json)
+}
+
 /// Signs the schema's agent in on a new session of `conn` (a database `VIEWER` or the record
 /// access, as [`crate::access`] decides for this schema), on `target`'s namespace and database.
 #[cfg(feature = "runtime")]
