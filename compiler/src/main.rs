@@ -31,6 +31,10 @@ enum Command {
         /// Rust path of the domain types as seen from schema.rs.
         #[arg(long, value_name = "PATH", default_value = "super")]
         types_path: String,
+        /// Named queries (`-- name: NAME :many` files): a directory of `*.surql` files or one file,
+        /// checked against the schema; repeatable.
+        #[arg(long, value_name = "DIR")]
+        queries: Vec<PathBuf>,
     },
     /// Compile the schema and load it into an empty embedded database, writing nothing.
     Check {
@@ -56,7 +60,7 @@ enum Command {
             conflicts_with = "file"
         )]
         query: Option<String>,
-        /// A file of queries, one per example, separated by blank lines or `;`.
+        /// A file of queries, one per example, separated by blank lines or `;`; or a named-query file (`-- name: NAME :many` before each query).
         #[arg(long, value_name = "FILE")]
         file: Option<PathBuf>,
         /// Output format.
@@ -251,11 +255,13 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             input,
             out,
             types_path,
+            queries,
         } => {
-            let output = builder(&input)
-                .out_dir(&out)
-                .types_path(types_path)
-                .compile()?;
+            let mut b = builder(&input);
+            for q in &queries {
+                b.queries(q);
+            }
+            let output = b.out_dir(&out).types_path(types_path).compile()?;
             print_warnings(&output.warnings);
             eprintln!(
                 "wrote {} and {} ({}, {} exposed)",

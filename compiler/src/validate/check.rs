@@ -1,6 +1,6 @@
 //! `surqlc check-query`: validate one query, or a file of examples, against a Rust schema file, as text or JSON.
 
-use super::{render_one, split_queries, validate, Report, Severity};
+use super::{render_one, split_queries, validate_with, Options, Report, Severity};
 use std::path::{Path, PathBuf};
 
 /// Where the queries come from.
@@ -40,19 +40,42 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
         Ok(s) => s,
         Err(e) => return bad_input(e.to_string()),
     };
+    let mut options = Options::of(&schema);
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
             if q.trim().is_empty() {
                 return bad_input("error: the query is empty".into());
             }
-            ("query".to_owned(), vec![(q.clone(), 0usize, 1usize)])
+            ("query".to_owned(), vec![(q.clone(), 1usize, 1usize)])
         }
         Queries::File(path) => match std::fs::read_to_string(path) {
+            Ok(text) if crate::queries::is_named(&text) => {
+                // A named-query file: the application's own queries, with `$params` and `LIMIT $n`.
+                match crate::queries::parse(&text) {
+                    Ok(named) => {
+                        options = Options::for_named_queries();
+                        (
+                            display(path),
+                            named
+                                .into_iter()
+                                .map(|q| (q.text, q.column, q.line))
+                                .collect(),
+                        )
+                    }
+                    Err(errors) => {
+                        let lines: Vec<String> = errors
+                            .iter()
+                            .map(|e| format!("{}:{e}", display(path)))
+                            .collect();
+                        return bad_input(lines.join("\n"));
+                    }
+                }
+            }
             Ok(text) => (
                 display(path),
                 split_queries(&text, true)
                     .into_iter()
-                    .map(|p| (p.text, p.offset, p.line))
+                    .map(|p| (p.text, 1, p.line))
                     .collect(),
             ),
             Err(e) => return bad_input(format!("error: cannot read {}: {e}", path.display())),
@@ -61,17 +84,17 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
     if pieces.is_empty() {
         return bad_input(format!("error: {label} holds no query"));
     }
-    let reports: Vec<(String, usize, Report)> = pieces
+    let reports: Vec<(String, usize, usize, Report)> = pieces
         .into_iter()
-        .map(|(text, _, line)| {
-            let report = validate(&schema, &text);
-            (text, line, report)
+        .map(|(text, column, line)| {
+            let report = validate_with(&schema, &text, &options);
+            (text, line, column, report)
         })
         .collect();
-    let failed = reports.iter().filter(|(_, _, r)| r.has_errors()).count();
+    let failed = reports.iter().filter(|(_, _, _, r)| r.has_errors()).count();
     let warned = reports
         .iter()
-        .filter(|(_, _, r)| {
+        .filter(|(_, _, _, r)| {
             r.diagnostics
                 .iter()
                 .any(|d| d.severity == Severity::Warning)
@@ -80,7 +103,7 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
     let stdout = if json {
         let items: Vec<serde_json::Value> = reports
             .iter()
-            .map(|(text, line, report)| {
+            .map(|(text, line, _, report)| {
                 let mut value = report.to_json(text);
                 if let Some(object) = value.as_object_mut() {
                     object.insert("query".into(), text.trim().into());
@@ -99,12 +122,14 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
         out
     } else {
         let mut out = String::new();
-        for (text, line, report) in &reports {
+        for (text, line, column, report) in &reports {
             for d in &report.diagnostics {
-                // `render_one` starts with `severity[Class] line:col`; make the position the file's.
+                // `render_one` starts with `severity[Class] line:col`; make the position the file's
+                // (a query's first line may start after a column of its own).
                 let (l, c) = d.span.line_col(text);
                 let one = render_one(d, text);
                 let rest = one.replacen(&format!(" {l}:{c}"), "", 1);
+                let c = if l == 1 { c + column - 1 } else { c };
                 out.push_str(&format!("{label}:{}:{c}: {rest}\n", line + l - 1));
             }
         }

@@ -307,6 +307,15 @@ impl Options {
         }
     }
 
+    /// The application's own named queries (`-- name:` files): the schema's checks without the
+    /// agent's row cap, so `LIMIT $n` and a query without LIMIT are theirs to choose.
+    pub fn for_named_queries() -> Self {
+        Options {
+            max_rows: None,
+            adds_limit: false,
+        }
+    }
+
     /// The agent runner's checks: the schema's `max_rows`, and a missing LIMIT added.
     pub fn for_runner(schema: &Schema) -> Self {
         Options {

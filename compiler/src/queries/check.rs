@@ -1,0 +1,111 @@
+//! A build's named-query files read and, with the `validate` feature, checked against the schema: every problem a [`Diagnostic`] at the query file's line and column.
+
+use super::file::{self, NamedQuery};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::ir::Schema;
+use std::path::{Path, PathBuf};
+
+/// The query files a build names: a directory's `*.surql` files (sorted), or a file itself.
+pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| (path.clone(), e))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "surql") && p.is_file())
+                .collect();
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The source line `line` (1-based) of `text`, for a diagnostic's snippet.
+fn snippet(text: &str, line: usize, width: usize) -> Option<(String, usize)> {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .map(|l| (l.to_owned(), width.max(1)))
+}
+
+/// Reads every query of `files`; a malformed file, a name used twice across files, or (with the
+/// `validate` feature) a query the schema refutes is an error at its file:line:col.
+pub fn read_and_check(
+    schema: &Schema,
+    files: &[PathBuf],
+) -> Result<Vec<NamedQuery>, crate::builder::Error> {
+    let mut diagnostics = Vec::new();
+    let mut all: Vec<(PathBuf, NamedQuery)> = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| crate::builder::Error::Io(path.clone(), e))?;
+        match file::parse(&text) {
+            Err(errors) => diagnostics.extend(errors.into_iter().map(|e| Diagnostic {
+                path: path.clone(),
+                line: e.line,
+                column: e.column,
+                snippet: snippet(&text, e.line, 1),
+                message: e.message,
+                warning: false,
+            })),
+            Ok(queries) => {
+                for q in queries {
+                    if let Some((first, _)) = all.iter().find(|(_, o)| o.name == q.name) {
+                        diagnostics.push(Diagnostic {
+                            path: path.clone(),
+                            line: q.name_line,
+                            column: 1,
+                            snippet: snippet(&text, q.name_line, 1),
+                            message: format!(
+                                "query `{}` is also defined in {}",
+                                q.name,
+                                first.display()
+                            ),
+                            warning: false,
+                        });
+                        continue;
+                    }
+                    diagnostics.extend(validate(schema, path, &text, &q));
+                    all.push((path.clone(), q));
+                }
+            }
+        }
+    }
+    if diagnostics.is_empty() {
+        Ok(all.into_iter().map(|(_, q)| q).collect())
+    } else {
+        Err(Diagnostics(diagnostics).into())
+    }
+}
+
+/// The validator's errors on `query`, moved to their place in the file.
+#[cfg(feature = "validate")]
+fn validate(schema: &Schema, path: &Path, text: &str, query: &NamedQuery) -> Vec<Diagnostic> {
+    let options = crate::validate::Options::for_named_queries();
+    let report = crate::validate::validate_with(schema, &query.text, &options);
+    report
+        .errors()
+        .map(|d| {
+            let (l, c) = d.span.line_col(&query.text);
+            let line = query.line + l - 1;
+            let column = if l == 1 { c + query.column - 1 } else { c };
+            Diagnostic {
+                path: path.to_owned(),
+                line,
+                column,
+                snippet: snippet(text, line, d.span.text(&query.text).chars().count()),
+                message: format!("in query `{}`: {d}", query.name),
+                warning: false,
+            }
+        })
+        .collect()
+}
+
+/// Without the `validate` feature (SurrealDB's parser), queries are read but not checked.
+#[cfg(not(feature = "validate"))]
+fn validate(_: &Schema, _: &Path, _: &str, _: &NamedQuery) -> Vec<Diagnostic> {
+    Vec::new()
+}
