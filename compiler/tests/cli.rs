@@ -438,3 +438,35 @@ fn dropping_a_field_a_named_query_uses_breaks_the_build() {
     );
     assert!(stderr(&o).contains("placed_at"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_parameter_nothing_types_fails_the_build_at_its_position() {
+    let dir = scratch("untyped");
+    let file = dir.join("q.surql");
+    std::fs::write(
+        &file,
+        "-- name: typed :many\nSELECT name FROM customer WHERE tier = $tier AND joined > <datetime> $since LIMIT $n;\n-- name: untyped :many\nSELECT name, $extra AS extra FROM customer LIMIT 5;\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = surqlc(&[
+        "build",
+        "schemas/store.rs",
+        "--queries",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_status(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("q.surql:4:14: in query `untyped`: parameter `$extra` has no type"),
+        "{err}"
+    );
+    assert!(err.contains("cast it: `<int> $extra`"), "{err}");
+    // The typed query's parameters (a field's type, a cast, LIMIT) are not reported.
+    assert!(
+        !err.contains("$tier") && !err.contains("$since") && !err.contains("$n`"),
+        "{err}"
+    );
+}

@@ -86,22 +86,67 @@ pub fn read_and_check(
 fn validate(schema: &Schema, path: &Path, text: &str, query: &NamedQuery) -> Vec<Diagnostic> {
     let options = crate::validate::Options::for_named_queries();
     let report = crate::validate::validate_with(schema, &query.text, &options);
-    report
-        .errors()
-        .map(|d| {
-            let (l, c) = d.span.line_col(&query.text);
-            let line = query.line + l - 1;
-            let column = if l == 1 { c + query.column - 1 } else { c };
-            Diagnostic {
-                path: path.to_owned(),
-                line,
-                column,
-                snippet: snippet(text, line, d.span.text(&query.text).chars().count()),
-                message: format!("in query `{}`: {d}", query.name),
-                warning: false,
-            }
-        })
-        .collect()
+    let mut out = untyped_params(path, text, query, &report);
+    let errors = report.errors().map(|d| {
+        let (l, c) = d.span.line_col(&query.text);
+        let line = query.line + l - 1;
+        let column = if l == 1 { c + query.column - 1 } else { c };
+        Diagnostic {
+            path: path.to_owned(),
+            line,
+            column,
+            snippet: snippet(text, line, d.span.text(&query.text).chars().count()),
+            message: format!("in query `{}`: {d}", query.name),
+            warning: false,
+        }
+    });
+    out.extend(errors);
+    out
+}
+
+/// A parameter no use gives a type to (and no cast): the function could not type its argument.
+#[cfg(feature = "validate")]
+fn untyped_params(
+    path: &Path,
+    text: &str,
+    query: &NamedQuery,
+    report: &crate::validate::Report,
+) -> Vec<Diagnostic> {
+    use crate::surql::scan::{self, Kind};
+    let typed = crate::validate::params::resolved(&report.params);
+    let tokens = scan::code(&query.text);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind != Kind::Param || crate::validate::params::is_engine_param(&t.text) {
+            continue;
+        }
+        // `LET $x = ...` defines a variable of the query's own.
+        let defined = i > 0 && tokens[i - 1].is_word("let");
+        if defined || seen.contains(&t.text.as_str()) {
+            seen.push(&t.text);
+            continue;
+        }
+        seen.push(&t.text);
+        if typed.iter().any(|(n, _)| *n == t.text) {
+            continue;
+        }
+        let (l, c) = file::line_col(&query.text, t.start);
+        let line = query.line + l - 1;
+        let column = if l == 1 { c + query.column - 1 } else { c };
+        out.push(Diagnostic {
+            path: path.to_owned(),
+            line,
+            column,
+            snippet: snippet(text, line, t.text.chars().count() + 1),
+            message: format!(
+                "in query `{}`: parameter `${}` has no type: compare it with a field, use it as LIMIT, or cast it: `<int> ${}`",
+                query.name, t.text, t.text
+            ),
+            warning: false,
+        });
+    }
+    out
 }
 
 /// Without the `validate` feature (SurrealDB's parser), queries are read but not checked.

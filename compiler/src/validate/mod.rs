@@ -12,6 +12,7 @@ pub mod check;
 #[cfg(feature = "runtime")]
 pub mod data;
 mod habits;
+pub mod params;
 mod parse_error;
 pub mod reply;
 mod resolve;
@@ -198,6 +199,8 @@ pub struct Report {
     pub compared: Vec<Compared>,
     /// Whether the top-level SELECT has no LIMIT (the runner may add one).
     pub missing_limit: bool,
+    /// Each typed use of a `$param` (compared with a field, LIMIT/START, a cast), for named queries.
+    pub params: Vec<params::ParamUse>,
 }
 
 impl Report {
