@@ -459,8 +459,9 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
     ]);
     assert_status(&o, 2);
     let err = stderr(&o);
+    assert!(err.contains("q.surql:4:14"), "{err}");
     assert!(
-        err.contains("q.surql:4:14: in query `untyped`: parameter `$extra` has no type"),
+        err.contains("in query `untyped`: parameter `$extra` has no type"),
         "{err}"
     );
     assert!(err.contains("cast it: `<int> $extra`"), "{err}");

@@ -154,3 +154,47 @@ fn untyped_params(
 fn validate(_: &Schema, _: &Path, _: &str, _: &NamedQuery) -> Vec<Diagnostic> {
     Vec::new()
 }
+
+#[cfg(all(test, feature = "validate"))]
+mod tests {
+    use crate::Builder;
+    use std::path::Path;
+
+    #[test]
+    fn a_field_the_schema_drops_is_a_cargo_error_at_the_query() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let schema = std::fs::read_to_string(root.join("schemas/store.rs")).unwrap();
+        let dir = std::env::temp_dir().join(format!("surqlc-queries-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dropped = dir.join("store.rs");
+        std::fs::write(
+            &dropped,
+            schema.replace("    pub placed_at: Datetime,\n", ""),
+        )
+        .unwrap();
+        let queries = root.join("schemas/store.queries");
+        let e = Builder::new()
+            .schema(&dropped)
+            .queries(&queries)
+            .cargo_metadata(false)
+            .generate()
+            .unwrap_err();
+        let lines = e.cargo_error_lines();
+        let want = format!(
+            "{}:14:12: in query `recent_purchases`: `purchase` has no field `placed_at`",
+            queries.join("store.surql").display()
+        );
+        assert!(lines[0].starts_with(&want), "{lines:#?}");
+        // The intact schema takes every query, in file order.
+        let output = Builder::new()
+            .schema(root.join("schemas/store.rs"))
+            .queries(&queries)
+            .cargo_metadata(false)
+            .generate()
+            .unwrap();
+        let names: Vec<&str> = output.queries.iter().map(|q| q.name.as_str()).collect();
+        assert_eq!(names[0], "revenue_by_category");
+        assert_eq!(names.len(), 6);
+        assert!(output.inputs.contains(&queries.join("store.surql")));
+    }
+}
