@@ -281,7 +281,13 @@ impl Builder {
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let query_files =
             crate::queries::check::files(&self.queries).map_err(|(path, e)| Error::Io(path, e))?;
-        let queries = crate::queries::check::read_and_check(&schema, &query_files)?;
+        let queries =
+            crate::queries::check::read_and_check(&schema, &query_files).map_err(|refused| {
+                match refused {
+                    crate::queries::check::Refused::Io(path, e) => Error::Io(path, e),
+                    crate::queries::check::Refused::Invalid(d) => Error::Schema(d),
+                }
+            })?;
         let mut inputs = self.schemas.clone();
         inputs.extend(self.prompt_template.clone());
         inputs.extend(query_files);

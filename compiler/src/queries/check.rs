@@ -1,8 +1,8 @@
 //! A build's named-query files read and, with the `validate` feature, checked against the schema: every problem a [`Diagnostic`] at the query file's line and column.
 
-use super::file::{self, NamedQuery};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir::Schema;
+use crate::surql::named::{self as file, NamedQuery};
 use std::path::{Path, PathBuf};
 
 /// The query files a build names: a directory's `*.surql` files (sorted), or a file itself.
@@ -33,15 +33,18 @@ fn snippet(text: &str, line: usize, width: usize) -> Option<(String, usize)> {
 
 /// Reads every query of `files`; a malformed file, a name used twice across files, or (with the
 /// `validate` feature) a query the schema refutes is an error at its file:line:col.
-pub fn read_and_check(
-    schema: &Schema,
-    files: &[PathBuf],
-) -> Result<Vec<NamedQuery>, crate::builder::Error> {
+/// Why a build's queries were refused.
+#[derive(Debug)]
+pub enum Refused {
+    Io(PathBuf, std::io::Error),
+    Invalid(Diagnostics),
+}
+
+pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<NamedQuery>, Refused> {
     let mut diagnostics = Vec::new();
     let mut all: Vec<(PathBuf, NamedQuery)> = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| crate::builder::Error::Io(path.clone(), e))?;
+        let text = std::fs::read_to_string(path).map_err(|e| Refused::Io(path.clone(), e))?;
         match file::parse(&text) {
             Err(errors) => diagnostics.extend(errors.into_iter().map(|e| Diagnostic {
                 path: path.clone(),
@@ -77,7 +80,7 @@ pub fn read_and_check(
     if diagnostics.is_empty() {
         Ok(all.into_iter().map(|(_, q)| q).collect())
     } else {
-        Err(Diagnostics(diagnostics).into())
+        Err(Refused::Invalid(Diagnostics(diagnostics)))
     }
 }
 

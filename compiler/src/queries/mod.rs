@@ -1,7 +1,6 @@
-//! Named query files (`-- name: NAME :many|:one|:opt|:value`): the application's own queries, read with positions for errors at file:line:col.
+//! Named query files (`-- name: NAME :many|:one|:opt|:value`): the application's own queries, read with positions ([`crate::surql::named`]) and checked against the schema.
 
 #[cfg(feature = "codegen")]
 pub mod check;
-pub mod file;
 
-pub use file::{is_named, parse, FileError, NamedQuery, Returns};
+pub use crate::surql::named::{is_named, parse, FileError, NamedQuery, Returns};

@@ -49,9 +49,9 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
             ("query".to_owned(), vec![(q.clone(), 1usize, 1usize)])
         }
         Queries::File(path) => match std::fs::read_to_string(path) {
-            Ok(text) if crate::queries::is_named(&text) => {
+            Ok(text) if crate::surql::named::is_named(&text) => {
                 // A named-query file: the application's own queries, with `$params` and `LIMIT $n`.
-                match crate::queries::parse(&text) {
+                match crate::surql::named::parse(&text) {
                     Ok(named) => {
                         options = Options::for_named_queries();
                         (
