@@ -3,7 +3,13 @@
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("run by cargo"));
     for name in ["store", "library", "memory", "meetings"] {
-        surqlc::Builder::new()
+        let mut builder = surqlc::Builder::new();
+        // A schema's named queries (`schemas/NAME.queries/*.surql`), checked against it at build time.
+        let queries = format!("../schemas/{name}.queries");
+        if std::path::Path::new(&queries).is_dir() {
+            builder.queries(queries);
+        }
+        builder
             .schema(format!("../schemas/{name}.rs"))
             .out_dir(out.join(name))
             .types_path(format!("crate::{name}"))

@@ -29,6 +29,7 @@ pub struct Builder {
     budget: ir::Budget,
     deny_over_budget: bool,
     helper_tables: Option<Vec<String>>,
+    queries: Vec<PathBuf>,
     #[cfg(feature = "tokens")]
     encoding: crate::tokens::Encoding,
 }
@@ -46,6 +47,8 @@ pub struct Output {
     pub over_budget: Vec<String>,
     /// Lints: known traps in the schema, each with its position and why (printed by `compile`).
     pub warnings: Vec<crate::Diagnostic>,
+    /// The named queries of [`Builder::queries`], read and checked against the schema.
+    pub queries: Vec<crate::queries::NamedQuery>,
     /// Whether `schema_surql` defines the agent user (a password was given).
     pub agent_defined: bool,
     /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
@@ -108,6 +111,15 @@ impl From<EmitError> for Error {
 impl Builder {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Adds named queries: a directory's `*.surql` files, or one file, each query preceded by
+    /// `-- name: NAME :many|:one|:opt|:value` (and optional `-- question:` lines). Each is checked
+    /// against the schema (with surqlc's `validate` feature); a query the schema breaks fails the
+    /// build at its file:line:col.
+    pub fn queries(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.queries.push(path.as_ref().to_owned());
+        self
     }
 
     /// Adds a schema file; several files form one schema.
@@ -267,8 +279,18 @@ impl Builder {
             helper_tables: self.helper_tables.clone(),
         };
         let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
+        let query_files =
+            crate::queries::check::files(&self.queries).map_err(|(path, e)| Error::Io(path, e))?;
+        let queries =
+            crate::queries::check::read_and_check(&schema, &query_files).map_err(|refused| {
+                match refused {
+                    crate::queries::check::Refused::Io(path, e) => Error::Io(path, e),
+                    crate::queries::check::Refused::Invalid(d) => Error::Schema(d),
+                }
+            })?;
         let mut inputs = self.schemas.clone();
         inputs.extend(self.prompt_template.clone());
+        inputs.extend(query_files);
         Ok(Output {
             schema,
             schema_surql,
@@ -276,6 +298,7 @@ impl Builder {
             inputs,
             over_budget: Vec::new(),
             warnings,
+            queries,
             agent_defined: module_options.agent_defined,
             preamble,
         })
@@ -287,6 +310,15 @@ impl Builder {
         if cargo {
             for path in self.schemas.iter().chain(&self.prompt_template) {
                 println!("cargo:rerun-if-changed={}", path.display());
+            }
+            // A directory: cargo reruns when a file is added, removed or changed in it.
+            for path in &self.queries {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+            if let Ok(files) = crate::queries::check::files(&self.queries) {
+                for file in files {
+                    println!("cargo:rerun-if-changed={}", file.display());
+                }
             }
             if !self.no_agent {
                 println!("cargo:rerun-if-env-changed={AGENT_PASSWORD_ENV}");

@@ -70,6 +70,7 @@ pub mod prune;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 #[doc(hidden)]
 pub mod prune_eval;
+pub mod queries;
 /// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
 #[cfg(feature = "codegen")]
 #[doc(hidden)]

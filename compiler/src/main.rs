@@ -56,6 +56,10 @@ enum Command {
         /// Database for the printed `surreal import` command [default: the schema's name].
         #[arg(long)]
         db: Option<String>,
+        /// Named queries (`-- name: NAME :many` files): a directory of `*.surql` files or one file,
+        /// checked against the schema; repeatable.
+        #[arg(long, value_name = "DIR")]
+        queries: Vec<PathBuf>,
     },
     /// Compile the schema and load it into an empty embedded database, writing nothing.
     Check {
@@ -83,7 +87,7 @@ enum Command {
         /// The query to check, instead of the positional QUERY (say, one that ends in `.rs`).
         #[arg(long, value_name = "QUERY", conflicts_with = "file")]
         query: Option<String>,
-        /// A file of queries, one per example, separated by blank lines or `;`.
+        /// A file of queries, one per example, separated by blank lines or `;`; or a named-query file (`-- name: NAME :many` before each query).
         #[arg(long, value_name = "FILE")]
         file: Option<PathBuf>,
         /// Output format.
@@ -389,11 +393,13 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             types_path,
             ns,
             db,
+            queries,
         } => {
-            let output = builder(&input)
-                .out_dir(&out)
-                .types_path(types_path)
-                .compile()?;
+            let mut b = builder(&input);
+            for q in &queries {
+                b.queries(q);
+            }
+            let output = b.out_dir(&out).types_path(types_path).compile()?;
             print_warnings(&output.warnings);
             let surql = out.join("schema.surql");
             note!(

@@ -337,3 +337,137 @@ fn shell_words_split_like_the_shell() {
         ]
     );
 }
+
+#[test]
+fn named_query_files_are_checked_by_check_query_and_build() {
+    // The store's own queries: `$params`, `LIMIT $n` and aggregates pass as the application's.
+    let o = surqlc(&[
+        "check-query",
+        "schemas/store.rs",
+        "--file",
+        "schemas/store.queries/store.surql",
+    ]);
+    assert_status(&o, 0);
+    assert!(stderr(&o).contains("checked 6 queries"), "{}", stderr(&o));
+    let dir = scratch("named");
+    let queries = dir.join("queries");
+    std::fs::create_dir_all(&queries).unwrap();
+    // A field the schema does not have, on the query's second line, after a `-- question:`.
+    let bad = queries.join("bad.surql");
+    std::fs::write(
+        &bad,
+        "-- name: ok :many\nSELECT name FROM customer LIMIT $n;\n\n-- name: broken :many\n-- question: Where do they live?\nSELECT name,\n       city FROM customer;\n",
+    )
+    .unwrap();
+    let o = surqlc(&[
+        "check-query",
+        "schemas/store.rs",
+        "--file",
+        bad.to_str().unwrap(),
+    ]);
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("bad.surql:7:8: "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("city"), "{}", stdout(&o));
+    let out = dir.join("out");
+    let o = surqlc(&[
+        "build",
+        "schemas/store.rs",
+        "--queries",
+        queries.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("bad.surql:7:8"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("in query `broken`"), "{}", stderr(&o));
+    assert!(!out.join("schema.surql").exists(), "nothing written");
+    // A malformed annotation is bad input at its position.
+    std::fs::write(&bad, "-- name: broken :all\nSELECT name FROM customer;\n").unwrap();
+    let o = surqlc(&[
+        "check-query",
+        "schemas/store.rs",
+        "--file",
+        bad.to_str().unwrap(),
+    ]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("bad.surql:1:17: `:all` is not :many, :one, :opt or :value"),
+        "{}",
+        stderr(&o)
+    );
+    // The store's queries build.
+    let o = surqlc(&[
+        "build",
+        "schemas/store.rs",
+        "--queries",
+        "schemas/store.queries",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_status(&o, 0);
+}
+
+#[test]
+fn dropping_a_field_a_named_query_uses_breaks_the_build() {
+    let dir = scratch("dropped");
+    let schema = std::fs::read_to_string(root().join("schemas/store.rs")).unwrap();
+    let dropped = schema.replace("    pub placed_at: Datetime,\n", "");
+    assert_ne!(schema, dropped, "the store has `placed_at`");
+    let path = dir.join("store.rs");
+    std::fs::write(&path, dropped).unwrap();
+    let out = dir.join("out");
+    let o = surqlc(&[
+        "build",
+        path.to_str().unwrap(),
+        "--queries",
+        "schemas/store.queries",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_status(&o, 2);
+    // The query file's position of the first use, and the validator's message naming the field.
+    assert!(
+        stderr(&o).contains("schemas/store.queries/store.surql:14:12"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("in query `recent_purchases`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("placed_at"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_parameter_nothing_types_fails_the_build_at_its_position() {
+    let dir = scratch("untyped");
+    let file = dir.join("q.surql");
+    std::fs::write(
+        &file,
+        "-- name: typed :many\nSELECT name FROM customer WHERE tier = $tier AND joined > <datetime> $since LIMIT $n;\n-- name: untyped :many\nSELECT name, $extra AS extra FROM customer LIMIT 5;\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = surqlc(&[
+        "build",
+        "schemas/store.rs",
+        "--queries",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_status(&o, 2);
+    let err = stderr(&o);
+    assert!(err.contains("q.surql:4:14"), "{err}");
+    assert!(
+        err.contains("in query `untyped`: parameter `$extra` has no type"),
+        "{err}"
+    );
+    assert!(err.contains("cast it: `<int> $extra`"), "{err}");
+    // The typed query's parameters (a field's type, a cast, LIMIT) are not reported.
+    assert!(
+        !err.contains("$tier") && !err.contains("$since") && !err.contains("$n`"),
+        "{err}"
+    );
+}

@@ -19,6 +19,7 @@ pub mod hints;
 pub mod info;
 pub mod kind;
 pub mod lex;
+pub mod named;
 pub mod scan;
 
 pub use define::{

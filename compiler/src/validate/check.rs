@@ -1,6 +1,6 @@
 //! `surqlc check-query`: validate one query, or a file of examples, against a Rust schema file, as text or JSON.
 
-use super::{render_one, split_queries, validate, Report, Severity};
+use super::{render_one, split_queries, validate_with, Options, Report, Severity};
 use std::path::{Path, PathBuf};
 
 /// Where the queries come from.
@@ -52,23 +52,51 @@ pub struct Checked {
     pub label: String,
     /// Each query's text, its first line in the source, and its report.
     pub items: Vec<(String, usize, Report)>,
+    /// The column each query's first line starts at (1 unless it follows other text on its line).
+    pub columns: Vec<usize>,
 }
 
 /// Validates each of `queries` against `schema` (no database; the data checks are added by the caller).
+///
+/// A file with `-- name:` lines is a named-query file (the application's own queries, with
+/// `$params` and `LIMIT $n`), checked with [`Options::for_named_queries`]; any other text is the
+/// agent's queries, checked with the schema's own options.
 pub fn checked(schema: &crate::ir::Schema, queries: &Queries) -> Result<Checked, Outcome> {
+    let mut options = Options::of(schema);
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
             if q.trim().is_empty() {
                 return Err(bad_input("error: the query is empty".into()));
             }
-            ("query".to_owned(), vec![(q.clone(), 0usize, 1usize)])
+            ("query".to_owned(), vec![(q.clone(), 1usize, 1usize)])
         }
         Queries::File(path) => match std::fs::read_to_string(path) {
+            Ok(text) if crate::surql::named::is_named(&text) => {
+                match crate::surql::named::parse(&text) {
+                    Ok(named) => {
+                        options = Options::for_named_queries();
+                        (
+                            display(path),
+                            named
+                                .into_iter()
+                                .map(|q| (q.text, q.column, q.line))
+                                .collect(),
+                        )
+                    }
+                    Err(errors) => {
+                        let lines: Vec<String> = errors
+                            .iter()
+                            .map(|e| format!("{}:{e}", display(path)))
+                            .collect();
+                        return Err(bad_input(lines.join("\n")));
+                    }
+                }
+            }
             Ok(text) => (
                 display(path),
                 split_queries(&text, true)
                     .into_iter()
-                    .map(|p| (p.text, p.offset, p.line))
+                    .map(|p| (p.text, 1, p.line))
                     .collect(),
             ),
             Err(e) => {
@@ -82,14 +110,20 @@ pub fn checked(schema: &crate::ir::Schema, queries: &Queries) -> Result<Checked,
     if pieces.is_empty() {
         return Err(bad_input(format!("error: {label} holds no query")));
     }
+    let mut columns = Vec::new();
     let items = pieces
         .into_iter()
-        .map(|(text, _, line)| {
-            let report = validate(schema, &text);
+        .map(|(text, column, line)| {
+            columns.push(column);
+            let report = validate_with(schema, &text, &options);
             (text, line, report)
         })
         .collect();
-    Ok(Checked { label, items })
+    Ok(Checked {
+        label,
+        items,
+        columns,
+    })
 }
 
 impl Checked {
@@ -127,12 +161,14 @@ impl Checked {
             out
         } else {
             let mut out = String::new();
-            for (text, line, report) in reports {
+            for ((text, line, report), column) in reports.iter().zip(&self.columns) {
                 for d in &report.diagnostics {
-                    // `render_one` starts with `severity[Class] line:col`; make the position the file's.
+                    // `render_one` starts with `severity[Class] line:col`; make the position the file's
+                    // (a query's first line may start after a column of its own).
                     let (l, c) = d.span.line_col(text);
                     let one = render_one(d, text);
                     let rest = one.replacen(&format!(" {l}:{c}"), "", 1);
+                    let c = if l == 1 { c + column - 1 } else { c };
                     out.push_str(&format!("{label}:{}:{c}: {rest}\n", line + l - 1));
                 }
             }

@@ -12,6 +12,7 @@ pub mod check;
 #[cfg(any(feature = "runtime", feature = "db"))]
 pub mod data;
 mod habits;
+pub mod params;
 mod parse_error;
 pub mod reply;
 mod resolve;
@@ -198,6 +199,8 @@ pub struct Report {
     pub compared: Vec<Compared>,
     /// Whether the top-level SELECT has no LIMIT (the runner may add one).
     pub missing_limit: bool,
+    /// Each typed use of a `$param` (compared with a field, LIMIT/START, a cast), for named queries.
+    pub params: Vec<params::ParamUse>,
 }
 
 impl Report {
@@ -303,6 +306,15 @@ impl Options {
     pub fn of(schema: &Schema) -> Self {
         Options {
             max_rows: Some(schema.settings.max_rows),
+            adds_limit: false,
+        }
+    }
+
+    /// The application's own named queries (`-- name:` files): the schema's checks without the
+    /// agent's row cap, so `LIMIT $n` and a query without LIMIT are theirs to choose.
+    pub fn for_named_queries() -> Self {
+        Options {
+            max_rows: None,
             adds_limit: false,
         }
     }

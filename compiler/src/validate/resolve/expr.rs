@@ -3,6 +3,7 @@
 use super::{arithmetic, datetime_hint, function_type};
 use super::{Resolver, Scope, Val, COMPARISONS};
 use crate::suggest::nearest;
+use crate::validate::params::{cast_ty, user_param, ParamUse};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::{quoted_values, Class, Compared, RecordRef};
@@ -10,6 +11,15 @@ use surrealdb_sql::{BinaryOperator, Expr, Function, Literal, PrefixOperator};
 use surrealdb_types::ToSql;
 
 impl<'a, 'l> Resolver<'a, 'l> {
+    /// Records a typed use of `$name` (see [`crate::validate::params`]).
+    pub(super) fn param_use(&mut self, name: &str, ty: Ty, cast: bool) {
+        self.report.params.push(ParamUse {
+            name: name.to_owned(),
+            ty,
+            cast,
+        });
+    }
+
     pub(super) fn expr(&mut self, e: &Expr, scope: &Scope) -> Val {
         match e {
             Expr::Literal(l) => Val::of(self.literal(l, scope)),
@@ -25,6 +35,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             Expr::Mock(_) => Val::of(Ty::Any),
             Expr::Constant(_) => Val::of(Ty::Float),
+            Expr::Prefix {
+                op: PrefixOperator::Cast(kind),
+                expr,
+            } => {
+                self.expr(expr, scope);
+                if let Some(name) = user_param(expr) {
+                    self.param_use(name, cast_ty(kind), true);
+                }
+                Val::of(Ty::Any)
+            }
             Expr::Prefix { op, expr } => {
                 let v = self.expr(expr, scope);
                 Val::of(match op {
@@ -199,6 +219,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let l = self.expr(left, scope);
         let r = self.expr(right, scope);
         if COMPARISONS.contains(op) {
+            // `field = $param`: the parameter takes the field's type.
+            if let Some(name) = user_param(right) {
+                self.param_use(name, l.ty.clone(), false);
+            }
+            if let Some(name) = user_param(left) {
+                self.param_use(name, r.ty.clone(), false);
+            }
             self.compare(&l, op, right);
             self.compare(&r, op, left);
             return Val::of(Ty::Bool);

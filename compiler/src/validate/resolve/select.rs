@@ -190,6 +190,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     pub(super) fn limit(&mut self, s: &SelectStatement, options: &Options) {
+        // `LIMIT $n` / `START $n`: the parameter is a row count.
+        for e in [
+            s.limit.as_ref().map(|l| &l.0),
+            s.start.as_ref().map(|l| &l.0),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if let Some(name) = crate::validate::params::user_param(e) {
+                self.param_use(name, Ty::Int, false);
+            }
+        }
         let Some(max) = options.max_rows else {
             return;
         };

@@ -1,0 +1,203 @@
+//! A build's named-query files read and, with the `validate` feature, checked against the schema: every problem a [`Diagnostic`] at the query file's line and column.
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::ir::Schema;
+use crate::surql::named::{self as file, NamedQuery};
+use std::path::{Path, PathBuf};
+
+/// The query files a build names: a directory's `*.surql` files (sorted), or a file itself.
+pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| (path.clone(), e))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "surql") && p.is_file())
+                .collect();
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The source line `line` (1-based) of `text`, for a diagnostic's snippet.
+fn snippet(text: &str, line: usize, width: usize) -> Option<(String, usize)> {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .map(|l| (l.to_owned(), width.max(1)))
+}
+
+/// Reads every query of `files`; a malformed file, a name used twice across files, or (with the
+/// `validate` feature) a query the schema refutes is an error at its file:line:col.
+/// Why a build's queries were refused.
+#[derive(Debug)]
+pub enum Refused {
+    Io(PathBuf, std::io::Error),
+    Invalid(Diagnostics),
+}
+
+pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<NamedQuery>, Refused> {
+    let mut diagnostics = Vec::new();
+    let mut all: Vec<(PathBuf, NamedQuery)> = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| Refused::Io(path.clone(), e))?;
+        match file::parse(&text) {
+            Err(errors) => diagnostics.extend(errors.into_iter().map(|e| Diagnostic {
+                path: path.clone(),
+                line: e.line,
+                column: e.column,
+                snippet: snippet(&text, e.line, 1),
+                message: e.message,
+                warning: false,
+            })),
+            Ok(queries) => {
+                for q in queries {
+                    if let Some((first, _)) = all.iter().find(|(_, o)| o.name == q.name) {
+                        diagnostics.push(Diagnostic {
+                            path: path.clone(),
+                            line: q.name_line,
+                            column: 1,
+                            snippet: snippet(&text, q.name_line, 1),
+                            message: format!(
+                                "query `{}` is also defined in {}",
+                                q.name,
+                                first.display()
+                            ),
+                            warning: false,
+                        });
+                        continue;
+                    }
+                    diagnostics.extend(validate(schema, path, &text, &q));
+                    all.push((path.clone(), q));
+                }
+            }
+        }
+    }
+    if diagnostics.is_empty() {
+        Ok(all.into_iter().map(|(_, q)| q).collect())
+    } else {
+        Err(Refused::Invalid(Diagnostics(diagnostics)))
+    }
+}
+
+/// The validator's errors on `query`, moved to their place in the file.
+#[cfg(feature = "validate")]
+fn validate(schema: &Schema, path: &Path, text: &str, query: &NamedQuery) -> Vec<Diagnostic> {
+    let options = crate::validate::Options::for_named_queries();
+    let report = crate::validate::validate_with(schema, &query.text, &options);
+    let mut out = untyped_params(path, text, query, &report);
+    let errors = report.errors().map(|d| {
+        let (l, c) = d.span.line_col(&query.text);
+        let line = query.line + l - 1;
+        let column = if l == 1 { c + query.column - 1 } else { c };
+        Diagnostic {
+            path: path.to_owned(),
+            line,
+            column,
+            snippet: snippet(text, line, d.span.text(&query.text).chars().count()),
+            message: format!("in query `{}`: {d}", query.name),
+            warning: false,
+        }
+    });
+    out.extend(errors);
+    out
+}
+
+/// A parameter no use gives a type to (and no cast): the function could not type its argument.
+#[cfg(feature = "validate")]
+fn untyped_params(
+    path: &Path,
+    text: &str,
+    query: &NamedQuery,
+    report: &crate::validate::Report,
+) -> Vec<Diagnostic> {
+    use crate::surql::scan::{self, Kind};
+    let typed = crate::validate::params::resolved(&report.params);
+    let tokens = scan::code(&query.text);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind != Kind::Param || crate::validate::params::is_engine_param(&t.text) {
+            continue;
+        }
+        // `LET $x = ...` defines a variable of the query's own.
+        let defined = i > 0 && tokens[i - 1].is_word("let");
+        if defined || seen.contains(&t.text.as_str()) {
+            seen.push(&t.text);
+            continue;
+        }
+        seen.push(&t.text);
+        if typed.iter().any(|(n, _)| *n == t.text) {
+            continue;
+        }
+        let (l, c) = file::line_col(&query.text, t.start);
+        let line = query.line + l - 1;
+        let column = if l == 1 { c + query.column - 1 } else { c };
+        out.push(Diagnostic {
+            path: path.to_owned(),
+            line,
+            column,
+            snippet: snippet(text, line, t.text.chars().count() + 1),
+            message: format!(
+                "in query `{}`: parameter `${}` has no type: compare it with a field, use it as LIMIT, or cast it: `<int> ${}`",
+                query.name, t.text, t.text
+            ),
+            warning: false,
+        });
+    }
+    out
+}
+
+/// Without the `validate` feature (SurrealDB's parser), queries are read but not checked.
+#[cfg(not(feature = "validate"))]
+fn validate(_: &Schema, _: &Path, _: &str, _: &NamedQuery) -> Vec<Diagnostic> {
+    Vec::new()
+}
+
+#[cfg(all(test, feature = "validate"))]
+mod tests {
+    use crate::Builder;
+    use std::path::Path;
+
+    #[test]
+    fn a_field_the_schema_drops_is_a_cargo_error_at_the_query() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let schema = std::fs::read_to_string(root.join("schemas/store.rs")).unwrap();
+        let dir = std::env::temp_dir().join(format!("surqlc-queries-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dropped = dir.join("store.rs");
+        std::fs::write(
+            &dropped,
+            schema.replace("    pub placed_at: Datetime,\n", ""),
+        )
+        .unwrap();
+        let queries = root.join("schemas/store.queries");
+        let e = Builder::new()
+            .schema(&dropped)
+            .queries(&queries)
+            .cargo_metadata(false)
+            .generate()
+            .unwrap_err();
+        let lines = e.cargo_error_lines();
+        let want = format!(
+            "{}:14:12: in query `recent_purchases`: `purchase` has no field `placed_at`",
+            queries.join("store.surql").display()
+        );
+        assert!(lines[0].starts_with(&want), "{lines:#?}");
+        // The intact schema takes every query, in file order.
+        let output = Builder::new()
+            .schema(root.join("schemas/store.rs"))
+            .queries(&queries)
+            .cargo_metadata(false)
+            .generate()
+            .unwrap();
+        let names: Vec<&str> = output.queries.iter().map(|q| q.name.as_str()).collect();
+        assert_eq!(names[0], "revenue_by_category");
+        assert_eq!(names.len(), 6);
+        assert!(output.inputs.contains(&queries.join("store.surql")));
+    }
+}
