@@ -422,7 +422,7 @@ const REPLY_RULE: &str = "Reply with the corrected SurrealQL query only, or `-- 
 
 /// A reply as the query it holds: the fence removed, trimmed.
 fn query_text(reply: &str) -> String {
-    crate::validate::strip_fence(reply).trim().to_owned()
+    crate::validate::reply::strip_fence(reply).trim().to_owned()
 }
 
 /// The prompt for `question` from the database's own prompt functions on `db`:

@@ -50,7 +50,7 @@ pub fn read_jsonl(text: &str) -> Result<Vec<Item>, String> {
 /// that does not parse is not ordered).
 pub fn is_ordered(query: &str) -> bool {
     use surrealdb_sql::{Expr, TopLevelExpr};
-    let text = crate::validate::strip_fence(query);
+    let text = crate::validate::reply::strip_fence(query);
     match surrealdb_syn::parse(text) {
         Ok(ast) => ast
             .expressions
