@@ -38,6 +38,8 @@ pub use diagnostic::{Diagnostic, Diagnostics};
 // end-to-end tests (other crates) reach into them; hidden from the docs and not a stable API.
 #[doc(hidden)]
 pub mod access;
+#[cfg(feature = "codegen")]
+mod agent_define;
 #[cfg(all(feature = "tokens", feature = "db", feature = "codegen"))]
 #[doc(hidden)]
 pub mod audit;
@@ -53,8 +55,6 @@ pub mod emit;
 pub mod front;
 #[cfg(feature = "db")]
 mod hint_costs;
-#[cfg(feature = "codegen")]
-mod agent_define;
 #[cfg(feature = "codegen")]
 mod idents;
 #[cfg(feature = "codegen")]

@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use surqlc::mcp;
 
+#[path = "support/model_standin.rs"]
+mod model_standin;
+use model_standin::{chat, stand_in};
+
 type Client = RunningService<RoleClient, ClientConfig>;
 
 fn root() -> PathBuf {
@@ -41,11 +45,19 @@ fn runtime() -> tokio::runtime::Runtime {
 
 /// `surqlc ARGS` as an MCP server on stdio, with rmcp's client on the other end.
 async fn stdio(args: &[&str]) -> Client {
+    stdio_with(args, &[]).await
+}
+
+/// [`stdio`] with `env` set (and no model configured unless `env` configures one).
+async fn stdio_with(args: &[&str], env: &[(&str, &str)]) -> Client {
     let mut command = tokio::process::Command::new(binary());
     command
         .args(args)
         .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD");
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .env_remove("SURQLC_MODEL_URL")
+        .env_remove("SURQLC_EMBED_MODEL")
+        .envs(env.iter().copied());
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::null())
         .spawn()
@@ -1010,4 +1022,50 @@ fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&refused.stderr)
         .contains("--allow-remember on a server needs --user/--pass"));
     let _ = std::fs::remove_dir_all(out);
+}
+
+/// With a model configured, `ask` is listed and answers through the agent loop. The model is a
+/// local stand-in speaking the OpenAI wire format (a test double: no real endpoint is reachable
+/// here): a query with a misspelt field first, then the repair once the validator's message is
+/// sent back.
+#[test]
+fn ask_is_listed_with_a_configured_model_and_repairs_through_it() {
+    let url = stand_in(vec![
+        chat("SELECT nme FROM customer LIMIT 5"),
+        chat("SELECT name FROM customer LIMIT 5"),
+    ]);
+    runtime().block_on(async {
+        let env = [
+            ("SURQLC_MODEL_URL", url.as_str()),
+            ("SURQLC_MODEL", "standin"),
+        ];
+        let client = stdio_with(STORE, &env).await;
+        let (list, _) = tools_list(&client).await;
+        assert!(names(&list).iter().any(|n| n == "ask"), "{list}");
+        let result = call(
+            &client,
+            "ask",
+            json!({"question": "Who are our customers?"}),
+        )
+        .await;
+        assert!(!is_error(&result), "{}", text(&result));
+        let answer: Value = serde_json::from_str(&text(&result)).expect("JSON");
+        assert_eq!(answer["query"], "SELECT name FROM customer LIMIT 5");
+        let attempts = answer["attempts"].as_array().expect("attempts");
+        assert_eq!(attempts.len(), 2, "{answer}");
+        assert!(
+            attempts[0]["problems"].to_string().contains("nme"),
+            "the first reply's problem names the field: {answer}"
+        );
+        assert!(!answer["result"]["rows"]
+            .as_array()
+            .expect("rows")
+            .is_empty());
+        let bad = call(&client, "ask", json!({})).await;
+        assert!(is_error(&bad));
+        // Without a model, no `ask`.
+        let plain = stdio(STORE).await;
+        let (list, _) = tools_list(&plain).await;
+        assert!(!names(&list).iter().any(|n| n == "ask"), "{list}");
+    });
 }

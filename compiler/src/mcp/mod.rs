@@ -12,6 +12,8 @@ mod tools;
 
 pub use caps::Caps;
 pub use server::Server;
+#[cfg(feature = "model")]
+mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
 
 use crate::builder::Output;
@@ -131,10 +133,26 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         options.caps,
         options.timeout,
     );
-    // ---- Plug-in point for the agent loop (issue 19): once its OpenAI-compatible client is
-    // configured (SURQLC_MODEL_URL, SURQLC_EMBED_MODEL, SURQLC_API_KEY), `state.with_embedder(..)`
-    // turns on the examples in `schema` and `remember_example`, and `state.with_tool(..)` adds
-    // `ask` (and, later, one tool per typed named query). ----
+    // A configured OpenAI-compatible model (SURQLC_MODEL_URL, SURQLC_MODEL, SURQLC_EMBED_MODEL,
+    // SURQLC_API_KEY) adds `ask`; its embeddings turn on the examples in `schema` and `remember_example`.
+    #[cfg(feature = "model")]
+    let state = {
+        use crate::runtime::openai::{Config, OpenAi};
+        let bad = |e: crate::runtime::ModelError| Failure::BadInput(format!("error: {e}"));
+        match Config::from_env().map_err(bad)? {
+            None => state,
+            Some(mut config) => {
+                config.dimension = Some(output.schema.settings.examples.dimension as usize);
+                let client = std::sync::Arc::new(OpenAi::new(config).map_err(bad)?);
+                let state = if client.embeds() {
+                    state.with_embedder(ask_tool::embedder(client.clone()))
+                } else {
+                    state
+                };
+                state.with_tool(ask_tool::AskTool::new(client))
+            }
+        }
+    };
     Ok(state)
 }
 

@@ -96,11 +96,11 @@ impl Server {
     }
 }
 
-fn read_only() -> ToolAnnotations {
+pub(super) fn read_only() -> ToolAnnotations {
     ToolAnnotations::new().read_only(true)
 }
 
-fn tool(
+pub(super) fn tool(
     name: &'static str,
     description: &'static str,
     properties: serde_json::Value,

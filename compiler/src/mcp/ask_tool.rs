@@ -1,0 +1,74 @@
+//! The `ask` tool and the question embedder, present when an OpenAI-compatible model is configured (`SURQLC_MODEL_URL`, `SURQLC_MODEL`, `SURQLC_EMBED_MODEL`): the agent loop of `runtime::ask` on the server's sessions.
+
+use super::server::{read_only, tool};
+use super::state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
+use crate::runtime::openai::OpenAi;
+use crate::runtime::{Asker, Embedder as _};
+use rmcp::model::{JsonObject, Tool};
+use serde_json::json;
+use std::sync::Arc;
+
+/// `ask` `{question}`: the model writes the query, the validator and the data checks repair it,
+/// the agent runs it; the answer is the final query, the rows and every attempt.
+pub struct AskTool {
+    client: Arc<OpenAi>,
+}
+
+impl AskTool {
+    pub fn new(client: Arc<OpenAi>) -> AskTool {
+        AskTool { client }
+    }
+}
+
+impl ExtraTool for AskTool {
+    fn tool(&self) -> Tool {
+        tool(
+            "ask",
+            "Answer a question from the database: a SurrealQL query written by the configured model, checked and repaired, run read-only; the query, rows and attempts.",
+            json!({"question": {"type": "string"}}),
+            &["question"],
+            read_only(),
+        )
+    }
+
+    fn call<'a>(&'a self, state: &'a State, arguments: JsonObject) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let Some(question) = arguments.get("question").and_then(|v| v.as_str()) else {
+                return super::tools::bad_argument("question", "a string");
+            };
+            let client = &*self.client;
+            let asker = Asker::new(&state.reader, &state.agent, &state.schema, client)
+                .timeout(state.timeout);
+            let answered = if client.embeds() {
+                asker.embedder(client).ask(question).await
+            } else {
+                asker.ask(question).await
+            };
+            match answered {
+                Ok(answer) => {
+                    // The rows as `run_query` gives them: capped, with the cut said first.
+                    let rows = super::caps::render(&answer.rows, &answer.warnings, state.caps);
+                    let rows: serde_json::Value = serde_json::from_str(&rows).unwrap_or_default();
+                    let value = json!({
+                        "status": answer.status,
+                        "query": answer.query,
+                        "result": rows,
+                        "reason": answer.reason,
+                        "attempts": answer.attempts,
+                    });
+                    let body = serde_json::to_string_pretty(&value).unwrap_or_default();
+                    text(answer.query.is_some(), body)
+                }
+                Err(e) => text(false, format!("ask failed: {e}")),
+            }
+        })
+    }
+}
+
+/// The configured embedder as the tools' [`Embedder`]: questions then pick the nearest examples.
+pub fn embedder(client: Arc<OpenAi>) -> Embedder {
+    Arc::new(move |question: String| -> EmbedFuture {
+        let client = client.clone();
+        Box::pin(async move { client.embed(&question).await.map_err(|e| e.to_string()) })
+    })
+}
