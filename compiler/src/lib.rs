@@ -14,8 +14,11 @@ pub mod diagnostic;
 pub mod front;
 pub mod ir;
 pub mod prune;
+pub mod thesaurus;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 pub mod prune_eval;
+#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+pub mod prune_run;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 pub mod suggest;

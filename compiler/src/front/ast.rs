@@ -41,6 +41,8 @@ pub struct TableAst {
     pub enforced: bool,
     pub permissions: Option<ir::Permissions>,
     pub indexes: Vec<IndexAst>,
+    /// `aka(...)`: other words for the table.
+    pub aka: Vec<String>,
 }
 
 /// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.
@@ -62,6 +64,8 @@ pub struct FieldAst {
     pub rust_ty: syn::Type,
     pub comment: Option<String>,
     pub clauses: ir::FieldClauses,
+    /// `aka(...)`: other words for the field.
+    pub aka: Vec<String>,
     /// Where `computed` was written, for the index-over-COMPUTED error.
     pub computed_span: Option<Span>,
 }
@@ -165,6 +169,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             .as_ref()
             .map(|p| super::definitions::permissions(cx, p, true)),
         indexes: Vec::new(),
+        aka: attrs.aka.clone(),
     };
     if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
         cx.error_at(
@@ -342,6 +347,7 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
         rust_ty: f.ty.clone(),
         comment,
         clauses,
+        aka: attrs.aka.clone(),
         computed_span: attrs.clauses.computed.as_ref().map(|c| c.span()),
     })
 }
