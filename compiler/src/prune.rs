@@ -255,9 +255,8 @@ fn doc_text(table: &Table, options: DocOptions) -> String {
         }
         lines.push(line);
     }
-    let name_words: Vec<String> = table
-        .name
-        .split('_')
+    let name_words: Vec<String> = std::iter::once(table.name.as_str())
+        .chain(table.name.split('_'))
         .chain(if options.aka { table.aka.iter().map(String::as_str).collect() } else { Vec::new() })
         .map(str::to_lowercase)
         .collect();
@@ -265,7 +264,7 @@ fn doc_text(table: &Table, options: DocOptions) -> String {
         let mut extra: Vec<&str> = Vec::new();
         for w in &name_words {
             for s in crate::thesaurus::synonyms(w) {
-                if !extra.contains(&s) && !name_words.iter().any(|n| n == s) {
+                if !extra.contains(&s) && !name_words.iter().any(|n| n == s) && !s.contains('_') {
                     extra.push(s);
                 }
             }
@@ -345,7 +344,8 @@ pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
 /// The question-independent facts `fn::pruned_tables` reads for every table, as one SurrealQL
 /// object literal baked into the function (no read of `schema_doc` per call): `t` its cost,
 /// `g` the cost of its group (itself and a relation's ends), `p` its position, `e` its ends,
-/// `l` its links, `n` its neighbours, and `b` its relations by the table at their other end.
+/// `l` its links, `n` its neighbours, `a` the tables adjacent to it (neighbours and the far ends
+/// of its relations), and `b` its relations by the table at their other end.
 pub fn graph_literal(docs: &[TableDoc]) -> String {
     use crate::surql::quote_string as q;
     let index: HashMap<&str, &TableDoc> = docs.iter().map(|d| (d.name.as_str(), d)).collect();
@@ -363,9 +363,10 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
                     .filter_map(|e| index.get(e.as_str()))
                     .map(|e| e.tokens)
                     .sum::<usize>();
-            // Relations by their other end, in the order the rows list them.
+            // Relations by their other end, in the order the rows list them. A relation from the
+            // table to itself joins nothing new: it comes when ranked, never as a bridge.
             let mut by_end: Vec<(String, Vec<String>)> = Vec::new();
-            for (relation, other) in &d.edges {
+            for (relation, other) in d.edges.iter().filter(|(_, o)| *o != d.name) {
                 match by_end.iter_mut().find(|(o, _)| o == other) {
                     Some((_, rs)) => rs.push(relation.clone()),
                     None => by_end.push((other.clone(), vec![relation.clone()])),
@@ -375,14 +376,19 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
                 .iter()
                 .map(|(o, rs)| format!("{}: {}", q(o), list(rs)))
                 .collect();
+            // Adjacent: one step away, or across one relation (a customer's orders via `placed`).
+            let mut adjacent = d.neighbors.clone();
+            adjacent.extend(d.edges.iter().map(|(_, o)| o.clone()));
+            let adjacent = dedup(adjacent.into_iter().filter(|t| *t != d.name).collect());
             format!(
-                "{}: {{ t: {}, g: {group}, p: {}, e: {}, l: {}, n: {}, b: {{ {} }} }}",
+                "{}: {{ t: {}, g: {group}, p: {}, e: {}, l: {}, n: {}, a: {}, b: {{ {} }} }}",
                 q(&d.name),
                 d.tokens,
                 d.position,
                 list(&d.ends),
                 list(&d.links),
                 list(&d.neighbors),
+                list(&adjacent),
                 b.join(", ")
             )
         })

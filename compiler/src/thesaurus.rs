@@ -111,6 +111,18 @@ const GROUPS: &[&[&str]] = &[
     &["withholding", "tax"],
     &["credit", "refund"],
     &["segment", "audience", "group"],
+    &["sales", "sell", "sold", "selling", "revenue"],
+    &["purchase", "buy", "bought", "procurement"],
+    &["po", "purchase"],
+    &["driver", "drive", "drove", "driving"],
+    &["work_order", "production", "produce", "manufacture", "factory", "make", "made"],
+    &["return", "send", "sent", "back"],
+    &["acknowledged", "confirmed", "confirm", "signed"],
+    &["bin", "shelf", "location"],
+    &["scrap", "throw", "discard"],
+    &["incident", "hack", "hacking"],
+    &["reports_to", "boss", "manager", "supervisor"],
+    &["price", "cost", "charge"],
 ];
 
 /// Words that name people: a table named by one (or whose description's first sentence says
@@ -131,11 +143,14 @@ pub fn is_person_word(word: &str) -> bool {
     PERSON_WORDS.contains(&word)
 }
 
-/// The other words of every group that `word` (lower-case) belongs to, in group order, each once.
+/// The other words of every group that `word` (lower-case; a table name's word, or the whole
+/// name with its `_`) belongs to, in group order, each once. A plural `s` does not matter.
 pub fn synonyms(word: &str) -> Vec<&'static str> {
+    let stem = |w: &str| w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_owned();
+    let key = stem(word);
     let mut out: Vec<&'static str> = Vec::new();
-    for group in GROUPS.iter().filter(|g| g.contains(&word)) {
-        for w in group.iter().filter(|w| **w != word) {
+    for group in GROUPS.iter().filter(|g| g.iter().any(|w| stem(w) == key)) {
+        for w in group.iter().filter(|w| stem(w) != key) {
             if !out.contains(w) {
                 out.push(w);
             }
