@@ -22,13 +22,47 @@ struct Row {
 fn rows() -> Vec<Row> {
     let plain = DocOptions::PLAIN;
     vec![
-        Row { name: "full-text only", strategy: Strategy::FullText, docs: plain },
-        Row { name: "full-text + relation closure", strategy: Strategy::FullTextClosure, docs: plain },
-        Row { name: "+ schema synonyms (aka)", strategy: Strategy::FullTextClosure, docs: DocOptions { aka: true, ..plain } },
-        Row { name: "+ built-in thesaurus", strategy: Strategy::FullTextClosure, docs: DocOptions { thesaurus: true, ..plain } },
-        Row { name: "+ person hubs (who/whom)", strategy: Strategy::FullTextClosure, docs: DocOptions { hubs: true, ..plain } },
-        Row { name: "closure + aka + thesaurus + hubs (built)", strategy: Strategy::FullTextClosure, docs: DocOptions::BUILT },
-        Row { name: "built + hashed vectors", strategy: Strategy::FullTextVector, docs: DocOptions::BUILT },
+        Row {
+            name: "full-text only",
+            strategy: Strategy::FullText,
+            docs: plain,
+        },
+        Row {
+            name: "full-text + relation closure",
+            strategy: Strategy::FullTextClosure,
+            docs: plain,
+        },
+        Row {
+            name: "+ schema synonyms (aka)",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions { aka: true, ..plain },
+        },
+        Row {
+            name: "+ built-in thesaurus",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions {
+                thesaurus: true,
+                ..plain
+            },
+        },
+        Row {
+            name: "+ person hubs (who/whom)",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions {
+                hubs: true,
+                ..plain
+            },
+        },
+        Row {
+            name: "closure + aka + thesaurus + hubs (built)",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions::BUILT,
+        },
+        Row {
+            name: "built + hashed vectors",
+            strategy: Strategy::FullTextVector,
+            docs: DocOptions::BUILT,
+        },
     ]
 }
 
@@ -42,8 +76,10 @@ fn main() {
     let schema = &output.schema;
     let dimension = schema.settings.examples.dimension as usize;
     let read = |name: &str| {
-        prune_eval::read_questions(&std::fs::read_to_string(root.join("schemas").join(name)).unwrap())
-            .unwrap()
+        prune_eval::read_questions(
+            &std::fs::read_to_string(root.join("schemas").join(name)).unwrap(),
+        )
+        .unwrap()
     };
     let sets: Vec<(&str, Vec<Question>)> = vec![
         ("original", read("enterprise.questions.json")),

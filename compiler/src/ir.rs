@@ -67,7 +67,10 @@ pub struct Table {
     pub indexes: Vec<Index>,
     /// Other words for what the table holds (`#[surqlc(aka("vendor", ...))]`): searched by
     /// question-specific pruning, never shown in the prompt.
-    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "ir-serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub aka: Vec<String>,
 }
 
@@ -100,7 +103,10 @@ pub struct Field {
     /// `DEFAULT`, `VALUE`, `ASSERT`, ... : everything after the type.
     pub clauses: FieldClauses,
     /// Other words for the field (`#[surqlc(aka(...))]`): searched by pruning, never shown.
-    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "ir-serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub aka: Vec<String>,
 }
 

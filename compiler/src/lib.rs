@@ -14,7 +14,6 @@ pub mod diagnostic;
 pub mod front;
 pub mod ir;
 pub mod prune;
-pub mod thesaurus;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 pub mod prune_eval;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
@@ -23,6 +22,7 @@ pub mod prune_run;
 pub mod runtime;
 pub mod suggest;
 pub mod surql;
+pub mod thesaurus;
 #[cfg(feature = "validate")]
 pub mod validate;
 

@@ -444,7 +444,11 @@ async fn prune(args: PruneArgs) -> Result<(), Failure> {
     let questions = match (&args.question, &args.questions) {
         (Some(q), _) => vec![q.clone()],
         (None, Some(file)) => prune_run::read_questions(file)?,
-        (None, None) => return Err(Failure::BadInput("error: give --question Q or --questions FILE".into())),
+        (None, None) => {
+            return Err(Failure::BadInput(
+                "error: give --question Q or --questions FILE".into(),
+            ))
+        }
     };
     let vector = (!args.vector.is_empty()).then_some(args.vector);
     let pruner = Pruner::open(
@@ -459,12 +463,22 @@ async fn prune(args: PruneArgs) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     for q in &questions {
         let choice = pruner.choose(q).await?;
+        if choice.fallback && args.format == Format::Json {
+            eprintln!(
+                "note: no table shares a word with {:?}: fallback tables",
+                choice.question
+            );
+        }
         let line = match args.format {
             Format::Json => format!("{}\n", prune_run::json_line(&choice)),
             Format::Text => prune_run::text(&choice),
         };
         // A closed pipe (`| head`) ends the output, not the process with a panic.
-        if out.write_all(line.as_bytes()).and_then(|_| out.flush()).is_err() {
+        if out
+            .write_all(line.as_bytes())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
             return Ok(());
         }
     }

@@ -257,7 +257,11 @@ fn doc_text(table: &Table, options: DocOptions) -> String {
     }
     let name_words: Vec<String> = std::iter::once(table.name.as_str())
         .chain(table.name.split('_'))
-        .chain(if options.aka { table.aka.iter().map(String::as_str).collect() } else { Vec::new() })
+        .chain(if options.aka {
+            table.aka.iter().map(String::as_str).collect()
+        } else {
+            Vec::new()
+        })
         .map(str::to_lowercase)
         .collect();
     if options.thesaurus {
@@ -400,13 +404,16 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
 /// tables, the tables value hints describe (what the schema's author thought worth showing),
 /// then every table by how many tables it connects (the hubs a question most likely needs).
 pub fn fallback_order(schema: &Schema, docs: &[TableDoc]) -> Vec<String> {
-    let mut out: Vec<String> = docs.iter().filter(|d| d.always).map(|d| d.name.clone()).collect();
+    let mut out: Vec<String> = docs
+        .iter()
+        .filter(|d| d.always)
+        .map(|d| d.name.clone())
+        .collect();
     let exposed: HashSet<&str> = docs.iter().map(|d| d.name.as_str()).collect();
     for h in &schema.settings.value_hints {
         let table = match h {
-            crate::ir::ValueHint::Distinct { field, .. } | crate::ir::ValueHint::Range { field } => {
-                Some(field.table.as_str())
-            }
+            crate::ir::ValueHint::Distinct { field, .. }
+            | crate::ir::ValueHint::Range { field } => Some(field.table.as_str()),
             crate::ir::ValueHint::Ids { table, .. } => Some(table.as_str()),
             crate::ir::ValueHint::Note(_) => None,
         };
@@ -424,7 +431,9 @@ pub fn fallback_order(schema: &Schema, docs: &[TableDoc]) -> Vec<String> {
 /// the first sentence of its comment.
 pub fn catalog_line(table: &Table) -> String {
     let name = match &table.kind {
-        TableKind::Relation { from, to } => format!("{} ({from}->{}->{to})", table.name, table.name),
+        TableKind::Relation { from, to } => {
+            format!("{} ({from}->{}->{to})", table.name, table.name)
+        }
         TableKind::Normal => table.name.clone(),
     };
     match table.comment.as_deref() {
@@ -600,7 +609,11 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
             total.to_string()
         })
         .collect();
-    let always: Vec<String> = docs.iter().filter(|d| d.always).map(|d| d.name.clone()).collect();
+    let always: Vec<String> = docs
+        .iter()
+        .filter(|d| d.always)
+        .map(|d| d.name.clone())
+        .collect();
     Some(TemplateContext {
         graph: graph_literal(&docs),
         always: list(&always),
@@ -751,12 +764,19 @@ mod tests {
         let docs = table_docs(&s);
         assert!(!docs[0].doc.contains("mobile"), "{}", docs[0].doc);
         assert!(!docs[0].doc.contains("Personal"), "{}", docs[0].doc);
-        assert!(docs[0].doc.contains("tier: Level. (plan level)"), "{}", docs[0].doc);
+        assert!(
+            docs[0].doc.contains("tier: Level. (plan level)"),
+            "{}",
+            docs[0].doc
+        );
         assert!(docs[0].doc.contains("patron\npatron"), "{}", docs[0].doc);
         // The thesaurus's words for the name, and a customer is someone "who" questions are about.
         assert!(docs[0].doc.contains("client"), "{}", docs[0].doc);
         assert!(docs[0].doc.contains(crate::thesaurus::PERSON_HUB_WORDS));
-        assert!(!docs[2].doc.contains(crate::thesaurus::PERSON_HUB_WORDS), "a relation is no person");
+        assert!(
+            !docs[2].doc.contains(crate::thesaurus::PERSON_HUB_WORDS),
+            "a relation is no person"
+        );
         let plain = table_docs_with(&s, DocOptions::PLAIN);
         assert!(!plain[0].doc.contains("patron") && !plain[0].doc.contains("client"));
         assert!(!plain[0].doc.contains("plan level") && !plain[0].doc.contains("mobile"));
@@ -768,18 +788,40 @@ mod tests {
         let docs = table_docs(&s);
         let graph = graph_literal(&docs);
         let group = docs[2].tokens + docs[0].tokens + docs[1].tokens;
-        assert!(graph.contains(&format!("\"placed\": {{ t: {}, g: {group}, p: 2, e: [\"customer\", \"purchase\"]", docs[2].tokens)), "{graph}");
-        assert!(graph.contains("b: { \"purchase\": [\"placed\"] }"), "{graph}");
+        assert!(
+            graph.contains(&format!(
+                "\"placed\": {{ t: {}, g: {group}, p: 2, e: [\"customer\", \"purchase\"]",
+                docs[2].tokens
+            )),
+            "{graph}"
+        );
+        assert!(
+            graph.contains("b: { \"purchase\": [\"placed\"] }"),
+            "{graph}"
+        );
         // Always first, then by connections (customer, purchase and placed have two each: prompt order).
-        assert_eq!(fallback_order(&s, &docs), ["customer", "purchase", "placed"]);
-        assert_eq!(catalog_line(&s.tables[2]), "placed (customer->placed->purchase): The placed table");
-        assert_eq!(oversized_groups(&docs, (group - 1) as u32), [("placed".to_owned(), group)]);
+        assert_eq!(
+            fallback_order(&s, &docs),
+            ["customer", "purchase", "placed"]
+        );
+        assert_eq!(
+            catalog_line(&s.tables[2]),
+            "placed (customer->placed->purchase): The placed table"
+        );
+        assert_eq!(
+            oversized_groups(&docs, (group - 1) as u32),
+            [("placed".to_owned(), group)]
+        );
         assert!(oversized_groups(&docs, group as u32).is_empty());
         // The build warns only when pruning is on and the whole block does not fit.
         let mut small = s.clone();
         small.settings.prune.as_mut().unwrap().budget = docs[2].tokens as u32;
         let w = warnings(&small);
-        assert!(w.iter().any(|m| m.contains("relation `placed` with its end tables")), "{w:?}");
+        assert!(
+            w.iter()
+                .any(|m| m.contains("relation `placed` with its end tables")),
+            "{w:?}"
+        );
         small.settings.prune = None;
         assert!(warnings(&small).is_empty());
     }

@@ -23,6 +23,10 @@ pub struct Choice {
     pub tables: Vec<String>,
     /// o200k_base tokens of the schema block those tables make.
     pub tokens: usize,
+    /// No table shares a word with the question: the tables are pruning's fallback (the `always`
+    /// tables, those value hints describe, the most connected), as the prompt says.
+    #[serde(skip)]
+    pub fallback: bool,
 }
 
 /// A loaded schema, ready to answer questions.
@@ -81,7 +85,9 @@ impl Pruner {
         }
         let prune = settings(&schema, budget, vector.is_some());
         if prune.budget == 0 {
-            return Err(Failure::BadInput("error: --budget must be at least 1".into()));
+            return Err(Failure::BadInput(
+                "error: --budget must be at least 1".into(),
+            ));
         }
         let budget = prune.budget;
         let fuses = prune.mix == RetrievalMix::FullTextVector;
@@ -100,11 +106,13 @@ impl Pruner {
             database: schema.name.clone(),
             ..Target::default()
         };
-        let db = db::connect(&target)
-            .await
-            .map_err(|e| Failure::Failed(format!("error: cannot open the embedded database: {e}")))?;
+        let db = db::connect(&target).await.map_err(|e| {
+            Failure::Failed(format!("error: cannot open the embedded database: {e}"))
+        })?;
         db::execute(&db, &surql).await.map_err(|e| {
-            Failure::Failed(format!("error: the database rejected the generated schema: {e}"))
+            Failure::Failed(format!(
+                "error: the database rejected the generated schema: {e}"
+            ))
         })?;
         if let Some(seed) = seed {
             crate::session::load_file(&db, seed).await?;
@@ -124,7 +132,7 @@ impl Pruner {
             .db
             .query(
                 "LET $t = fn::pruned_tables($q, $v, $b, true);
-                 RETURN { tables: $t, block: fn::pruned_block($t, $b) }",
+                 RETURN { tables: $t, block: fn::pruned_block($t, $b), matches: fn::pruned_matches($q) }",
             )
             .bind(("q", question.to_owned()))
             .bind(("v", self.vector.clone()))
@@ -136,7 +144,7 @@ impl Pruner {
             .take(1)
             .map_err(|e| Failure::Failed(format!("error: fn::pruned_tables failed: {e}")))?;
         let value = value.into_json_value();
-        let tables = value["tables"]
+        let tables: Vec<String> = value["tables"]
             .as_array()
             .into_iter()
             .flatten()
@@ -144,6 +152,9 @@ impl Pruner {
             .collect();
         let block = value["block"].as_str().unwrap_or_default();
         Ok(Choice {
+            // Not every table shown, and none matched: the fallback chose them.
+            fallback: value["matches"] == false
+                && tables.len() < self.schema.settings.exposed.len(),
             question: question.to_owned(),
             tables,
             tokens: Encoding::O200kBase.count(block),
@@ -192,11 +203,16 @@ pub fn json_line(choice: &Choice) -> String {
 /// The text report of one question.
 pub fn text(choice: &Choice) -> String {
     format!(
-        "{}\n  {} table{}, {} tokens: {}\n",
+        "{}\n  {} table{}, {} tokens: {}\n{}",
         choice.question,
         choice.tables.len(),
         if choice.tables.len() == 1 { "" } else { "s" },
         choice.tokens,
-        choice.tables.join(", ")
+        choice.tables.join(", "),
+        if choice.fallback {
+            "  note: no table shares a word with the question; these are the fallback tables (always, value hints, most connected)\n"
+        } else {
+            ""
+        }
     )
 }

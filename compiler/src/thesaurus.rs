@@ -9,7 +9,14 @@
 
 /// Synonym groups. A word may be in more than one group.
 const GROUPS: &[&[&str]] = &[
-    &["customer", "client", "buyer", "shopper", "purchaser", "account"],
+    &[
+        "customer",
+        "client",
+        "buyer",
+        "shopper",
+        "purchaser",
+        "account",
+    ],
     &["supplier", "vendor", "provider", "seller"],
     &["employee", "staff", "worker", "personnel", "colleague"],
     &["candidate", "applicant"],
@@ -115,7 +122,15 @@ const GROUPS: &[&[&str]] = &[
     &["purchase", "buy", "bought", "procurement"],
     &["po", "purchase"],
     &["driver", "drive", "drove", "driving"],
-    &["work_order", "production", "produce", "manufacture", "factory", "make", "made"],
+    &[
+        "work_order",
+        "production",
+        "produce",
+        "manufacture",
+        "factory",
+        "make",
+        "made",
+    ],
     &["return", "send", "sent", "back"],
     &["acknowledged", "confirmed", "confirm", "signed"],
     &["bin", "shelf", "location"],
@@ -128,11 +143,47 @@ const GROUPS: &[&[&str]] = &[
 /// Words that name people: a table named by one (or whose description's first sentence says
 /// "person" or "people") is where "who" and "whom" lead.
 const PERSON_WORDS: &[&str] = &[
-    "person", "people", "employee", "staff", "worker", "contact", "candidate", "applicant",
-    "driver", "member", "user", "customer", "client", "patient", "student", "teacher", "author",
-    "agent", "representative", "rep", "manager", "owner", "guest", "visitor", "volunteer",
-    "tenant", "subscriber", "player", "passenger", "traveller", "doctor", "nurse", "rider",
-    "attendee", "participant", "speaker", "reviewer", "buyer", "seller", "landlord", "contractor",
+    "person",
+    "people",
+    "employee",
+    "staff",
+    "worker",
+    "contact",
+    "candidate",
+    "applicant",
+    "driver",
+    "member",
+    "user",
+    "customer",
+    "client",
+    "patient",
+    "student",
+    "teacher",
+    "author",
+    "agent",
+    "representative",
+    "rep",
+    "manager",
+    "owner",
+    "guest",
+    "visitor",
+    "volunteer",
+    "tenant",
+    "subscriber",
+    "player",
+    "passenger",
+    "traveller",
+    "doctor",
+    "nurse",
+    "rider",
+    "attendee",
+    "participant",
+    "speaker",
+    "reviewer",
+    "buyer",
+    "seller",
+    "landlord",
+    "contractor",
 ];
 
 /// The words a person table gets: what a question about someone says instead of the table's name.
@@ -146,7 +197,12 @@ pub fn is_person_word(word: &str) -> bool {
 /// The other words of every group that `word` (lower-case; a table name's word, or the whole
 /// name with its `_`) belongs to, in group order, each once. A plural `s` does not matter.
 pub fn synonyms(word: &str) -> Vec<&'static str> {
-    let stem = |w: &str| w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_owned();
+    let stem = |w: &str| {
+        w.strip_suffix('s')
+            .filter(|s| s.len() > 2)
+            .unwrap_or(w)
+            .to_owned()
+    };
     let key = stem(word);
     let mut out: Vec<&'static str> = Vec::new();
     for group in GROUPS.iter().filter(|g| g.iter().any(|w| stem(w) == key)) {

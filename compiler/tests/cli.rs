@@ -349,14 +349,26 @@ fn prune_prints_the_tables_each_question_gets() {
     .unwrap();
     let q = questions.to_str().unwrap();
     // The store has no prune(...): the flag's budget applies, one JSON object per question and line.
-    let o = surqlc(&["prune", "schemas/store.rs", "--questions", q, "--budget", "300", "--format", "json"]);
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--questions",
+        q,
+        "--budget",
+        "300",
+        "--format",
+        "json",
+    ]);
     assert_status(&o, 0);
     let lines: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect();
     assert_eq!(lines.len(), 2, "{}", stdout(&o));
-    assert_eq!(lines[1]["question"], "How many units were on each order line?");
+    assert_eq!(
+        lines[1]["question"],
+        "How many units were on each order line?"
+    );
     for line in &lines {
         let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["question", "tables", "tokens"]);
@@ -374,17 +386,44 @@ fn prune_prints_the_tables_each_question_gets() {
         stdout(&o)
     );
     // Bad input: a clear line, status 2.
-    let o = surqlc(&["prune", "schemas/store.rs", "--question", "x", "--budget", "0"]);
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--question",
+        "x",
+        "--budget",
+        "0",
+    ]);
     assert_status(&o, 2);
-    assert!(stderr(&o).contains("--budget must be at least 1"), "{}", stderr(&o));
-    let o = surqlc(&["prune", "schemas/store.rs", "--questions", "no/such/file.txt"]);
+    assert!(
+        stderr(&o).contains("--budget must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--questions",
+        "no/such/file.txt",
+    ]);
     assert_status(&o, 2);
-    assert!(stderr(&o).contains("cannot read no/such/file.txt"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot read no/such/file.txt"),
+        "{}",
+        stderr(&o)
+    );
     let o = surqlc(&["prune", "schemas/store.rs"]);
     assert_status(&o, 2);
     // A closed stdout ends the output quietly, never with a panic.
     let mut child = Command::new(env!("CARGO_BIN_EXE_surqlc"))
-        .args(["prune", "schemas/store.rs", "--questions", q, "--budget", "300"])
+        .args([
+            "prune",
+            "schemas/store.rs",
+            "--questions",
+            q,
+            "--budget",
+            "300",
+        ])
         .current_dir(root())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -392,5 +431,10 @@ fn prune_prints_the_tables_each_question_gets() {
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -461,9 +461,14 @@ fn rename_all(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<R
 fn aka(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut Vec<String>) -> syn::Result<()> {
     let content;
     syn::parenthesized!(content in meta.input);
-    let words = content.parse_terminated(|input: syn::parse::ParseStream| input.parse::<LitStr>(), syn::Token![,])?;
+    let words = content.parse_terminated(
+        |input: syn::parse::ParseStream| input.parse::<LitStr>(),
+        syn::Token![,],
+    )?;
     if words.is_empty() {
-        return Err(meta.error("`aka(...)` needs at least one word, e.g. aka(\"vendor\", \"provider\")"));
+        return Err(
+            meta.error("`aka(...)` needs at least one word, e.g. aka(\"vendor\", \"provider\")")
+        );
     }
     for w in words {
         let value = w.value();
@@ -492,8 +497,18 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
             Err(unknown(
                 meta,
                 "a table",
-                &format!("`rename = \"...\"`, `aka(\"...\", ...)`, {}", super::clauses::TABLE_ITEMS),
-                &["rename", "aka", "schemaless", "enforced", "permissions", "index"],
+                &format!(
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, {}",
+                    super::clauses::TABLE_ITEMS
+                ),
+                &[
+                    "rename",
+                    "aka",
+                    "schemaless",
+                    "enforced",
+                    "permissions",
+                    "index",
+                ],
             ))
         }
     });
