@@ -385,6 +385,21 @@ fn prune_prints_the_tables_each_question_gets() {
         "{}",
         stdout(&o)
     );
+    // A question no table shares a word with gets the fallback tables, and is told so.
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--question",
+        "zzz qqq",
+        "--budget",
+        "300",
+    ]);
+    assert_status(&o, 0);
+    assert!(
+        stdout(&o).contains("note: no table shares a word with the question"),
+        "{}",
+        stdout(&o)
+    );
     // Bad input: a clear line, status 2.
     let o = surqlc(&[
         "prune",
