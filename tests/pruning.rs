@@ -380,6 +380,34 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
             assert_eq!(choice.tokens, Encoding::O200kBase.count(&block));
             assert!(choice.tokens <= BUDGET as usize);
         }
+        // The two-step path: a catalogue within the budget, then the prompt for the tables a model chose.
+        let catalog = db::query_string(&db, "RETURN fn::table_catalog()")
+            .await
+            .unwrap();
+        assert_eq!(catalog.lines().count(), docs.len(), "{catalog}");
+        assert!(
+            catalog.contains("contains (purchase->contains->product): One line of an order"),
+            "{catalog}"
+        );
+        assert!(Encoding::O200kBase.count(&catalog) <= BUDGET as usize);
+        let chosen: String = db
+            .query("RETURN fn::nl2surql_prompt_tables('Units per order?', [0.92, 0.0, 0.4, 0.0], ['contains', 'nope'])")
+            .await
+            .unwrap()
+            .check()
+            .unwrap()
+            .take::<Option<String>>(0)
+            .unwrap()
+            .unwrap();
+        let ends: Vec<&str> = docs
+            .iter()
+            .filter(|d| ["purchase", "contains", "product"].contains(&d.name.as_str()))
+            .map(|d| d.block.as_str())
+            .collect();
+        assert!(
+            chosen.contains(&format!("SCHEMA\n{}\n\n", ends.join("\n\n"))),
+            "{chosen}"
+        );
         // The budget: the flag, else the schema's, else 2,000.
         let own = surqlc::prune_run::Pruner::open(&[path], None, None, None, None)
             .await
