@@ -173,6 +173,7 @@ pub enum ProjectStatus {
 
 /// A company or person that buys from us. Orders: customer->placed->sales_order. Contacts: customer->employs_contact->contact.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("client", "account"))]
 pub struct Customer {
     /// Legal or display name of the customer.
     pub name: String,
@@ -212,6 +213,7 @@ pub struct EmploysContact {
 
 /// A prospective customer not yet qualified by sales.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("prospect"))]
 pub struct Lead {
     /// Company name the lead gave.
     pub company: String,
@@ -229,6 +231,7 @@ pub struct Lead {
 
 /// A potential deal with a customer, tracked through the sales pipeline.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("deal"))]
 pub struct Opportunity {
     /// Customer the deal is with.
     pub customer: Link<Customer>,
@@ -246,6 +249,7 @@ pub struct Opportunity {
 
 /// A priced offer sent to a customer for an opportunity.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("offer", "proposal"))]
 pub struct Quote {
     /// Opportunity the quote belongs to.
     pub opportunity: Link<Opportunity>,
@@ -298,6 +302,7 @@ pub struct OrderLine {
 
 /// A geographic sales territory with its own targets.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("territory"))]
 pub struct SalesRegion {
     /// Region name, e.g. 'DACH' or 'Nordics'.
     pub name: String,
@@ -372,6 +377,7 @@ pub struct Discount {
 
 /// A signed framework agreement with a customer.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("agreement"))]
 pub struct Contract {
     /// Customer that signed the contract.
     pub customer: Link<Customer>,
@@ -511,6 +517,7 @@ pub struct ProductReview {
 
 /// A set of products sold together at one price.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("package deal", "kit"))]
 pub struct ProductBundle {
     /// Bundle name.
     pub name: String,
@@ -540,6 +547,7 @@ pub struct ProductAttribute {
 
 /// The warranty terms of a product.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("guarantee"))]
 pub struct Warranty {
     /// Product covered.
     pub product: Link<Product>,
@@ -624,6 +632,7 @@ pub struct InventoryCount {
 
 /// A production or supplier batch of a product, for traceability and expiry.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("batch"))]
 pub struct Lot {
     /// Product of the batch.
     pub product: Link<Product>,
@@ -704,6 +713,7 @@ pub struct GoodsReceipt {
 
 /// A company we buy goods or services from.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("vendor"))]
 pub struct Supplier {
     /// Supplier name.
     pub name: String,
@@ -812,6 +822,7 @@ pub struct Supplies {
 
 /// A request for quotation sent to several suppliers.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("tender", "request for quotation"))]
 pub struct Rfq {
     /// What we asked prices for.
     pub title: String,
@@ -836,6 +847,7 @@ pub struct BidOn {
 
 /// A person employed by the company. Manager: employee->reports_to->employee.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("staff member", "colleague"))]
 pub struct Employee {
     /// First and last name.
     pub full_name: String,
@@ -910,6 +922,7 @@ pub struct Salary {
 
 /// A request for time off.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("holiday", "vacation", "time off"))]
 pub struct LeaveRequest {
     /// Employee asking for leave.
     pub employee: Link<Employee>,
@@ -953,6 +966,7 @@ pub struct Timesheet {
 
 /// A yearly or half-yearly performance review.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("appraisal"))]
 pub struct PerformanceReview {
     /// Reviewed employee.
     pub employee: Link<Employee>,
@@ -1023,6 +1037,7 @@ pub struct HasSkill {
 
 /// A vacancy we are recruiting for.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("vacancy"))]
 pub struct JobOpening {
     /// Position to fill.
     pub job_position: Link<JobPosition>,
@@ -1036,6 +1051,7 @@ pub struct JobOpening {
 
 /// A person applying for a job.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("applicant"))]
 pub struct Candidate {
     /// Name.
     pub full_name: String,
@@ -1152,6 +1168,7 @@ pub struct PayrollRun {
 
 /// An employee's pay for one payroll run.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("pay packet", "pay stub"))]
 pub struct Payslip {
     /// Run it belongs to.
     pub payroll_run: Link<PayrollRun>,
@@ -1160,6 +1177,7 @@ pub struct Payslip {
     /// Gross pay in EUR.
     pub gross: Decimal,
     /// Net pay after tax and deductions, EUR.
+    #[surqlc(aka("take-home pay"))]
     pub net: Decimal,
     /// Income tax withheld, EUR.
     pub tax: Decimal,
@@ -1415,6 +1433,7 @@ pub struct ExchangeRate {
 
 /// A sales tax (VAT) rate of a country.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("VAT"))]
 pub struct TaxRate {
     /// ISO-3166 alpha-2 country code.
     pub country: String,
@@ -1441,6 +1460,7 @@ pub struct FixedAsset {
 
 /// A depreciation booking of a fixed asset for a period.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("write-down"))]
 pub struct Depreciation {
     /// Depreciated asset.
     pub asset: Link<FixedAsset>,
@@ -1452,6 +1472,7 @@ pub struct Depreciation {
 
 /// Money the company borrowed.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("borrowing"))]
 pub struct Loan {
     /// Bank or lender.
     pub lender: String,
@@ -1482,6 +1503,7 @@ pub struct AuditFinding {
 
 /// A customer's request or problem handled by support. Comments: support_ticket->has_comment->ticket_comment.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("help request", "case"))]
 pub struct SupportTicket {
     /// One-line summary.
     pub subject: String,
@@ -1625,6 +1647,7 @@ pub struct ReturnRequest {
 
 /// A formal complaint from a customer.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("grievance"))]
 pub struct Complaint {
     /// Complaining customer.
     pub customer: Link<Customer>,
@@ -1640,6 +1663,7 @@ pub struct Complaint {
 
 /// A transport company that moves our shipments.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("courier"))]
 pub struct Carrier {
     /// Carrier name, e.g. 'DHL Freight'.
     pub name: String,
@@ -1720,6 +1744,7 @@ pub struct Route {
 
 /// A truck or van of our own fleet.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("truck", "van"))]
 pub struct Vehicle {
     /// Licence plate.
     pub plate: String,
@@ -1942,6 +1967,7 @@ pub struct WebVisit {
 
 /// A coupon code handed out by a campaign.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("discount code", "voucher"))]
 pub struct Coupon {
     /// Campaign that issued it.
     pub campaign: Link<Campaign>,
@@ -2142,6 +2168,7 @@ pub struct RoomBooking {
 
 /// A rental contract for an office or warehouse.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("rent agreement"))]
 pub struct Lease {
     /// Leased office.
     pub office: Option<Link<Office>>,
@@ -2155,6 +2182,7 @@ pub struct Lease {
 
 /// An information security incident.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("breach"))]
 pub struct SecurityIncident {
     /// What happened.
     pub title: String,
@@ -2258,6 +2286,7 @@ pub struct ChangeRequest {
 
 /// A dispute or lawsuit the company is party to.
 #[derive(Debug, Clone, Serialize, Deserialize, Table)]
+#[surqlc(aka("lawsuit"))]
 pub struct LegalCase {
     /// Case name.
     pub title: String,

@@ -103,6 +103,27 @@ fn the_enterprise_benchmark() {
             }
         }
 
+        // Questions in other words than the schema's (written from a description of the company,
+        // labelled afterwards): the thesaurus, synonyms and person hubs keep most of them whole.
+        let paraphrased =
+            prune_eval::read_questions(&read(root().join("schemas/enterprise.paraphrased.json")))
+                .unwrap();
+        assert!(paraphrased.len() >= 80);
+        let report = prune_eval::evaluate(
+            &db,
+            Strategy::FullTextClosure,
+            &paraphrased,
+            prune.budget,
+            dimension,
+        )
+        .await
+        .unwrap();
+        assert!(
+            report.recall() >= 0.90,
+            "paraphrased: {:.1}% of questions get every table",
+            100.0 * report.recall()
+        );
+
         // No budget is exceeded, whatever the strategy.
         for budget in [1, 150, 1200, full - 1] {
             for q in questions.iter().step_by(29) {
@@ -285,6 +306,341 @@ fn bad_prune_settings_are_errors_with_positions() {
         found
             .iter()
             .any(|m| m.starts_with("6:12: the table `schema_doc` is where prune")),
+        "{found:#?}"
+    );
+}
+
+/// `fn::pruned_tables` of a loaded database.
+async fn pruned_tables(db: &Db, question: &str, budget: u32) -> Vec<String> {
+    db.query("RETURN fn::pruned_tables($q, NONE, $b, true)")
+        .bind(("q", question.to_owned()))
+        .bind(("b", budget))
+        .await
+        .unwrap()
+        .check()
+        .unwrap()
+        .take::<Vec<String>>(0)
+        .unwrap()
+}
+
+async fn pruned_prompt(db: &Db, question: &str) -> String {
+    db.query("RETURN fn::nl2surql_prompt_pruned($q, $v)")
+        .bind(("q", question.to_owned()))
+        .bind(("v", vec![0.92, 0.0, 0.4, 0.0]))
+        .await
+        .unwrap()
+        .check()
+        .unwrap()
+        .take::<Option<String>>(0)
+        .unwrap()
+        .unwrap_or_default()
+}
+
+#[test]
+fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune() {
+    block_on(async {
+        const BUDGET: u32 = 300;
+        let path = schema_file(
+            "pruned_store_300",
+            &pruned_store(&format!("prune(budget = {BUDGET})")),
+        );
+        let mut b = surqlc::Builder::new();
+        b.schema(&path).cargo_metadata(false);
+        let output = b.generate().unwrap();
+        let db = loaded(&[&output.schema_surql]).await;
+        let docs = surqlc::prune::table_docs(&output.schema);
+        // The store without prune(...), the budget from the command line.
+        let plain = root().join("schemas/store.rs");
+        let pruner =
+            surqlc::prune_run::Pruner::open(&[plain.clone()], None, None, Some(BUDGET), None)
+                .await
+                .unwrap();
+        for q in [
+            "Which category earns us the most money?",
+            "units on an order line",
+            "Who are our customers?",
+            "?!",
+        ] {
+            let expected = pruned_tables(&db, q, BUDGET).await;
+            let choice = pruner.choose(q).await.unwrap();
+            assert_eq!(choice.tables, expected, "{q}");
+            // The prompt shows exactly those tables' stored blocks, in prompt order.
+            let block: Vec<&str> = docs
+                .iter()
+                .filter(|d| expected.contains(&d.name))
+                .map(|d| d.block.as_str())
+                .collect();
+            let block = block.join("\n\n");
+            assert!(
+                pruned_prompt(&db, q)
+                    .await
+                    .contains(&format!("{block}\n\n")),
+                "{q}"
+            );
+            assert_eq!(choice.tokens, Encoding::O200kBase.count(&block));
+            assert!(choice.tokens <= BUDGET as usize);
+        }
+        // The two-step path: a catalogue within the budget, then the prompt for the tables a model chose.
+        let catalog = db::query_string(&db, "RETURN fn::table_catalog()")
+            .await
+            .unwrap();
+        assert_eq!(catalog.lines().count(), docs.len(), "{catalog}");
+        assert!(
+            catalog.contains("contains (purchase->contains->product): One line of an order"),
+            "{catalog}"
+        );
+        assert!(Encoding::O200kBase.count(&catalog) <= BUDGET as usize);
+        let chosen: String = db
+            .query("RETURN fn::nl2surql_prompt_tables('Units per order?', [0.92, 0.0, 0.4, 0.0], ['contains', 'nope'])")
+            .await
+            .unwrap()
+            .check()
+            .unwrap()
+            .take::<Option<String>>(0)
+            .unwrap()
+            .unwrap();
+        let ends: Vec<&str> = docs
+            .iter()
+            .filter(|d| ["purchase", "contains", "product"].contains(&d.name.as_str()))
+            .map(|d| d.block.as_str())
+            .collect();
+        assert!(
+            chosen.contains(&format!("SCHEMA\n{}\n\n", ends.join("\n\n"))),
+            "{chosen}"
+        );
+        // The budget: the flag, else the schema's, else 2,000.
+        let own = surqlc::prune_run::Pruner::open(&[path], None, None, None, None)
+            .await
+            .unwrap();
+        assert_eq!(own.budget, BUDGET);
+        let default = surqlc::prune_run::Pruner::open(&[plain], None, None, None, None)
+            .await
+            .unwrap();
+        assert_eq!(default.budget, surqlc::prune_run::DEFAULT_BUDGET);
+        // The whole block fits 2,000 tokens: every table.
+        assert_eq!(
+            default.choose("anything").await.unwrap().tables,
+            output.schema.settings.exposed
+        );
+    });
+}
+
+#[test]
+fn a_relation_too_big_with_its_ends_comes_alone_and_a_question_matching_nothing_falls_back() {
+    block_on(async {
+        let path = schema_file("pruned_store_9", &pruned_store("prune(budget = 9)"));
+        let mut b = surqlc::Builder::new();
+        b.schema(&path).cargo_metadata(false);
+        let output = b.generate().unwrap();
+        let docs = surqlc::prune::table_docs(&output.schema);
+        let cost = |t: &str| docs.iter().find(|d| d.name == t).unwrap().tokens as u32;
+        // The build says what cannot fit.
+        let warnings: Vec<String> = output.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("the table `customer` alone costs")),
+            "{warnings:#?}"
+        );
+        let db = loaded(&[&output.schema_surql]).await;
+        // `contains` with `purchase` and `product` is over this budget; alone it fits.
+        let budget = cost("contains") + 1;
+        assert!(cost("contains") + cost("purchase") + cost("product") > budget);
+        let tables = pruned_tables(&db, "qty and unit price of contains", budget).await;
+        assert!(tables.contains(&"contains".to_owned()), "{tables:?}");
+        // No table shares a word with the question: the tables value hints describe come first
+        // (customer, product, purchase), not the first tables in source order.
+        let matches = |q: &'static str| {
+            let db = &db;
+            async move {
+                db.query("RETURN fn::pruned_matches($q)")
+                    .bind(("q", q))
+                    .await
+                    .unwrap()
+                    .check()
+                    .unwrap()
+                    .take::<Option<bool>>(0)
+                    .unwrap()
+                    .unwrap()
+            }
+        };
+        assert!(!matches("zzz qqq").await && matches("order lines").await);
+        let budget = cost("customer") + cost("product");
+        assert_eq!(
+            pruned_tables(&db, "zzz qqq", budget).await,
+            ["customer", "product"]
+        );
+        // And the prompt says so (only then).
+        let note = "-- No table's name or description shares a word with the question";
+        let path = schema_file(
+            "pruned_store_fallback",
+            &pruned_store(&format!("prune(budget = {budget})")),
+        );
+        let mut b = surqlc::Builder::new();
+        b.schema(&path).cargo_metadata(false);
+        let db = loaded(&[&b.generate().unwrap().schema_surql]).await;
+        assert!(pruned_prompt(&db, "zzz qqq").await.contains(note));
+        assert!(!pruned_prompt(&db, "order lines").await.contains(note));
+    });
+}
+
+/// `fn::nl2surql_prompt_pruned` on `conn` (the owner's or an agent's session).
+async fn pruned_prompt_on(
+    conn: &surqlc::runtime::surrealdb::Surreal<surqlc::runtime::surrealdb::engine::any::Any>,
+    question: &str,
+    qvec: Vec<f64>,
+) -> Result<String, String> {
+    let mut r = conn
+        .query("RETURN fn::nl2surql_prompt_pruned($q, $v)")
+        .bind(("q", question.to_owned()))
+        .bind(("v", qvec))
+        .await
+        .and_then(|r| r.check())
+        .map_err(|e| e.to_string())?;
+    Ok(r.take::<Option<String>>(0)
+        .map_err(|e| e.to_string())?
+        .unwrap_or_default())
+}
+
+#[test]
+fn the_agent_gets_the_pruned_prompt_the_application_gets_under_either_mechanism() {
+    use surqlc::access::{self, Mechanism};
+    const PASSWORD: &str = "prune-agent";
+    block_on(async {
+        // Record access: the library hides a field and a table.
+        let library = read(root().join("schemas/library.rs")).replace(
+            "    max_rows = 25\n)]",
+            "    max_rows = 25,\n    prune(budget = 200)\n)]",
+        );
+        let path = schema_file("pruned_library", &library);
+        let mut b = surqlc::Builder::new();
+        b.schema(&path)
+            .cargo_metadata(false)
+            .agent_password(PASSWORD);
+        let output = b.generate().unwrap();
+        assert!(output.schema.settings.prune.is_some());
+        assert_eq!(access::mechanism(&output.schema), Mechanism::RecordAccess);
+        let db = loaded(&[
+            &output.schema_surql,
+            "CREATE library_example SET question = 'Which books are there?', surql = 'SELECT title FROM book LIMIT 5', embedding = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];",
+        ])
+        .await;
+        let agent =
+            surqlc::runtime::signin_record_agent(&db, "ai", "store", "librarian_bot", PASSWORD)
+                .await
+                .unwrap();
+        let q = "Which books did members borrow?";
+        let v = vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let owner = pruned_prompt_on(&db, q, v.clone()).await.unwrap();
+        assert!(
+            owner.contains("DEFINE TABLE") && owner.contains("SELECT title FROM book"),
+            "{owner}"
+        );
+        assert_eq!(
+            pruned_prompt_on(agent.session(), q, v.clone())
+                .await
+                .unwrap(),
+            owner
+        );
+        // What the agent may read of the rows is what the prompt shows: nothing hidden.
+        let docs = db::query_json(&db, "SELECT VALUE doc FROM schema_doc")
+            .await
+            .unwrap();
+        assert!(!docs.to_string().to_lowercase().contains("phone"), "{docs}");
+
+        // VIEWER: the store hides nothing.
+        let path = schema_file("pruned_store_viewer", &pruned_store("prune(budget = 300)"));
+        let mut b = surqlc::Builder::new();
+        b.schema(&path)
+            .cargo_metadata(false)
+            .agent_password(PASSWORD);
+        let output = b.generate().unwrap();
+        assert_eq!(access::mechanism(&output.schema), Mechanism::Viewer);
+        let db = loaded(&[
+            &output.schema_surql,
+            "CREATE query_example SET question = 'Which products are there?', surql = 'SELECT name FROM product LIMIT 5', embedding = [0.92, 0.0, 0.4, 0.0];",
+        ])
+        .await;
+        let agent = surqlc::runtime::signin_agent(&db, "ai", "store", "agent", PASSWORD)
+            .await
+            .unwrap();
+        let v = vec![0.92, 0.0, 0.4, 0.0];
+        let q = "Which category earns us the most money?";
+        let owner = pruned_prompt_on(&db, q, v.clone()).await.unwrap();
+        assert!(owner.contains("SELECT name FROM product"), "{owner}");
+        assert_eq!(
+            pruned_prompt_on(agent.session(), q, v).await.unwrap(),
+            owner
+        );
+    });
+}
+
+/// A table stating its synonyms, as an application writes it.
+const AKA_SOURCE: &str = r#"
+#[derive(Table)]
+#[surqlc(aka("vendor", "provider"))]
+pub struct Supplier {
+    /// Registered name.
+    #[surqlc(aka("trading name"))]
+    pub name: String,
+}
+#[derive(Schema)]
+#[surqlc(expose(Supplier))]
+pub struct S;
+"#;
+
+mod aka_derived {
+    use surqlc_macros::Table;
+    /// A company we buy from.
+    #[derive(Debug, Clone, Table)]
+    #[surqlc(aka("vendor", "provider"))]
+    pub struct Supplier {
+        /// Registered name.
+        #[surqlc(aka("trading name"))]
+        pub name: String,
+    }
+}
+
+#[test]
+fn aka_reaches_the_ir_through_the_compiler_and_the_derive() {
+    let schema = compile(&[SourceFile {
+        path: "schemas/aka.rs".into(),
+        text: AKA_SOURCE.to_owned(),
+    }])
+    .unwrap();
+    let table = &schema.tables[0];
+    assert_eq!(table.aka, ["vendor", "provider"]);
+    assert_eq!(table.fields[0].aka, ["trading name"]);
+    let derived = <aka_derived::Supplier as surqlc::runtime::Table>::table_ir();
+    assert_eq!(derived.aka, table.aka);
+    assert_eq!(derived.fields[0].aka, table.fields[0].aka);
+    // Synonyms are searched, never shown: the definition is the same without them.
+    assert!(!surqlc::surql::table_definition(table).contains("vendor"));
+    let doc = &surqlc::prune::table_docs(&schema)[0].doc;
+    assert!(
+        doc.contains("vendor provider") && doc.contains("(trading name)"),
+        "{doc}"
+    );
+    // Mistakes are errors at the word.
+    let found = errors(
+        "#[derive(Table)]\n#[surqlc(aka(\"x\", \"x\", \"\"))]\npub struct A {\n    #[surqlc(aka())]\n    pub b: String,\n}\n",
+    );
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("2:19: \"x\" is in aka(...) twice")),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("2:24: an `aka` word cannot be empty")),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("`aka(...)` needs at least one word")),
         "{found:#?}"
     );
 }

@@ -105,6 +105,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
                     ty: surqlc::__private::raw_type(&format!("string ASSERT $value != '{i}'")),
                     comment: Some((*ending).to_owned()),
                     clauses: Default::default(),
+                    aka: Vec::new(),
                 }]
             } else {
                 Vec::new()
@@ -114,6 +115,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
             id: None,
             permissions: None,
             indexes: Vec::new(),
+            aka: Vec::new(),
         })
         .collect();
     let schema = Schema {

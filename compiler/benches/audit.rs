@@ -47,6 +47,7 @@ fn synthetic(tables: usize) -> Schema {
                     ty: ty.clone(),
                     comment: Some(format!("Field {j} of table {i}, in \"plain\" words.")),
                     clauses: Default::default(),
+                    aka: Vec::new(),
                 })
                 .collect(),
             schemaless: false,
@@ -54,6 +55,7 @@ fn synthetic(tables: usize) -> Schema {
             id: None,
             permissions: None,
             indexes: Vec::new(),
+            aka: Vec::new(),
         })
         .collect();
     Schema {

@@ -1,30 +1,92 @@
-//! Question-specific pruning on the committed benchmark (`schemas/enterprise.rs`, its questions and data): per strategy, the share of questions whose schema block holds every table they need, the block's tokens, and the database's time per call.
+//! Question-specific pruning on the committed benchmark (`schemas/enterprise.rs`, its two question sets and data): per strategy and budget, the share of questions whose schema block holds every table they need and the share of needed tables found; then the database's time per call of the pruned prompt.
 //!
-//! Run with `cargo bench -p surqlc --features codegen,tokens,db --bench pruning [-- BUDGET]`
-//! (`--profile dev` to skip the release build of SurrealDB). Figures are in `docs/pruning.md`.
+//! Run with `cargo bench -p surqlc --features codegen,tokens,db --bench pruning`
+//! (`--profile dev` to skip the release build of SurrealDB; times are then not comparable).
+//! Figures are in `docs/pruning.md`. `PRUNING_MISSES=1` lists each miss of the built strategy
+//! at 2,000 tokens; `PRUNING_ONLY=text` runs only the strategies whose name contains `text`.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use surqlc::db::{self, Target};
-use surqlc::prune_eval::{self, Strategy};
+use surqlc::prune::DocOptions;
+use surqlc::prune_eval::{self, Question, Strategy};
+
+const BUDGETS: [u32; 4] = [1000, 2000, 3000, 4000];
+
+/// A strategy of the table: how tables are ranked and closed, and what their documents hold.
+struct Row {
+    name: &'static str,
+    strategy: Strategy,
+    docs: DocOptions,
+}
+
+fn rows() -> Vec<Row> {
+    let plain = DocOptions::PLAIN;
+    vec![
+        Row {
+            name: "full-text only",
+            strategy: Strategy::FullText,
+            docs: plain,
+        },
+        Row {
+            name: "full-text + relation closure",
+            strategy: Strategy::FullTextClosure,
+            docs: plain,
+        },
+        Row {
+            name: "+ schema synonyms (aka)",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions { aka: true, ..plain },
+        },
+        Row {
+            name: "+ built-in thesaurus",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions {
+                thesaurus: true,
+                ..plain
+            },
+        },
+        Row {
+            name: "+ person hubs (who/whom)",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions {
+                hubs: true,
+                ..plain
+            },
+        },
+        Row {
+            name: "closure + aka + thesaurus + hubs (built)",
+            strategy: Strategy::FullTextClosure,
+            docs: DocOptions::BUILT,
+        },
+        Row {
+            name: "built + hashed vectors",
+            strategy: Strategy::FullTextVector,
+            docs: DocOptions::BUILT,
+        },
+    ]
+}
 
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let budget: u32 = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(2000);
     let mut builder = surqlc::Builder::new();
     builder
         .schema(root.join("schemas/enterprise.rs"))
         .cargo_metadata(false);
     let output = builder.generate().unwrap_or_else(|e| panic!("{e}"));
-    let schema = output.schema;
+    let schema = &output.schema;
     let dimension = schema.settings.examples.dimension as usize;
-    let questions = prune_eval::read_questions(
-        &std::fs::read_to_string(root.join("schemas/enterprise.questions.json")).unwrap(),
-    )
-    .unwrap();
+    let read = |name: &str| {
+        prune_eval::read_questions(
+            &std::fs::read_to_string(root.join("schemas").join(name)).unwrap(),
+        )
+        .unwrap()
+    };
+    let sets: Vec<(&str, Vec<Question>)> = vec![
+        ("original", read("enterprise.questions.json")),
+        ("paraphrased", read("enterprise.paraphrased.json")),
+    ];
     let seed = std::fs::read_to_string(root.join("schemas/enterprise.seed.surql")).unwrap();
+    let only = std::env::var("PRUNING_ONLY").unwrap_or_default();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let conn = db::connect(&Target::default()).await.unwrap();
@@ -32,79 +94,85 @@ fn main() {
         db::execute(&conn, &output.schema_surql).await.unwrap();
         let load = started.elapsed();
         db::execute(&conn, &seed).await.unwrap();
-        let started = Instant::now();
-        prune_eval::store_hashed_embeddings(&conn, dimension)
-            .await
-            .unwrap();
-        let embed = started.elapsed();
-        let full = surqlc::tokens::Encoding::O200kBase.count(&surqlc::surql::info::schema_block(&schema));
+        let full = surqlc::tokens::Encoding::O200kBase.count(&surqlc::surql::info::schema_block(schema));
         println!(
-            "enterprise: {} tables, {} exposed, schema block {full} o200k tokens; {} questions; budget {budget}",
+            "enterprise: {} tables, {} exposed, schema block {full} o200k tokens; {} + {} questions",
             schema.tables.len(),
             schema.settings.exposed.len(),
-            questions.len()
+            sets[0].1.len(),
+            sets[1].1.len(),
         );
-        println!("schema.surql loaded in {load:.2?}; hashed table embeddings stored in {embed:.2?}\n");
-        println!("| strategy | questions with every needed table | needed tables found | tables shown (mean) | block tokens (mean / max) | time per call (mean / max) |");
+        println!("schema.surql loaded in {load:.2?}\n");
+        println!("Each cell: questions with every needed table (needed tables found); tables shown (mean).\n");
+        println!("| strategy | questions | 1,000 | 2,000 | 3,000 | 4,000 |");
         println!("| --- | --- | --- | --- | --- | --- |");
-        let only = std::env::var("PRUNING_ONLY").unwrap_or_default();
-        for strategy in Strategy::ALL.into_iter().filter(|s| s.name().contains(&only)) {
-            // One warm-up call so the first question does not pay for cold caches.
-            prune_eval::run(&conn, strategy, &questions[0], budget, dimension)
-                .await
-                .unwrap();
-            let report = prune_eval::evaluate(&conn, strategy, &questions, budget, dimension)
-                .await
-                .unwrap();
-            let (mean, max) = report.times();
-            println!(
-                "| {} | {:.1}% ({}/{}) | {:.1}% | {:.1} | {:.0} / {} | {:.1?} / {:.1?} |",
-                strategy.name(),
-                100.0 * report.recall(),
-                report.outcomes.iter().filter(|o| o.missing.is_empty()).count(),
-                questions.len(),
-                100.0 * report.table_recall(&questions),
-                report.mean_tables(),
-                report.mean_tokens(),
-                report.max_tokens(),
-                mean,
-                max
-            );
-            if std::env::var_os("PRUNING_MISSES").is_some() {
-                for (q, o) in questions.iter().zip(&report.outcomes) {
-                    if !o.missing.is_empty() {
-                        eprintln!("  {}: {:?} misses {:?}", strategy.name(), q.question, o.missing);
+        for row in rows().iter().filter(|r| r.name.contains(&only)) {
+            prune_eval::set_docs(&conn, schema, row.docs).await.unwrap();
+            if row.strategy == Strategy::FullTextVector {
+                prune_eval::store_hashed_embeddings(&conn, dimension).await.unwrap();
+            }
+            for (set, questions) in &sets {
+                let mut cells = Vec::new();
+                for budget in BUDGETS {
+                    let report = prune_eval::evaluate(&conn, row.strategy, questions, budget, dimension)
+                        .await
+                        .unwrap();
+                    cells.push(format!(
+                        "{:.1}% ({:.1}%); {:.1}",
+                        100.0 * report.recall(),
+                        100.0 * report.table_recall(questions),
+                        report.mean_tables()
+                    ));
+                    if budget == 2000 && std::env::var_os("PRUNING_MISSES").is_some() && row.docs == DocOptions::BUILT {
+                        for (q, o) in questions.iter().zip(&report.outcomes) {
+                            if !o.missing.is_empty() {
+                                eprintln!("  {} / {set}: {:?} misses {:?}", row.name, q.question, o.missing);
+                            }
+                        }
                     }
                 }
+                println!("| {} | {set} ({}) | {} |", row.name, questions.len(), cells.join(" | "));
             }
         }
-        // Whole prompts: the unpruned one against the one the schema's settings select, on a few questions.
-        for (name, f) in [
-            ("fn::nl2surql_prompt", "fn::nl2surql_prompt"),
-            ("fn::nl2surql_prompt_pruned", "fn::nl2surql_prompt_pruned"),
+        // Leave the database as schema.surql built it (the built documents, no embeddings).
+        prune_eval::set_docs(&conn, schema, DocOptions::BUILT).await.unwrap();
+        db::execute(&conn, "UPDATE schema_doc SET embedding = NONE").await.unwrap();
+
+        // Time per call, on every question of both sets: fn::pruned_tables and the whole pruned prompt.
+        let all: Vec<&Question> = sets.iter().flat_map(|(_, q)| q.iter()).collect();
+        for (name, statement) in [
+            ("fn::pruned_tables (2,000 tokens)", "RETURN fn::pruned_tables($q, NONE, 2000, true)"),
+            ("fn::nl2surql_prompt_pruned", "RETURN fn::nl2surql_prompt_pruned($q, $v)"),
+            ("fn::nl2surql_prompt (whole block)", "RETURN fn::nl2surql_prompt($q, $v)"),
         ] {
-            let mut total = std::time::Duration::ZERO;
-            let mut tokens = 0;
-            let sample = &questions[..prune_eval::ALL_SAMPLES.min(questions.len())];
-            for q in sample {
+            let mut times: Vec<Duration> = Vec::new();
+            for q in std::iter::once(all[0]).chain(all.iter().copied()) {
                 let started = Instant::now();
-                let mut r = conn
-                    .query(format!("RETURN {f}($q, $v)"))
+                conn.query(statement)
                     .bind(("q", q.question.clone()))
                     .bind(("v", surqlc::prune::hashed_embedding(&q.question, dimension)))
                     .await
                     .unwrap()
                     .check()
                     .unwrap();
-                let text: Option<String> = r.take(0).unwrap();
-                total += started.elapsed();
-                tokens += surqlc::tokens::Encoding::O200kBase.count(&text.unwrap_or_default());
+                times.push(started.elapsed());
             }
+            times.remove(0); // the warm-up call
+            times.sort();
+            let mean = times.iter().sum::<Duration>() / times.len() as u32;
             println!(
-                "\n{name}: {:.1?} per prompt, {} o200k tokens per prompt (mean)",
-                total / sample.len() as u32,
-                tokens / sample.len()
+                "\n{name}: mean {mean:.2?}, median {:.2?}, p95 {:.2?}, max {:.2?} over {} calls",
+                times[times.len() / 2],
+                times[times.len() * 95 / 100],
+                times[times.len() - 1],
+                times.len()
             );
         }
+        let catalog = db::query_string(&conn, "RETURN fn::table_catalog()").await.unwrap();
+        println!(
+            "\nfn::table_catalog(): {} lines, {} o200k tokens",
+            catalog.lines().count(),
+            surqlc::tokens::Encoding::O200kBase.count(&catalog)
+        );
     });
 }

@@ -62,6 +62,8 @@ pub struct Report {
     pub over_budget: Vec<String>,
     /// Each value-hint line on the seed data and its cost (with a question).
     pub hints: Vec<crate::hint_costs::HintCost>,
+    /// What `prune(...)` cannot do at its budget (table groups that do not fit; `crate::prune::warnings`).
+    pub prune: Vec<String>,
 }
 
 impl Report {
@@ -83,6 +85,9 @@ impl Report {
             out.push_str(
                 "\nlive: the embedded engine's fn::schema_context() equals the static rendering\n",
             );
+        }
+        for w in &self.prune {
+            out.push_str(&format!("\nwarning: {w}\n"));
         }
         if !self.hints.is_empty() {
             out.push_str("\nvalue hints on the seed data (tokens per line):\n");
@@ -127,6 +132,7 @@ impl Report {
             "value_hints": self.hints.iter().map(|h| serde_json::json!({"hint": h.label, "line": h.line, "tokens": h.tokens})).collect::<Vec<_>>(),
             "live_matches": self.live.as_ref().map(Option::is_none),
             "over_budget": self.over_budget,
+            "prune_warnings": self.prune,
         })
     }
 }
@@ -187,6 +193,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
         live,
         over_budget,
         hints,
+        prune: crate::prune::warnings(schema),
     })
 }
 

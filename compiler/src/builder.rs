@@ -260,7 +260,15 @@ impl Builder {
 
     /// Compiles without writing anything.
     pub fn generate(&self) -> Result<Output, Error> {
-        let (schema, warnings) = self.load_with_warnings()?;
+        let (schema, mut warnings) = self.load_with_warnings()?;
+        // What prune(...) cannot do at its budget is said at build time (and by `audit`).
+        warnings.extend(crate::prune::warnings(&schema).into_iter().map(|message| {
+            let path = self.schemas.first().cloned().unwrap_or_default();
+            crate::Diagnostic {
+                warning: true,
+                ..crate::Diagnostic::whole_file(&path, message)
+            }
+        }));
         let agent_password = crate::password::agent_password(self.agent_password.as_deref())
             .filter(|_| !self.no_agent);
         let options = EmitOptions {

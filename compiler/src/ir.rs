@@ -65,6 +65,13 @@ pub struct Table {
     pub fields: Vec<Field>,
     /// `DEFINE INDEX`es on this table, in source order.
     pub indexes: Vec<Index>,
+    /// Other words for what the table holds (`#[surqlc(aka("vendor", ...))]`): searched by
+    /// question-specific pruning, never shown in the prompt.
+    #[cfg_attr(
+        feature = "ir-serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub aka: Vec<String>,
 }
 
 impl Table {
@@ -95,6 +102,12 @@ pub struct Field {
     pub comment: Option<String>,
     /// `DEFAULT`, `VALUE`, `ASSERT`, ... : everything after the type.
     pub clauses: FieldClauses,
+    /// Other words for the field (`#[surqlc(aka(...))]`): searched by pruning, never shown.
+    #[cfg_attr(
+        feature = "ir-serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub aka: Vec<String>,
 }
 
 /// SurrealQL text of an expression as the schema wrote it (a `VALUE`, `ASSERT`, permission guard, ...).

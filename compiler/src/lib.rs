@@ -70,6 +70,9 @@ pub mod prune;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 #[doc(hidden)]
 pub mod prune_eval;
+#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+#[doc(hidden)]
+pub mod prune_run;
 pub mod queries;
 /// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
 #[cfg(feature = "codegen")]
@@ -81,6 +84,7 @@ pub mod session;
 mod suggest;
 #[doc(hidden)]
 pub mod surql;
+mod thesaurus;
 #[cfg(feature = "tokens")]
 #[doc(hidden)]
 pub mod tokens;

@@ -96,8 +96,40 @@ pub struct TableDoc {
     pub always: bool,
 }
 
+/// What goes into each table's full-text document beyond its names and comments (each one a
+/// mechanism measured on its own in `docs/pruning.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocOptions {
+    /// The schema's own synonyms: `#[surqlc(aka(...))]` on tables and fields.
+    pub aka: bool,
+    /// The built-in business thesaurus's words for the table's name ([`crate::thesaurus`]).
+    pub thesaurus: bool,
+    /// "who", "whom", "person", "people" on tables that hold people.
+    pub hubs: bool,
+}
+
+impl DocOptions {
+    /// What `schema.surql` stores.
+    pub const BUILT: DocOptions = DocOptions {
+        aka: true,
+        thesaurus: true,
+        hubs: true,
+    };
+    /// Names and comments only.
+    pub const PLAIN: DocOptions = DocOptions {
+        aka: false,
+        thesaurus: false,
+        hubs: false,
+    };
+}
+
 /// The `schema_doc` rows of `schema`'s exposed tables, in prompt order.
 pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
+    table_docs_with(schema, DocOptions::BUILT)
+}
+
+/// [`table_docs`] with the full-text documents built with `options`.
+pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
     let exposed: Vec<&Table> = schema.exposed_tables().collect();
     let exposed_names: HashSet<&str> = exposed.iter().map(|t| t.name.as_str()).collect();
     let is_exposed = |name: &str| exposed_names.contains(name);
@@ -179,7 +211,7 @@ pub fn table_docs(schema: &Schema) -> Vec<TableDoc> {
                 links,
                 edges,
                 neighbors,
-                doc: doc_text(table),
+                doc: doc_text(table, options),
                 always: always.contains(&table.name),
             }
         })
@@ -197,22 +229,80 @@ fn dedup(mut names: Vec<String>) -> Vec<String> {
     names
 }
 
-/// Table and field names as words, with their comments, one line each.
-fn doc_text(table: &Table) -> String {
+/// Table and field names as words, with their comments, one line each; then what `options`
+/// adds. Hidden fields are left out: what the prompt does not show must not steer it.
+fn doc_text(table: &Table, options: DocOptions) -> String {
     let words = |name: &str| name.replace('_', " ");
     // The name twice: it says more about what the table holds than any one comment word.
     let mut lines = vec![words(&table.name), words(&table.name)];
+    if options.aka && !table.aka.is_empty() {
+        // Twice, as the name: the schema says these words mean this table.
+        let aka = table.aka.join(" ");
+        lines.push(aka.clone());
+        lines.push(aka);
+    }
     if let TableKind::Relation { from, to } = &table.kind {
         lines.push(format!("{} {}", words(from), words(to)));
     }
     lines.extend(table.comment.clone());
-    for field in &table.fields {
-        lines.push(match &field.comment {
+    for field in table.fields.iter().filter(|f| !crate::access::is_hidden(f)) {
+        let mut line = match &field.comment {
             Some(c) => format!("{}: {c}", words(&field.name)),
             None => words(&field.name),
-        });
+        };
+        if options.aka && !field.aka.is_empty() {
+            line.push_str(&format!(" ({})", field.aka.join(", ")));
+        }
+        lines.push(line);
+    }
+    let name_words: Vec<String> = std::iter::once(table.name.as_str())
+        .chain(table.name.split('_'))
+        .chain(if options.aka {
+            table.aka.iter().map(String::as_str).collect()
+        } else {
+            Vec::new()
+        })
+        .map(str::to_lowercase)
+        .collect();
+    if options.thesaurus {
+        let mut extra: Vec<&str> = Vec::new();
+        for w in &name_words {
+            for s in crate::thesaurus::synonyms(w) {
+                if !extra.contains(&s) && !name_words.iter().any(|n| n == s) && !s.contains('_') {
+                    extra.push(s);
+                }
+            }
+        }
+        if !extra.is_empty() {
+            lines.push(extra.join(" "));
+        }
+    }
+    if options.hubs && holds_people(table) {
+        lines.push(crate::thesaurus::PERSON_HUB_WORDS.to_owned());
     }
     lines.join("\n")
+}
+
+/// Whether a table holds people: a word of its name (or `aka`) names people, or the first
+/// sentence of its comment says "person" or "people" (a relation never does: it links them).
+pub fn holds_people(table: &Table) -> bool {
+    if matches!(table.kind, TableKind::Relation { .. }) {
+        return false;
+    }
+    let named = table
+        .name
+        .split('_')
+        .last()
+        .into_iter()
+        .chain(table.aka.iter().map(String::as_str))
+        .any(|w| crate::thesaurus::is_person_word(&w.to_lowercase()));
+    let described = table.comment.as_deref().is_some_and(|c| {
+        let first = c.split(". ").next().unwrap_or(c).to_lowercase();
+        first
+            .split(|ch: char| !ch.is_alphanumeric())
+            .any(|w| w == "person" || w == "people")
+    });
+    named || described
 }
 
 /// A deterministic bag-of-words embedding: each word (lower-cased, a trailing plural `s`
@@ -255,6 +345,154 @@ pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
     v
 }
 
+/// The question-independent facts `fn::pruned_tables` reads for every table, as one SurrealQL
+/// object literal baked into the function (no read of `schema_doc` per call): `t` its cost,
+/// `g` the cost of its group (itself and a relation's ends), `p` its position, `e` its ends,
+/// `l` its links, `n` its neighbours, `a` the tables adjacent to it (neighbours and the far ends
+/// of its relations), and `b` its relations by the table at their other end.
+pub fn graph_literal(docs: &[TableDoc]) -> String {
+    use crate::surql::quote_string as q;
+    let index: HashMap<&str, &TableDoc> = docs.iter().map(|d| (d.name.as_str(), d)).collect();
+    let list = |names: &[String]| {
+        let items: Vec<String> = names.iter().map(|n| q(n)).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let entries: Vec<String> = docs
+        .iter()
+        .map(|d| {
+            let group: usize = d.tokens
+                + d.ends
+                    .iter()
+                    .filter(|e| **e != d.name)
+                    .filter_map(|e| index.get(e.as_str()))
+                    .map(|e| e.tokens)
+                    .sum::<usize>();
+            // Relations by their other end, in the order the rows list them. A relation from the
+            // table to itself joins nothing new: it comes when ranked, never as a bridge.
+            let mut by_end: Vec<(String, Vec<String>)> = Vec::new();
+            for (relation, other) in d.edges.iter().filter(|(_, o)| *o != d.name) {
+                match by_end.iter_mut().find(|(o, _)| o == other) {
+                    Some((_, rs)) => rs.push(relation.clone()),
+                    None => by_end.push((other.clone(), vec![relation.clone()])),
+                }
+            }
+            let b: Vec<String> = by_end
+                .iter()
+                .map(|(o, rs)| format!("{}: {}", q(o), list(rs)))
+                .collect();
+            // Adjacent: one step away, or across one relation (a customer's orders via `placed`).
+            let mut adjacent = d.neighbors.clone();
+            adjacent.extend(d.edges.iter().map(|(_, o)| o.clone()));
+            let adjacent = dedup(adjacent.into_iter().filter(|t| *t != d.name).collect());
+            format!(
+                "{}: {{ t: {}, g: {group}, p: {}, e: {}, l: {}, n: {}, a: {}, b: {{ {} }} }}",
+                q(&d.name),
+                d.tokens,
+                d.position,
+                list(&d.ends),
+                list(&d.links),
+                list(&d.neighbors),
+                list(&adjacent),
+                b.join(", ")
+            )
+        })
+        .collect();
+    format!("{{ {} }}", entries.join(", "))
+}
+
+/// The candidates when BM25 finds no table sharing a word with the question: the `always`
+/// tables, the tables value hints describe (what the schema's author thought worth showing),
+/// then every table by how many tables it connects (the hubs a question most likely needs).
+pub fn fallback_order(schema: &Schema, docs: &[TableDoc]) -> Vec<String> {
+    let mut out: Vec<String> = docs
+        .iter()
+        .filter(|d| d.always)
+        .map(|d| d.name.clone())
+        .collect();
+    let exposed: HashSet<&str> = docs.iter().map(|d| d.name.as_str()).collect();
+    for h in &schema.settings.value_hints {
+        let table = match h {
+            crate::ir::ValueHint::Distinct { field, .. }
+            | crate::ir::ValueHint::Range { field } => Some(field.table.as_str()),
+            crate::ir::ValueHint::Ids { table, .. } => Some(table.as_str()),
+            crate::ir::ValueHint::Note(_) => None,
+        };
+        if let Some(t) = table.filter(|t| exposed.contains(t)) {
+            out.push(t.to_owned());
+        }
+    }
+    let mut by_degree: Vec<&TableDoc> = docs.iter().collect();
+    by_degree.sort_by_key(|d| (std::cmp::Reverse(d.neighbors.len()), d.position));
+    out.extend(by_degree.into_iter().map(|d| d.name.clone()));
+    dedup(out)
+}
+
+/// One short line for `fn::table_catalog()`: the table's name (a relation's with its ends) and
+/// the first sentence of its comment.
+pub fn catalog_line(table: &Table) -> String {
+    let name = match &table.kind {
+        TableKind::Relation { from, to } => {
+            format!("{} ({from}->{}->{to})", table.name, table.name)
+        }
+        TableKind::Normal => table.name.clone(),
+    };
+    match table.comment.as_deref() {
+        Some(c) => {
+            let first = c.split(". ").next().unwrap_or(c).trim_end_matches('.');
+            format!("{name}: {}", first.replace(['\n', '\r'], " "))
+        }
+        None => name,
+    }
+}
+
+/// Table groups (a relation with its ends) that cost more than `budget` alone: pruning shows
+/// such a relation without its ends, so a question about it gets a partial picture.
+pub fn oversized_groups(docs: &[TableDoc], budget: u32) -> Vec<(String, usize)> {
+    let index: HashMap<&str, &TableDoc> = docs.iter().map(|d| (d.name.as_str(), d)).collect();
+    docs.iter()
+        .filter(|d| !d.ends.is_empty())
+        .filter_map(|d| {
+            let cost = d.tokens
+                + d.ends
+                    .iter()
+                    .filter(|e| **e != d.name)
+                    .filter_map(|e| index.get(e.as_str()))
+                    .map(|e| e.tokens)
+                    .sum::<usize>();
+            (cost > budget as usize).then(|| (d.name.clone(), cost))
+        })
+        .collect()
+}
+
+/// The warnings `prune(...)` earns at build time: table groups that cannot fit the budget.
+pub fn warnings(schema: &Schema) -> Vec<String> {
+    let Some(prune) = &schema.settings.prune else {
+        return Vec::new();
+    };
+    if full_block_cost(schema) <= prune.budget as usize {
+        return Vec::new();
+    }
+    let docs = table_docs(schema);
+    let budget = prune.budget;
+    let mut out: Vec<String> = docs
+        .iter()
+        .filter(|d| d.tokens > budget as usize)
+        .map(|d| format!(
+            "prune(budget = {budget}): the table `{}` alone costs {} tokens, more than the budget, so no pruned prompt can show it; raise the budget or shorten its comments",
+            d.name, d.tokens
+        ))
+        .collect();
+    out.extend(
+        oversized_groups(&docs, budget)
+            .into_iter()
+            .filter(|(name, _)| docs.iter().any(|d| d.name == *name && d.tokens <= budget as usize))
+            .map(|(name, cost)| format!(
+                "prune(budget = {budget}): the relation `{name}` with its end tables costs {cost} tokens, more than the budget, so a question about it shows `{name}` without them; raise the budget or shorten the tables' comments"
+            )),
+    );
+    out
+}
+
 /// What the pruning section of `templates/schema.surql.tera` renders (`None` when the schema does not prune).
 #[cfg(feature = "codegen")]
 #[derive(serde::Serialize)]
@@ -277,6 +515,15 @@ pub(crate) struct TemplateContext {
     names: String,
     rows: Vec<TemplateRow>,
     hints: Vec<TemplateHint>,
+    /// The question-independent part of the choice, as one SurrealQL object literal (see [`graph_literal`]).
+    graph: String,
+    /// The `always` tables, in prompt order (a SurrealQL array literal).
+    always: String,
+    /// The candidates when no table shares a word with the question ([`fallback_order`]).
+    fallback: String,
+    /// `fn::table_catalog()`'s lines and the cost of each prefix of them.
+    catalog: String,
+    catalog_costs: String,
 }
 
 #[cfg(feature = "codegen")]
@@ -353,7 +600,26 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         })
         .collect();
     let k = docs.len().max(1);
+    let catalog: Vec<String> = schema.exposed_tables().map(catalog_line).collect();
+    let mut total = 0;
+    let catalog_costs: Vec<String> = catalog
+        .iter()
+        .map(|l| {
+            total += cost(&format!("{l}\n"));
+            total.to_string()
+        })
+        .collect();
+    let always: Vec<String> = docs
+        .iter()
+        .filter(|d| d.always)
+        .map(|d| d.name.clone())
+        .collect();
     Some(TemplateContext {
+        graph: graph_literal(&docs),
+        always: list(&always),
+        fallback: list(&fallback_order(schema, &docs)),
+        catalog: list(&catalog),
+        catalog_costs: format!("[{}]", catalog_costs.join(", ")),
         table: DOC_TABLE,
         budget: prune.budget,
         full_tokens: full_block_cost(schema),
@@ -388,6 +654,7 @@ mod tests {
             permissions: None,
             fields,
             indexes: Vec::new(),
+            aka: Vec::new(),
         }
     }
 
@@ -398,6 +665,7 @@ mod tests {
             ty: Type::Option(Box::new(Type::Record("customer".into()))),
             comment: Some("Who owns it.".into()),
             clauses: Default::default(),
+            aka: Vec::new(),
         };
         let tables = vec![
             table("customer", TableKind::Normal, Vec::new()),
@@ -463,6 +731,99 @@ mod tests {
             sum >= block && sum <= block + cost(SEPARATOR),
             "{sum} vs {block}"
         );
+    }
+
+    #[test]
+    fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
+        use crate::ir::{Permission, Permissions};
+        let mut s = schema();
+        let hidden = Field {
+            name: "mobile_phone".into(),
+            rust_name: "mobile_phone".into(),
+            ty: Type::String,
+            comment: Some("Personal mobile number.".into()),
+            clauses: crate::ir::FieldClauses {
+                permissions: Some(Permissions {
+                    select: Some(Permission::None),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            aka: Vec::new(),
+        };
+        let shown = Field {
+            name: "tier".into(),
+            rust_name: "tier".into(),
+            ty: Type::String,
+            comment: Some("Level.".into()),
+            clauses: Default::default(),
+            aka: vec!["plan level".into()],
+        };
+        s.tables[0].fields = vec![hidden, shown];
+        s.tables[0].aka = vec!["patron".into()];
+        let docs = table_docs(&s);
+        assert!(!docs[0].doc.contains("mobile"), "{}", docs[0].doc);
+        assert!(!docs[0].doc.contains("Personal"), "{}", docs[0].doc);
+        assert!(
+            docs[0].doc.contains("tier: Level. (plan level)"),
+            "{}",
+            docs[0].doc
+        );
+        assert!(docs[0].doc.contains("patron\npatron"), "{}", docs[0].doc);
+        // The thesaurus's words for the name, and a customer is someone "who" questions are about.
+        assert!(docs[0].doc.contains("client"), "{}", docs[0].doc);
+        assert!(docs[0].doc.contains(crate::thesaurus::PERSON_HUB_WORDS));
+        assert!(
+            !docs[2].doc.contains(crate::thesaurus::PERSON_HUB_WORDS),
+            "a relation is no person"
+        );
+        let plain = table_docs_with(&s, DocOptions::PLAIN);
+        assert!(!plain[0].doc.contains("patron") && !plain[0].doc.contains("client"));
+        assert!(!plain[0].doc.contains("plan level") && !plain[0].doc.contains("mobile"));
+    }
+
+    #[test]
+    fn the_graph_fallback_catalog_and_oversized_groups() {
+        let s = schema();
+        let docs = table_docs(&s);
+        let graph = graph_literal(&docs);
+        let group = docs[2].tokens + docs[0].tokens + docs[1].tokens;
+        assert!(
+            graph.contains(&format!(
+                "\"placed\": {{ t: {}, g: {group}, p: 2, e: [\"customer\", \"purchase\"]",
+                docs[2].tokens
+            )),
+            "{graph}"
+        );
+        assert!(
+            graph.contains("b: { \"purchase\": [\"placed\"] }"),
+            "{graph}"
+        );
+        // Always first, then by connections (customer, purchase and placed have two each: prompt order).
+        assert_eq!(
+            fallback_order(&s, &docs),
+            ["customer", "purchase", "placed"]
+        );
+        assert_eq!(
+            catalog_line(&s.tables[2]),
+            "placed (customer->placed->purchase): The placed table"
+        );
+        assert_eq!(
+            oversized_groups(&docs, (group - 1) as u32),
+            [("placed".to_owned(), group)]
+        );
+        assert!(oversized_groups(&docs, group as u32).is_empty());
+        // The build warns only when pruning is on and the whole block does not fit.
+        let mut small = s.clone();
+        small.settings.prune.as_mut().unwrap().budget = docs[2].tokens as u32;
+        let w = warnings(&small);
+        assert!(
+            w.iter()
+                .any(|m| m.contains("relation `placed` with its end tables")),
+            "{w:?}"
+        );
+        small.settings.prune = None;
+        assert!(warnings(&small).is_empty());
     }
 
     #[test]

@@ -155,6 +155,34 @@ pub async fn store_hashed_embeddings(db: &Db, dimension: usize) -> Result<(), Er
     Ok(())
 }
 
+/// Rewrites every `schema_doc` row's full-text document as `options` builds it, so one loaded
+/// database measures each document mechanism ([`crate::prune::DocOptions`]) in turn.
+pub async fn set_docs(
+    db: &Db,
+    schema: &crate::ir::Schema,
+    options: crate::prune::DocOptions,
+) -> Result<(), Error> {
+    for d in crate::prune::table_docs_with(schema, options) {
+        let mut attempt = 0;
+        loop {
+            let result = db
+                .query(format!("UPDATE {DOC_TABLE} SET doc = $d WHERE name = $n"))
+                .bind(("d", d.doc.clone()))
+                .bind(("n", d.name.clone()))
+                .await
+                .and_then(|r| r.check());
+            match result {
+                Err(e) if attempt < 10 && e.to_string().contains("can be retried") => attempt += 1,
+                other => {
+                    other?;
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs one strategy for `question` within `budget` tokens (the vector strategy embeds the question with [`hashed_embedding`]).
 pub async fn run(
     db: &Db,
@@ -167,10 +195,9 @@ pub async fn run(
         Strategy::All => {
             "RETURN { tables: fn::exposed_tables(), block: fn::schema_context() }".to_owned()
         }
-        _ => format!(
-            "LET $t = fn::pruned_tables($q, $v, $b, $c);
-             RETURN {{ tables: $t, block: (SELECT VALUE block FROM {DOC_TABLE} WHERE name INSIDE $t ORDER BY position).join(\"\\n\\n\") }}"
-        ),
+        _ => "LET $t = fn::pruned_tables($q, $v, $b, $c);
+             RETURN { tables: $t, block: fn::pruned_block($t, $b) }"
+            .to_owned(),
     };
     let qvec = (strategy == Strategy::FullTextVector)
         .then(|| hashed_embedding(&question.question, dimension));

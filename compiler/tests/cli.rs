@@ -471,3 +471,119 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
         "{err}"
     );
 }
+
+#[test]
+fn prune_prints_the_tables_each_question_gets() {
+    let dir = scratch("prune");
+    let questions = dir.join("questions.txt");
+    std::fs::write(
+        &questions,
+        "Which category earns us the most money?\n\n  How many units were on each order line?  \n",
+    )
+    .unwrap();
+    let q = questions.to_str().unwrap();
+    // The store has no prune(...): the flag's budget applies, one JSON object per question and line.
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--questions",
+        q,
+        "--budget",
+        "300",
+        "--format",
+        "json",
+    ]);
+    assert_status(&o, 0);
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", stdout(&o));
+    assert_eq!(
+        lines[1]["question"],
+        "How many units were on each order line?"
+    );
+    for line in &lines {
+        let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["question", "tables", "tokens"]);
+        let tokens = line["tokens"].as_u64().unwrap();
+        assert!(tokens > 0 && tokens <= 300, "{line}");
+        assert!(!line["tables"].as_array().unwrap().is_empty(), "{line}");
+    }
+    // The whole store block fits the default budget (2,000): every exposed table, in prompt order.
+    let o = surqlc(&["prune", "schemas/store.rs", "--question", "Who buys?"]);
+    assert_status(&o, 0);
+    assert!(
+        stdout(&o).starts_with("Who buys?\n  5 tables, ")
+            && stdout(&o).contains(": customer, placed, purchase, contains, product\n"),
+        "{}",
+        stdout(&o)
+    );
+    // A question no table shares a word with gets the fallback tables, and is told so.
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--question",
+        "zzz qqq",
+        "--budget",
+        "300",
+    ]);
+    assert_status(&o, 0);
+    assert!(
+        stdout(&o).contains("note: no table shares a word with the question"),
+        "{}",
+        stdout(&o)
+    );
+    // Bad input: a clear line, status 2.
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--question",
+        "x",
+        "--budget",
+        "0",
+    ]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("--budget must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--questions",
+        "no/such/file.txt",
+    ]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("cannot read no/such/file.txt"),
+        "{}",
+        stderr(&o)
+    );
+    let o = surqlc(&["prune", "schemas/store.rs"]);
+    assert_status(&o, 2);
+    // A closed stdout ends the output quietly, never with a panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_surqlc"))
+        .args([
+            "prune",
+            "schemas/store.rs",
+            "--questions",
+            q,
+            "--budget",
+            "300",
+        ])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -187,11 +187,13 @@ fn table_impls(table: &TableAst) -> Tokens {
         let ty = field_type(&f.ty);
         let comment = option_string(&f.comment);
         let clauses = ir_tokens::field_clauses(&f.clauses);
+        let aka = f.aka.iter().map(|w| string(w));
         quote! {
-            ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment, clauses: #clauses }
+            ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment, clauses: #clauses, aka: ::std::vec![#(#aka),*] }
         }
     });
     let field_names = table.fields.iter().map(|f| &f.name);
+    let table_aka = table.aka.iter().map(|w| string(w));
     let schemaless = table.schemaless;
     let enforced = table.enforced;
     let id_type = ir_tokens::option(&table.id, |(ty, _)| known_type(ty));
@@ -294,6 +296,7 @@ fn table_impls(table: &TableAst) -> Tokens {
                     permissions: #permissions,
                     fields: ::std::vec![#(#fields),*],
                     indexes: ::std::vec![#(#indexes),*],
+                    aka: ::std::vec![#(#table_aka),*],
                 }
             }
         }

@@ -40,6 +40,8 @@ pub struct TableAst {
     pub enforced: bool,
     pub permissions: Option<ir::Permissions>,
     pub indexes: Vec<IndexAst>,
+    /// `aka(...)`: other words for the table.
+    pub aka: Vec<String>,
 }
 
 /// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.
@@ -61,6 +63,8 @@ pub struct FieldAst {
     pub rust_ty: syn::Type,
     pub comment: Option<String>,
     pub clauses: ir::FieldClauses,
+    /// `aka(...)`: other words for the field.
+    pub aka: Vec<String>,
     /// Where `computed` was written, for the index-over-COMPUTED error.
     pub computed_span: Option<Span>,
 }

@@ -146,6 +146,8 @@ pub use super::ctxt::Spanned;
 #[derive(Debug, Default)]
 pub struct TableAttrs {
     pub rename: Option<Spanned<String>>,
+    /// `aka("word", ...)`: other words for the table, for pruning's full-text search.
+    pub aka: Vec<String>,
     /// serde's `rename_all`, applied to field names.
     pub rename_all: Option<Spanned<RenameRule>>,
     /// `schemaless`, `enforced`, `permissions(...)`, `index(...)`.
@@ -156,6 +158,8 @@ pub struct TableAttrs {
 #[derive(Debug, Default)]
 pub struct FieldAttrs {
     pub rename: Option<Spanned<String>>,
+    /// `aka("word", ...)`: other words for the field, for pruning's full-text search.
+    pub aka: Vec<String>,
     /// `#[surqlc(type = "...")]`: the SurrealQL type, verbatim.
     pub ty: Option<Spanned<LitStr>>,
     pub skip: bool,
@@ -448,20 +452,58 @@ fn rename_all(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<R
     }
 }
 
+/// `aka("word", "other words", ...)`: non-empty strings, each once, appended to `out`.
+fn aka(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut Vec<String>) -> syn::Result<()> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let words = content.parse_terminated(
+        |input: syn::parse::ParseStream| input.parse::<LitStr>(),
+        syn::Token![,],
+    )?;
+    if words.is_empty() {
+        return Err(
+            meta.error("`aka(...)` needs at least one word, e.g. aka(\"vendor\", \"provider\")")
+        );
+    }
+    for w in words {
+        let value = w.value();
+        if value.trim().is_empty() {
+            cx.error_at(w.span(), "an `aka` word cannot be empty");
+        } else if out.contains(&value) {
+            cx.error_at(w.span(), format!("{value:?} is in aka(...) twice"));
+        } else {
+            out.push(value);
+        }
+    }
+    Ok(())
+}
+
 pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
     let mut out = TableAttrs::default();
     each_surqlc(cx, attrs, |meta| {
         if meta.path.is_ident("rename") {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
             Ok(())
+        } else if meta.path.is_ident("aka") {
+            aka(cx, meta, &mut out.aka)
         } else if super::clauses::table_item(cx, meta, &mut out.clauses)? {
             Ok(())
         } else {
             Err(unknown(
                 meta,
                 "a table",
-                &format!("`rename = \"...\"`, {}", super::clauses::TABLE_ITEMS),
-                &["rename", "schemaless", "enforced", "permissions", "index"],
+                &format!(
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, {}",
+                    super::clauses::TABLE_ITEMS
+                ),
+                &[
+                    "rename",
+                    "aka",
+                    "schemaless",
+                    "enforced",
+                    "permissions",
+                    "index",
+                ],
             ))
         }
     });
@@ -489,18 +531,21 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             set_once(cx, &mut out.ty, Spanned { value: lit, span }, "type");
         } else if meta.path.is_ident("skip") {
             out.skip = true;
+        } else if meta.path.is_ident("aka") {
+            aka(cx, meta, &mut out.aka)?;
         } else if !super::clauses::field_item(cx, meta, &mut out.clauses)? {
             return Err(unknown(
                 meta,
                 "a field",
                 &format!(
-                    "`rename = \"...\"`, `type = \"...\"`, `skip`, {}",
+                    "`rename = \"...\"`, `type = \"...\"`, `skip`, `aka(\"...\", ...)`, {}",
                     super::clauses::FIELD_ITEMS
                 ),
                 &[
                     "rename",
                     "type",
                     "skip",
+                    "aka",
                     "default",
                     "default_always",
                     "value",

@@ -92,6 +92,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             .as_ref()
             .map(|p| super::definitions::permissions(cx, p, true)),
         indexes: Vec::new(),
+        aka: attrs.aka.clone(),
     };
     if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
         cx.error_at(
@@ -258,6 +259,7 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
         rust_ty: f.ty.clone(),
         comment,
         clauses,
+        aka: attrs.aka.clone(),
         computed_span: attrs.clauses.computed.as_ref().map(|c| c.span()),
     })
 }

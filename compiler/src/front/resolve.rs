@@ -150,6 +150,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                     ty: resolved,
                     comment: f.comment.clone(),
                     clauses: f.clauses.clone(),
+                    aka: f.aka.clone(),
                 });
             }
         }
@@ -164,6 +165,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
             permissions: t.permissions.clone(),
             fields,
             indexes: t.indexes.iter().map(|i| i.index.clone()).collect(),
+            aka: t.aka.clone(),
         });
     }
     let analyzers = super::schema_checks::analyzers(cxs, items);
