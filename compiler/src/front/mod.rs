@@ -12,6 +12,7 @@ pub mod ctxt;
 pub mod definitions;
 pub mod hint;
 pub(crate) mod read;
+mod rename;
 pub mod resolve;
 pub mod schema_checks;
 mod settings;
