@@ -435,3 +435,34 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
         assert_eq!(*store_db::schema_ir(), compiled);
     });
 }
+
+/// A reply is parsed once per run: the runner runs the statement the validator read. The runtime
+/// is current-thread so the whole run, and the thread-local parse counter, stay on this thread.
+#[test]
+fn a_reply_is_parsed_once_per_run() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let db = store_db().await;
+        let agent = store_db::agent_signin(&db, "ai", "store", "test-agent-password")
+            .await
+            .unwrap();
+        for reply in [
+            "SELECT name FROM customer WHERE country = 'ES' LIMIT 50",
+            // Repaired by the runner (LIMIT added) and still parsed once.
+            "```surql\nSELECT name FROM customer\n```",
+            // Refused by the validator.
+            "SELECT nme FROM customer LIMIT 5",
+        ] {
+            let before = surqlc::validate::reply::replies_parsed();
+            store_db::run_readonly(&agent, reply).await.unwrap();
+            assert_eq!(
+                surqlc::validate::reply::replies_parsed() - before,
+                1,
+                "{reply}"
+            );
+        }
+    })
+}

@@ -543,9 +543,10 @@ fn schema_answers_with_the_pruned_block_when_the_schema_prunes() {
             )
             .await,
         );
+        // The SCHEMA section runs to the VALUES heading (its tables are apart by blank lines).
         let block = answer
             .strip_prefix("SCHEMA\n")
-            .and_then(|rest| rest.split("\n\n").next())
+            .and_then(|rest| rest.split("\n\nVALUES\n").next())
             .expect("a SCHEMA section");
         assert!(block.contains("DEFINE TABLE product"), "{answer}");
         // Pruned: not every table of the store, and within the budget.

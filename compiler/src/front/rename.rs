@@ -94,4 +94,3 @@ fn lower_first(s: &str) -> String {
         None => String::new(),
     }
 }
-

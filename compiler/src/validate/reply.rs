@@ -4,17 +4,19 @@
 //! runner takes the same parsed statement from [`Reply::into_statement`], so the engine runs the
 //! statement that was checked and a reply is never parsed twice.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 use surrealdb_sql::{Ast, Expr, Limit, Literal, SelectStatement, TopLevelExpr};
 use surrealdb_types::ToSql;
 
-/// How many replies [`read`] has parsed in this process (a test shows one parse per run).
-static PARSED: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// How many replies [`read`] has parsed on this thread (a test shows one parse per run).
+    static PARSED: Cell<usize> = const { Cell::new(0) };
+}
 
-/// The number of replies parsed so far in this process; for tests that a reply is parsed once.
+/// The number of replies parsed so far on this thread; for tests that a reply is parsed once.
 #[doc(hidden)]
 pub fn replies_parsed() -> usize {
-    PARSED.load(Ordering::Relaxed)
+    PARSED.with(Cell::get)
 }
 
 /// A model's reply, read once.
@@ -46,7 +48,7 @@ pub fn read(reply: &str) -> Reply<'_> {
     let read = if let Some(reason) = cannot_answer(body) {
         Read::CannotAnswer(reason)
     } else {
-        PARSED.fetch_add(1, Ordering::Relaxed);
+        PARSED.with(|n| n.set(n.get() + 1));
         match surrealdb_syn::parse(body) {
             Ok(ast) => Read::Parsed(ast),
             Err(e) => Read::Unparsed(e.to_string()),
