@@ -75,9 +75,10 @@ fn main() {
                     .await
                     .expect("agent");
             let schema = &output.schema;
+            let questions = &golden;
             let time = |wrong_first: usize, rounds: usize| {
                 let model = Scripted {
-                    golden: &golden,
+                    golden: questions,
                     wrong_first,
                     calls: AtomicUsize::new(0),
                 };
@@ -85,7 +86,7 @@ fn main() {
                 async move {
                     let mut each = Vec::new();
                     for _ in 0..rounds {
-                        for item in &golden {
+                        for item in questions {
                             let start = Instant::now();
                             let answer = Asker::new(db, agent, schema, &model)
                                 .ask(&item.question)
