@@ -375,6 +375,46 @@ fn tables(n: usize) -> String {
     format!("{n} table{}", if n == 1 { "" } else { "s" })
 }
 
+/// What `ask` or `eval` does once the schema is compiled with the agent's password.
+enum AgentCommand {
+    Ask(String),
+    Eval {
+        golden: PathBuf,
+        candidates: Option<PathBuf>,
+    },
+}
+
+/// `ask` and `eval`: the schema compiled with the agent's password, run where `db` says.
+async fn agent_command(
+    input: &Input,
+    db: DbArgs,
+    agent: AgentArgs,
+    format: Format,
+    command: AgentCommand,
+) -> Result<(), Failure> {
+    let password = agent_cmd::agent_password(&db.endpoint)?;
+    let mut b = builder(input);
+    b.agent_password(password.clone());
+    let output = b.generate()?;
+    print_warnings(&output.warnings);
+    let target = db.server.target(db.endpoint, &output.schema);
+    let run = agent_cmd::Run {
+        output: &output,
+        target: &target,
+        seed: db.seed.as_deref(),
+        password: &password,
+        attempts: agent.attempts,
+        vector: Some(agent.vector).filter(|v| !v.is_empty()),
+        json: format == Format::Json,
+    };
+    match command {
+        AgentCommand::Ask(question) => agent_cmd::ask(run, &question).await,
+        AgentCommand::Eval { golden, candidates } => {
+            agent_cmd::eval(run, &golden, candidates.as_ref()).await
+        }
+    }
+}
+
 fn builder(input: &Input) -> Builder {
     let mut b = Builder::new();
     b.cargo_metadata(false);
@@ -499,24 +539,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             question,
             agent,
             format,
-        } => {
-            let password = agent_cmd::agent_password(&db.endpoint)?;
-            let mut b = builder(&input);
-            b.agent_password(password.clone());
-            let output = b.generate()?;
-            print_warnings(&output.warnings);
-            let target = db.server.target(db.endpoint, &output.schema);
-            let run = agent_cmd::Run {
-                output: &output,
-                target: &target,
-                seed: db.seed.as_deref(),
-                password: &password,
-                attempts: agent.attempts,
-                vector: Some(agent.vector).filter(|v| !v.is_empty()),
-                json: format == Format::Json,
-            };
-            agent_cmd::ask(run, &question).await?;
-        }
+        } => agent_command(&input, db, agent, format, AgentCommand::Ask(question)).await?,
         Command::Eval {
             input,
             db,
@@ -525,22 +548,8 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             agent,
             format,
         } => {
-            let password = agent_cmd::agent_password(&db.endpoint)?;
-            let mut b = builder(&input);
-            b.agent_password(password.clone());
-            let output = b.generate()?;
-            print_warnings(&output.warnings);
-            let target = db.server.target(db.endpoint, &output.schema);
-            let run = agent_cmd::Run {
-                output: &output,
-                target: &target,
-                seed: db.seed.as_deref(),
-                password: &password,
-                attempts: agent.attempts,
-                vector: Some(agent.vector).filter(|v| !v.is_empty()),
-                json: format == Format::Json,
-            };
-            agent_cmd::eval(run, &golden, candidates.as_ref()).await?;
+            let command = AgentCommand::Eval { golden, candidates };
+            agent_command(&input, db, agent, format, command).await?
         }
         Command::Audit { input, audit: args } => {
             let output = builder(&input).generate()?;

@@ -17,12 +17,10 @@ mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
 
 use crate::builder::Output;
-use crate::db::{self, Db, Target};
-use crate::runtime::Agent;
+use crate::db::{self, Target};
 use crate::session::{self, Failure};
 use std::path::PathBuf;
 use std::time::Duration;
-use surrealdb::engine::any::Any;
 
 /// What `surqlc mcp` was asked to serve, and how.
 #[derive(Debug, Clone)]
@@ -123,7 +121,7 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         };
         (conn, privileged, editor)
     };
-    let agent = signin(output, &conn, target, password).await?;
+    let agent = session::signin_agent(&conn, &output.schema, target, password).await?;
     let reader = reader.unwrap_or_else(|| agent.session().clone());
     let state = State::new(
         output.schema.clone(),
@@ -154,26 +152,6 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         }
     };
     Ok(state)
-}
-
-/// Signs the agent in as the schema defines it: a database `VIEWER`, or record access when the
-/// schema hides something.
-async fn signin(
-    output: &Output,
-    conn: &Db,
-    target: &Target,
-    password: &str,
-) -> Result<Agent<Any>, Failure> {
-    use crate::access::{self, Mechanism};
-    let user = &output.schema.settings.agent.user;
-    let (ns, database) = (&target.namespace, &target.database);
-    let signed = match access::mechanism(&output.schema) {
-        Mechanism::Viewer => crate::runtime::signin_agent(conn, ns, database, user, password).await,
-        Mechanism::RecordAccess => {
-            crate::runtime::signin_record_agent(conn, ns, database, user, password).await
-        }
-    };
-    signed.map_err(|e| Failure::BadInput(format!("error: {e}")))
 }
 
 /// Compares the server's definitions with the schema and says on stderr what differs; writes nothing.
