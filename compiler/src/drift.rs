@@ -4,6 +4,7 @@
 //! schema file applied to an empty database (a fresh embedded one in `surqlc diff`, a scratch
 //! database on the application's own connection in [`check_drift`]), never our own rendering.
 
+use crate::surql::scan::{self, Kind};
 use std::collections::BTreeMap;
 use std::fmt;
 use surrealdb::{Connection, Surreal};
@@ -396,66 +397,61 @@ fn entries(info: &serde_json::Value, group: &str) -> Vec<(String, String)> {
     }
 }
 
-/// Splits off a definition's top-level `COMMENT` clause: the rest, and the comment's string literal as written.
+/// Splits off a definition's top-level `COMMENT` clause: the rest, and the comment's string literal
+/// as written. Read through `surql::scan`, so a `COMMENT` inside a string, a name or a block is not one.
 fn split_comment(def: &str) -> (String, Option<String>) {
-    const CLAUSE: &str = " COMMENT ";
-    let bytes = def.as_bytes();
+    let tokens = scan::code(def);
     let mut depth = 0i32;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            q @ (b'\'' | b'"' | b'`') => i = skip_string(bytes, i, q),
-            b'{' | b'(' | b'[' => {
-                depth += 1;
-                i += 1;
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == Kind::Punct {
+            match t.text.as_str() {
+                "{" | "(" | "[" => depth += 1,
+                "}" | ")" | "]" => depth -= 1,
+                _ => {}
             }
-            b'}' | b')' | b']' => {
-                depth -= 1;
-                i += 1;
+            continue;
+        }
+        if depth != 0 || !is_keyword(def, t, "COMMENT") || !def[..t.start].ends_with(' ') {
+            continue;
+        }
+        // The clause as the engine prints it: ` COMMENT 'text'`, one space each side.
+        if let Some(value) = tokens.get(i + 1) {
+            if value.kind == Kind::Str
+                && value.start == t.end + 1
+                && matches!(def.as_bytes()[value.start], b'\'' | b'"')
+            {
+                let rest = format!("{}{}", &def[..t.start - 1], &def[value.end..]);
+                return (rest, Some(def[value.start..value.end].to_owned()));
             }
-            b' ' if depth == 0 && def[i..].starts_with(CLAUSE) => {
-                let start = i + CLAUSE.len();
-                match bytes.get(start) {
-                    Some(q @ (b'\'' | b'"')) => {
-                        let end = skip_string(bytes, start, *q);
-                        let rest = format!("{}{}", &def[..i], &def[end..]);
-                        return (rest, Some(def[start..end].to_owned()));
-                    }
-                    _ => i += 1,
-                }
-            }
-            _ => i += 1,
         }
     }
     (def.to_owned(), None)
 }
 
-/// The index just past the string literal opened by the quote at `start`.
-fn skip_string(bytes: &[u8], start: usize, quote: u8) -> usize {
-    let mut i = start + 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b if b == quote => return i + 1,
-            _ => i += 1,
-        }
-    }
-    bytes.len()
+/// Whether `t` is the bare keyword `word` as the engine prints it (not a quoted name that reads the same).
+fn is_keyword(def: &str, t: &scan::Token, word: &str) -> bool {
+    t.kind == Kind::Ident && &def[t.start..t.end] == word
 }
 
-/// A user definition with its password hash replaced by `<hash>`.
+/// A user definition with its password hash replaced by `<hash>`: the value after the `PASSHASH`
+/// keyword (a string literal, or an unquoted run up to the next space).
 fn mask_passhash(def: &str) -> String {
-    const CLAUSE: &str = " PASSHASH ";
-    let Some(at) = def.find(CLAUSE) else {
+    let tokens = scan::code(def);
+    let Some(value) = tokens
+        .windows(2)
+        .find(|w| is_keyword(def, &w[0], "PASSHASH"))
+        .map(|w| &w[1])
+    else {
         return def.to_owned();
     };
-    let start = at + CLAUSE.len();
-    let bytes = def.as_bytes();
-    let end = match bytes.get(start) {
-        Some(q @ (b'\'' | b'"')) => skip_string(bytes, start, *q),
-        _ => def[start..].find(' ').map_or(def.len(), |i| start + i),
+    let end = if value.kind == Kind::Str {
+        value.end
+    } else {
+        def[value.start..]
+            .find(' ')
+            .map_or(def.len(), |i| value.start + i)
     };
-    format!("{}<hash>{}", &def[..start], &def[end..])
+    format!("{}<hash>{}", &def[..value.start], &def[end..])
 }
 
 /// A definition with the agent's fingerprint replaced by `<fingerprint>`: the fingerprint covers
@@ -524,6 +520,42 @@ mod tests {
         assert_eq!(
             mask_passhash("DEFINE USER agent ON DATABASE PASSHASH '$argon2id$v=19$x' ROLES VIEWER"),
             "DEFINE USER agent ON DATABASE PASSHASH <hash> ROLES VIEWER"
+        );
+    }
+
+    #[test]
+    fn a_comment_inside_a_quoted_name_is_part_of_the_name() {
+        // `⟨⟩` quotes a name as backticks do: what is inside is not a clause.
+        let (rest, c) = split_comment(
+            "DEFINE TABLE ⟨a COMMENT 'b'⟩ TYPE NORMAL COMMENT 'real' PERMISSIONS NONE",
+        );
+        assert_eq!(c.as_deref(), Some("'real'"));
+        assert_eq!(
+            rest,
+            "DEFINE TABLE ⟨a COMMENT 'b'⟩ TYPE NORMAL PERMISSIONS NONE"
+        );
+        let (rest, c) = split_comment("DEFINE FIELD x ON t TYPE string -- COMMENT 'no'");
+        assert_eq!(
+            (rest.as_str(), c),
+            ("DEFINE FIELD x ON t TYPE string -- COMMENT 'no'", None)
+        );
+    }
+
+    #[test]
+    fn only_the_passhash_keyword_is_masked() {
+        assert_eq!(
+            mask_passhash(
+                "DEFINE USER `a PASSHASH b` ON DATABASE PASSHASH '$argon2id$x' ROLES VIEWER"
+            ),
+            "DEFINE USER `a PASSHASH b` ON DATABASE PASSHASH <hash> ROLES VIEWER"
+        );
+        assert_eq!(
+            mask_passhash("DEFINE USER a ON DATABASE PASSHASH $argon2id$v=19$x ROLES VIEWER"),
+            "DEFINE USER a ON DATABASE PASSHASH <hash> ROLES VIEWER"
+        );
+        assert_eq!(
+            mask_passhash("DEFINE USER a ON DATABASE PASSHASH 'open"),
+            "DEFINE USER a ON DATABASE PASSHASH <hash>"
         );
     }
 
