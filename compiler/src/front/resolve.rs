@@ -187,8 +187,9 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     {
         cxs[*file].error_at(table.name_span, format!("the table `{}` is where surqlc keeps the record-access agent's password hash; rename this table", crate::access::IDENTITY_TABLE));
     }
-    warn_of_named_hidden_tables(cxs, items, &tables, &settings.exposed);
-    warn_of_agent_writes(cxs, items, &tables, &settings);
+    let built = built_tables(items, &tables);
+    warn_of_named_hidden_tables(cxs, &built, &settings.exposed);
+    warn_of_agent_writes(cxs, &built, &tables, &settings);
     if settings.prune.is_some() {
         if let Some((file, table)) = items
             .tables
@@ -380,26 +381,35 @@ fn is_literal(ty: &ir::Type) -> bool {
     }
 }
 
+/// Each table item with the IR table built from it, in item order: one name map for the warnings
+/// that point at an item but read its table.
+fn built_tables<'a>(
+    items: &'a Items,
+    tables: &'a [ir::Table],
+) -> Vec<(usize, &'a TableAst, &'a ir::Table)> {
+    let by_name: HashMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
+    items
+        .tables
+        .iter()
+        .filter_map(|(file, ast)| Some((*file, ast, *by_name.get(ast.name.as_str())?)))
+        .collect()
+}
+
 /// A warning where the prompt would name a table it hides: an exposed relation's end, or an exposed
 /// record link, pointing at a table outside `expose(...)`. The agent still cannot read that table,
 /// but the schema block tells the model it exists.
 fn warn_of_named_hidden_tables(
     cxs: &[Ctxt],
-    items: &Items,
-    tables: &[ir::Table],
+    built: &[(usize, &TableAst, &ir::Table)],
     exposed: &[String],
 ) {
     let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
     let hidden = |name: &str| !exposed.contains(name);
-    let by_name: HashMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
-    for (file, ast) in &items.tables {
-        let Some(table) = by_name.get(ast.name.as_str()) else {
-            continue;
-        };
+    for &(file, ast, table) in built {
         if hidden(&table.name) {
             continue;
         }
-        let cx = &cxs[*file];
+        let cx = &cxs[file];
         if let ir::TableKind::Relation { from, to } = &table.kind {
             for end in [from, to] {
                 if hidden(end) {
@@ -428,7 +438,7 @@ fn warn_of_named_hidden_tables(
 /// refuses. The remedy keeps the rule for other record users and shuts the agent out.
 fn warn_of_agent_writes(
     cxs: &[Ctxt],
-    items: &Items,
+    built: &[(usize, &TableAst, &ir::Table)],
     tables: &[ir::Table],
     settings: &ir::Settings,
 ) {
@@ -436,16 +446,12 @@ fn warn_of_agent_writes(
         return; // A database VIEWER: table permissions do not apply to it, and it cannot write.
     }
     let agent = &settings.agent.user;
-    let by_name: HashMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
-    for (file, ast) in &items.tables {
-        let Some(table) = by_name.get(ast.name.as_str()) else {
-            continue;
-        };
+    for &(file, ast, table) in built {
         let writes = crate::access::record_writes(table);
         if writes.is_empty() {
             continue;
         }
-        cxs[*file].warn_at(
+        cxs[file].warn_at(
             ast.name_span,
             format!(
                 "`{}` lets record users {}, and this schema's agent `{agent}` is a record user (the schema hides something), so its credential could write here through any client; add `$access != \"{agent}\" AND ` before each of those rules (e.g. `permissions(create = \"$access != '{agent}' AND ...\")`), or make them `none`",
