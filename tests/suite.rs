@@ -35,6 +35,7 @@ mod model_client;
 mod pruning;
 mod raw_types;
 mod real_schemas;
+mod rust_version;
 mod scale;
 mod schema_cache;
 mod server_reads;

@@ -1,0 +1,115 @@
+//! The `rust-version` the crates declare is true: no dependency of a published crate (any of its features) declares a newer one, and the default-feature library (what a build script compiles) builds on it with every package as locked.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+use surqlc_tests::root;
+
+fn cargo(args: &[&str]) -> String {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `1.88`, `1.88.0` as comparable numbers.
+fn version(v: &str) -> Vec<u64> {
+    let mut parts: Vec<u64> = v.split('.').map(|p| p.parse().unwrap_or(0)).collect();
+    parts.resize(3, 0);
+    parts
+}
+
+#[test]
+fn the_declared_rust_version_covers_every_dependency() {
+    let metadata: serde_json::Value = serde_json::from_str(&cargo(&[
+        "metadata",
+        "--offline",
+        "--locked",
+        "--format-version",
+        "1",
+    ]))
+    .expect("cargo metadata is JSON");
+    let packages: BTreeMap<&str, &serde_json::Value> = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap(), p))
+        .collect();
+    let rust_version = |p: &serde_json::Value| p["rust_version"].as_str().map(str::to_owned);
+    let mut checked = 0;
+    for node in metadata["resolve"]["nodes"].as_array().unwrap() {
+        let package = packages[node["id"].as_str().unwrap()];
+        let is_member = metadata["workspace_members"]
+            .as_array()
+            .unwrap()
+            .contains(&node["id"]);
+        let Some(declared) = rust_version(package).filter(|_| is_member) else {
+            continue;
+        };
+        for dep in node["deps"].as_array().unwrap() {
+            // What a user's build compiles: normal and build dependencies (every optional one).
+            let used = dep["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|k| k["kind"].as_str() != Some("dev"));
+            let dependency = packages[dep["pkg"].as_str().unwrap()];
+            if let (true, Some(needs)) = (used, rust_version(dependency)) {
+                assert!(
+                    version(&needs) <= version(&declared),
+                    "{} declares rust-version {declared}, but its dependency {} {} needs {needs}",
+                    package["name"],
+                    dependency["name"],
+                    dependency["version"]
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10, "only {checked} dependencies checked");
+
+    // The default-feature library, every package as locked.
+    let surqlc = packages
+        .values()
+        .find(|p| p["name"] == "surqlc")
+        .expect("surqlc");
+    let declared = rust_version(surqlc).expect("surqlc declares a rust-version");
+    let tree = cargo(&[
+        "tree",
+        "--offline",
+        "--locked",
+        "-p",
+        "surqlc",
+        "-e",
+        "normal,build",
+        "--prefix",
+        "none",
+        "--target",
+        "all",
+    ]);
+    for line in tree.lines() {
+        let mut words = line.split_whitespace();
+        let (Some(name), Some(v)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let v = v.trim_start_matches('v');
+        let Some(p) = packages
+            .values()
+            .find(|p| p["name"] == name && p["version"] == v)
+        else {
+            continue;
+        };
+        if let Some(needs) = rust_version(p) {
+            assert!(
+                version(&needs) <= version(&declared),
+                "the default-feature surqlc declares {declared}, but {name} {v} (as locked) needs {needs}"
+            );
+        }
+    }
+}
