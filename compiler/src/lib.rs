@@ -49,6 +49,9 @@ pub mod db;
 #[cfg(feature = "codegen")]
 #[doc(hidden)]
 pub mod emit;
+/// The CLI's exit status (`Exit`); the binary's, not a stable API.
+#[doc(hidden)]
+pub mod exit;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
 #[cfg(feature = "front")]
 #[doc(hidden)]

@@ -5,6 +5,7 @@
 
 mod agent_cmd;
 mod allocator;
+mod prune_cmd;
 mod stdio;
 
 use clap::{Args, Parser, Subcommand};
@@ -12,6 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use surqlc::audit::{self, AuditOptions, QuestionOptions};
 use surqlc::db::Target;
+use surqlc::exit::Exit;
 use surqlc::session::{self, Failure};
 use surqlc::tokens::Encoding;
 use surqlc::Builder;
@@ -157,7 +159,7 @@ enum Command {
         mcp: McpArgs,
     },
     /// Show which tables the pruned prompt carries for each question and what their schema block costs (any schema, with or without prune(...)).
-    Prune(PruneArgs),
+    Prune(prune_cmd::PruneArgs),
 }
 
 #[derive(Args)]
@@ -629,9 +631,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             };
             out!("{}", outcome.stdout);
             match outcome.status {
-                0 => {}
-                1 => return Err(Failure::Failed(outcome.stderr)),
-                _ => return Err(Failure::BadInput(outcome.stderr)),
+                Exit::Ok => {}
+                Exit::Failed => return Err(Failure::Failed(outcome.stderr)),
+                Exit::BadInput => return Err(Failure::BadInput(outcome.stderr)),
             }
             note!("{}", outcome.stderr);
         }
@@ -655,7 +657,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 timeout: std::time::Duration::from_secs(u64::from(mcp.timeout)),
             };
             let state = surqlc::mcp::start(&output, &password, &options).await?;
-            eprintln!(
+            note!(
                 "surqlc mcp: {} on {}, {}",
                 tables(output.schema.settings.exposed.len()),
                 options.target.endpoint,
@@ -666,7 +668,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             );
             surqlc::mcp::serve(state, options.http.as_deref()).await?;
         }
-        Command::Prune(args) => prune(args).await?,
+        Command::Prune(args) => prune_cmd::prune(args).await?,
         Command::Diff { input, target } => {
             let mut b = builder(&input);
             let agent = session::agent_for_diff(&mut b, target.expect_agent);
@@ -714,14 +716,14 @@ fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(e) => {
             note!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
+            return Exit::Failed.into();
         }
     };
     match runtime.block_on(run(cli)) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => Exit::Ok.into(),
         Err(failure) => {
             note!("{failure}");
-            ExitCode::from(failure.exit_code())
+            failure.exit().into()
         }
     }
 }
@@ -731,76 +733,4 @@ fn print_warnings(warnings: &[surqlc::Diagnostic]) {
     for w in warnings {
         note!("{w}\n");
     }
-}
-
-#[derive(Args)]
-struct PruneArgs {
-    #[command(flatten)]
-    input: Input,
-    /// SurrealQL data file loaded after the schema (rows for value linking, table embeddings).
-    #[arg(long, value_name = "FILE")]
-    seed: Option<PathBuf>,
-    /// One question.
-    #[arg(long, short, value_parser = non_empty, required_unless_present = "questions", conflicts_with = "questions")]
-    question: Option<String>,
-    /// A file of questions, one per line (or a JSON array of {"question": ...} objects); the schema is loaded once.
-    #[arg(long, value_name = "FILE")]
-    questions: Option<PathBuf>,
-    /// Most tokens the schema block may cost [default: the schema's prune(budget), else 2000].
-    #[arg(long, value_name = "N")]
-    budget: Option<u32>,
-    /// The questions' embedding, comma-separated (used when the schema fuses vectors).
-    #[arg(long, short = 'v', value_name = "F,F,...", value_delimiter = ',', allow_hyphen_values = true, value_parser = number)]
-    vector: Vec<f64>,
-    /// Output format: text, or one JSON object per question and line.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-/// `surqlc prune`: the pruned prompt's tables per question (see `surqlc::prune_run`).
-async fn prune(args: PruneArgs) -> Result<(), Failure> {
-    use std::io::Write;
-    use surqlc::prune_run::{self, Pruner};
-    let questions = match (&args.question, &args.questions) {
-        (Some(q), _) => vec![q.clone()],
-        (None, Some(file)) => prune_run::read_questions(file)?,
-        (None, None) => {
-            return Err(Failure::BadInput(
-                "error: give --question Q or --questions FILE".into(),
-            ))
-        }
-    };
-    let vector = (!args.vector.is_empty()).then_some(args.vector);
-    let pruner = Pruner::open(
-        &args.input.schemas,
-        args.input.prompt_template.as_deref(),
-        args.seed.as_deref(),
-        args.budget,
-        vector,
-    )
-    .await?;
-    print_warnings(&pruner.warnings);
-    let mut out = std::io::stdout().lock();
-    for q in &questions {
-        let choice = pruner.choose(q).await?;
-        if choice.fallback && args.format == Format::Json {
-            eprintln!(
-                "note: no table shares a word with {:?}: fallback tables",
-                choice.question
-            );
-        }
-        let line = match args.format {
-            Format::Json => format!("{}\n", prune_run::json_line(&choice)),
-            Format::Text => prune_run::text(&choice),
-        };
-        // A closed pipe (`| head`) ends the output, not the process with a panic.
-        if out
-            .write_all(line.as_bytes())
-            .and_then(|_| out.flush())
-            .is_err()
-        {
-            return Ok(());
-        }
-    }
-    Ok(())
 }

@@ -3,6 +3,7 @@
 use crate::builder::Output;
 use crate::db::{self, Db, Target};
 use crate::emit::PromptParts;
+use crate::exit::Exit;
 use std::fmt;
 use std::path::Path;
 
@@ -16,10 +17,10 @@ pub enum Failure {
 }
 
 impl Failure {
-    pub fn exit_code(&self) -> u8 {
+    pub fn exit(&self) -> Exit {
         match self {
-            Failure::BadInput(_) => 2,
-            Failure::Failed(_) => 1,
+            Failure::BadInput(_) => Exit::BadInput,
+            Failure::Failed(_) => Exit::Failed,
         }
     }
 }
@@ -452,7 +453,7 @@ pub async fn check_query_with_data(
             return check::Outcome {
                 stdout: String::new(),
                 stderr: failure.to_string(),
-                status: failure.exit_code(),
+                status: failure.exit(),
             }
         }
     };
@@ -469,7 +470,7 @@ pub async fn check_query_with_data(
             return check::Outcome {
                 stdout: String::new(),
                 stderr: format!("error: the data checks failed: {e}"),
-                status: 1,
+                status: Exit::Failed,
             };
         }
     }

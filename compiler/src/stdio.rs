@@ -33,6 +33,11 @@ pub fn out(text: &str) -> Result<(), Failure> {
     }
 }
 
+/// Whether stdout's reader has gone away: a command with more to compute can stop.
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
+}
+
 /// Writes `text` and a line break to stderr; a failure to write a message about the run is ignored.
 pub fn note(text: &str) {
     let mut stderr = io::stderr().lock();

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "support/bin.rs"]
+mod bin;
 #[path = "support/model_standin.rs"]
 mod model_standin;
 use model_standin::{chat, stand_in};
@@ -16,10 +18,7 @@ fn root() -> PathBuf {
 
 /// The binary with no model configured unless `env` says so.
 fn surqlc(args: &[&str], env: &[(&str, &str)]) -> Output {
-    // SURQLC_TEST_BIN: a copy of the binary, for when a shared target directory is rebuilt under the run.
-    let bin = std::env::var("SURQLC_TEST_BIN")
-        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_surqlc").to_owned());
-    let mut command = Command::new(bin);
+    let mut command = Command::new(bin::surqlc_bin());
     command.args(args).current_dir(root());
     for name in [
         "SURQLC_AGENT_PASSWORD",

@@ -2,6 +2,9 @@
 //!
 //! Built only with the `cli` feature; `cargo test --workspace` has it, since the test crate enables it.
 
+#[path = "support/bin.rs"]
+mod bin;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -13,7 +16,7 @@ fn root() -> PathBuf {
 }
 
 fn surqlc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surqlc"))
+    Command::new(bin::surqlc_bin())
         .args(args)
         .current_dir(root())
         .env_remove("SURQLC_AGENT_PASSWORD")
@@ -193,7 +196,7 @@ fn build_writes_both_files_and_notes_the_missing_agent() {
         "{}",
         stderr(&o)
     );
-    let o = Command::new(env!("CARGO_BIN_EXE_surqlc"))
+    let o = Command::new(bin::surqlc_bin())
         .args(["build", "schemas/store.rs", "--out", out.to_str().unwrap()])
         .current_dir(root())
         .env("SURQLC_AGENT_PASSWORD", "correct horse")
@@ -564,7 +567,7 @@ fn prune_prints_the_tables_each_question_gets() {
     let o = surqlc(&["prune", "schemas/store.rs"]);
     assert_status(&o, 2);
     // A closed stdout ends the output quietly, never with a panic.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surqlc"))
+    let mut child = Command::new(bin::surqlc_bin())
         .args([
             "prune",
             "schemas/store.rs",
@@ -586,4 +589,53 @@ fn prune_prints_the_tables_each_question_gets() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A full disk is not a closed pipe: `prune`'s output failing to be written fails the run (status 1).
+#[cfg(target_os = "linux")]
+#[test]
+fn prune_fails_when_its_output_cannot_be_written() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let o = Command::new(bin::surqlc_bin())
+        .args(["prune", "schemas/store.rs", "--question", "Who buys?"])
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .expect("runs");
+    assert_status(&o, 1);
+    assert!(
+        stderr(&o).contains("cannot write to stdout"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `SURQLC_TEST_BIN` names the binary every CLI test runs (worktrees sharing one target directory
+/// overwrite `debug/surqlc`): this test binary, run again on one test with a stand-in binary that
+/// leaves a mark, runs the stand-in.
+#[cfg(unix)]
+#[test]
+fn the_binary_under_test_is_surqlc_test_bin_when_set() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("test-bin");
+    let mark = dir.join("ran");
+    let standin = dir.join("surqlc");
+    std::fs::write(
+        &standin,
+        format!("#!/bin/sh\necho \"$@\" > '{}'\n", mark.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&standin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let this = std::env::current_exe().expect("the test binary");
+    // The stand-in prints no help, so that test fails: only the mark is looked at.
+    let _ = Command::new(this)
+        .args(["--exact", "help_describes_every_subcommand", "--quiet"])
+        .env("SURQLC_TEST_BIN", &standin)
+        .output()
+        .expect("the test binary runs");
+    let args = std::fs::read_to_string(&mark).expect("the stand-in ran");
+    assert!(args.contains("--help"), "{args}");
 }

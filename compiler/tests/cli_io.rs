@@ -1,5 +1,8 @@
 //! What the binary reads and says: `check-query`'s schema files, query and data checks, a closed stdout, `build`'s import command, `prompt --pruned`.
 
+#[path = "support/bin.rs"]
+mod bin;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -12,7 +15,7 @@ fn root() -> PathBuf {
 }
 
 fn command(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_surqlc"));
+    let mut cmd = Command::new(bin::surqlc_bin());
     cmd.args(args)
         .current_dir(root())
         .env_remove("SURQLC_AGENT_PASSWORD");

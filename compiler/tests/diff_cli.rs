@@ -1,5 +1,8 @@
 //! `surqlc diff --dump`: status 0 and "in sync" on stderr in sync, status 1 listing each change (an agent the schema does not define among them), status 2 on bad input.
 
+#[path = "support/bin.rs"]
+mod bin;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -11,7 +14,7 @@ fn root() -> PathBuf {
 }
 
 fn surqlc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_surqlc"))
+    Command::new(bin::surqlc_bin())
 }
 
 /// A dropped field, an extra table, a changed comment and a changed index, then the cache re-rendered.

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use surqlc::mcp;
 
+#[path = "support/bin.rs"]
+mod bin;
 #[path = "support/model_standin.rs"]
 mod model_standin;
 use model_standin::{chat, stand_in};
@@ -27,12 +29,9 @@ fn root() -> PathBuf {
         .to_owned()
 }
 
-/// The `surqlc` binary: `SURQLC_TEST_BIN` if set (a copy of this branch's binary, where several
-/// worktrees share one target directory and overwrite `target/debug/surqlc`), else Cargo's.
+/// The `surqlc` binary (`SURQLC_TEST_BIN` if set; `support/bin.rs`).
 fn binary() -> PathBuf {
-    std::env::var_os("SURQLC_TEST_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_surqlc")))
+    bin::surqlc_bin()
 }
 
 fn runtime() -> tokio::runtime::Runtime {

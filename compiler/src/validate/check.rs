@@ -1,6 +1,7 @@
 //! `surqlc check-query`: validate one query, or a file of examples, against a Rust schema file, as text or JSON.
 
 use super::{render_one, split_queries, validate_with, Options, Report, Severity};
+use crate::exit::Exit;
 use std::path::{Path, PathBuf};
 
 /// Where the queries come from.
@@ -11,19 +12,19 @@ pub enum Queries {
     File(PathBuf),
 }
 
-/// What `check-query` prints and its exit status: 0 clean (warnings allowed), 1 an error found, 2 bad input.
+/// What `check-query` prints and its exit status: `Ok` clean (warnings allowed), `Failed` an error found, `BadInput`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     pub stdout: String,
     pub stderr: String,
-    pub status: u8,
+    pub status: Exit,
 }
 
 fn bad_input(message: String) -> Outcome {
     Outcome {
         stdout: String::new(),
         stderr: message,
-        status: 2,
+        status: Exit::BadInput,
     }
 }
 
@@ -181,7 +182,7 @@ impl Checked {
                 reports.len(),
                 if reports.len() == 1 { "y" } else { "ies" }
             ),
-            status: u8::from(failed > 0),
+            status: if failed > 0 { Exit::Failed } else { Exit::Ok },
         }
     }
 }
