@@ -344,7 +344,11 @@ fn check_query_exits_as_audit_does() {
         &Queries::Inline("SELECT name FROM customer LIMIT 5".into()),
         false,
     );
-    assert_eq!((clean.status.code(), clean.stdout.as_str()), (0, ""), "{clean:?}");
+    assert_eq!(
+        (clean.status.code(), clean.stdout.as_str()),
+        (0, ""),
+        "{clean:?}"
+    );
     let wrong = check_query(
         &store,
         &Queries::Inline("SELECT name, email FROM customer LIMIT 5".into()),

@@ -292,7 +292,7 @@ pub fn holds_people(table: &Table) -> bool {
     let named = table
         .name
         .split('_')
-        .last()
+        .next_back()
         .into_iter()
         .chain(table.aka.iter().map(String::as_str))
         .any(|w| crate::thesaurus::is_person_word(&w.to_lowercase()));

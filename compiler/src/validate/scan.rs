@@ -193,6 +193,17 @@ impl Locator {
     }
 }
 
+/// A span the locator found, or the whole query when it found none.
+pub(crate) trait OrAll {
+    fn or_all(self, loc: &Locator) -> Span;
+}
+
+impl OrAll for Option<Span> {
+    fn or_all(self, loc: &Locator) -> Span {
+        self.unwrap_or_else(|| loc.all())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,16 +239,5 @@ mod tests {
         for text in ["'", "`", "⟨", "/*", "$", "1..", "é\u{2028}x", "\\", "d'"] {
             let _ = tokens(text);
         }
-    }
-}
-
-/// A span the locator found, or the whole query when it found none.
-pub(crate) trait OrAll {
-    fn or_all(self, loc: &Locator) -> Span;
-}
-
-impl OrAll for Option<Span> {
-    fn or_all(self, loc: &Locator) -> Span {
-        self.unwrap_or_else(|| loc.all())
     }
 }
