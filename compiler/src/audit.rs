@@ -315,12 +315,7 @@ pub fn cost_table(
 
 /// Where two texts first differ, with the line from each.
 fn first_difference(ours: &str, live: &str) -> String {
-    let at = ours
-        .char_indices()
-        .zip(live.chars())
-        .find(|((_, a), b)| a != b)
-        .map(|((i, _), _)| i)
-        .unwrap_or(ours.len().min(live.len()));
+    let at = crate::drift::first_difference_at(ours, live);
     let line = ours[..at].matches('\n').count() + 1;
     let snippet = |s: &str| {
         let start = s[..at.min(s.len())].rfind('\n').map_or(0, |i| i + 1);

@@ -468,13 +468,18 @@ fn mask_fingerprint(def: &str) -> String {
     format!("{}<fingerprint>{}", &def[..start], &def[end..])
 }
 
-/// Each text from a little before where they first differ, up to 60 characters further.
-fn first_difference(a: &str, b: &str) -> (String, String) {
-    let at = a
-        .char_indices()
+/// The byte offset where `a` and `b` first differ (the shorter one's length when one starts the
+/// other): a character boundary of both. Drift's `changed` lines and the audit's live check show text from here.
+pub(crate) fn first_difference_at(a: &str, b: &str) -> usize {
+    a.char_indices()
         .zip(b.chars())
         .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+        .map_or(a.len().min(b.len()), |((i, _), _)| i)
+}
+
+/// Each text from a little before where they first differ, up to 60 characters further.
+fn first_difference(a: &str, b: &str) -> (String, String) {
+    let at = first_difference_at(a, b);
     let window = |s: &str| {
         let mut start = at.min(s.len()).saturating_sub(40);
         while !s.is_char_boundary(start) {
