@@ -329,15 +329,14 @@ struct RunArgs {
     /// The natural-language question.
     #[arg(long, short, value_parser = non_empty)]
     question: String,
-    /// The question's embedding, comma-separated (its length is the pool's dimension).
+    /// The question's embedding, comma-separated (its length is the pool's dimension); without it the EXAMPLES section is empty.
     #[arg(
         long,
         short = 'v',
         value_name = "F,F,...",
         value_delimiter = ',',
         allow_hyphen_values = true,
-        value_parser = number,
-        required = true
+        value_parser = number
     )]
     vector: Vec<f64>,
     /// Database endpoint: mem:// (embedded, the default) or ws://host:port.
@@ -482,7 +481,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             pruned,
         } => {
             let output = builder(&input).generate()?;
-            session::check_dimension(&output.schema, &run.vector)?;
+            if !run.vector.is_empty() {
+                session::check_dimension(&output.schema, &run.vector)?;
+            }
             if pruned {
                 // Before connecting to anything.
                 session::check_pruned(&output)?;
@@ -510,7 +511,13 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     note!("loaded {} into {place}", seed.display());
                 }
             }
-            let prompt = if pruned {
+            let prompt = if run.vector.is_empty() {
+                note!(
+                    "note: no --vector, so the EXAMPLES section is empty (give the question's embedding, {} numbers, to fill it)",
+                    output.schema.settings.examples.dimension
+                );
+                session::prompt_without_vector(&conn, &output, &run.question, pruned).await
+            } else if pruned {
                 session::prompt_pruned(&conn, &output, &run.question, &run.vector).await
             } else {
                 session::prompt(&conn, &run.question, &run.vector).await

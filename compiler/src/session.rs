@@ -136,6 +136,26 @@ pub async fn prompt_pruned(
     Ok(text.unwrap_or_default())
 }
 
+/// The prompt without the question's embedding: the database's own prompt with its EXAMPLES
+/// section empty (see [`crate::runtime::ask::prompt_from`]); `pruned` asks for
+/// `fn::nl2surql_prompt_pruned`.
+pub async fn prompt_without_vector(
+    conn: &Db,
+    output: &Output,
+    question: &str,
+    pruned: bool,
+) -> Result<String, Failure> {
+    let function = if pruned {
+        check_pruned(output)?;
+        "fn::nl2surql_prompt_pruned"
+    } else {
+        "fn::nl2surql_prompt"
+    };
+    crate::runtime::ask::prompt_from(conn, &output.schema, function, question, None)
+        .await
+        .map_err(|e| Failure::Failed(format!("error: {function} failed: {e}")))
+}
+
 /// The prompt for `question` cut into its named sections, each asked of the database on its own.
 ///
 /// Fails if the sections do not join into the prompt `fn::nl2surql_prompt` returns (a template

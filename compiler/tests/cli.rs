@@ -183,6 +183,29 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
 }
 
 #[test]
+fn prompt_without_a_vector_has_an_empty_examples_section_and_says_so() {
+    let mut args = readme_main_job();
+    let at = args.iter().position(|a| a == "--vector").expect("--vector");
+    let with_vector: Vec<String> = args.clone();
+    args.drain(at..at + 2);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = surqlc(&args);
+    assert_status(&o, 0);
+    let prompt = stdout(&o);
+    assert!(
+        prompt.contains("EXAMPLES\n\n\nQUESTION\nWhich category earns us the most money?\nSURQL\n"),
+        "{prompt}"
+    );
+    assert!(stderr(&o).contains("no --vector"), "{}", stderr(&o));
+    // Everything but the examples is the database's prompt, as with a vector.
+    let with: Vec<&str> = with_vector.iter().map(String::as_str).collect();
+    let full = stdout(&surqlc(&with));
+    let head = |p: &str| p.split_once("EXAMPLES\n").map(|(h, _)| h.to_owned());
+    assert_eq!(head(&prompt), head(&full));
+    assert!(head(&full).is_some());
+}
+
+#[test]
 fn build_writes_both_files_and_notes_the_missing_agent() {
     let out = scratch("build");
     let o = surqlc(&["build", "schemas/store.rs", "--out", out.to_str().unwrap()]);

@@ -442,6 +442,18 @@ pub async fn prompt<C: Connection>(
     } else {
         "fn::nl2surql_prompt"
     };
+    prompt_from(db, schema, function, question, vector).await
+}
+
+/// [`prompt`] from a named prompt function (`fn::nl2surql_prompt` or `fn::nl2surql_prompt_pruned`),
+/// whatever the schema's `prune` setting.
+pub async fn prompt_from<C: Connection>(
+    db: &Surreal<C>,
+    schema: &ir::Schema,
+    function: &str,
+    question: &str,
+    vector: Option<&[f64]>,
+) -> Result<String, surrealdb::Error> {
     let Some(vector) = vector else {
         let dimension = (schema.settings.examples.dimension as usize).max(1);
         let mut stand_in = vec![0.0; dimension];
