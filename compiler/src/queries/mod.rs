@@ -3,4 +3,11 @@
 #[cfg(feature = "codegen")]
 pub mod check;
 
+#[cfg(feature = "codegen")]
+pub mod rust;
+pub mod shape;
+#[cfg(feature = "validate")]
+pub mod typing;
+
+pub use shape::{Query, Shape};
 pub use crate::surql::named::{is_named, parse, FileError, NamedQuery, Returns};

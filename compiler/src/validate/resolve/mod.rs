@@ -218,6 +218,8 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
             _ => Ty::Number,
         },
         ("math", "fixed" | "round" | "floor" | "ceil" | "abs") => first.element().clone(),
+        // The engine divides as floats, whatever the numbers were.
+        ("math", "mean") if first.is_numeric() => Ty::Float,
         ("math", _) => Ty::Number,
         ("string", "len") => Ty::Int,
         ("string", "contains" | "starts_with" | "ends_with" | "matches") => Ty::Bool,
