@@ -110,6 +110,12 @@ fn validate(
     let options = crate::validate::Options::for_named_queries();
     let report = crate::validate::validate_with(schema, &query.text, &options);
     let mut out = untyped_params(path, text, query, &report);
+    out.extend(super::param_checks::unused(path, query));
+    out.extend(
+        super::param_checks::conflicting(query, &report)
+            .into_iter()
+            .map(|(span, message)| place(path, text, query, span, message)),
+    );
     out.extend(
         report
             .errors()

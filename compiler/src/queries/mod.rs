@@ -3,6 +3,8 @@
 #[cfg(feature = "codegen")]
 pub mod check;
 
+#[cfg(all(feature = "codegen", feature = "validate"))]
+mod param_checks;
 #[cfg(feature = "codegen")]
 pub mod rust;
 pub mod shape;

@@ -59,7 +59,16 @@ pub fn shape(
         }
         typer.row(report, &items, whole_query, &row_name)
     };
-    let params = typer.params(text, &tokens, report);
+    let mut params = typer.params(text, &tokens, report);
+    // `-- param:` lines put their parameters first, in their order (a stable sort keeps the rest
+    // in order of first appearance).
+    params.sort_by_key(|p| {
+        query
+            .params
+            .iter()
+            .position(|d| d.name == p.name)
+            .unwrap_or(query.params.len())
+    });
     let structs = std::mem::take(&mut typer.structs);
     if errors.is_empty() {
         Ok(Shape {
@@ -225,7 +234,7 @@ impl Typer<'_, '_> {
             .map_or(RType::String, |e| RType::Enum(e.rust_name.clone()))
     }
 
-    /// The arguments, in order of first appearance; untyped ones are reported by the checker.
+    /// The arguments, in order of first appearance; untyped and unused ones are reported by the checker.
     fn params(&mut self, text: &str, tokens: &[Token], report: &Report) -> Vec<ParamShape> {
         let typed = resolved(&report.params);
         let mut out: Vec<ParamShape> = Vec::new();
@@ -375,6 +384,7 @@ mod tests {
             line: 1,
             column: 1,
             name_line: 1,
+            params: Vec::new(),
         };
         shape(schema, &query, &report)
     }
