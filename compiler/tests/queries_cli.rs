@@ -30,17 +30,20 @@ fn build(name: &str, queries: &str) -> (Output, PathBuf, String) {
     (o, out, format!("{}:", file.display()) + &stderr)
 }
 
-/// The build fails with status 2 at `FILE:at` with `message`, and writes nothing.
+/// The build fails with status 2, `message` as the error and `--> FILE:at` under it (as rustc
+/// prints, and as schema errors are printed), and writes nothing.
 fn refused(name: &str, queries: &str, at: &str, message: &str) {
     let (o, out, text) = build(name, queries);
     let (file, stderr) = text.split_once(".surql:").unwrap();
     assert_eq!(o.status.code(), Some(2), "{stderr}");
-    let want = format!("{file}.surql:{at}: ");
-    let line = stderr
-        .lines()
-        .find(|l| l.contains(&want))
-        .unwrap_or_else(|| panic!("no line at {want} in:\n{stderr}"));
-    assert!(line.contains(message), "{line}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let want = format!("--> {file}.surql:{at}");
+    let k = lines
+        .iter()
+        .position(|l| l.trim_start() == want)
+        .unwrap_or_else(|| panic!("no `{want}` in:\n{stderr}"));
+    assert!(k > 0 && lines[k - 1].starts_with("error: "), "{stderr}");
+    assert!(lines[k - 1].contains(message), "{}", lines[k - 1]);
     assert!(!out.join("schema.rs").exists(), "nothing written");
 }
 
