@@ -20,6 +20,8 @@ pub enum RType {
     Bytes,
     /// An object whose keys the schema does not know (`runtime::Value`).
     Value,
+    /// A record id's key of any type (`runtime::RecordIdKey`): a table that declares no key type.
+    Key,
     /// A Literal enum of the schema, by its Rust name.
     Enum(String),
     /// `Link<T>`: a record id of the table whose Rust type is named.
@@ -48,6 +50,7 @@ impl RType {
             RType::Uuid => format!("{rt}::Uuid"),
             RType::Bytes => format!("{rt}::Bytes"),
             RType::Value => format!("{rt}::Value"),
+            RType::Key => format!("{rt}::RecordIdKey"),
             RType::Enum(name) => format!("{types}::{name}"),
             RType::Link(name) => format!("{rt}::Link<{types}::{name}>"),
             RType::Row(name) => format!("{rt}::Record<{types}::{name}>"),

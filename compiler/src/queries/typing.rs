@@ -172,6 +172,7 @@ impl Typer<'_, '_> {
             Ty::Uuid => RType::Uuid,
             Ty::Bytes => RType::Bytes,
             Ty::AnyObject => RType::Value,
+            Ty::RecordKey => RType::Key,
             Ty::Literal(values) => self.literal(values),
             Ty::Record(table) => match self.schema.table(table) {
                 Some(t) if whole => RType::Row(t.rust_name.clone()),

@@ -80,10 +80,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     // The key of the record's table, when the table declares its type.
                     Function::Normal(name) if name.as_str() == "record::id" => {
                         Val::of(match args.first().map(|a| a.ty.element()) {
-                            Some(Ty::Record(t)) => self
-                                .table(t)
-                                .and_then(|t| t.id.as_ref())
-                                .map_or(Ty::Any, Ty::of),
+                            Some(Ty::Record(t)) => match self.table(t) {
+                                Some(table) => table.id.as_ref().map_or(Ty::RecordKey, Ty::of),
+                                None => Ty::Any,
+                            },
                             _ => Ty::Any,
                         })
                     }
