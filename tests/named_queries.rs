@@ -205,3 +205,39 @@ fn record_keys_and_options_are_typed() {
         same_rows(&db, memory_db::queries::FILES_UNDER, vec![("folder", Value::String("root".into()))], files).await;
     })
 }
+
+/// An embedder that puts every question at the same place: the nearest examples are then the pool's
+/// examples at that place.
+struct Fixed;
+
+impl surqlc::runtime::Embedder for Fixed {
+    fn embed(
+        &self,
+        _: &str,
+    ) -> impl std::future::Future<Output = Result<Vec<f64>, surqlc::runtime::ModelError>> + Send
+    {
+        async { Ok(vec![0.0, 0.0, 0.0, 1.0]) }
+    }
+}
+
+#[test]
+fn questions_of_queries_without_parameters_seed_the_few_shot_pool() {
+    block_on(async {
+        let db = seeded("store", store_db::SCHEMA_SURQL).await;
+        use store_db::queries as q;
+        // Only queries without parameters: the agent's runner binds none.
+        assert_eq!(
+            q::EXAMPLES,
+            &[(
+                "What do products cost on average in each category?",
+                q::CATEGORY_PRICES
+            )]
+        );
+        let added = q::seed_examples(&db, &Fixed).await.unwrap();
+        assert_eq!(added.len(), 1);
+        assert!(q::seed_examples(&db, &Fixed).await.unwrap().is_empty(), "seeded once");
+        let nearest = store_db::similar_examples(&db, &[0.0, 0.0, 0.0, 1.0]).await.unwrap();
+        assert_eq!(nearest[0].question, q::EXAMPLES[0].0);
+        assert_eq!(nearest[0].surql, q::CATEGORY_PRICES);
+    })
+}

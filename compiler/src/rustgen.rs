@@ -264,6 +264,10 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("tables", &tables);
     let queries = crate::queries::rust::contexts(&options.queries, &nested).map_err(EmitError::NameClash)?;
     context.insert("queries", &queries);
+    context.insert(
+        "query_examples",
+        &crate::queries::rust::examples(&options.queries),
+    );
     context.insert("exposed", &settings.exposed);
     context.insert("dimension", &settings.examples.dimension);
     context.insert("k", &settings.examples.k);

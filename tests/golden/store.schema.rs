@@ -765,4 +765,24 @@ pub mod queries {
             )
             .await
     }
+    /// The few-shot examples these queries make: each `-- question:` of a query without parameters, with its text.
+    pub const EXAMPLES: &[(&str, &str)] = &[
+        ("What do products cost on average in each category?", CATEGORY_PRICES),
+    ];
+    /// Puts [`EXAMPLES`] into the few-shot pool (`query_example`), each question embedded by `embedder`
+    /// and each query validated as the agent's; a pair the pool holds already is skipped. The ids added.
+    pub async fn seed_examples<
+        C: ::surqlc::runtime::Connection,
+        E: ::surqlc::runtime::Embedder,
+    >(
+        db: &::surqlc::runtime::Surreal<C>,
+        embedder: &E,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::RecordId>> {
+        ::surqlc::runtime::named::seed_examples::<
+            super::Schema,
+            C,
+            E,
+        >(db, embedder, "query_example", EXAMPLES)
+            .await
+    }
 }

@@ -74,6 +74,13 @@ pub fn contexts(queries: &[Query], types: &str) -> Result<Vec<QueryContext>, Str
     let mut taken: Vec<(String, String)> = Vec::new();
     for q in queries {
         let Some(shape) = &q.shape else { continue };
+        // The names the module itself gives: `EXAMPLES` and `seed_examples`.
+        if matches!(q.name.as_str(), "examples" | "seed_examples") {
+            return Err(format!(
+                "a named query may not be called `{}`: the generated `queries` module has `EXAMPLES` and `seed_examples` of its own; rename it",
+                q.name
+            ));
+        }
         let mut structs = Vec::new();
         for s in &shape.structs {
             if let Some((_, other)) = taken.iter().find(|(n, _)| *n == s.name) {
@@ -148,4 +155,25 @@ pub fn contexts(queries: &[Query], types: &str) -> Result<Vec<QueryContext>, Str
         });
     }
     Ok(out)
+}
+
+/// The few-shot examples the queries make: each `-- question:` of a query without parameters
+/// (the agent's runner binds none), with the query's constant.
+#[derive(Serialize)]
+pub struct ExampleContext {
+    question: String,
+    constant: String,
+}
+
+pub fn examples(queries: &[Query]) -> Vec<ExampleContext> {
+    queries
+        .iter()
+        .filter(|q| q.shape.as_ref().is_some_and(|s| s.params.is_empty()))
+        .flat_map(|q| {
+            q.questions.iter().map(|question| ExampleContext {
+                question: question.clone(),
+                constant: q.name.to_uppercase(),
+            })
+        })
+        .collect()
 }

@@ -36,3 +36,34 @@ pub async fn one<R: SurrealValue, C: Connection>(
         .await?
         .ok_or_else(|| Error::not_found(format!("query `{name}` returned no row"), None))
 }
+
+/// Puts each `(question, query)` into the few-shot pool `pool` (its question embedded by
+/// `embedder`, its query validated as an agent's would be by [`super::module::remember_example`]),
+/// skipping a pair the pool already holds; the ids of the examples added.
+pub async fn seed_examples<M: super::SchemaModule, C: Connection, E: super::Embedder>(
+    db: &Surreal<C>,
+    embedder: &E,
+    pool: &'static str,
+    examples: &[(&'static str, &'static str)],
+) -> Result<Vec<super::RecordId>, Error> {
+    let mut added = Vec::new();
+    for &(question, surql) in examples {
+        let held: Option<super::RecordId> = db
+            .query("SELECT VALUE id FROM type::table($pool) WHERE question = $question AND surql = $surql LIMIT 1")
+            .bind(("pool", pool))
+            .bind(("question", question))
+            .bind(("surql", surql))
+            .await?
+            .check()?
+            .take(0)?;
+        if held.is_some() {
+            continue;
+        }
+        let qvec = embedder
+            .embed(question)
+            .await
+            .map_err(|e| Error::internal(format!("embedding the question {question:?}: {e}")))?;
+        added.push(super::module::remember_example::<M, C>(db, question, surql, &qvec).await?);
+    }
+    Ok(added)
+}
