@@ -67,7 +67,12 @@ fn corpus_as_named_queries(out: &std::path::Path) {
     let seed = std::fs::read_to_string("../schemas/store.seed.surql").expect("the seed");
     println!("cargo:rerun-if-changed=../schemas/store.seed.surql");
     let value = |line: &str, key: &str| -> Option<String> {
-        let rest = line.trim().strip_prefix(key)?.trim().strip_prefix('=')?.trim();
+        let rest = line
+            .trim()
+            .strip_prefix(key)?
+            .trim()
+            .strip_prefix('=')?
+            .trim();
         Some(rest.strip_prefix('"')?.rsplit_once('"')?.0.to_owned())
     };
     let mut question = None;

@@ -29,7 +29,11 @@ type Db = surrealdb::Surreal<surrealdb::engine::any::Any>;
 async fn seeded(name: &str, schema: &str) -> Db {
     let db = surrealdb::engine::any::connect("mem://").await.unwrap();
     db.use_ns("ai").use_db(name).await.unwrap();
-    db.query(schema).await.unwrap().check().expect("schema applies");
+    db.query(schema)
+        .await
+        .unwrap()
+        .check()
+        .expect("schema applies");
     db.query(read(root().join(format!("schemas/{name}.seed.surql"))))
         .await
         .unwrap()
@@ -83,7 +87,11 @@ async fn same_rows_or_none<R: SurrealValue>(
     let rows = raw.len();
     for (engine, row) in raw.into_iter().zip(typed) {
         assert_ne!(engine, Value::None, "{text}");
-        assert_eq!(without_none(row.into_value()), without_none(engine), "{text}");
+        assert_eq!(
+            without_none(row.into_value()),
+            without_none(engine),
+            "{text}"
+        );
     }
     rows
 }
@@ -128,7 +136,10 @@ fn store_queries_return_the_engines_rows_typed() {
         assert!(revenue.windows(2).all(|w| w[0].revenue >= w[1].revenue));
         same_rows(&db, q::REVENUE_BY_CATEGORY, shipped(), revenue).await;
 
-        let mei = q::customer_by_name(&db, "Mei Tanaka").await.unwrap().expect("Mei");
+        let mei = q::customer_by_name(&db, "Mei Tanaka")
+            .await
+            .unwrap()
+            .expect("Mei");
         assert_eq!(mei.tier, Tier::Pro);
         assert_eq!(mei.id, crate::store::Customer::record("mei"));
         assert!(q::customer_by_name(&db, "Nobody").await.unwrap().is_none());
@@ -148,7 +159,13 @@ fn store_queries_return_the_engines_rows_typed() {
 
         let pros = q::customers_of_tier(&db, Tier::Pro).await.unwrap();
         assert!(pros.iter().any(|c| !c.bought.is_empty()));
-        same_rows(&db, q::CUSTOMERS_OF_TIER, vec![("tier", Value::String("pro".into()))], pros).await;
+        same_rows(
+            &db,
+            q::CUSTOMERS_OF_TIER,
+            vec![("tier", Value::String("pro".into()))],
+            pros,
+        )
+        .await;
 
         let stats = q::customer_stats(&db).await.unwrap();
         assert_eq!(stats.customers, 5);
@@ -159,24 +176,41 @@ fn store_queries_return_the_engines_rows_typed() {
         assert!(lines
             .iter()
             .all(|l| l.line_total == l.unit_price * surqlc::runtime::Decimal::from(l.qty)));
-        let bindings = vec![("status", Value::String("shipped".into())), ("n", Value::from_t(10i64))];
+        let bindings = vec![
+            ("status", Value::String("shipped".into())),
+            ("n", Value::from_t(10i64)),
+        ];
         same_rows(&db, q::ORDER_LINES, bindings, lines).await;
 
         let spanish = q::customer_orders(&db, Country::ES).await.unwrap();
-        let omar = spanish.iter().find(|c| c.name == "Omar Haddad").expect("Omar");
+        let omar = spanish
+            .iter()
+            .find(|c| c.name == "Omar Haddad")
+            .expect("Omar");
         assert_eq!(omar.orders.len(), omar.order_rows.len());
         // `time::max` of a customer's order dates: NONE for a customer without orders.
         assert!(spanish
             .iter()
             .all(|c| c.last_order.is_some() == !c.orders.is_empty()));
-        same_rows(&db, q::CUSTOMER_ORDERS, vec![("country", Value::String("ES".into()))], spanish).await;
+        same_rows(
+            &db,
+            q::CUSTOMER_ORDERS,
+            vec![("country", Value::String("ES".into()))],
+            spanish,
+        )
+        .await;
 
         let prices = q::category_prices(&db).await.unwrap();
-        assert!(prices.iter().all(|p| p.products > 0 && p.mean_price > 0.0 && p.cheapest <= p.dearest));
+        assert!(prices
+            .iter()
+            .all(|p| p.products > 0 && p.mean_price > 0.0 && p.cheapest <= p.dearest));
         same_rows(&db, q::CATEGORY_PRICES, Vec::new(), prices).await;
 
         let audio = q::product_names(&db, Category::Audio).await.unwrap();
-        assert_eq!(audio, vec!["Compact Soundbar".to_owned(), "Sport Buds".to_owned()]);
+        assert_eq!(
+            audio,
+            vec!["Compact Soundbar".to_owned(), "Sport Buds".to_owned()]
+        );
     })
 }
 
@@ -189,20 +223,43 @@ fn record_keys_and_options_are_typed() {
         // `record::id(id)` is the table's key type: meeting keys are integers.
         let numbers: Vec<i64> = rows.iter().map(|r| r.number).collect();
         assert_eq!(numbers, vec![1, 2, 3]);
-        assert!(rows.iter().all(|r| r.people.len() == r.ids.len() && !r.people.is_empty()));
-        same_rows(&db, q::MEETING_ATTENDEES, vec![("since", Value::String("2026-07-01".into()))], rows).await;
+        assert!(rows
+            .iter()
+            .all(|r| r.people.len() == r.ids.len() && !r.people.is_empty()));
+        same_rows(
+            &db,
+            q::MEETING_ATTENDEES,
+            vec![("since", Value::String("2026-07-01".into()))],
+            rows,
+        )
+        .await;
         let alice = crate::meetings::Person::record("Alice Chen".to_owned());
-        let person = q::person_tasks(&db, alice.clone()).await.unwrap().expect("Alice");
+        let person = q::person_tasks(&db, alice.clone())
+            .await
+            .unwrap()
+            .expect("Alice");
         let name: String = person.name.clone();
         assert_eq!(name, "Alice Chen");
-        same_rows(&db, q::PERSON_TASKS, vec![("who", alice.into_value())], vec![person]).await;
+        same_rows(
+            &db,
+            q::PERSON_TASKS,
+            vec![("who", alice.into_value())],
+            vec![person],
+        )
+        .await;
 
         let db = seeded("memory", memory_db::SCHEMA_SURQL).await;
         let files = memory_db::queries::files_under(&db, "root").await.unwrap();
         // At the root, `parent` is NONE: an `Option<Link<File>>`; folders have no content.
         assert!(files.iter().all(|f| f.parent.is_none()));
         assert!(files.iter().all(|f| f.is_folder == f.content.is_none()));
-        same_rows(&db, memory_db::queries::FILES_UNDER, vec![("folder", Value::String("root".into()))], files).await;
+        same_rows(
+            &db,
+            memory_db::queries::FILES_UNDER,
+            vec![("folder", Value::String("root".into()))],
+            files,
+        )
+        .await;
     })
 }
 
@@ -235,8 +292,13 @@ fn questions_of_queries_without_parameters_seed_the_few_shot_pool() {
         );
         let added = q::seed_examples(&db, &Fixed).await.unwrap();
         assert_eq!(added.len(), 1);
-        assert!(q::seed_examples(&db, &Fixed).await.unwrap().is_empty(), "seeded once");
-        let nearest = store_db::similar_examples(&db, &[0.0, 0.0, 0.0, 1.0]).await.unwrap();
+        assert!(
+            q::seed_examples(&db, &Fixed).await.unwrap().is_empty(),
+            "seeded once"
+        );
+        let nearest = store_db::similar_examples(&db, &[0.0, 0.0, 0.0, 1.0])
+            .await
+            .unwrap();
         assert_eq!(nearest[0].question, q::EXAMPLES[0].0);
         assert_eq!(nearest[0].surql, q::CATEGORY_PRICES);
     })

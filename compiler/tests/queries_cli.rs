@@ -12,7 +12,8 @@ fn root() -> PathBuf {
 
 /// Builds the store with `queries` as its only query file; the status and stderr.
 fn build(name: &str, queries: &str) -> (Output, PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("surqlc-queries-cli-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("surqlc-queries-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("q.surql");

@@ -1,8 +1,8 @@
 //! A build's named-query files read and, with the `validate` feature, checked against the schema: every problem a [`Diagnostic`] at the query file's line and column.
 
+use super::shape::{Query, Shape};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir::Schema;
-use super::shape::{Query, Shape};
 use crate::surql::named::{self as file, NamedQuery};
 use std::path::{Path, PathBuf};
 
@@ -250,5 +250,26 @@ mod tests {
         assert_eq!(names[0], "revenue_by_category");
         assert_eq!(names.len(), 10);
         assert!(output.inputs.contains(&queries.join("store.surql")));
+    }
+}
+
+#[cfg(all(test, not(feature = "validate")))]
+mod without_validate {
+    use std::path::Path;
+
+    #[test]
+    fn named_queries_ask_for_the_validate_feature() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let e = crate::Builder::new()
+            .schema(root.join("schemas/store.rs"))
+            .queries(root.join("schemas/store.queries"))
+            .cargo_metadata(false)
+            .generate()
+            .unwrap_err();
+        let lines = e.cargo_error_lines();
+        assert!(
+            lines[0].contains("store.surql:4:1: named queries are checked and typed with surqlc's `validate` feature"),
+            "{lines:#?}"
+        );
     }
 }

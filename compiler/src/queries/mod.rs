@@ -11,5 +11,5 @@ pub mod shape;
 #[cfg(feature = "validate")]
 pub mod typing;
 
-pub use shape::{Query, Shape};
 pub use crate::surql::named::{is_named, parse, FileError, NamedQuery, Returns};
+pub use shape::{Query, Shape};

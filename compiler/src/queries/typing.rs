@@ -276,7 +276,9 @@ fn field_ident(key: &str) -> String {
 }
 
 fn is_plain_key(key: &str) -> bool {
-    key.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+    key.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
         && key.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
@@ -446,10 +448,20 @@ mod tests {
             ]
         );
         assert_eq!(shape.params[0].ty, RType::Int);
-        let all = typed(&s, Returns::Opt, "SELECT * FROM customer WHERE name = $name").unwrap();
+        let all = typed(
+            &s,
+            Returns::Opt,
+            "SELECT * FROM customer WHERE name = $name",
+        )
+        .unwrap();
         assert_eq!(all.row, RType::Row("Customer".into()));
         assert_eq!(all.params[0].ty, RType::String);
-        let value = typed(&s, Returns::Value, "SELECT VALUE count() FROM purchase GROUP ALL").unwrap();
+        let value = typed(
+            &s,
+            Returns::Value,
+            "SELECT VALUE count() FROM purchase GROUP ALL",
+        )
+        .unwrap();
         assert_eq!(value.row, RType::Int);
     }
 
@@ -461,12 +473,22 @@ mod tests {
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].message.contains("cast it: `<int>"), "{errors:?}");
         assert_eq!(errors[0].span.text(text), "rand() * 2 AS noise");
-        let unnamed = typed(&s, Returns::Many, "SELECT string::uppercase(name) FROM customer").unwrap_err();
+        let unnamed = typed(
+            &s,
+            Returns::Many,
+            "SELECT string::uppercase(name) FROM customer",
+        )
+        .unwrap_err();
         assert!(unnamed[0].message.contains("AS name"), "{unnamed:?}");
         let value = typed(&s, Returns::Value, "SELECT name FROM customer").unwrap_err();
         assert!(value[0].message.contains("SELECT VALUE"), "{value:?}");
         // A cast gives the type.
-        let cast = typed(&s, Returns::Many, "SELECT <string> (time::now() - joined) AS age FROM customer").unwrap();
+        let cast = typed(
+            &s,
+            Returns::Many,
+            "SELECT <string> (time::now() - joined) AS age FROM customer",
+        )
+        .unwrap();
         assert_eq!(fields(&cast)[0].1, "::std::string::String");
     }
 }

@@ -160,14 +160,14 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
                     }
                     let (line, column) = line_col(text, here);
                     match name.strip_prefix('$').filter(|n| {
-                        n.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                        n.chars()
+                            .next()
+                            .is_some_and(|c| c.is_alphabetic() || c == '_')
                             && n.chars().all(|c| c.is_alphanumeric() || c == '_')
                     }) {
-                        Some(n) if params.iter().any(|p| p.name == n) => error(
-                            here,
-                            format!("`${n}` is declared twice"),
-                            &mut errors,
-                        ),
+                        Some(n) if params.iter().any(|p| p.name == n) => {
+                            error(here, format!("`${n}` is declared twice"), &mut errors)
+                        }
                         Some(n) => params.push(DeclaredParam {
                             name: n.to_owned(),
                             line,
