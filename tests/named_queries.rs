@@ -206,6 +206,14 @@ fn store_queries_return_the_engines_rows_typed() {
             .all(|p| p.products > 0 && p.mean_price > 0.0 && p.cheapest <= p.dearest));
         same_rows(&db, q::CATEGORY_PRICES, Vec::new(), prices).await;
 
+        // An object literal and a subquery's rows are nested structs.
+        let accounts = q::customer_accounts(&db, Category::Home).await.unwrap();
+        assert!(accounts
+            .iter()
+            .all(|a| a.picks.len() == 2 && a.picks[0].name == "Aroma Diffuser"));
+        assert!(accounts.iter().any(|a| a.account.tier == Tier::Pro));
+        same_rows(&db, q::CUSTOMER_ACCOUNTS, vec![("category", Value::String("home".into()))], accounts).await;
+
         let audio = q::product_names(&db, Category::Audio).await.unwrap();
         assert_eq!(
             audio,

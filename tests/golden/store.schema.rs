@@ -765,6 +765,126 @@ pub mod queries {
             )
             .await
     }
+    /// The text of named query `customer_accounts`, sent as written with its parameters bound.
+    pub const CUSTOMER_ACCOUNTS: &str = "SELECT name, { tier: tier, since: joined } AS account,\n(SELECT name, price FROM product WHERE category = $category ORDER BY name LIMIT 2) AS picks\nFROM customer ORDER BY name LIMIT 5";
+    /// One row of query `customer_accounts`.
+    pub struct CustomerAccounts {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `account`
+        pub account: CustomerAccountsAccount,
+        /// `picks`
+        pub picks: ::std::vec::Vec<CustomerAccountsPicks>,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerAccounts {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("account", self.account);
+            writer.field("picks", self.picks);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_accounts",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerAccounts {
+                name: reader.field("name")?,
+                account: reader.field("account")?,
+                picks: reader.field("picks")?,
+            })
+        }
+    }
+    /// An object in the rows of query `customer_accounts`.
+    pub struct CustomerAccountsAccount {
+        /// `tier`
+        pub tier: crate::store::Tier,
+        /// `since`
+        pub since: ::surqlc::runtime::Datetime,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerAccountsAccount {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("tier", self.tier);
+            writer.field("since", self.since);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_accounts",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerAccountsAccount {
+                tier: reader.field("tier")?,
+                since: reader.field("since")?,
+            })
+        }
+    }
+    /// An object in the rows of query `customer_accounts`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomerAccountsPicks {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `price`
+        pub price: ::surqlc::runtime::Decimal,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerAccountsPicks {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("price", self.price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_accounts",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerAccountsPicks {
+                name: reader.field("name")?,
+                price: reader.field("price")?,
+            })
+        }
+    }
+    /// Named query `customer_accounts` (`:many`): every row. Its text is [`CUSTOMER_ACCOUNTS`]; parameters are bound, never spliced in.
+    pub async fn customer_accounts<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        category: crate::store::Category,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomerAccounts>> {
+        ::surqlc::runtime::named::many::<
+            CustomerAccounts,
+            C,
+        >(
+                db,
+                CUSTOMER_ACCOUNTS,
+                ::std::vec![
+                    ("category", ::surqlc::runtime::SurrealValue::into_value(category)),
+                ],
+            )
+            .await
+    }
     /// The few-shot examples these queries make: each `-- question:` of a query without parameters, with its text.
     pub const EXAMPLES: &[(&str, &str)] = &[
         ("What do products cost on average in each category?", CATEGORY_PRICES),

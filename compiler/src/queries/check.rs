@@ -248,7 +248,7 @@ mod tests {
             .unwrap();
         let names: Vec<&str> = output.queries.iter().map(|q| q.name.as_str()).collect();
         assert_eq!(names[0], "revenue_by_category");
-        assert_eq!(names.len(), 10);
+        assert_eq!(names.len(), 11);
         assert!(output.inputs.contains(&queries.join("store.surql")));
     }
 }

@@ -138,14 +138,18 @@ impl Typer<'_, '_> {
                     continue;
                 }
             };
+            let ident = field_ident(&key);
+            if fields.iter().any(|f: &FieldShape| f.ident == ident) {
+                self.fail(
+                    span,
+                    format!("two projections would both be the row's field `{ident}`: give this one another name, `{expr} AS other_name`"),
+                );
+                continue;
+            }
             let whole = item.is_some_and(|i| i.whole);
             let nested = format!("{name}{}", struct_name(&key));
             if let Some(ty) = self.rtype(&p.ty, whole, span, expr, &nested) {
-                fields.push(FieldShape {
-                    ident: field_ident(&key),
-                    key,
-                    ty,
-                });
+                fields.push(FieldShape { ident, key, ty });
             }
         }
         self.structs.insert(
@@ -258,6 +262,13 @@ impl Typer<'_, '_> {
                 let mut ident = field_ident(&t.text);
                 if ident == "db" {
                     ident.push('_');
+                }
+                if out.iter().any(|p| p.ident == ident) {
+                    self.fail(
+                        span,
+                        format!("`${}` would be the same Rust argument `{ident}` as another parameter: rename one of them", t.text),
+                    );
+                    continue;
                 }
                 out.push(ParamShape {
                     name: t.text.clone(),
@@ -482,6 +493,33 @@ mod tests {
         assert!(unnamed[0].message.contains("AS name"), "{unnamed:?}");
         let value = typed(&s, Returns::Value, "SELECT name FROM customer").unwrap_err();
         assert!(value[0].message.contains("SELECT VALUE"), "{value:?}");
+        let nested = typed(
+            &s,
+            Returns::Many,
+            "SELECT name, { tier: tier, since: joined } AS account, (SELECT name, price FROM product WHERE category = 'audio' LIMIT 2) AS audio FROM customer",
+        )
+        .unwrap();
+        assert_eq!(fields(&nested)[1].1, "QAccount");
+        assert_eq!(fields(&nested)[2].1, "::std::vec::Vec<QAudio>");
+        let audio = nested.structs.iter().find(|s| s.name == "QAudio").unwrap();
+        let keys: Vec<(&str, String)> = audio
+            .fields
+            .iter()
+            .map(|f| (f.key.as_str(), f.ty.rust("t")))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                ("name", "::std::string::String".to_owned()),
+                ("price", "::surqlc::runtime::Decimal".to_owned())
+            ]
+        );
+        let twice =
+            typed(&s, Returns::Many, "SELECT name, tier AS name FROM customer").unwrap_err();
+        assert!(
+            twice[0].message.contains("both be the row's field `name`"),
+            "{twice:?}"
+        );
         // A cast gives the type.
         let cast = typed(
             &s,
