@@ -17,6 +17,7 @@ fn main() {
             .compile()
             .unwrap_or_else(|e| panic!("{e}"));
     }
+    corpus_as_named_queries(&out);
     // A schema included with the default types_path (`super`), from inside the schema's own module.
     surqlc::Builder::new()
         .schema("fixtures/escape_hatches.rs")
@@ -31,6 +32,78 @@ fn main() {
         .out_dir(out.join("store_without_agent"))
         .types_path("crate::store")
         // The same inputs as above; no `cargo:warning` about the missing password it is meant to lack.
+        .cargo_metadata(false)
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The validator's correct corpus and the store's seed examples as named queries (`corpus_N`,
+/// `seed_N`), compiled into `store_corpus/`, and `corpus_calls.rs`: one `check!(function, CONSTANT)`
+/// per query, for tests/named_queries.rs to run each on the engine.
+fn corpus_as_named_queries(out: &std::path::Path) {
+    let mut named = String::new();
+    let mut calls = String::from("{\n");
+    let corpus = std::fs::read_to_string("corpus/store_right.surql").expect("the corpus");
+    println!("cargo:rerun-if-changed=corpus/store_right.surql");
+    for (i, piece) in surqlc::validate::split_queries(&corpus, false)
+        .into_iter()
+        .enumerate()
+    {
+        let code = piece
+            .text
+            .lines()
+            .any(|l| !l.trim().is_empty() && !l.trim().starts_with("--"));
+        if !code {
+            continue;
+        }
+        let name = format!("corpus_{}", i + 1);
+        named.push_str(&format!(
+            "-- name: {name} :many\n{};\n\n",
+            piece.text.trim().trim_end_matches(';')
+        ));
+        calls.push_str(&format!("check!({name}, {});\n", name.to_uppercase()));
+    }
+    // Every few-shot example of the seed: `question = "..."` then `surql = "..."`.
+    let seed = std::fs::read_to_string("../schemas/store.seed.surql").expect("the seed");
+    println!("cargo:rerun-if-changed=../schemas/store.seed.surql");
+    let value = |line: &str, key: &str| -> Option<String> {
+        let rest = line
+            .trim()
+            .strip_prefix(key)?
+            .trim()
+            .strip_prefix('=')?
+            .trim();
+        Some(rest.strip_prefix('"')?.rsplit_once('"')?.0.to_owned())
+    };
+    let mut question = None;
+    let mut n = 0;
+    for line in seed.lines() {
+        if let Some(q) = value(line, "question") {
+            question = Some(q);
+        } else if let Some(surql) = value(line, "surql") {
+            n += 1;
+            let name = format!("seed_{n}");
+            named.push_str(&format!(
+                "-- name: {name} :many\n-- question: {}\n{};\n\n",
+                question.take().unwrap_or_default(),
+                surql.trim_end_matches(';')
+            ));
+            calls.push_str(&format!("check!({name}, {});\n", name.to_uppercase()));
+        }
+    }
+    assert!(n > 0, "the seed has examples");
+    calls.push_str("}\n");
+    let dir = out.join("corpus.queries");
+    std::fs::create_dir_all(&dir).unwrap();
+    surqlc::builder::write_if_changed(&dir.join("corpus.surql"), &named).unwrap();
+    surqlc::builder::write_if_changed(&out.join("corpus_calls.rs"), &calls).unwrap();
+    surqlc::Builder::new()
+        .schema("../schemas/store.rs")
+        .queries(&dir)
+        .out_dir(out.join("store_corpus"))
+        .types_path("crate::store")
+        .agent_password("test-agent-password")
+        // Its inputs are written by this script: rerun on the corpus and the seed only.
         .cargo_metadata(false)
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));

@@ -32,6 +32,7 @@ mod helpers;
 mod hostile_docs;
 mod house;
 mod model_client;
+mod named_queries;
 mod pruning;
 mod raw_types;
 mod real_schemas;

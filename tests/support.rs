@@ -51,6 +51,11 @@ pub fn builder(schema: &str) -> surqlc::Builder {
     let mut b = surqlc::Builder::new();
     b.schema(root().join("schemas").join(format!("{schema}.rs")))
         .cargo_metadata(false);
+    // Its named queries, as tests/build.rs compiles them.
+    let queries = root().join("schemas").join(format!("{schema}.queries"));
+    if queries.is_dir() {
+        b.queries(queries);
+    }
     b
 }
 

@@ -48,7 +48,7 @@ pub struct Output {
     /// Lints: known traps in the schema, each with its position and why (printed by `compile`).
     pub warnings: Vec<crate::Diagnostic>,
     /// The named queries of [`Builder::queries`], read and checked against the schema.
-    pub queries: Vec<crate::queries::NamedQuery>,
+    pub queries: Vec<crate::queries::Query>,
     /// Whether `schema_surql` defines the agent user (a password was given).
     pub agent_defined: bool,
     /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
@@ -285,8 +285,8 @@ impl Builder {
             surql_file: format!("{}.surql", self.stem()),
             file_stem: self.stem().to_owned(),
             helper_tables: self.helper_tables.clone(),
+            queries: Vec::new(),
         };
-        let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let query_files =
             crate::queries::check::files(&self.queries).map_err(|(path, e)| Error::Io(path, e))?;
         let queries =
@@ -296,6 +296,11 @@ impl Builder {
                     crate::queries::check::Refused::Invalid(d) => Error::Schema(d),
                 }
             })?;
+        let module_options = crate::rustgen::ModuleOptions {
+            queries: queries.clone(),
+            ..module_options
+        };
+        let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();
         inputs.extend(self.prompt_template.clone());
         inputs.extend(query_files);

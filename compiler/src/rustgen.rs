@@ -22,6 +22,8 @@ pub struct ModuleOptions {
     pub agent_defined: bool,
     /// The tables that get a helper module (by table or Rust type name); `None`: every table.
     pub helper_tables: Option<Vec<String>>,
+    /// The named queries, typed: each a function of the `queries` module.
+    pub queries: Vec<crate::queries::Query>,
 }
 
 impl Default for ModuleOptions {
@@ -33,6 +35,7 @@ impl Default for ModuleOptions {
             sources: Vec::new(),
             agent_defined: false,
             helper_tables: None,
+            queries: Vec::new(),
         }
     }
 }
@@ -259,6 +262,13 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("schema_ir_json", SCHEMA_IR_PLACEHOLDER);
     context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
+    let queries =
+        crate::queries::rust::contexts(&options.queries, &nested).map_err(EmitError::NameClash)?;
+    context.insert("queries", &queries);
+    context.insert(
+        "query_examples",
+        &crate::queries::rust::examples(&options.queries),
+    );
     context.insert("exposed", &settings.exposed);
     context.insert("dimension", &settings.examples.dimension);
     context.insert("k", &settings.examples.k);

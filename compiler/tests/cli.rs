@@ -374,7 +374,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
         "schemas/store.queries/store.surql",
     ]);
     assert_status(&o, 0);
-    assert!(stderr(&o).contains("checked 6 queries"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("checked 11 queries"), "{}", stderr(&o));
     let dir = scratch("named");
     let queries = dir.join("queries");
     std::fs::create_dir_all(&queries).unwrap();

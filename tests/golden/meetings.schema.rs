@@ -347,3 +347,138 @@ pub mod assigned {
         m::select(db, "SELECT * FROM assigned LIMIT $limit", limit).await
     }
 }
+/// The application's named queries (`Builder::queries`), checked against the schema at build time:
+/// one function per query, generic over the connection, returning its typed rows.
+#[allow(dead_code)]
+pub mod queries {
+    /// The text of named query `meeting_attendees`, sent as written with its parameters bound.
+    pub const MEETING_ATTENDEES: &str = "SELECT record::id(id) AS number, title, <-attended<-person AS people,\n<-attended<-person.id AS ids\nFROM meeting WHERE time >= $since ORDER BY number LIMIT 10";
+    /// One row of query `meeting_attendees`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct MeetingAttendees {
+        /// `number`
+        pub number: i64,
+        /// `title`
+        pub title: ::std::string::String,
+        /// `people`
+        pub people: ::std::vec::Vec<::surqlc::runtime::Link<crate::meetings::Person>>,
+        /// `ids`
+        pub ids: ::std::vec::Vec<::surqlc::runtime::Link<crate::meetings::Person>>,
+    }
+    impl ::surqlc::runtime::SurrealValue for MeetingAttendees {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("number", self.number);
+            writer.field("title", self.title);
+            writer.field("people", self.people);
+            writer.field("ids", self.ids);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "meeting_attendees",
+                value,
+            )?;
+            ::std::result::Result::Ok(MeetingAttendees {
+                number: reader.field("number")?,
+                title: reader.field("title")?,
+                people: reader.field("people")?,
+                ids: reader.field("ids")?,
+            })
+        }
+    }
+    /// Who attended which meeting?
+    ///
+    /// Named query `meeting_attendees` (`:many`): every row. Its text is [`MEETING_ATTENDEES`]; parameters are bound, never spliced in.
+    pub async fn meeting_attendees<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        since: &str,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<MeetingAttendees>> {
+        ::surqlc::runtime::named::many::<
+            MeetingAttendees,
+            C,
+        >(
+                db,
+                MEETING_ATTENDEES,
+                ::std::vec![
+                    ("since", ::surqlc::runtime::Value::String(since.to_owned())),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `person_tasks`, sent as written with its parameters bound.
+    pub const PERSON_TASKS: &str = "SELECT record::id(id) AS name, ->assigned->task AS tasks FROM person WHERE id = $who LIMIT 1";
+    /// One row of query `person_tasks`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PersonTasks {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `tasks`
+        pub tasks: ::std::vec::Vec<::surqlc::runtime::Link<crate::meetings::Task>>,
+    }
+    impl ::surqlc::runtime::SurrealValue for PersonTasks {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("tasks", self.tasks);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "person_tasks",
+                value,
+            )?;
+            ::std::result::Result::Ok(PersonTasks {
+                name: reader.field("name")?,
+                tasks: reader.field("tasks")?,
+            })
+        }
+    }
+    /// Named query `person_tasks` (`:opt`): the first row, if any. Its text is [`PERSON_TASKS`]; parameters are bound, never spliced in.
+    pub async fn person_tasks<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        who: ::surqlc::runtime::Link<crate::meetings::Person>,
+    ) -> ::surqlc::runtime::Result<::std::option::Option<PersonTasks>> {
+        ::surqlc::runtime::named::opt::<
+            PersonTasks,
+            C,
+        >(
+                db,
+                PERSON_TASKS,
+                ::std::vec![("who", ::surqlc::runtime::SurrealValue::into_value(who)),],
+            )
+            .await
+    }
+    /// The few-shot examples these queries make: each `-- question:` of a query without parameters, with its text.
+    pub const EXAMPLES: &[(&str, &str)] = &[];
+    /// Puts [`EXAMPLES`] into the few-shot pool (`query_example`), each question embedded by `embedder`
+    /// and each query validated as the agent's; a pair the pool holds already is skipped. The ids added.
+    pub async fn seed_examples<
+        C: ::surqlc::runtime::Connection,
+        E: ::surqlc::runtime::Embedder,
+    >(
+        db: &::surqlc::runtime::Surreal<C>,
+        embedder: &E,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::RecordId>> {
+        ::surqlc::runtime::named::seed_examples::<
+            super::Schema,
+            C,
+            E,
+        >(db, embedder, "query_example", EXAMPLES)
+            .await
+    }
+}

@@ -196,3 +196,93 @@ pub mod file {
         m::select(db, "SELECT * FROM file LIMIT $limit", limit).await
     }
 }
+/// The application's named queries (`Builder::queries`), checked against the schema at build time:
+/// one function per query, generic over the connection, returning its typed rows.
+#[allow(dead_code)]
+pub mod queries {
+    /// The text of named query `files_under`, sent as written with its parameters bound.
+    pub const FILES_UNDER: &str = "SELECT id, name, parent, content, path, is_folder FROM file WHERE parent_key = $folder\nORDER BY name LIMIT 50";
+    /// One row of query `files_under`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FilesUnder {
+        /// `id`
+        pub id: ::surqlc::runtime::Link<crate::memory::File>,
+        /// `name`
+        pub name: ::std::string::String,
+        /// `parent`
+        pub parent: ::std::option::Option<::surqlc::runtime::Link<crate::memory::File>>,
+        /// `content`
+        pub content: ::std::option::Option<::std::string::String>,
+        /// `path`
+        pub path: ::std::string::String,
+        /// `is_folder`
+        pub is_folder: bool,
+    }
+    impl ::surqlc::runtime::SurrealValue for FilesUnder {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("id", self.id);
+            writer.field("name", self.name);
+            writer.field("parent", self.parent);
+            writer.field("content", self.content);
+            writer.field("path", self.path);
+            writer.field("is_folder", self.is_folder);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("files_under", value)?;
+            ::std::result::Result::Ok(FilesUnder {
+                id: reader.field("id")?,
+                name: reader.field("name")?,
+                parent: reader.field("parent")?,
+                content: reader.field("content")?,
+                path: reader.field("path")?,
+                is_folder: reader.field("is_folder")?,
+            })
+        }
+    }
+    /// Which files are in a folder?
+    ///
+    /// Named query `files_under` (`:many`): every row. Its text is [`FILES_UNDER`]; parameters are bound, never spliced in.
+    pub async fn files_under<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        folder: &str,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<FilesUnder>> {
+        ::surqlc::runtime::named::many::<
+            FilesUnder,
+            C,
+        >(
+                db,
+                FILES_UNDER,
+                ::std::vec![
+                    ("folder", ::surqlc::runtime::Value::String(folder.to_owned())),
+                ],
+            )
+            .await
+    }
+    /// The few-shot examples these queries make: each `-- question:` of a query without parameters, with its text.
+    pub const EXAMPLES: &[(&str, &str)] = &[];
+    /// Puts [`EXAMPLES`] into the few-shot pool (`query_example`), each question embedded by `embedder`
+    /// and each query validated as the agent's; a pair the pool holds already is skipped. The ids added.
+    pub async fn seed_examples<
+        C: ::surqlc::runtime::Connection,
+        E: ::surqlc::runtime::Embedder,
+    >(
+        db: &::surqlc::runtime::Surreal<C>,
+        embedder: &E,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::RecordId>> {
+        ::surqlc::runtime::named::seed_examples::<
+            super::Schema,
+            C,
+            E,
+        >(db, embedder, "query_example", EXAMPLES)
+            .await
+    }
+}

@@ -297,3 +297,612 @@ pub mod contains {
         m::select(db, "SELECT * FROM contains LIMIT $limit", limit).await
     }
 }
+/// The application's named queries (`Builder::queries`), checked against the schema at build time:
+/// one function per query, generic over the connection, returning its typed rows.
+#[allow(dead_code)]
+pub mod queries {
+    /// The text of named query `revenue_by_category`, sent as written with its parameters bound.
+    pub const REVENUE_BY_CATEGORY: &str = "SELECT out.category AS category, math::sum(qty * unit_price) AS revenue\nFROM contains WHERE in.status = $status GROUP BY category ORDER BY revenue DESC LIMIT 50";
+    /// One row of query `revenue_by_category`.
+    pub struct RevenueByCategory {
+        /// `category`
+        pub category: crate::store::Category,
+        /// `revenue`
+        pub revenue: ::surqlc::runtime::Decimal,
+    }
+    impl ::surqlc::runtime::SurrealValue for RevenueByCategory {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("category", self.category);
+            writer.field("revenue", self.revenue);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "revenue_by_category",
+                value,
+            )?;
+            ::std::result::Result::Ok(RevenueByCategory {
+                category: reader.field("category")?,
+                revenue: reader.field("revenue")?,
+            })
+        }
+    }
+    /// Which category earns us the most money?
+    ///
+    /// Named query `revenue_by_category` (`:many`): every row. Its text is [`REVENUE_BY_CATEGORY`]; parameters are bound, never spliced in.
+    pub async fn revenue_by_category<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        status: crate::store::Status,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<RevenueByCategory>> {
+        ::surqlc::runtime::named::many::<
+            RevenueByCategory,
+            C,
+        >(
+                db,
+                REVENUE_BY_CATEGORY,
+                ::std::vec![
+                    ("status", ::surqlc::runtime::SurrealValue::into_value(status)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `customer_by_name`, sent as written with its parameters bound.
+    pub const CUSTOMER_BY_NAME: &str = "SELECT * FROM customer WHERE name = $name LIMIT 1";
+    /// Named query `customer_by_name` (`:opt`): the first row, if any. Its text is [`CUSTOMER_BY_NAME`]; parameters are bound, never spliced in.
+    pub async fn customer_by_name<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        name: &str,
+    ) -> ::surqlc::runtime::Result<
+        ::std::option::Option<::surqlc::runtime::Record<crate::store::Customer>>,
+    > {
+        ::surqlc::runtime::named::opt::<
+            ::surqlc::runtime::Record<crate::store::Customer>,
+            C,
+        >(
+                db,
+                CUSTOMER_BY_NAME,
+                ::std::vec![("name", ::surqlc::runtime::Value::String(name.to_owned())),],
+            )
+            .await
+    }
+    /// The text of named query `recent_purchases`, sent as written with its parameters bound.
+    pub const RECENT_PURCHASES: &str = "SELECT id, placed_at, status FROM purchase WHERE placed_at >= <datetime> $since\nORDER BY placed_at DESC LIMIT $n";
+    /// One row of query `recent_purchases`.
+    pub struct RecentPurchases {
+        /// `id`
+        pub id: ::surqlc::runtime::Link<crate::store::Purchase>,
+        /// `placed_at`
+        pub placed_at: ::surqlc::runtime::Datetime,
+        /// `status`
+        pub status: crate::store::Status,
+    }
+    impl ::surqlc::runtime::SurrealValue for RecentPurchases {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("id", self.id);
+            writer.field("placed_at", self.placed_at);
+            writer.field("status", self.status);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "recent_purchases",
+                value,
+            )?;
+            ::std::result::Result::Ok(RecentPurchases {
+                id: reader.field("id")?,
+                placed_at: reader.field("placed_at")?,
+                status: reader.field("status")?,
+            })
+        }
+    }
+    /// Which purchases were placed since a date?
+    ///
+    /// Named query `recent_purchases` (`:many`): every row. Its text is [`RECENT_PURCHASES`]; parameters are bound, never spliced in.
+    pub async fn recent_purchases<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        since: ::surqlc::runtime::Datetime,
+        n: i64,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<RecentPurchases>> {
+        ::surqlc::runtime::named::many::<
+            RecentPurchases,
+            C,
+        >(
+                db,
+                RECENT_PURCHASES,
+                ::std::vec![
+                    ("since", ::surqlc::runtime::SurrealValue::into_value(since)), ("n",
+                    ::surqlc::runtime::SurrealValue::into_value(n)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `purchase_count`, sent as written with its parameters bound.
+    pub const PURCHASE_COUNT: &str = "SELECT VALUE count() FROM purchase WHERE status = $status GROUP ALL";
+    /// Named query `purchase_count` (`:value`): the value (an error when there is none). Its text is [`PURCHASE_COUNT`]; parameters are bound, never spliced in.
+    pub async fn purchase_count<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        status: crate::store::Status,
+    ) -> ::surqlc::runtime::Result<i64> {
+        ::surqlc::runtime::named::one::<
+            i64,
+            C,
+        >(
+                db,
+                "purchase_count",
+                PURCHASE_COUNT,
+                ::std::vec![
+                    ("status", ::surqlc::runtime::SurrealValue::into_value(status)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `customers_of_tier`, sent as written with its parameters bound.
+    pub const CUSTOMERS_OF_TIER: &str = "SELECT name, ->placed->purchase->contains->product.name AS bought\nFROM customer WHERE tier = $tier LIMIT 100";
+    /// One row of query `customers_of_tier`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomersOfTier {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `bought`
+        pub bought: ::std::vec::Vec<::std::string::String>,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomersOfTier {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("bought", self.bought);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customers_of_tier",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomersOfTier {
+                name: reader.field("name")?,
+                bought: reader.field("bought")?,
+            })
+        }
+    }
+    /// Which customers of a tier bought what?
+    ///
+    /// Named query `customers_of_tier` (`:many`): every row. Its text is [`CUSTOMERS_OF_TIER`]; parameters are bound, never spliced in.
+    pub async fn customers_of_tier<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        tier: crate::store::Tier,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomersOfTier>> {
+        ::surqlc::runtime::named::many::<
+            CustomersOfTier,
+            C,
+        >(
+                db,
+                CUSTOMERS_OF_TIER,
+                ::std::vec![("tier", ::surqlc::runtime::SurrealValue::into_value(tier)),],
+            )
+            .await
+    }
+    /// The text of named query `customer_stats`, sent as written with its parameters bound.
+    pub const CUSTOMER_STATS: &str = "SELECT count() AS customers FROM customer GROUP ALL";
+    /// One row of query `customer_stats`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomerStats {
+        /// `customers`
+        pub customers: i64,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerStats {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("customers", self.customers);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_stats",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerStats {
+                customers: reader.field("customers")?,
+            })
+        }
+    }
+    /// Named query `customer_stats` (`:one`): the one row (an error when there is none). Its text is [`CUSTOMER_STATS`]; parameters are bound, never spliced in.
+    pub async fn customer_stats<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+    ) -> ::surqlc::runtime::Result<CustomerStats> {
+        ::surqlc::runtime::named::one::<
+            CustomerStats,
+            C,
+        >(db, "customer_stats", CUSTOMER_STATS, ::std::vec![])
+            .await
+    }
+    /// The text of named query `order_lines`, sent as written with its parameters bound.
+    pub const ORDER_LINES: &str = "SELECT in AS purchase, out AS product, out.* AS item, qty, unit_price, qty * unit_price AS line_total\nFROM contains WHERE in.status = $status ORDER BY line_total DESC LIMIT $n";
+    /// One row of query `order_lines`.
+    pub struct OrderLines {
+        /// `purchase`
+        pub purchase: ::surqlc::runtime::Link<crate::store::Purchase>,
+        /// `product`
+        pub product: ::surqlc::runtime::Link<crate::store::Product>,
+        /// `item`
+        pub item: ::surqlc::runtime::Record<crate::store::Product>,
+        /// `qty`
+        pub qty: i64,
+        /// `unit_price`
+        pub unit_price: ::surqlc::runtime::Decimal,
+        /// `line_total`
+        pub line_total: ::surqlc::runtime::Decimal,
+    }
+    impl ::surqlc::runtime::SurrealValue for OrderLines {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("purchase", self.purchase);
+            writer.field("product", self.product);
+            writer.field("item", self.item);
+            writer.field("qty", self.qty);
+            writer.field("unit_price", self.unit_price);
+            writer.field("line_total", self.line_total);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("order_lines", value)?;
+            ::std::result::Result::Ok(OrderLines {
+                purchase: reader.field("purchase")?,
+                product: reader.field("product")?,
+                item: reader.field("item")?,
+                qty: reader.field("qty")?,
+                unit_price: reader.field("unit_price")?,
+                line_total: reader.field("line_total")?,
+            })
+        }
+    }
+    /// What did each order contain, at what price?
+    ///
+    /// Named query `order_lines` (`:many`): every row. Its text is [`ORDER_LINES`]; parameters are bound, never spliced in.
+    pub async fn order_lines<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        status: crate::store::Status,
+        n: i64,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<OrderLines>> {
+        ::surqlc::runtime::named::many::<
+            OrderLines,
+            C,
+        >(
+                db,
+                ORDER_LINES,
+                ::std::vec![
+                    ("status", ::surqlc::runtime::SurrealValue::into_value(status)),
+                    ("n", ::surqlc::runtime::SurrealValue::into_value(n)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `customer_orders`, sent as written with its parameters bound.
+    pub const CUSTOMER_ORDERS: &str = "SELECT id, name, tier, ->placed->purchase AS orders, ->placed->purchase.* AS order_rows,\ntime::max(->placed->purchase.placed_at) AS last_order\nFROM customer WHERE country = $country ORDER BY name LIMIT 20";
+    /// One row of query `customer_orders`.
+    pub struct CustomerOrders {
+        /// `id`
+        pub id: ::surqlc::runtime::Link<crate::store::Customer>,
+        /// `name`
+        pub name: ::std::string::String,
+        /// `tier`
+        pub tier: crate::store::Tier,
+        /// `orders`
+        pub orders: ::std::vec::Vec<::surqlc::runtime::Link<crate::store::Purchase>>,
+        /// `order_rows`
+        pub order_rows: ::std::vec::Vec<
+            ::surqlc::runtime::Record<crate::store::Purchase>,
+        >,
+        /// `last_order`
+        pub last_order: ::std::option::Option<::surqlc::runtime::Datetime>,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerOrders {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("id", self.id);
+            writer.field("name", self.name);
+            writer.field("tier", self.tier);
+            writer.field("orders", self.orders);
+            writer.field("order_rows", self.order_rows);
+            writer.field("last_order", self.last_order);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_orders",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerOrders {
+                id: reader.field("id")?,
+                name: reader.field("name")?,
+                tier: reader.field("tier")?,
+                orders: reader.field("orders")?,
+                order_rows: reader.field("order_rows")?,
+                last_order: reader.field("last_order")?,
+            })
+        }
+    }
+    /// Which orders has each customer placed, and when did they last order?
+    ///
+    /// Named query `customer_orders` (`:many`): every row. Its text is [`CUSTOMER_ORDERS`]; parameters are bound, never spliced in.
+    pub async fn customer_orders<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        country: crate::store::Country,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomerOrders>> {
+        ::surqlc::runtime::named::many::<
+            CustomerOrders,
+            C,
+        >(
+                db,
+                CUSTOMER_ORDERS,
+                ::std::vec![
+                    ("country", ::surqlc::runtime::SurrealValue::into_value(country)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `category_prices`, sent as written with its parameters bound.
+    pub const CATEGORY_PRICES: &str = "SELECT category, math::mean(price) AS mean_price, math::min(price) AS cheapest,\nmath::max(price) AS dearest, count() AS products, <float> math::sum(price) AS total\nFROM product GROUP BY category ORDER BY category LIMIT 10";
+    /// One row of query `category_prices`.
+    pub struct CategoryPrices {
+        /// `category`
+        pub category: crate::store::Category,
+        /// `mean_price`
+        pub mean_price: f64,
+        /// `cheapest`
+        pub cheapest: ::surqlc::runtime::Decimal,
+        /// `dearest`
+        pub dearest: ::surqlc::runtime::Decimal,
+        /// `products`
+        pub products: i64,
+        /// `total`
+        pub total: f64,
+    }
+    impl ::surqlc::runtime::SurrealValue for CategoryPrices {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("category", self.category);
+            writer.field("mean_price", self.mean_price);
+            writer.field("cheapest", self.cheapest);
+            writer.field("dearest", self.dearest);
+            writer.field("products", self.products);
+            writer.field("total", self.total);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "category_prices",
+                value,
+            )?;
+            ::std::result::Result::Ok(CategoryPrices {
+                category: reader.field("category")?,
+                mean_price: reader.field("mean_price")?,
+                cheapest: reader.field("cheapest")?,
+                dearest: reader.field("dearest")?,
+                products: reader.field("products")?,
+                total: reader.field("total")?,
+            })
+        }
+    }
+    /// What do products cost on average in each category?
+    ///
+    /// Named query `category_prices` (`:many`): every row. Its text is [`CATEGORY_PRICES`]; parameters are bound, never spliced in.
+    pub async fn category_prices<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CategoryPrices>> {
+        ::surqlc::runtime::named::many::<
+            CategoryPrices,
+            C,
+        >(db, CATEGORY_PRICES, ::std::vec![])
+            .await
+    }
+    /// The text of named query `product_names`, sent as written with its parameters bound.
+    pub const PRODUCT_NAMES: &str = "SELECT VALUE name FROM product WHERE category = $category ORDER BY name LIMIT 50";
+    /// Named query `product_names` (`:many`): every row. Its text is [`PRODUCT_NAMES`]; parameters are bound, never spliced in.
+    pub async fn product_names<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        category: crate::store::Category,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<::std::string::String>> {
+        ::surqlc::runtime::named::many::<
+            ::std::string::String,
+            C,
+        >(
+                db,
+                PRODUCT_NAMES,
+                ::std::vec![
+                    ("category", ::surqlc::runtime::SurrealValue::into_value(category)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `customer_accounts`, sent as written with its parameters bound.
+    pub const CUSTOMER_ACCOUNTS: &str = "SELECT name, { tier: tier, since: joined } AS account,\n(SELECT name, price FROM product WHERE category = $category ORDER BY name LIMIT 2) AS picks\nFROM customer ORDER BY name LIMIT 5";
+    /// One row of query `customer_accounts`.
+    pub struct CustomerAccounts {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `account`
+        pub account: CustomerAccountsAccount,
+        /// `picks`
+        pub picks: ::std::vec::Vec<CustomerAccountsPicks>,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerAccounts {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("account", self.account);
+            writer.field("picks", self.picks);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_accounts",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerAccounts {
+                name: reader.field("name")?,
+                account: reader.field("account")?,
+                picks: reader.field("picks")?,
+            })
+        }
+    }
+    /// An object in the rows of query `customer_accounts`.
+    pub struct CustomerAccountsAccount {
+        /// `tier`
+        pub tier: crate::store::Tier,
+        /// `since`
+        pub since: ::surqlc::runtime::Datetime,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerAccountsAccount {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("tier", self.tier);
+            writer.field("since", self.since);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_accounts",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerAccountsAccount {
+                tier: reader.field("tier")?,
+                since: reader.field("since")?,
+            })
+        }
+    }
+    /// An object in the rows of query `customer_accounts`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomerAccountsPicks {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `price`
+        pub price: ::surqlc::runtime::Decimal,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomerAccountsPicks {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("price", self.price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customer_accounts",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomerAccountsPicks {
+                name: reader.field("name")?,
+                price: reader.field("price")?,
+            })
+        }
+    }
+    /// Named query `customer_accounts` (`:many`): every row. Its text is [`CUSTOMER_ACCOUNTS`]; parameters are bound, never spliced in.
+    pub async fn customer_accounts<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        category: crate::store::Category,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomerAccounts>> {
+        ::surqlc::runtime::named::many::<
+            CustomerAccounts,
+            C,
+        >(
+                db,
+                CUSTOMER_ACCOUNTS,
+                ::std::vec![
+                    ("category", ::surqlc::runtime::SurrealValue::into_value(category)),
+                ],
+            )
+            .await
+    }
+    /// The few-shot examples these queries make: each `-- question:` of a query without parameters, with its text.
+    pub const EXAMPLES: &[(&str, &str)] = &[
+        ("What do products cost on average in each category?", CATEGORY_PRICES),
+    ];
+    /// Puts [`EXAMPLES`] into the few-shot pool (`query_example`), each question embedded by `embedder`
+    /// and each query validated as the agent's; a pair the pool holds already is skipped. The ids added.
+    pub async fn seed_examples<
+        C: ::surqlc::runtime::Connection,
+        E: ::surqlc::runtime::Embedder,
+    >(
+        db: &::surqlc::runtime::Surreal<C>,
+        embedder: &E,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<::surqlc::runtime::RecordId>> {
+        ::surqlc::runtime::named::seed_examples::<
+            super::Schema,
+            C,
+            E,
+        >(db, embedder, "query_example", EXAMPLES)
+            .await
+    }
+}

@@ -1,5 +1,6 @@
 //! A build's named-query files read and, with the `validate` feature, checked against the schema: every problem a [`Diagnostic`] at the query file's line and column.
 
+use super::shape::{Query, Shape};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir::Schema;
 use crate::surql::named::{self as file, NamedQuery};
@@ -40,9 +41,9 @@ pub enum Refused {
     Invalid(Diagnostics),
 }
 
-pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<NamedQuery>, Refused> {
+pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, Refused> {
     let mut diagnostics = Vec::new();
-    let mut all: Vec<(PathBuf, NamedQuery)> = Vec::new();
+    let mut all: Vec<(PathBuf, Query)> = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| Refused::Io(path.clone(), e))?;
         match file::parse(&text) {
@@ -71,11 +72,24 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<NamedQue
                         });
                         continue;
                     }
-                    diagnostics.extend(validate(schema, path, &text, &q));
-                    all.push((path.clone(), q));
+                    let (found, shape) = validate(schema, path, &text, &q);
+                    diagnostics.extend(found);
+                    all.push((path.clone(), Query { named: q, shape }));
                 }
             }
         }
+    }
+    // Without SurrealDB's parser a query cannot be typed, so it cannot become a function.
+    #[cfg(not(feature = "validate"))]
+    if let Some((path, q)) = all.first() {
+        diagnostics.push(Diagnostic {
+            path: path.clone(),
+            line: q.name_line,
+            column: 1,
+            snippet: None,
+            message: "named queries are checked and typed with surqlc's `validate` feature: give the build-dependency `surqlc = { version = \"...\", features = [\"validate\"] }`".into(),
+            warning: false,
+        });
     }
     if diagnostics.is_empty() {
         Ok(all.into_iter().map(|(_, q)| q).collect())
@@ -84,27 +98,64 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<NamedQue
     }
 }
 
-/// The validator's errors on `query`, moved to their place in the file.
+/// The validator's errors on `query`, moved to their place in the file; when there are none, the
+/// query's Rust face ([`super::typing`]) or why it has none.
 #[cfg(feature = "validate")]
-fn validate(schema: &Schema, path: &Path, text: &str, query: &NamedQuery) -> Vec<Diagnostic> {
+fn validate(
+    schema: &Schema,
+    path: &Path,
+    text: &str,
+    query: &NamedQuery,
+) -> (Vec<Diagnostic>, Option<Shape>) {
     let options = crate::validate::Options::for_named_queries();
     let report = crate::validate::validate_with(schema, &query.text, &options);
     let mut out = untyped_params(path, text, query, &report);
-    let errors = report.errors().map(|d| {
-        let (l, c) = d.span.line_col(&query.text);
-        let line = query.line + l - 1;
-        let column = if l == 1 { c + query.column - 1 } else { c };
-        Diagnostic {
-            path: path.to_owned(),
-            line,
-            column,
-            snippet: snippet(text, line, d.span.text(&query.text).chars().count()),
-            message: format!("in query `{}`: {d}", query.name),
-            warning: false,
-        }
-    });
-    out.extend(errors);
-    out
+    out.extend(super::param_checks::unused(path, query));
+    out.extend(
+        super::param_checks::conflicting(query, &report)
+            .into_iter()
+            .map(|(span, message)| place(path, text, query, span, message)),
+    );
+    out.extend(
+        report
+            .errors()
+            .map(|d| place(path, text, query, d.span, d.to_string())),
+    );
+    if !out.is_empty() {
+        return (out, None);
+    }
+    match super::typing::shape(schema, query, &report) {
+        Ok(shape) => (out, Some(shape)),
+        Err(untypable) => (
+            untypable
+                .into_iter()
+                .map(|u| place(path, text, query, u.span, u.message))
+                .collect(),
+            None,
+        ),
+    }
+}
+
+/// A problem at `span` of `query`'s text, as a diagnostic at its line and column in the file.
+#[cfg(feature = "validate")]
+fn place(
+    path: &Path,
+    text: &str,
+    query: &NamedQuery,
+    span: crate::validate::Span,
+    message: String,
+) -> Diagnostic {
+    let (l, c) = span.line_col(&query.text);
+    let line = query.line + l - 1;
+    let column = if l == 1 { c + query.column - 1 } else { c };
+    Diagnostic {
+        path: path.to_owned(),
+        line,
+        column,
+        snippet: snippet(text, line, span.text(&query.text).chars().count()),
+        message: format!("in query `{}`: {message}", query.name),
+        warning: false,
+    }
 }
 
 /// A parameter no use gives a type to (and no cast): the function could not type its argument.
@@ -154,8 +205,8 @@ fn untyped_params(
 
 /// Without the `validate` feature (SurrealDB's parser), queries are read but not checked.
 #[cfg(not(feature = "validate"))]
-fn validate(_: &Schema, _: &Path, _: &str, _: &NamedQuery) -> Vec<Diagnostic> {
-    Vec::new()
+fn validate(_: &Schema, _: &Path, _: &str, _: &NamedQuery) -> (Vec<Diagnostic>, Option<Shape>) {
+    (Vec::new(), None)
 }
 
 #[cfg(all(test, feature = "validate"))]
@@ -197,7 +248,28 @@ mod tests {
             .unwrap();
         let names: Vec<&str> = output.queries.iter().map(|q| q.name.as_str()).collect();
         assert_eq!(names[0], "revenue_by_category");
-        assert_eq!(names.len(), 6);
+        assert_eq!(names.len(), 11);
         assert!(output.inputs.contains(&queries.join("store.surql")));
+    }
+}
+
+#[cfg(all(test, not(feature = "validate")))]
+mod without_validate {
+    use std::path::Path;
+
+    #[test]
+    fn named_queries_ask_for_the_validate_feature() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let e = crate::Builder::new()
+            .schema(root.join("schemas/store.rs"))
+            .queries(root.join("schemas/store.queries"))
+            .cargo_metadata(false)
+            .generate()
+            .unwrap_err();
+        let lines = e.cargo_error_lines();
+        assert!(
+            lines[0].contains("store.surql:4:1: named queries are checked and typed with surqlc's `validate` feature"),
+            "{lines:#?}"
+        );
     }
 }

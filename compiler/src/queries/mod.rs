@@ -3,4 +3,13 @@
 #[cfg(feature = "codegen")]
 pub mod check;
 
+#[cfg(all(feature = "codegen", feature = "validate"))]
+mod param_checks;
+#[cfg(feature = "codegen")]
+pub mod rust;
+pub mod shape;
+#[cfg(feature = "validate")]
+pub mod typing;
+
 pub use crate::surql::named::{is_named, parse, FileError, NamedQuery, Returns};
+pub use shape::{Query, Shape};

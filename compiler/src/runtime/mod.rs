@@ -16,6 +16,7 @@ pub mod ask;
 mod codec;
 pub mod eval;
 pub mod module;
+pub mod named;
 #[cfg(feature = "model")]
 pub mod openai;
 mod queries;
@@ -39,5 +40,5 @@ pub use surrealdb::{Connection, Surreal};
 /// `Result` with surrealdb's `Error`: what the runtime's and the generated module's functions return.
 pub type Result<T, E = surrealdb::Error> = std::result::Result<T, E>;
 pub use surrealdb::types::{
-    Datetime, Decimal, Duration, RecordId, RecordIdKey, SurrealValue, Uuid, Value,
+    Bytes, Datetime, Decimal, Duration, Number, RecordId, RecordIdKey, SurrealValue, Uuid, Value,
 };

@@ -1,4 +1,4 @@
-//! The reader of a named-query file (see [`crate::queries`]): `-- name:` and `-- question:` lines, then the query text up to its `;` or the next `-- name:`.
+//! The reader of a named-query file (see [`crate::queries`]): `-- name:`, `-- question:` and `-- param:` lines, then the query text up to its `;` or the next `-- name:`.
 //!
 //! Annotations are SurrealQL comments, so the file is also plain SurrealQL; they are found with the
 //! one SurrealQL tokenizer ([`crate::surql::scan`]), never inside a string.
@@ -52,6 +52,17 @@ pub struct NamedQuery {
     pub column: usize,
     /// 1-based line of the `-- name:` annotation.
     pub name_line: usize,
+    /// The `-- param: $a, $b` declarations (without `$`), with their 1-based line and column: the
+    /// function's first arguments, in this order; each must be used by the query.
+    pub params: Vec<DeclaredParam>,
+}
+
+/// A parameter named by a `-- param:` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredParam {
+    pub name: String,
+    pub line: usize,
+    pub column: usize,
 }
 
 /// A malformed file: where (1-based, column in characters) and why.
@@ -70,6 +81,7 @@ impl std::fmt::Display for FileError {
 
 const NAME: &str = "-- name:";
 const QUESTION: &str = "-- question:";
+const PARAM: &str = "-- param:";
 
 fn annotation<'t>(t: &'t Token, prefix: &str) -> Option<&'t str> {
     (t.kind == Kind::Comment)
@@ -133,9 +145,42 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
             continue;
         };
         let mut questions = Vec::new();
+        let mut params: Vec<DeclaredParam> = Vec::new();
         let mut i = first + 1;
         // Annotations and comments up to the first code token.
         while i < end && tokens[i].kind == Kind::Comment {
+            if let Some(list) = annotation(&tokens[i], PARAM) {
+                let mut at = tokens[i].start + PARAM.len();
+                for word in list.split_inclusive([',', ' ', '\t']) {
+                    let name = word.trim_end_matches([',', ' ', '\t']);
+                    let here = at;
+                    at += word.len();
+                    if name.is_empty() {
+                        continue;
+                    }
+                    let (line, column) = line_col(text, here);
+                    match name.strip_prefix('$').filter(|n| {
+                        n.chars()
+                            .next()
+                            .is_some_and(|c| c.is_alphabetic() || c == '_')
+                            && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    }) {
+                        Some(n) if params.iter().any(|p| p.name == n) => {
+                            error(here, format!("`${n}` is declared twice"), &mut errors)
+                        }
+                        Some(n) => params.push(DeclaredParam {
+                            name: n.to_owned(),
+                            line,
+                            column,
+                        }),
+                        None => error(
+                            here,
+                            format!("`{name}` is not a parameter: write `-- param: $name, $other`"),
+                            &mut errors,
+                        ),
+                    }
+                }
+            }
             if let Some(q) = annotation(&tokens[i], QUESTION) {
                 let q = q.trim();
                 if q.is_empty() {
@@ -203,6 +248,7 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
             line,
             column,
             name_line: line_col(text, head.start).0,
+            params,
         });
     }
     if errors.is_empty() {
@@ -355,6 +401,24 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
         assert_eq!(
             errors("-- name: a :one\nSELECT 1;\n-- name: a :many\nSELECT 2"),
             vec!["3:10: query `a` is defined twice (first at line 1)"]
+        );
+    }
+
+    #[test]
+    fn param_lines_declare_arguments_with_positions() {
+        let q = parse("-- name: a :many\n-- param: $n, $status\nSELECT 1 LIMIT $n").unwrap();
+        let names: Vec<(&str, usize, usize)> = q[0]
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), p.line, p.column))
+            .collect();
+        assert_eq!(names, vec![("n", 2, 11), ("status", 2, 15)]);
+        assert_eq!(
+            errors("-- name: a :many\n-- param: n, $n, $n\nSELECT 1"),
+            vec![
+                "2:11: `n` is not a parameter: write `-- param: $name, $other`",
+                "2:18: `$n` is declared twice"
+            ]
         );
     }
 

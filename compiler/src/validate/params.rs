@@ -55,6 +55,17 @@ pub(crate) fn cast_ty(kind: &Kind) -> Ty {
         Kind::Bytes => Ty::Bytes,
         Kind::Object => Ty::AnyObject,
         Kind::Record(tables) if tables.len() == 1 => Ty::Record(tables[0].as_str().to_owned()),
+        Kind::Array(inner, _) => match cast_ty(inner) {
+            Ty::Any => Ty::Any,
+            t => Ty::array(t),
+        },
+        // `option<T>`: the engine's union of `none` and `T`.
+        Kind::Either(kinds) if kinds.len() == 2 && kinds.contains(&Kind::None) => {
+            match kinds.iter().find(|k| **k != Kind::None).map(cast_ty) {
+                Some(Ty::Any) | None => Ty::Any,
+                Some(t) => Ty::Option(Box::new(t)),
+            }
+        }
         _ => Ty::Any,
     }
 }

@@ -30,6 +30,8 @@ pub enum Ty {
     Object(Vec<(String, Ty)>),
     /// An object whose keys are not known.
     AnyObject,
+    /// The key of a record id whose table does not declare its key type (`record::id(x)`).
+    RecordKey,
 }
 
 impl Ty {
@@ -118,6 +120,7 @@ impl fmt::Display for Ty {
                 f.write_str(" }")
             }
             Ty::AnyObject => f.write_str("object"),
+            Ty::RecordKey => f.write_str("int | string | uuid | array | object"),
         }
     }
 }

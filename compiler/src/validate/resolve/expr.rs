@@ -43,7 +43,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 if let Some(name) = user_param(expr) {
                     self.param_use(name, cast_ty(kind), true);
                 }
-                Val::of(Ty::Any)
+                // A cast is what types an expression nothing else types (named queries' rows).
+                Val::of(cast_ty(kind))
             }
             Expr::Prefix { op, expr } => {
                 let v = self.expr(expr, scope);
@@ -75,6 +76,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
                             "write the table name or the record id (table:key) itself".into(),
                         );
                         Val::of(Ty::Any)
+                    }
+                    // The key of the record's table, when the table declares its type.
+                    Function::Normal(name) if name.as_str() == "record::id" => {
+                        Val::of(match args.first().map(|a| a.ty.element()) {
+                            Some(Ty::Record(t)) => match self.table(t) {
+                                Some(table) => table.id.as_ref().map_or(Ty::RecordKey, Ty::of),
+                                None => Ty::Any,
+                            },
+                            _ => Ty::Any,
+                        })
                     }
                     Function::Normal(name) => Val::of(function_type(name, &args)),
                     _ => Val::of(Ty::Any),

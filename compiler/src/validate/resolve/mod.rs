@@ -212,12 +212,21 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
     let (module, func) = name.split_once("::").unwrap_or(("", name));
     match (module, func) {
         ("", "count") => Ty::Int,
+        // Of an array (not a group's values), the least or greatest of none is NONE.
+        ("math", "min" | "max") if matches!(first, Ty::Array(_)) && first.is_numeric() => {
+            Ty::Option(Box::new(first.element().clone()))
+        }
+        ("time", "min" | "max") if matches!(first, Ty::Array(_)) => {
+            Ty::Option(Box::new(Ty::Datetime))
+        }
         ("math", "sum" | "min" | "max" | "product") => match first.element() {
             t if t.is_numeric() => t.clone(),
             Ty::Datetime => Ty::Datetime,
             _ => Ty::Number,
         },
         ("math", "fixed" | "round" | "floor" | "ceil" | "abs") => first.element().clone(),
+        // The engine divides as floats, whatever the numbers were.
+        ("math", "mean") if first.is_numeric() => Ty::Float,
         ("math", _) => Ty::Number,
         ("string", "len") => Ty::Int,
         ("string", "contains" | "starts_with" | "ends_with" | "matches") => Ty::Bool,

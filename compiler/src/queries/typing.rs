@@ -1,0 +1,532 @@
+//! A validated named query's Rust face from the validator's types: each projection a row field (aliases as names), each parameter an argument in order of first appearance; what has no static type is an error at the expression with the cast that fixes it.
+
+use super::shape::{struct_name, FieldShape, ParamShape, RType, Shape, StructShape};
+use crate::ir::Schema;
+use crate::surql::named::{NamedQuery, Returns};
+use crate::surql::scan::{self, Kind, Token};
+use crate::validate::params::{is_engine_param, resolved};
+use crate::validate::{Report, Span, Ty};
+
+/// Why a query cannot be typed: where in its text, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Untypable {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One projection as written: its expression, its alias, and whether it is `x.*` (whole rows).
+struct Item<'t> {
+    span: Span,
+    expr: &'t str,
+    alias: Option<String>,
+    whole: bool,
+    simple: Option<String>,
+}
+
+/// The query's Rust face; every problem at once.
+pub fn shape(
+    schema: &Schema,
+    query: &NamedQuery,
+    report: &Report,
+) -> Result<Shape, Vec<Untypable>> {
+    let text = query.text.as_str();
+    let tokens = scan::code(text);
+    let mut errors = Vec::new();
+    let (is_value, items) = projection_items(text, &tokens);
+    let whole_query = Span {
+        start: 0,
+        end: tokens.first().map_or(0, |t| t.end),
+    };
+    let row_name = struct_name(&query.name);
+    let mut typer = Typer {
+        schema,
+        structs: Vec::new(),
+        errors: &mut errors,
+    };
+    let row = if is_value {
+        let ty = report.projections.first().map_or(Ty::Any, |p| p.ty.clone());
+        let item = items.first();
+        let span = item.map_or(whole_query, |i| i.span);
+        let expr = item.map_or(text, |i| i.expr);
+        let whole = item.is_some_and(|i| i.whole);
+        typer.rtype(&ty, whole, span, expr, &row_name)
+    } else {
+        if query.returns == Returns::Value {
+            typer.errors.push(Untypable {
+                span: whole_query,
+                message: "`:value` returns one value: write `SELECT VALUE expr ...`, or annotate the query `:one` for a row".into(),
+            });
+        }
+        typer.row(report, &items, whole_query, &row_name)
+    };
+    let mut params = typer.params(text, &tokens, report);
+    // `-- param:` lines put their parameters first, in their order (a stable sort keeps the rest
+    // in order of first appearance).
+    params.sort_by_key(|p| {
+        query
+            .params
+            .iter()
+            .position(|d| d.name == p.name)
+            .unwrap_or(query.params.len())
+    });
+    let structs = std::mem::take(&mut typer.structs);
+    if errors.is_empty() {
+        Ok(Shape {
+            params,
+            row: row.unwrap_or(RType::Value),
+            structs,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+struct Typer<'a, 'e> {
+    schema: &'a Schema,
+    structs: Vec<StructShape>,
+    errors: &'e mut Vec<Untypable>,
+}
+
+impl Typer<'_, '_> {
+    fn fail(&mut self, span: Span, message: String) -> Option<RType> {
+        self.errors.push(Untypable { span, message });
+        None
+    }
+
+    /// The row of a `SELECT a, b AS c`: a struct of its projections, or the table's own struct for `SELECT *`.
+    fn row(
+        &mut self,
+        report: &Report,
+        items: &[Item],
+        whole_query: Span,
+        name: &str,
+    ) -> Option<RType> {
+        let projections = &report.projections;
+        if let [only] = projections.as_slice() {
+            if only.name == "*" {
+                let span = items.first().map_or(whole_query, |i| i.span);
+                return self.rtype(&only.ty, true, span, "*", name);
+            }
+        }
+        let mut fields = Vec::new();
+        for (k, p) in projections.iter().enumerate() {
+            // The projections and the items are both in text order; a mismatch points at the query.
+            let item = items.get(k).filter(|_| items.len() == projections.len());
+            let span = item.map_or(whole_query, |i| i.span);
+            let expr = item.map_or(p.name.as_str(), |i| i.expr);
+            if p.name == "*" {
+                self.fail(
+                    span,
+                    "`*` beside other projections cannot be typed: select `*` alone (the table's own struct), or list the fields".into(),
+                );
+                continue;
+            }
+            let key = match item {
+                Some(Item {
+                    alias: Some(alias), ..
+                }) => alias.clone(),
+                Some(Item {
+                    simple: Some(field),
+                    ..
+                }) => field.clone(),
+                _ if p.name == "count()" => "count".into(),
+                _ => {
+                    self.fail(
+                        span,
+                        format!("the row's key for `{expr}` is not a plain name: give it one, `{expr} AS name`"),
+                    );
+                    continue;
+                }
+            };
+            let ident = field_ident(&key);
+            if fields.iter().any(|f: &FieldShape| f.ident == ident) {
+                self.fail(
+                    span,
+                    format!("two projections would both be the row's field `{ident}`: give this one another name, `{expr} AS other_name`"),
+                );
+                continue;
+            }
+            let whole = item.is_some_and(|i| i.whole);
+            let nested = format!("{name}{}", struct_name(&key));
+            if let Some(ty) = self.rtype(&p.ty, whole, span, expr, &nested) {
+                fields.push(FieldShape { ident, key, ty });
+            }
+        }
+        self.structs.insert(
+            0,
+            StructShape {
+                name: name.to_owned(),
+                fields,
+            },
+        );
+        Some(RType::Struct(name.to_owned()))
+    }
+
+    /// The Rust type of a value of type `ty`; `whole`: a record is the row (`x.*`), not its id.
+    fn rtype(&mut self, ty: &Ty, whole: bool, span: Span, expr: &str, name: &str) -> Option<RType> {
+        Some(match ty {
+            Ty::Bool => RType::Bool,
+            Ty::Int => RType::Int,
+            Ty::Float => RType::Float,
+            Ty::Decimal => RType::Decimal,
+            Ty::Number => RType::Number,
+            Ty::String => RType::String,
+            Ty::Datetime => RType::Datetime,
+            Ty::Duration => RType::Duration,
+            Ty::Uuid => RType::Uuid,
+            Ty::Bytes => RType::Bytes,
+            Ty::AnyObject => RType::Value,
+            Ty::RecordKey => RType::Key,
+            Ty::Literal(values) => self.literal(values),
+            Ty::Record(table) => match self.schema.table(table) {
+                Some(t) if whole => RType::Row(t.rust_name.clone()),
+                Some(t) => RType::Link(t.rust_name.clone()),
+                None => return self.untyped(span, expr),
+            },
+            Ty::Array(inner) => RType::Vec(Box::new(self.rtype(inner, whole, span, expr, name)?)),
+            Ty::Option(inner) => match self.rtype(inner, whole, span, expr, name)? {
+                // `option<option<T>>` reads as one `Option`.
+                o @ RType::Option(_) => o,
+                t => RType::Option(Box::new(t)),
+            },
+            Ty::Object(fields) => {
+                let mut out = Vec::new();
+                for (key, t) in fields {
+                    if !is_plain_key(key) {
+                        return self.fail(
+                            span,
+                            format!("the key `{key}` inside `{expr}` is not a plain name: give it one with `AS name`"),
+                        );
+                    }
+                    let nested = format!("{name}{}", struct_name(key));
+                    let ty = self.rtype(t, false, span, expr, &nested)?;
+                    out.push(FieldShape {
+                        key: key.clone(),
+                        ident: field_ident(key),
+                        ty,
+                    });
+                }
+                self.structs.push(StructShape {
+                    name: name.to_owned(),
+                    fields: out,
+                });
+                RType::Struct(name.to_owned())
+            }
+            Ty::Any | Ty::None => return self.untyped(span, expr),
+        })
+    }
+
+    fn untyped(&mut self, span: Span, expr: &str) -> Option<RType> {
+        self.fail(
+            span,
+            format!("`{expr}` has no type the schema gives it; cast it: `<int> {expr}` (or the type it has)"),
+        )
+    }
+
+    /// The schema's Literal enum with exactly these values (the first one, if several do); a
+    /// hand-written literal type without an enum is a string.
+    fn literal(&self, values: &[String]) -> RType {
+        let mut want: Vec<&str> = values.iter().map(String::as_str).collect();
+        want.sort_unstable();
+        self.schema
+            .enums
+            .iter()
+            .find(|e| {
+                let mut have: Vec<&str> = e.variants.iter().map(|(_, v)| v.as_str()).collect();
+                have.sort_unstable();
+                have == want
+            })
+            .map_or(RType::String, |e| RType::Enum(e.rust_name.clone()))
+    }
+
+    /// The arguments, in order of first appearance; untyped and unused ones are reported by the checker.
+    fn params(&mut self, text: &str, tokens: &[Token], report: &Report) -> Vec<ParamShape> {
+        let typed = resolved(&report.params);
+        let mut out: Vec<ParamShape> = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if t.kind != Kind::Param || is_engine_param(&t.text) {
+                continue;
+            }
+            if (i > 0 && tokens[i - 1].is_word("let")) || out.iter().any(|p| p.name == t.text) {
+                continue;
+            }
+            let Some((_, ty)) = typed.iter().find(|(n, _)| *n == t.text) else {
+                continue;
+            };
+            let span = Span {
+                start: t.start,
+                end: t.end,
+            };
+            let expr = &text[t.start..t.end];
+            if let Some(ty) = self.rtype(ty, false, span, expr, "Param") {
+                let mut ident = field_ident(&t.text);
+                if ident == "db" {
+                    ident.push('_');
+                }
+                if out.iter().any(|p| p.ident == ident) {
+                    self.fail(
+                        span,
+                        format!("`${}` would be the same Rust argument `{ident}` as another parameter: rename one of them", t.text),
+                    );
+                    continue;
+                }
+                out.push(ParamShape {
+                    name: t.text.clone(),
+                    ident,
+                    ty,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A Rust field name for a row key (`totalRevenue` → `total_revenue`, `type` → `r#type`).
+fn field_ident(key: &str) -> String {
+    crate::idents::rust_ident(key)
+}
+
+fn is_plain_key(key: &str) -> bool {
+    key.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The projection list of the top-level `SELECT` split at its commas: whether it is `SELECT VALUE`, and each item.
+fn projection_items<'t>(text: &'t str, tokens: &[Token]) -> (bool, Vec<Item<'t>>) {
+    let Some(select) = tokens.iter().position(|t| t.is_word("select")) else {
+        return (false, Vec::new());
+    };
+    let mut i = select + 1;
+    let is_value = tokens.get(i).is_some_and(|t| t.is_word("value"));
+    if is_value {
+        i += 1;
+    }
+    let mut items = Vec::new();
+    let mut depth = 0i32;
+    let mut begin = i;
+    while i <= tokens.len() {
+        let t = tokens.get(i);
+        let end = match t {
+            None => true,
+            Some(t) if depth == 0 && (t.is_word("from") || t.is_punct(",")) => true,
+            Some(t) => {
+                if t.kind == Kind::Punct {
+                    match t.text.as_str() {
+                        "(" | "[" | "{" => depth += 1,
+                        ")" | "]" | "}" => depth -= 1,
+                        _ => {}
+                    }
+                }
+                false
+            }
+        };
+        if end {
+            if begin < i {
+                items.push(item(text, &tokens[begin..i]));
+            }
+            if t.is_none_or(|t| t.is_word("from")) {
+                break;
+            }
+            begin = i + 1;
+        }
+        i += 1;
+    }
+    (is_value, items)
+}
+
+fn item<'t>(text: &'t str, tokens: &[Token]) -> Item<'t> {
+    // The last top-level `AS` starts the alias.
+    let mut depth = 0i32;
+    let mut as_at = None;
+    for (k, t) in tokens.iter().enumerate() {
+        match t.text.as_str() {
+            "(" | "[" | "{" if t.kind == Kind::Punct => depth += 1,
+            ")" | "]" | "}" if t.kind == Kind::Punct => depth -= 1,
+            _ if depth == 0 && t.is_word("as") && k > 0 => as_at = Some(k),
+            _ => {}
+        }
+    }
+    let expr_tokens = &tokens[..as_at.unwrap_or(tokens.len())];
+    let alias = as_at.and_then(|k| match &tokens[k + 1..] {
+        [one] if one.kind == Kind::Ident => Some(one.text.clone()),
+        _ => None,
+    });
+    let start = tokens[0].start;
+    let end = expr_tokens.last().map_or(start, |t| t.end);
+    let whole = matches!(expr_tokens, [.., dot, star] if dot.is_punct(".") && star.is_punct("*"));
+    let simple = match expr_tokens {
+        [one] if one.kind == Kind::Ident => Some(one.text.clone()),
+        _ => None,
+    };
+    Item {
+        span: Span {
+            start,
+            end: tokens.last().map_or(end, |t| t.end),
+        },
+        expr: &text[start..end],
+        alias,
+        whole,
+        simple,
+    }
+}
+
+#[cfg(all(test, feature = "front"))]
+mod tests {
+    use super::*;
+
+    fn store() -> Schema {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/store.rs");
+        let file = crate::front::SourceFile::read(&path).unwrap();
+        crate::front::compile(&[file]).unwrap()
+    }
+
+    fn typed(schema: &Schema, returns: Returns, text: &str) -> Result<Shape, Vec<Untypable>> {
+        let report = crate::validate::validate_with(
+            schema,
+            text,
+            &crate::validate::Options::for_named_queries(),
+        );
+        assert!(!report.has_errors(), "{text}: {:?}", report.diagnostics);
+        let query = NamedQuery {
+            name: "q".into(),
+            returns,
+            questions: Vec::new(),
+            text: text.into(),
+            offset: 0,
+            line: 1,
+            column: 1,
+            name_line: 1,
+            params: Vec::new(),
+        };
+        shape(schema, &query, &report)
+    }
+
+    fn fields(shape: &Shape) -> Vec<(String, String)> {
+        shape.structs[0]
+            .fields
+            .iter()
+            .map(|f| (f.key.clone(), f.ty.rust("t")))
+            .collect()
+    }
+
+    #[test]
+    fn projections_become_typed_fields() {
+        let s = store();
+        let shape = typed(
+            &s,
+            Returns::Many,
+            "SELECT out.category AS category, math::sum(qty * unit_price) AS revenue, count() AS lines, math::mean(qty) AS avg_qty FROM contains WHERE in.status = $status GROUP BY category",
+        )
+        .unwrap();
+        let rt = "::surqlc::runtime";
+        assert_eq!(
+            fields(&shape),
+            vec![
+                ("category".into(), "t::Category".into()),
+                ("revenue".into(), format!("{rt}::Decimal")),
+                ("lines".into(), "i64".into()),
+                ("avg_qty".into(), "f64".into()),
+            ]
+        );
+        assert_eq!(shape.params[0].ty, RType::Enum("Status".into()));
+    }
+
+    #[test]
+    fn whole_rows_links_and_keys() {
+        let s = store();
+        let shape = typed(
+            &s,
+            Returns::Many,
+            "SELECT id, name, ->placed->purchase AS orders, ->placed->purchase.* AS order_rows FROM customer LIMIT $n",
+        )
+        .unwrap();
+        let rt = "::surqlc::runtime";
+        assert_eq!(
+            fields(&shape),
+            vec![
+                ("id".into(), format!("{rt}::Link<t::Customer>")),
+                ("name".into(), "::std::string::String".into()),
+                (
+                    "orders".into(),
+                    format!("::std::vec::Vec<{rt}::Link<t::Purchase>>")
+                ),
+                (
+                    "order_rows".into(),
+                    format!("::std::vec::Vec<{rt}::Record<t::Purchase>>")
+                ),
+            ]
+        );
+        assert_eq!(shape.params[0].ty, RType::Int);
+        let all = typed(
+            &s,
+            Returns::Opt,
+            "SELECT * FROM customer WHERE name = $name",
+        )
+        .unwrap();
+        assert_eq!(all.row, RType::Row("Customer".into()));
+        assert_eq!(all.params[0].ty, RType::String);
+        let value = typed(
+            &s,
+            Returns::Value,
+            "SELECT VALUE count() FROM purchase GROUP ALL",
+        )
+        .unwrap();
+        assert_eq!(value.row, RType::Int);
+    }
+
+    #[test]
+    fn what_has_no_type_is_an_error_at_the_expression_with_a_cast() {
+        let s = store();
+        let text = "SELECT name, string::concat(name, $x) AS label, rand() * 2 AS noise FROM customer WHERE name = $x";
+        let errors = typed(&s, Returns::Many, text).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].message.contains("cast it: `<int>"), "{errors:?}");
+        assert_eq!(errors[0].span.text(text), "rand() * 2 AS noise");
+        let unnamed = typed(
+            &s,
+            Returns::Many,
+            "SELECT string::uppercase(name) FROM customer",
+        )
+        .unwrap_err();
+        assert!(unnamed[0].message.contains("AS name"), "{unnamed:?}");
+        let value = typed(&s, Returns::Value, "SELECT name FROM customer").unwrap_err();
+        assert!(value[0].message.contains("SELECT VALUE"), "{value:?}");
+        let nested = typed(
+            &s,
+            Returns::Many,
+            "SELECT name, { tier: tier, since: joined } AS account, (SELECT name, price FROM product WHERE category = 'audio' LIMIT 2) AS audio FROM customer",
+        )
+        .unwrap();
+        assert_eq!(fields(&nested)[1].1, "QAccount");
+        assert_eq!(fields(&nested)[2].1, "::std::vec::Vec<QAudio>");
+        let audio = nested.structs.iter().find(|s| s.name == "QAudio").unwrap();
+        let keys: Vec<(&str, String)> = audio
+            .fields
+            .iter()
+            .map(|f| (f.key.as_str(), f.ty.rust("t")))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                ("name", "::std::string::String".to_owned()),
+                ("price", "::surqlc::runtime::Decimal".to_owned())
+            ]
+        );
+        let twice =
+            typed(&s, Returns::Many, "SELECT name, tier AS name FROM customer").unwrap_err();
+        assert!(
+            twice[0].message.contains("both be the row's field `name`"),
+            "{twice:?}"
+        );
+        // A cast gives the type.
+        let cast = typed(
+            &s,
+            Returns::Many,
+            "SELECT <string> (time::now() - joined) AS age FROM customer",
+        )
+        .unwrap();
+        assert_eq!(fields(&cast)[0].1, "::std::string::String");
+    }
+}
