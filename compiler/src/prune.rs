@@ -81,6 +81,8 @@ pub struct TableDoc {
     pub block: String,
     /// The cost of `block` followed by [`SEPARATOR`].
     pub tokens: usize,
+    /// The cost of its compact block (field-level pruning, [`crate::prune_fields`]) followed by [`SEPARATOR`].
+    pub compact: usize,
     /// For a relation, its `in` and `out` tables (once each); empty otherwise.
     pub ends: Vec<String>,
     /// Exposed tables it points to: its `record<t>` fields and, for a relation, its ends.
@@ -169,6 +171,7 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
         .unwrap_or_default();
     let access = crate::access::Access::of(schema);
     let rendering = render::Rendering::of(schema);
+    let compact = crate::prune_fields::table_fields(schema);
     exposed
         .iter()
         .enumerate()
@@ -206,6 +209,7 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
                 name: table.name.clone(),
                 position,
                 tokens: cost(&format!("{block}{SEPARATOR}")),
+                compact: compact[position].tokens,
                 block,
                 ends,
                 links,
@@ -347,7 +351,8 @@ pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
 
 /// The question-independent facts `fn::pruned_tables` reads for every table, as one SurrealQL
 /// object literal baked into the function (no read of `schema_doc` per call): `t` its cost,
-/// `g` the cost of its group (itself and a relation's ends), `p` its position, `e` its ends,
+/// `g` the cost of its group (itself and a relation's ends), `m` and `h` the same for its
+/// compact block (field-level pruning), `p` its position, `e` its ends,
 /// `l` its links, `n` its neighbours, `a` the tables adjacent to it (neighbours and the far ends
 /// of its relations), and `b` its relations by the table at their other end.
 pub fn graph_literal(docs: &[TableDoc]) -> String {
@@ -360,13 +365,14 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
     let entries: Vec<String> = docs
         .iter()
         .map(|d| {
-            let group: usize = d.tokens
-                + d.ends
+            let ends = || {
+                d.ends
                     .iter()
                     .filter(|e| **e != d.name)
                     .filter_map(|e| index.get(e.as_str()))
-                    .map(|e| e.tokens)
-                    .sum::<usize>();
+            };
+            let group: usize = d.tokens + ends().map(|e| e.tokens).sum::<usize>();
+            let compact_group: usize = d.compact + ends().map(|e| e.compact).sum::<usize>();
             // Relations by their other end, in the order the rows list them. A relation from the
             // table to itself joins nothing new: it comes when ranked, never as a bridge.
             let mut by_end: Vec<(String, Vec<String>)> = Vec::new();
@@ -385,9 +391,10 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
             adjacent.extend(d.edges.iter().map(|(_, o)| o.clone()));
             let adjacent = dedup(adjacent.into_iter().filter(|t| *t != d.name).collect());
             format!(
-                "{}: {{ t: {}, g: {group}, p: {}, e: {}, l: {}, n: {}, a: {}, b: {{ {} }} }}",
+                "{}: {{ t: {}, g: {group}, m: {}, h: {compact_group}, p: {}, e: {}, l: {}, n: {}, a: {}, b: {{ {} }} }}",
                 q(&d.name),
                 d.tokens,
+                d.compact,
                 d.position,
                 list(&d.ends),
                 list(&d.links),
@@ -524,6 +531,16 @@ pub(crate) struct TemplateContext {
     /// `fn::table_catalog()`'s lines and the cost of each prefix of them.
     catalog: String,
     catalog_costs: String,
+    /// Field-level pruning in the prompt functions (`prune(fields = ...)`).
+    fields: bool,
+    /// The cheapest compact block.
+    min_compact: usize,
+    /// How many of the fields BM25 matches best a pruned block shows besides its links.
+    field_matches: usize,
+    /// One `schema_field` row per field a compact block may add back.
+    field_rows: Vec<crate::prune_fields::TemplateField>,
+    /// The `(table, field)` pairs whose string values value linking indexes.
+    value_fields: Vec<crate::prune_fields::TemplateValue>,
 }
 
 #[cfg(feature = "codegen")]
@@ -540,6 +557,12 @@ struct TemplateRow {
     neighbors: String,
     doc: String,
     always: bool,
+    /// Field-level pruning: the compact block, its `DEFINE TABLE` line, the lines it keeps
+    /// (`[[order, line], ...]`) and the names of the others (SurrealQL literals).
+    compact: String,
+    head: String,
+    kept: String,
+    rest: String,
 }
 
 #[cfg(feature = "codegen")]
@@ -560,9 +583,11 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         format!("[{}]", items.join(", "))
     };
     let docs = table_docs(schema);
+    let compact = crate::prune_fields::table_fields(schema);
     let rows = docs
         .iter()
-        .map(|d| {
+        .zip(&compact)
+        .map(|(d, c)| {
             let edges: Vec<String> = d
                 .edges
                 .iter()
@@ -580,6 +605,10 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
                 neighbors: list(&d.neighbors),
                 doc: d.doc.clone(),
                 always: d.always,
+                compact: c.compact.clone(),
+                head: c.head.clone(),
+                kept: crate::prune_fields::kept_literal(c),
+                rest: list(&c.rest.iter().map(|f| f.name.clone()).collect::<Vec<_>>()),
             }
         })
         .collect();
@@ -629,6 +658,11 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         knn_k: k,
         knn_ef: k.max(40),
         min_tokens: docs.iter().map(|d| d.tokens).min().unwrap_or(0),
+        fields: prune.fields,
+        min_compact: docs.iter().map(|d| d.compact).min().unwrap_or(0),
+        field_matches: crate::prune_fields::FIELD_MATCHES,
+        field_rows: crate::prune_fields::template_fields(&compact),
+        value_fields: crate::prune_fields::template_values(schema),
         seeds: SEEDS,
         candidates: CANDIDATES,
         names: list(&names),
