@@ -356,14 +356,46 @@ pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
 /// `l` its links, `n` its neighbours, `a` the tables adjacent to it (neighbours and the far ends
 /// of its relations), and `b` its relations by the table at their other end.
 pub fn graph_literal(docs: &[TableDoc]) -> String {
+    let entries: Vec<String> = graph_attributes(docs)
+        .into_iter()
+        .map(|(name, attrs)| {
+            let fields: Vec<String> = attrs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            format!("{}: {{ {} }}", crate::surql::quote_string(&name), fields.join(", "))
+        })
+        .collect();
+    format!("{{ {} }}", entries.join(", "))
+}
+
+/// The same facts as [`graph_literal`], one object literal per attribute (`t`, `g`, `m`, `h`, `p`,
+/// `e`, `l`, `n`, `a`, `b`), each mapping every table to its value: `schema.surql` defines one
+/// parameter per attribute, because reading a parameter copies it, and a call reads small ones
+/// many times.
+pub fn graph_parts(docs: &[TableDoc]) -> Vec<(&'static str, String)> {
+    let tables = graph_attributes(docs);
+    GRAPH_KEYS
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let items: Vec<String> = tables
+                .iter()
+                .map(|(name, attrs)| format!("{}: {}", crate::surql::quote_string(name), attrs[i].1))
+                .collect();
+            (*key, format!("{{ {} }}", items.join(", ")))
+        })
+        .collect()
+}
+
+const GRAPH_KEYS: [&str; 10] = ["t", "g", "m", "h", "p", "e", "l", "n", "a", "b"];
+
+/// Each table's name and its attributes as SurrealQL literals, in [`GRAPH_KEYS`] order.
+fn graph_attributes(docs: &[TableDoc]) -> Vec<(String, Vec<(&'static str, String)>)> {
     use crate::surql::quote_string as q;
     let index: HashMap<&str, &TableDoc> = docs.iter().map(|d| (d.name.as_str(), d)).collect();
     let list = |names: &[String]| {
         let items: Vec<String> = names.iter().map(|n| q(n)).collect();
         format!("[{}]", items.join(", "))
     };
-    let entries: Vec<String> = docs
-        .iter()
+    docs.iter()
         .map(|d| {
             let ends = || {
                 d.ends
@@ -390,21 +422,22 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
             let mut adjacent = d.neighbors.clone();
             adjacent.extend(d.edges.iter().map(|(_, o)| o.clone()));
             let adjacent = dedup(adjacent.into_iter().filter(|t| *t != d.name).collect());
-            format!(
-                "{}: {{ t: {}, g: {group}, m: {}, h: {compact_group}, p: {}, e: {}, l: {}, n: {}, a: {}, b: {{ {} }} }}",
-                q(&d.name),
-                d.tokens,
-                d.compact,
-                d.position,
-                list(&d.ends),
-                list(&d.links),
-                list(&d.neighbors),
-                list(&adjacent),
-                b.join(", ")
-            )
+            let attrs = vec![
+                ("t", d.tokens.to_string()),
+                ("g", group.to_string()),
+                ("m", d.compact.to_string()),
+                ("h", compact_group.to_string()),
+                ("p", d.position.to_string()),
+                ("e", list(&d.ends)),
+                ("l", list(&d.links)),
+                ("n", list(&d.neighbors)),
+                ("a", list(&adjacent)),
+                ("b", format!("{{ {} }}", b.join(", "))),
+            ];
+            debug_assert!(attrs.iter().map(|(k, _)| *k).eq(GRAPH_KEYS));
+            (d.name.clone(), attrs)
         })
-        .collect();
-    format!("{{ {} }}", entries.join(", "))
+        .collect()
 }
 
 /// The candidates when BM25 finds no table sharing a word with the question: the `always`
@@ -522,8 +555,8 @@ pub(crate) struct TemplateContext {
     names: String,
     rows: Vec<TemplateRow>,
     hints: Vec<TemplateHint>,
-    /// The question-independent part of the choice, as one SurrealQL object literal (see [`graph_literal`]).
-    graph: String,
+    /// The question-independent part of the choice, one SurrealQL object literal per attribute (see [`graph_parts`]).
+    graph_parts: Vec<(&'static str, String)>,
     /// The `always` tables, in prompt order (a SurrealQL array literal).
     always: String,
     /// The candidates when no table shares a word with the question ([`fallback_order`]).
@@ -644,7 +677,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         .map(|d| d.name.clone())
         .collect();
     Some(TemplateContext {
-        graph: graph_literal(&docs),
+        graph_parts: graph_parts(&docs),
         always: list(&always),
         fallback: list(&fallback_order(schema, &docs)),
         catalog: list(&catalog),
