@@ -135,10 +135,17 @@ fn the_enterprise_benchmark() {
         )
         .await
         .unwrap();
-        assert_eq!(links[0], serde_json::json!({"tb": "customer", "field": "name"}), "{links}");
-        let none = db::query_json(&db, "RETURN fn::pruned_value_links('how many people are there')")
-            .await
-            .unwrap();
+        assert_eq!(
+            links[0],
+            serde_json::json!({"tb": "customer", "field": "name"}),
+            "{links}"
+        );
+        let none = db::query_json(
+            &db,
+            "RETURN fn::pruned_value_links('how many people are there')",
+        )
+        .await
+        .unwrap();
         assert_eq!(none, serde_json::json!([]));
 
         // No budget is exceeded, whatever the strategy.
@@ -361,7 +368,11 @@ async fn pruned_choice(
         .unwrap()
         .into_json_value();
     let tables = serde_json::from_value(v["tables"].clone()).unwrap();
-    (tables, v["fields"].clone(), v["block"].as_str().unwrap().to_owned())
+    (
+        tables,
+        v["fields"].clone(),
+        v["block"].as_str().unwrap().to_owned(),
+    )
 }
 
 async fn pruned_prompt(db: &Db, question: &str) -> String {
@@ -753,7 +764,12 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
         // Showing any one field, or all of them, costs at most the compact cost plus theirs.
         for f in &t.rest {
             let shown = surqlc::prune_fields::render_block(t, &[f.name.as_str()]);
-            assert!(count(&shown) <= t.tokens + f.tokens, "{}.{}", t.name, f.name);
+            assert!(
+                count(&shown) <= t.tokens + f.tokens,
+                "{}.{}",
+                t.name,
+                f.name
+            );
         }
         let all: usize = t.rest.iter().map(|f| f.tokens).sum();
         assert!(count(&d.block) <= t.tokens + all, "{}", t.name);
@@ -765,6 +781,10 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
     // Value linking indexes the readable string fields, not literal enums or links.
     let values = surqlc::prune_fields::value_fields(schema);
     assert!(values.contains(&("customer".to_owned(), "name".to_owned())));
-    assert!(!values.iter().any(|(t, f)| t == "customer" && f == "segment"));
-    assert!(!values.iter().any(|(t, f)| t == "customer" && f == "account_manager"));
+    assert!(!values
+        .iter()
+        .any(|(t, f)| t == "customer" && f == "segment"));
+    assert!(!values
+        .iter()
+        .any(|(t, f)| t == "customer" && f == "account_manager"));
 }

@@ -37,15 +37,65 @@ fn rows() -> Vec<Row> {
             knobs: Knobs::NONE,
         },
         closure("full-text + relation closure", plain, Knobs::NONE),
-        closure("closure + schema synonyms (aka)", DocOptions { aka: true, ..plain }, Knobs::NONE),
-        closure("closure + built-in thesaurus", DocOptions { thesaurus: true, ..plain }, Knobs::NONE),
-        closure("closure + person hubs (who/whom)", DocOptions { hubs: true, ..plain }, Knobs::NONE),
-        closure("closure + field-level pruning", plain, Knobs { fields: true, values: false }),
-        closure("closure + value linking", plain, Knobs { fields: false, values: true }),
-        closure("closure + aka + thesaurus + hubs (whole blocks)", DocOptions::BUILT, Knobs::NONE),
+        closure(
+            "closure + schema synonyms (aka)",
+            DocOptions { aka: true, ..plain },
+            Knobs::NONE,
+        ),
+        closure(
+            "closure + built-in thesaurus",
+            DocOptions {
+                thesaurus: true,
+                ..plain
+            },
+            Knobs::NONE,
+        ),
+        closure(
+            "closure + person hubs (who/whom)",
+            DocOptions {
+                hubs: true,
+                ..plain
+            },
+            Knobs::NONE,
+        ),
+        closure(
+            "closure + field-level pruning",
+            plain,
+            Knobs {
+                fields: true,
+                values: false,
+            },
+        ),
+        closure(
+            "closure + value linking",
+            plain,
+            Knobs {
+                fields: false,
+                values: true,
+            },
+        ),
+        closure(
+            "closure + aka + thesaurus + hubs (whole blocks)",
+            DocOptions::BUILT,
+            Knobs::NONE,
+        ),
         closure("built: all of the above", DocOptions::BUILT, Knobs::BUILT),
-        closure("built without field-level pruning", DocOptions::BUILT, Knobs { fields: false, values: true }),
-        closure("built without value linking", DocOptions::BUILT, Knobs { fields: true, values: false }),
+        closure(
+            "built without field-level pruning",
+            DocOptions::BUILT,
+            Knobs {
+                fields: false,
+                values: true,
+            },
+        ),
+        closure(
+            "built without value linking",
+            DocOptions::BUILT,
+            Knobs {
+                fields: true,
+                values: false,
+            },
+        ),
         Row {
             name: "built + hashed vectors",
             strategy: Strategy::FullTextVector,

@@ -360,7 +360,11 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
         .into_iter()
         .map(|(name, attrs)| {
             let fields: Vec<String> = attrs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-            format!("{}: {{ {} }}", crate::surql::quote_string(&name), fields.join(", "))
+            format!(
+                "{}: {{ {} }}",
+                crate::surql::quote_string(&name),
+                fields.join(", ")
+            )
         })
         .collect();
     format!("{{ {} }}", entries.join(", "))
@@ -378,7 +382,9 @@ pub fn graph_parts(docs: &[TableDoc]) -> Vec<(&'static str, String)> {
         .map(|(i, key)| {
             let items: Vec<String> = tables
                 .iter()
-                .map(|(name, attrs)| format!("{}: {}", crate::surql::quote_string(name), attrs[i].1))
+                .map(|(name, attrs)| {
+                    format!("{}: {}", crate::surql::quote_string(name), attrs[i].1)
+                })
                 .collect();
             (*key, format!("{{ {} }}", items.join(", ")))
         })

@@ -161,9 +161,22 @@ fn the_graph_fallback_catalog_and_oversized_groups() {
     // One literal per attribute, for the parameters the prompt functions read.
     let parts = graph_parts(&docs);
     let part = |k: &str| parts.iter().find(|(key, _)| *key == k).unwrap().1.clone();
-    assert!(part("g").contains(&format!("\"placed\": {group}")), "{}", part("g"));
-    assert!(part("b").contains("\"placed\": { \"purchase\": [\"placed\"] }") || part("b").contains("\"customer\": { \"purchase\": [\"placed\"] }"), "{}", part("b"));
-    assert!(part("e").contains("\"placed\": [\"customer\", \"purchase\"]"), "{}", part("e"));
+    assert!(
+        part("g").contains(&format!("\"placed\": {group}")),
+        "{}",
+        part("g")
+    );
+    assert!(
+        part("b").contains("\"placed\": { \"purchase\": [\"placed\"] }")
+            || part("b").contains("\"customer\": { \"purchase\": [\"placed\"] }"),
+        "{}",
+        part("b")
+    );
+    assert!(
+        part("e").contains("\"placed\": [\"customer\", \"purchase\"]"),
+        "{}",
+        part("e")
+    );
     assert!(
         graph.contains("b: { \"purchase\": [\"placed\"] }"),
         "{graph}"
