@@ -1,67 +1,106 @@
 //! Question-specific pruning on the committed benchmark (`schemas/enterprise.rs`, its two question sets and data): per strategy and budget, the share of questions whose schema block holds every table they need and the share of needed tables found; then the database's time per call of the pruned prompt.
 //!
-//! Run with `cargo bench -p surqlc --features codegen,tokens,db --bench pruning`
-//! (`--profile dev` to skip the release build of SurrealDB; times are then not comparable).
+//! Run with `cargo bench -p surqlc --features cli --bench pruning` (the feature set the release
+//! build of SurrealDB is shared with; `--profile dev` skips it, and times are then not comparable).
 //! Figures are in `docs/pruning.md`. `PRUNING_MISSES=1` lists each miss of the built strategy
 //! at 2,000 tokens; `PRUNING_ONLY=text` runs only the strategies whose name contains `text`.
 
 use std::time::{Duration, Instant};
 use surqlc::db::{self, Target};
 use surqlc::prune::DocOptions;
-use surqlc::prune_eval::{self, Question, Strategy};
+use surqlc::prune_eval::{self, Knobs, Question, Strategy};
 
 const BUDGETS: [u32; 4] = [1000, 2000, 3000, 4000];
 
-/// A strategy of the table: how tables are ranked and closed, and what their documents hold.
+/// A strategy of the table: how tables are ranked and closed, what their documents hold, and
+/// the per-call mechanisms.
 struct Row {
     name: &'static str,
     strategy: Strategy,
     docs: DocOptions,
+    knobs: Knobs,
 }
 
 fn rows() -> Vec<Row> {
     let plain = DocOptions::PLAIN;
+    let closure = |name, docs, knobs| Row {
+        name,
+        strategy: Strategy::FullTextClosure,
+        docs,
+        knobs,
+    };
     vec![
         Row {
             name: "full-text only",
             strategy: Strategy::FullText,
             docs: plain,
+            knobs: Knobs::NONE,
         },
-        Row {
-            name: "full-text + relation closure",
-            strategy: Strategy::FullTextClosure,
-            docs: plain,
-        },
-        Row {
-            name: "+ schema synonyms (aka)",
-            strategy: Strategy::FullTextClosure,
-            docs: DocOptions { aka: true, ..plain },
-        },
-        Row {
-            name: "+ built-in thesaurus",
-            strategy: Strategy::FullTextClosure,
-            docs: DocOptions {
+        closure("full-text + relation closure", plain, Knobs::NONE),
+        closure(
+            "closure + schema synonyms (aka)",
+            DocOptions { aka: true, ..plain },
+            Knobs::NONE,
+        ),
+        closure(
+            "closure + built-in thesaurus",
+            DocOptions {
                 thesaurus: true,
                 ..plain
             },
-        },
-        Row {
-            name: "+ person hubs (who/whom)",
-            strategy: Strategy::FullTextClosure,
-            docs: DocOptions {
+            Knobs::NONE,
+        ),
+        closure(
+            "closure + person hubs (who/whom)",
+            DocOptions {
                 hubs: true,
                 ..plain
             },
-        },
-        Row {
-            name: "closure + aka + thesaurus + hubs (built)",
-            strategy: Strategy::FullTextClosure,
-            docs: DocOptions::BUILT,
-        },
+            Knobs::NONE,
+        ),
+        closure(
+            "closure + field-level pruning",
+            plain,
+            Knobs {
+                fields: true,
+                values: false,
+            },
+        ),
+        closure(
+            "closure + value linking",
+            plain,
+            Knobs {
+                fields: false,
+                values: true,
+            },
+        ),
+        closure(
+            "closure + aka + thesaurus + hubs (whole blocks)",
+            DocOptions::BUILT,
+            Knobs::NONE,
+        ),
+        closure("built: all of the above", DocOptions::BUILT, Knobs::BUILT),
+        closure(
+            "built without field-level pruning",
+            DocOptions::BUILT,
+            Knobs {
+                fields: false,
+                values: true,
+            },
+        ),
+        closure(
+            "built without value linking",
+            DocOptions::BUILT,
+            Knobs {
+                fields: true,
+                values: false,
+            },
+        ),
         Row {
             name: "built + hashed vectors",
             strategy: Strategy::FullTextVector,
             docs: DocOptions::BUILT,
+            knobs: Knobs::BUILT,
         },
     ]
 }
@@ -94,6 +133,7 @@ fn main() {
         db::execute(&conn, &output.schema_surql).await.unwrap();
         let load = started.elapsed();
         db::execute(&conn, &seed).await.unwrap();
+        let values = db::query_json(&conn, "RETURN fn::pruned_index_values()").await.unwrap();
         let full = surqlc::tokens::Encoding::O200kBase.count(&surqlc::surql::info::schema_block(schema));
         println!(
             "enterprise: {} tables, {} exposed, schema block {full} o200k tokens; {} + {} questions",
@@ -102,7 +142,7 @@ fn main() {
             sets[0].1.len(),
             sets[1].1.len(),
         );
-        println!("schema.surql loaded in {load:.2?}\n");
+        println!("schema.surql loaded in {load:.2?}; {values} values indexed for value linking\n");
         println!("Each cell: questions with every needed table (needed tables found); tables shown (mean).\n");
         println!("| strategy | questions | 1,000 | 2,000 | 3,000 | 4,000 |");
         println!("| --- | --- | --- | --- | --- | --- |");
@@ -114,7 +154,7 @@ fn main() {
             for (set, questions) in &sets {
                 let mut cells = Vec::new();
                 for budget in BUDGETS {
-                    let report = prune_eval::evaluate(&conn, row.strategy, questions, budget, dimension)
+                    let report = prune_eval::evaluate_with(&conn, row.strategy, row.knobs, questions, budget, dimension)
                         .await
                         .unwrap();
                     cells.push(format!(
@@ -123,7 +163,7 @@ fn main() {
                         100.0 * report.table_recall(questions),
                         report.mean_tables()
                     ));
-                    if budget == 2000 && std::env::var_os("PRUNING_MISSES").is_some() && row.docs == DocOptions::BUILT {
+                    if budget == 2000 && std::env::var_os("PRUNING_MISSES").is_some() && row.docs == DocOptions::BUILT && row.knobs == Knobs::BUILT {
                         for (q, o) in questions.iter().zip(&report.outcomes) {
                             if !o.missing.is_empty() {
                                 eprintln!("  {} / {set}: {:?} misses {:?}", row.name, q.question, o.missing);
@@ -142,6 +182,8 @@ fn main() {
         let all: Vec<&Question> = sets.iter().flat_map(|(_, q)| q.iter()).collect();
         for (name, statement) in [
             ("fn::pruned_tables (2,000 tokens)", "RETURN fn::pruned_tables($q, NONE, 2000, true)"),
+            ("fn::pruned_select, fields + values (2,000 tokens)", "RETURN fn::pruned_select($q, NONE, 2000, true, true, true)"),
+            ("fn::pruned_schema_context (2,000 tokens)", "RETURN fn::pruned_schema_context($q, NONE, 2000)"),
             ("fn::nl2surql_prompt_pruned", "RETURN fn::nl2surql_prompt_pruned($q, $v)"),
             ("fn::nl2surql_prompt (whole block)", "RETURN fn::nl2surql_prompt($q, $v)"),
         ] {

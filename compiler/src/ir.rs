@@ -389,15 +389,25 @@ pub struct Prune {
     /// Tables every pruned prompt shows, in prompt order.
     pub always: Vec<String>,
     pub mix: RetrievalMix,
+    /// Field-level pruning: a pruned table shows its links and the fields the question needs,
+    /// and names the others in one line (`prune(fields = false)` shows every field).
+    #[cfg_attr(feature = "ir-serde", serde(default = "yes"))]
+    pub fields: bool,
+}
+
+#[cfg(feature = "ir-serde")]
+fn yes() -> bool {
+    true
 }
 
 impl Default for Prune {
-    /// A 2,000-token block, no table always included, full-text retrieval.
+    /// A 2,000-token block, no table always included, full-text retrieval, field-level pruning.
     fn default() -> Self {
         Prune {
             budget: 2000,
             always: Vec::new(),
             mix: RetrievalMix::FullText,
+            fields: true,
         }
     }
 }

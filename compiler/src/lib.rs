@@ -73,6 +73,8 @@ pub mod prune;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 #[doc(hidden)]
 pub mod prune_eval;
+#[doc(hidden)]
+pub mod prune_fields;
 #[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
 #[doc(hidden)]
 pub mod prune_run;

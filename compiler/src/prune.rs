@@ -81,6 +81,8 @@ pub struct TableDoc {
     pub block: String,
     /// The cost of `block` followed by [`SEPARATOR`].
     pub tokens: usize,
+    /// The cost of its compact block (field-level pruning, [`crate::prune_fields`]) followed by [`SEPARATOR`].
+    pub compact: usize,
     /// For a relation, its `in` and `out` tables (once each); empty otherwise.
     pub ends: Vec<String>,
     /// Exposed tables it points to: its `record<t>` fields and, for a relation, its ends.
@@ -169,6 +171,7 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
         .unwrap_or_default();
     let access = crate::access::Access::of(schema);
     let rendering = render::Rendering::of(schema);
+    let compact = crate::prune_fields::table_fields(schema);
     exposed
         .iter()
         .enumerate()
@@ -206,6 +209,7 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
                 name: table.name.clone(),
                 position,
                 tokens: cost(&format!("{block}{SEPARATOR}")),
+                compact: compact[position].tokens,
                 block,
                 ends,
                 links,
@@ -347,26 +351,66 @@ pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
 
 /// The question-independent facts `fn::pruned_tables` reads for every table, as one SurrealQL
 /// object literal baked into the function (no read of `schema_doc` per call): `t` its cost,
-/// `g` the cost of its group (itself and a relation's ends), `p` its position, `e` its ends,
+/// `g` the cost of its group (itself and a relation's ends), `m` and `h` the same for its
+/// compact block (field-level pruning), `p` its position, `e` its ends,
 /// `l` its links, `n` its neighbours, `a` the tables adjacent to it (neighbours and the far ends
 /// of its relations), and `b` its relations by the table at their other end.
 pub fn graph_literal(docs: &[TableDoc]) -> String {
+    let entries: Vec<String> = graph_attributes(docs)
+        .into_iter()
+        .map(|(name, attrs)| {
+            let fields: Vec<String> = attrs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            format!(
+                "{}: {{ {} }}",
+                crate::surql::quote_string(&name),
+                fields.join(", ")
+            )
+        })
+        .collect();
+    format!("{{ {} }}", entries.join(", "))
+}
+
+/// The same facts as [`graph_literal`], one object literal per attribute (`t`, `g`, `m`, `h`, `p`,
+/// `e`, `l`, `n`, `a`, `b`), each mapping every table to its value: `schema.surql` defines one
+/// parameter per attribute, because reading a parameter copies it, and a call reads small ones
+/// many times.
+pub fn graph_parts(docs: &[TableDoc]) -> Vec<(&'static str, String)> {
+    let tables = graph_attributes(docs);
+    GRAPH_KEYS
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let items: Vec<String> = tables
+                .iter()
+                .map(|(name, attrs)| {
+                    format!("{}: {}", crate::surql::quote_string(name), attrs[i].1)
+                })
+                .collect();
+            (*key, format!("{{ {} }}", items.join(", ")))
+        })
+        .collect()
+}
+
+const GRAPH_KEYS: [&str; 10] = ["t", "g", "m", "h", "p", "e", "l", "n", "a", "b"];
+
+/// Each table's name and its attributes as SurrealQL literals, in [`GRAPH_KEYS`] order.
+fn graph_attributes(docs: &[TableDoc]) -> Vec<(String, Vec<(&'static str, String)>)> {
     use crate::surql::quote_string as q;
     let index: HashMap<&str, &TableDoc> = docs.iter().map(|d| (d.name.as_str(), d)).collect();
     let list = |names: &[String]| {
         let items: Vec<String> = names.iter().map(|n| q(n)).collect();
         format!("[{}]", items.join(", "))
     };
-    let entries: Vec<String> = docs
-        .iter()
+    docs.iter()
         .map(|d| {
-            let group: usize = d.tokens
-                + d.ends
+            let ends = || {
+                d.ends
                     .iter()
                     .filter(|e| **e != d.name)
                     .filter_map(|e| index.get(e.as_str()))
-                    .map(|e| e.tokens)
-                    .sum::<usize>();
+            };
+            let group: usize = d.tokens + ends().map(|e| e.tokens).sum::<usize>();
+            let compact_group: usize = d.compact + ends().map(|e| e.compact).sum::<usize>();
             // Relations by their other end, in the order the rows list them. A relation from the
             // table to itself joins nothing new: it comes when ranked, never as a bridge.
             let mut by_end: Vec<(String, Vec<String>)> = Vec::new();
@@ -384,20 +428,22 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
             let mut adjacent = d.neighbors.clone();
             adjacent.extend(d.edges.iter().map(|(_, o)| o.clone()));
             let adjacent = dedup(adjacent.into_iter().filter(|t| *t != d.name).collect());
-            format!(
-                "{}: {{ t: {}, g: {group}, p: {}, e: {}, l: {}, n: {}, a: {}, b: {{ {} }} }}",
-                q(&d.name),
-                d.tokens,
-                d.position,
-                list(&d.ends),
-                list(&d.links),
-                list(&d.neighbors),
-                list(&adjacent),
-                b.join(", ")
-            )
+            let attrs = vec![
+                ("t", d.tokens.to_string()),
+                ("g", group.to_string()),
+                ("m", d.compact.to_string()),
+                ("h", compact_group.to_string()),
+                ("p", d.position.to_string()),
+                ("e", list(&d.ends)),
+                ("l", list(&d.links)),
+                ("n", list(&d.neighbors)),
+                ("a", list(&adjacent)),
+                ("b", format!("{{ {} }}", b.join(", "))),
+            ];
+            debug_assert!(attrs.iter().map(|(k, _)| *k).eq(GRAPH_KEYS));
+            (d.name.clone(), attrs)
         })
-        .collect();
-    format!("{{ {} }}", entries.join(", "))
+        .collect()
 }
 
 /// The candidates when BM25 finds no table sharing a word with the question: the `always`
@@ -515,8 +561,8 @@ pub(crate) struct TemplateContext {
     names: String,
     rows: Vec<TemplateRow>,
     hints: Vec<TemplateHint>,
-    /// The question-independent part of the choice, as one SurrealQL object literal (see [`graph_literal`]).
-    graph: String,
+    /// The question-independent part of the choice, one SurrealQL object literal per attribute (see [`graph_parts`]).
+    graph_parts: Vec<(&'static str, String)>,
     /// The `always` tables, in prompt order (a SurrealQL array literal).
     always: String,
     /// The candidates when no table shares a word with the question ([`fallback_order`]).
@@ -524,6 +570,16 @@ pub(crate) struct TemplateContext {
     /// `fn::table_catalog()`'s lines and the cost of each prefix of them.
     catalog: String,
     catalog_costs: String,
+    /// Field-level pruning in the prompt functions (`prune(fields = ...)`).
+    fields: bool,
+    /// The cheapest compact block.
+    min_compact: usize,
+    /// How many of the fields BM25 matches best a pruned block shows besides its links.
+    field_matches: usize,
+    /// One `schema_field` row per field a compact block may add back.
+    field_rows: Vec<crate::prune_fields::TemplateField>,
+    /// The `(table, field)` pairs whose string values value linking indexes.
+    value_fields: Vec<crate::prune_fields::TemplateValue>,
 }
 
 #[cfg(feature = "codegen")]
@@ -540,6 +596,12 @@ struct TemplateRow {
     neighbors: String,
     doc: String,
     always: bool,
+    /// Field-level pruning: the compact block, its `DEFINE TABLE` line, the lines it keeps
+    /// (`[[order, line], ...]`) and the names of the others (SurrealQL literals).
+    compact: String,
+    head: String,
+    kept: String,
+    rest: String,
 }
 
 #[cfg(feature = "codegen")]
@@ -560,9 +622,11 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         format!("[{}]", items.join(", "))
     };
     let docs = table_docs(schema);
+    let compact = crate::prune_fields::table_fields(schema);
     let rows = docs
         .iter()
-        .map(|d| {
+        .zip(&compact)
+        .map(|(d, c)| {
             let edges: Vec<String> = d
                 .edges
                 .iter()
@@ -580,6 +644,10 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
                 neighbors: list(&d.neighbors),
                 doc: d.doc.clone(),
                 always: d.always,
+                compact: c.compact.clone(),
+                head: c.head.clone(),
+                kept: crate::prune_fields::kept_literal(c),
+                rest: list(&c.rest.iter().map(|f| f.name.clone()).collect::<Vec<_>>()),
             }
         })
         .collect();
@@ -615,7 +683,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         .map(|d| d.name.clone())
         .collect();
     Some(TemplateContext {
-        graph: graph_literal(&docs),
+        graph_parts: graph_parts(&docs),
         always: list(&always),
         fallback: list(&fallback_order(schema, &docs)),
         catalog: list(&catalog),
@@ -629,6 +697,11 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         knn_k: k,
         knn_ef: k.max(40),
         min_tokens: docs.iter().map(|d| d.tokens).min().unwrap_or(0),
+        fields: prune.fields,
+        min_compact: docs.iter().map(|d| d.compact).min().unwrap_or(0),
+        field_matches: crate::prune_fields::FIELD_MATCHES,
+        field_rows: crate::prune_fields::template_fields(&compact),
+        value_fields: crate::prune_fields::template_values(schema),
         seeds: SEEDS,
         candidates: CANDIDATES,
         names: list(&names),

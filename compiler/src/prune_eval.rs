@@ -51,6 +51,28 @@ impl Strategy {
     }
 }
 
+/// The per-call mechanisms of `fn::pruned_select`, measured one by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Knobs {
+    /// Field-level pruning: compact blocks with the question's fields.
+    pub fields: bool,
+    /// Value linking: the tables holding the question's named things (after `fn::pruned_index_values()`).
+    pub values: bool,
+}
+
+impl Knobs {
+    /// Whole blocks, no value linking: the choice `fn::pruned_tables` made before either existed.
+    pub const NONE: Knobs = Knobs {
+        fields: false,
+        values: false,
+    };
+    /// What `fn::nl2surql_prompt_pruned` does with the default `prune(...)`.
+    pub const BUILT: Knobs = Knobs {
+        fields: true,
+        values: true,
+    };
+}
+
 /// What one strategy did for one question.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -191,12 +213,24 @@ pub async fn run(
     budget: u32,
     dimension: usize,
 ) -> Result<Outcome, Error> {
+    run_with(db, strategy, Knobs::NONE, question, budget, dimension).await
+}
+
+/// [`run`] with the per-call mechanisms `knobs`.
+pub async fn run_with(
+    db: &Db,
+    strategy: Strategy,
+    knobs: Knobs,
+    question: &Question,
+    budget: u32,
+    dimension: usize,
+) -> Result<Outcome, Error> {
     let statement = match strategy {
         Strategy::All => {
             "RETURN { tables: fn::exposed_tables(), block: fn::schema_context() }".to_owned()
         }
-        _ => "LET $t = fn::pruned_tables($q, $v, $b, $c);
-             RETURN { tables: $t, block: fn::pruned_block($t, $b) }"
+        _ => "LET $t = fn::pruned_select($q, $v, $b, $c, $f, $l);
+             RETURN { tables: $t.tables, block: fn::pruned_choice_block($t, $b) }"
             .to_owned(),
     };
     let qvec = (strategy == Strategy::FullTextVector)
@@ -208,6 +242,8 @@ pub async fn run(
         .bind(("v", qvec))
         .bind(("b", budget))
         .bind(("c", strategy != Strategy::FullText))
+        .bind(("f", knobs.fields))
+        .bind(("l", knobs.values))
         .await?
         .check()?;
     let last = response.num_statements().saturating_sub(1);
@@ -247,6 +283,18 @@ pub async fn evaluate(
     budget: u32,
     dimension: usize,
 ) -> Result<Report, Error> {
+    evaluate_with(db, strategy, Knobs::NONE, questions, budget, dimension).await
+}
+
+/// [`evaluate`] with the per-call mechanisms `knobs`.
+pub async fn evaluate_with(
+    db: &Db,
+    strategy: Strategy,
+    knobs: Knobs,
+    questions: &[Question],
+    budget: u32,
+    dimension: usize,
+) -> Result<Report, Error> {
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(questions.len());
     for q in questions {
         // The whole block does not depend on the question: after a few timed calls, reuse it.
@@ -264,7 +312,7 @@ pub async fn evaluate(
             });
             continue;
         }
-        outcomes.push(run(db, strategy, q, budget, dimension).await?);
+        outcomes.push(run_with(db, strategy, knobs, q, budget, dimension).await?);
     }
     if strategy == Strategy::All && outcomes.len() > ALL_SAMPLES {
         let timed: Duration = outcomes[..ALL_SAMPLES].iter().map(|o| o.elapsed).sum();

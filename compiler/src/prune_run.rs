@@ -36,6 +36,8 @@ pub struct Pruner {
     pub budget: u32,
     /// Whether `--vector` is passed on to the ranking (the schema fuses vectors).
     vector: Option<Vec<f64>>,
+    /// Field-level pruning (`prune(fields = ...)`).
+    fields: bool,
     pub warnings: Vec<crate::Diagnostic>,
 }
 
@@ -90,6 +92,7 @@ impl Pruner {
             ));
         }
         let budget = prune.budget;
+        let fields = prune.fields;
         let fuses = prune.mix == RetrievalMix::FullTextVector;
         schema.settings.prune = Some(prune);
         if let Some(v) = &vector {
@@ -116,11 +119,18 @@ impl Pruner {
         })?;
         if let Some(seed) = seed {
             crate::session::load_file(&db, seed).await?;
+            // Value linking reads the values of the loaded data.
+            db::execute(&db, "RETURN fn::pruned_index_values()")
+                .await
+                .map_err(|e| {
+                    Failure::Failed(format!("error: fn::pruned_index_values failed: {e}"))
+                })?;
         }
         Ok(Pruner {
             db,
             schema,
             budget,
+            fields,
             vector: vector.filter(|_| fuses),
             warnings,
         })
@@ -131,10 +141,11 @@ impl Pruner {
         let mut response = self
             .db
             .query(
-                "LET $t = fn::pruned_tables($q, $v, $b, true);
-                 RETURN { tables: $t, block: fn::pruned_block($t, $b), matches: fn::pruned_matches($q) }",
+                "LET $c = fn::pruned_select($q, $v, $b, true, $f, true);
+                 RETURN { tables: $c.tables, block: fn::pruned_choice_block($c, $b), matches: fn::pruned_matches($q) }",
             )
             .bind(("q", question.to_owned()))
+            .bind(("f", self.fields))
             .bind(("v", self.vector.clone()))
             .bind(("b", self.budget))
             .await

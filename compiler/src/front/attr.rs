@@ -209,6 +209,8 @@ pub struct SchemaAttrs {
     pub prune_budget: Option<Spanned<u32>>,
     pub prune_always: Option<Vec<syn::Path>>,
     pub prune_mix: Option<Spanned<String>>,
+    /// `prune(fields = false)`: pruned tables show every field (field-level pruning off).
+    pub prune_fields: Option<bool>,
 }
 
 fn lit_str(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
@@ -684,13 +686,18 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
     out
 }
 
-/// The inside of `prune(budget = N, always(T, ...), mix = "fulltext" | "fulltext+vector")`.
+/// The inside of `prune(budget = N, always(T, ...), mix = "fulltext" | "fulltext+vector", fields = BOOL)`.
 fn prune_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("budget") {
             set_once(cx, &mut out.prune_budget, lit_u32(&inner)?, "prune(budget)");
         } else if inner.path.is_ident("mix") {
             set_once(cx, &mut out.prune_mix, lit_str(&inner)?, "prune(mix)");
+        } else if inner.path.is_ident("fields") {
+            let value: syn::LitBool = inner.value()?.parse()?;
+            if out.prune_fields.replace(value.value).is_some() {
+                return Err(inner.error("duplicate `prune(fields)`"));
+            }
         } else if inner.path.is_ident("always") {
             let mut paths = Vec::new();
             inner.parse_nested_meta(|t| {
@@ -704,8 +711,8 @@ fn prune_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
             return Err(unknown(
                 &inner,
                 "prune(...)",
-                "`budget`, `always(...)` or `mix`",
-                &["budget", "always", "mix"],
+                "`budget`, `always(...)`, `mix` or `fields`",
+                &["budget", "always", "mix", "fields"],
             ));
         }
         Ok(())

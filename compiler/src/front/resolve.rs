@@ -314,6 +314,7 @@ fn settings(
                 .as_ref()
                 .and_then(|m| super::settings::mix_rule(&m.value).ok())
                 .unwrap_or(defaults.mix),
+            fields: a.prune_fields.unwrap_or(defaults.fields),
         }
     });
     let defaults = ir::Settings::default();

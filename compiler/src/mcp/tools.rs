@@ -46,11 +46,12 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
                 .flatten();
             let asked = db
                 .query(
-                    "LET $tables = fn::pruned_tables($question, $qvec, $budget, true);
-                     RETURN fn::pruned_schema_context($question, $qvec, $budget);
-                     RETURN fn::pruned_value_hints($tables);",
+                    "LET $choice = fn::pruned_select($question, $qvec, $budget, true, $fields, true);
+                     RETURN fn::pruned_choice_block($choice, $budget);
+                     RETURN fn::pruned_value_hints($choice.tables);",
                 )
                 .bind(("question", q.to_owned()))
+                .bind(("fields", prune.fields))
                 .bind(("qvec", by_vector))
                 .bind(("budget", i64::from(prune.budget)))
                 .await

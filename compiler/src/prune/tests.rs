@@ -149,12 +149,33 @@ fn the_graph_fallback_catalog_and_oversized_groups() {
     let docs = table_docs(&s);
     let graph = graph_literal(&docs);
     let group = docs[2].tokens + docs[0].tokens + docs[1].tokens;
+    let compact_group = docs[2].compact + docs[0].compact + docs[1].compact;
+    assert!(docs[2].compact <= docs[2].tokens);
     assert!(
         graph.contains(&format!(
-            "\"placed\": {{ t: {}, g: {group}, p: 2, e: [\"customer\", \"purchase\"]",
-            docs[2].tokens
+            "\"placed\": {{ t: {}, g: {group}, m: {}, h: {compact_group}, p: 2, e: [\"customer\", \"purchase\"]",
+            docs[2].tokens, docs[2].compact
         )),
         "{graph}"
+    );
+    // One literal per attribute, for the parameters the prompt functions read.
+    let parts = graph_parts(&docs);
+    let part = |k: &str| parts.iter().find(|(key, _)| *key == k).unwrap().1.clone();
+    assert!(
+        part("g").contains(&format!("\"placed\": {group}")),
+        "{}",
+        part("g")
+    );
+    assert!(
+        part("b").contains("\"placed\": { \"purchase\": [\"placed\"] }")
+            || part("b").contains("\"customer\": { \"purchase\": [\"placed\"] }"),
+        "{}",
+        part("b")
+    );
+    assert!(
+        part("e").contains("\"placed\": [\"customer\", \"purchase\"]"),
+        "{}",
+        part("e")
     );
     assert!(
         graph.contains("b: { \"purchase\": [\"placed\"] }"),

@@ -81,18 +81,34 @@ pub fn schema_block_as(schema: &Schema, rendering: Rendering) -> String {
 /// One table's `DEFINE TABLE` line and its sorted `DEFINE FIELD` lines, each ending in `;`; the
 /// fields the agent may not read (and their sub-fields) are left out, as the prompt functions do.
 pub fn table_block_as(access: &Access, table: &Table, rendering: Rendering) -> String {
-    let mut out = define_table(table, access, rendering);
-    out.push(';');
-    let hidden = crate::access::hidden_fields(table);
-    for (key, line) in field_lines(table, rendering) {
-        if hidden.iter().any(|h| crate::access::path_is_under(&key, h)) {
-            continue;
-        }
+    let (mut out, lines) = table_parts_as(access, table, rendering);
+    for (_, line) in lines {
         out.push('\n');
         out.push_str(&line);
-        out.push(';');
     }
     out
+}
+
+/// [`table_block_as`] in parts: the `DEFINE TABLE` line, then each shown field's key (`name`,
+/// `name.*`, `id`, `in`) with its `DEFINE FIELD` line, every line ending in `;` (field pruning
+/// shows some of them).
+pub fn table_parts_as(
+    access: &Access,
+    table: &Table,
+    rendering: Rendering,
+) -> (String, Vec<(String, String)>) {
+    let mut head = define_table(table, access, rendering);
+    head.push(';');
+    let hidden = crate::access::hidden_fields(table);
+    let lines = field_lines(table, rendering)
+        .into_iter()
+        .filter(|(key, _)| !hidden.iter().any(|h| crate::access::path_is_under(key, h)))
+        .map(|(key, mut line)| {
+            line.push(';');
+            (key, line)
+        })
+        .collect();
+    (head, lines)
 }
 
 /// `DEFINE TABLE ...` without the `PERMISSIONS` clause the prompt strips.
