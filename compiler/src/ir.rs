@@ -351,6 +351,12 @@ pub struct LiteralEnum {
     pub comment: Option<String>,
     /// `(rust variant, stored value)` in source order.
     pub variants: Vec<(String, String)>,
+    /// The doc comment of each documented variant, by stored value (what the value means).
+    #[cfg_attr(
+        feature = "ir-serde",
+        serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")
+    )]
+    pub variant_docs: std::collections::BTreeMap<String, String>,
 }
 
 impl LiteralEnum {

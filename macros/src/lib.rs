@@ -186,6 +186,13 @@ fn table_impls(table: &TableAst) -> Tokens {
         let rust_name = string(&f.ident.to_string());
         let ty = field_type(&f.ty);
         let comment = option_string(&f.comment);
+        // A Literal enum's docs reach the field's comment through its `SurqlType` impl, as in the compiler.
+        let comment = match f.ty.named() {
+            Some(path) => quote_spanned! {path.span()=>
+                ::surqlc::__private::field_comment(#comment, <#path as ::surqlc::runtime::SurqlType>::meaning())
+            },
+            None => comment,
+        };
         let clauses = ir_tokens::field_clauses(&f.clauses);
         let aka = f.aka.iter().map(|w| string(w));
         quote! {
@@ -345,9 +352,18 @@ fn literal_impls(literal: &EnumAst) -> Tokens {
     let ident = &literal.ident;
     let rust_name = ident.to_string();
     let rt = quote!(::surqlc::runtime);
-    let values: Vec<&String> = literal.variants.iter().map(|(_, v, _)| v).collect();
-    let variants: Vec<&syn::Ident> = literal.variants.iter().map(|(v, _, _)| v).collect();
+    let values: Vec<&String> = literal.variants.iter().map(|(_, v, _, _)| v).collect();
+    let variants: Vec<&syn::Ident> = literal.variants.iter().map(|(v, _, _, _)| v).collect();
     let value_strings = values.iter().map(|v| string(v));
+    // Computed here by the compiler's own rule, so the derive's comments are the compiler's.
+    let meaning = surqlc::surql::meaning::of_literal(&literal.to_ir()).map(|m| {
+        let m = string(&m);
+        quote! {
+            fn meaning() -> ::std::option::Option<::std::string::String> {
+                ::std::option::Option::Some(#m)
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #rt::Literal for #ident {
@@ -370,6 +386,7 @@ fn literal_impls(literal: &EnumAst) -> Tokens {
             fn surql_type() -> ::surqlc::ir::Type {
                 ::surqlc::ir::Type::Literal(::std::vec![#(#value_strings),*])
             }
+            #meaning
         }
 
         #[automatically_derived]

@@ -73,8 +73,8 @@ pub struct FieldAst {
 pub struct EnumAst {
     pub ident: syn::Ident,
     pub comment: Option<String>,
-    /// `(variant, stored value, span)`.
-    pub variants: Vec<(syn::Ident, String, Span)>,
+    /// `(variant, stored value, span, doc comment)`.
+    pub variants: Vec<(syn::Ident, String, Span, Option<String>)>,
 }
 
 /// The `#[derive(Schema)]` item with its settings.
@@ -91,7 +91,12 @@ impl EnumAst {
             variants: self
                 .variants
                 .iter()
-                .map(|(i, v, _)| (i.to_string(), v.clone()))
+                .map(|(i, v, _, _)| (i.to_string(), v.clone()))
+                .collect(),
+            variant_docs: self
+                .variants
+                .iter()
+                .filter_map(|(_, v, _, doc)| Some((v.clone(), doc.clone()?)))
                 .collect(),
         }
     }

@@ -283,7 +283,7 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
             format!("a Literal enum cannot be named `{name}`: fields of a type named `{name}` map to a built-in SurrealQL type; rename the enum"),
         );
     }
-    let mut variants: Vec<(syn::Ident, String, Span)> = Vec::new();
+    let mut variants: Vec<(syn::Ident, String, Span, Option<String>)> = Vec::new();
     for v in &data.variants {
         reject_cfg(cx, &v.attrs);
         let vattrs = attr::variant_attrs(cx, &v.attrs);
@@ -310,10 +310,13 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
                 )
             }
         };
-        if variants.iter().any(|(_, existing, _)| *existing == value) {
+        if variants
+            .iter()
+            .any(|(_, existing, _, _)| *existing == value)
+        {
             cx.error_at(span, format!("two variants are stored as {value:?}"));
         }
-        variants.push((v.ident.clone(), value, span));
+        variants.push((v.ident.clone(), value, span, attr::docs(cx, &v.attrs)));
     }
     if data.variants.is_empty() {
         cx.error_spanned_by(&input.ident, "a literal enum needs at least one variant");

@@ -148,7 +148,13 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                     name: f.name.clone(),
                     rust_name: f.ident.to_string(),
                     ty: resolved,
-                    comment: f.comment.clone(),
+                    // A Literal enum's docs say what its values mean: the field's comment carries them.
+                    comment: crate::surql::meaning::with_meaning(
+                        f.comment.clone(),
+                        f.ty.named()
+                            .and_then(|p| enums.get(&last_ident(p)))
+                            .and_then(crate::surql::meaning::of_literal),
+                    ),
                     clauses: f.clauses.clone(),
                     aka: f.aka.clone(),
                 });

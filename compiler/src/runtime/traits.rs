@@ -117,6 +117,11 @@ pub trait Relation: Table {
 )]
 pub trait SurqlType {
     fn surql_type() -> ir::Type;
+    /// What the values mean, from a Literal enum's doc comments (`surql::meaning`): appended to
+    /// the `COMMENT` of every field of this type. `None` (the default) adds nothing.
+    fn meaning() -> Option<String> {
+        None
+    }
 }
 
 /// A unit-only enum stored as one of a fixed set of strings: what `#[derive(Literal)]` implements.
