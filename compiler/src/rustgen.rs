@@ -184,32 +184,22 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             }
         };
         // An end of several tables (`IN customer | supplier`): each table gets its helpers, and a
-        // step lands on each table of the other end.
-        for from in froms {
-            let Some(from_t) = by_name.get(from.as_str()) else {
-                continue;
-            };
-            for to in tos {
-                let Some(to_t) = by_name.get(to.as_str()) else {
-                    continue;
-                };
+        // step lands on each table of the other end. Order per table: outgoing steps, the edges
+        // leaving it, incoming steps, the edges arriving (a self-relation's table gets all four).
+        let known = |t: &&String| by_name.contains_key(t.as_str());
+        for from in froms.iter().filter(known) {
+            for to in tos.iter().filter(known) {
                 push(
                     from,
                     Traversal {
                         function: function_ident(&[r, to]),
-                        rust_type: rust_type(&to_t.rust_name),
+                        rust_type: rust_type(&by_name[to.as_str()].rust_name),
                         query: format!("SELECT * FROM $id->{r}->{to}"),
                         doc: format!(
                             "The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`."
                         ),
                     },
                 );
-                push(to, Traversal {
-                    function: function_ident(&[from, r]),
-                    rust_type: rust_type(&from_t.rust_name),
-                    query: format!("SELECT * FROM $id<-{r}<-{from}"),
-                    doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`."),
-                });
             }
             push(
                 from,
@@ -223,7 +213,15 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
                 },
             );
         }
-        for to in tos.iter().filter(|t| by_name.contains_key(t.as_str())) {
+        for to in tos.iter().filter(known) {
+            for from in froms.iter().filter(known) {
+                push(to, Traversal {
+                    function: function_ident(&[from, r]),
+                    rust_type: rust_type(&by_name[from.as_str()].rust_name),
+                    query: format!("SELECT * FROM $id<-{r}<-{from}"),
+                    doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`."),
+                });
+            }
             push(
                 to,
                 Traversal {

@@ -19,7 +19,6 @@ pub fn read(cx: &Ctxt, input: &DeriveInput) -> Option<EndsAst> {
     };
     let mut variants: Vec<(syn::Ident, syn::Path)> = Vec::new();
     for v in &data.variants {
-        super::read::reject_cfg(cx, &v.attrs);
         let target = match &v.fields {
             Fields::Unnamed(f) if f.unnamed.len() == 1 => link_target(&f.unnamed[0].ty),
             _ => None,

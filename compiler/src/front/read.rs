@@ -24,7 +24,14 @@ impl Container {
                 table(cx, input, kind == Derive::Relation).map(Container::Table)
             }
             Derive::Literal => literal(cx, input).map(Container::Literal),
-            Derive::Ends => super::ends::read(cx, input).map(Container::Ends),
+            Derive::Ends => {
+                if let Data::Enum(data) = &input.data {
+                    for v in &data.variants {
+                        reject_cfg(cx, &v.attrs);
+                    }
+                }
+                super::ends::read(cx, input).map(Container::Ends)
+            }
             Derive::Schema => {
                 if !matches!(&input.data, Data::Struct(s) if s.fields.is_empty()) {
                     cx.error_spanned_by(
