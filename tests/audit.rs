@@ -293,7 +293,7 @@ fn the_compact_block_loses_nothing() {
                     let (name, ends) = head
                         .split_once(" TYPE RELATION IN ")
                         .expect("relation head");
-                    assert_eq!(ends, format!("{from} OUT {to}"));
+                    assert_eq!(ends, format!("{} OUT {}", from.join(" | "), to.join(" | ")));
                     name
                 }
             };

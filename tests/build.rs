@@ -25,6 +25,14 @@ fn main() {
         .agent_password("test-agent-password")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
+    // A relation with several tables at one end (`#[derive(Ends)]`), its module compiled by tests/ends.rs.
+    surqlc::Builder::new()
+        .schema("fixtures/ends.rs")
+        .out_dir(out.join("ends"))
+        .types_path("crate::ends::fixture")
+        .agent_password("test-agent-password")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
     // The store again without an agent password: the module must say so instead of failing to sign in.
     std::env::remove_var(surqlc::builder::AGENT_PASSWORD_ENV);
     surqlc::Builder::new()

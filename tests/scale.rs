@@ -92,8 +92,8 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
             comment: Some((*ending).to_owned()),
             kind: if i % 3 == 2 {
                 TableKind::Relation {
-                    from: format!("t{}", i - 2),
-                    to: format!("t{}", i - 1),
+                    from: vec![format!("t{}", i - 2)],
+                    to: vec![format!("t{}", i - 1)],
                 }
             } else {
                 TableKind::Normal

@@ -25,6 +25,8 @@ mod dependency_weight;
 mod derive;
 mod did_you_mean;
 mod drift;
+mod ends;
+mod enum_docs;
 mod escape_hatches;
 mod golden;
 mod golden_sets;

@@ -32,8 +32,8 @@ fn synthetic(tables: usize) -> Schema {
             )),
             kind: if i % 5 == 4 {
                 TableKind::Relation {
-                    from: format!("table_{}", i - 2),
-                    to: format!("table_{}", i - 1),
+                    from: vec![format!("table_{}", i - 2)],
+                    to: vec![format!("table_{}", i - 1)],
                 }
             } else {
                 TableKind::Normal

@@ -113,6 +113,7 @@ impl Report {
                     "chars": t.chars,
                     "share": share(t.tokens, self.cost.block_tokens),
                     "comment_tokens": t.comment_tokens,
+                    "enum_doc_tokens": t.enum_doc_tokens,
                     format!("{}_tokens", other.name()): alt.tokens,
                 })
             })
@@ -301,6 +302,20 @@ pub fn cost_table(
                 t.table, t.comment_tokens, t.tokens
             );
         }
+    }
+    let enum_docs: usize = cost.tables.iter().map(|t| t.enum_doc_tokens).sum();
+    if enum_docs > 0 {
+        let by_table: Vec<String> = cost
+            .tables
+            .iter()
+            .filter(|t| t.enum_doc_tokens > 0)
+            .map(|t| format!("{} {}", t.table, t.enum_doc_tokens))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nLiteral enums' doc comments (in their fields' comments) cost {enum_docs} tokens: {}",
+            by_table.join(", ")
+        );
     }
     if alternative.block_tokens < cost.block_tokens {
         let _ = writeln!(

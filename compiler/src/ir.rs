@@ -84,11 +84,41 @@ impl Table {
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TableKind {
     Normal,
-    /// `TYPE RELATION IN from OUT to`: the table names of both ends.
+    /// `TYPE RELATION IN from OUT to`: the table names of both ends, each one table or several
+    /// (`IN customer | supplier`, from an `Ends` enum), in source order.
     Relation {
-        from: String,
-        to: String,
+        #[cfg_attr(feature = "ir-serde", serde(with = "one_or_many"))]
+        from: Vec<String>,
+        #[cfg_attr(feature = "ir-serde", serde(with = "one_or_many"))]
+        to: Vec<String>,
     },
+}
+
+/// A relation's end as JSON: a string when it is one table (as before ends could be several), else a list.
+#[cfg(feature = "ir-serde")]
+mod one_or_many {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[String], s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            [one] => one.serialize(s),
+            many => many.serialize(s),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        Ok(match OneOrMany::deserialize(d)? {
+            OneOrMany::One(one) => vec![one],
+            OneOrMany::Many(many) => many,
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -258,13 +288,30 @@ pub enum Type {
     Array(Box<Type>, Option<u64>),
     /// `record<t>`: a link to a row of table `t`.
     Record(String),
+    /// `record<a | b>`: a link to a row of any of these tables (two or more, from an `Ends` enum).
+    Records(Vec<String>),
     /// `'a' | 'b'`: the values of a unit-only enum.
     Literal(Vec<String>),
     /// An explicit `#[surqlc(type = "...")]`: emitted as written, read once by the front end.
     Raw(RawType),
 }
 
+/// A relation end or a record union as SurrealQL writes it: `customer | supplier`.
+pub fn union_text(tables: &[String]) -> String {
+    tables.join(" | ")
+}
+
 impl Type {
+    /// The tables a `record<t>` or `record<a | b>` (or an option or array of one) links to.
+    pub fn linked_tables(&self) -> &[String] {
+        match self {
+            Type::Record(t) => std::slice::from_ref(t),
+            Type::Records(ts) => ts,
+            Type::Option(inner) | Type::Array(inner, _) => inner.linked_tables(),
+            _ => &[],
+        }
+    }
+
     /// The table a `record<t>` (or an option or array of one) links to.
     pub fn linked_table(&self) -> Option<&str> {
         match self {
@@ -351,6 +398,12 @@ pub struct LiteralEnum {
     pub comment: Option<String>,
     /// `(rust variant, stored value)` in source order.
     pub variants: Vec<(String, String)>,
+    /// The doc comment of each documented variant, by stored value (what the value means).
+    #[cfg_attr(
+        feature = "ir-serde",
+        serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")
+    )]
+    pub variant_docs: std::collections::BTreeMap<String, String>,
 }
 
 impl LiteralEnum {

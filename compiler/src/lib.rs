@@ -107,6 +107,19 @@ pub mod __private {
         }
     }
 
+    /// A field's comment as the compiler builds it: its doc, then the meaning of its Literal enum type.
+    pub fn field_comment(comment: Option<String>, meaning: Option<String>) -> Option<String> {
+        crate::surql::meaning::with_meaning(comment, meaning)
+    }
+
+    /// The field type of an `Ends` enum: `record<t>` for one table, `record<a | b>` for several.
+    pub fn ends_type(tables: Vec<String>) -> crate::ir::Type {
+        match <[String; 1]>::try_from(tables) {
+            Ok([one]) => crate::ir::Type::Record(one),
+            Err(tables) => crate::ir::Type::Records(tables),
+        }
+    }
+
     /// A `#[surqlc(type = "...")]` the derive accepted at expansion time, read again at run time
     /// by the same reader so the derive and the compiler build the same IR.
     pub fn raw_type(text: &str) -> crate::ir::Type {

@@ -140,24 +140,30 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
     let mut edges_of: HashMap<&str, Vec<(String, String)>> = HashMap::new();
     let mut linked_from: HashMap<&str, Vec<String>> = HashMap::new();
     for t in &exposed {
+        // An end of several tables (`IN customer | supplier`) links each of them.
         if let TableKind::Relation { from, to } = &t.kind {
-            if is_exposed(to) {
-                edges_of
-                    .entry(from)
-                    .or_default()
-                    .push((t.name.clone(), to.clone()));
-            }
-            if to != from && is_exposed(from) {
-                edges_of
-                    .entry(to)
-                    .or_default()
-                    .push((t.name.clone(), from.clone()));
+            for f in from {
+                for o in to {
+                    if is_exposed(o) {
+                        edges_of
+                            .entry(f)
+                            .or_default()
+                            .push((t.name.clone(), o.clone()));
+                    }
+                    if o != f && is_exposed(f) {
+                        edges_of
+                            .entry(o)
+                            .or_default()
+                            .push((t.name.clone(), f.clone()));
+                    }
+                }
             }
         }
         let targets: HashSet<&str> = t
             .fields
             .iter()
-            .filter_map(|f| f.ty.linked_table())
+            .flat_map(|f| f.ty.linked_tables())
+            .map(String::as_str)
             .collect();
         for target in targets {
             linked_from.entry(target).or_default().push(t.name.clone());
@@ -178,9 +184,10 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
         .map(|(position, table)| {
             let block = render::table_block_as(&access, table, rendering);
             let ends = match &table.kind {
+                // A shown relation brings every table at its ends.
                 TableKind::Relation { from, to } => dedup(
-                    [from, to]
-                        .into_iter()
+                    from.iter()
+                        .chain(to)
                         .filter(|t| is_exposed(t))
                         .cloned()
                         .collect(),
@@ -192,7 +199,7 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
                 table
                     .fields
                     .iter()
-                    .filter_map(|f| f.ty.linked_table().map(str::to_owned)),
+                    .flat_map(|f| f.ty.linked_tables().iter().cloned()),
             );
             let links = dedup(
                 links
@@ -246,7 +253,8 @@ fn doc_text(table: &Table, options: DocOptions) -> String {
         lines.push(aka);
     }
     if let TableKind::Relation { from, to } = &table.kind {
-        lines.push(format!("{} {}", words(from), words(to)));
+        let ends: Vec<String> = from.iter().chain(to).map(|t| words(t)).collect();
+        lines.push(ends.join(" "));
     }
     lines.extend(table.comment.clone());
     for field in table.fields.iter().filter(|f| !crate::access::is_hidden(f)) {
@@ -478,6 +486,7 @@ pub fn fallback_order(schema: &Schema, docs: &[TableDoc]) -> Vec<String> {
 pub fn catalog_line(table: &Table) -> String {
     let name = match &table.kind {
         TableKind::Relation { from, to } => {
+            let (from, to) = (crate::ir::union_text(from), crate::ir::union_text(to));
             format!("{} ({from}->{}->{to})", table.name, table.name)
         }
         TableKind::Normal => table.name.clone(),

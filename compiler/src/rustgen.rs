@@ -173,54 +173,70 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         .map(|(i, t)| (t.name.clone(), i))
         .collect();
     for relation in &schema.tables {
-        let TableKind::Relation { from, to } = &relation.kind else {
-            continue;
-        };
-        let r = &relation.name;
-        let (Some(from_t), Some(to_t)) = (by_name.get(from.as_str()), by_name.get(to.as_str()))
+        let TableKind::Relation {
+            from: froms,
+            to: tos,
+        } = &relation.kind
         else {
             continue;
         };
+        let r = &relation.name;
         let mut push = |table: &str, traversal: Traversal| {
             if let Some(&i) = position.get(table) {
                 tables[i].traversals.push(traversal);
             }
         };
-        push(
-            from,
-            Traversal {
-                function: function_ident(&[r, to]),
-                rust_type: rust_type(&to_t.rust_name),
-                query: format!("SELECT * FROM $id->{r}->{to}"),
-                doc: format!(
-                    "The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`."
-                ),
-            },
-        );
-        push(
-            from,
-            Traversal {
-                function: function_ident(&[r, "edges_from"]),
-                rust_type: rust_type(&relation.rust_name),
-                query: format!("SELECT * FROM {r} WHERE in = $id"),
-                doc: format!("The `{r}` edges whose `in` is this `{from}`, with their own fields."),
-            },
-        );
-        push(to, Traversal {
-            function: function_ident(&[from, r]),
-            rust_type: rust_type(&from_t.rust_name),
-            query: format!("SELECT * FROM $id<-{r}<-{from}"),
-            doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`."),
-        });
-        push(
-            to,
-            Traversal {
-                function: function_ident(&[r, "edges_to"]),
-                rust_type: rust_type(&relation.rust_name),
-                query: format!("SELECT * FROM {r} WHERE out = $id"),
-                doc: format!("The `{r}` edges whose `out` is this `{to}`, with their own fields."),
-            },
-        );
+        // An end of several tables (`IN customer | supplier`): each table gets its helpers, and a
+        // step lands on each table of the other end. Order per table: outgoing steps, the edges
+        // leaving it, incoming steps, the edges arriving (a self-relation's table gets all four).
+        let known = |t: &&String| by_name.contains_key(t.as_str());
+        for from in froms.iter().filter(known) {
+            for to in tos.iter().filter(known) {
+                push(
+                    from,
+                    Traversal {
+                        function: function_ident(&[r, to]),
+                        rust_type: rust_type(&by_name[to.as_str()].rust_name),
+                        query: format!("SELECT * FROM $id->{r}->{to}"),
+                        doc: format!(
+                            "The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`."
+                        ),
+                    },
+                );
+            }
+            push(
+                from,
+                Traversal {
+                    function: function_ident(&[r, "edges_from"]),
+                    rust_type: rust_type(&relation.rust_name),
+                    query: format!("SELECT * FROM {r} WHERE in = $id"),
+                    doc: format!(
+                        "The `{r}` edges whose `in` is this `{from}`, with their own fields."
+                    ),
+                },
+            );
+        }
+        for to in tos.iter().filter(known) {
+            for from in froms.iter().filter(known) {
+                push(to, Traversal {
+                    function: function_ident(&[from, r]),
+                    rust_type: rust_type(&by_name[from.as_str()].rust_name),
+                    query: format!("SELECT * FROM $id<-{r}<-{from}"),
+                    doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`."),
+                });
+            }
+            push(
+                to,
+                Traversal {
+                    function: function_ident(&[r, "edges_to"]),
+                    rust_type: rust_type(&relation.rust_name),
+                    query: format!("SELECT * FROM {r} WHERE out = $id"),
+                    doc: format!(
+                        "The `{r}` edges whose `out` is this `{to}`, with their own fields."
+                    ),
+                },
+            );
+        }
     }
 
     let mut modules: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();

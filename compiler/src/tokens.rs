@@ -80,6 +80,8 @@ pub struct TableCost {
     pub chars: usize,
     /// Tokens spent on the table's and its fields' `COMMENT` strings (quotes included).
     pub comment_tokens: usize,
+    /// Of `comment_tokens`, what the Literal enums' doc comments add to their fields' comments.
+    pub enum_doc_tokens: usize,
 }
 
 /// The cost of one rendering of the schema block.
@@ -101,8 +103,9 @@ pub struct BlockCost {
 pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> BlockCost {
     let exposed: Vec<&Table> = schema.exposed_tables().collect();
     let access = crate::access::Access::of(schema);
+    let meanings = enum_meanings(schema);
     let counted = parallel_map(&exposed, |t| {
-        let comments = comment_tokens(t, encoding);
+        let comments = comment_tokens(t, &meanings, encoding);
         table_cost(
             &access,
             t,
@@ -121,8 +124,9 @@ pub fn both_costs(schema: &Schema, encoding: Encoding) -> (BlockCost, BlockCost)
     let exposed: Vec<&Table> = schema.exposed_tables().collect();
     let access = crate::access::Access::of(schema);
     let active = Rendering::of(schema);
+    let meanings = enum_meanings(schema);
     let counted: Vec<[Counted; 2]> = parallel_map(&exposed, |t| {
-        let comments = comment_tokens(t, encoding);
+        let comments = comment_tokens(t, &meanings, encoding);
         let mut memo = LineMemo::new();
         [active, active.other()].map(|r| table_cost(&access, t, r, encoding, comments, &mut memo))
     });
@@ -145,7 +149,7 @@ fn table_cost(
     table: &Table,
     rendering: Rendering,
     encoding: Encoding,
-    comment_tokens: usize,
+    (comment_tokens, enum_doc_tokens): (usize, usize),
     memo: &mut LineMemo,
 ) -> Counted {
     let text = info::table_block_as(access, table, rendering);
@@ -155,6 +159,7 @@ fn table_cost(
         tokens,
         chars: text.chars().count(),
         comment_tokens,
+        enum_doc_tokens,
     };
     let gap = with_gap(&text, tokens, encoding, memo);
     (cost, gap)
@@ -297,13 +302,52 @@ impl BlockCost {
     }
 }
 
-fn comment_tokens(table: &Table, encoding: Encoding) -> usize {
-    table
+/// The table's comment tokens, and of those what its fields' Literal enum types' docs add.
+fn comment_tokens(
+    table: &Table,
+    meanings: &[(Type, String)],
+    encoding: Encoding,
+) -> (usize, usize) {
+    let cost = |c: &str| encoding.count(&format!(" COMMENT {}", lex::quote_str(c)));
+    let all = table
         .comment
         .iter()
         .chain(table.fields.iter().filter_map(|f| f.comment.as_ref()))
-        .map(|c| encoding.count(&format!(" COMMENT {}", lex::quote_str(c))))
-        .sum()
+        .map(|c| cost(c))
+        .sum();
+    let mut enum_docs = 0;
+    for field in &table.fields {
+        let Some(comment) = &field.comment else {
+            continue;
+        };
+        let stored = stored_type(&field.ty);
+        // The field's comment without the meaning its enum type appended, if it has one.
+        let own = meanings
+            .iter()
+            .filter(|(ty, _)| ty == stored)
+            .find_map(|(_, m)| crate::surql::meaning::own_part(comment, m));
+        if let Some(own) = own {
+            enum_docs += cost(comment).saturating_sub(own.map_or(0, cost));
+        }
+    }
+    (all, enum_docs)
+}
+
+/// Each documented Literal enum's type and the meaning its fields' comments carry.
+fn enum_meanings(schema: &Schema) -> Vec<(Type, String)> {
+    schema
+        .enums
+        .iter()
+        .filter_map(|e| Some((e.ty(), crate::surql::meaning::of_literal(e)?)))
+        .collect()
+}
+
+/// The type a field stores inside `option<...>` and arrays (as the front end finds a field's enum).
+fn stored_type(ty: &Type) -> &Type {
+    match ty {
+        Type::Option(inner) | Type::Array(inner, _) => stored_type(inner),
+        other => other,
+    }
 }
 
 /// A spelling that costs more tokens than an equivalent one.

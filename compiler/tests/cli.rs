@@ -283,6 +283,26 @@ fn bad_input_exits_2_with_a_position() {
 }
 
 #[test]
+fn audit_counts_what_literal_enum_docs_cost() {
+    let o = surqlc(&["audit", "tests/fixtures/enum_docs.rs", "--format", "json"]);
+    assert_status(&o, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let ticket = &doc["tables"][0];
+    let docs = ticket["enum_doc_tokens"].as_u64().expect("enum_doc_tokens");
+    assert!(docs > 0 && docs < ticket["comment_tokens"].as_u64().unwrap());
+    let o = surqlc(&["audit", "tests/fixtures/enum_docs.rs"]);
+    assert!(
+        stdout(&o).contains(&format!(
+            "Literal enums' doc comments (in their fields' comments) cost {docs} tokens: ticket {docs}"
+        )),
+        "{}",
+        stdout(&o)
+    );
+    let o = surqlc(&["audit", "schemas/store.rs"]);
+    assert!(!stdout(&o).contains("Literal enums'"), "{}", stdout(&o));
+}
+
+#[test]
 fn audit_reports_text_and_json_and_fails_over_budget() {
     let o = surqlc(&["audit", "schemas/store.rs"]);
     assert_status(&o, 0);
@@ -303,10 +323,13 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
         "chars",
         "share",
         "comment_tokens",
+        "enum_doc_tokens",
         "compact_tokens",
     ] {
         assert!(tables[0].get(key).is_some(), "{key} in {}", tables[0]);
     }
+    // The store's enums have no doc comments: they cost nothing and the text says nothing of them.
+    assert!(tables.iter().all(|t| t["enum_doc_tokens"] == 0));
     let total: u64 = doc["schema_block_tokens"].as_u64().expect("block tokens");
     assert!(total > 0 && doc["compact_schema_block_tokens"].as_u64() < Some(total));
     assert_eq!(doc["prompt"][0]["section"], "preamble");

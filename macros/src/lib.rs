@@ -12,7 +12,7 @@
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
 use quote::{format_ident, quote, quote_spanned};
-use surqlc::front::ast::{Container, EnumAst, SchemaAst, TableAst, TypeAst};
+use surqlc::front::ast::{Container, EndAst, EndsAst, EnumAst, SchemaAst, TableAst, TypeAst};
 use surqlc::front::attr::Derive;
 use surqlc::front::ctxt::Ctxt;
 use surqlc::ir;
@@ -41,6 +41,13 @@ pub fn derive_literal(input: TokenStream) -> TokenStream {
     expand(input, Derive::Literal)
 }
 
+/// Several tables at one place: an enum whose variants each hold one `Link<T>`, used as a
+/// relation's `r#in`/`out` (`TYPE RELATION IN a | b`) or as a field's type (`record<a | b>`).
+#[proc_macro_derive(Ends)]
+pub fn derive_ends(input: TokenStream) -> TokenStream {
+    expand(input, Derive::Ends)
+}
+
 /// The schema's prompt settings, on a unit struct.
 #[proc_macro_derive(Schema, attributes(surqlc))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
@@ -58,6 +65,7 @@ fn expand(input: TokenStream, kind: Derive) -> TokenStream {
         Some(Container::Table(table)) => table_impls(table),
         Some(Container::Literal(literal)) => literal_impls(literal),
         Some(Container::Schema(schema)) => schema_impls(schema),
+        Some(Container::Ends(ends)) => ends_impls(ends),
         None => Tokens::new(),
     };
     match cx.check() {
@@ -101,6 +109,10 @@ fn known_type(ty: &ir::Type) -> Tokens {
         ir::Type::Record(table) => {
             let table = string(table);
             quote!(#t::Record(#table))
+        }
+        ir::Type::Records(tables) => {
+            let tables = tables.iter().map(|t| string(t));
+            quote!(#t::Records(::std::vec![#(#tables),*]))
         }
         ir::Type::Literal(values) => {
             let values = values.iter().map(|v| string(v));
@@ -172,13 +184,20 @@ fn table_impls(table: &TableAst) -> Tokens {
     let comment = option_string(&table.comment);
     let rt = quote!(::surqlc::runtime);
 
+    // An end is one table's name, or every table of an `Ends` enum.
+    let end = |e: &EndAst| match e {
+        EndAst::Link(p) => {
+            quote!(::std::vec![::std::string::String::from(<#p as #rt::Table>::TABLE)])
+        }
+        EndAst::Ends(p) => quote_spanned!(p.span()=> <#p as #rt::Ends>::tables()),
+    };
     let kind = match &table.relation {
-        Some((from, to)) => quote! {
-            ::surqlc::ir::TableKind::Relation {
-                from: ::std::string::String::from(<#from as #rt::Table>::TABLE),
-                to: ::std::string::String::from(<#to as #rt::Table>::TABLE),
+        Some((from, to)) => {
+            let (from, to) = (end(from), end(to));
+            quote! {
+                ::surqlc::ir::TableKind::Relation { from: #from, to: #to }
             }
-        },
+        }
         None => quote!(::surqlc::ir::TableKind::Normal),
     };
     let fields = table.fields.iter().map(|f| {
@@ -186,6 +205,13 @@ fn table_impls(table: &TableAst) -> Tokens {
         let rust_name = string(&f.ident.to_string());
         let ty = field_type(&f.ty);
         let comment = option_string(&f.comment);
+        // A Literal enum's docs reach the field's comment through its `SurqlType` impl, as in the compiler.
+        let comment = match f.ty.named() {
+            Some(path) => quote_spanned! {path.span()=>
+                ::surqlc::__private::field_comment(#comment, <#path as ::surqlc::runtime::SurqlType>::meaning())
+            },
+            None => comment,
+        };
         let clauses = ir_tokens::field_clauses(&f.clauses);
         let aka = f.aka.iter().map(|w| string(w));
         quote! {
@@ -267,7 +293,11 @@ fn table_impls(table: &TableAst) -> Tokens {
         quote!(#s: ::std::default::Default::default(),)
     });
 
-    let relation = table.relation.as_ref().map(|(from, to)| {
+    let relation = table.relation.as_ref().and_then(|ends| match ends {
+        (EndAst::Link(from), EndAst::Link(to)) => Some((from, to)),
+        _ => None,
+    });
+    let relation = relation.map(|(from, to)| {
         quote! {
             #[automatically_derived]
             impl #rt::Relation for #ident {
@@ -345,9 +375,18 @@ fn literal_impls(literal: &EnumAst) -> Tokens {
     let ident = &literal.ident;
     let rust_name = ident.to_string();
     let rt = quote!(::surqlc::runtime);
-    let values: Vec<&String> = literal.variants.iter().map(|(_, v, _)| v).collect();
-    let variants: Vec<&syn::Ident> = literal.variants.iter().map(|(v, _, _)| v).collect();
+    let values: Vec<&String> = literal.variants.iter().map(|(_, v, _, _)| v).collect();
+    let variants: Vec<&syn::Ident> = literal.variants.iter().map(|(v, _, _, _)| v).collect();
     let value_strings = values.iter().map(|v| string(v));
+    // Computed here by the compiler's own rule, so the derive's comments are the compiler's.
+    let meaning = surqlc::surql::meaning::of_literal(&literal.to_ir()).map(|m| {
+        let m = string(&m);
+        quote! {
+            fn meaning() -> ::std::option::Option<::std::string::String> {
+                ::std::option::Option::Some(#m)
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #rt::Literal for #ident {
@@ -370,6 +409,7 @@ fn literal_impls(literal: &EnumAst) -> Tokens {
             fn surql_type() -> ::surqlc::ir::Type {
                 ::surqlc::ir::Type::Literal(::std::vec![#(#value_strings),*])
             }
+            #meaning
         }
 
         #[automatically_derived]
@@ -384,6 +424,61 @@ fn literal_impls(literal: &EnumAst) -> Tokens {
 
             fn from_value(value: #rt::Value) -> ::std::result::Result<Self, #rt::surrealdb::Error> {
                 #rt::literal_from_value::<Self>(#rust_name, value)
+            }
+        }
+    }
+}
+
+fn ends_impls(ends: &EndsAst) -> Tokens {
+    let ident = &ends.ident;
+    let rust_name = ident.to_string();
+    let rt = quote!(::surqlc::runtime);
+    let variants: Vec<&syn::Ident> = ends.variants.iter().map(|(v, _)| v).collect();
+    let targets: Vec<&syn::Path> = ends.variants.iter().map(|(_, t)| t).collect();
+    quote! {
+        #[automatically_derived]
+        impl #rt::Ends for #ident {
+            fn tables() -> ::std::vec::Vec<::std::string::String> {
+                ::std::vec![#(::std::string::String::from(<#targets as #rt::Table>::TABLE)),*]
+            }
+        }
+
+        #[automatically_derived]
+        impl #rt::SurqlType for #ident {
+            fn surql_type() -> ::surqlc::ir::Type {
+                ::surqlc::__private::ends_type(<Self as #rt::Ends>::tables())
+            }
+        }
+
+        #(
+            #[automatically_derived]
+            impl ::std::convert::From<#rt::Link<#targets>> for #ident {
+                fn from(link: #rt::Link<#targets>) -> Self {
+                    #ident::#variants(link)
+                }
+            }
+        )*
+
+        #[automatically_derived]
+        impl #rt::SurrealValue for #ident {
+            fn kind_of() -> #rt::surrealdb::types::Kind {
+                #rt::surrealdb::types::Kind::Record(::std::vec![#(<#targets as #rt::Table>::TABLE.into()),*])
+            }
+
+            fn into_value(self) -> #rt::Value {
+                match self {
+                    #(#ident::#variants(link) => #rt::SurrealValue::into_value(link),)*
+                }
+            }
+
+            fn from_value(value: #rt::Value) -> ::std::result::Result<Self, #rt::surrealdb::Error> {
+                let table = #rt::record_table(&value).map(::std::borrow::ToOwned::to_owned);
+                #(
+                    if table.as_deref() == ::std::option::Option::Some(<#targets as #rt::Table>::TABLE) {
+                        return ::std::result::Result::Ok(#ident::#variants(#rt::SurrealValue::from_value(value)?));
+                    }
+                )*
+                ::std::result::Result::Err(#rt::ends_mismatch(#rust_name, &<Self as #rt::Ends>::tables(), &value))
             }
         }
     }

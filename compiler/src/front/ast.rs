@@ -17,6 +17,28 @@ pub enum Container {
     Table(TableAst),
     Literal(EnumAst),
     Schema(SchemaAst),
+    Ends(EndsAst),
+}
+
+/// A `#[derive(Ends)]` enum: each variant holds one `Link<T>`; the tables it may link to, in order.
+pub struct EndsAst {
+    pub ident: syn::Ident,
+    /// `(variant, the T of its Link<T>)`.
+    pub variants: Vec<(syn::Ident, syn::Path)>,
+}
+
+/// A relation's `in` or `out` as written: `Link<T>` (one table) or an `Ends` enum (several).
+pub enum EndAst {
+    Link(syn::Path),
+    Ends(syn::Path),
+}
+
+impl EndAst {
+    pub fn path(&self) -> &syn::Path {
+        match self {
+            EndAst::Link(p) | EndAst::Ends(p) => p,
+        }
+    }
 }
 
 /// A `#[derive(Table)]` or `#[derive(Relation)]` struct.
@@ -27,8 +49,8 @@ pub struct TableAst {
     /// Where an error about the table name should point.
     pub name_span: Span,
     pub comment: Option<String>,
-    /// For a relation: the types inside `r#in: Link<A>` and `out: Link<B>`.
-    pub relation: Option<(syn::Path, syn::Path)>,
+    /// For a relation: its ends, `r#in: Link<A>` (or an `Ends` enum) and `out: Link<B>`.
+    pub relation: Option<(EndAst, EndAst)>,
     pub fields: Vec<FieldAst>,
     /// Whether the struct has an `id` field: the record id, read and written as `id` but never defined.
     pub has_id: bool,
@@ -73,8 +95,8 @@ pub struct FieldAst {
 pub struct EnumAst {
     pub ident: syn::Ident,
     pub comment: Option<String>,
-    /// `(variant, stored value, span)`.
-    pub variants: Vec<(syn::Ident, String, Span)>,
+    /// `(variant, stored value, span, doc comment)`.
+    pub variants: Vec<(syn::Ident, String, Span, Option<String>)>,
 }
 
 /// The `#[derive(Schema)]` item with its settings.
@@ -91,7 +113,12 @@ impl EnumAst {
             variants: self
                 .variants
                 .iter()
-                .map(|(i, v, _)| (i.to_string(), v.clone()))
+                .map(|(i, v, _, _)| (i.to_string(), v.clone()))
+                .collect(),
+            variant_docs: self
+                .variants
+                .iter()
+                .filter_map(|(_, v, _, doc)| Some((v.clone(), doc.clone()?)))
                 .collect(),
         }
     }
@@ -125,6 +152,7 @@ pub fn field_const_name(field: &str) -> String {
 pub struct Items {
     pub tables: Vec<(usize, TableAst)>,
     pub enums: Vec<(usize, EnumAst)>,
+    pub ends: Vec<(usize, EndsAst)>,
     pub schemas: Vec<(usize, SchemaAst)>,
     /// Names of surqlc items that could not be read (their errors are already recorded).
     pub broken: Vec<String>,
@@ -142,6 +170,7 @@ impl Items {
             Container::Table(t) => self.tables.push((file, t)),
             Container::Literal(e) => self.enums.push((file, e)),
             Container::Schema(s) => self.schemas.push((file, s)),
+            Container::Ends(e) => self.ends.push((file, e)),
         }
     }
 }

@@ -13,6 +13,8 @@ pub enum Derive {
     Relation,
     Literal,
     Schema,
+    /// An enum of `Link<T>` variants: a relation end or a record field of several tables.
+    Ends,
 }
 
 impl Derive {
@@ -22,6 +24,7 @@ impl Derive {
             Derive::Relation => "Relation",
             Derive::Literal => "Literal",
             Derive::Schema => "Schema",
+            Derive::Ends => "Ends",
         }
     }
 }
@@ -50,12 +53,13 @@ pub fn surqlc_derive(cx: &Ctxt, attrs: &[Attribute]) -> Option<(Derive, Span)> {
             "Relation" => Derive::Relation,
             "Literal" => Derive::Literal,
             "Schema" => Derive::Schema,
+            "Ends" => Derive::Ends,
             _ => continue,
         };
         match found {
             Some((other, _)) => cx.error_spanned_by(
                 &path,
-                format!("an item can derive only one of Table, Relation, Literal and Schema; it already derives {}", other.name()),
+                format!("an item can derive only one of Table, Relation, Literal, Ends and Schema; it already derives {}", other.name()),
             ),
             None => found = Some((kind, path.span())),
         }

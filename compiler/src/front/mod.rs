@@ -10,6 +10,7 @@ pub mod attr;
 pub mod clauses;
 pub mod ctxt;
 pub mod definitions;
+pub mod ends;
 pub mod hint;
 pub(crate) mod read;
 mod rename;
@@ -179,7 +180,7 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut ast::Ite
                     .plain
                     .insert(input.ident.to_string(), hint::classify(&input));
                 if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
-                    cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal or Schema)", input.ident));
+                    cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal, Ends or Schema)", input.ident));
                 }
             }
         }

@@ -1,6 +1,8 @@
 //! Reads one annotated Rust item (a `syn::DeriveInput`) into the AST, lowering its clauses through `definitions`; problems go to the `Ctxt`.
 
-use super::ast::{field_const_name, Container, EnumAst, FieldAst, SchemaAst, TableAst, TypeAst};
+use super::ast::{
+    field_const_name, Container, EndAst, EnumAst, FieldAst, SchemaAst, TableAst, TypeAst,
+};
 use super::attr::{self, Derive, RenameRule};
 use super::ctxt::Ctxt;
 use super::types::{is_builtin_type_name, link_target, map_type};
@@ -22,6 +24,14 @@ impl Container {
                 table(cx, input, kind == Derive::Relation).map(Container::Table)
             }
             Derive::Literal => literal(cx, input).map(Container::Literal),
+            Derive::Ends => {
+                if let Data::Enum(data) = &input.data {
+                    for v in &data.variants {
+                        reject_cfg(cx, &v.attrs);
+                    }
+                }
+                super::ends::read(cx, input).map(Container::Ends)
+            }
             Derive::Schema => {
                 if !matches!(&input.data, Data::Struct(s) if s.fields.is_empty()) {
                     cx.error_spanned_by(
@@ -121,12 +131,17 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
                     format!("a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"),
                 );
             }
-            match link_target(&f.ty).map(|p| self_to(p, &input.ident)) {
-                Some(path) if raw == "in" => from = Some(path),
-                Some(path) => to = Some(path),
+            let end = match link_target(&f.ty) {
+                Some(p) => Some(EndAst::Link(self_to(p, &input.ident))),
+                // Any other plain path must name an `Ends` enum (checked in `resolve`).
+                None => super::ends::plain_path(&f.ty).map(EndAst::Ends),
+            };
+            match end {
+                Some(end) if raw == "in" => from = Some(end),
+                Some(end) => to = Some(end),
                 None => cx.error_spanned_by(
                     &f.ty,
-                    format!("a relation's `{raw}` must be `Link<T>` where T is a table"),
+                    format!("a relation's `{raw}` must be `Link<T>` where T is a table, or an enum deriving Ends"),
                 ),
             }
             continue;
@@ -283,7 +298,7 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
             format!("a Literal enum cannot be named `{name}`: fields of a type named `{name}` map to a built-in SurrealQL type; rename the enum"),
         );
     }
-    let mut variants: Vec<(syn::Ident, String, Span)> = Vec::new();
+    let mut variants: Vec<(syn::Ident, String, Span, Option<String>)> = Vec::new();
     for v in &data.variants {
         reject_cfg(cx, &v.attrs);
         let vattrs = attr::variant_attrs(cx, &v.attrs);
@@ -310,10 +325,13 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
                 )
             }
         };
-        if variants.iter().any(|(_, existing, _)| *existing == value) {
+        if variants
+            .iter()
+            .any(|(_, existing, _, _)| *existing == value)
+        {
             cx.error_at(span, format!("two variants are stored as {value:?}"));
         }
-        variants.push((v.ident.clone(), value, span));
+        variants.push((v.ident.clone(), value, span, attr::docs(cx, &v.attrs)));
     }
     if data.variants.is_empty() {
         cx.error_spanned_by(&input.ident, "a literal enum needs at least one variant");

@@ -77,11 +77,42 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         }
     };
 
+    // Each Ends enum as the tables its variants link to.
+    let mut ends: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (file, e) in &items.ends {
+        let tables: Option<Vec<String>> = e
+            .variants
+            .iter()
+            .map(|(_, path)| link(&cxs[*file], path))
+            .collect();
+        if let Some(tables) = tables {
+            ends.insert(e.ident.to_string(), tables);
+        }
+    }
+    let end = |cx: &Ctxt, e: &super::ast::EndAst| -> Option<Vec<String>> {
+        match e {
+            super::ast::EndAst::Link(path) => Some(vec![link(cx, path)?]),
+            super::ast::EndAst::Ends(path) => {
+                let name = last_ident(path);
+                if let Some(tables) = ends.get(&name) {
+                    return Some(tables.clone());
+                }
+                if !items.broken.contains(&name) && !items.ends.iter().any(|(_, e)| e.ident == name)
+                {
+                    cx.error_spanned_by(path, format!("`{name}` is not an enum deriving Ends; a relation's end is `Link<T>` or an Ends enum of links"));
+                }
+                None
+            }
+        }
+    };
+
+    #[allow(clippy::too_many_arguments)]
     fn ty(
         cx: &Ctxt,
         t: &TypeAst,
         link: &dyn Fn(&Ctxt, &syn::Path) -> Option<String>,
         enums: &BTreeMap<String, ir::LiteralEnum>,
+        ends: &BTreeMap<String, Vec<String>>,
         tables: &BTreeMap<String, String>,
         items: &Items,
     ) -> Option<ir::Type> {
@@ -90,15 +121,24 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
             TypeAst::Known(k) => k.clone(),
             TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
             TypeAst::Option(inner) => {
-                ir::Type::Option(Box::new(ty(cx, inner, link, enums, tables, items)?))
+                ir::Type::Option(Box::new(ty(cx, inner, link, enums, ends, tables, items)?))
             }
-            TypeAst::Array(inner, n) => {
-                ir::Type::Array(Box::new(ty(cx, inner, link, enums, tables, items)?), *n)
-            }
+            TypeAst::Array(inner, n) => ir::Type::Array(
+                Box::new(ty(cx, inner, link, enums, ends, tables, items)?),
+                *n,
+            ),
             TypeAst::Link(path) => ir::Type::Record(link(cx, path)?),
             TypeAst::Named(path) => {
                 let name = last_ident(path);
-                if let Some(e) = enums.get(&name) {
+                if let Some(tables) = ends.get(&name) {
+                    match tables.as_slice() {
+                        [one] => ir::Type::Record(one.clone()),
+                        _ => ir::Type::Records(tables.clone()),
+                    }
+                } else if items.ends.iter().any(|(_, e)| e.ident == name) {
+                    // Its variants' errors are already recorded.
+                    return None;
+                } else if let Some(e) = enums.get(&name) {
                     e.ty()
                 } else if broken.contains(&name) {
                     return None;
@@ -135,7 +175,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     for (file, t) in &items.tables {
         let cx = &cxs[*file];
         let kind = match &t.relation {
-            Some((from, to)) => match (link(cx, from), link(cx, to)) {
+            Some((from, to)) => match (end(cx, from), end(cx, to)) {
                 (Some(from), Some(to)) => ir::TableKind::Relation { from, to },
                 _ => continue,
             },
@@ -143,12 +183,18 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         };
         let mut fields = Vec::new();
         for f in &t.fields {
-            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &table_names, items) {
+            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &ends, &table_names, items) {
                 fields.push(ir::Field {
                     name: f.name.clone(),
                     rust_name: f.ident.to_string(),
                     ty: resolved,
-                    comment: f.comment.clone(),
+                    // A Literal enum's docs say what its values mean: the field's comment carries them.
+                    comment: crate::surql::meaning::with_meaning(
+                        f.comment.clone(),
+                        f.ty.named()
+                            .and_then(|p| enums.get(&last_ident(p)))
+                            .and_then(crate::surql::meaning::of_literal),
+                    ),
                     clauses: f.clauses.clone(),
                     aka: f.aka.clone(),
                 });
@@ -412,7 +458,7 @@ fn warn_of_named_hidden_tables(
         }
         let cx = &cxs[file];
         if let ir::TableKind::Relation { from, to } = &table.kind {
-            for end in [from, to] {
+            for end in from.iter().chain(to) {
                 if hidden(end) {
                     cx.warn_at(ast.name_span, format!("the relation `{}` is exposed but its end `{end}` is not: the prompt names `{end}`, though the agent cannot read it; expose both or neither", table.name));
                 }
@@ -422,12 +468,13 @@ fn warn_of_named_hidden_tables(
             let Some(field_ast) = ast.fields.iter().find(|f| f.name == field.name) else {
                 continue;
             };
-            match field.ty.linked_table() {
-                Some(to) if hidden(to) && !crate::access::is_hidden(field) => cx.warn_at(
-                    field_ast.name_span,
-                    format!("`{}.{}` links to `{to}`, which is not exposed: the prompt names `{to}`, though the agent cannot read it; mark the field `hidden` or expose `{to}`", table.name, field.name),
-                ),
-                _ => {}
+            for to in field.ty.linked_tables() {
+                if hidden(to) && !crate::access::is_hidden(field) {
+                    cx.warn_at(
+                        field_ast.name_span,
+                        format!("`{}.{}` links to `{to}`, which is not exposed: the prompt names `{to}`, though the agent cannot read it; mark the field `hidden` or expose `{to}`", table.name, field.name),
+                    );
+                }
             }
         }
     }

@@ -18,6 +18,18 @@ pub enum TypeAst {
     Raw(crate::ir::RawType),
 }
 
+impl TypeAst {
+    /// The user type this type stores, inside `Option`s and arrays: the Literal enum whose doc
+    /// comments a field of this type carries in its comment (the compiler and the derive both ask).
+    pub fn named(&self) -> Option<&syn::Path> {
+        match self {
+            TypeAst::Named(path) => Some(path),
+            TypeAst::Option(inner) | TypeAst::Array(inner, _) => inner.named(),
+            _ => None,
+        }
+    }
+}
+
 /// The `T` in `Link<T>` (or `Option<Link<T>>` is not accepted: an edge has both ends).
 pub(crate) fn link_target(ty: &syn::Type) -> Option<syn::Path> {
     let (name, args) = last_segment(ty)?;

@@ -34,8 +34,8 @@ fn schema() -> Schema {
         table(
             "placed",
             TableKind::Relation {
-                from: "customer".into(),
-                to: "purchase".into(),
+                from: vec!["customer".into()],
+                to: vec!["purchase".into()],
             },
             Vec::new(),
         ),

@@ -123,6 +123,22 @@ pub fn literal_from_value<L: Literal>(name: &str, value: Value) -> Result<L, sur
 }
 
 /// The kind of a literal enum: the union of its values.
+/// The table of a record id value (what an `Ends` enum's variant is chosen by).
+pub fn record_table(value: &Value) -> Option<&str> {
+    match value {
+        Value::RecordId(id) => Some(id.table.as_str()),
+        _ => None,
+    }
+}
+
+/// The error for a value that is a record of none of an `Ends` enum's tables.
+pub fn ends_mismatch(name: &str, tables: &[String], value: &Value) -> surrealdb::Error {
+    conversion_error(format!(
+        "expected a record of {} for `{name}`, found {value:?}",
+        tables.join(" | ")
+    ))
+}
+
 pub fn literal_kind<L: Literal>() -> Kind {
     Kind::either(
         L::VALUES

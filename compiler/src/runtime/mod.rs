@@ -28,10 +28,13 @@ pub use agent::{
     signin_record_agent, to_json, Agent, Checked, Outcome,
 };
 pub use ask::{Answer, Asker, Attempt, Embedder, Message, Model, ModelError};
-pub use codec::{literal_from_value, literal_kind, FieldValue, ObjectReader, ObjectWriter};
+pub use codec::{
+    ends_mismatch, literal_from_value, literal_kind, record_table, FieldValue, ObjectReader,
+    ObjectWriter,
+};
 pub use module::SchemaModule;
 pub use queries::{find_one, get_by_key, nearest, search};
-pub use traits::{Literal, RecordKey, Relation, SurqlType, Table};
+pub use traits::{Ends, Literal, RecordKey, Relation, SurqlType, Table};
 pub use values::{Example, Link, Nearest, Record, Scored};
 
 pub use surrealdb;

@@ -103,7 +103,15 @@ impl<T: SurrealValue, const N: usize> RecordKey for [T; N] {
     }
 }
 
-/// A relation table: its two ends.
+/// The tables a relation's end or a record field may link to: what `#[derive(Ends)]` implements
+/// on an enum whose variants each hold one `Link<T>` (`TYPE RELATION IN customer | supplier`).
+pub trait Ends: SurrealValue + Sized {
+    /// The tables, in variant order.
+    fn tables() -> Vec<String>;
+}
+
+/// A relation table whose ends are each one table (`Link<T>`): its two ends. A relation with an
+/// `Ends` enum at an end does not implement it; its `Table::table_ir()` names every table.
 pub trait Relation: Table {
     type In: Table;
     type Out: Table;
@@ -117,6 +125,11 @@ pub trait Relation: Table {
 )]
 pub trait SurqlType {
     fn surql_type() -> ir::Type;
+    /// What the values mean, from a Literal enum's doc comments (`surql::meaning`): appended to
+    /// the `COMMENT` of every field of this type. `None` (the default) adds nothing.
+    fn meaning() -> Option<String> {
+        None
+    }
 }
 
 /// A unit-only enum stored as one of a fixed set of strings: what `#[derive(Literal)]` implements.

@@ -25,6 +25,7 @@ pub fn render_type(ty: &Type) -> String {
         Type::Array(inner, None) => format!("array<{}>", render_type(inner)),
         Type::Array(inner, Some(n)) => format!("array<{}, {n}>", render_type(inner)),
         Type::Record(table) => format!("record<{table}>"),
+        Type::Records(tables) => format!("record<{}>", crate::ir::union_text(tables)),
         Type::Literal(values) => values
             .iter()
             .map(|v| quote_string(v))
@@ -50,6 +51,7 @@ pub fn define_table(table: &Table) -> String {
 pub fn define_table_with(table: &Table, permissions: Option<&crate::ir::Permissions>) -> String {
     let mut out = format!("DEFINE TABLE OVERWRITE {}", table.name);
     if let TableKind::Relation { from, to } = &table.kind {
+        let (from, to) = (crate::ir::union_text(from), crate::ir::union_text(to));
         let _ = write!(out, " TYPE RELATION IN {from} OUT {to}");
     }
     out.push_str(crate::surql::clauses::relation_suffix(table));

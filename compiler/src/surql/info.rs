@@ -118,10 +118,18 @@ fn define_table(table: &Table, access: &Access, rendering: Rendering) -> String 
         TableKind::Normal if rendering == Rendering::Compact => {}
         TableKind::Normal => out.push_str(" TYPE NORMAL"),
         TableKind::Relation { from, to } => {
+            // As the engine's `TableType` prints it: each end's tables joined by ` | `.
+            let end = |tables: &[String]| {
+                tables
+                    .iter()
+                    .map(|t| escape_kw_free_ident(t))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            };
             out.push_str(" TYPE RELATION IN ");
-            out.push_str(&escape_kw_free_ident(from));
+            out.push_str(&end(from));
             out.push_str(" OUT ");
-            out.push_str(&escape_kw_free_ident(to));
+            out.push_str(&end(to));
         }
     }
     out.push_str(super::clauses::relation_suffix(table));
@@ -197,14 +205,14 @@ fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
         push(
             "in".into(),
             "in".into(),
-            &render_kind(&Type::Record(from.clone())),
+            &render_kind(&Type::Records(from.clone())),
             None,
             None,
         );
         push(
             "out".into(),
             "out".into(),
-            &render_kind(&Type::Record(to.clone())),
+            &render_kind(&Type::Records(to.clone())),
             None,
             None,
         );
@@ -280,6 +288,7 @@ pub fn kind_of(ty: &Type) -> Kind {
         Type::Option(inner) => Kind::either(vec![named("none"), kind_of(inner)]),
         Type::Array(inner, n) => Kind::Array(Box::new(kind_of(inner)), *n),
         Type::Record(table) => Kind::Record(vec![table.clone()]),
+        Type::Records(tables) => Kind::Record(tables.clone()),
         Type::Literal(values) => Kind::either(
             values
                 .iter()

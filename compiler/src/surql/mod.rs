@@ -7,6 +7,7 @@
 //! - [`clauses`]: the clauses after a table's kind and a field's type, `DEFINE INDEX`, `DEFINE ANALYZER`;
 //! - `expr` (`surql-parser`): expressions read by the engine's own parser (the check, the engine's spelling);
 //! - [`hints`]: the SurrealQL behind each `fn::value_hints()` line;
+//! - [`meaning`]: what a Literal enum's doc comments add to its fields' `COMMENT`;
 //! - [`info`]: the schema block exactly as the engine prints it back (`fn::schema_context()`).
 //!
 //! Nothing here depends on `syn`, Tera or the engine: the derives' run-time code uses it too.
@@ -19,6 +20,7 @@ pub mod hints;
 pub mod info;
 pub mod kind;
 pub mod lex;
+pub mod meaning;
 pub mod named;
 pub mod scan;
 

@@ -297,7 +297,9 @@ impl Examples {
             })
         });
         let relation = exposed.iter().find_map(|t| match &t.kind {
-            TableKind::Relation { from, to } => Some((from.as_str(), t.name.as_str(), to.as_str())),
+            TableKind::Relation { from, to } => {
+                Some((from[0].as_str(), t.name.as_str(), to[0].as_str()))
+            }
             TableKind::Normal => None,
         });
         Examples {

@@ -51,6 +51,8 @@ impl Ty {
             ir::Type::Option(t) => Ty::Option(Box::new(Ty::of(t))),
             ir::Type::Array(t, _) => Ty::Array(Box::new(Ty::of(t))),
             ir::Type::Record(t) => Ty::Record(t.clone()),
+            // A link to one of several tables: which one is known per row only, so not checked.
+            ir::Type::Records(_) => Ty::Any,
             ir::Type::Literal(values) => Ty::Literal(values.clone()),
         }
     }

@@ -2,7 +2,7 @@
 
 use super::visible_fields;
 use super::{Path, Resolver, Scope};
-use crate::ir::{Table, TableKind};
+use crate::ir::{union_text, Table, TableKind};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
@@ -44,21 +44,25 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return out;
         };
         for f in visible_fields(t) {
-            if let Ty::Record(target) = Ty::of(&f.ty).element() {
+            for target in f.ty.linked_tables() {
                 out.push((target.clone(), f.name.clone()));
             }
         }
         if let TableKind::Relation { from, to } = &t.kind {
-            out.push((from.clone(), "in".into()));
-            out.push((to.clone(), "out".into()));
+            out.extend(from.iter().map(|f| (f.clone(), "in".into())));
+            out.extend(to.iter().map(|t| (t.clone(), "out".into())));
         }
+        // An end of several tables: the step lands on each of them.
         for r in &self.visible {
             if let TableKind::Relation { from, to } = &r.kind {
-                if from == at {
-                    out.push((to.clone(), format!("->{}->{to}", r.name)));
+                if has(from, at) {
+                    out.extend(to.iter().map(|t| (t.clone(), format!("->{}->{t}", r.name))));
                 }
-                if to == at {
-                    out.push((from.clone(), format!("<-{}<-{from}", r.name)));
+                if has(to, at) {
+                    out.extend(
+                        from.iter()
+                            .map(|f| (f.clone(), format!("<-{}<-{f}", r.name))),
+                    );
                 }
             }
         }
@@ -150,19 +154,24 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let inn = matches!(dir, Dir::In | Dir::Both);
         // From an edge onto one of its ends.
         if let TableKind::Relation { from, to } = &s.kind {
-            if (out && to == target) || (inn && from == target) {
+            if (out && has(to, target)) || (inn && has(from, target)) {
                 return Ok(());
             }
         }
         // From a node onto an edge that starts (->) or ends (<-) there.
         if let TableKind::Relation { from, to } = &t.kind {
-            if (out && from == source) || (inn && to == source) {
+            if (out && has(from, source)) || (inn && has(to, source)) {
                 return Ok(());
             }
         }
         let describe = |r: &Table| match &r.kind {
             TableKind::Relation { from, to } => {
-                format!("`{}` links {from} (in) to {to} (out)", r.name)
+                format!(
+                    "`{}` links {} (in) to {} (out)",
+                    r.name,
+                    union_text(from),
+                    union_text(to)
+                )
             }
             TableKind::Normal => format!("`{}` is not an edge", r.name),
         };
@@ -170,19 +179,24 @@ impl<'a, 'l> Resolver<'a, 'l> {
             // Wrong end after an edge.
             let want = if out { to } else { from };
             let arrow = if out { "->" } else { "<-" };
+            let fixes: Vec<String> = want
+                .iter()
+                .map(|w| format!("`{source}{arrow}{w}`"))
+                .collect();
             return Err((
                 format!(
                     "{}, so `{source}{arrow}{target}` cannot land on `{target}`",
                     describe(s)
                 ),
-                format!("write `{source}{arrow}{want}`"),
+                format!("write {}", fixes.join(" or ")),
             ));
         }
         match &t.kind {
             TableKind::Relation { from, to } => {
                 // The edge exists but points the other way, or does not touch the source.
-                if (out && to == source) || (inn && from == source) {
+                if (out && has(to, source)) || (inn && has(from, source)) {
                     let (arrow, other) = if out { ("<-", from) } else { ("->", to) };
+                    let other = union_text(other);
                     Err((
                         format!(
                             "{}: it arrives at `{source}`, it does not leave it",
@@ -197,7 +211,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     Err((
                         format!("{}; it does not touch `{source}`", describe(t)),
                         if routes.is_empty() {
-                            format!("`{source}` has no edges; reach `{target}` from {from} or {to}")
+                            format!(
+                                "`{source}` has no edges; reach `{target}` from {} or {}",
+                                union_text(from),
+                                union_text(to)
+                            )
                         } else {
                             format!("from `{source}` traverse {}", routes.join(" or "))
                         },
@@ -211,12 +229,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     .iter()
                     .filter_map(|r| match &r.kind {
                         TableKind::Relation { from, to }
-                            if from == source && to == target && out =>
+                            if has(from, source) && has(to, target) && out =>
                         {
                             Some(format!("`{source}->{}->{target}`", r.name))
                         }
                         TableKind::Relation { from, to }
-                            if to == source && from == target && inn =>
+                            if has(to, source) && has(from, target) && inn =>
                         {
                             Some(format!("`{source}<-{}<-{target}`", r.name))
                         }
@@ -247,14 +265,19 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let mut out = Vec::new();
         for r in &self.visible {
             if let TableKind::Relation { from, to } = &r.kind {
-                if from == table {
-                    out.push(format!("`->{}->{to}`", r.name));
+                if has(from, table) {
+                    out.extend(to.iter().map(|t| format!("`->{}->{t}`", r.name)));
                 }
-                if to == table {
-                    out.push(format!("`<-{}<-{from}`", r.name));
+                if has(to, table) {
+                    out.extend(from.iter().map(|f| format!("`<-{}<-{f}`", r.name)));
                 }
             }
         }
         out
     }
+}
+
+/// Whether a relation's end (one table or several) includes `table`.
+fn has(end: &[String], table: &str) -> bool {
+    end.iter().any(|t| t == table)
 }

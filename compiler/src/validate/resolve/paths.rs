@@ -239,11 +239,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return Val::of(Ty::Record(table.to_owned()));
         }
         if let TableKind::Relation { from, to } = &t.kind {
+            // An end of several tables is a record of any of them: its fields are not checked.
+            let end = |tables: &[String]| match tables {
+                [one] => Ty::Record(one.clone()),
+                _ => Ty::Any,
+            };
             if name == "in" {
-                return Val::of(Ty::Record(from.clone()));
+                return Val::of(end(from));
             }
             if name == "out" {
-                return Val::of(Ty::Record(to.clone()));
+                return Val::of(end(to));
             }
         }
         if let Some(f) = visible_fields(t).find(|f| f.name == name) {
@@ -368,10 +373,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         // An edge between the owner and the landing table: select FROM it and use in./out.
         for r in &self.visible {
             if let TableKind::Relation { from, to } = &r.kind {
-                if *from == owner.name && to == landed {
+                if from.contains(&owner.name) && to.iter().any(|t| t == landed) {
                     return format!("select FROM {} and use in.{field}", r.name);
                 }
-                if *to == owner.name && from == landed {
+                if to.contains(&owner.name) && from.iter().any(|t| t == landed) {
                     return format!("select FROM {} and use out.{field}", r.name);
                 }
             }
