@@ -213,3 +213,21 @@ fn the_derive_builds_the_compilers_tables_and_reads_either_end() {
     assert!(err.to_string().contains("customer | supplier"), "{err}");
     assert_eq!(<Customer as Table>::TABLE, "customer");
 }
+
+#[test]
+fn an_end_that_is_neither_a_link_nor_an_ends_enum_is_an_error() {
+    let text = read(root().join("tests/fixtures/ends.rs"))
+        .replace("pub r#in: Party,", "pub r#in: Customer,");
+    let file = surqlc::front::SourceFile {
+        path: "ends.rs".into(),
+        text,
+    };
+    let Err(errors) = surqlc::front::compile(&[file]) else {
+        panic!("a table as a relation's end must be an error");
+    };
+    let text = errors.to_string();
+    assert!(
+        text.contains("`Customer` is not an enum deriving Ends"),
+        "{text}"
+    );
+}

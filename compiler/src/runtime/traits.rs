@@ -105,6 +105,11 @@ impl<T: SurrealValue, const N: usize> RecordKey for [T; N] {
 
 /// The tables a relation's end or a record field may link to: what `#[derive(Ends)]` implements
 /// on an enum whose variants each hold one `Link<T>` (`TYPE RELATION IN customer | supplier`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an enum deriving Ends",
+    label = "a relation's end is `Link<T>` where T is a table, or an enum deriving Ends",
+    note = "for one table write `Link<{Self}>`; for several, #[derive(Ends)] on an enum with one `Link<T>` per variant"
+)]
 pub trait Ends: SurrealValue + Sized {
     /// The tables, in variant order.
     fn tables() -> Vec<String>;
