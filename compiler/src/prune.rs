@@ -288,8 +288,8 @@ pub fn holds_people(table: &Table) -> bool {
     }
     let named = table
         .name
-        .split('_')
-        .last()
+        .rsplit('_')
+        .next()
         .into_iter()
         .chain(table.aka.iter().map(String::as_str))
         .any(|w| crate::thesaurus::is_person_word(&w.to_lowercase()));
