@@ -30,7 +30,7 @@ pub const SEEDS: usize = 6;
 pub const CANDIDATES: usize = 60;
 
 /// The separator between two tables in the schema block.
-pub const SEPARATOR: &str = "\n\n";
+pub const SEPARATOR: &str = crate::prune_fields::SEPARATOR;
 
 /// How the stored token costs were counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,14 +61,7 @@ impl CostKind {
 
 /// Tokens in `text` as this build counts them (see [`CostKind`]).
 pub fn cost(text: &str) -> usize {
-    #[cfg(feature = "tokens")]
-    {
-        crate::tokens::Encoding::O200kBase.count(text)
-    }
-    #[cfg(not(feature = "tokens"))]
-    {
-        text.len()
-    }
+    crate::prune_fields::cost(text)
 }
 
 /// One exposed table as pruning sees it.
@@ -303,8 +296,8 @@ pub fn holds_people(table: &Table) -> bool {
     }
     let named = table
         .name
-        .split('_')
-        .next_back()
+        .rsplit('_')
+        .next()
         .into_iter()
         .chain(table.aka.iter().map(String::as_str))
         .any(|w| crate::thesaurus::is_person_word(&w.to_lowercase()));

@@ -10,8 +10,22 @@
 //! cost while the summary only gets shorter: the sum is an upper bound and the budget holds.
 
 use crate::ir::{Schema, Table, TableKind, Type};
-use crate::prune::{cost, SEPARATOR};
 use crate::surql::info as render;
+
+/// The separator between two tables in the schema block ([`crate::prune::SEPARATOR`]).
+pub const SEPARATOR: &str = "\n\n";
+
+/// Tokens in `text` as this build counts them ([`crate::prune::cost`]; here so this module needs nothing of `prune`).
+pub fn cost(text: &str) -> usize {
+    #[cfg(feature = "tokens")]
+    {
+        crate::tokens::Encoding::O200kBase.count(text)
+    }
+    #[cfg(not(feature = "tokens"))]
+    {
+        text.len()
+    }
+}
 
 /// How many fields, over all tables, the question's words may bring back (the best BM25 matches).
 pub const FIELD_MATCHES: usize = 10;
