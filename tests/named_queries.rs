@@ -212,7 +212,13 @@ fn store_queries_return_the_engines_rows_typed() {
             .iter()
             .all(|a| a.picks.len() == 2 && a.picks[0].name == "Aroma Diffuser"));
         assert!(accounts.iter().any(|a| a.account.tier == Tier::Pro));
-        same_rows(&db, q::CUSTOMER_ACCOUNTS, vec![("category", Value::String("home".into()))], accounts).await;
+        same_rows(
+            &db,
+            q::CUSTOMER_ACCOUNTS,
+            vec![("category", Value::String("home".into()))],
+            accounts,
+        )
+        .await;
 
         let audio = q::product_names(&db, Category::Audio).await.unwrap();
         assert_eq!(
