@@ -511,17 +511,14 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     note!("loaded {} into {place}", seed.display());
                 }
             }
-            let prompt = if run.vector.is_empty() {
+            let vector = (!run.vector.is_empty()).then_some(run.vector.as_slice());
+            if vector.is_none() {
                 note!(
                     "note: no --vector, so the EXAMPLES section is empty (give the question's embedding, {} numbers, to fill it)",
                     output.schema.settings.examples.dimension
                 );
-                session::prompt_without_vector(&conn, &output, &run.question, pruned).await
-            } else if pruned {
-                session::prompt_pruned(&conn, &output, &run.question, &run.vector).await
-            } else {
-                session::prompt(&conn, &run.question, &run.vector).await
-            };
+            }
+            let prompt = session::prompt_for(&conn, &output, &run.question, vector, pruned).await;
             let prompt = prompt.map_err(|failure| match failure {
                 Failure::Failed(m) if server && !apply => Failure::Failed(format!(
                     "{m}\n(was the schema applied to {place}? --apply applies it)"

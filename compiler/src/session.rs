@@ -114,35 +114,14 @@ pub fn check_pruned(output: &Output) -> Result<(), Failure> {
     ))
 }
 
-/// `fn::nl2surql_prompt_pruned(question, vector)`: the prompt with the schema block pruned to the
-/// question (see [`check_pruned`]).
-pub async fn prompt_pruned(
+/// The `prompt` command's prompt: `fn::nl2surql_prompt_pruned` when `pruned` (see
+/// [`check_pruned`]), else `fn::nl2surql_prompt`; without a `vector` its EXAMPLES section is empty
+/// (see [`crate::runtime::ask::prompt_from`]).
+pub async fn prompt_for(
     conn: &Db,
     output: &Output,
     question: &str,
-    vector: &[f64],
-) -> Result<String, Failure> {
-    check_pruned(output)?;
-    let mut response = conn
-        .query("RETURN fn::nl2surql_prompt_pruned($question, $qvec)")
-        .bind(("question", question.to_owned()))
-        .bind(("qvec", vector.to_vec()))
-        .await
-        .and_then(|r| r.check())
-        .map_err(failed("fn::nl2surql_prompt_pruned failed"))?;
-    let text: Option<String> = response
-        .take(0)
-        .map_err(failed("fn::nl2surql_prompt_pruned failed"))?;
-    Ok(text.unwrap_or_default())
-}
-
-/// The prompt without the question's embedding: the database's own prompt with its EXAMPLES
-/// section empty (see [`crate::runtime::ask::prompt_from`]); `pruned` asks for
-/// `fn::nl2surql_prompt_pruned`.
-pub async fn prompt_without_vector(
-    conn: &Db,
-    output: &Output,
-    question: &str,
+    vector: Option<&[f64]>,
     pruned: bool,
 ) -> Result<String, Failure> {
     let function = if pruned {
@@ -151,7 +130,7 @@ pub async fn prompt_without_vector(
     } else {
         "fn::nl2surql_prompt"
     };
-    crate::runtime::ask::prompt_from(conn, &output.schema, function, question, None)
+    crate::runtime::ask::prompt_from(conn, &output.schema, function, question, vector)
         .await
         .map_err(|e| Failure::Failed(format!("error: {function} failed: {e}")))
 }
