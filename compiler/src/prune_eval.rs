@@ -250,12 +250,7 @@ pub async fn run_with(
     let value: surrealdb::types::Value = response.take(last)?;
     let elapsed = started.elapsed();
     let value = value.into_json_value();
-    let tables: Vec<String> = value["tables"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|t| t.as_str().map(str::to_owned))
-        .collect();
+    let tables = tables_of(&value);
     let block = value["block"].as_str().unwrap_or_default().to_owned();
     let missing = question
         .tables
@@ -270,6 +265,16 @@ pub async fn run_with(
         missing,
         elapsed,
     })
+}
+
+/// The `tables` of a pruning choice the database returned as `{ tables: [...], ... }`.
+pub fn tables_of(choice: &serde_json::Value) -> Vec<String> {
+    choice["tables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.as_str().map(str::to_owned))
+        .collect()
 }
 
 /// How many questions [`Strategy::All`] is timed on; its block is the same for every question.

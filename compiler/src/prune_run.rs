@@ -155,12 +155,7 @@ impl Pruner {
             .take(1)
             .map_err(|e| Failure::Failed(format!("error: fn::pruned_tables failed: {e}")))?;
         let value = value.into_json_value();
-        let tables: Vec<String> = value["tables"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t.as_str().map(str::to_owned))
-            .collect();
+        let tables = crate::prune_eval::tables_of(&value);
         let block = value["block"].as_str().unwrap_or_default();
         Ok(Choice {
             // Not every table shown, and none matched: the fallback chose them.
