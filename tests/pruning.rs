@@ -71,6 +71,13 @@ fn the_enterprise_benchmark() {
             .collect();
         assert_eq!(blocks.join("\n\n"), live);
 
+        // The application's pruner (surqlc::runtime::Pruner) is compared with the database's
+        // choice on every question below.
+        let pruner = surqlc::runtime::Pruner::load(&db)
+            .await
+            .unwrap()
+            .expect("a schema with prune(...) has pruning facts");
+
         // Full text with relation closure, with and without vectors, reaches the target within the budget.
         for strategy in [Strategy::FullTextClosure, Strategy::FullTextVector] {
             let report = prune_eval::evaluate(&db, strategy, &questions, prune.budget, dimension)
@@ -88,6 +95,17 @@ fn the_enterprise_benchmark() {
                 strategy.name(),
                 100.0 * report.recall()
             );
+            agrees(
+                &db,
+                &pruner,
+                strategy,
+                Knobs::NONE,
+                &questions,
+                &report,
+                prune.budget,
+                dimension,
+            )
+            .await;
             for o in &report.outcomes {
                 assert!(o.tokens <= prune.budget as usize, "{} tokens", o.tokens);
                 // The pruned block is the chosen tables' blocks in prompt order, as the full block has them.
@@ -126,6 +144,43 @@ fn the_enterprise_benchmark() {
             "paraphrased: {:.1}% of questions get every table",
             100.0 * report.recall()
         );
+        agrees(
+            &db,
+            &pruner,
+            Strategy::FullTextClosure,
+            Knobs::BUILT,
+            &paraphrased,
+            &report,
+            prune.budget,
+            dimension,
+        )
+        .await;
+        // The pruned prompt the application makes is the database's, byte for byte (a sample:
+        // each of the database's prompts takes a while in a debug build), the no-match note included.
+        let nothing = "?!".to_owned();
+        for question in paraphrased
+            .iter()
+            .step_by(9)
+            .map(|q| &q.question)
+            .chain([&nothing])
+        {
+            let v: Vec<f64> = surqlc::prune::hashed_embedding(question, dimension)
+                .into_iter()
+                .map(f64::from)
+                .collect();
+            let theirs: Option<String> = db
+                .query("RETURN fn::nl2surql_prompt_pruned($q, $v)")
+                .bind(("q", question.clone()))
+                .bind(("v", v.clone()))
+                .await
+                .unwrap()
+                .check()
+                .unwrap()
+                .take(0)
+                .unwrap();
+            let mine = pruner.prompt(&db, question, &v).await.unwrap();
+            assert_eq!(Some(mine), theirs, "{question:?}");
+        }
         assert!(report.max_tokens() <= prune.budget as usize);
 
         // Value linking: a name only the data holds brings the table holding it.
@@ -159,6 +214,24 @@ fn the_enterprise_benchmark() {
                     let o = prune_eval::run_with(&db, strategy, Knobs::BUILT, q, budget, dimension)
                         .await
                         .unwrap();
+                    let mine = prune_eval::run_pruner(
+                        &db,
+                        &pruner,
+                        strategy,
+                        Knobs::BUILT,
+                        q,
+                        budget,
+                        dimension,
+                    )
+                    .await
+                    .unwrap();
+                    assert_eq!(
+                        (&mine.tables, &mine.block),
+                        (&o.tables, &o.block),
+                        "{} at {budget}: {:?}",
+                        strategy.name(),
+                        q.question
+                    );
                     assert!(
                         o.tokens <= budget as usize,
                         "{}: {} tokens over {budget} for {:?}",
@@ -195,6 +268,39 @@ fn the_enterprise_benchmark() {
             assert_eq!(block, full_block);
         }
     });
+}
+
+/// `surqlc::runtime::Pruner` chose the same tables and rendered the same block as the database did in `report`.
+#[allow(clippy::too_many_arguments)]
+async fn agrees(
+    db: &Db,
+    pruner: &surqlc::runtime::Pruner,
+    strategy: Strategy,
+    knobs: Knobs,
+    questions: &[Question],
+    report: &prune_eval::Report,
+    budget: u32,
+    dimension: usize,
+) {
+    for (q, theirs) in questions.iter().zip(&report.outcomes) {
+        let mine = prune_eval::run_pruner(db, pruner, strategy, knobs, q, budget, dimension)
+            .await
+            .unwrap();
+        assert_eq!(
+            mine.tables,
+            theirs.tables,
+            "{}: {:?}",
+            strategy.name(),
+            q.question
+        );
+        assert_eq!(
+            mine.block,
+            theirs.block,
+            "{}: {:?}",
+            strategy.name(),
+            q.question
+        );
+    }
 }
 
 /// The store with pruning switched on (its 453-token block fits any budget above it).
@@ -267,6 +373,34 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
                 .all(|t| tables.contains(&t.to_string())),
             "{tables:?}"
         );
+        // The application's pruner makes the same choices.
+        let pruner = surqlc::runtime::Pruner::load(&db).await.unwrap().unwrap();
+        assert_eq!(pruner.prompt(&db, question, &qvec).await.unwrap(), whole);
+        for (question, budget) in [
+            ("Who are our customers?", 150),
+            ("units on an order line", 300),
+        ] {
+            let theirs: Vec<String> = db
+                .query("RETURN fn::pruned_tables($q, NONE, $b, true)")
+                .bind(("q", question))
+                .bind(("b", budget))
+                .await
+                .unwrap()
+                .check()
+                .unwrap()
+                .take(0)
+                .unwrap();
+            let how = surqlc::runtime::Mechanisms {
+                closure: true,
+                fields: false,
+                values: true,
+            };
+            let (mine, _) = pruner
+                .select(&db, question, None, budget, how)
+                .await
+                .unwrap();
+            assert_eq!(mine.tables, theirs, "{question:?} at {budget}");
+        }
         // Reloading the schema keeps the rows (and any embeddings) and changes nothing.
         db::execute(&db, &output.schema_surql).await.unwrap();
         let rows = db::query_json(&db, "SELECT VALUE name FROM schema_doc ORDER BY position")
@@ -566,6 +700,16 @@ fn a_relation_too_big_with_its_ends_comes_alone_and_a_question_matching_nothing_
         let db = loaded(&[&b.generate().unwrap().schema_surql]).await;
         assert!(pruned_prompt(&db, "zzz qqq").await.contains(note));
         assert!(!pruned_prompt(&db, "order lines").await.contains(note));
+        // The application's pruner writes the same prompts, note and all.
+        let pruner = surqlc::runtime::Pruner::load(&db).await.unwrap().unwrap();
+        for q in [
+            "zzz qqq",
+            "order lines",
+            "Which customers bought the most units?",
+        ] {
+            let mine = pruner.prompt(&db, q, &[0.92, 0.0, 0.4, 0.0]).await.unwrap();
+            assert_eq!(mine, pruned_prompt(&db, q).await, "{q:?}");
+        }
     });
 }
 
@@ -627,6 +771,12 @@ fn the_agent_gets_the_pruned_prompt_the_application_gets_under_either_mechanism(
                 .unwrap(),
             owner
         );
+        // The application's pruner, read on the agent's own session, writes the same prompt.
+        let pruner = surqlc::runtime::Pruner::load(agent.session())
+            .await
+            .unwrap()
+            .expect("the agent reads the pruning facts");
+        assert_eq!(pruner.prompt(agent.session(), q, &v).await.unwrap(), owner);
         // What the agent may read of the rows is what the prompt shows: nothing hidden.
         let docs = db::query_json(&db, "SELECT VALUE doc FROM schema_doc")
             .await

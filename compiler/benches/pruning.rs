@@ -146,6 +146,9 @@ fn main() {
         println!("Each cell: questions with every needed table (needed tables found); tables shown (mean).\n");
         println!("| strategy | questions | 1,000 | 2,000 | 3,000 | 4,000 |");
         println!("| --- | --- | --- | --- | --- | --- |");
+        let pruner = surqlc::runtime::Pruner::load(&conn).await.unwrap().expect("enterprise prunes");
+        // Every choice is also made by the application's Pruner; they must agree choice for choice.
+        let (mut compared, mut differ) = (0usize, Vec::new());
         for row in rows().iter().filter(|r| r.name.contains(&only)) {
             prune_eval::set_docs(&conn, schema, row.docs).await.unwrap();
             if row.strategy == Strategy::FullTextVector {
@@ -157,6 +160,15 @@ fn main() {
                     let report = prune_eval::evaluate_with(&conn, row.strategy, row.knobs, questions, budget, dimension)
                         .await
                         .unwrap();
+                    for (q, o) in questions.iter().zip(&report.outcomes) {
+                        let mine = prune_eval::run_pruner(&conn, &pruner, row.strategy, row.knobs, q, budget, dimension)
+                            .await
+                            .unwrap();
+                        compared += 1;
+                        if mine.tables != o.tables || mine.block != o.block {
+                            differ.push(format!("{} / {set} / {budget}: {:?}", row.name, q.question));
+                        }
+                    }
                     cells.push(format!(
                         "{:.1}% ({:.1}%); {:.1}",
                         100.0 * report.recall(),
@@ -173,6 +185,13 @@ fn main() {
                 }
                 println!("| {} | {set} ({}) | {} |", row.name, questions.len(), cells.join(" | "));
             }
+        }
+        println!(
+            "\nsurqlc::runtime::Pruner made the same choice and block as fn::pruned_select + fn::pruned_choice_block for {} of {compared} choices",
+            compared - differ.len()
+        );
+        for d in &differ {
+            eprintln!("  differs: {d}");
         }
         // Leave the database as schema.surql built it (the built documents, no embeddings).
         prune_eval::set_docs(&conn, schema, DocOptions::BUILT).await.unwrap();
@@ -210,6 +229,92 @@ fn main() {
                 times.len()
             );
         }
+        // The application's path: the choice made by surqlc::runtime::Pruner (facts read once per
+        // connection, one fn::pruned_search per call), the prompt's text around it from the database.
+        let mut same = 0;
+        for (name, whole) in [("Pruner::select + Pruner::block, fields + values (2,000 tokens)", false), ("Pruner::prompt (= fn::nl2surql_prompt_pruned)", true)] {
+            let mut times: Vec<Duration> = Vec::new();
+            for q in std::iter::once(all[0]).chain(all.iter().copied()) {
+                let v: Vec<f64> = surqlc::prune::hashed_embedding(&q.question, dimension).into_iter().map(f64::from).collect();
+                let started = Instant::now();
+                if whole {
+                    let text = pruner.prompt(&conn, &q.question, &v).await.unwrap();
+                    times.push(started.elapsed());
+                    let theirs: Option<String> = conn
+                        .query("RETURN fn::nl2surql_prompt_pruned($q, $v)")
+                        .bind(("q", q.question.clone()))
+                        .bind(("v", v.clone()))
+                        .await
+                        .unwrap()
+                        .take(0)
+                        .unwrap();
+                    same += usize::from(theirs.as_deref() == Some(text.as_str()));
+                } else {
+                    let (choice, _) = pruner.select(&conn, &q.question, None, 2000, pruner.built()).await.unwrap();
+                    let _ = pruner.block(&choice);
+                    times.push(started.elapsed());
+                }
+            }
+            times.remove(0); // the warm-up call
+            times.sort();
+            let mean = times.iter().sum::<Duration>() / times.len() as u32;
+            println!(
+                "\n{name}: mean {mean:.2?}, median {:.2?}, p95 {:.2?}, max {:.2?} over {} calls",
+                times[times.len() / 2],
+                times[times.len() * 95 / 100],
+                times[times.len() - 1],
+                times.len()
+            );
+        }
+        println!("Pruner::prompt gave fn::nl2surql_prompt_pruned's bytes for {same} of {} questions", all.len() + 1);
+        // Where Pruner::prompt's time goes: each database statement it runs, alone.
+        if std::env::var_os("PRUNING_PARTS").is_some() {
+            let tables: Vec<String> = pruner.select(&conn, &all[0].question, None, 2000, pruner.built()).await.unwrap().0.tables;
+            for (name, statement) in [
+                ("tables by BM25", "SELECT name, search::score(1) AS score, position FROM schema_doc WHERE doc @1,OR@ $q ORDER BY score DESC, position ASC LIMIT 60"),
+                ("fields by BM25", "SELECT id, search::score(2) AS score FROM schema_doc_field WHERE doc @2,OR@ $q ORDER BY score DESC LIMIT 10"),
+                ("fn::pruned_value_links", "RETURN fn::pruned_value_links($q)"),
+                ("fn::pruned_rank", "RETURN fn::pruned_rank($q, NONE)"),
+                ("fn::pruned_field_matches", "RETURN fn::pruned_field_matches($q)"),
+                ("fn::pruned_search", "RETURN fn::pruned_search($q, NONE, true, true)"),
+                ("fn::pruned_value_hints (one choice's tables)", "RETURN fn::pruned_value_hints($t)"),
+                ("fn::example_context", "RETURN fn::example_context($v)"),
+                ("fn::pruned_prompt_for (one choice's tables)", "RETURN fn::pruned_prompt_for($q, $v, $t, 'x')"),
+                ("RETURN 1", "RETURN 1"),
+            ] {
+                let mut times: Vec<Duration> = Vec::new();
+                for q in std::iter::once(all[0]).chain(all.iter().copied()) {
+                    let v: Vec<f64> = surqlc::prune::hashed_embedding(&q.question, dimension).into_iter().map(f64::from).collect();
+                    let started = Instant::now();
+                    conn.query(statement).bind(("q", q.question.clone())).bind(("v", v)).bind(("t", tables.clone())).await.unwrap().check().unwrap();
+                    times.push(started.elapsed());
+                }
+                times.remove(0);
+                times.sort();
+                println!("  part {name}: median {:.2?}, p95 {:.2?}", times[times.len() / 2], times[times.len() * 95 / 100]);
+            }
+        }
+        if std::env::var_os("PRUNING_PARTS").is_some() {
+            let t = "SELECT name, search::score(1) AS score, position FROM schema_doc WHERE doc @1,OR@ $q ORDER BY score DESC, position ASC LIMIT 60";
+            let f = "SELECT id, search::score(2) AS score FROM schema_doc_field WHERE doc @2,OR@ $q ORDER BY score DESC LIMIT 10";
+            let mut times: Vec<Duration> = Vec::new();
+            for q in std::iter::once(all[0]).chain(all.iter().copied()) {
+                let started = Instant::now();
+                let a = conn.query(t).bind(("q", q.question.clone()));
+                let b = conn.query(f).bind(("q", q.question.clone()));
+                let (a, b) = tokio::join!(a, b);
+                a.unwrap().check().unwrap();
+                b.unwrap().check().unwrap();
+                times.push(started.elapsed());
+            }
+            times.remove(0);
+            times.sort();
+            println!("  part both BM25 at once: median {:.2?}, p95 {:.2?}", times[times.len() / 2], times[times.len() * 95 / 100]);
+        }
+        let started = Instant::now();
+        let loaded = surqlc::runtime::Pruner::load(&conn).await.unwrap();
+        println!("Pruner::load (once per connection): {:.2?}", started.elapsed());
+        drop(loaded);
         let catalog = db::query_string(&conn, "RETURN fn::table_catalog()").await.unwrap();
         println!(
             "\nfn::table_catalog(): {} lines, {} o200k tokens",

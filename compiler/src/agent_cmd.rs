@@ -7,7 +7,7 @@ use surqlc::db::{Db, Target};
 use surqlc::runtime::ask::{Answer, Asker, Status};
 use surqlc::runtime::eval::{self, Candidate, Item, QuestionResult, Report};
 use surqlc::runtime::openai::{Config, OpenAi};
-use surqlc::runtime::Agent;
+use surqlc::runtime::{Agent, Pruner};
 use surqlc::session::{self, Failure};
 use surqlc::tokens::Encoding;
 
@@ -83,6 +83,13 @@ async fn ask_with(
     answered.map_err(|e| Failure::BadInput(format!("error: {e}")))
 }
 
+/// The pruning facts of the opened database (`None` without `prune(...)`), read once per run.
+async fn load_pruner(conn: &Db) -> Result<Option<Pruner>, Failure> {
+    Pruner::load(conn)
+        .await
+        .map_err(|e| Failure::Failed(format!("error: reading the pruning facts failed: {e}")))
+}
+
 /// `surqlc ask`.
 pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
     let client = model(run.output)?
@@ -91,7 +98,9 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
         session::check_dimension(&run.output.schema, vector)?;
     }
     let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
+    let pruner = load_pruner(&conn).await?;
     let asker = Asker::new(&conn, &agent, &run.output.schema, &client)
+        .pruner(pruner.as_ref())
         .attempts(run.attempts)
         .vector(run.vector.clone());
     let answer = ask_with(asker, &client, question).await?;
@@ -285,6 +294,7 @@ pub async fn eval(
         })?),
     };
     let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
+    let pruner = load_pruner(&conn).await?;
     let schema = &run.output.schema;
     let timeout = surqlc::runtime::ask::DEFAULT_TIMEOUT;
     let encoding = Encoding::default();
@@ -297,13 +307,27 @@ pub async fn eval(
                     .rev()
                     .find(|c| c.question.trim() == item.question.trim())
                     .map(|c| c.query.clone());
-                let prompt = surqlc::runtime::ask::prompt(&conn, schema, &item.question, None)
-                    .await
+                let prompt = match &pruner {
+                    Some(pruner) => {
+                        surqlc::runtime::ask::prompt_pruned(
+                            &conn,
+                            schema,
+                            pruner,
+                            &item.question,
+                            None,
+                        )
+                        .await
+                    }
+                    None => surqlc::runtime::ask::prompt(&conn, schema, &item.question, None).await,
+                };
+                let prompt = prompt
                     .map_err(|e| Failure::Failed(format!("error: the prompt failed: {e}")))?;
                 (Candidate::Given(query), prompt)
             }
             (None, Some(client)) => {
-                let asker = Asker::new(&conn, &agent, schema, client).attempts(run.attempts);
+                let asker = Asker::new(&conn, &agent, schema, client)
+                    .attempts(run.attempts)
+                    .pruner(pruner.as_ref());
                 let answer = ask_with(asker, client, &item.question).await?;
                 let prompt = answer.prompt.clone();
                 (Candidate::Asked(answer), prompt)

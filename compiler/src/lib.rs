@@ -70,12 +70,22 @@ pub mod mcp;
 mod password;
 #[doc(hidden)]
 pub mod prune;
-#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+#[cfg(all(
+    feature = "db",
+    feature = "tokens",
+    feature = "codegen",
+    feature = "runtime"
+))]
 #[doc(hidden)]
 pub mod prune_eval;
 #[doc(hidden)]
 pub mod prune_fields;
-#[cfg(all(feature = "db", feature = "tokens", feature = "codegen"))]
+#[cfg(all(
+    feature = "db",
+    feature = "tokens",
+    feature = "codegen",
+    feature = "runtime"
+))]
 #[doc(hidden)]
 pub mod prune_run;
 pub mod queries;

@@ -29,6 +29,9 @@ pub const SEEDS: usize = 6;
 /// How many of the best-ranked tables are candidates: a budget fills long before, and each costs the database time.
 pub const CANDIDATES: usize = 60;
 
+/// The line the pruned prompt puts above its block when no table shares a word with the question.
+pub const NO_MATCH_NOTE: &str = "-- No table's name or description shares a word with the question: these are the most connected tables, and others exist.\n";
+
 /// The separator between two tables in the schema block.
 pub const SEPARATOR: &str = crate::prune_fields::SEPARATOR;
 
@@ -576,6 +579,8 @@ pub(crate) struct TemplateContext {
     fields: bool,
     /// The cheapest compact block.
     min_compact: usize,
+    /// [`NO_MATCH_NOTE`], as a SurrealQL string.
+    no_match_note: String,
     /// How many of the fields BM25 matches best a pruned block shows besides its links.
     field_matches: usize,
     /// One `schema_field` row per field a compact block may add back.
@@ -701,6 +706,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         min_tokens: docs.iter().map(|d| d.tokens).min().unwrap_or(0),
         fields: prune.fields,
         min_compact: docs.iter().map(|d| d.compact).min().unwrap_or(0),
+        no_match_note: q(NO_MATCH_NOTE),
         field_matches: crate::prune_fields::FIELD_MATCHES,
         field_rows: crate::prune_fields::template_fields(&compact),
         value_fields: crate::prune_fields::template_values(schema),

@@ -5,6 +5,7 @@
 
 use crate::db::{self, Db, Error};
 use crate::prune::{hashed_embedding, DOC_TABLE};
+use crate::runtime::{Mechanisms, Pruner};
 use crate::tokens::Encoding;
 use std::time::{Duration, Instant};
 
@@ -261,6 +262,50 @@ pub async fn run_with(
     Ok(Outcome {
         tokens: Encoding::O200kBase.count(&block),
         tables,
+        block,
+        missing,
+        elapsed,
+    })
+}
+
+/// [`run_with`] with the choice made by the application's [`Pruner`] (one `fn::pruned_search` in
+/// the database, the rest in Rust): the same tables and block, which the tests and the benchmark
+/// compare choice for choice.
+pub async fn run_pruner(
+    db: &Db,
+    pruner: &Pruner,
+    strategy: Strategy,
+    knobs: Knobs,
+    question: &Question,
+    budget: u32,
+    dimension: usize,
+) -> Result<Outcome, Error> {
+    if strategy == Strategy::All || pruner.fits_whole(budget) {
+        return run_with(db, strategy, knobs, question, budget, dimension).await;
+    }
+    let qvec = (strategy == Strategy::FullTextVector)
+        .then(|| hashed_embedding(&question.question, dimension))
+        .map(|v| v.into_iter().map(f64::from).collect::<Vec<f64>>());
+    let how = Mechanisms {
+        closure: strategy != Strategy::FullText,
+        fields: knobs.fields,
+        values: knobs.values,
+    };
+    let started = Instant::now();
+    let (choice, _) = pruner
+        .select(db, &question.question, qvec.as_deref(), budget, how)
+        .await?;
+    let block = pruner.block(&choice);
+    let elapsed = started.elapsed();
+    let missing = question
+        .tables
+        .iter()
+        .filter(|t| !choice.tables.contains(t))
+        .cloned()
+        .collect();
+    Ok(Outcome {
+        tokens: Encoding::O200kBase.count(&block),
+        tables: choice.tables,
         block,
         missing,
         elapsed,

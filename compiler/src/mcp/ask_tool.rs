@@ -38,7 +38,8 @@ impl ExtraTool for AskTool {
             };
             let client = &*self.client;
             let asker = Asker::new(&state.reader, &state.agent, &state.schema, client)
-                .timeout(state.timeout);
+                .timeout(state.timeout)
+                .pruner(state.pruner.as_ref());
             let answered = if client.embeds() {
                 asker.embedder(client).ask(question).await
             } else {

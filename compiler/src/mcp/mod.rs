@@ -123,6 +123,9 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
     };
     let agent = session::signin_agent(&conn, &output.schema, target, password).await?;
     let reader = reader.unwrap_or_else(|| agent.session().clone());
+    // Read once: every pruned prompt then chooses its tables here, in a few milliseconds. A
+    // database whose facts cannot be read is answered by its own functions, which choose the same.
+    let pruner = crate::runtime::Pruner::load(&reader).await.unwrap_or(None);
     let state = State::new(
         output.schema.clone(),
         reader,
@@ -130,7 +133,8 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         editor,
         options.caps,
         options.timeout,
-    );
+    )
+    .with_pruner(pruner);
     // A configured OpenAI-compatible model (SURQLC_MODEL_URL, SURQLC_MODEL, SURQLC_EMBED_MODEL,
     // SURQLC_API_KEY) adds `ask`; its embeddings turn on the examples in `schema` and `remember_example`.
     #[cfg(feature = "model")]

@@ -3,7 +3,7 @@
 use super::caps::Caps;
 use crate::db::Db;
 use crate::ir;
-use crate::runtime::Agent;
+use crate::runtime::{Agent, Pruner};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use std::future::Future;
 use std::pin::Pin;
@@ -44,6 +44,9 @@ pub struct State {
     pub(super) caps: Caps,
     pub(super) timeout: Duration,
     pub(super) embedder: Option<Embedder>,
+    /// The pruning facts, read once at start (`None` without `prune(...)`): pruned prompts and
+    /// `schema` choose their tables in the server instead of in the database's closures.
+    pub(super) pruner: Option<Pruner>,
     pub(super) extra: Vec<Box<dyn ExtraTool>>,
 }
 
@@ -64,6 +67,7 @@ impl State {
             caps,
             timeout,
             embedder: None,
+            pruner: None,
             extra: Vec::new(),
         }
     }
@@ -71,6 +75,12 @@ impl State {
     /// Questions get embedded: `schema` shows the nearest examples, and `remember_example` works.
     pub fn with_embedder(mut self, embedder: Embedder) -> State {
         self.embedder = Some(embedder);
+        self
+    }
+
+    /// Chooses pruned prompts' tables with `pruner` (read with [`Pruner::load`] on the reader's database).
+    pub fn with_pruner(mut self, pruner: Option<Pruner>) -> State {
+        self.pruner = pruner;
         self
     }
 

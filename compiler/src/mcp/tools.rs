@@ -44,7 +44,17 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
             let by_vector = (prune.mix == crate::ir::RetrievalMix::FullTextVector)
                 .then(|| qvec.clone())
                 .flatten();
-            let asked = db
+            if let Some(pruner) = state
+                .pruner
+                .as_ref()
+                .filter(|p| !p.fits_whole(prune.budget))
+            {
+                match pruned_sections(pruner, db, q, by_vector.as_deref(), prune.budget).await {
+                    Ok(pair) => pair,
+                    Err(e) => return failed("reading the pruned schema", &e),
+                }
+            } else {
+                let asked = db
                 .query(
                     "LET $choice = fn::pruned_select($question, $qvec, $budget, true, $fields, true);
                      RETURN fn::pruned_choice_block($choice, $budget);
@@ -56,14 +66,15 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
                 .bind(("budget", i64::from(prune.budget)))
                 .await
                 .and_then(|r| r.check());
-            let pair = asked.and_then(|mut r| {
-                let block: Option<String> = r.take(1)?;
-                let values: Option<String> = r.take(2)?;
-                Ok((block.unwrap_or_default(), values.unwrap_or_default()))
-            });
-            match pair {
-                Ok(pair) => pair,
-                Err(e) => return failed("reading the pruned schema", &e),
+                let pair = asked.and_then(|mut r| {
+                    let block: Option<String> = r.take(1)?;
+                    let values: Option<String> = r.take(2)?;
+                    Ok((block.unwrap_or_default(), values.unwrap_or_default()))
+                });
+                match pair {
+                    Ok(pair) => pair,
+                    Err(e) => return failed("reading the pruned schema", &e),
+                }
             }
         }
         (Some(prune), None)
@@ -214,4 +225,26 @@ pub(super) async fn remember_example(state: &State, question: &str, query: &str)
         Ok(id) => text(true, format!("stored as {}", id.unwrap_or_default())),
         Err(e) => failed("storing the example", &e),
     }
+}
+
+/// The pruned schema block and its tables' value hints, the choice made by `pruner`: what
+/// `fn::pruned_choice_block` and `fn::pruned_value_hints` of `fn::pruned_select` give.
+async fn pruned_sections(
+    pruner: &runtime::Pruner,
+    db: &crate::db::Db,
+    question: &str,
+    qvec: Option<&[f64]>,
+    budget: u32,
+) -> Result<(String, String), surrealdb::Error> {
+    let (choice, _) = pruner
+        .select(db, question, qvec, budget, pruner.built())
+        .await?;
+    let block = pruner.block(&choice);
+    let mut response = db
+        .query("RETURN fn::pruned_value_hints($tables)")
+        .bind(("tables", choice.tables))
+        .await?
+        .check()?;
+    let values: Option<String> = response.take(0)?;
+    Ok((block, values.unwrap_or_default()))
 }

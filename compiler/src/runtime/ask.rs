@@ -5,7 +5,7 @@
 //! prints: [`Answer`] holds the final query, the rows, the warnings and every attempt, and
 //! serialises with serde for a command line, a server or a log.
 
-use super::{run_validated, to_json, Agent, Outcome};
+use super::{run_validated, to_json, Agent, Outcome, Pruner};
 use crate::ir;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -238,6 +238,7 @@ pub struct Asker<'a, C: Connection, M, E = NoEmbedder> {
     model: &'a M,
     embedder: Option<&'a E>,
     vector: Option<Vec<f64>>,
+    pruner: Option<&'a Pruner>,
     attempts: u32,
     timeout: Duration,
 }
@@ -257,6 +258,7 @@ impl<'a, C: Connection, M: Model> Asker<'a, C, M> {
             model,
             embedder: None,
             vector: None,
+            pruner: None,
             attempts: DEFAULT_ATTEMPTS,
             timeout: DEFAULT_TIMEOUT,
         }
@@ -273,6 +275,7 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
             model: self.model,
             embedder: Some(embedder),
             vector: self.vector,
+            pruner: self.pruner,
             attempts: self.attempts,
             timeout: self.timeout,
         }
@@ -281,6 +284,14 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
     /// The question's embedding, when there is no embedder (its length must be the schema's dimension).
     pub fn vector(mut self, vector: Option<Vec<f64>>) -> Self {
         self.vector = vector;
+        self
+    }
+
+    /// Makes the pruned prompt's choice of tables with `pruner` (read once with [`Pruner::load`] on
+    /// this database) instead of the database's `fn::nl2surql_prompt_pruned`: the same prompt, in
+    /// a fraction of the time. Ignored when the schema has no `prune(...)`.
+    pub fn pruner(mut self, pruner: Option<&'a Pruner>) -> Self {
+        self.pruner = pruner;
         self
     }
 
@@ -336,7 +347,12 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
             ));
         }
         let (vector, examples) = self.question_vector(question).await?;
-        let prompt = prompt(self.db, self.schema, question, vector.as_deref()).await?;
+        let prompt = match self.pruner {
+            Some(pruner) if self.schema.settings.prune.is_some() => {
+                prompt_pruned(self.db, self.schema, pruner, question, vector.as_deref()).await?
+            }
+            _ => prompt(self.db, self.schema, question, vector.as_deref()).await?,
+        };
         let mut answer = Answer {
             question: question.to_owned(),
             status: Status::NoValidQuery,
@@ -454,37 +470,79 @@ pub async fn prompt_from<C: Connection>(
     question: &str,
     vector: Option<&[f64]>,
 ) -> Result<String, surrealdb::Error> {
-    let Some(vector) = vector else {
-        let dimension = (schema.settings.examples.dimension as usize).max(1);
-        let mut stand_in = vec![0.0; dimension];
-        stand_in[0] = 1.0;
-        let mut response = db
-            .query(format!(
-                "RETURN [{function}($question, $qvec), fn::example_context($qvec)]"
-            ))
-            .bind(("question", question.to_owned()))
-            .bind(("qvec", stand_in))
-            .await?
-            .check()?;
-        let texts: Vec<String> = response.take(0)?;
-        let [prompt, examples]: [String; 2] = texts
-            .try_into()
-            .unwrap_or_else(|_| [String::new(), String::new()]);
-        if examples.is_empty() {
-            return Ok(prompt);
+    prompt_by(db, schema, Source::Function(function), question, vector).await
+}
+
+/// `fn::nl2surql_prompt_pruned`'s prompt, the same bytes, with the choice of tables made by
+/// `pruner` (facts read once per connection; one search per question in the database) instead of
+/// the database's closures: what [`Asker::pruner`] uses. Without a vector, as [`prompt`].
+pub async fn prompt_pruned<C: Connection>(
+    db: &Surreal<C>,
+    schema: &ir::Schema,
+    pruner: &Pruner,
+    question: &str,
+    vector: Option<&[f64]>,
+) -> Result<String, surrealdb::Error> {
+    prompt_by(db, schema, Source::Pruner(pruner), question, vector).await
+}
+
+/// Where a prompt comes from: a prompt function of the database, or the application's pruner.
+#[derive(Clone, Copy)]
+enum Source<'p> {
+    Function(&'p str),
+    Pruner(&'p Pruner),
+}
+
+impl Source<'_> {
+    async fn prompt<C: Connection>(
+        self,
+        db: &Surreal<C>,
+        question: &str,
+        qvec: &[f64],
+    ) -> Result<String, surrealdb::Error> {
+        match self {
+            Source::Pruner(pruner) => pruner.prompt(db, question, qvec).await,
+            Source::Function(function) => {
+                let mut response = db
+                    .query(format!("RETURN {function}($question, $qvec)"))
+                    .bind(("question", question.to_owned()))
+                    .bind(("qvec", qvec.to_vec()))
+                    .await?
+                    .check()?;
+                let text: Option<String> = response.take(0)?;
+                Ok(text.unwrap_or_default())
+            }
         }
-        return Ok(prompt.replacen(
-            &format!("EXAMPLES\n{examples}\n\nQUESTION\n"),
-            "EXAMPLES\n\n\nQUESTION\n",
-            1,
-        ));
-    };
+    }
+}
+
+async fn prompt_by<C: Connection>(
+    db: &Surreal<C>,
+    schema: &ir::Schema,
+    source: Source<'_>,
+    question: &str,
+    vector: Option<&[f64]>,
+) -> Result<String, surrealdb::Error> {
+    if let Some(vector) = vector {
+        return source.prompt(db, question, vector).await;
+    }
+    let dimension = (schema.settings.examples.dimension as usize).max(1);
+    let mut stand_in = vec![0.0; dimension];
+    stand_in[0] = 1.0;
+    let prompt = source.prompt(db, question, &stand_in).await?;
     let mut response = db
-        .query(format!("RETURN {function}($question, $qvec)"))
-        .bind(("question", question.to_owned()))
-        .bind(("qvec", vector.to_vec()))
+        .query("RETURN fn::example_context($qvec)")
+        .bind(("qvec", stand_in))
         .await?
         .check()?;
-    let text: Option<String> = response.take(0)?;
-    Ok(text.unwrap_or_default())
+    let examples: Option<String> = response.take(0)?;
+    let examples = examples.unwrap_or_default();
+    if examples.is_empty() {
+        return Ok(prompt);
+    }
+    Ok(prompt.replacen(
+        &format!("EXAMPLES\n{examples}\n\nQUESTION\n"),
+        "EXAMPLES\n\n\nQUESTION\n",
+        1,
+    ))
 }

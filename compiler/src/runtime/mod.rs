@@ -17,8 +17,10 @@ mod codec;
 pub mod eval;
 pub mod module;
 pub mod named;
+// Question-specific pruning made in the application (pruner.rs).
 #[cfg(feature = "model")]
 pub mod openai;
+pub mod pruner;
 mod queries;
 mod traits;
 mod values;
@@ -33,6 +35,7 @@ pub use codec::{
     ObjectWriter,
 };
 pub use module::SchemaModule;
+pub use pruner::{Choice, Mechanisms, Pruner, ShownField};
 pub use queries::{find_one, get_by_key, nearest, search};
 pub use traits::{Ends, Literal, RecordKey, Relation, SurqlType, Table};
 pub use values::{Example, Link, Nearest, Record, Scored};
