@@ -558,6 +558,35 @@ fn schema_answers_with_the_pruned_block_when_the_schema_prunes() {
             answer.contains("\nVALUES\nproduct.category: ") && !answer.contains("customer.country"),
             "{answer}"
         );
+        // The server chooses with runtime::Pruner: the block is the database functions' own.
+        let mut builder = surqlc::Builder::new();
+        builder.schema(&schema).cargo_metadata(false);
+        let output = builder.generate().expect("the pruned store compiles");
+        let db = surqlc::db::connect(&surqlc::db::Target::default())
+            .await
+            .expect("an embedded database");
+        surqlc::db::execute(&db, &output.schema_surql)
+            .await
+            .unwrap();
+        surqlc::db::execute(
+            &db,
+            &std::fs::read_to_string(root().join("schemas/store.seed.surql")).unwrap(),
+        )
+        .await
+        .unwrap();
+        let theirs: Option<String> = db
+            .query(
+                "LET $c = fn::pruned_select($q, NONE, 150, true, true, true);
+                 RETURN fn::pruned_choice_block($c, 150)",
+            )
+            .bind(("q", "Which products are in the audio category?"))
+            .await
+            .unwrap()
+            .check()
+            .unwrap()
+            .take(1)
+            .unwrap();
+        assert_eq!(theirs.as_deref(), Some(block));
         client.cancel().await.ok();
     });
     let _ = std::fs::remove_file(schema);
