@@ -549,7 +549,7 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
         // The store without prune(...), the budget from the command line.
         let plain = root().join("schemas/store.rs");
         let pruner =
-            surqlc::prune_run::Pruner::open(&[plain.clone()], None, None, Some(BUDGET), None)
+            surqlc::prune_run::PruneRun::open(&[plain.clone()], None, None, Some(BUDGET), None)
                 .await
                 .unwrap();
         for q in [
@@ -628,11 +628,11 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
             "{chosen}"
         );
         // The budget: the flag, else the schema's, else 2,000.
-        let own = surqlc::prune_run::Pruner::open(&[path], None, None, None, None)
+        let own = surqlc::prune_run::PruneRun::open(&[path], None, None, None, None)
             .await
             .unwrap();
         assert_eq!(own.budget, BUDGET);
-        let default = surqlc::prune_run::Pruner::open(&[plain], None, None, None, None)
+        let default = surqlc::prune_run::PruneRun::open(&[plain], None, None, None, None)
             .await
             .unwrap();
         assert_eq!(default.budget, surqlc::prune_run::DEFAULT_BUDGET);

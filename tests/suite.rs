@@ -35,6 +35,7 @@ mod hostile_docs;
 mod house;
 mod model_client;
 mod named_queries;
+mod pruner_agreement;
 mod pruning;
 mod raw_types;
 mod real_schemas;

@@ -31,7 +31,7 @@ pub struct PruneArgs {
 
 /// `surqlc prune`: the pruned prompt's tables per question (see `surqlc::prune_run`).
 pub async fn prune(args: PruneArgs) -> Result<(), Failure> {
-    use surqlc::prune_run::{self, Pruner};
+    use surqlc::prune_run::{self, PruneRun};
     let questions = match (&args.question, &args.questions) {
         (Some(q), _) => vec![q.clone()],
         (None, Some(file)) => prune_run::read_questions(file)?,
@@ -42,7 +42,7 @@ pub async fn prune(args: PruneArgs) -> Result<(), Failure> {
         }
     };
     let vector = (!args.vector.is_empty()).then_some(args.vector);
-    let pruner = Pruner::open(
+    let run = PruneRun::open(
         &args.input.schemas,
         args.input.prompt_template.as_deref(),
         args.seed.as_deref(),
@@ -50,9 +50,9 @@ pub async fn prune(args: PruneArgs) -> Result<(), Failure> {
         vector,
     )
     .await?;
-    print_warnings(&pruner.warnings);
+    print_warnings(&run.warnings);
     for q in &questions {
-        let choice = pruner.choose(q).await?;
+        let choice = run.choose(q).await?;
         if choice.fallback && args.format == Format::Json {
             stdio::note(&format!(
                 "note: no table shares a word with {:?}: fallback tables",

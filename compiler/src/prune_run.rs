@@ -1,7 +1,7 @@
-//! `surqlc prune`: which tables the pruned prompt shows for each question, and what their block costs, on any schema (its pruning section loaded into an embedded database, so the choice is the database's own).
+//! `surqlc prune` (`PruneRun`): which tables the pruned prompt shows for each question, and what their block costs, on any schema (its pruning section loaded into an embedded database, so the choice is the database's own).
 //!
 //! A schema without `prune(...)` gets the default settings for this run only: the same
-//! `schema_doc` rows and `fn::pruned_tables` its `schema.surql` would carry with `prune`, so
+//! `schema_doc` rows and `fn::pruned_select` its `schema.surql` would carry with `prune`, so
 //! what this prints is what `fn::nl2surql_prompt_pruned` would show.
 
 use crate::builder::Builder;
@@ -30,7 +30,7 @@ pub struct Choice {
 }
 
 /// A loaded schema, ready to answer questions.
-pub struct Pruner {
+pub struct PruneRun {
     pub db: Db,
     pub schema: Schema,
     pub budget: u32,
@@ -59,7 +59,7 @@ pub fn settings(schema: &Schema, budget: Option<u32>, vector: bool) -> Prune {
     prune
 }
 
-impl Pruner {
+impl PruneRun {
     /// Compiles `schemas`, loads them with pruning on into a fresh embedded database, then `seed`.
     pub async fn open(
         schemas: &[PathBuf],
@@ -67,7 +67,7 @@ impl Pruner {
         seed: Option<&Path>,
         budget: Option<u32>,
         vector: Option<Vec<f64>>,
-    ) -> Result<Pruner, Failure> {
+    ) -> Result<PruneRun, Failure> {
         let mut builder = Builder::new();
         builder.cargo_metadata(false);
         for s in schemas {
@@ -126,7 +126,7 @@ impl Pruner {
                     Failure::Failed(format!("error: fn::pruned_index_values failed: {e}"))
                 })?;
         }
-        Ok(Pruner {
+        Ok(PruneRun {
             db,
             schema,
             budget,
@@ -136,7 +136,7 @@ impl Pruner {
         })
     }
 
-    /// The tables `fn::pruned_tables` picks for `question` at the run's budget, and the cost of their block.
+    /// The tables `fn::pruned_select` picks for `question` at the run's budget (the schema's mechanisms), and the cost of their block.
     pub async fn choose(&self, question: &str) -> Result<Choice, Failure> {
         let mut response = self
             .db
@@ -150,10 +150,10 @@ impl Pruner {
             .bind(("b", self.budget))
             .await
             .and_then(|r| r.check())
-            .map_err(|e| Failure::Failed(format!("error: fn::pruned_tables failed: {e}")))?;
+            .map_err(|e| Failure::Failed(format!("error: fn::pruned_select failed: {e}")))?;
         let value: surrealdb::types::Value = response
             .take(1)
-            .map_err(|e| Failure::Failed(format!("error: fn::pruned_tables failed: {e}")))?;
+            .map_err(|e| Failure::Failed(format!("error: fn::pruned_select failed: {e}")))?;
         let value = value.into_json_value();
         let tables = crate::prune_eval::tables_of(&value);
         let block = value["block"].as_str().unwrap_or_default();
