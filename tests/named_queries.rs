@@ -147,7 +147,7 @@ fn store_queries_return_the_engines_rows_typed() {
         same_rows(&db, q::CUSTOMER_BY_NAME, bindings, vec![mei]).await;
 
         let since: Datetime = "2025-07-01T00:00:00Z".parse().unwrap();
-        let recent = q::recent_purchases(&db, since.clone(), 3).await.unwrap();
+        let recent = q::recent_purchases(&db, since, 3).await.unwrap();
         assert_eq!(recent.len(), 3);
         assert!(recent.iter().all(|r| r.placed_at >= since));
         let bindings = vec![("since", since.into_value()), ("n", Value::from_t(3i64))];
@@ -191,7 +191,7 @@ fn store_queries_return_the_engines_rows_typed() {
         // `time::max` of a customer's order dates: NONE for a customer without orders.
         assert!(spanish
             .iter()
-            .all(|c| c.last_order.is_some() == !c.orders.is_empty()));
+            .all(|c| c.last_order.is_some() != c.orders.is_empty()));
         same_rows(
             &db,
             q::CUSTOMER_ORDERS,
@@ -282,12 +282,8 @@ fn record_keys_and_options_are_typed() {
 struct Fixed;
 
 impl surqlc::runtime::Embedder for Fixed {
-    fn embed(
-        &self,
-        _: &str,
-    ) -> impl std::future::Future<Output = Result<Vec<f64>, surqlc::runtime::ModelError>> + Send
-    {
-        async { Ok(vec![0.0, 0.0, 0.0, 1.0]) }
+    async fn embed(&self, _: &str) -> Result<Vec<f64>, surqlc::runtime::ModelError> {
+        Ok(vec![0.0, 0.0, 0.0, 1.0])
     }
 }
 

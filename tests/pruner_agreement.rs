@@ -1,6 +1,7 @@
 //! `surqlc::runtime::Pruner` makes the database's choice on every example schema and fixture, not only the benchmark: for questions made from each table's own words, at budgets from one table to most of the block, with and without closure, field-level pruning and value linking, its tables and block are `fn::pruned_select`'s and `fn::pruned_choice_block`'s.
 
-use surqlc::runtime::{Mechanisms, Pruner};
+use surqlc::prune_eval::{self, Knobs, Question, Strategy};
+use surqlc::runtime::Pruner;
 use surqlc_tests::*;
 
 /// Schemas of other shapes than the benchmark's: relations with several ends, a relation from a
@@ -15,27 +16,24 @@ const SCHEMAS: [(&str, Option<&str>); 7] = [
     ("tests/fixtures/enum_docs.rs", None),
 ];
 
-const MECHANISMS: [Mechanisms; 4] = [
-    Mechanisms {
-        closure: true,
-        fields: true,
-        values: true,
-    },
-    Mechanisms {
-        closure: true,
-        fields: false,
-        values: true,
-    },
-    Mechanisms {
-        closure: false,
-        fields: true,
-        values: false,
-    },
-    Mechanisms {
-        closure: true,
-        fields: false,
-        values: false,
-    },
+/// Relation closure, and the per-call mechanisms (field-level pruning, value linking).
+const MECHANISMS: [(bool, Knobs); 4] = [
+    (true, Knobs::BUILT),
+    (
+        true,
+        Knobs {
+            fields: false,
+            values: true,
+        },
+    ),
+    (
+        false,
+        Knobs {
+            fields: true,
+            values: false,
+        },
+    ),
+    (true, Knobs::NONE),
 ];
 
 #[test]
@@ -81,40 +79,35 @@ fn the_pruner_chooses_as_the_database_does_on_every_schema() {
             questions.push("?!".to_owned());
             for question in &questions {
                 for budget in budgets {
-                    for how in MECHANISMS {
-                        let theirs: serde_json::Value = run
-                            .db
-                            .query(
-                                "LET $c = fn::pruned_select($q, NONE, $b, $closure, $fields, $values);
-                                 RETURN { tables: $c.tables, block: fn::pruned_choice_block($c, $b) }",
-                            )
-                            .bind(("q", question.clone()))
-                            .bind(("b", budget))
-                            .bind(("closure", how.closure))
-                            .bind(("fields", how.fields))
-                            .bind(("values", how.values))
-                            .await
-                            .unwrap()
-                            .check()
-                            .unwrap()
-                            .take::<surrealdb::types::Value>(1)
-                            .unwrap()
-                            .into_json_value();
-                        let (mine, _) = pruner
-                            .select(&run.db, question, None, budget, how)
+                    for (closure, knobs) in MECHANISMS {
+                        let q = Question {
+                            question: question.clone(),
+                            tables: Vec::new(),
+                        };
+                        let strategy = if closure {
+                            Strategy::FullTextClosure
+                        } else {
+                            Strategy::FullText
+                        };
+                        let theirs = prune_eval::run_with(&run.db, strategy, knobs, &q, budget, 0)
                             .await
                             .unwrap();
-                        let context = format!("{schema}, {question:?}, {budget} tokens, {how:?}");
-                        assert_eq!(
-                            serde_json::json!(mine.tables),
-                            theirs["tables"],
-                            "{context}"
+                        let mine = prune_eval::run_by(
+                            &run.db,
+                            Some(&pruner),
+                            strategy,
+                            knobs,
+                            &q,
+                            budget,
+                            0,
+                        )
+                        .await
+                        .unwrap();
+                        let context = format!(
+                            "{schema}, {question:?}, {budget} tokens, closure {closure}, {knobs:?}"
                         );
-                        assert_eq!(
-                            theirs["block"].as_str(),
-                            Some(pruner.block(&mine).as_str()),
-                            "{context}"
-                        );
+                        assert_eq!(mine.tables, theirs.tables, "{context}");
+                        assert_eq!(mine.block, theirs.block, "{context}");
                         compared += 1;
                     }
                 }

@@ -168,18 +168,9 @@ fn the_enterprise_benchmark() {
                 .into_iter()
                 .map(f64::from)
                 .collect();
-            let theirs: Option<String> = db
-                .query("RETURN fn::nl2surql_prompt_pruned($q, $v)")
-                .bind(("q", question.clone()))
-                .bind(("v", v.clone()))
-                .await
-                .unwrap()
-                .check()
-                .unwrap()
-                .take(0)
-                .unwrap();
+            let theirs = pruned_prompt_on(&db, question, v.clone()).await.unwrap();
             let mine = pruner.prompt(&db, question, &v).await.unwrap();
-            assert_eq!(Some(mine), theirs, "{question:?}");
+            assert_eq!(mine, theirs, "{question:?}");
         }
         assert!(report.max_tokens() <= prune.budget as usize);
 
@@ -214,9 +205,9 @@ fn the_enterprise_benchmark() {
                     let o = prune_eval::run_with(&db, strategy, Knobs::BUILT, q, budget, dimension)
                         .await
                         .unwrap();
-                    let mine = prune_eval::run_pruner(
+                    let mine = prune_eval::run_by(
                         &db,
-                        &pruner,
+                        Some(&pruner),
                         strategy,
                         Knobs::BUILT,
                         q,
@@ -283,7 +274,7 @@ async fn agrees(
     dimension: usize,
 ) {
     for (q, theirs) in questions.iter().zip(&report.outcomes) {
-        let mine = prune_eval::run_pruner(db, pruner, strategy, knobs, q, budget, dimension)
+        let mine = prune_eval::run_by(db, Some(pruner), strategy, knobs, q, budget, dimension)
             .await
             .unwrap();
         assert_eq!(
@@ -332,26 +323,12 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
         let qvec = [0.92, 0.0, 0.4, 0.0];
         let question = "Which category earns us the most money?";
         let whole = db::prompt(&db, question, &qvec).await.unwrap();
-        let pruned: Option<String> = db
-            .query("RETURN fn::nl2surql_prompt_pruned($q, $v)")
-            .bind(("q", question))
-            .bind(("v", qvec.to_vec()))
+        let pruned = pruned_prompt_on(&db, question, qvec.to_vec())
             .await
-            .unwrap()
-            .check()
-            .unwrap()
-            .take(0)
             .unwrap();
-        assert_eq!(pruned.unwrap(), whole);
+        assert_eq!(pruned, whole);
         // Under a tight budget the always-included table comes first, and value hints follow the tables shown.
-        let tables: Vec<String> = db
-            .query("RETURN fn::pruned_tables('Who are our customers?', NONE, 150, true)")
-            .await
-            .unwrap()
-            .check()
-            .unwrap()
-            .take(0)
-            .unwrap();
+        let tables = pruned_tables(&db, "Who are our customers?", 150).await;
         assert!(tables.contains(&"product".to_owned()), "{tables:?}");
         let hints = db::query_string(&db, "RETURN fn::pruned_value_hints(['product'])")
             .await
@@ -359,14 +336,7 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
         assert!(hints.starts_with("product.category: "), "{hints}");
         assert!(!hints.contains("customer."));
         // A relation brings its ends: asking about order lines shows purchases and products.
-        let tables: Vec<String> = db
-            .query("RETURN fn::pruned_tables('units on an order line', NONE, 300, true)")
-            .await
-            .unwrap()
-            .check()
-            .unwrap()
-            .take(0)
-            .unwrap();
+        let tables = pruned_tables(&db, "units on an order line", 300).await;
         assert!(
             ["contains", "purchase", "product"]
                 .iter()
@@ -380,16 +350,7 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
             ("Who are our customers?", 150),
             ("units on an order line", 300),
         ] {
-            let theirs: Vec<String> = db
-                .query("RETURN fn::pruned_tables($q, NONE, $b, true)")
-                .bind(("q", question))
-                .bind(("b", budget))
-                .await
-                .unwrap()
-                .check()
-                .unwrap()
-                .take(0)
-                .unwrap();
+            let theirs = pruned_tables(&db, question, budget).await;
             let how = surqlc::runtime::Mechanisms {
                 closure: true,
                 fields: false,
@@ -548,10 +509,15 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
         let whole_db = loaded(&[&whole_output.schema_surql]).await;
         // The store without prune(...), the budget from the command line.
         let plain = root().join("schemas/store.rs");
-        let pruner =
-            surqlc::prune_run::PruneRun::open(&[plain.clone()], None, None, Some(BUDGET), None)
-                .await
-                .unwrap();
+        let pruner = surqlc::prune_run::PruneRun::open(
+            std::slice::from_ref(&plain),
+            None,
+            None,
+            Some(BUDGET),
+            None,
+        )
+        .await
+        .unwrap();
         for q in [
             "Which category earns us the most money?",
             "units on an order line",

@@ -162,7 +162,7 @@ fn main() {
                         .await
                         .unwrap();
                     for (q, o) in questions.iter().zip(&report.outcomes) {
-                        let mine = prune_eval::run_pruner(&conn, &pruner, row.strategy, row.knobs, q, budget, dimension)
+                        let mine = prune_eval::run_by(&conn, Some(&pruner), row.strategy, row.knobs, q, budget, dimension)
                             .await
                             .unwrap();
                         compared += 1;
@@ -219,16 +219,7 @@ fn main() {
                     .unwrap();
                 times.push(started.elapsed());
             }
-            times.remove(0); // the warm-up call
-            times.sort();
-            let mean = times.iter().sum::<Duration>() / times.len() as u32;
-            println!(
-                "\n{name}: mean {mean:.2?}, median {:.2?}, p95 {:.2?}, max {:.2?} over {} calls",
-                times[times.len() / 2],
-                times[times.len() * 95 / 100],
-                times[times.len() - 1],
-                times.len()
-            );
+            print_times(name, times);
         }
         // The application's path: the choice made by surqlc::runtime::Pruner (facts read once per
         // connection, one fn::pruned_search per call), the prompt's text around it from the database.
@@ -256,16 +247,7 @@ fn main() {
                     times.push(started.elapsed());
                 }
             }
-            times.remove(0); // the warm-up call
-            times.sort();
-            let mean = times.iter().sum::<Duration>() / times.len() as u32;
-            println!(
-                "\n{name}: mean {mean:.2?}, median {:.2?}, p95 {:.2?}, max {:.2?} over {} calls",
-                times[times.len() / 2],
-                times[times.len() * 95 / 100],
-                times[times.len() - 1],
-                times.len()
-            );
+            print_times(name, times);
         }
         println!("Pruner::prompt gave fn::nl2surql_prompt_pruned's bytes for {same} of {} questions", all.len() + 1);
         // Where Pruner::prompt's time goes: each database statement it runs, alone.
@@ -326,4 +308,18 @@ fn main() {
             surqlc::tokens::Encoding::O200kBase.count(&catalog)
         );
     });
+}
+
+/// Mean, median, p95 and largest of `times`, the first (a warm-up call) left out.
+fn print_times(name: &str, mut times: Vec<Duration>) {
+    times.remove(0);
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    println!(
+        "\n{name}: mean {mean:.2?}, median {:.2?}, p95 {:.2?}, max {:.2?} over {} calls",
+        times[times.len() / 2],
+        times[times.len() * 95 / 100],
+        times[times.len() - 1],
+        times.len()
+    );
 }

@@ -217,7 +217,7 @@ pub async fn run(
     run_with(db, strategy, Knobs::NONE, question, budget, dimension).await
 }
 
-/// [`run`] with the per-call mechanisms `knobs`.
+/// [`run`] with the per-call mechanisms `knobs`, chosen by the database's functions.
 pub async fn run_with(
     db: &Db,
     strategy: Strategy,
@@ -226,33 +226,68 @@ pub async fn run_with(
     budget: u32,
     dimension: usize,
 ) -> Result<Outcome, Error> {
-    let statement = match strategy {
-        Strategy::All => {
-            "RETURN { tables: fn::exposed_tables(), block: fn::schema_context() }".to_owned()
-        }
-        _ => "LET $t = fn::pruned_select($q, $v, $b, $c, $f, $l);
-             RETURN { tables: $t.tables, block: fn::pruned_choice_block($t, $b) }"
-            .to_owned(),
-    };
+    run_by(db, None, strategy, knobs, question, budget, dimension).await
+}
+
+/// [`run_with`], the choice made by `pruner` when given (the application's [`Pruner`]: the
+/// searches in the database, the rest in Rust), else by `fn::pruned_select` and
+/// `fn::pruned_choice_block`. Both give the same tables and block, which the tests and the
+/// benchmark compare choice for choice.
+pub async fn run_by(
+    db: &Db,
+    pruner: Option<&Pruner>,
+    strategy: Strategy,
+    knobs: Knobs,
+    question: &Question,
+    budget: u32,
+    dimension: usize,
+) -> Result<Outcome, Error> {
     let qvec = (strategy == Strategy::FullTextVector)
         .then(|| hashed_embedding(&question.question, dimension));
+    let pruner = pruner.filter(|p| strategy != Strategy::All && !p.fits_whole(budget));
     let started = Instant::now();
-    let mut response = db
-        .query(statement)
-        .bind(("q", question.question.clone()))
-        .bind(("v", qvec))
-        .bind(("b", budget))
-        .bind(("c", strategy != Strategy::FullText))
-        .bind(("f", knobs.fields))
-        .bind(("l", knobs.values))
-        .await?
-        .check()?;
-    let last = response.num_statements().saturating_sub(1);
-    let value: surrealdb::types::Value = response.take(last)?;
+    let (tables, block) = match pruner {
+        Some(pruner) => {
+            let qvec: Option<Vec<f64>> = qvec.map(|v| v.into_iter().map(f64::from).collect());
+            let how = Mechanisms {
+                closure: strategy != Strategy::FullText,
+                fields: knobs.fields,
+                values: knobs.values,
+            };
+            let (choice, _) = pruner
+                .select(db, &question.question, qvec.as_deref(), budget, how)
+                .await?;
+            let block = pruner.block(&choice);
+            (choice.tables, block)
+        }
+        None => {
+            let statement = match strategy {
+                Strategy::All => {
+                    "RETURN { tables: fn::exposed_tables(), block: fn::schema_context() }"
+                }
+                _ => {
+                    "LET $t = fn::pruned_select($q, $v, $b, $c, $f, $l);
+                      RETURN { tables: $t.tables, block: fn::pruned_choice_block($t, $b) }"
+                }
+            };
+            let mut response = db
+                .query(statement)
+                .bind(("q", question.question.clone()))
+                .bind(("v", qvec))
+                .bind(("b", budget))
+                .bind(("c", strategy != Strategy::FullText))
+                .bind(("f", knobs.fields))
+                .bind(("l", knobs.values))
+                .await?
+                .check()?;
+            let last = response.num_statements().saturating_sub(1);
+            let value: surrealdb::types::Value = response.take(last)?;
+            let value = value.into_json_value();
+            let block = value["block"].as_str().unwrap_or_default().to_owned();
+            (tables_of(&value), block)
+        }
+    };
     let elapsed = started.elapsed();
-    let value = value.into_json_value();
-    let tables = tables_of(&value);
-    let block = value["block"].as_str().unwrap_or_default().to_owned();
     let missing = question
         .tables
         .iter()
@@ -262,50 +297,6 @@ pub async fn run_with(
     Ok(Outcome {
         tokens: Encoding::O200kBase.count(&block),
         tables,
-        block,
-        missing,
-        elapsed,
-    })
-}
-
-/// [`run_with`] with the choice made by the application's [`Pruner`] (one `fn::pruned_search` in
-/// the database, the rest in Rust): the same tables and block, which the tests and the benchmark
-/// compare choice for choice.
-pub async fn run_pruner(
-    db: &Db,
-    pruner: &Pruner,
-    strategy: Strategy,
-    knobs: Knobs,
-    question: &Question,
-    budget: u32,
-    dimension: usize,
-) -> Result<Outcome, Error> {
-    if strategy == Strategy::All || pruner.fits_whole(budget) {
-        return run_with(db, strategy, knobs, question, budget, dimension).await;
-    }
-    let qvec = (strategy == Strategy::FullTextVector)
-        .then(|| hashed_embedding(&question.question, dimension))
-        .map(|v| v.into_iter().map(f64::from).collect::<Vec<f64>>());
-    let how = Mechanisms {
-        closure: strategy != Strategy::FullText,
-        fields: knobs.fields,
-        values: knobs.values,
-    };
-    let started = Instant::now();
-    let (choice, _) = pruner
-        .select(db, &question.question, qvec.as_deref(), budget, how)
-        .await?;
-    let block = pruner.block(&choice);
-    let elapsed = started.elapsed();
-    let missing = question
-        .tables
-        .iter()
-        .filter(|t| !choice.tables.contains(t))
-        .cloned()
-        .collect();
-    Ok(Outcome {
-        tokens: Encoding::O200kBase.count(&block),
-        tables: choice.tables,
         block,
         missing,
         elapsed,
