@@ -362,8 +362,22 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
                 .unwrap();
             assert_eq!(mine.tables, theirs, "{question:?} at {budget}");
         }
-        // Reloading the schema keeps the rows (and any embeddings) and changes nothing.
+        // Reloading the schema keeps the rows (and any embeddings) and changes nothing, but drops
+        // the values of a table it no longer exposes: they must not bring it back.
+        db::execute(
+            &db,
+            "CREATE schema_doc_value SET tb = 'gone', field = 'name', val = 'Zanzibar'",
+        )
+        .await
+        .unwrap();
         db::execute(&db, &output.schema_surql).await.unwrap();
+        let stale = db::query_json(
+            &db,
+            "SELECT VALUE val FROM schema_doc_value WHERE tb = 'gone'",
+        )
+        .await
+        .unwrap();
+        assert_eq!(stale, serde_json::json!([]));
         let rows = db::query_json(&db, "SELECT VALUE name FROM schema_doc ORDER BY position")
             .await
             .unwrap();

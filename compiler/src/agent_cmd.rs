@@ -83,11 +83,11 @@ async fn ask_with(
     answered.map_err(|e| Failure::BadInput(format!("error: {e}")))
 }
 
-/// The pruning facts of the opened database (`None` without `prune(...)`), read once per run.
-async fn load_pruner(conn: &Db) -> Result<Option<Pruner>, Failure> {
-    Pruner::load(conn)
-        .await
-        .map_err(|e| Failure::Failed(format!("error: reading the pruning facts failed: {e}")))
+/// The pruning facts of the opened database (`None` without `prune(...)`), read once per run. A
+/// database whose facts cannot be read is asked through its own functions, which choose the same
+/// (as `surqlc mcp` does).
+async fn load_pruner(conn: &Db) -> Option<Pruner> {
+    Pruner::load(conn).await.unwrap_or(None)
 }
 
 /// `surqlc ask`.
@@ -98,7 +98,7 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
         session::check_dimension(&run.output.schema, vector)?;
     }
     let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
-    let pruner = load_pruner(&conn).await?;
+    let pruner = load_pruner(&conn).await;
     let asker = Asker::new(&conn, &agent, &run.output.schema, &client)
         .pruner(pruner.as_ref())
         .attempts(run.attempts)
@@ -294,7 +294,7 @@ pub async fn eval(
         })?),
     };
     let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
-    let pruner = load_pruner(&conn).await?;
+    let pruner = load_pruner(&conn).await;
     let schema = &run.output.schema;
     let timeout = surqlc::runtime::ask::DEFAULT_TIMEOUT;
     let encoding = Encoding::default();
@@ -307,7 +307,7 @@ pub async fn eval(
                     .rev()
                     .find(|c| c.question.trim() == item.question.trim())
                     .map(|c| c.query.clone());
-                let prompt = match &pruner {
+                let prompt = match pruner.as_ref().filter(|_| schema.settings.prune.is_some()) {
                     Some(pruner) => {
                         surqlc::runtime::ask::prompt_pruned(
                             &conn,

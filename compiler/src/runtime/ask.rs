@@ -474,8 +474,9 @@ pub async fn prompt_from<C: Connection>(
 }
 
 /// `fn::nl2surql_prompt_pruned`'s prompt, the same bytes, with the choice of tables made by
-/// `pruner` (facts read once per connection; one search per question in the database) instead of
-/// the database's closures: what [`Asker::pruner`] uses. Without a vector, as [`prompt`].
+/// `pruner` (facts read once per connection; per question the searches in the database, the fill
+/// in Rust, then `fn::pruned_prompt_for`) instead of the database's closures: what
+/// [`Asker::pruner`] uses. Without a vector, as [`prompt`].
 pub async fn prompt_pruned<C: Connection>(
     db: &Surreal<C>,
     schema: &ir::Schema,
@@ -529,14 +530,33 @@ async fn prompt_by<C: Connection>(
     let dimension = (schema.settings.examples.dimension as usize).max(1);
     let mut stand_in = vec![0.0; dimension];
     stand_in[0] = 1.0;
-    let prompt = source.prompt(db, question, &stand_in).await?;
-    let mut response = db
-        .query("RETURN fn::example_context($qvec)")
-        .bind(("qvec", stand_in))
-        .await?
-        .check()?;
-    let examples: Option<String> = response.take(0)?;
-    let examples = examples.unwrap_or_default();
+    // The examples the stand-in found, to cut out (asked with the prompt when one call makes it).
+    let [prompt, examples]: [String; 2] = match source {
+        Source::Function(function) => {
+            let mut response = db
+                .query(format!(
+                    "RETURN [{function}($question, $qvec), fn::example_context($qvec)]"
+                ))
+                .bind(("question", question.to_owned()))
+                .bind(("qvec", stand_in))
+                .await?
+                .check()?;
+            let texts: Vec<String> = response.take(0)?;
+            texts
+                .try_into()
+                .unwrap_or_else(|_| [String::new(), String::new()])
+        }
+        Source::Pruner(_) => {
+            let mut response = db
+                .query("RETURN fn::example_context($qvec)")
+                .bind(("qvec", stand_in.clone()))
+                .await?
+                .check()?;
+            let examples: Option<String> = response.take(0)?;
+            let prompt = source.prompt(db, question, &stand_in).await?;
+            [prompt, examples.unwrap_or_default()]
+        }
+    };
     if examples.is_empty() {
         return Ok(prompt);
     }

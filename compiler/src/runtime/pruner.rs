@@ -2,8 +2,9 @@
 //!
 //! The database functions stay what every other client calls. This is the same algorithm,
 //! step for step (the SurrealQL array functions it mirrors are noted where their semantics
-//! matter: `array::complement` and `array::intersect` keep order and duplicates of their first
-//! argument, `array::distinct` keeps first occurrences, `object::keys` is in key order), and
+//! matter: `array::complement` keeps its first argument's order and duplicates, `array::intersect`
+//! is a multiset intersection in its first argument's order, `array::distinct` keeps first
+//! occurrences, `object::keys` is in key order), and
 //! `tests/pruning.rs` and `benches/pruning.rs` check both give the same choice, block and
 //! prompt on the benchmark's questions, budgets and mechanisms.
 
@@ -28,7 +29,8 @@ pub struct Mechanisms {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Choice {
     pub tables: Vec<String>,
-    /// `None` without field-level pruning (every shown table's whole block).
+    /// `None` without field-level pruning, or when the whole block fits the budget (every shown
+    /// table's whole block).
     pub fields: Option<BTreeMap<String, Vec<ShownField>>>,
 }
 
@@ -293,7 +295,8 @@ impl Pruner {
 
     /// `fn::pruned_select(question, qvec, budget, closure, fields, values)`, made here: the
     /// searches of `fn::pruned_search` in the database, the rest in Rust. Also says whether any
-    /// table shares a word with the question (`fn::pruned_matches`).
+    /// table shares a word with the question (`fn::pruned_matches`; `true` without searching
+    /// when the whole block fits `budget`, since nothing is pruned then).
     pub async fn select<C: Connection>(
         &self,
         db: &Surreal<C>,
@@ -471,10 +474,8 @@ impl Pruner {
                     name: row.name.clone(),
                 };
                 let list = by_table.entry(row.tb.clone()).or_default();
-                // array::group: each value once.
-                if !list.contains(&shown) {
-                    list.push(shown);
-                }
+                // The keys were made distinct, so each row comes once, as array::group collects it.
+                list.push(shown);
             }
             by_table
         });
