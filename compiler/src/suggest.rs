@@ -50,7 +50,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c)
 }
 
-/// The candidate nearest to `name` (see [`nearest`]), for candidates of any string type.
+/// The candidate nearest to `name` (see `nearest`), for candidates of any string type.
 pub fn closest<'a, I, S>(name: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a S>,

@@ -98,7 +98,7 @@ pub struct BlockCost {
 /// Counts `schema`'s block in `rendering` with `encoding`.
 ///
 /// Linear in the schema and counted once: the block's total comes from the per-table counts (see
-/// [`with_gap`]) rather than a second pass over the whole text, and large schemas are counted on
+/// `with_gap`) rather than a second pass over the whole text, and large schemas are counted on
 /// every core.
 pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> BlockCost {
     let exposed: Vec<&Table> = schema.exposed_tables().collect();

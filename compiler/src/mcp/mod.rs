@@ -1,7 +1,7 @@
 //! `surqlc mcp`: the grounded agent's tools (`schema`, `check_query`, `run_query`, `remember_example`) served over MCP (rmcp) on stdio or streamable HTTP.
 //!
-//! Start-up ([`start`]) opens the database and signs the agent in; [`State`] is what the tools
-//! share; [`Server`] answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size. The server holds the
+//! Start-up ([`start`](crate::mcp::start)) opens the database and signs the agent in; [`State`](crate::mcp::State) is what the tools
+//! share; [`Server`](crate::mcp::Server) answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size. The server holds the
 //! agent's session for everything a caller's query touches, and a stronger one only to read
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 

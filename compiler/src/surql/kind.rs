@@ -1,7 +1,7 @@
-//! Reads a type written in SurrealQL (`#[surqlc(type = "...")]`) into an [`ir::RawType`], or says where it goes wrong.
+//! Reads a type written in SurrealQL (`#[surqlc(type = "...")]`) into an [`crate::ir::RawType`], or says where it goes wrong.
 //!
 //! This is the only reader of hand-written types: the front end calls it once and the back
-//! ends work from the parsed [`ir::Kind`]. It accepts the kinds of SurrealDB 3.3's parser
+//! ends work from the parsed [`crate::ir::Kind`]. It accepts the kinds of SurrealDB 3.3's parser
 //! (`surrealdb-syn` `parse_inner_kind`) that surqlc can print as the engine does; a property
 //! test in `tests/` checks the printed form against the engine's `INFO`.
 

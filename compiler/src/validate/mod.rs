@@ -1,7 +1,7 @@
 //! Checks a generated query against the schema before it runs: every table, field path, traversal and compared literal, with a repairable message.
 //!
 //! [`validate`] parses the reply with SurrealDB's own parser (`surrealdb-syn`), walks the AST
-//! against an [`ir::Schema`] and returns a [`Report`]: [`Diagnostic`]s with a byte span in the
+//! against an [`crate::ir::Schema`] and returns a [`Report`]: [`Diagnostic`]s with a byte span in the
 //! query, a [`Severity`], a [`Class`] and a message naming the fix, plus the type of every
 //! projected expression. No database is needed; what needs the data (record ids that exist,
 //! values present) is in `data` (feature `runtime`). Only the schema's exposed tables are
