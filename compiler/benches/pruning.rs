@@ -267,6 +267,10 @@ fn main() {
                 ("fn::example_context", "RETURN fn::example_context($v)"),
                 ("fn::pruned_prompt_for (one choice's tables)", "RETURN fn::pruned_prompt_for($q, $v, $t, 'x')"),
                 ("RETURN 1", "RETURN 1"),
+                ("100 closure calls", "RETURN array::repeat(0, 100).map(|$i| $i + 1)"),
+                ("100 reads of a graph parameter", "RETURN array::repeat(0, 100).map(|$i| $schema_doc_b['customer'])"),
+                ("100 reads of a LET copy of it", "LET $b = $schema_doc_b; RETURN array::repeat(0, 100).map(|$i| $b['customer'])"),
+                ("100 record reads", "RETURN array::repeat(0, 100).map(|$i| schema_doc:customer.position)"),
             ] {
                 let mut times: Vec<Duration> = Vec::new();
                 for q in std::iter::once(all[0]).chain(all.iter().copied()) {
