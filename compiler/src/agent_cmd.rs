@@ -307,7 +307,7 @@ pub async fn eval(
                     .rev()
                     .find(|c| c.question.trim() == item.question.trim())
                     .map(|c| c.query.clone());
-                let prompt = match pruner.as_ref().filter(|_| schema.settings.prune.is_some()) {
+                let prompt = match &pruner {
                     Some(pruner) => {
                         surqlc::runtime::ask::prompt_pruned(
                             &conn,

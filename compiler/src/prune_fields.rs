@@ -93,12 +93,18 @@ pub fn render_block(t: &TableFields, shown: &[&str]) -> String {
         .filter(|f| !shown.contains(&f.name.as_str()))
         .map(|f| f.name.as_str())
         .collect();
-    let mut out = t.head.clone();
-    for (_, l) in lines {
+    assemble(&t.head, lines.into_iter().map(|(_, l)| l), &rest)
+}
+
+/// A compact block's text: its `DEFINE TABLE` line, the `lines` it shows (in block order), and the
+/// [`summary`] naming the fields in `rest`, one per line.
+pub fn assemble<'a>(head: &str, lines: impl IntoIterator<Item = &'a str>, rest: &[&str]) -> String {
+    let mut out = head.to_owned();
+    for l in lines {
         out.push('\n');
         out.push_str(l);
     }
-    if let Some(s) = summary(&rest) {
+    if let Some(s) = summary(rest) {
         out.push('\n');
         out.push_str(&s);
     }

@@ -348,10 +348,10 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
         }
         let (vector, examples) = self.question_vector(question).await?;
         let prompt = match self.pruner {
-            Some(pruner) if self.schema.settings.prune.is_some() => {
+            Some(pruner) => {
                 prompt_pruned(self.db, self.schema, pruner, question, vector.as_deref()).await?
             }
-            _ => prompt(self.db, self.schema, question, vector.as_deref()).await?,
+            None => prompt(self.db, self.schema, question, vector.as_deref()).await?,
         };
         let mut answer = Answer {
             question: question.to_owned(),
@@ -476,7 +476,8 @@ pub async fn prompt_from<C: Connection>(
 /// `fn::nl2surql_prompt_pruned`'s prompt, the same bytes, with the choice of tables made by
 /// `pruner` (facts read once per connection; per question the searches in the database, the fill
 /// in Rust, then `fn::pruned_prompt_for`) instead of the database's closures: what
-/// [`Asker::pruner`] uses. Without a vector, as [`prompt`].
+/// [`Asker::pruner`] uses. Without a vector, as [`prompt`]; when the schema has no `prune(...)`,
+/// [`prompt`] itself (the pruner is not asked).
 pub async fn prompt_pruned<C: Connection>(
     db: &Surreal<C>,
     schema: &ir::Schema,
@@ -484,6 +485,9 @@ pub async fn prompt_pruned<C: Connection>(
     question: &str,
     vector: Option<&[f64]>,
 ) -> Result<String, surrealdb::Error> {
+    if schema.settings.prune.is_none() {
+        return prompt(db, schema, question, vector).await;
+    }
     prompt_by(db, schema, Source::Pruner(pruner), question, vector).await
 }
 
@@ -504,14 +508,7 @@ impl Source<'_> {
         match self {
             Source::Pruner(pruner) => pruner.prompt(db, question, qvec).await,
             Source::Function(function) => {
-                let mut response = db
-                    .query(format!("RETURN {function}($question, $qvec)"))
-                    .bind(("question", question.to_owned()))
-                    .bind(("qvec", qvec.to_vec()))
-                    .await?
-                    .check()?;
-                let text: Option<String> = response.take(0)?;
-                Ok(text.unwrap_or_default())
+                super::module::prompt_function(db, function, question, qvec).await
             }
         }
     }
@@ -547,14 +544,9 @@ async fn prompt_by<C: Connection>(
                 .unwrap_or_else(|_| [String::new(), String::new()])
         }
         Source::Pruner(_) => {
-            let mut response = db
-                .query("RETURN fn::example_context($qvec)")
-                .bind(("qvec", stand_in.clone()))
-                .await?
-                .check()?;
-            let examples: Option<String> = response.take(0)?;
+            let examples = super::module::example_context(db, &stand_in).await?;
             let prompt = source.prompt(db, question, &stand_in).await?;
-            [prompt, examples.unwrap_or_default()]
+            [prompt, examples]
         }
     };
     if examples.is_empty() {

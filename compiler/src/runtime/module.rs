@@ -59,7 +59,7 @@ pub async fn check_drift<M: SchemaModule, C: Connection>(
 }
 
 /// The string a `RETURN fn::...` query gives (empty when it gives none).
-async fn text<C: Connection>(query: Query<'_, C>) -> Result<String, Error> {
+pub(crate) async fn text<C: Connection>(query: Query<'_, C>) -> Result<String, Error> {
     let value: Option<String> = query.await?.check()?.take(0)?;
     Ok(value.unwrap_or_default())
 }
@@ -104,8 +104,18 @@ pub async fn nl2surql_prompt<C: Connection>(
     question: &str,
     qvec: &[f64],
 ) -> Result<String, Error> {
+    prompt_function(db, "fn::nl2surql_prompt", question, qvec).await
+}
+
+/// A prompt function of the schema (`fn::nl2surql_prompt`, `fn::nl2surql_prompt_pruned`) for one question.
+pub(crate) async fn prompt_function<C: Connection>(
+    db: &Surreal<C>,
+    function: &str,
+    question: &str,
+    qvec: &[f64],
+) -> Result<String, Error> {
     text(
-        db.query("RETURN fn::nl2surql_prompt($question, $qvec)")
+        db.query(format!("RETURN {function}($question, $qvec)"))
             .bind(("question", question.to_owned()))
             .bind(("qvec", qvec.to_vec())),
     )

@@ -148,7 +148,6 @@ struct Graph {
 }
 
 /// The greedy fill's state: the tables taken (duplicates as SurrealQL keeps them) and their cost.
-#[derive(Clone)]
 struct Fill<'a> {
     chosen: Vec<&'a str>,
     cost: i64,
@@ -172,8 +171,8 @@ fn decode<T: serde::de::DeserializeOwned>(what: &str, value: surrealdb::types::V
 }
 
 /// `array::distinct`: first occurrences, in order.
-fn distinct<'a>(items: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut out: Vec<&'a str> = Vec::new();
+fn distinct<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
     for item in items {
         if !out.contains(&item) {
             out.push(item);
@@ -354,15 +353,12 @@ impl Pruner {
             fields?.check()?.take(0)?,
         )?;
         // array::distinct(matches + the named things' fields), as fn::pruned_search has it.
-        let mut shown: Vec<(String, String)> = Vec::new();
-        if how.fields {
+        let shown = if how.fields {
             let named = linked.iter().map(|l| (l.tb.clone(), l.field.clone()));
-            for key in matches.into_iter().chain(named) {
-                if !shown.contains(&key) {
-                    shown.push(key);
-                }
-            }
-        }
+            distinct(matches.into_iter().chain(named))
+        } else {
+            Vec::new()
+        };
         Ok(Found {
             ranked: rank.ranked,
             matches: rank.matches,
@@ -373,23 +369,22 @@ impl Pruner {
 
     /// The rest of `fn::pruned_select` once the database has searched.
     fn choose(&self, found: &Found, budget: u32, how: Mechanisms) -> Choice {
-        let name = |n: &str| self.tables.get_key_value(n).map(|(k, _)| k.as_str());
-        let ranked: Vec<&str> = found.ranked.iter().filter_map(|n| name(n)).collect();
-        let valued = distinct(found.linked.iter().filter_map(|l| name(&l.tb)));
+        let ranked: Vec<&str> = found.ranked.iter().filter_map(|n| self.key(n)).collect();
+        let valued = distinct(found.linked.iter().filter_map(|l| self.key(&l.tb)));
         let mut seeds = distinct(valued.iter().chain(&ranked).copied());
         seeds.truncate(self.settings.seeds + valued.len());
-        let always = self.settings.always.iter().filter_map(|n| name(n));
+        let always = self.settings.always.iter().filter_map(|n| self.key(n));
         let candidates: Vec<&str> = if seeds.is_empty() {
             self.settings
                 .fallback
                 .iter()
-                .filter_map(|n| name(n))
+                .filter_map(|n| self.key(n))
                 .collect()
         } else if how.closure {
             let around = |t: &str, f: fn(&TableFacts) -> &Vec<String>| -> Vec<&str> {
                 self.tables
                     .get(t)
-                    .map(|facts| f(facts).iter().filter_map(|n| name(n)).collect())
+                    .map(|facts| f(facts).iter().filter_map(|n| self.key(n)).collect())
                     .unwrap_or_default()
             };
             let near_seeds: Vec<&str> =
@@ -449,7 +444,7 @@ impl Pruner {
             let links = distinct(
                 fill.chosen
                     .iter()
-                    .flat_map(|t| self.tables[*t].links.iter().filter_map(|n| name(n))),
+                    .flat_map(|t| self.tables[*t].links.iter().filter_map(|n| self.key(n))),
             );
             for link in links {
                 fill = self.grow(fill, link, &ask);
@@ -574,16 +569,7 @@ impl Pruner {
                     .filter(|r| !shown.iter().any(|f| f.name == **r))
                     .map(String::as_str)
                     .collect();
-                let mut out = facts.head.clone();
-                for (_, line) in lines {
-                    out.push('\n');
-                    out.push_str(line);
-                }
-                if let Some(summary) = crate::prune_fields::summary(&rest) {
-                    out.push('\n');
-                    out.push_str(&summary);
-                }
-                out
+                crate::prune_fields::assemble(&facts.head, lines.into_iter().map(|(_, l)| l), &rest)
             })
             .collect();
         blocks.join(crate::prune_fields::SEPARATOR)
@@ -599,14 +585,13 @@ impl Pruner {
     ) -> Result<String> {
         let budget = self.settings.budget;
         if self.fits_whole(budget) {
-            let mut response = db
-                .query("RETURN fn::nl2surql_prompt_pruned($question, $qvec)")
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", qvec.to_vec()))
-                .await?
-                .check()?;
-            let text: Option<String> = response.take(0)?;
-            return Ok(text.unwrap_or_default());
+            return super::module::prompt_function(
+                db,
+                "fn::nl2surql_prompt_pruned",
+                question,
+                qvec,
+            )
+            .await;
         }
         let ranking_vector = self.settings.vector.then_some(qvec);
         let (choice, matches) = self
@@ -617,15 +602,13 @@ impl Pruner {
             schema.push_str(crate::prune::NO_MATCH_NOTE);
         }
         schema.push_str(&self.block(&choice));
-        let mut response = db
-            .query("RETURN fn::pruned_prompt_for($question, $qvec, $tables, $schema)")
-            .bind(("question", question.to_owned()))
-            .bind(("qvec", qvec.to_vec()))
-            .bind(("tables", choice.tables))
-            .bind(("schema", schema))
-            .await?
-            .check()?;
-        let text: Option<String> = response.take(0)?;
-        Ok(text.unwrap_or_default())
+        super::module::text(
+            db.query("RETURN fn::pruned_prompt_for($question, $qvec, $tables, $schema)")
+                .bind(("question", question.to_owned()))
+                .bind(("qvec", qvec.to_vec()))
+                .bind(("tables", choice.tables))
+                .bind(("schema", schema)),
+        )
+        .await
     }
 }
