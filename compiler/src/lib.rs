@@ -96,6 +96,7 @@ pub mod rustgen;
 #[cfg(all(feature = "db", feature = "codegen"))]
 #[doc(hidden)]
 pub mod session;
+#[cfg(any(feature = "front", feature = "validate"))]
 mod suggest;
 #[doc(hidden)]
 pub mod surql;

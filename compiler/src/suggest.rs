@@ -51,6 +51,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// The candidate nearest to `name` (see `nearest`), for candidates of any string type.
+#[cfg(feature = "front")]
 pub fn closest<'a, I, S>(name: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a S>,
@@ -60,6 +61,7 @@ where
 }
 
 /// `"; did you mean `x`?"` for the nearest candidate, or nothing.
+#[cfg(feature = "front")]
 pub fn did_you_mean<'a, I, S>(name: &str, candidates: I) -> String
 where
     I: IntoIterator<Item = &'a S>,

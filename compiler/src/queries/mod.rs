@@ -8,7 +8,8 @@ mod param_checks;
 #[cfg(feature = "codegen")]
 pub mod rust;
 pub mod shape;
-#[cfg(feature = "validate")]
+// Typing needs the validator (a query's types) and the code generator's identifiers.
+#[cfg(all(feature = "codegen", feature = "validate"))]
 pub mod typing;
 
 pub use crate::surql::named::{is_named, parse, FileError, NamedQuery, Returns};
