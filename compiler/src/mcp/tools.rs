@@ -240,11 +240,10 @@ async fn pruned_sections(
         .select(db, question, qvec, budget, pruner.built())
         .await?;
     let block = pruner.block(&choice);
-    let mut response = db
-        .query("RETURN fn::pruned_value_hints($tables)")
-        .bind(("tables", choice.tables))
-        .await?
-        .check()?;
-    let values: Option<String> = response.take(0)?;
-    Ok((block, values.unwrap_or_default()))
+    let values = runtime::module::text(
+        db.query("RETURN fn::pruned_value_hints($tables)")
+            .bind(("tables", choice.tables)),
+    )
+    .await?;
+    Ok((block, values))
 }
