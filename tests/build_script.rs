@@ -70,7 +70,7 @@ fn cargo_build(dir: &Path) -> (bool, String) {
         .unwrap_or_else(|| root().join("target"))
         .join("rerun-probe");
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--offline"])
+        .args(["build"])
         .arg("--target-dir")
         .arg(&target)
         .current_dir(dir)
@@ -205,5 +205,113 @@ fn schema_errors_reach_cargo_as_its_own_errors_and_the_password_warning_can_be_s
     let (ok, stderr) = cargo_build(&dir);
     assert!(ok, "{stderr}");
     assert!(!stderr.contains("SURQLC_AGENT_PASSWORD"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A schema with `prune(...)`: its costs must be exact o200k_base counts wherever it compiles.
+const PRUNING_SCHEMA: &str = "use surqlc::runtime::Link;
+use surqlc_macros::{Schema, Table};
+
+/// The clinic's prompt settings.
+#[derive(Schema)]
+#[surqlc(expose(Owner, Pet, Visit), prune(budget = 120))]
+pub struct Clinic;
+
+/// A person who brings animals to the clinic.
+#[derive(Table)]
+pub struct Owner {
+    /// Full name of the owner.
+    pub name: String,
+    /// The city they live in, e.g. 'Uppsala'.
+    pub city: String,
+}
+
+/// An animal the clinic treats. Its owner: pet.owner.
+#[derive(Table)]
+pub struct Pet {
+    /// The pet's name.
+    pub name: String,
+    /// Kind of animal, e.g. 'cat'.
+    pub species: String,
+    /// Who owns it.
+    pub owner: Link<Owner>,
+}
+
+/// One appointment of a pet with the vet.
+#[derive(Table)]
+pub struct Visit {
+    /// The animal seen.
+    pub pet: Link<Pet>,
+    /// Why it came, in the owner's words.
+    pub reason: String,
+}
+";
+
+/// A build script that writes into `gen/` beside the crate, where the test can read it.
+const GEN_BUILD_RS: &str = r#"
+fn main() {
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("gen");
+    surqlc::Builder::new().schema("schema.rs").out_dir(out).compile_in_build_script();
+}
+"#;
+
+#[test]
+fn a_build_script_writes_the_clis_schema_surql_for_a_pruning_schema_or_refuses_it() {
+    // Without `tokens` (the default features): refused at `prune`, naming the feature, instead
+    // of a schema.surql whose budget is filled from byte counts (a fraction of the tables).
+    let dir = probe_crate_with("prune", GEN_BUILD_RS);
+    std::fs::write(dir.join("schema.rs"), PRUNING_SCHEMA).unwrap();
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(
+        !ok,
+        "prune(...) without `tokens` must fail the build:\n{stderr}"
+    );
+    let line = PRUNING_SCHEMA
+        .lines()
+        .position(|l| l.contains("prune("))
+        .unwrap()
+        + 1;
+    let column = PRUNING_SCHEMA
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .find("prune")
+        .unwrap()
+        + 1;
+    assert!(
+        stderr.contains(&format!("schema.rs:{line}:{column}: prune(...) fills its budget with exact o200k_base token counts")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\"tokens\""),
+        "the error names the feature: {stderr}"
+    );
+    assert!(!dir.join("gen/schema.surql").exists(), "nothing is written");
+
+    // With `tokens`: the very bytes `surqlc build` writes (the CLI's code path, with its features).
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let manifest = manifest.replace(
+        "surqlc = { path = ",
+        "surqlc = { features = [\"tokens\"], path = ",
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    let (ok, stderr) = cargo_build(&dir);
+    assert!(ok, "{stderr}");
+    let from_build_rs = std::fs::read_to_string(dir.join("gen/schema.surql")).unwrap();
+    let cli_out = dir.join("cli");
+    let mut cli = surqlc::Builder::new();
+    cli.cargo_metadata(false)
+        .schema(dir.join("schema.rs"))
+        .out_dir(&cli_out)
+        .types_path("super")
+        // The build script runs without SURQLC_AGENT_PASSWORD (`cargo_build`): no agent either way.
+        .no_agent();
+    cli.compile().expect("the CLI compiles it");
+    let from_cli = std::fs::read_to_string(cli_out.join("schema.surql")).unwrap();
+    assert!(from_build_rs.contains("fn::nl2surql_prompt_pruned"));
+    assert!(
+        from_build_rs == from_cli,
+        "build.rs and the CLI wrote different schema.surql files"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,15 +12,7 @@ fn tree(package: &str, edges: &str) -> Vec<String> {
 fn tree_with(package: &str, edges: &str, extra: &[&str]) -> Vec<String> {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args([
-            "tree",
-            "--offline",
-            "--locked",
-            "--prefix",
-            "none",
-            "-p",
-            package,
-            "-e",
-            edges,
+            "tree", "--locked", "--prefix", "none", "-p", package, "-e", edges,
         ])
         .args(extra)
         .current_dir(root())

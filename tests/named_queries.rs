@@ -277,6 +277,101 @@ fn record_keys_and_options_are_typed() {
     })
 }
 
+/// The rows of `text` run by hand with `bindings`: what the typed function must return.
+async fn by_hand(db: &Db, text: &str, bindings: Vec<(&'static str, Value)>) -> Vec<Value> {
+    let mut query = db.query(text);
+    for b in bindings {
+        query = query.bind(b);
+    }
+    query.await.unwrap().check().unwrap().take(0).unwrap()
+}
+
+#[test]
+fn membership_operators_type_parameters_by_their_contract() {
+    // `x CONTAINS $p` and `$p IN x` take one element of x; `x IN $p` and `x CONTAINSANY $p` a
+    // list. The argument types below are the contract: a `Vec<Status>` where one `Status` is
+    // meant would not compile here (and returned no rows, silently, before the fix).
+    block_on(async {
+        let db = seeded("store", store_db::SCHEMA_SURQL).await;
+        use store_db::queries as q;
+        let one = |v: &str| vec![("status", Value::String(v.into()))];
+
+        let contains = q::customers_with_order_status(&db, Status::Shipped)
+            .await
+            .unwrap();
+        let hand = by_hand(&db, q::CUSTOMERS_WITH_ORDER_STATUS, one("shipped")).await;
+        assert!(
+            !hand.is_empty(),
+            "the seed has customers with a shipped order"
+        );
+        same_rows(
+            &db,
+            q::CUSTOMERS_WITH_ORDER_STATUS,
+            one("shipped"),
+            contains,
+        )
+        .await;
+
+        let inside = q::customers_with_order_status_in(&db, Status::Cancelled)
+            .await
+            .unwrap();
+        same_rows(
+            &db,
+            q::CUSTOMERS_WITH_ORDER_STATUS_IN,
+            one("cancelled"),
+            inside,
+        )
+        .await;
+
+        let tiers = q::customers_of_tiers(&db, vec![Tier::Pro, Tier::Plus])
+            .await
+            .unwrap();
+        assert!(tiers
+            .iter()
+            .all(|r| matches!(r.tier, Tier::Pro | Tier::Plus)));
+        let list = |vs: &[&str]| {
+            Value::Array(
+                vs.iter()
+                    .map(|v| Value::String((*v).into()))
+                    .collect::<Vec<_>>()
+                    .into(),
+            )
+        };
+        same_rows(
+            &db,
+            q::CUSTOMERS_OF_TIERS,
+            vec![("tiers", list(&["pro", "plus"]))],
+            tiers,
+        )
+        .await;
+
+        let any = q::customers_buying_any(&db, vec![Category::Audio])
+            .await
+            .unwrap();
+        same_rows(
+            &db,
+            q::CUSTOMERS_BUYING_ANY,
+            vec![("categories", list(&["audio"]))],
+            any,
+        )
+        .await;
+
+        // `content @@ $words`: the search text is a string.
+        let memory = seeded("memory", memory_db::SCHEMA_SURQL).await;
+        let words = "deploy release";
+        let found = memory_db::queries::files_mentioning(&memory, words)
+            .await
+            .unwrap();
+        same_rows(
+            &memory,
+            memory_db::queries::FILES_MENTIONING,
+            vec![("words", Value::String(words.into()))],
+            found,
+        )
+        .await;
+    })
+}
+
 /// An embedder that puts every question at the same place: the nearest examples are then the pool's
 /// examples at that place.
 struct Fixed;

@@ -267,7 +267,7 @@ fn rustc_probe(cases: Vec<(String, String, PathBuf)>) {
         let start = Instant::now();
         let out =
             std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args([what, "--offline", "--quiet", "--lib"])
+                .args([what, "--quiet", "--lib"])
                 .arg("--target-dir")
                 .arg(&target)
                 .current_dir(&dir)

@@ -340,7 +340,12 @@ impl Builder {
         let mut output = self.generate()?;
         if cargo {
             for w in &output.warnings {
-                let at = format!("{}:{}:{}", w.path.display(), w.line, w.column);
+                // A warning about the whole schema (line 0) names the file alone, as rustc does.
+                let at = if w.line == 0 {
+                    w.path.display().to_string()
+                } else {
+                    format!("{}:{}:{}", w.path.display(), w.line, w.column)
+                };
                 println!("cargo:warning=surqlc: {at}: {}", w.message);
             }
         }
@@ -380,15 +385,6 @@ impl Builder {
             &out_dir.join(format!("{}.rs", self.stem())),
             &output.rust_module,
         )?;
-        if cargo
-            && output.schema.settings.prune.is_some()
-            && crate::prune::CostKind::of_build() == crate::prune::CostKind::UpperBound
-        {
-            println!(
-                "cargo:warning=surqlc: prune(...) costs are {}",
-                crate::prune::CostKind::UpperBound.describe()
-            );
-        }
         if cargo && !self.no_agent && !output.agent_defined {
             // Cargo shows a build script's warnings again on every build that reuses its output,
             // so this stays until it is acted on: set the password, or say no agent is wanted.

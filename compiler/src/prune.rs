@@ -11,10 +11,8 @@
 //! never joins the `;` that ends a block with the `DEFINE` that starts the next, so the sum
 //! of the chosen tables' costs is the count of the pruned block plus at most the one token
 //! of the last separator, which the block does not carry: filling to the budget by this sum
-//! never exceeds it. Without the `tokens` feature the cost is the text's length in UTF-8
-//! bytes, an upper bound (every BPE token covers at least one byte), flagged in
-//! `schema.surql` and warned about by the `Builder`: the budget still holds, but far fewer
-//! tables fit.
+//! never exceeds it. Without the `tokens` feature the front end refuses `prune(...)` (an error at
+//! the attribute naming the feature), so a build script and the CLI write the same bytes.
 
 use crate::ir::{Schema, Table, TableKind};
 use crate::surql::info as render;
@@ -35,34 +33,10 @@ pub const NO_MATCH_NOTE: &str = "-- No table's name or description shares a word
 /// The separator between two tables in the schema block.
 pub const SEPARATOR: &str = crate::prune_fields::SEPARATOR;
 
-/// How the stored token costs were counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CostKind {
-    /// `o200k_base` counts from tiktoken-rs (the `tokens` feature).
-    Exact,
-    /// UTF-8 byte counts: an upper bound on any byte-level BPE count (built without `tokens`).
-    UpperBound,
-}
+/// How the stored token costs were counted, as `schema.surql`'s pruning section says.
+pub const COSTS: &str = "exact o200k_base token counts";
 
-impl CostKind {
-    /// What this build of surqlc counts with.
-    pub fn of_build() -> CostKind {
-        if cfg!(feature = "tokens") {
-            CostKind::Exact
-        } else {
-            CostKind::UpperBound
-        }
-    }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            CostKind::Exact => "exact o200k_base token counts",
-            CostKind::UpperBound => "upper bounds (UTF-8 bytes): surqlc was built without its `tokens` feature, so far fewer tables fit the budget than could; enable `tokens` on the surqlc build-dependency for exact o200k_base counts",
-        }
-    }
-}
-
-/// Tokens in `text` as this build counts them (see [`CostKind`]).
+/// Tokens in `text`: the exact `o200k_base` count (see [`crate::prune_fields::cost`]).
 pub fn cost(text: &str) -> usize {
     crate::prune_fields::cost(text)
 }
@@ -698,7 +672,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         table: DOC_TABLE,
         budget: prune.budget,
         full_tokens: full_block_cost(schema),
-        costs: CostKind::of_build().describe(),
+        costs: COSTS,
         vector: prune.mix == crate::ir::RetrievalMix::FullTextVector,
         dimension: schema.settings.examples.dimension,
         knn_k: k,

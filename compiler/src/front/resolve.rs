@@ -327,6 +327,13 @@ fn settings(
         None => default_hints(&exposed),
         Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h, &exposed),
     };
+    // Pruning fills its budget with exact o200k_base costs; a build of surqlc without them would
+    // write a `schema.surql` that differs from the CLI's in silence (a budget filled from byte
+    // counts shows a fraction of the tables), so it is refused where `prune` is written.
+    #[cfg(not(feature = "tokens"))]
+    if let Some(span) = a.prune {
+        cx.error_at(span, PRUNE_NEEDS_TOKENS);
+    }
     let prune = a.prune.map(|_| {
         let mut always: Vec<String> = Vec::new();
         for p in a.prune_always.iter().flatten() {
@@ -509,3 +516,7 @@ fn warn_of_agent_writes(
         );
     }
 }
+
+/// Why `prune(...)` is refused by a surqlc built without its `tokens` feature.
+#[cfg(not(feature = "tokens"))]
+const PRUNE_NEEDS_TOKENS: &str = "prune(...) fills its budget with exact o200k_base token counts, and this build of surqlc has no `tokens` feature: add \"tokens\" to surqlc's features where it is a dependency (in build.rs's case, [build-dependencies] surqlc = { version = \"0.1\", features = [\"validate\", \"tokens\"] }), so the schema.surql it writes is the one `surqlc build` writes";

@@ -194,8 +194,8 @@ fn untyped_params(
             column,
             snippet: snippet(text, line, t.text.chars().count() + 1),
             message: format!(
-                "in query `{}`: parameter `${}` has no type: compare it with a field, use it as LIMIT, or cast it: `<int> ${}`",
-                query.name, t.text, t.text
+                "in query `{}`: parameter `${}` has no type: compare it with a field, use it as LIMIT, or cast it to the type it stands for: `<string> ${p}`, `<int> ${p}`, `<datetime> ${p}`, ...",
+                query.name, t.text, p = t.text
             ),
             warning: false,
         });

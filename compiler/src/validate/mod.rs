@@ -302,11 +302,15 @@ pub struct Options {
 }
 
 impl Options {
-    /// The schema's own `max_rows`; a missing LIMIT is an error (`surqlc check-query`, few-shot examples).
+    /// The agent's verdict, one for every surface that judges an agent's query (`surqlc
+    /// check-query`, MCP's `check_query` and `run_query`, `ask`, the generated module's `validate`):
+    /// the schema's `max_rows`, a larger LIMIT an error, a missing LIMIT a warning, since the
+    /// runner adds `LIMIT max_rows` to a query without one. A CI check thus refuses exactly what
+    /// the agent's runner refuses.
     pub fn of(schema: &Schema) -> Self {
         Options {
             max_rows: Some(schema.settings.max_rows),
-            adds_limit: false,
+            adds_limit: true,
         }
     }
 
@@ -319,16 +323,22 @@ impl Options {
         }
     }
 
-    /// The agent runner's checks: the schema's `max_rows`, and a missing LIMIT added.
+    /// The agent runner's checks: [`Options::of`] (kept so existing callers compile).
     pub fn for_runner(schema: &Schema) -> Self {
+        Options::of(schema)
+    }
+
+    /// Stricter than the agent's verdict: a missing LIMIT is an error (for a caller that runs
+    /// the query as written, without the runner's LIMIT).
+    pub fn requiring_limit(schema: &Schema) -> Self {
         Options {
-            adds_limit: true,
+            adds_limit: false,
             ..Options::of(schema)
         }
     }
 }
 
-/// Checks `query` (a model's reply: one SELECT, maybe fenced, or `-- cannot answer: ...`) against `schema`, with its `max_rows`.
+/// Checks `query` (a model's reply: one SELECT, maybe fenced, or `-- cannot answer: ...`) against `schema`: the agent's verdict ([`Options::of`]).
 pub fn validate(schema: &Schema, query: &str) -> Report {
     validate_with(schema, query, &Options::of(schema))
 }

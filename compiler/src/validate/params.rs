@@ -1,7 +1,7 @@
-//! Where a query's `$param` is used and the type that use gives it: compared with a field (its type), `LIMIT`/`START` (an integer), an explicit cast (the cast's type, which wins).
+//! Where a query's `$param` is used and the type that use gives it: across an operator from a field (by the operator's contract: one element for `CONTAINS`, a list for `IN`, a string for `@@`, ...), `LIMIT`/`START` (an integer), an explicit cast (the cast's type, which wins).
 
 use super::types::Ty;
-use surrealdb_sql::{Expr, Kind};
+use surrealdb_sql::{BinaryOperator, Expr, Kind};
 
 /// One typed use of a parameter, in the order the resolver met it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +38,79 @@ pub fn is_engine_param(name: &str) -> bool {
             | "token"
             | "access"
     )
+}
+
+/// The type a parameter takes standing on one side of `op` with `other` on the other side
+/// (`param_on_left`: `$p op other`, else `other op $p`), by the operator's contract:
+///
+/// - `=`, `!=`, `<`, ...: the other side's type;
+/// - `other CONTAINS $p`, `$p IN other`, `other ?= $p`: one element of `other` (a string's
+///   substring is a string);
+/// - `$p CONTAINS other`, `other IN $p`, `$p ?= other`: a list of `other`;
+/// - `CONTAINSALL`/`ANY`/`NONE`, `ALLINSIDE`/`ANY`/`NONE` either way: a list of `other`'s elements;
+/// - `other @@ $p` (full-text match, any reference): the search text, a string;
+/// - `datetime + $p`: a duration; `number * $p` and the other arithmetic: a number of its kind.
+///
+/// Anything else (geometry's `OUTSIDE`, `INTERSECTS`) gives no type: a cast must say it.
+pub(crate) fn across(op: &BinaryOperator, other: &Ty, param_on_left: bool) -> Ty {
+    use BinaryOperator as B;
+    if let B::Matches(_) = op {
+        return if param_on_left { Ty::Any } else { Ty::String };
+    }
+    if *other == Ty::Any {
+        return Ty::Any;
+    }
+    let list = |t: Ty| if t == Ty::Any { Ty::Any } else { Ty::array(t) };
+    match op {
+        B::Equal
+        | B::ExactEqual
+        | B::NotEqual
+        | B::LessThan
+        | B::LessThanEqual
+        | B::MoreThan
+        | B::MoreThanEqual => other.clone(),
+        // The element side is the one the array is not on.
+        B::AllEqual | B::AnyEqual | B::Contain | B::NotContain => {
+            if param_on_left {
+                list(other.clone())
+            } else {
+                element_of(other)
+            }
+        }
+        B::Inside | B::NotInside => {
+            if param_on_left {
+                element_of(other)
+            } else {
+                list(other.clone())
+            }
+        }
+        B::ContainAll
+        | B::ContainAny
+        | B::ContainNone
+        | B::AllInside
+        | B::AnyInside
+        | B::NoneInside => list(element_of(other)),
+        // `placed_at + $age`: a duration moves a datetime.
+        B::Add | B::Subtract if *other == Ty::Datetime && !param_on_left => Ty::Duration,
+        // `price * $factor`: a number of the other side's kind.
+        B::Add | B::Subtract | B::Multiply | B::Divide | B::Remainder | B::Power
+            if matches!(other, Ty::Int | Ty::Float | Ty::Decimal | Ty::Number) =>
+        {
+            other.clone()
+        }
+        _ => Ty::Any,
+    }
+}
+
+/// One element of a value the membership operators look into: an array's item (through an
+/// option), a substring of a string (a literal union's substring is any string), else the value.
+fn element_of(ty: &Ty) -> Ty {
+    match ty {
+        Ty::Array(item) => (**item).clone(),
+        Ty::Option(inner) => element_of(inner),
+        Ty::String | Ty::Literal(_) => Ty::String,
+        other => other.clone(),
+    }
 }
 
 /// The type a cast gives, where the validator has one.
@@ -140,5 +213,117 @@ mod tests {
             &typed.iter().find(|(n, _)| n == "tier").unwrap().1,
             Ty::Literal(values) if values.contains(&"pro".to_owned())
         ));
+    }
+
+    #[cfg(feature = "front")]
+    #[test]
+    fn membership_operators_give_an_element_or_a_list() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/store.rs");
+        let file = crate::front::SourceFile::read(&path).unwrap();
+        let schema = crate::front::compile(&[file]).unwrap();
+        let status = Ty::Literal(vec!["pending".into(), "shipped".into(), "cancelled".into()]);
+        let tier = || match &crate::validate::types::Ty::of(
+            &schema
+                .table("customer")
+                .unwrap()
+                .fields
+                .iter()
+                .find(|f| f.name == "tier")
+                .unwrap()
+                .ty,
+        ) {
+            t @ Ty::Literal(_) => t.clone(),
+            other => panic!("{other:?}"),
+        };
+        let cases = [
+            (
+                "SELECT name FROM customer WHERE ->placed->purchase.status CONTAINS $p",
+                status.clone(),
+            ),
+            (
+                "SELECT name FROM customer WHERE $p IN ->placed->purchase.status",
+                status.clone(),
+            ),
+            (
+                "SELECT name FROM customer WHERE ->placed->purchase.status ?= $p",
+                status.clone(),
+            ),
+            (
+                "SELECT name FROM customer WHERE tier IN $p",
+                Ty::array(tier()),
+            ),
+            (
+                "SELECT name FROM customer WHERE tier NOT IN $p",
+                Ty::array(tier()),
+            ),
+            (
+                "SELECT name FROM customer WHERE $p CONTAINS tier",
+                Ty::array(tier()),
+            ),
+            (
+                "SELECT name FROM customer WHERE ->placed->purchase.status CONTAINSANY $p",
+                Ty::array(status.clone()),
+            ),
+            (
+                "SELECT name FROM customer WHERE $p ALLINSIDE ->placed->purchase.status",
+                Ty::array(status.clone()),
+            ),
+            (
+                "SELECT name FROM customer WHERE name CONTAINS $p",
+                Ty::String,
+            ),
+            ("SELECT name FROM customer WHERE tier = $p", tier()),
+            (
+                "SELECT name FROM customer WHERE joined > time::now() - $p",
+                Ty::Duration,
+            ),
+            ("SELECT name FROM customer WHERE joined > $p", Ty::Datetime),
+            (
+                "SELECT name FROM purchase WHERE placed_at + $p > time::now()",
+                Ty::Duration,
+            ),
+        ];
+        for (query, want) in cases {
+            let report = crate::validate::validate_with(
+                &schema,
+                &format!("{query} LIMIT 5"),
+                &crate::validate::Options::for_named_queries(),
+            );
+            let typed = resolved(&report.params);
+            let got = typed
+                .iter()
+                .find(|(n, _)| n == "p")
+                .map(|(_, t)| t.clone())
+                .unwrap_or(Ty::Any);
+            let want = match want {
+                Ty::Literal(mut v) => {
+                    v.sort();
+                    Ty::Literal(v)
+                }
+                Ty::Array(inner) => match *inner {
+                    Ty::Literal(mut v) => {
+                        v.sort();
+                        Ty::array(Ty::Literal(v))
+                    }
+                    t => Ty::array(t),
+                },
+                t => t,
+            };
+            let got = match got {
+                Ty::Literal(mut v) => {
+                    v.sort();
+                    Ty::Literal(v)
+                }
+                Ty::Array(inner) => match *inner {
+                    Ty::Literal(mut v) => {
+                        v.sort();
+                        Ty::array(Ty::Literal(v))
+                    }
+                    t => Ty::array(t),
+                },
+                t => t,
+            };
+            assert_eq!(got, want, "{query}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 use super::{arithmetic, datetime_hint, function_type};
 use super::{Resolver, Scope, Val, COMPARISONS};
 use crate::suggest::nearest;
-use crate::validate::params::{cast_ty, user_param, ParamUse};
+use crate::validate::params::{across, cast_ty, user_param, ParamUse};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::{quoted_values, Class, Compared, RecordRef};
@@ -229,14 +229,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
     ) -> Val {
         let l = self.expr(left, scope);
         let r = self.expr(right, scope);
+        // `field = $param`, `field CONTAINS $param`, `field IN $param`, `price * $param`: the
+        // parameter's type by the operator's contract (`params::across`; `Any` where it has none).
+        if let Some(name) = user_param(right) {
+            self.param_use(name, across(op, &l.ty, false), false);
+        }
+        if let Some(name) = user_param(left) {
+            self.param_use(name, across(op, &r.ty, true), false);
+        }
         if COMPARISONS.contains(op) {
-            // `field = $param`: the parameter takes the field's type.
-            if let Some(name) = user_param(right) {
-                self.param_use(name, l.ty.clone(), false);
-            }
-            if let Some(name) = user_param(left) {
-                self.param_use(name, r.ty.clone(), false);
-            }
             self.compare(&l, op, right);
             self.compare(&r, op, left);
             return Val::of(Ty::Bool);

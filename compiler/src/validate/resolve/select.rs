@@ -215,7 +215,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         span,
                         severity: Severity::Warning,
                         class: Class::Limit,
-                        message: format!("the query had no LIMIT, so the runner added LIMIT {max}"),
+                        message: format!(
+                            "the query has no LIMIT, so the agent's runner adds LIMIT {max}"
+                        ),
                         fix: format!("end queries with LIMIT {max} or less"),
                     });
                 } else {
