@@ -678,3 +678,50 @@ fn a_datetime_compared_with_a_string_says_what_the_engine_does() {
         .message
         .contains("never matches"));
 }
+
+#[test]
+fn a_comparison_with_null_is_the_missing_value_mistake() {
+    // `content = NULL` answers without an error on the engine, but never matches: a missing value
+    // is NONE. The validator refuses it with the NONE spelling; the NONE spellings pass and answer.
+    block_on(async {
+        let memory = schema("memory");
+        let output = builder("memory").generate().unwrap();
+        let conn = loaded(&[
+            &output.schema_surql,
+            &read(root().join("schemas/memory.seed.surql")),
+        ])
+        .await;
+        let count = |rows: serde_json::Value| rows.as_array().map_or(0, Vec::len);
+        let null = "SELECT name FROM file WHERE content = NULL LIMIT 50";
+        let report = validate::validate(&memory, null);
+        assert!(report.has(Class::NullComparison), "{}", report.render(null));
+        let d = &report.diagnostics[0];
+        assert_eq!(&null[d.span.start..d.span.end], "NULL");
+        assert!(d.fix.contains("content = NONE"), "{}", d.fix);
+        assert_eq!(count(surqlc::db::query_json(&conn, null).await.unwrap()), 0);
+        let not_null = "SELECT name FROM file WHERE content != NULL LIMIT 50";
+        let report = validate::validate(&memory, not_null);
+        assert!(report.has(Class::NullComparison), "{}", report.render(not_null));
+        assert!(report.diagnostics[0].message.contains("matches every row"));
+        let all = count(
+            surqlc::db::query_json(&conn, "SELECT name FROM file LIMIT 50")
+                .await
+                .unwrap(),
+        );
+        assert_eq!(
+            count(surqlc::db::query_json(&conn, not_null).await.unwrap()),
+            all
+        );
+        let mut folders = None;
+        for right in [
+            "SELECT name FROM file WHERE content = NONE LIMIT 50",
+            "SELECT name FROM file WHERE content IS NONE LIMIT 50",
+        ] {
+            let report = validate::validate(&memory, right);
+            assert!(report.diagnostics.is_empty(), "{}", report.render(right));
+            let n = count(surqlc::db::query_json(&conn, right).await.unwrap());
+            assert!(n > 0, "{right}");
+            assert_eq!(*folders.get_or_insert(n), n);
+        }
+    })
+}

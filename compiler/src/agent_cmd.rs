@@ -117,7 +117,11 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
             serde_json::to_string_pretty(&value).unwrap_or_default()
         ));
     } else {
-        out(&answer_text(&answer));
+        out(&answer_text(&answer, run.attempts));
+        // The text already ends with the verdict: exit 1 without saying it again on stderr.
+        if answer.status != Status::Answered {
+            return Err(Failure::Failed(String::new()));
+        }
     }
     match answer.status {
         Status::Answered => Ok(()),
@@ -133,21 +137,24 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
     }
 }
 
-/// The attempts, then the final query and its rows as a table.
-fn answer_text(answer: &Answer) -> String {
+/// The replies, then the final query and its rows as a table, or why there is none (said once).
+fn answer_text(answer: &Answer, most: u32) -> String {
     let mut text = String::new();
-    let attempts = answer.attempts.len();
     for (n, attempt) in answer.attempts.iter().enumerate() {
+        let declined = attempt.problems.is_empty() && answer.status == Status::CannotAnswer;
         let verdict = if !attempt.problems.is_empty() {
             "refused, sent back to the model"
-        } else if answer.status == Status::CannotAnswer {
-            "the model cannot answer"
+        } else if declined {
+            "the model declined"
         } else {
             "accepted"
         };
-        text += &format!("-- attempt {}/{attempts}: {verdict}\n", n + 1);
-        text += attempt.reply.trim();
-        text.push('\n');
+        text += &format!("-- reply {} of at most {most}: {verdict}\n", n + 1);
+        // A declining reply is said once, below.
+        if !declined {
+            text += attempt.reply.trim();
+            text.push('\n');
+        }
         for problem in &attempt.problems {
             text += &format!("   {problem}\n");
         }
@@ -170,7 +177,13 @@ fn answer_text(answer: &Answer) -> String {
                 answer.reason.as_deref().unwrap_or_default()
             );
         }
-        _ => text += "no valid query\n",
+        _ => {
+            text += &format!(
+                "no valid query in {} repl{}\n",
+                answer.attempts.len(),
+                if answer.attempts.len() == 1 { "y" } else { "ies" }
+            )
+        }
     }
     text
 }
@@ -281,7 +294,19 @@ pub async fn eval(
         )));
     }
     let given = match candidates {
-        Some(path) => Some(read_items(path)?),
+        Some(path) => {
+            let items = read_items(path)?;
+            // Several gold answers make sense; several candidates for one question do not.
+            if let Some(item) = items.iter().find(|i| !i.alternatives.is_empty()) {
+                return Err(Failure::BadInput(format!(
+                    "error: {}:{}: a candidate is one query, but `query` is a list of {}",
+                    path.display(),
+                    item.line,
+                    item.alternatives.len() + 1
+                )));
+            }
+            Some(items)
+        }
         None => None,
     };
     let client = match &given {

@@ -660,6 +660,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 timeout: std::time::Duration::from_secs(u64::from(mcp.timeout)),
             };
+            // Listen before loading, so that a client connecting early waits rather than being refused.
+            let transport = surqlc::mcp::Transport::bind(options.http.as_deref()).await?;
+            if let Some(url) = transport.url() {
+                note!("listening at {url}; loading the database (\"serving MCP at\" follows when ready)");
+            }
             let state = surqlc::mcp::start(&output, &password, &options).await?;
             note!(
                 "surqlc mcp: {} on {}, {}",
@@ -670,7 +675,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     None => "stdio",
                 }
             );
-            surqlc::mcp::serve(state, options.http.as_deref()).await?;
+            surqlc::mcp::serve_on(state, transport).await?;
         }
         Command::Prune(args) => prune_cmd::prune(args).await?,
         Command::Diff { input, target } => {
@@ -726,7 +731,10 @@ fn main() -> ExitCode {
     match runtime.block_on(run(cli)) {
         Ok(()) => Exit::Ok.into(),
         Err(failure) => {
-            note!("{failure}");
+            // An empty message: the output already said why (`ask`'s verdict).
+            if !failure.to_string().is_empty() {
+                note!("{failure}");
+            }
             failure.exit().into()
         }
     }

@@ -123,8 +123,8 @@ fn ask_prints_the_query_the_rows_and_the_attempts() {
     let o = surqlc(&args, &with(&env));
     assert_status(&o, 0);
     let text = stdout(&o);
-    assert!(text.contains("-- attempt 1/2: refused"), "{text}");
-    assert!(text.contains("-- attempt 2/2: accepted"), "{text}");
+    assert!(text.contains("-- reply 1 of at most 3: refused"), "{text}");
+    assert!(text.contains("-- reply 2 of at most 3: accepted"), "{text}");
     assert!(text.contains("country | name"), "{text}");
     assert!(text.contains("GB      | Mei Tanaka"), "{text}");
     assert!(text.contains("(2 rows)"), "{text}");
@@ -159,6 +159,18 @@ fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
     assert_status(&o, 1);
     assert_eq!(json(&o)["attempts"].as_array().unwrap().len(), 1);
     assert!(stderr(&o).contains("no stock levels"));
+    // As text, the verdict is said once, on stdout; nothing repeats it on stderr.
+    let url = stand_in(vec![chat(
+        "-- cannot answer: no stock levels in the schema",
+    )]);
+    let env = model_env(&url);
+    let mut args = STORE_ASK.to_vec();
+    args.push("What is in stock?");
+    let o = surqlc(&args, &with(&env));
+    assert_status(&o, 1);
+    let both = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(both.matches("no stock levels").count(), 1, "{both}");
+    assert!(stdout(&o).contains("-- reply 1 of at most 3: the model declined"), "{both}");
 }
 
 #[test]
@@ -458,4 +470,80 @@ fn eval_refuses_a_bad_golden_file_with_its_position() {
     );
     assert_status(&o, 2);
     assert!(stderr(&o).contains("cannot read missing.jsonl"));
+}
+
+#[test]
+fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
+    let dir = std::env::temp_dir().join(format!("surqlc-eval-alt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let golden = dir.join("golden.jsonl");
+    let candidates = dir.join("candidates.jsonl");
+    let line = |question: &str, query: serde_json::Value| {
+        serde_json::json!({"question": question, "query": query}).to_string()
+    };
+    let pro_names = "SELECT name FROM customer WHERE tier = 'pro' LIMIT 50";
+    let pro_tiers = "SELECT name, tier FROM customer WHERE tier = 'pro' LIMIT 50";
+    // Every category has two or more products, so a descending array is another order.
+    let statuses = "SELECT category, array::group(name) AS names FROM product GROUP BY category LIMIT 50";
+    let sorted = "SELECT category, array::sort(array::group(name)) AS names FROM product GROUP BY category LIMIT 50";
+    let reversed = "SELECT category, array::sort::desc(array::group(name)) AS n FROM product GROUP BY category LIMIT 50";
+    std::fs::write(
+        &golden,
+        [
+            line("Who is on the pro tier?", serde_json::json!([pro_names, pro_tiers])),
+            line("Who is on the pro tier, again?", serde_json::json!([pro_names])),
+            line("Which products are in each category?", serde_json::json!(statuses)),
+            line("Which products are in each category, sorted?", serde_json::json!(sorted)),
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        &candidates,
+        [
+            line("Who is on the pro tier?", serde_json::json!(pro_tiers)),
+            line("Who is on the pro tier, again?", serde_json::json!(pro_tiers)),
+            line("Which products are in each category?", serde_json::json!(reversed)),
+            line("Which products are in each category, sorted?", serde_json::json!(reversed)),
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let (golden_arg, candidates_arg) = (
+        golden.to_string_lossy().into_owned(),
+        candidates.to_string_lossy().into_owned(),
+    );
+    let args = [
+        "eval",
+        "schemas/store.rs",
+        "--seed",
+        "schemas/store.seed.surql",
+        "--golden",
+        &golden_arg,
+        "--candidates",
+        &candidates_arg,
+        "--format",
+        "json",
+    ];
+    let o = surqlc(&args, &[]);
+    assert_status(&o, 0);
+    let report = json(&o);
+    let verdicts: Vec<bool> = report["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["correct"].as_bool().unwrap())
+        .collect();
+    // The second gold answer matches; the same candidate against the first alone does not; a
+    // reversed array is right where the gold does not sort it, wrong where it does.
+    assert_eq!(verdicts, [true, false, true, false], "{report:#}");
+    // A list in a candidates file is refused with its position.
+    std::fs::write(&candidates, line("q", serde_json::json!([pro_names, pro_tiers]))).unwrap();
+    let o = surqlc(&args, &[]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains(&format!("{}:1: a candidate is one query", candidates.display())),
+        "{}",
+        stderr(&o)
+    );
 }

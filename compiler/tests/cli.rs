@@ -397,7 +397,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
         "schemas/store.queries/store.surql",
     ]);
     assert_status(&o, 0);
-    assert!(stderr(&o).contains("checked 11 queries"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("checked 15 queries"), "{}", stderr(&o));
     let dir = scratch("named");
     let queries = dir.join("queries");
     std::fs::create_dir_all(&queries).unwrap();
@@ -513,7 +513,7 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
         err.contains("in query `untyped`: parameter `$extra` has no type"),
         "{err}"
     );
-    assert!(err.contains("cast it: `<int> $extra`"), "{err}");
+    assert!(err.contains("cast it to the type it stands for: `<string> $extra`"), "{err}");
     // The typed query's parameters (a field's type, a cast, LIMIT) are not reported.
     assert!(
         !err.contains("$tier") && !err.contains("$since") && !err.contains("$n`"),

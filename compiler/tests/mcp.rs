@@ -754,6 +754,104 @@ fn streamable_http_serves_the_same_tools_and_concurrent_calls() {
     let _ = child.wait();
 }
 
+/// One raw HTTP/1.1 exchange on loopback: the status line's code and the headers (the body, an
+/// event stream that may stay open, is not read).
+fn http_exchange(url: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (host, path) = rest.split_at(rest.find('/').expect("a path"));
+    let mut stream = std::net::TcpStream::connect(host).expect("connects");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request += &format!("{name}: {value}\r\n");
+    }
+    request += "\r\n";
+    request += body;
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("a status line in {head:?}"));
+    (code, head)
+}
+
+#[test]
+fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database_loads() {
+    let (mut child, url) = http_server(&[]);
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let (code, head) = http_exchange(
+        &url,
+        "POST",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+        initialize,
+    );
+    assert_eq!(code, 200, "{head}");
+    let session = head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id").then(|| value.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("a session id in {head}"));
+    // The official SDKs treat anything but 200 or 204 as a failed termination.
+    let (code, head) = http_exchange(&url, "DELETE", &[("Mcp-Session-Id", &session)], "");
+    assert!(code == 200 || code == 204, "{head}");
+    let _ = child.kill();
+    let _ = child.wait();
+
+    // The address is bound, and said, before the database is loaded: an early client waits.
+    let mut child = std::process::Command::new(binary())
+        .args([STORE, &["--http", "127.0.0.1:0"][..]].concat())
+        .current_dir(root())
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the surqlc binary starts");
+    use std::io::{BufRead, BufReader};
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines
+        .by_ref()
+        .map(|l| l.expect("stderr reads"))
+        .find(|l| l.starts_with("listening at ") || l.starts_with("serving MCP at "))
+        .expect("a listening line");
+    assert!(first.starts_with("listening at http://127.0.0.1:"), "{first}");
+    let early = first["listening at ".len()..]
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let (code, head) = http_exchange(
+        &early,
+        "POST",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+        initialize,
+    );
+    assert_eq!(code, 200, "{head}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 /// The README's `mcpServers` snippet: its `args`, as written.
 fn readme_snippet_args() -> Vec<String> {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");

@@ -64,7 +64,7 @@ fn an_untyped_parameter_is_refused_with_the_cast_that_types_it() {
         "untyped",
         "-- name: named :many\nSELECT name FROM customer WHERE $flag LIMIT 5;\n",
         "2:33",
-        "parameter `$flag` has no type: compare it with a field, use it as LIMIT, or cast it: `<int> $flag`",
+        "parameter `$flag` has no type: compare it with a field, use it as LIMIT, or cast it to the bool a condition needs: `<bool> $flag`",
     );
 }
 

@@ -178,11 +178,47 @@ async fn report_drift(output: &Output, target: &Target) {
     }
 }
 
+/// Where `surqlc mcp` answers: stdin/stdout, or a TCP listener bound before the database loads,
+/// so that a client connecting early waits in the listener's queue instead of being refused.
+pub enum Transport {
+    Stdio,
+    Http(tokio::net::TcpListener),
+}
+
+impl Transport {
+    /// Binds `http`'s address (stdio when `None`); an address that cannot be bound is bad input.
+    pub async fn bind(http: Option<&str>) -> Result<Transport, Failure> {
+        let Some(addr) = http else {
+            return Ok(Transport::Stdio);
+        };
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| Failure::BadInput(format!("error: cannot listen on {addr}: {e}")))?;
+        Ok(Transport::Http(listener))
+    }
+
+    /// `http://ADDR/mcp` for a listener (the port the system chose for `:0`), `None` on stdio.
+    pub fn url(&self) -> Option<String> {
+        match self {
+            Transport::Stdio => None,
+            Transport::Http(listener) => listener
+                .local_addr()
+                .ok()
+                .map(|a| format!("http://{a}/mcp")),
+        }
+    }
+}
+
 /// Serves `state` on stdio until the client closes it, or on streamable HTTP at `ADDR/mcp`.
 pub async fn serve(state: State, http: Option<&str>) -> Result<(), Failure> {
+    serve_on(state, Transport::bind(http).await?).await
+}
+
+/// Serves `state` on a transport bound earlier ([`Transport::bind`]).
+pub async fn serve_on(state: State, transport: Transport) -> Result<(), Failure> {
     let server = Server::new(state);
-    match http {
-        None => server::serve_stdio(server).await,
-        Some(addr) => server::serve_http(server, addr).await,
+    match transport {
+        Transport::Stdio => server::serve_stdio(server).await,
+        Transport::Http(listener) => server::serve_http(server, listener).await,
     }
 }

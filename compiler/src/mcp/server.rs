@@ -174,8 +174,12 @@ pub(super) async fn serve_stdio(server: Server) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Serves streamable HTTP at `http://ADDR/mcp`, saying the address it bound on stderr.
-pub(super) async fn serve_http(server: Server, addr: &str) -> Result<(), Failure> {
+/// Serves streamable HTTP at `/mcp` on `listener`, saying `serving MCP at URL` on stderr once the
+/// tools are ready.
+pub(super) async fn serve_http(
+    server: Server,
+    listener: tokio::net::TcpListener,
+) -> Result<(), Failure> {
     use rmcp::transport::streamable_http_server::{
         session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
     };
@@ -184,15 +188,28 @@ pub(super) async fn serve_http(server: Server, addr: &str) -> Result<(), Failure
         Default::default(),
         StreamableHttpServerConfig::default(),
     );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| Failure::BadInput(format!("error: cannot listen on {addr}: {e}")))?;
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(session_closed_is_ok));
     let bound = listener
         .local_addr()
-        .map_err(|e| Failure::Failed(format!("error: cannot listen on {addr}: {e}")))?;
+        .map_err(|e| Failure::Failed(format!("error: cannot read the listening address: {e}")))?;
     eprintln!("serving MCP at http://{bound}/mcp");
     axum::serve(listener, router)
         .await
         .map_err(|e| Failure::Failed(format!("error: the MCP HTTP server stopped: {e}")))
+}
+
+/// A closed session (`DELETE /mcp`) is answered `200 OK`: rmcp says `202 Accepted`, which the
+/// Python SDK logs as a failed termination (the spec's clients expect 200 or 204).
+async fn session_closed_is_ok(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::OK;
+    }
+    response
 }

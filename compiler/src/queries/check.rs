@@ -194,13 +194,32 @@ fn untyped_params(
             column,
             snippet: snippet(text, line, t.text.chars().count() + 1),
             message: format!(
-                "in query `{}`: parameter `${}` has no type: compare it with a field, use it as LIMIT, or cast it to the type it stands for: `<string> ${p}`, `<int> ${p}`, `<datetime> ${p}`, ...",
-                query.name, t.text, p = t.text
+                "in query `{}`: parameter `${}` has no type: compare it with a field, use it as LIMIT, or cast it {}",
+                query.name,
+                t.text,
+                cast_hint(&tokens, i)
             ),
             warning: false,
         });
     }
     out
+}
+
+/// The cast to suggest for the untyped parameter at `tokens[i]`: a condition (after WHERE, AND,
+/// OR, NOT or `!`) needs a bool; elsewhere the position does not say, so the common ones.
+fn cast_hint(tokens: &[crate::surql::scan::Token], i: usize) -> String {
+    let p = &tokens[i].text;
+    let condition = i.checked_sub(1).and_then(|j| tokens.get(j)).is_some_and(|prev| {
+        ["where", "and", "or", "not"].iter().any(|w| prev.is_word(w))
+            || prev.is_punct("!")
+            || prev.is_punct("&&")
+            || prev.is_punct("||")
+    });
+    if condition {
+        format!("to the bool a condition needs: `<bool> ${p}`")
+    } else {
+        format!("to the type it stands for: `<string> ${p}`, `<int> ${p}`, `<datetime> ${p}`, ...")
+    }
 }
 
 /// Without the `validate` feature (SurrealDB's parser), queries are read but not checked.
@@ -248,7 +267,7 @@ mod tests {
             .unwrap();
         let names: Vec<&str> = output.queries.iter().map(|q| q.name.as_str()).collect();
         assert_eq!(names[0], "revenue_by_category");
-        assert_eq!(names.len(), 11);
+        assert_eq!(names.len(), 15);
         assert!(output.inputs.contains(&queries.join("store.surql")));
     }
 }

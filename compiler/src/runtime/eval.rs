@@ -1,8 +1,14 @@
-//! Execution accuracy as BIRD and Spider measure it: a candidate is right when, run as the agent, its rows equal the gold query's as multisets of rows (field names ignored), in order when the gold query has `ORDER BY`.
+//! Execution accuracy as BIRD and Spider measure it: a candidate is right when, run as the agent, its rows equal one gold query's as multisets of rows (field names ignored), in order when the gold query has `ORDER BY`.
 //!
 //! SurrealDB returns a row as an object whose fields come back sorted by name, so the position of
 //! a column says nothing; a row is compared as the multiset of its values. `SELECT VALUE x` and
 //! `SELECT x` therefore agree, and so do two queries that name their columns differently.
+//! An array inside a row (`->owns->pet.name`) is compared as a multiset too, unless the gold
+//! query orders arrays itself (`array::sort...`, `.sort()`, an `ORDER BY` in a subquery).
+//! Integers compare exactly, other numbers with a relative tolerance of 1e-9 (as the Spider and
+//! BIRD evaluators do with floats). One row holding an array and the same values as several rows
+//! are different answers: `SELECT VALUE ->owns->pet.name FROM ONLY owner:1` is not
+//! `SELECT VALUE name FROM pet WHERE ...`.
 
 use super::ask::{Answer, Status};
 use super::{run_validated, to_json, Agent, Outcome};
@@ -11,18 +17,69 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use surrealdb::Connection;
 
-/// One line of a golden or candidates file: `{"question": ..., "query": ...}`.
+/// One line of a golden or candidates file: `{"question": ..., "query": ...}`. In a golden file
+/// `"query"` may be a list of queries, each a right answer (the first is `query`, the rest
+/// `alternatives`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "ItemLine")]
 pub struct Item {
     pub question: String,
     pub query: String,
+    /// Further right answers: the candidate is right when it matches any of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
     /// The 1-based line it was read from (0 when not read from a file).
     #[serde(skip)]
     pub line: usize,
 }
 
-/// Reads JSON lines of `{"question", "query"}`; blank lines and lines starting with `//` are skipped.
-/// An error names the line and column: `LINE:COL: message`.
+impl Item {
+    /// The gold queries: `query`, then the alternatives.
+    pub fn queries(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.query.as_str()).chain(self.alternatives.iter().map(String::as_str))
+    }
+}
+
+/// `"query"` as written: one query or a list.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Deserialize)]
+struct ItemLine {
+    question: String,
+    query: OneOrMany,
+    #[serde(default)]
+    alternatives: Vec<String>,
+}
+
+impl TryFrom<ItemLine> for Item {
+    type Error = String;
+
+    fn try_from(line: ItemLine) -> Result<Self, String> {
+        let mut queries = match line.query {
+            OneOrMany::One(q) => vec![q],
+            OneOrMany::Many(qs) => qs,
+        };
+        queries.extend(line.alternatives);
+        if queries.is_empty() {
+            return Err("`query` is an empty list: give at least one query".to_owned());
+        }
+        let query = queries.remove(0);
+        Ok(Item {
+            question: line.question,
+            query,
+            alternatives: queries,
+            line: 0,
+        })
+    }
+}
+
+/// Reads JSON lines of `{"question", "query"}` (`"query"` a string or a list of strings); blank
+/// lines and lines starting with `//` are skipped. An error names the line and column: `LINE:COL: message`.
 pub fn read_jsonl(text: &str) -> Result<Vec<Item>, String> {
     let mut items = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -33,7 +90,7 @@ pub fn read_jsonl(text: &str) -> Result<Vec<Item>, String> {
         let mut item: Item = serde_json::from_str(trimmed).map_err(|e| {
             let column = line.len() - line.trim_start().len() + e.column();
             format!(
-                "{}:{column}: expected {{\"question\": \"...\", \"query\": \"...\"}}: {e}",
+                "{}:{column}: expected {{\"question\": \"...\", \"query\": \"...\" or [\"...\", ...]}}: {e}",
                 n + 1
             )
         })?;
@@ -46,52 +103,163 @@ pub fn read_jsonl(text: &str) -> Result<Vec<Item>, String> {
     Ok(items)
 }
 
-/// Whether `query`'s top-level `SELECT` has an `ORDER BY` (read with SurrealDB's parser; a reply
-/// that does not parse is not ordered).
-pub fn is_ordered(query: &str) -> bool {
+/// What a gold query puts in order: its rows (a top-level `ORDER BY`) and the arrays in its rows
+/// (a sorting function or method, or an `ORDER BY` in a subquery).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Order {
+    pub rows: bool,
+    pub arrays: bool,
+}
+
+/// What `query` orders (read with SurrealDB's parser; a reply that does not parse orders nothing).
+pub fn order_of(query: &str) -> Order {
     use surrealdb_sql::{Expr, TopLevelExpr};
     let text = crate::validate::reply::strip_fence(query);
-    match surrealdb_syn::parse(text) {
-        Ok(ast) => ast
-            .expressions
-            .iter()
-            .any(|e| matches!(e, TopLevelExpr::Expr(Expr::Select(s)) if s.order.is_some())),
-        Err(_) => false,
+    let Ok(ast) = surrealdb_syn::parse(text) else {
+        return Order::default();
+    };
+    let rows = ast
+        .expressions
+        .iter()
+        .any(|e| matches!(e, TopLevelExpr::Expr(Expr::Select(s)) if s.order.is_some()));
+    // The parser keeps no positions, so the sorting words are read from the tokens (strings and
+    // comments are not words): every `ORDER` beyond the top level's, and any `sort...` called
+    // after `::` or `.`.
+    let tokens = crate::surql::scan::code(text);
+    let orders = tokens.iter().filter(|t| t.is_word("ORDER")).count();
+    let sorts = tokens.windows(2).any(|w| {
+        (w[0].is_punct("::") || w[0].is_punct("."))
+            && w[1].kind == crate::surql::scan::Kind::Ident
+            && w[1].text.to_ascii_lowercase().starts_with("sort")
+    });
+    Order {
+        rows,
+        arrays: sorts || orders > usize::from(rows),
     }
 }
 
+/// Whether `query`'s top-level `SELECT` has an `ORDER BY`.
+pub fn is_ordered(query: &str) -> bool {
+    order_of(query).rows
+}
+
 /// Whether two results hold the same rows: each row as the multiset of its values, the rows as a
-/// multiset, or as a sequence when `ordered`.
+/// multiset, or as a sequence when `ordered`; arrays inside rows as multisets.
 pub fn same_rows(
     gold: &[serde_json::Value],
     candidate: &[serde_json::Value],
     ordered: bool,
 ) -> bool {
+    same_rows_in(
+        gold,
+        candidate,
+        Order {
+            rows: ordered,
+            arrays: false,
+        },
+    )
+}
+
+/// [`same_rows`] with what the gold query orders ([`order_of`]).
+pub fn same_rows_in(
+    gold: &[serde_json::Value],
+    candidate: &[serde_json::Value],
+    order: Order,
+) -> bool {
     if gold.len() != candidate.len() {
         return false;
     }
-    let mut gold: Vec<Vec<String>> = gold.iter().map(row_key).collect();
-    let mut candidate: Vec<Vec<String>> = candidate.iter().map(row_key).collect();
-    if !ordered {
-        gold.sort();
-        candidate.sort();
-    }
-    gold == candidate
-}
-
-/// A row's values, each in a canonical spelling, sorted: the field names are dropped.
-fn row_key(row: &serde_json::Value) -> Vec<String> {
-    let mut values: Vec<String> = match row {
-        serde_json::Value::Object(fields) => fields.values().map(canonical).collect(),
-        other => vec![canonical(other)],
+    let row_eq = |a: &serde_json::Value, b: &serde_json::Value| {
+        same_multiset(&row_values(a), &row_values(b), |x, y| {
+            same_value(x, y, order.arrays)
+        })
     };
-    values.sort();
-    values
+    if order.rows {
+        return gold.iter().zip(candidate).all(|(a, b)| row_eq(a, b));
+    }
+    // The common case first: the same rows spelled the same way.
+    let mut g: Vec<String> = gold.iter().map(|r| row_key(r, order.arrays)).collect();
+    let mut c: Vec<String> = candidate.iter().map(|r| row_key(r, order.arrays)).collect();
+    g.sort();
+    c.sort();
+    g == c || same_multiset(gold, candidate, row_eq)
 }
 
-/// A value's spelling for comparison: numbers equal as numbers (`3`, `3.0` and `3.0dec` agree, to
-/// 12 significant digits), nested objects by sorted key.
-fn canonical(value: &serde_json::Value) -> String {
+/// A row's values: the field names are dropped.
+fn row_values(row: &serde_json::Value) -> Vec<&serde_json::Value> {
+    match row {
+        serde_json::Value::Object(fields) => fields.values().collect(),
+        other => vec![other],
+    }
+}
+
+/// Whether `b` is a permutation of `a` under `eq` (matched greedily: `eq` is an equality up to a
+/// tolerance, so it has no hashable key).
+fn same_multiset<T>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(|x| {
+        match (0..b.len()).find(|&i| !used[i] && eq(x, &b[i])) {
+            Some(i) => {
+                used[i] = true;
+                true
+            }
+            None => false,
+        }
+    })
+}
+
+/// Two values as an answer compares them: numbers by [`same_number`], arrays as multisets unless
+/// `ordered_arrays`, objects key by key.
+fn same_value(a: &serde_json::Value, b: &serde_json::Value, ordered_arrays: bool) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => same_number(x, y),
+        (Value::Array(x), Value::Array(y)) if ordered_arrays => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y, true))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            same_multiset(x, y, |x, y| same_value(x, y, false))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w, ordered_arrays)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Integers exactly; otherwise as floats within a relative 1e-9 (`3` and `3.0` agree).
+fn same_number(x: &serde_json::Number, y: &serde_json::Number) -> bool {
+    if let (Some(a), Some(b)) = (x.as_i64(), y.as_i64()) {
+        return a == b;
+    }
+    if let (Some(a), Some(b)) = (x.as_u64(), y.as_u64()) {
+        return a == b;
+    }
+    match (x.as_f64(), y.as_f64()) {
+        (Some(a), Some(b)) => a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()),
+        _ => false,
+    }
+}
+
+/// A row's values, each in a canonical spelling, sorted: the fast path's key.
+fn row_key(row: &serde_json::Value, ordered_arrays: bool) -> String {
+    let mut values: Vec<String> = row_values(row)
+        .into_iter()
+        .map(|v| canonical(v, ordered_arrays))
+        .collect();
+    values.sort();
+    values.join("\u{1f}")
+}
+
+/// A value's exact spelling for the fast path (numbers as numbers: `3` and `3.0` agree; arrays
+/// sorted unless ordered; objects by sorted key). Equal spellings are equal values; values equal
+/// only within the tolerance are found by the slow path.
+fn canonical(value: &serde_json::Value, ordered_arrays: bool) -> String {
     use serde_json::Value;
     match value {
         Value::Number(n) => match (n.as_i64(), n.as_f64()) {
@@ -99,17 +267,19 @@ fn canonical(value: &serde_json::Value) -> String {
             (None, Some(f)) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e15 => {
                 format!("{}", f as i64)
             }
-            (None, Some(f)) => format!("{f:.11e}"),
             _ => n.to_string(),
         },
         Value::Array(items) => {
-            let inner: Vec<String> = items.iter().map(canonical).collect();
+            let mut inner: Vec<String> = items.iter().map(|v| canonical(v, ordered_arrays)).collect();
+            if !ordered_arrays {
+                inner.sort();
+            }
             format!("[{}]", inner.join(","))
         }
         Value::Object(fields) => {
             let mut inner: Vec<String> = fields
                 .iter()
-                .map(|(k, v)| format!("{k:?}:{}", canonical(v)))
+                .map(|(k, v)| format!("{k:?}:{}", canonical(v, ordered_arrays)))
                 .collect();
             inner.sort();
             format!("{{{}}}", inner.join(","))
@@ -221,7 +391,8 @@ pub async fn gold_rows<C: Connection>(
     }
 }
 
-/// Judges one question: the gold query and the candidate both run as the agent.
+/// Judges one question: the gold queries and the candidate all run as the agent; the candidate is
+/// right when its rows match any gold query's (the first gold query's rows explain a miss).
 pub async fn judge<C: Connection>(
     agent: &Agent<C>,
     schema: &ir::Schema,
@@ -229,7 +400,11 @@ pub async fn judge<C: Connection>(
     gold: &Item,
     candidate: Candidate,
 ) -> Result<QuestionResult, EvalError> {
-    let gold_rows = gold_rows(agent, schema, timeout, &gold.query).await?;
+    let mut golds = Vec::new();
+    for query in gold.queries() {
+        golds.push((gold_rows(agent, schema, timeout, query).await?, order_of(query)));
+    }
+    let (gold_rows, order) = (&golds[0].0, golds[0].1);
     let mut result = QuestionResult {
         question: gold.question.clone(),
         correct: false,
@@ -291,10 +466,21 @@ pub async fn judge<C: Connection>(
         }
     };
     result.candidate_rows = Some(rows.len());
-    let ordered = is_ordered(&gold.query);
-    if same_rows(&gold_rows, &rows, ordered) {
+    if golds
+        .iter()
+        .any(|(gold_rows, order)| same_rows_in(gold_rows, &rows, *order))
+    {
         result.correct = true;
-    } else if ordered && same_rows(&gold_rows, &rows, false) {
+    } else if order.rows
+        && same_rows_in(
+            gold_rows,
+            &rows,
+            Order {
+                rows: false,
+                ..order
+            },
+        )
+    {
         result.reason = Some("wrong result: the gold rows, in another order".to_owned());
     } else if rows.len() == gold_rows.len() {
         result.reason = Some(format!(
@@ -366,6 +552,71 @@ mod tests {
             &[json!(1), json!(2), json!(2)],
             false
         ));
+    }
+
+    #[test]
+    fn arrays_in_a_row_are_multisets_unless_the_gold_sorts_them() {
+        let gold = [json!({"owner": "Ann", "pets": ["Rex", "Tom", "Zed"]})];
+        let reversed = [json!({"pets": ["Zed", "Tom", "Rex"], "who": "Ann"})];
+        let order = order_of("SELECT name, ->owns->pet.name AS pets FROM owner LIMIT 5");
+        assert_eq!(order, Order::default());
+        assert!(same_rows_in(&gold, &reversed, order));
+        assert!(same_rows(&gold, &reversed, false));
+        for sorting in [
+            "SELECT name, array::sort(->owns->pet.name) AS pets FROM owner LIMIT 5",
+            "SELECT name, array::sort::desc(->owns->pet.name) AS pets FROM owner LIMIT 5",
+            "SELECT name, ->owns->pet.name.sort() AS pets FROM owner LIMIT 5",
+            "SELECT name, (SELECT VALUE name FROM pet ORDER BY name LIMIT 9) AS pets FROM owner LIMIT 5",
+        ] {
+            let order = order_of(sorting);
+            assert!(order.arrays && !order.rows, "{sorting}");
+            assert!(!same_rows_in(&gold, &reversed, order), "{sorting}");
+            assert!(same_rows_in(&gold, &gold, order), "{sorting}");
+        }
+        // A word in a string is not a sort.
+        assert!(!order_of("SELECT name FROM owner WHERE note = 'array::sort ORDER BY' LIMIT 5").arrays);
+        // Duplicates count inside arrays too.
+        assert!(!same_rows(&[json!([1, 1, 2])], &[json!([1, 2, 2])], false));
+        // One row holding an array is not the same values as several rows.
+        assert!(!same_rows(
+            &[json!({"pets": ["Rex", "Tom"]})],
+            &[json!({"name": "Rex"}), json!({"name": "Tom"})],
+            false
+        ));
+    }
+
+    #[test]
+    fn floats_agree_within_a_relative_tolerance_and_integers_exactly() {
+        assert!(same_rows(&[json!({"avg": 0.1 + 0.2})], &[json!({"a": 0.3})], false));
+        assert!(same_rows(&[json!(1.0e20)], &[json!(1.0000000000001e20)], false));
+        assert!(!same_rows(&[json!(1.0)], &[json!(1.00001)], false));
+        assert!(same_rows(&[json!(3)], &[json!(3.0)], false));
+        assert!(!same_rows(&[json!(9007199254740993_i64)], &[json!(9007199254740992_i64)], false));
+        // The tolerance reaches into arrays and objects, and the rows still pair up as multisets.
+        assert!(same_rows(
+            &[json!({"x": [0.30000000000000004, 2]}), json!({"x": [5, 1]})],
+            &[json!({"y": [1, 5]}), json!({"y": [2, 0.3]})],
+            false
+        ));
+    }
+
+    #[test]
+    fn a_golden_query_may_be_a_list_of_right_answers() {
+        let items = read_jsonl(
+            "{\"question\": \"q\", \"query\": [\"SELECT 1\", \"SELECT 2\"]}\n{\"question\": \"r\", \"query\": \"SELECT 3\"}\n",
+        )
+        .unwrap();
+        assert_eq!(items[0].query, "SELECT 1");
+        assert_eq!(items[0].alternatives, ["SELECT 2"]);
+        assert_eq!(items[0].queries().collect::<Vec<_>>(), ["SELECT 1", "SELECT 2"]);
+        assert!(items[1].alternatives.is_empty());
+        // Written back, a single query stays a string and the list keeps its alternatives.
+        let json = serde_json::to_string(&items[1]).unwrap();
+        assert_eq!(json, r#"{"question":"r","query":"SELECT 3"}"#);
+        let back: Item = serde_json::from_str(&serde_json::to_string(&items[0]).unwrap()).unwrap();
+        assert_eq!(back.queries().count(), 2);
+        let err = read_jsonl("{\"question\": \"q\", \"query\": []}\n").unwrap_err();
+        assert!(err.starts_with("1:") && err.contains("empty list"), "{err}");
     }
 
     #[test]

@@ -84,6 +84,8 @@ pub enum Class {
     UnknownRecord,
     /// A compared value not present in the data of a value-hinted field (needs the data).
     ValueNotPresent,
+    /// `field = NULL` / `field != NULL` on a declared field: a missing value is NONE, never NULL.
+    NullComparison,
 }
 
 impl Class {
@@ -101,6 +103,7 @@ impl Class {
         Class::Limit,
         Class::UnknownRecord,
         Class::ValueNotPresent,
+        Class::NullComparison,
     ];
 
     pub fn name(self) -> &'static str {
@@ -118,6 +121,7 @@ impl Class {
             Class::Limit => "Limit",
             Class::UnknownRecord => "UnknownRecord",
             Class::ValueNotPresent => "ValueNotPresent",
+            Class::NullComparison => "NullComparison",
         }
     }
 

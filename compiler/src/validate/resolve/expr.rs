@@ -238,6 +238,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.param_use(name, across(op, &r.ty, true), false);
         }
         if COMPARISONS.contains(op) {
+            self.null_comparison(&l, op, right);
+            self.null_comparison(&r, op, left);
             self.compare(&l, op, right);
             self.compare(&r, op, left);
             return Val::of(Ty::Bool);
@@ -253,6 +255,38 @@ impl<'a, 'l> Resolver<'a, 'l> {
             BinaryOperator::NullCoalescing | BinaryOperator::TenaryCondition => l.ty,
             _ => Ty::Any,
         })
+    }
+
+    /// `field = NULL`: a declared field that is missing holds NONE, and no declared type admits
+    /// NULL, so the comparison is the same for every row (the engine answers without an error).
+    fn null_comparison(&mut self, field: &Val, op: &BinaryOperator, other: &Expr) {
+        if !matches!(other, Expr::Literal(Literal::Null)) || field.ty == Ty::Any {
+            return;
+        }
+        let Some((table, name)) = &field.field else {
+            return;
+        };
+        let (outcome, fix) = match op {
+            BinaryOperator::Equal | BinaryOperator::ExactEqual | BinaryOperator::AllEqual | BinaryOperator::AnyEqual => (
+                "never matches",
+                format!("for rows without a {name}, write `{name} = NONE` (or `{name} IS NONE`)"),
+            ),
+            BinaryOperator::NotEqual => (
+                "matches every row",
+                format!("for rows with a {name}, write `{name} != NONE` (or `{name} IS NOT NONE`)"),
+            ),
+            _ => return,
+        };
+        let span = self.loc.word("NULL").or_all(self.loc);
+        self.error(
+            span,
+            Class::NullComparison,
+            format!(
+                "{table}.{name} is {} and is NONE when missing, never NULL, so this comparison {outcome}",
+                field.ty
+            ),
+            fix,
+        );
     }
 
     /// `field op literal`: the literal against the field's type (literal unions, datetimes, numbers).
