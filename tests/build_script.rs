@@ -295,6 +295,8 @@ fn a_build_script_writes_the_clis_schema_surql_for_a_pruning_schema_or_refuses_i
         "surqlc = { features = [\"tokens\"], path = ",
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    // The build script writes to gen/, not OUT_DIR: the binary needs nothing from it.
+    std::fs::write(dir.join("src/main.rs"), "fn main() {}\n").unwrap();
     let (ok, stderr) = cargo_build(&dir);
     assert!(ok, "{stderr}");
     let from_build_rs = std::fs::read_to_string(dir.join("gen/schema.surql")).unwrap();

@@ -374,7 +374,7 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
             Outcome::Rows { rows, warnings } => {
                 assert_eq!(rows.len(), 5);
                 assert_eq!(warnings.len(), 1, "{warnings:?}");
-                assert!(warnings[0].contains("added LIMIT 50"), "{warnings:?}");
+                assert!(warnings[0].contains("adds LIMIT 50"), "{warnings:?}");
             }
             other => panic!("{other:?}"),
         }

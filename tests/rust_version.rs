@@ -126,6 +126,8 @@ fn no_test_asks_cargo_to_stay_offline() {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
+            } else if path.ends_with("tests/rust_version.rs") {
+                // This file names the flag to look for it.
             } else if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(&flag)) {
                 found.push(path.display().to_string());
             }

@@ -267,6 +267,56 @@ pub mod queries {
             )
             .await
     }
+    /// The text of named query `files_mentioning`, sent as written with its parameters bound.
+    pub const FILES_MENTIONING: &str = "SELECT name FROM file WHERE content @@ $words ORDER BY name LIMIT 10";
+    /// One row of query `files_mentioning`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct FilesMentioning {
+        /// `name`
+        pub name: ::std::string::String,
+    }
+    impl ::surqlc::runtime::SurrealValue for FilesMentioning {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "files_mentioning",
+                value,
+            )?;
+            ::std::result::Result::Ok(FilesMentioning {
+                name: reader.field("name")?,
+            })
+        }
+    }
+    /// Which files mention some words?
+    ///
+    /// Named query `files_mentioning` (`:many`): every row. Its text is [`FILES_MENTIONING`]; parameters are bound, never spliced in.
+    pub async fn files_mentioning<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        words: &str,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<FilesMentioning>> {
+        ::surqlc::runtime::named::many::<
+            FilesMentioning,
+            C,
+        >(
+                db,
+                FILES_MENTIONING,
+                ::std::vec![
+                    ("words", ::surqlc::runtime::Value::String(words.to_owned())),
+                ],
+            )
+            .await
+    }
     /// The few-shot examples these queries make: each `-- question:` of a query without parameters, with its text.
     pub const EXAMPLES: &[(&str, &str)] = &[];
     /// Puts [`EXAMPLES`] into the few-shot pool (`query_example`), each question embedded by `embedder`

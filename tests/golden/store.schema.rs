@@ -885,6 +885,204 @@ pub mod queries {
             )
             .await
     }
+    /// The text of named query `customers_with_order_status`, sent as written with its parameters bound.
+    pub const CUSTOMERS_WITH_ORDER_STATUS: &str = "SELECT name FROM customer WHERE ->placed->purchase.status CONTAINS $status ORDER BY name LIMIT 50";
+    /// One row of query `customers_with_order_status`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomersWithOrderStatus {
+        /// `name`
+        pub name: ::std::string::String,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomersWithOrderStatus {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customers_with_order_status",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomersWithOrderStatus {
+                name: reader.field("name")?,
+            })
+        }
+    }
+    /// Which customers have an order in a given state?
+    ///
+    /// Named query `customers_with_order_status` (`:many`): every row. Its text is [`CUSTOMERS_WITH_ORDER_STATUS`]; parameters are bound, never spliced in.
+    pub async fn customers_with_order_status<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        status: crate::store::Status,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomersWithOrderStatus>> {
+        ::surqlc::runtime::named::many::<
+            CustomersWithOrderStatus,
+            C,
+        >(
+                db,
+                CUSTOMERS_WITH_ORDER_STATUS,
+                ::std::vec![
+                    ("status", ::surqlc::runtime::SurrealValue::into_value(status)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `customers_with_order_status_in`, sent as written with its parameters bound.
+    pub const CUSTOMERS_WITH_ORDER_STATUS_IN: &str = "SELECT name FROM customer WHERE $status IN ->placed->purchase.status ORDER BY name LIMIT 50";
+    /// One row of query `customers_with_order_status_in`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomersWithOrderStatusIn {
+        /// `name`
+        pub name: ::std::string::String,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomersWithOrderStatusIn {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customers_with_order_status_in",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomersWithOrderStatusIn {
+                name: reader.field("name")?,
+            })
+        }
+    }
+    /// Named query `customers_with_order_status_in` (`:many`): every row. Its text is [`CUSTOMERS_WITH_ORDER_STATUS_IN`]; parameters are bound, never spliced in.
+    pub async fn customers_with_order_status_in<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        status: crate::store::Status,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomersWithOrderStatusIn>> {
+        ::surqlc::runtime::named::many::<
+            CustomersWithOrderStatusIn,
+            C,
+        >(
+                db,
+                CUSTOMERS_WITH_ORDER_STATUS_IN,
+                ::std::vec![
+                    ("status", ::surqlc::runtime::SurrealValue::into_value(status)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `customers_of_tiers`, sent as written with its parameters bound.
+    pub const CUSTOMERS_OF_TIERS: &str = "SELECT name, tier FROM customer WHERE tier IN $tiers ORDER BY name LIMIT 50";
+    /// One row of query `customers_of_tiers`.
+    pub struct CustomersOfTiers {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `tier`
+        pub tier: crate::store::Tier,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomersOfTiers {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("tier", self.tier);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customers_of_tiers",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomersOfTiers {
+                name: reader.field("name")?,
+                tier: reader.field("tier")?,
+            })
+        }
+    }
+    /// Named query `customers_of_tiers` (`:many`): every row. Its text is [`CUSTOMERS_OF_TIERS`]; parameters are bound, never spliced in.
+    pub async fn customers_of_tiers<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        tiers: ::std::vec::Vec<crate::store::Tier>,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomersOfTiers>> {
+        ::surqlc::runtime::named::many::<
+            CustomersOfTiers,
+            C,
+        >(
+                db,
+                CUSTOMERS_OF_TIERS,
+                ::std::vec![
+                    ("tiers", ::surqlc::runtime::SurrealValue::into_value(tiers)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `customers_buying_any`, sent as written with its parameters bound.
+    pub const CUSTOMERS_BUYING_ANY: &str = "SELECT name FROM customer WHERE ->placed->purchase->contains->product.category CONTAINSANY $categories\nORDER BY name LIMIT 50";
+    /// One row of query `customers_buying_any`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CustomersBuyingAny {
+        /// `name`
+        pub name: ::std::string::String,
+    }
+    impl ::surqlc::runtime::SurrealValue for CustomersBuyingAny {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "customers_buying_any",
+                value,
+            )?;
+            ::std::result::Result::Ok(CustomersBuyingAny {
+                name: reader.field("name")?,
+            })
+        }
+    }
+    /// Named query `customers_buying_any` (`:many`): every row. Its text is [`CUSTOMERS_BUYING_ANY`]; parameters are bound, never spliced in.
+    pub async fn customers_buying_any<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        categories: ::std::vec::Vec<crate::store::Category>,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<CustomersBuyingAny>> {
+        ::surqlc::runtime::named::many::<
+            CustomersBuyingAny,
+            C,
+        >(
+                db,
+                CUSTOMERS_BUYING_ANY,
+                ::std::vec![
+                    ("categories",
+                    ::surqlc::runtime::SurrealValue::into_value(categories)),
+                ],
+            )
+            .await
+    }
     /// The few-shot examples these queries make: each `-- question:` of a query without parameters, with its text.
     pub const EXAMPLES: &[(&str, &str)] = &[
         ("What do products cost on average in each category?", CATEGORY_PRICES),

@@ -48,7 +48,7 @@ TOML
     cp "$root/tests/golden/$s.schema.rs" "$d/src/schema_gen.rs"
     cp "$root/tests/golden/$s.schema.surql" "$d/src/schema.surql"
     printf '#![allow(dead_code)]\npub mod %s;\npub mod schema {\n    include!("schema_gen.rs");\n}\n' "$s" > "$d/src/lib.rs"
-    (cd "$d" && cargo build --offline --lib -v 2>&1 | grep -E "Running .*--crate-name probe_" \
+    (cd "$d" && cargo build --lib -v 2>&1 | grep -E "Running .*--crate-name probe_" \
       | sed -e 's/^ *Running `//' -e 's/`$//' -e 's/-C incremental=[^ ]*//' > rustc.cmd) || true
     [ -s "$d/rustc.cmd" ] || { echo "$d: cargo did not compile the crate (see cargo build there)" >&2; exit 1; }
   done
