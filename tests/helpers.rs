@@ -366,7 +366,7 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
         // A silent failure (an unknown field reads as NULL) is refused with its fix.
         let text = rejected(run("SELECT name, email FROM customer LIMIT 5").await);
         assert!(
-            text.starts_with("error[UnknownField] 1:14 `email`: `customer` has no field `email`"),
+            text.starts_with("error[SQ0102 UnknownField] 1:14 `email`: `customer` has no field `email`"),
             "{text}"
         );
         // No LIMIT: the runner adds the schema's max_rows and says so.
@@ -387,7 +387,7 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
         let text =
             rejected(run("SELECT ->placed->purchase AS orders FROM customer:alice LIMIT 5").await);
         assert!(
-            text.contains("error[UnknownRecord]")
+            text.contains("error[SQ0901 UnknownRecord]")
                 && text.contains("customer:alice")
                 && text.contains("customer:"),
             "{text}"
@@ -409,7 +409,7 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
                 assert!(rows.is_empty());
                 assert_eq!(warnings.len(), 1, "{warnings:?}");
                 assert!(
-                    warnings[0].contains("warning[ValueNotPresent]")
+                    warnings[0].contains("warning[SQ0902 ValueNotPresent]")
                         && warnings[0].contains("the values present are: 'pending', 'shipped'"),
                     "{warnings:?}"
                 );

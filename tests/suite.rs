@@ -21,6 +21,7 @@ mod ask;
 mod audit;
 mod bad_input;
 mod build_script;
+mod catalogue;
 mod dependency_weight;
 mod derive;
 mod did_you_mean;

@@ -357,7 +357,7 @@ fn check_query_exits_as_audit_does() {
     assert_eq!(wrong.status.code(), 1);
     assert!(
         wrong.stdout.starts_with(
-            "query:1:14: error[UnknownField] `email`: `customer` has no field `email`"
+            "query:1:14: error[SQ0102 UnknownField] `email`: `customer` has no field `email`"
         ),
         "{}",
         wrong.stdout

@@ -431,6 +431,44 @@ pub struct Settings {
     pub budget: Budget,
     /// Question-specific pruning of the schema block (`prune(...)`); `None` unless the schema asks for it.
     pub prune: Option<Prune>,
+    /// The validator's levels for this schema's queries (`lints(allow(...), deny(...))`).
+    #[cfg_attr(
+        feature = "ir-serde",
+        serde(default, skip_serializing_if = "Lints::is_empty")
+    )]
+    pub lints: Lints,
+}
+
+/// `lints(allow(SQ0204), warn(SQ0202), deny(SQ0902))`: codes (`crate::codes`) whose diagnostics
+/// are dropped (`allow`), reported as warnings (`warn`) or made errors (`deny`). An error class may
+/// be allowed or made a warning only where the engine does not fail.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Lints {
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub allow: Vec<String>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub warn: Vec<String>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub deny: Vec<String>,
+}
+
+impl Lints {
+    pub fn is_empty(&self) -> bool {
+        self.allow.is_empty() && self.warn.is_empty() && self.deny.is_empty()
+    }
+
+    /// `other`'s levels over these: a code `other` names takes its level from `other`.
+    pub fn override_with(&mut self, other: &Lints) {
+        for (codes, level) in [(&other.allow, 0), (&other.warn, 1), (&other.deny, 2)] {
+            for code in codes {
+                for list in [&mut self.allow, &mut self.warn, &mut self.deny] {
+                    list.retain(|c| !c.eq_ignore_ascii_case(code));
+                }
+                [&mut self.allow, &mut self.warn, &mut self.deny][level].push(code.clone());
+            }
+        }
+    }
 }
 
 /// `prune(budget = N, always(T, ...), mix = "...")`: the prompt carries only the tables a question needs.
@@ -570,6 +608,7 @@ impl Default for Settings {
             compact: false,
             budget: Default::default(),
             prune: None,
+            lints: Lints::default(),
         }
     }
 }

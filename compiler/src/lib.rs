@@ -29,6 +29,10 @@ pub mod runtime;
 #[cfg(feature = "validate")]
 pub mod validate;
 
+/// Every kind of query mistake with its stable code (`SQ0102`): what `validate` reports and
+/// `lints(...)` names. Dependency-free, so the front end checks lint codes without the parser.
+pub mod codes;
+
 #[cfg(feature = "codegen")]
 pub use builder::{Builder, Error};
 #[cfg(feature = "front")]

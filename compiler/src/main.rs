@@ -103,6 +103,8 @@ enum Command {
         endpoint: Option<String>,
         #[command(flatten)]
         server: ServerArgs,
+        #[command(flatten)]
+        lints: LintArgs,
     },
     /// List the definitions a database is missing, has in addition or has changed against the schema (exit 1 if any, 0 if in sync).
     Diff {
@@ -178,6 +180,8 @@ struct McpArgs {
     /// Offer remember_example (stores accepted examples; needs an EDITOR or OWNER: the embedded owner, or --user/--pass on a server).
     #[arg(long)]
     allow_remember: bool,
+    #[command(flatten)]
+    lints: LintArgs,
     /// Most rows in one run_query answer [default: the schema's max_rows].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_rows: Option<u32>,
@@ -272,6 +276,40 @@ struct DbArgs {
     server: ServerArgs,
 }
 
+/// Lint levels on the command line, over the schema's own `lints(...)`.
+#[derive(Args, Clone, Default)]
+struct LintArgs {
+    /// Drop the diagnostics with this code (e.g. SQ0204); an error's code only where the engine does not fail. Repeatable.
+    #[arg(long, value_name = "CODE")]
+    allow: Vec<String>,
+    /// Report the diagnostics with this code as warnings (same rule as --allow). Repeatable.
+    #[arg(long, value_name = "CODE")]
+    warn: Vec<String>,
+    /// Report the diagnostics with this code as errors. Repeatable.
+    #[arg(long, value_name = "CODE")]
+    deny: Vec<String>,
+}
+
+impl LintArgs {
+    /// Adds the flags' levels to `lints` (a flag wins over the schema's level for its code).
+    fn apply(&self, lints: &mut surqlc::ir::Lints) -> Result<(), Failure> {
+        let mut flags = surqlc::ir::Lints::default();
+        for (codes, relaxes, flag, list) in [
+            (&self.allow, true, "allow", &mut flags.allow),
+            (&self.warn, true, "warn", &mut flags.warn),
+            (&self.deny, false, "deny", &mut flags.deny),
+        ] {
+            for code in codes {
+                let class = surqlc::codes::lint_rule(code, relaxes)
+                    .map_err(|why| Failure::BadInput(format!("error: --{flag}: {why}")))?;
+                list.push(class.code().to_owned());
+            }
+        }
+        lints.override_with(&flags);
+        Ok(())
+    }
+}
+
 /// The agent loop's settings.
 #[derive(Args)]
 struct AgentArgs {
@@ -288,6 +326,8 @@ struct AgentArgs {
         value_parser = number
     )]
     vector: Vec<f64>,
+    #[command(flatten)]
+    lints: LintArgs,
 }
 
 #[derive(Args)]
@@ -396,7 +436,8 @@ async fn agent_command(
     let password = agent_cmd::agent_password(&db.endpoint)?;
     let mut b = builder(input);
     b.agent_password(password.clone());
-    let output = b.generate()?;
+    let mut output = b.generate()?;
+    agent.lints.apply(&mut output.schema.settings.lints)?;
     print_warnings(&output.warnings);
     let target = db.server.target(db.endpoint, &output.schema);
     let run = agent_cmd::Run {
@@ -592,8 +633,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             seed,
             endpoint,
             server,
+            lints,
         } => {
-            use surqlc::validate::check::{check_query, split_arguments, Queries};
+            use surqlc::validate::check::{check_query_linted, split_arguments, Queries};
             let (schemas, positional) = split_arguments(&args).map_err(Failure::BadInput)?;
             let queries = match (positional.or(query), file) {
                 (Some(_), Some(_)) => {
@@ -616,14 +658,19 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 (None, None) => None,
             };
             let outcome = match source {
-                None => check_query(&schemas, &queries, json),
+                None => {
+                    let mut levels = surqlc::ir::Lints::default();
+                    lints.apply(&mut levels)?;
+                    check_query_linted(&schemas, &queries, json, &levels)
+                }
                 Some(source) => {
                     let mut b = Builder::new();
                     b.cargo_metadata(false).no_agent();
                     for s in &schemas {
                         b.schema(s);
                     }
-                    let output = b.generate()?;
+                    let mut output = b.generate()?;
+                    lints.apply(&mut output.schema.settings.lints)?;
                     let source = match source {
                         Ok(seed) => session::DataSource::Seed(seed),
                         Err(endpoint) => {
@@ -644,9 +691,10 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Mcp { input, mcp } => {
             let endpoint = mcp.endpoint.unwrap_or_else(|| "mem://".into());
             let password = surqlc::mcp::agent_password(&endpoint)?;
-            let output = builder(&input)
+            let mut output = builder(&input)
                 .agent_password(password.as_str())
                 .generate()?;
+            mcp.lints.apply(&mut output.schema.settings.lints)?;
             print_warnings(&output.warnings);
             let schema = &output.schema;
             let options = surqlc::mcp::Options {

@@ -316,7 +316,7 @@ fn eval_judges_candidates_by_their_rows() {
         reason("List the audio products from cheapest to most expensive."),
         "wrong result: the gold rows, in another order"
     );
-    assert!(reason("How many orders were cancelled?").starts_with("invalid: error[UnknownTable]"));
+    assert!(reason("How many orders were cancelled?").starts_with("invalid: error[SQ0101 UnknownTable]"));
     assert!(reason("What did Sam Carter buy?").starts_with("refused: cannot answer"));
     assert_eq!(
         reason("How much revenue did shipped orders bring in each month?"),
@@ -333,7 +333,7 @@ fn eval_judges_candidates_by_their_rows() {
     assert!(
         misses
             .iter()
-            .any(|(_, r)| r.starts_with("invalid: error[UnknownRecord]")),
+            .any(|(_, r)| r.starts_with("invalid: error[SQ0901 UnknownRecord]")),
         "{misses:?}"
     );
     assert!(

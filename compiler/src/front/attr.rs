@@ -215,6 +215,10 @@ pub struct SchemaAttrs {
     pub prune_mix: Option<Spanned<String>>,
     /// `prune(fields = false)`: pruned tables show every field (field-level pruning off).
     pub prune_fields: Option<bool>,
+    /// `lints(allow(SQ0204, ...), deny(SQ0902, ...))`: the codes as written, with their spans.
+    pub lints_allow: Vec<Spanned<String>>,
+    pub lints_warn: Vec<Spanned<String>>,
+    pub lints_deny: Vec<Spanned<String>>,
 }
 
 fn lit_str(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
@@ -572,6 +576,7 @@ const SCHEMA_SETTINGS: &[&str] = &[
     "prune",
     "max_rows",
     "compact",
+    "lints",
 ];
 
 pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
@@ -675,6 +680,26 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             if meta.input.peek(syn::token::Paren) {
                 prune_attrs(cx, meta, &mut out)?;
             }
+        } else if p.is_ident("lints") {
+            meta.parse_nested_meta(|inner| {
+                let list = if inner.path.is_ident("allow") {
+                    &mut out.lints_allow
+                } else if inner.path.is_ident("warn") {
+                    &mut out.lints_warn
+                } else if inner.path.is_ident("deny") {
+                    &mut out.lints_deny
+                } else {
+                    return Err(unknown(&inner, "lints(...)", "`allow(...)`, `warn(...)` or `deny(...)`", &["allow", "warn", "deny"]));
+                };
+                inner.parse_nested_meta(|code| {
+                    let ident = code.path.get_ident().ok_or_else(|| code.error("expected a code such as SQ0204"))?;
+                    list.push(Spanned {
+                        value: ident.to_string(),
+                        span: ident.span(),
+                    });
+                    Ok(())
+                })
+            })?;
         } else if p.is_ident("max_rows") {
             set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
         } else if p.is_ident("compact") {
@@ -683,7 +708,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `lints(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
         }
         Ok(())
     });

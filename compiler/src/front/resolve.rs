@@ -419,12 +419,26 @@ fn settings(
             table: a.budget_table.as_ref().map(|b| b.value.max(1)),
         },
         prune,
+        lints: ir::Lints {
+            allow: known_lints(&a.lints_allow, false),
+            warn: known_lints(&a.lints_warn, false),
+            deny: known_lints(&a.lints_deny, true),
+        },
     };
     (
         super::ast::schema_name(&schema.ident),
         Some(schema.ident.to_string()),
         settings,
     )
+}
+
+/// The codes of `lints(...)` that name a class (the others were reported by `settings::check`), upper case.
+fn known_lints(codes: &[super::attr::Spanned<String>], deny: bool) -> Vec<String> {
+    codes
+        .iter()
+        .filter_map(|c| super::settings::lint_rule(&c.value, deny).ok())
+        .map(|class| class.code().to_owned())
+        .collect()
 }
 
 fn is_literal(ty: &ir::Type) -> bool {

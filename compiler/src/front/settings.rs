@@ -82,6 +82,13 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
             cx.error_at(d.span, format!("examples(dimension) {why}"));
         }
     }
+    for (codes, deny) in [(&a.lints_allow, false), (&a.lints_warn, false), (&a.lints_deny, true)] {
+        for code in codes {
+            if let Err(why) = lint_rule(&code.value, deny) {
+                cx.error_at(code.span, why);
+            }
+        }
+    }
     if let Some(m) = &a.prune_mix {
         if let Err(why) = mix_rule(&m.value) {
             cx.error_at(m.span, format!("unknown prune(mix) {:?}: {why}", m.value));
@@ -93,4 +100,9 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
 pub(crate) fn mix_rule(value: &str) -> Result<crate::ir::RetrievalMix, String> {
     crate::ir::RetrievalMix::from_name(value)
         .ok_or_else(|| "use \"fulltext\" or \"fulltext+vector\"".into())
+}
+
+/// Why `code` cannot take a lint level ([`crate::codes::lint_rule`]); `deny` never relaxes.
+pub(crate) fn lint_rule(code: &str, deny: bool) -> Result<crate::codes::Class, String> {
+    crate::codes::lint_rule(code, !deny)
 }

@@ -243,11 +243,13 @@ async fn run_prepared<C: Connection>(
     statement: String,
     warnings: Vec<String>,
 ) -> Result<Outcome, surrealdb::Error> {
+    // The engine's refusal goes back in the validator's shape, so a model (and a script) reads
+    // one kind of problem line whoever found it.
     let rejected = |e: surrealdb::Error| {
         if e.is_connection() {
             Err(e)
         } else {
-            Ok(Outcome::Rejected(e.message().to_owned()))
+            Ok(Outcome::Rejected(engine_error(e.message())))
         }
     };
     let mut response = match agent.0.query(statement).await {
@@ -265,6 +267,17 @@ async fn run_prepared<C: Connection>(
         }),
         Err(e) => rejected(e),
     }
+}
+
+/// An engine error as a problem line: `error[SQ9000 EngineError] 1:1: the engine refused the
+/// query: MESSAGE; fix`.
+pub fn engine_error(message: &str) -> String {
+    let class = crate::validate::Class::EngineError;
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!(
+        "error[{} {class}] 1:1: the engine refused the query: {message}; change the part the engine names and keep to the schema's tables and fields",
+        class.code()
+    )
 }
 
 /// What [`prepare_select`] found.

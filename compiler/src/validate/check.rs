@@ -30,6 +30,16 @@ fn bad_input(message: String) -> Outcome {
 
 /// Checks `queries` against the schema in `schemas` (compiled as `surqlc build` does).
 pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcome {
+    check_query_linted(schemas, queries, json, &crate::ir::Lints::default())
+}
+
+/// [`check_query`] with lint levels from the command line over the schema's own.
+pub fn check_query_linted(
+    schemas: &[PathBuf],
+    queries: &Queries,
+    json: bool,
+    lints: &crate::ir::Lints,
+) -> Outcome {
     let mut files = Vec::new();
     for path in schemas {
         match crate::front::SourceFile::read(path) {
@@ -37,10 +47,11 @@ pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcom
             Err(e) => return bad_input(e.to_string()),
         }
     }
-    let schema = match crate::front::compile(&files) {
+    let mut schema = match crate::front::compile(&files) {
         Ok(s) => s,
         Err(e) => return bad_input(e.to_string()),
     };
+    schema.settings.lints.override_with(lints);
     match checked(&schema, queries) {
         Ok(checked) => checked.outcome(json),
         Err(outcome) => outcome,

@@ -115,6 +115,7 @@ pub async fn check<C: Connection>(
         });
     }
     report.finish();
+    report.apply_lints(&schema.settings.lints);
     Ok(())
 }
 

@@ -19,6 +19,7 @@ mod resolve;
 pub(crate) mod scan;
 mod types;
 
+pub use crate::codes::{Class, Engine};
 pub use types::Ty;
 
 use crate::ir::Schema;
@@ -53,87 +54,6 @@ pub enum Severity {
     Error,
     /// The query may be wrong: it runs, and the warning goes back with the rows.
     Warning,
-}
-
-/// What kind of mistake a diagnostic reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Class {
-    /// The text does not parse (and no SQL habit explains why).
-    Syntax,
-    /// Not exactly one SELECT, a write inside it, or its own TIMEOUT.
-    NotOneSelect,
-    /// A table the agent cannot query (unknown or not exposed: the same message).
-    UnknownTable,
-    /// A field the table (or the subquery's rows) does not have.
-    UnknownField,
-    /// A field read after a traversal that landed on another table than the one that has it.
-    WrongTableAfterTraversal,
-    /// A graph step through an edge that does not connect those tables, or in the wrong direction.
-    BadTraversal,
-    /// `[field = x]` (an index) where `[WHERE field = x]` (a filter) was meant.
-    FilterWithoutWhere,
-    /// A compared string that is not one of a literal union's values.
-    ValueNotInUnion,
-    /// A comparison of values of different types (a datetime with a plain string, a number with a string).
-    TypeMismatch,
-    /// A habit from SQL that SurrealQL does not have (DISTINCT, JOIN, COUNT(*), ILIKE, TOP n, ...).
-    SqlHabit,
-    /// A missing, too large or non-numeric LIMIT.
-    Limit,
-    /// A record id written in the query that does not exist (needs the data).
-    UnknownRecord,
-    /// A compared value not present in the data of a value-hinted field (needs the data).
-    ValueNotPresent,
-    /// `field = NULL` / `field != NULL` on a declared field: a missing value is NONE, never NULL.
-    NullComparison,
-}
-
-impl Class {
-    pub const ALL: &'static [Class] = &[
-        Class::Syntax,
-        Class::NotOneSelect,
-        Class::UnknownTable,
-        Class::UnknownField,
-        Class::WrongTableAfterTraversal,
-        Class::BadTraversal,
-        Class::FilterWithoutWhere,
-        Class::ValueNotInUnion,
-        Class::TypeMismatch,
-        Class::SqlHabit,
-        Class::Limit,
-        Class::UnknownRecord,
-        Class::ValueNotPresent,
-        Class::NullComparison,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Syntax => "Syntax",
-            Class::NotOneSelect => "NotOneSelect",
-            Class::UnknownTable => "UnknownTable",
-            Class::UnknownField => "UnknownField",
-            Class::WrongTableAfterTraversal => "WrongTableAfterTraversal",
-            Class::BadTraversal => "BadTraversal",
-            Class::FilterWithoutWhere => "FilterWithoutWhere",
-            Class::ValueNotInUnion => "ValueNotInUnion",
-            Class::TypeMismatch => "TypeMismatch",
-            Class::SqlHabit => "SqlHabit",
-            Class::Limit => "Limit",
-            Class::UnknownRecord => "UnknownRecord",
-            Class::ValueNotPresent => "ValueNotPresent",
-            Class::NullComparison => "NullComparison",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Class> {
-        Class::ALL.iter().copied().find(|c| c.name() == name)
-    }
-}
-
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// One problem in a query.
@@ -229,6 +149,24 @@ impl Report {
         self.diagnostics.iter().any(|d| d.class == class)
     }
 
+    /// Applies the schema's lint levels: `allow`ed codes dropped, `warn` made warnings, `deny`
+    /// made errors (the front end refused levels an error class may not take).
+    pub fn apply_lints(&mut self, lints: &crate::ir::Lints) {
+        if lints.is_empty() {
+            return;
+        }
+        let listed = |list: &[String], c: Class| list.iter().any(|code| code.eq_ignore_ascii_case(c.code()));
+        self.diagnostics.retain(|d| !(listed(&lints.allow, d.class) && (d.class.may_warn() || d.severity == Severity::Warning)));
+        for d in &mut self.diagnostics {
+            if listed(&lints.deny, d.class) {
+                d.severity = Severity::Error;
+            } else if listed(&lints.warn, d.class) && (d.class.may_warn() || d.severity == Severity::Warning) {
+                d.severity = Severity::Warning;
+            }
+        }
+        self.finish();
+    }
+
     /// Sorts errors before warnings, each in text order, and drops exact duplicates.
     pub(crate) fn finish(&mut self) {
         self.diagnostics
@@ -255,6 +193,7 @@ impl Report {
                 let (line, column) = d.span.line_col(query);
                 serde_json::json!({
                     "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                    "code": d.class.code(),
                     "class": d.class.name(),
                     "start": d.span.start,
                     "end": d.span.end,
@@ -289,9 +228,9 @@ pub fn render_one(d: &Diagnostic, query: &str) -> String {
     };
     let text = d.span.text(query);
     if text.is_empty() || text.len() > 80 || text.contains('\n') {
-        format!("{severity}[{}] {line}:{col}: {d}", d.class)
+        format!("{severity}[{} {}] {line}:{col}: {d}", d.class.code(), d.class)
     } else {
-        format!("{severity}[{}] {line}:{col} `{text}`: {d}", d.class)
+        format!("{severity}[{} {}] {line}:{col} `{text}`: {d}", d.class.code(), d.class)
     }
 }
 
@@ -380,6 +319,7 @@ pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Optio
         }
     }
     report.finish();
+    report.apply_lints(&schema.settings.lints);
     report
 }
 

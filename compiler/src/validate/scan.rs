@@ -122,6 +122,30 @@ impl Locator {
         self.take(|_, t| t.kind == Kind::Str && t.text == value)
     }
 
+    /// The first unused punctuation `p` (`*`).
+    pub fn punct(&mut self, p: &str) -> Option<Span> {
+        self.take(|_, t| t.is_punct(p))
+    }
+
+    /// Where an expression the parser printed back (`text`, SurrealQL) was written: the first
+    /// unused run of tokens that spells it (names in any case).
+    pub fn text(&mut self, text: &str) -> Option<Span> {
+        let want = tokens(text);
+        if want.is_empty() {
+            return None;
+        }
+        let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
+        let n = want.len();
+        let i = (0..self.tokens.len().saturating_sub(n - 1)).find(|&i| {
+            !self.used[i] && (0..n).all(|k| same(&self.tokens[i + k], &want[k]))
+        })?;
+        self.used[i] = true;
+        Some(self.shift(Span {
+            start: self.tokens[i].start,
+            end: self.tokens[i + n - 1].end,
+        }))
+    }
+
     /// The first unused keyword `word` (any case).
     pub fn word(&mut self, word: &str) -> Option<Span> {
         self.take(|_, t| t.is_word(word))

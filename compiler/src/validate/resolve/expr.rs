@@ -61,6 +61,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Expr::Binary { left, op, right } => self.binary(left, op, right, scope),
             Expr::FunctionCall(call) => {
                 let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
+                if let Function::Normal(name) = &call.receiver {
+                    self.aggregate_call(name.as_str(), &args, scope);
+                    self.search_call(name.as_str(), scope);
+                }
                 match &call.receiver {
                     Function::Normal(name)
                         if matches!(
@@ -236,6 +240,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         if let Some(name) = user_param(left) {
             self.param_use(name, across(op, &r.ty, true), false);
+        }
+        match op {
+            BinaryOperator::Matches(_) => self.fulltext_match(&l),
+            BinaryOperator::NearestNeighbor(nn) => self.nearest(&l, nn, right),
+            _ => {}
         }
         if COMPARISONS.contains(op) {
             self.null_comparison(&l, op, right);

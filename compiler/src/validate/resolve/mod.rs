@@ -2,6 +2,8 @@
 
 mod expr;
 mod graph;
+mod grouping;
+mod indexes;
 mod paths;
 mod select;
 
@@ -70,6 +72,10 @@ struct Scope<'p> {
     projected: Vec<(String, Ty)>,
     /// Whether the projection includes `*`.
     all: bool,
+    /// While the projections resolve: whether the SELECT groups (`None` elsewhere).
+    grouped: Option<bool>,
+    /// Whether the SELECT's WHERE has a full-text match (`@@`), which `search::*` reads.
+    matches: bool,
     parent: Option<&'p Scope<'p>>,
 }
 
@@ -88,6 +94,8 @@ impl<'p> Scope<'p> {
             origin,
             projected: Vec::new(),
             all: false,
+            grouped: None,
+            matches: false,
             parent,
         }
     }

@@ -26,6 +26,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if origin.traversed {
             scope.origin = origin;
         }
+        scope.grouped = Some(s.group.is_some());
+        scope.matches = s.cond.as_ref().is_some_and(|c| {
+            crate::surql::scan::code(&c.0.to_sql())
+                .iter()
+                .any(|t| t.is_punct("@") || t.text.starts_with('@'))
+        });
         let mut row: Vec<(String, Ty)> = Vec::new();
         let mut value = None::<Ty>;
         match &s.fields {
@@ -53,12 +59,14 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
             }
         }
+        scope.grouped = None;
         scope.projected = row.clone();
+        self.shape(s);
         for omit in &s.omit {
             self.expr(omit, &scope);
         }
         if let Some(cond) = &s.cond {
-            self.expr(&cond.0, &scope);
+            self.condition(&cond.0, &scope);
         }
         if let Some(split) = &s.split {
             for idiom in &split.0 {

@@ -1,0 +1,268 @@
+//! Aggregates and the SELECT's shape: `count()` and other aggregates outside GROUP, what a grouped SELECT may project, `*` under GROUP, duplicate output names, `FROM ONLY` without `LIMIT 1`, conditions that are not booleans.
+
+use super::{Resolver, Scope, Val};
+use crate::surql::scan::{self, Kind};
+use crate::validate::scan::OrAll;
+use crate::validate::types::Ty;
+use crate::validate::{Class, Diagnostic, Severity};
+use surrealdb_sql::{BinaryOperator, Expr, Field, Fields, Literal, SelectStatement};
+use surrealdb_types::ToSql;
+
+/// The functions that fold a group's values into one (SurrealDB 3.3's aggregate functions: the
+/// engine computes them per group under GROUP BY, and over one row's value without it).
+pub(crate) const AGGREGATES: &[&str] = &[
+    "count",
+    "math::sum",
+    "math::mean",
+    "math::min",
+    "math::max",
+    "math::median",
+    "math::mode",
+    "math::product",
+    "math::stddev",
+    "math::variance",
+    "math::spread",
+    "math::interquartile",
+    "math::midhinge",
+    "math::nearestrank",
+    "math::percentile",
+    "math::trimean",
+    "math::bottom",
+    "math::top",
+    "array::group",
+    "array::distinct",
+    "time::min",
+    "time::max",
+];
+
+/// Aggregates whose values must be numbers: over strings they answer 0 or NONE, not an error.
+const NUMERIC_AGGREGATES: &[&str] = &[
+    "math::sum",
+    "math::mean",
+    "math::min",
+    "math::max",
+    "math::median",
+    "math::mode",
+    "math::product",
+    "math::stddev",
+    "math::variance",
+    "math::spread",
+    "math::interquartile",
+    "math::midhinge",
+    "math::trimean",
+];
+
+/// The function names called in `text` (SurrealQL): `math::sum` in `math::sum(x) * 2`.
+fn called_functions(text: &str) -> Vec<String> {
+    let tokens = scan::code(text);
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].kind == Kind::Ident {
+            let mut name = tokens[i].text.clone();
+            let mut j = i + 1;
+            while j + 1 < tokens.len() && tokens[j].is_punct("::") && tokens[j + 1].kind == Kind::Ident {
+                name.push_str("::");
+                name.push_str(&tokens[j + 1].text);
+                j += 2;
+            }
+            if tokens.get(j).is_some_and(|t| t.is_punct("(")) {
+                names.push(name.to_ascii_lowercase());
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    names
+}
+
+/// Whether `expr` folds values: it calls an aggregate somewhere.
+fn aggregates(expr: &Expr) -> bool {
+    called_functions(&expr.to_sql())
+        .iter()
+        .any(|n| AGGREGATES.contains(&n.as_str()))
+}
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    pub(super) fn warning(&mut self, span: crate::validate::Span, class: Class, message: String, fix: String) {
+        self.report.diagnostics.push(Diagnostic {
+            span,
+            severity: Severity::Warning,
+            class,
+            message,
+            fix,
+        });
+    }
+
+    /// An aggregate call, with its arguments resolved: outside GROUP it sees one row's value.
+    pub(super) fn aggregate_call(&mut self, name: &str, args: &[Val], scope: &Scope) {
+        if !AGGREGATES.contains(&name) {
+            return;
+        }
+        let first = args.first().map(|a| &a.ty);
+        let scalar = |t: Option<&Ty>| {
+            t.is_some_and(|t| !matches!(t, Ty::Any | Ty::Array(_) | Ty::Option(_)) && !matches!(t, Ty::Object(_) | Ty::AnyObject))
+        };
+        let head = name.split("::").next().unwrap_or(name).to_owned();
+        if scope.grouped == Some(false) {
+            if name == "count" && (args.is_empty() || scalar(first)) {
+                let span = self.loc.ident("count", &[]).or_all(self.loc);
+                self.error(
+                    span,
+                    Class::CountWithoutGroup,
+                    "count() without GROUP BY or GROUP ALL counts each row once: every row answers 1".into(),
+                    "add GROUP ALL for one total, or GROUP BY a field for a count per value (count(->edge) counts a row's links without GROUP)".into(),
+                );
+                return;
+            }
+            if name != "count" && scalar(first) {
+                let span = self.loc.ident(&head, &[]).or_all(self.loc);
+                let arg = first.map(ToString::to_string).unwrap_or_default();
+                self.error(
+                    span,
+                    Class::AggregateWithoutGroup,
+                    format!("{name}() folds many values, but without GROUP BY or GROUP ALL it gets one row's {arg}, and the engine refuses it"),
+                    format!("add GROUP ALL for one {name}() over all rows, or GROUP BY a field for one per group"),
+                );
+                return;
+            }
+        }
+        if NUMERIC_AGGREGATES.contains(&name) {
+            if let Some(t) = first {
+                let what = match t.element() {
+                    Ty::String | Ty::Literal(_) => Some("strings"),
+                    Ty::Bool => Some("booleans"),
+                    Ty::Record(_) => Some("record links"),
+                    _ => None,
+                };
+                if let Some(what) = what {
+                    let span = self.loc.ident(&head, &[]).or_all(self.loc);
+                    let field = args[0].field.as_ref().map_or_else(|| "the value".to_owned(), |(t, f)| format!("{t}.{f}"));
+                    self.error(
+                        span,
+                        Class::AggregateArgument,
+                        format!("{name}() of {what} ({field} is {t}) answers 0 or NONE without an error"),
+                        format!("give {name}() a number field; count() counts rows, array::group() collects values"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The SELECT's shape, once its projections are resolved: grouping, output names, ONLY.
+    pub(super) fn shape(&mut self, s: &SelectStatement) {
+        if let (Some(group), Fields::Select(fields)) = (&s.group, &s.fields) {
+            let keys: Vec<String> = group.0.iter().map(|g| g.0.to_sql()).collect();
+            for field in fields {
+                match field {
+                    Field::All => {
+                        let span = self.loc.punct("*").or_all(self.loc);
+                        self.error(
+                            span,
+                            Class::AllFieldsUnderGroup,
+                            "`*` in a grouped SELECT: the engine refuses to aggregate every field".into(),
+                            "name the GROUP BY fields and aggregates (count(), math::sum(field), array::group(field))".into(),
+                        );
+                    }
+                    Field::Single(selector) => {
+                        let text = selector.expr.to_sql();
+                        let alias = selector.alias.as_ref().map(ToSql::to_sql);
+                        let keyed = keys.iter().any(|k| *k == text || Some(k) == alias.as_ref());
+                        if keyed || aggregates(&selector.expr) || matches!(selector.expr, Expr::Literal(_)) {
+                            continue;
+                        }
+                        let name = alias.clone().unwrap_or_else(|| text.clone());
+                        let span = self.loc.text(&text).or_all(self.loc);
+                        let by = if keys.is_empty() { "GROUP ALL".to_owned() } else { format!("GROUP BY {}", keys.join(", ")) };
+                        self.error(
+                            span,
+                            Class::UngroupedProjection,
+                            format!("`{text}` is neither a group key nor an aggregate, so under {by} `{name}` is an array of every row's value in the group"),
+                            format!("add it to the GROUP BY, wrap it in an aggregate (math::max({text}), array::group({text})), or leave it out"),
+                        );
+                    }
+                }
+            }
+        }
+        self.duplicate_names(s);
+        self.only_without_limit_one(s);
+    }
+
+    fn duplicate_names(&mut self, s: &SelectStatement) {
+        let Fields::Select(fields) = &s.fields else {
+            return;
+        };
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for field in fields {
+            let Field::Single(selector) = field else { continue };
+            let expr = selector.expr.to_sql();
+            let name = selector.alias.as_ref().map_or_else(|| expr.clone(), ToSql::to_sql);
+            if let Some((_, first)) = seen.iter().find(|(n, e)| *n == name && *e != expr) {
+                let first = first.clone();
+                let span = selector
+                    .alias
+                    .as_ref()
+                    .and_then(|_| self.loc.ident(&name, &["AS"]))
+                    .or_all(self.loc);
+                self.error(
+                    span,
+                    Class::DuplicateAlias,
+                    format!("two projections are named `{name}` ({first} and {expr}): the row keeps only the last"),
+                    format!("give each projection its own name: {expr} AS {name}_2"),
+                );
+            }
+            seen.push((name, expr));
+        }
+    }
+
+    fn only_without_limit_one(&mut self, s: &SelectStatement) {
+        if !s.only {
+            return;
+        }
+        // A record id gives one row; a table (or a traversal from one) many.
+        let many = s.what.iter().any(|w| match w {
+            Expr::Table(_) => true,
+            Expr::Idiom(i) => i.0.len() > 1,
+            _ => false,
+        });
+        let one = matches!(&s.limit, Some(l) if matches!(l.0, Expr::Literal(Literal::Integer(1))));
+        if many && !one {
+            let span = self.loc.word("ONLY").or_all(self.loc);
+            self.error(
+                span,
+                Class::OnlyWithoutLimitOne,
+                "FROM ONLY a table without LIMIT 1: the engine fails (\"Expected a single result output when using the ONLY keyword\")".into(),
+                "add LIMIT 1 to get one row, or drop ONLY to get a list".into(),
+            );
+        }
+    }
+
+    /// A WHERE condition (or an operand of its AND/OR) whose type is known and not a boolean.
+    pub(super) fn condition(&mut self, cond: &Expr, scope: &Scope) {
+        match cond {
+            Expr::Binary {
+                left,
+                op: BinaryOperator::And | BinaryOperator::Or,
+                right,
+            } => {
+                self.condition(left, scope);
+                self.condition(right, scope);
+            }
+            _ => {
+                let v = self.expr(cond, scope);
+                if !matches!(cond, Expr::Idiom(_)) || matches!(v.ty.element(), Ty::Bool | Ty::Any) {
+                    return;
+                }
+                let text = cond.to_sql();
+                let span = self.loc.text(&text).or_all(self.loc);
+                self.warning(
+                    span,
+                    Class::ConditionNotBool,
+                    format!("the condition `{text}` is {}, not a bool: every row where it is set (non-zero, non-empty) matches", v.ty),
+                    format!("compare it: `{text} > 0`, `{text} != NONE`, `{text} = '...'`"),
+                );
+            }
+        }
+    }
+}
