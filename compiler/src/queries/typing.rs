@@ -514,12 +514,13 @@ mod tests {
                 ("price", "::surqlc::runtime::Decimal".to_owned())
             ]
         );
-        let twice =
-            typed(&s, Returns::Many, "SELECT name, tier AS name FROM customer").unwrap_err();
-        assert!(
-            twice[0].message.contains("both be the row's field `name`"),
-            "{twice:?}"
+        // Two projections with one name are the validator's DuplicateAlias (SQ0601) before typing.
+        let twice = crate::validate::validate_with(
+            &s,
+            "SELECT name, tier AS name FROM customer",
+            &crate::validate::Options::for_named_queries(),
         );
+        assert!(twice.has(crate::validate::Class::DuplicateAlias), "{twice:?}");
         // A cast gives the type.
         let cast = typed(
             &s,
