@@ -322,20 +322,6 @@ fn a_file_of_examples_splits_at_blank_lines_and_semicolons_outside_strings() {
 }
 
 #[test]
-#[ignore]
-fn dump_wrong_corpus() {
-    let store = schema("store");
-    for (_, _, query, _) in corpus("store_wrong.surql") {
-        let report = validate::validate(&store, &query);
-        println!(
-            "{}\n{}",
-            query.lines().last().unwrap(),
-            report.render(&query)
-        );
-    }
-}
-
-#[test]
 fn check_query_exits_as_audit_does() {
     use surqlc::validate::check::{check_query, Queries};
     let store = vec![root().join("schemas/store.rs")];
