@@ -7,6 +7,8 @@ Prints "ok" and exits 0 when every check holds.
 
 import asyncio
 import json
+import logging
+import subprocess
 import sys
 
 from mcp import ClientSession, StdioServerParameters
@@ -44,7 +46,52 @@ async def main(binary, root):
             assert "name" in text(checked), text(checked)
             schema = await session.call_tool("schema", {"question": "Who are our customers?"})
             assert text(schema).startswith("SCHEMA\n"), text(schema)
+    await over_http(binary, root)
     print("ok")
+
+
+class Warnings(logging.Handler):
+    """Collects the SDK's warnings (a failed session termination is one)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+async def over_http(binary, root):
+    """Streamable HTTP: the same tools, and closing the session is answered as the SDK expects."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    server = subprocess.Popen(
+        [binary, "mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql", "--http", "127.0.0.1:0"],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = None
+        for line in server.stderr:
+            if line.startswith("serving MCP at "):
+                url = line[len("serving MCP at "):].strip()
+                break
+        assert url, "surqlc said where it serves"
+        warnings = Warnings()
+        logging.getLogger("mcp").addHandler(warnings)
+        async with streamable_http_client(url) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
+                assert json.loads(text(ok))["rows"] == [{"n": 5}], text(ok)
+        assert not [m for m in warnings.messages if "termination" in m], warnings.messages
+    finally:
+        server.kill()
+        server.wait()
 
 
 if __name__ == "__main__":
