@@ -210,6 +210,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 self.param_use(name, Ty::Int, false);
             }
         }
+        if let Some(Expr::Literal(Literal::Integer(n))) = s.start.as_ref().map(|st| &st.0) {
+            if *n < 0 {
+                let span = self.signed_clause("start");
+                self.error(
+                    span,
+                    Class::Limit,
+                    format!("START {n} is negative: the engine refuses it"),
+                    "leave START out, or write START 0 or more".into(),
+                );
+            }
+        }
         let Some(max) = options.max_rows else {
             return;
         };
@@ -239,6 +250,28 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             Some(limit) => match &limit.0 {
                 Expr::Literal(Literal::Integer(n)) if *n >= 0 && (*n as u64) <= u64::from(max) => {}
+                Expr::Literal(Literal::Integer(n)) if *n < 0 => {
+                    let span = self.signed_clause("limit");
+                    self.error(
+                        span,
+                        Class::Limit,
+                        format!("LIMIT {n} is negative: the engine refuses it"),
+                        format!("write LIMIT {max} or a smaller whole number"),
+                    )
+                }
+                Expr::Literal(Literal::Float(_) | Literal::Decimal(_)) => {
+                    let i = self.loc.tokens.iter().position(|t| t.is_word("limit"));
+                    let written = i
+                        .and_then(|i| self.loc.tokens.get(i + 1))
+                        .map_or_else(String::new, |t| t.text.clone());
+                    let span = i.map_or_else(|| self.loc.all(), |i| self.loc.token_span(i, i + 1));
+                    self.error(
+                        span,
+                        Class::Limit,
+                        format!("LIMIT {written} is not a whole number: the engine drops the fraction"),
+                        format!("write LIMIT {max} or a smaller whole number"),
+                    )
+                }
                 Expr::Literal(Literal::Integer(n)) => {
                     let span = self.loc.word_and_next("limit").or_all(self.loc);
                     self.error(
@@ -258,6 +291,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     )
                 }
             },
+        }
+    }
+
+    /// `LIMIT -1` / `START -1`: the keyword, the sign and the number.
+    fn signed_clause(&mut self, word: &str) -> crate::validate::Span {
+        let i = self.loc.tokens.iter().position(|t| t.is_word(word));
+        match i {
+            Some(i) if self.loc.tokens.get(i + 1).is_some_and(|t| t.is_punct("-")) => {
+                self.loc.token_span(i, i + 2)
+            }
+            Some(i) => self.loc.token_span(i, i + 1),
+            None => self.loc.all(),
         }
     }
 }
