@@ -11,6 +11,7 @@
 pub mod check;
 #[cfg(any(feature = "runtime", feature = "db"))]
 pub mod data;
+pub mod functions;
 mod habits;
 pub mod params;
 mod parse_error;
@@ -86,6 +87,8 @@ pub enum Class {
     ValueNotPresent,
     /// `field = NULL` / `field != NULL` on a declared field: a missing value is NONE, never NULL.
     NullComparison,
+    /// A built-in function called with the wrong number of arguments, or an argument of a type it refuses.
+    FunctionArguments,
 }
 
 impl Class {
@@ -104,6 +107,7 @@ impl Class {
         Class::UnknownRecord,
         Class::ValueNotPresent,
         Class::NullComparison,
+        Class::FunctionArguments,
     ];
 
     pub fn name(self) -> &'static str {
@@ -122,6 +126,7 @@ impl Class {
             Class::UnknownRecord => "UnknownRecord",
             Class::ValueNotPresent => "ValueNotPresent",
             Class::NullComparison => "NullComparison",
+            Class::FunctionArguments => "FunctionArguments",
         }
     }
 
