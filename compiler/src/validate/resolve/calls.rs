@@ -52,9 +52,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     i + 1,
                     a_kind(kind),
                     if sig.aggregate {
-                        "the call fails, or under GROUP BY skips every value and answers wrongly"
+                        "the call fails, or under GROUP BY skips every value and answers 0 or NONE"
                     } else {
-                        "the call fails at run time"
+                        "the call fails, or under GROUP BY answers NONE for every row"
                     }
                 ),
                 fix(sig, kind, &arg.ty),
