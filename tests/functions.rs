@@ -319,6 +319,71 @@ fn the_aggregates_are_what_the_engine_folds_under_group_by() {
     }
 }
 
+/// Each FunctionArguments query of the wrong corpus really fails on the store, or answers
+/// wrongly: every computed value NONE, 0 or an array of NONEs.
+#[test]
+fn the_wrong_calls_of_the_corpus_fail_on_the_engine() {
+    let text = read(root().join("tests/corpus/store_wrong.surql"));
+    let queries: Vec<String> = validate::split_queries(&text, false)
+        .into_iter()
+        .filter(|p| p.text.contains("-- expect: FunctionArguments"))
+        .map(|p| p.text)
+        .collect();
+    assert!(
+        queries.len() >= 10,
+        "{} FunctionArguments queries",
+        queries.len()
+    );
+    let outcomes = block_on(async {
+        let schema = builder("store").generate().unwrap().schema_surql;
+        let db = loaded(&[&schema, &read(root().join("schemas/store.seed.surql"))]).await;
+        let mut out = Vec::new();
+        for q in &queries {
+            out.push((
+                q.clone(),
+                surqlc::db::query_json(&db, q)
+                    .await
+                    .map_err(|e| e.to_string()),
+            ));
+        }
+        out
+    });
+    let wrong_answer = |v: &serde_json::Value| {
+        let empty = |x: &serde_json::Value| {
+            x.is_null()
+                || x == &serde_json::json!(0)
+                || x.as_array().is_some_and(|a| a.iter().all(|e| e.is_null()))
+        };
+        v.as_array().is_some_and(|rows| {
+            !rows.is_empty()
+                && rows.iter().all(|row| {
+                    row.as_object().is_some_and(|o| {
+                        // Group keys are strings; what the function computed is empty.
+                        o.values().all(|x| x.is_string() || empty(x))
+                    })
+                })
+        })
+    };
+    let mut failures = Vec::new();
+    for (q, outcome) in &outcomes {
+        let report = validate::validate(&crate::functions::store_schema(), q);
+        assert!(report.has(Class::FunctionArguments), "{q}");
+        match outcome {
+            Err(_) => {}
+            Ok(v) if wrong_answer(v) => {}
+            Ok(v) => failures.push(format!("`{q}` answers {v}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn store_schema() -> surqlc::ir::Schema {
+    surqlc::front::compile(&[
+        surqlc::front::SourceFile::read(root().join("schemas/store.rs")).unwrap(),
+    ])
+    .unwrap()
+}
+
 #[test]
 fn the_table_covers_the_modules_a_select_uses() {
     let mut per_module: BTreeMap<&str, usize> = BTreeMap::new();
@@ -359,7 +424,115 @@ fn the_table_covers_the_modules_a_select_uses() {
     eprintln!("{per_module:?}");
 }
 
+/// The one FunctionArguments diagnostic of `query` on the store: severity, span text and text.
+fn diagnosed(query: &str) -> Option<(validate::Severity, String, String)> {
+    let report = validate::validate(&store_schema(), query);
+    let mut found = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.class == Class::FunctionArguments);
+    let d = found.next()?;
+    assert!(
+        found.next().is_none(),
+        "one diagnostic per call: {}",
+        report.render(query)
+    );
+    Some((d.severity, d.span.text(query).to_owned(), d.to_string()))
+}
+
 #[test]
 fn a_wrong_call_is_one_error_with_the_signature() {
-    let _ = (Kind::Any, Class::FunctionArguments, validate::validate);
+    use validate::Severity::{Error, Warning};
+    let (severity, at, text) =
+        diagnosed("SELECT name, math::round(price, 2) AS p FROM product LIMIT 5").unwrap();
+    assert_eq!((severity, at.as_str()), (Error, "math::round(price, 2)"));
+    assert!(
+        text.starts_with(
+            "math::round takes 1 argument: math::round(number) -> number, but got 2 arguments; "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("math::fixed(number, int)"), "{text}");
+
+    // Too few, with an example of the full call.
+    let (_, at, text) =
+        diagnosed("SELECT name FROM customer WHERE string::starts_with(name) LIMIT 5").unwrap();
+    assert_eq!(at, "string::starts_with(name)");
+    assert!(
+        text.contains(
+            "takes 2 arguments: string::starts_with(string, string) -> bool, but got 1 argument"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("string::starts_with('a', 'a')"), "{text}");
+
+    // The argument's type, its field and the engine's outcome; the span is the call that is wrong.
+    let (severity, at, text) = diagnosed(
+        "SELECT name FROM customer WHERE time::month(joined) = time::month('2024-05-01') LIMIT 5",
+    )
+    .unwrap();
+    assert_eq!(
+        (severity, at.as_str()),
+        (Error, "time::month('2024-05-01')")
+    );
+    assert!(text.contains("argument 1 of time::month is a string, but time::month(datetime?) -> int takes a datetime there"), "{text}");
+    assert!(text.contains("d'2024-01-01T00:00:00Z'"), "{text}");
+    let (_, _, text) =
+        diagnosed("SELECT name FROM product WHERE string::contains(price, '9') LIMIT 5").unwrap();
+    assert!(
+        text.contains("argument 1 of string::contains is product.price, a decimal"),
+        "{text}"
+    );
+
+    // An aggregate over strings: a wrong answer under GROUP BY, so an error too.
+    let (severity, _, text) =
+        diagnosed("SELECT category, math::sum(name) AS s FROM product GROUP BY category LIMIT 5")
+            .unwrap();
+    assert_eq!(severity, Error);
+    assert!(text.contains("answers 0 or NONE"), "{text}");
+
+    // An aggregate's extra argument under GROUP BY is ignored by the engine: a warning.
+    let (severity, _, text) =
+        diagnosed("SELECT count(name, tier) AS n FROM customer GROUP ALL LIMIT 5").unwrap();
+    assert_eq!(severity, Warning);
+    assert!(text.contains("ignores the extra ones"), "{text}");
+    let (severity, _, _) =
+        diagnosed("SELECT math::sum(price, 2) AS n FROM product LIMIT 5").unwrap();
+    assert_eq!(severity, Error);
+
+    // The name in any case, as the parser reads it.
+    let (_, at, _) = diagnosed("SELECT MATH::ABS(name) AS a FROM product LIMIT 5").unwrap();
+    assert_eq!(at, "MATH::ABS(name)");
+
+    // In JSON, with the class name.
+    let query = "SELECT string::len(name, 1) AS n FROM customer LIMIT 5";
+    let json = validate::validate(&store_schema(), query).to_json(query);
+    assert_eq!(json["diagnostics"][0]["class"], "FunctionArguments");
+}
+
+#[test]
+fn what_is_not_known_is_not_flagged() {
+    for query in [
+        // Unknown types: parameters, casts to a kind the table accepts, a subquery's value.
+        "SELECT name FROM customer WHERE string::len($prefix) > 2 LIMIT 5",
+        "SELECT math::abs(<number> name) AS a FROM product LIMIT 5",
+        "SELECT string::len(<string> joined) AS n FROM customer LIMIT 5",
+        // An aggregate given one row's number under GROUP BY.
+        "SELECT category, math::sum(price) AS s, math::stddev(price) AS sd FROM product GROUP BY category LIMIT 5",
+        "SELECT status, time::min(placed_at) AS first FROM purchase GROUP BY status LIMIT 5",
+        "SELECT count() AS n, count(name) AS named FROM customer GROUP ALL LIMIT 5",
+        // Variadic and optional arguments.
+        "SELECT string::concat(name, ' ', tier, '!') AS label FROM customer LIMIT 5",
+        "SELECT string::join(', ', name, tier) AS label FROM customer LIMIT 5",
+        "SELECT string::slice(name, 0, 3) AS s, string::slice(name, 1) AS t FROM customer LIMIT 5",
+        "SELECT time::year() AS now, time::year(joined) AS then FROM customer LIMIT 5",
+        // Numbers for ints (a whole float is accepted), records for objects.
+        "SELECT math::fixed(price, 2) AS p, array::at(->placed->purchase, 0) AS first FROM product LIMIT 5",
+        "SELECT record::id(id) AS key, record::tb(id) AS tb, meta::id(id) AS m FROM customer LIMIT 5",
+        // Methods are left alone; a function outside the table is too.
+        "SELECT name.len() AS n FROM customer LIMIT 5",
+    ] {
+        let report = validate::validate(&store_schema(), query);
+        assert!(!report.has(Class::FunctionArguments), "{query}: {}", report.render(query));
+    }
 }

@@ -61,7 +61,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Expr::Binary { left, op, right } => self.binary(left, op, right, scope),
             Expr::FunctionCall(call) => {
                 let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
-                self.check_call(&call.receiver, &args);
+                self.check_call(call, &args);
                 match &call.receiver {
                     Function::Normal(name)
                         if matches!(
