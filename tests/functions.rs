@@ -143,6 +143,29 @@ async fn outcomes(db: &surqlc::db::Db, statements: &[String]) -> Vec<Option<Stri
     out
 }
 
+/// The `type::is_*` function that tests a result of `kind`, if the kind says something.
+fn is_kind(kind: Kind) -> Option<&'static str> {
+    Some(match kind {
+        Kind::Bool => "type::is_bool",
+        Kind::Int => "type::is_int",
+        Kind::Float => "type::is_float",
+        Kind::Number => "type::is_number",
+        Kind::String => "type::is_string",
+        Kind::Datetime => "type::is_datetime",
+        Kind::Duration => "type::is_duration",
+        Kind::Uuid => "type::is_uuid",
+        Kind::Bytes => "type::is_bytes",
+        Kind::Array | Kind::Numbers | Kind::Datetimes | Kind::Strings | Kind::Vectors => {
+            "type::is_array"
+        }
+        Kind::Object => "type::is_object",
+        Kind::Record => "type::is_record",
+        Kind::Set => "type::is_set",
+        Kind::Geometry => "type::is_geometry",
+        Kind::Any | Kind::Closure => return None,
+    })
+}
+
 /// Values of a known type each, to offer every argument a type it must refuse.
 fn probes() -> Vec<(&'static str, Ty)> {
     vec![
@@ -166,12 +189,17 @@ fn every_signature_is_what_the_engine_accepts_and_refuses() {
         let mut accepted = 0;
         let mut arity_refused = 0;
         let mut type_refused = 0;
+        let mut returned = 0;
         let mut failures = Vec::new();
         for sig in sigs {
             let (args, stmt) = valid_args(sig);
-            // The right call.
+            // The right call, and its result of the declared kind.
             let ok = statement(stmt, sig.name, &args);
             let mut statements = vec![ok.clone()];
+            let returns = is_kind(sig.returns).map(|is| {
+                let call = format!("{}({})", sig.name, args.join(", "));
+                stmt.replace("{}", &format!("{is}({call}) OR {call} IS NONE"))
+            });
             // One argument too many (the last valid argument repeated), one too few.
             let too_many = sig.max().map(|max| {
                 let mut more = args.clone();
@@ -206,6 +234,25 @@ fn every_signature_is_what_the_engine_accepts_and_refuses() {
                     continue;
                 }
             }
+            if let Some(stmt) = &returns {
+                let answer = db.query(stmt.as_str()).await.and_then(|r| r.check());
+                let value = match answer {
+                    Ok(mut r) => r
+                        .take::<surrealdb::types::Value>(0)
+                        .map(|v| v.into_json_value())
+                        .ok(),
+                    Err(_) => None,
+                };
+                match value {
+                    Some(v)
+                        if v.as_array()
+                            .is_some_and(|a| a.iter().all(|x| x == &serde_json::json!(true))) =>
+                    {
+                        returned += 1
+                    }
+                    v => failures.push(format!("{sig}: `{stmt}` answers {v:?}")),
+                }
+            }
             for (what, stmt) in [("too many", &too_many), ("too few", &too_few)] {
                 if let Some(stmt) = stmt {
                     match results.next().flatten() {
@@ -226,9 +273,9 @@ fn every_signature_is_what_the_engine_accepts_and_refuses() {
                 }
             }
         }
-        (accepted, arity_refused, type_refused, failures)
+        (accepted, arity_refused, type_refused, returned, failures)
     });
-    let (accepted, arity_refused, type_refused, failures) = report;
+    let (accepted, arity_refused, type_refused, returned, failures) = report;
     assert!(
         failures.is_empty(),
         "{} disagreements with the engine:\n{}",
@@ -236,7 +283,7 @@ fn every_signature_is_what_the_engine_accepts_and_refuses() {
         failures.join("\n")
     );
     eprintln!(
-        "{} signatures: {accepted} calls accepted, {arity_refused} wrong arities and {type_refused} wrong argument types refused",
+        "{} signatures: {accepted} calls accepted, {returned} results of the declared kind, {arity_refused} wrong arities and {type_refused} wrong argument types refused",
         sigs.len()
     );
     assert_eq!(accepted, sigs.len());
@@ -500,6 +547,15 @@ fn a_wrong_call_is_one_error_with_the_signature() {
         diagnosed("SELECT math::sum(price, 2) AS n FROM product LIMIT 5").unwrap();
     assert_eq!(severity, Error);
 
+    // A nested call's declared result.
+    let (_, at, text) =
+        diagnosed("SELECT string::len(time::now()) AS n FROM customer LIMIT 5").unwrap();
+    assert_eq!(at, "string::len(time::now())");
+    assert!(
+        text.contains("argument 1 of string::len is a datetime"),
+        "{text}"
+    );
+
     // The name in any case, as the parser reads it.
     let (_, at, _) = diagnosed("SELECT MATH::ABS(name) AS a FROM product LIMIT 5").unwrap();
     assert_eq!(at, "MATH::ABS(name)");
@@ -529,6 +585,10 @@ fn what_is_not_known_is_not_flagged() {
         // Numbers for ints (a whole float is accepted), records for objects.
         "SELECT math::fixed(price, 2) AS p, array::at(->placed->purchase, 0) AS first FROM product LIMIT 5",
         "SELECT record::id(id) AS key, record::tb(id) AS tb, meta::id(id) AS m FROM customer LIMIT 5",
+        // A nested call's result is its signature's, not the resolver's guess.
+        "SELECT array::sort(array::group(name)) AS names FROM customer GROUP ALL LIMIT 5",
+        "SELECT math::fixed(string::distance::levenshtein(name, 'x'), 2) AS d FROM customer LIMIT 5",
+        "SELECT math::round(string::similarity::jaro(name, 'Mei') * 100) AS s FROM customer LIMIT 5",
         // Methods are left alone; a function outside the table is too.
         "SELECT name.len() AS n FROM customer LIMIT 5",
     ] {

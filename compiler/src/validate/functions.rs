@@ -97,6 +97,30 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// The type a value of this kind has, for a call's result (`Any` where the kind says little).
+    pub fn ty(self) -> Ty {
+        match self {
+            Kind::Bool => Ty::Bool,
+            Kind::Int => Ty::Int,
+            Kind::Float => Ty::Float,
+            Kind::Number => Ty::Number,
+            Kind::String => Ty::String,
+            Kind::Datetime => Ty::Datetime,
+            Kind::Duration => Ty::Duration,
+            Kind::Uuid => Ty::Uuid,
+            Kind::Bytes => Ty::Bytes,
+            Kind::Array | Kind::Set => Ty::array(Ty::Any),
+            Kind::Numbers => Ty::array(Ty::Number),
+            Kind::Datetimes => Ty::array(Ty::Datetime),
+            Kind::Strings => Ty::array(Ty::String),
+            Kind::Vectors => Ty::array(Ty::array(Ty::Number)),
+            Kind::Object => Ty::AnyObject,
+            Kind::Any | Kind::Record | Kind::Geometry | Kind::Closure => Ty::Any,
+        }
+    }
+}
+
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -343,7 +367,7 @@ mod table {
         f("crypto::bcrypt::compare", &[String, String], 2, None, Bool),
         f("crypto::bcrypt::generate", &[String], 1, None, String),
         f("crypto::blake3", &[String], 1, None, String),
-        f("crypto::joaat", &[String], 1, None, String),
+        f("crypto::joaat", &[String], 1, None, Int),
         f("crypto::md5", &[String], 1, None, String),
         f("crypto::pbkdf2::compare", &[String, String], 2, None, Bool),
         f("crypto::pbkdf2::generate", &[String], 1, None, String),
@@ -755,7 +779,7 @@ mod table {
             &[Numbers, Numbers],
             2,
             None,
-            Float,
+            Number,
         ),
         f("vector::distance::knn", &[Any], 0, Some(Any), Number),
         f(
@@ -770,7 +794,7 @@ mod table {
             &[Numbers, Numbers],
             2,
             None,
-            Float,
+            Number,
         ),
         f(
             "vector::distance::minkowski",
@@ -780,7 +804,7 @@ mod table {
             Float,
         ),
         f("vector::divide", &[Numbers, Numbers], 2, None, Numbers),
-        f("vector::dot", &[Numbers, Numbers], 2, None, Float),
+        f("vector::dot", &[Numbers, Numbers], 2, None, Number),
         f("vector::magnitude", &[Numbers], 1, None, Float),
         f("vector::multiply", &[Numbers, Numbers], 2, None, Numbers),
         f("vector::normalize", &[Numbers], 1, None, Numbers),

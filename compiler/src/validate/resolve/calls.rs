@@ -44,13 +44,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         for (i, arg) in args.iter().enumerate() {
             let Some(kind) = sig.arg(i) else { continue };
-            if fits(kind, &arg.ty, sig.aggregate) {
+            let ty = call
+                .arguments
+                .get(i)
+                .map_or(Ty::Any, |e| argument_type(e, &arg.ty));
+            if fits(kind, &ty, sig.aggregate) {
                 continue;
             }
             let span = call_span(self.loc, name, &call.arguments).unwrap_or_else(|| self.loc.all());
             let what = match &arg.field {
-                Some((table, field)) => format!("{table}.{field}, {}", a(&arg.ty)),
-                None => a(&arg.ty),
+                Some((table, field)) => format!("{table}.{field}, {}", a(&ty)),
+                None => a(&ty),
             };
             self.error(
                 span,
@@ -65,11 +69,26 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         "the call fails, or under GROUP BY answers NONE for every row"
                     }
                 ),
-                fix(sig, kind, &arg.ty),
+                fix(sig, kind, &ty),
             );
             // One message per call: the first argument that cannot be right.
             return;
         }
+    }
+}
+
+/// The type an argument is known to have: a built-in call's result as its signature declares it
+/// (checked on the engine; the resolver's result types are guesses for display), else the
+/// resolver's type.
+fn argument_type(e: &Expr, resolved: &Ty) -> Ty {
+    match e {
+        Expr::FunctionCall(call) => match &call.receiver {
+            Function::Normal(name) => {
+                functions::signature(name).map_or(Ty::Any, |s| s.returns.ty())
+            }
+            _ => Ty::Any,
+        },
+        _ => resolved.clone(),
     }
 }
 
