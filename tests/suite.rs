@@ -29,6 +29,7 @@ mod drift;
 mod ends;
 mod enum_docs;
 mod escape_hatches;
+mod functions;
 mod golden;
 mod golden_sets;
 mod helpers;

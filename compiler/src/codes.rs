@@ -52,6 +52,8 @@ pub enum Class {
     MissingIndex,
     /// A KNN query vector whose dimension is not the index's.
     VectorDimension,
+    /// A built-in function called with the wrong number of arguments, or an argument of a type it refuses.
+    FunctionArguments,
     /// A record id written in the query that does not exist (needs the data).
     UnknownRecord,
     /// A compared value not present in the data of a value-hinted field (needs the data).
@@ -125,6 +127,7 @@ const CATALOGUE: &[Entry] = &[
     e(Class::OnlyWithoutLimitOne, "SQ0602", Engine::Fails, false),
     e(Class::MissingIndex, "SQ0701", Engine::Fails, false),
     e(Class::VectorDimension, "SQ0702", Engine::Fails, false),
+    e(Class::FunctionArguments, "SQ0801", Engine::Fails, false),
     e(Class::UnknownRecord, "SQ0901", Engine::AnswersWrongly, false),
     e(Class::ValueNotPresent, "SQ0902", Engine::Suspicious, true),
     e(Class::EngineError, "SQ9000", Engine::Fails, false),
@@ -155,6 +158,7 @@ impl Class {
         Class::OnlyWithoutLimitOne,
         Class::MissingIndex,
         Class::VectorDimension,
+        Class::FunctionArguments,
         Class::UnknownRecord,
         Class::ValueNotPresent,
         Class::EngineError,
@@ -212,6 +216,7 @@ impl Class {
             Class::OnlyWithoutLimitOne => "OnlyWithoutLimitOne",
             Class::MissingIndex => "MissingIndex",
             Class::VectorDimension => "VectorDimension",
+            Class::FunctionArguments => "FunctionArguments",
             Class::UnknownRecord => "UnknownRecord",
             Class::ValueNotPresent => "ValueNotPresent",
             Class::EngineError => "EngineError",

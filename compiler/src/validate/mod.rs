@@ -11,6 +11,7 @@
 pub mod check;
 #[cfg(any(feature = "runtime", feature = "db"))]
 pub mod data;
+pub mod functions;
 mod habits;
 pub mod params;
 mod parse_error;

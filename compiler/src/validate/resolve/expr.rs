@@ -61,6 +61,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Expr::Binary { left, op, right } => self.binary(left, op, right, scope),
             Expr::FunctionCall(call) => {
                 let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
+                self.check_call(call, &args);
                 if let Function::Normal(name) = &call.receiver {
                     self.aggregate_call(name.as_str(), &args, scope);
                     self.search_call(name.as_str(), scope);

@@ -1,5 +1,6 @@
 //! The walk over SurrealDB's AST: resolves tables, field paths, graph steps and compared literals against the IR, giving every expression a [`Ty`].
 
+mod calls;
 mod expr;
 mod graph;
 mod grouping;
