@@ -204,7 +204,7 @@ pub fn render_schema_surql_with(
     context.insert("preamble", preamble);
     context.insert("compact", &schema.settings.compact);
     // Question-specific pruning: `false` unless the schema sets prune(...).
-    match crate::prune::template_context(schema) {
+    match crate::prune::facts::template_context(schema) {
         Some(prune) => context.insert("prune", &prune),
         None => context.insert("prune", &false),
     }

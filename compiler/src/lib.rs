@@ -56,8 +56,6 @@ pub mod exit;
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
-#[cfg(feature = "db")]
-mod hint_costs;
 #[cfg(feature = "codegen")]
 mod idents;
 #[cfg(feature = "codegen")]
@@ -70,24 +68,6 @@ pub mod mcp;
 mod password;
 #[doc(hidden)]
 pub mod prune;
-#[cfg(all(
-    feature = "db",
-    feature = "tokens",
-    feature = "codegen",
-    feature = "runtime"
-))]
-#[doc(hidden)]
-pub mod prune_eval;
-#[doc(hidden)]
-pub mod prune_fields;
-#[cfg(all(
-    feature = "db",
-    feature = "tokens",
-    feature = "codegen",
-    feature = "runtime"
-))]
-#[doc(hidden)]
-pub mod prune_run;
 pub mod queries;
 /// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
 #[cfg(feature = "codegen")]
@@ -100,7 +80,6 @@ pub mod session;
 mod suggest;
 #[doc(hidden)]
 pub mod surql;
-mod thesaurus;
 #[cfg(feature = "tokens")]
 #[doc(hidden)]
 pub mod tokens;

@@ -155,7 +155,7 @@ impl PruneRun {
             .take(1)
             .map_err(|e| Failure::Failed(format!("error: fn::pruned_select failed: {e}")))?;
         let value = value.into_json_value();
-        let tables = crate::prune_eval::tables_of(&value);
+        let tables = super::prune_eval::tables_of(&value);
         let block = value["block"].as_str().unwrap_or_default();
         Ok(Choice {
             // Not every table shown, and none matched: the fallback chose them.

@@ -1,4 +1,13 @@
 //! `surqlc audit`: what the schema block and the prompt cost in tokens, the budgets, the live check, and the text and JSON reports.
+//!
+//! Beside it, what pruning chooses and costs on a loaded database: [`prune_run`] (`surqlc prune`)
+//! and [`prune_eval`] (recall on labelled questions, for the benches and tests).
+
+mod hint_costs;
+#[cfg(feature = "runtime")]
+pub mod prune_eval;
+#[cfg(feature = "runtime")]
+pub mod prune_run;
 
 use crate::builder::Output;
 use crate::ir::Budget;
@@ -61,7 +70,7 @@ pub struct Report {
     /// One line for each way the block exceeds its budget.
     pub over_budget: Vec<String>,
     /// Each value-hint line on the seed data and its cost (with a question).
-    pub hints: Vec<crate::hint_costs::HintCost>,
+    pub hints: Vec<hint_costs::HintCost>,
     /// What `prune(...)` cannot do at its budget (table groups that do not fit; `crate::prune::warnings`).
     pub prune: Vec<String>,
 }
@@ -176,7 +185,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
                 .map(|(name, text)| Section::of(name, text, encoding))
                 .collect();
             sections.push(Section::of("total", &whole, encoding));
-            hints = crate::hint_costs::hint_costs(&conn, schema, |t| encoding.count(t))
+            hints = hint_costs::hint_costs(&conn, schema, |t| encoding.count(t))
                 .await
                 .map_err(|e| Failure::Failed(format!("error: fn::value_hints failed: {e}")))?;
         }

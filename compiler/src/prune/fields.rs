@@ -11,23 +11,7 @@
 
 use crate::ir::{Schema, Table, TableKind, Type};
 use crate::surql::info as render;
-
-/// The separator between two tables in the schema block ([`crate::prune::SEPARATOR`]).
-pub const SEPARATOR: &str = "\n\n";
-
-/// Tokens in `text` as this build counts them ([`crate::prune::cost`]; here so this module needs nothing of `prune`).
-pub fn cost(text: &str) -> usize {
-    #[cfg(feature = "tokens")]
-    {
-        crate::tokens::Encoding::O200kBase.count(text)
-    }
-    // Never reaches `schema.surql`: the front end refuses `prune(...)` without `tokens`
-    // (`front::resolve`), so this only keeps the module compiling in such a build.
-    #[cfg(not(feature = "tokens"))]
-    {
-        text.len()
-    }
-}
+use super::cost::{cost, SEPARATOR};
 
 /// How many fields, over all tables, the question's words may bring back (the best BM25 matches).
 pub const FIELD_MATCHES: usize = 10;
