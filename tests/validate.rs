@@ -602,7 +602,7 @@ fn an_undeclared_field_of_a_schemaless_table_warns_without_blocking() {
 #[test]
 fn the_default_rules_say_what_the_engine_does_with_group_by_and_order_by() {
     let store = schema("store");
-    let rules = surqlc::emit::render_preamble(&store, &Default::default()).unwrap();
+    let rules = surqlc::codegen::emit::render_preamble(&store, &Default::default()).unwrap();
     let rule = rules.lines().find(|l| l.starts_with("6.")).unwrap();
     assert!(
         rule.contains("ORDER BY may name an alias or any field"),

@@ -17,8 +17,6 @@
 
 // The user's API: `Builder` (build.rs), `runtime` (what an application links), `validate`
 // (the query checker), `ir` (what generated code and the validator read), `drift`, `diagnostic`.
-#[cfg(feature = "codegen")]
-pub mod builder;
 #[cfg(feature = "front")]
 pub mod diagnostic;
 #[cfg(any(feature = "runtime", feature = "db"))]
@@ -30,7 +28,9 @@ pub mod runtime;
 pub mod validate;
 
 #[cfg(feature = "codegen")]
-pub use builder::{Builder, Error};
+pub use codegen::builder::{self, Builder, Error};
+/// Named query files: the application's own queries, read, checked against the schema and typed.
+pub use codegen::queries;
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
 
@@ -38,17 +38,15 @@ pub use diagnostic::{Diagnostic, Diagnostics};
 // end-to-end tests (other crates) reach into them; hidden from the docs and not a stable API.
 #[doc(hidden)]
 pub mod access;
-#[cfg(feature = "codegen")]
-mod agent_define;
 #[cfg(all(feature = "tokens", feature = "db", feature = "codegen"))]
 #[doc(hidden)]
 pub mod audit;
+/// Code generation (`Builder`, `schema.surql`, `schema.rs`); `builder` and `queries` are re-exported above.
+#[doc(hidden)]
+pub mod codegen;
 #[cfg(feature = "db")]
 #[doc(hidden)]
 pub mod db;
-#[cfg(feature = "codegen")]
-#[doc(hidden)]
-pub mod emit;
 /// The CLI's exit status (`Exit`); the binary's, not a stable API.
 #[doc(hidden)]
 pub mod exit;
@@ -56,23 +54,12 @@ pub mod exit;
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
-#[cfg(feature = "codegen")]
-mod idents;
-#[cfg(feature = "codegen")]
-mod index_helpers;
 /// `surqlc mcp`, the MCP server; the binary's, not a stable API.
 #[cfg(feature = "mcp")]
 #[doc(hidden)]
 pub mod mcp;
-#[cfg(feature = "codegen")]
-mod password;
 #[doc(hidden)]
 pub mod prune;
-pub mod queries;
-/// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
-#[cfg(feature = "codegen")]
-#[doc(hidden)]
-pub mod rustgen;
 #[cfg(all(feature = "db", feature = "codegen"))]
 #[doc(hidden)]
 pub mod session;

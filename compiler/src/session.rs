@@ -1,8 +1,8 @@
 //! A database with a compiled schema applied, for the commands that run one (check, prompt, audit): open, load data, ask for the prompt and its sections.
 
-use crate::builder::Output;
+use crate::codegen::builder::Output;
 use crate::db::{self, Db, Target};
-use crate::emit::PromptParts;
+use crate::codegen::emit::PromptParts;
 use crate::exit::Exit;
 use std::fmt;
 use std::path::Path;
@@ -207,7 +207,7 @@ pub struct DiffAgent {
 /// so an agent in the database is reported as extra, unless `expect_agent`, which builds the
 /// agent with a stand-in password and compares it without its hash.
 pub fn agent_for_diff(builder: &mut crate::Builder, expect_agent: bool) -> DiffAgent {
-    let have_password = crate::password::agent_password(None).is_some();
+    let have_password = crate::codegen::password::agent_password(None).is_some();
     if have_password {
         DiffAgent {
             expected: true,
@@ -243,7 +243,7 @@ pub fn unexpected_agent_note(
     (extra && !agent.expected).then(|| {
         format!(
             "note: without {} the schema defines no agent, so the database's agent `{user}` is listed as extra; set it (as when the schema was built), or pass --expect-agent, to compare the agent instead",
-            crate::password::AGENT_PASSWORD_ENV
+            crate::codegen::password::AGENT_PASSWORD_ENV
         )
     })
 }

@@ -9,7 +9,7 @@ pub mod prune_eval;
 #[cfg(feature = "runtime")]
 pub mod prune_run;
 
-use crate::builder::Output;
+use crate::codegen::builder::Output;
 use crate::ir::Budget;
 use crate::session::{self, Failure};
 use crate::surql::info;

@@ -4,9 +4,9 @@
 //! `schema_doc` rows and `fn::pruned_select` its `schema.surql` would carry with `prune`, so
 //! what this prints is what `fn::nl2surql_prompt_pruned` would show.
 
-use crate::builder::Builder;
+use crate::codegen::builder::Builder;
 use crate::db::{self, Db, Target};
-use crate::emit::{self, EmitOptions};
+use crate::codegen::emit::{self, EmitOptions};
 use crate::ir::{Prune, RetrievalMix, Schema};
 use crate::session::Failure;
 use crate::tokens::Encoding;

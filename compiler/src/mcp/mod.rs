@@ -16,7 +16,7 @@ pub use server::Server;
 mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
 
-use crate::builder::Output;
+use crate::codegen::builder::Output;
 use crate::db::{self, Target};
 use crate::session::{self, Failure};
 use std::path::PathBuf;
@@ -50,7 +50,7 @@ impl Options {
 /// engine (`mem://`), without it, a fresh random one (nobody else can reach an in-process
 /// database). A server's agent was defined by whoever applied the schema, so its password must be given.
 pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
-    if let Some(password) = crate::password::agent_password(None) {
+    if let Some(password) = crate::codegen::password::agent_password(None) {
         return Ok(password);
     }
     if is_embedded(endpoint) {
@@ -58,7 +58,7 @@ pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
     }
     Err(Failure::BadInput(format!(
         "error: set {} to the agent's password: run_query signs in as the agent on {endpoint}",
-        crate::builder::AGENT_PASSWORD_ENV,
+        crate::codegen::builder::AGENT_PASSWORD_ENV,
     )))
 }
 
