@@ -11,7 +11,7 @@
 //!   each problem with its position and a fix;
 //! - [`drift`]: how a database's definitions differ from the schema file.
 //!
-//! The rest (the front end, the SurrealQL back ends, the CLI's session and audit) is public only
+//! The rest (the front end, the SurrealQL back ends, the database the CLI opens, the audit) is public only
 //! for the `surqlc` binary, the derives and the tests, hidden from these docs. See
 //! `ARCHITECTURE.md` at the repository root.
 
@@ -47,7 +47,7 @@ pub mod codegen;
 #[cfg(feature = "db")]
 #[doc(hidden)]
 pub mod db;
-/// The CLI's exit status (`Exit`); the binary's, not a stable API.
+/// How a command ends (`Exit`, `Failure`); the binary's and the MCP server's, not a stable API.
 #[doc(hidden)]
 pub mod exit;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
@@ -62,7 +62,7 @@ pub mod mcp;
 pub mod prune;
 #[cfg(all(feature = "db", feature = "codegen"))]
 #[doc(hidden)]
-pub mod session;
+pub mod schema_db;
 #[cfg(any(feature = "front", feature = "validate"))]
 mod suggest;
 #[doc(hidden)]
@@ -70,6 +70,30 @@ pub mod surql;
 #[cfg(feature = "tokens")]
 #[doc(hidden)]
 pub mod tokens;
+
+// The hidden paths of before the codegen/, prune/, audit/ and bin/ layout, kept so code that
+// named them still compiles; each item has one home, the path on the right.
+#[cfg(feature = "codegen")]
+#[doc(hidden)]
+pub use codegen::{emit, rustgen};
+#[cfg(all(
+    feature = "db",
+    feature = "tokens",
+    feature = "codegen",
+    feature = "runtime"
+))]
+#[doc(hidden)]
+pub use audit::{prune_eval, prune_run};
+#[doc(hidden)]
+pub use prune::fields as prune_fields;
+/// The old `session` module: now `schema_db`, `drift::diff` and `exit::Failure`.
+#[cfg(all(feature = "db", feature = "codegen"))]
+#[doc(hidden)]
+pub mod session {
+    pub use crate::drift::diff::*;
+    pub use crate::exit::Failure;
+    pub use crate::schema_db::*;
+}
 
 /// What generated and derived code needs from surqlc; not a public API.
 #[doc(hidden)]

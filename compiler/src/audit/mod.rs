@@ -11,7 +11,8 @@ pub mod prune_run;
 
 use crate::codegen::builder::Output;
 use crate::ir::Budget;
-use crate::session::{self, Failure};
+use crate::exit::Failure;
+use crate::schema_db;
 use crate::surql::info;
 use crate::tokens::{self, BlockCost, Encoding, Saving};
 use std::fmt::Write;
@@ -157,7 +158,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
     let schema = &output.schema;
     let encoding = options.encoding;
     if let Some(q) = &options.question {
-        session::check_dimension(schema, &q.vector)?;
+        schema_db::check_dimension(schema, &q.vector)?;
     }
     let (cost, alternative) = block_costs(output, encoding);
     let savings = tokens::savings(schema, encoding);
@@ -166,7 +167,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
     let mut sections = Vec::new();
     let mut hints = Vec::new();
     if options.live || options.question.is_some() {
-        let conn = session::open_embedded(output).await?;
+        let conn = schema_db::open_embedded(output).await?;
         if options.live {
             let got = crate::db::query_string(&conn, "RETURN fn::schema_context()")
                 .await
@@ -176,10 +177,10 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
         }
         if let Some(q) = &options.question {
             if let Some(seed) = &q.seed {
-                session::load_file(&conn, seed).await?;
+                schema_db::load_file(&conn, seed).await?;
             }
             let (whole, parts) =
-                session::prompt_sections(&conn, output, &q.question, &q.vector).await?;
+                schema_db::prompt_sections(&conn, output, &q.question, &q.vector).await?;
             sections = parts
                 .iter()
                 .map(|(name, text)| Section::of(name, text, encoding))

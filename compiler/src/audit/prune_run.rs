@@ -8,7 +8,7 @@ use crate::codegen::builder::Builder;
 use crate::db::{self, Db, Target};
 use crate::codegen::emit::{self, EmitOptions};
 use crate::ir::{Prune, RetrievalMix, Schema};
-use crate::session::Failure;
+use crate::exit::Failure;
 use crate::tokens::Encoding;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +96,7 @@ impl PruneRun {
         let fuses = prune.mix == RetrievalMix::FullTextVector;
         schema.settings.prune = Some(prune);
         if let Some(v) = &vector {
-            crate::session::check_dimension(&schema, v)?;
+            crate::schema_db::check_dimension(&schema, v)?;
         }
         let options = EmitOptions {
             prompt_template: prompt_template.map(Path::to_path_buf),
@@ -118,7 +118,7 @@ impl PruneRun {
             ))
         })?;
         if let Some(seed) = seed {
-            crate::session::load_file(&db, seed).await?;
+            crate::schema_db::load_file(&db, seed).await?;
             // Value linking reads the values of the loaded data.
             db::execute(&db, "RETURN fn::pruned_index_values()")
                 .await

@@ -18,7 +18,8 @@ pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
 
 use crate::codegen::builder::Output;
 use crate::db::{self, Target};
-use crate::session::{self, Failure};
+use crate::exit::Failure;
+use crate::schema_db;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -91,9 +92,9 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
     let target = &options.target;
     let (conn, reader, editor) = if options.embedded() {
         // The embedded engine starts empty: apply the schema and the data as its owner.
-        let conn = session::open(output, target).await?;
+        let conn = schema_db::open(output, target).await?;
         if let Some(seed) = &options.seed {
-            session::load_file(&conn, seed).await?;
+            schema_db::load_file(&conn, seed).await?;
         }
         let editor = options.allow_remember.then(|| conn.clone());
         (conn.clone(), Some(conn), editor)
@@ -121,7 +122,7 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         };
         (conn, privileged, editor)
     };
-    let agent = session::signin_agent(&conn, &output.schema, target, password).await?;
+    let agent = schema_db::signin_agent(&conn, &output.schema, target, password).await?;
     let reader = reader.unwrap_or_else(|| agent.session().clone());
     // Read once: every pruned prompt then chooses its tables here, in a few milliseconds. A
     // database whose facts cannot be read is answered by its own functions, which choose the same.
@@ -160,11 +161,11 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
 
 /// Compares the server's definitions with the schema and says on stderr what differs; writes nothing.
 async fn report_drift(output: &Output, target: &Target) {
-    let source = session::DiffSource {
+    let source = crate::drift::diff::DiffSource {
         dump: None,
         target: target.clone(),
     };
-    match session::diff(output, &source, false).await {
+    match crate::drift::diff::diff(output, &source, false).await {
         Ok(drift) if drift.is_empty() => {
             eprintln!("the database at {} matches the schema", target.endpoint)
         }

@@ -8,7 +8,8 @@ use surqlc::runtime::ask::{Answer, Asker, Status};
 use surqlc::runtime::eval::{self, Candidate, Item, QuestionResult, Report};
 use surqlc::runtime::openai::{Config, OpenAi};
 use surqlc::runtime::{Agent, Pruner};
-use surqlc::session::{self, Failure};
+use surqlc::exit::Failure;
+use surqlc::schema_db;
 use surqlc::tokens::Encoding;
 
 /// The agent's password for this run: `SURQLC_AGENT_PASSWORD`, or on the throwaway embedded
@@ -50,11 +51,11 @@ async fn open(
     seed: Option<&Path>,
     password: &str,
 ) -> Result<(Db, Agent<surrealdb::engine::any::Any>), Failure> {
-    let conn = session::open(output, target).await?;
+    let conn = schema_db::open(output, target).await?;
     if let Some(seed) = seed {
-        session::load_file(&conn, seed).await?;
+        schema_db::load_file(&conn, seed).await?;
     }
-    let agent = session::signin_agent(&conn, &output.schema, target, password).await?;
+    let agent = schema_db::signin_agent(&conn, &output.schema, target, password).await?;
     Ok((conn, agent))
 }
 
@@ -95,7 +96,7 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
     let client = model(run.output)?
         .ok_or_else(|| Failure::BadInput(format!("error: {}", Config::how_to_configure())))?;
     if let Some(vector) = &run.vector {
-        session::check_dimension(&run.output.schema, vector)?;
+        schema_db::check_dimension(&run.output.schema, vector)?;
     }
     let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
     let pruner = load_pruner(&conn).await;

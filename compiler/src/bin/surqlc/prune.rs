@@ -3,7 +3,7 @@
 use crate::{non_empty, number, print_warnings, stdio, Format, Input};
 use clap::Args;
 use std::path::PathBuf;
-use surqlc::session::Failure;
+use surqlc::exit::Failure;
 
 #[derive(Args)]
 pub struct PruneArgs {
