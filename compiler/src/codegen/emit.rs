@@ -127,7 +127,7 @@ impl PromptParts<'_> {
     /// The prompt's sections, named, in order; joined they are the whole prompt.
     ///
     /// This is the layout `fn::nl2surql_prompt` in `templates/schema.surql.tera` writes;
-    /// `session::prompt_sections` checks the two agree on every prompt it splits.
+    /// `schema_db::prompt_sections` checks the two agree on every prompt it splits.
     pub fn sections(&self) -> Vec<(&'static str, String)> {
         vec![
             ("preamble", self.preamble.to_owned()),

@@ -64,7 +64,7 @@ pub struct TableDoc {
 pub struct DocOptions {
     /// The schema's own synonyms: `#[surqlc(aka(...))]` on tables and fields.
     pub aka: bool,
-    /// The built-in business thesaurus's words for the table's name (`thesaurus.rs`).
+    /// The built-in business thesaurus's words for the table's name ([`thesaurus`]).
     pub thesaurus: bool,
     /// "who", "whom", "person", "people" on tables that hold people.
     pub hubs: bool,
