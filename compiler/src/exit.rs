@@ -57,8 +57,8 @@ impl std::fmt::Display for Failure {
 impl std::error::Error for Failure {}
 
 #[cfg(feature = "codegen")]
-impl From<crate::Error> for Failure {
-    fn from(e: crate::Error) -> Self {
+impl From<crate::codegen::builder::Error> for Failure {
+    fn from(e: crate::codegen::builder::Error) -> Self {
         Failure::BadInput(e.to_string())
     }
 }

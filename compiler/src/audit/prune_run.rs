@@ -38,7 +38,7 @@ pub struct PruneRun {
     vector: Option<Vec<f64>>,
     /// Field-level pruning (`prune(fields = ...)`).
     fields: bool,
-    pub warnings: Vec<crate::Diagnostic>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// The settings this run prunes with: the schema's own, with `budget` (the flag) over its budget;

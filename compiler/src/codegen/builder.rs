@@ -46,7 +46,7 @@ pub struct Output {
     /// How the schema block exceeds its token budget, one line each (filled by `compile`).
     pub over_budget: Vec<String>,
     /// Lints: known traps in the schema, each with its position and why (printed by `compile`).
-    pub warnings: Vec<crate::Diagnostic>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
     /// The named queries of [`Builder::queries`], read and checked against the schema.
     pub queries: Vec<crate::codegen::queries::Query>,
     /// Whether `schema_surql` defines the agent user (a password was given).
@@ -249,7 +249,7 @@ impl Builder {
     }
 
     /// Runs the front end only, keeping its lints.
-    pub fn load_with_warnings(&self) -> Result<(ir::Schema, Vec<crate::Diagnostic>), Error> {
+    pub fn load_with_warnings(&self) -> Result<(ir::Schema, Vec<crate::diagnostic::Diagnostic>), Error> {
         let files = self
             .schemas
             .iter()
@@ -264,9 +264,9 @@ impl Builder {
         // What prune(...) cannot do at its budget is said at build time (and by `audit`).
         warnings.extend(crate::prune::warnings(&schema).into_iter().map(|message| {
             let path = self.schemas.first().cloned().unwrap_or_default();
-            crate::Diagnostic {
+            crate::diagnostic::Diagnostic {
                 warning: true,
-                ..crate::Diagnostic::whole_file(&path, message)
+                ..crate::diagnostic::Diagnostic::whole_file(&path, message)
             }
         }));
         let agent_password = crate::codegen::password::agent_password(self.agent_password.as_deref())
@@ -433,7 +433,7 @@ impl Error {
 }
 
 /// One diagnostic as short lines: cargo prefixes each with `error: PACKAGE@VERSION: `.
-fn diagnostic_lines(d: &crate::Diagnostic) -> Vec<String> {
+fn diagnostic_lines(d: &crate::diagnostic::Diagnostic) -> Vec<String> {
     let at = if d.line == 0 {
         d.path.display().to_string()
     } else {

@@ -27,7 +27,7 @@ pub struct DiffAgent {
 /// password (`SURQLC_AGENT_PASSWORD`) the agent is expected; without it the schema defines none,
 /// so an agent in the database is reported as extra, unless `expect_agent`, which builds the
 /// agent with a stand-in password and compares it without its hash.
-pub fn agent_for_diff(builder: &mut crate::Builder, expect_agent: bool) -> DiffAgent {
+pub fn agent_for_diff(builder: &mut crate::codegen::builder::Builder, expect_agent: bool) -> DiffAgent {
     let have_password = crate::codegen::password::agent_password(None).is_some();
     if have_password {
         DiffAgent {
