@@ -220,7 +220,9 @@ fn a_cycle_is_found_where_there_is_one() {
 
 #[test]
 fn no_module_is_over_800_lines_and_each_says_what_it_is_for() {
-    let binary = binary_modules().into_iter().map(|(m, t)| (format!("(bin surqlc) {m}"), t));
+    let binary = binary_modules()
+        .into_iter()
+        .map(|(m, t)| (format!("(bin surqlc) {m}"), t));
     for (module, text) in modules().into_iter().chain(binary) {
         let lines = text.lines().count();
         assert!(
@@ -238,7 +240,14 @@ fn no_module_is_over_800_lines_and_each_says_what_it_is_for() {
 fn the_library_holds_no_part_of_the_command_line() {
     let modules = modules();
     // The binary's rooms are under src/bin/surqlc, not among the library's.
-    for name in ["main", "stdio", "allocator", "agent_cmd", "prune_cmd", "validate::check"] {
+    for name in [
+        "main",
+        "stdio",
+        "allocator",
+        "agent_cmd",
+        "prune_cmd",
+        "validate::check",
+    ] {
         assert!(!modules.contains_key(name), "compiler/src has `{name}`");
     }
     // Nothing of the library parses arguments: clap is the binary's alone.
@@ -246,5 +255,9 @@ fn the_library_holds_no_part_of_the_command_line() {
         assert!(!text.contains("clap::"), "{module} uses clap");
     }
     let binary = binary_modules();
-    assert!(binary.contains_key("") && binary.contains_key("stdio"), "{:?}", binary.keys());
+    assert!(
+        binary.contains_key("") && binary.contains_key("stdio"),
+        "{:?}",
+        binary.keys()
+    );
 }

@@ -73,9 +73,6 @@ pub mod tokens;
 
 // The hidden paths of before the codegen/, prune/, audit/ and bin/ layout, kept so code that
 // named them still compiles; each item has one home, the path on the right.
-#[cfg(feature = "codegen")]
-#[doc(hidden)]
-pub use codegen::{emit, rustgen};
 #[cfg(all(
     feature = "db",
     feature = "tokens",
@@ -84,6 +81,9 @@ pub use codegen::{emit, rustgen};
 ))]
 #[doc(hidden)]
 pub use audit::{prune_eval, prune_run};
+#[cfg(feature = "codegen")]
+#[doc(hidden)]
+pub use codegen::{emit, rustgen};
 #[doc(hidden)]
 pub use prune::fields as prune_fields;
 /// The old `session` module: now `schema_db`, `drift::diff` and `exit::Failure`.

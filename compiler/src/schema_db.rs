@@ -159,3 +159,38 @@ pub async fn signin_agent(
     };
     signed.map_err(|e| Failure::BadInput(format!("error: {}", e.message())))
 }
+
+/// The agent's password for a run on `endpoint`: `SURQLC_AGENT_PASSWORD` if set; on the embedded
+/// engine, without it, a fresh random one made for this run (nobody else can reach an in-process
+/// database; the schema is applied with it before sign-in). A server's agent was defined by
+/// whoever applied the schema, so its password must be given: `why` says what signs in with it.
+pub fn agent_password(endpoint: &str, why: &str) -> Result<String, Failure> {
+    if let Some(password) = crate::codegen::password::agent_password(None) {
+        return Ok(password);
+    }
+    if db::is_embedded(endpoint) {
+        return Ok(random_password());
+    }
+    Err(Failure::BadInput(format!(
+        "error: set {} to the agent's password: {why}",
+        crate::codegen::password::AGENT_PASSWORD_ENV,
+    )))
+}
+
+/// 128 bits from the standard library's per-process random hasher keys: enough for a database
+/// that lives and dies inside this process.
+fn random_password() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut out = String::from("surqlc-run-");
+    for i in 0..2u8 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u8(i);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        out.push_str(&format!("{:016x}", h.finish()));
+    }
+    out
+}

@@ -173,7 +173,11 @@ fn check_query_exits_as_audit_does() {
     let clean = surqlc(&["check-query", store, "SELECT name FROM customer LIMIT 5"]);
     assert_status(&clean, 0);
     assert_eq!(text(&clean.stdout), "");
-    let wrong = surqlc(&["check-query", store, "SELECT name, email FROM customer LIMIT 5"]);
+    let wrong = surqlc(&[
+        "check-query",
+        store,
+        "SELECT name, email FROM customer LIMIT 5",
+    ]);
     assert_status(&wrong, 1);
     assert!(
         text(&wrong.stdout).starts_with(
@@ -196,12 +200,16 @@ fn check_query_exits_as_audit_does() {
     assert_eq!(first["line"], 5);
     assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
     assert_eq!(first["diagnostics"][0]["text"], "email");
-    let right = surqlc(&["check-query", store, "--file", "tests/corpus/store_right.surql"]);
+    let right = surqlc(&[
+        "check-query",
+        store,
+        "--file",
+        "tests/corpus/store_right.surql",
+    ]);
     assert_status(&right, 0);
     assert_status(&surqlc(&["check-query", "schemas/nope.rs", "SELECT 1"]), 2);
     assert_status(&surqlc(&["check-query", store, "--file", "nope.surql"]), 2);
 }
-
 
 /// Runs `args` with stdout closed before the binary writes anything: no panic, the command's own status.
 fn with_closed_stdout(args: &[&str], status: i32) {

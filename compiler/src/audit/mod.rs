@@ -10,8 +10,8 @@ pub mod prune_eval;
 pub mod prune_run;
 
 use crate::codegen::builder::Output;
-use crate::ir::Budget;
 use crate::exit::Failure;
+use crate::ir::Budget;
 use crate::schema_db;
 use crate::surql::info;
 use crate::tokens::{self, BlockCost, Encoding, Saving};

@@ -5,10 +5,10 @@
 //! what this prints is what `fn::nl2surql_prompt_pruned` would show.
 
 use crate::codegen::builder::Builder;
-use crate::db::{self, Db, Target};
 use crate::codegen::emit::{self, EmitOptions};
-use crate::ir::{Prune, RetrievalMix, Schema};
+use crate::db::{self, Db, Target};
 use crate::exit::Failure;
+use crate::ir::{Prune, RetrievalMix, Schema};
 use crate::tokens::Encoding;
 use std::path::{Path, PathBuf};
 

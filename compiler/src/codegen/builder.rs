@@ -1,7 +1,7 @@
 //! The `Builder`: schema files in, `schema.surql` out, for `build.rs` and the CLI alike.
 
-use crate::diagnostic::Diagnostics;
 use crate::codegen::emit::{self, EmitError, EmitOptions};
+use crate::diagnostic::Diagnostics;
 use crate::front::{self, SourceFile};
 use crate::ir;
 use std::path::{Path, PathBuf};
@@ -249,7 +249,9 @@ impl Builder {
     }
 
     /// Runs the front end only, keeping its lints.
-    pub fn load_with_warnings(&self) -> Result<(ir::Schema, Vec<crate::diagnostic::Diagnostic>), Error> {
+    pub fn load_with_warnings(
+        &self,
+    ) -> Result<(ir::Schema, Vec<crate::diagnostic::Diagnostic>), Error> {
         let files = self
             .schemas
             .iter()
@@ -269,8 +271,9 @@ impl Builder {
                 ..crate::diagnostic::Diagnostic::whole_file(&path, message)
             }
         }));
-        let agent_password = crate::codegen::password::agent_password(self.agent_password.as_deref())
-            .filter(|_| !self.no_agent);
+        let agent_password =
+            crate::codegen::password::agent_password(self.agent_password.as_deref())
+                .filter(|_| !self.no_agent);
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,
@@ -287,14 +290,12 @@ impl Builder {
             helper_tables: self.helper_tables.clone(),
             queries: Vec::new(),
         };
-        let query_files =
-            crate::codegen::queries::check::files(&self.queries).map_err(|(path, e)| Error::Io(path, e))?;
-        let queries =
-            crate::codegen::queries::check::read_and_check(&schema, &query_files).map_err(|refused| {
-                match refused {
-                    crate::codegen::queries::check::Refused::Io(path, e) => Error::Io(path, e),
-                    crate::codegen::queries::check::Refused::Invalid(d) => Error::Schema(d),
-                }
+        let query_files = crate::codegen::queries::check::files(&self.queries)
+            .map_err(|(path, e)| Error::Io(path, e))?;
+        let queries = crate::codegen::queries::check::read_and_check(&schema, &query_files)
+            .map_err(|refused| match refused {
+                crate::codegen::queries::check::Refused::Io(path, e) => Error::Io(path, e),
+                crate::codegen::queries::check::Refused::Invalid(d) => Error::Schema(d),
             })?;
         let module_options = crate::codegen::rustgen::ModuleOptions {
             queries: queries.clone(),

@@ -227,7 +227,9 @@ pub fn render_schema_surql_with(
     context.insert("hidden", &hidden_fields_literal(schema));
     let agent = &settings.agent;
     let passhash = match &options.agent_password {
-        Some(pw) => crate::codegen::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,
+        Some(pw) => {
+            crate::codegen::password::passhash(&agent.user, pw).map_err(EmitError::Password)?
+        }
         None => String::new(),
     };
     let define = if passhash.is_empty() {

@@ -278,8 +278,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("schema_ir_json", SCHEMA_IR_PLACEHOLDER);
     context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
-    let queries =
-        crate::codegen::queries::rust::contexts(&options.queries, &nested).map_err(EmitError::NameClash)?;
+    let queries = crate::codegen::queries::rust::contexts(&options.queries, &nested)
+        .map_err(EmitError::NameClash)?;
     context.insert("queries", &queries);
     context.insert(
         "query_examples",

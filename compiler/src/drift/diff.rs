@@ -27,7 +27,10 @@ pub struct DiffAgent {
 /// password (`SURQLC_AGENT_PASSWORD`) the agent is expected; without it the schema defines none,
 /// so an agent in the database is reported as extra, unless `expect_agent`, which builds the
 /// agent with a stand-in password and compares it without its hash.
-pub fn agent_for_diff(builder: &mut crate::codegen::builder::Builder, expect_agent: bool) -> DiffAgent {
+pub fn agent_for_diff(
+    builder: &mut crate::codegen::builder::Builder,
+    expect_agent: bool,
+) -> DiffAgent {
     let have_password = crate::codegen::password::agent_password(None).is_some();
     if have_password {
         DiffAgent {
@@ -51,11 +54,7 @@ pub fn agent_for_diff(builder: &mut crate::codegen::builder::Builder, expect_age
 
 /// Why the database's agent is listed as extra, when it is: the schema was built without the
 /// agent's password (`None` when the drift holds no agent definition, or the agent was expected).
-pub fn unexpected_agent_note(
-    output: &Output,
-    drift: &Drift,
-    agent: DiffAgent,
-) -> Option<String> {
+pub fn unexpected_agent_note(output: &Output, drift: &Drift, agent: DiffAgent) -> Option<String> {
     let user = &output.schema.settings.agent.user;
     let extra = drift.changes.iter().any(|c| {
         matches!(c, Change::Extra { key, .. }
@@ -124,11 +123,7 @@ pub async fn diff(
 
 /// What applying the schema would change on `conn`'s database: its definitions against the ones
 /// the schema leaves in an empty database.
-pub async fn drift_on(
-    conn: &Db,
-    output: &Output,
-    ignore_passhash: bool,
-) -> Result<Drift, Failure> {
+pub async fn drift_on(conn: &Db, output: &Output, ignore_passhash: bool) -> Result<Drift, Failure> {
     let expected = super::embedded_definitions(&output.schema_surql)
         .await
         .map_err(failed(

@@ -43,46 +43,8 @@ pub struct Options {
 impl Options {
     /// Whether the target is the embedded engine (everything is loaded at start, as owner).
     pub fn embedded(&self) -> bool {
-        is_embedded(&self.target.endpoint)
+        crate::db::is_embedded(&self.target.endpoint)
     }
-}
-
-/// The agent's password for a run on `endpoint`: `SURQLC_AGENT_PASSWORD` if set; on the embedded
-/// engine (`mem://`), without it, a fresh random one (nobody else can reach an in-process
-/// database). A server's agent was defined by whoever applied the schema, so its password must be given.
-pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
-    if let Some(password) = crate::codegen::password::agent_password(None) {
-        return Ok(password);
-    }
-    if is_embedded(endpoint) {
-        return Ok(random_password());
-    }
-    Err(Failure::BadInput(format!(
-        "error: set {} to the agent's password: run_query signs in as the agent on {endpoint}",
-        crate::codegen::builder::AGENT_PASSWORD_ENV,
-    )))
-}
-
-fn is_embedded(endpoint: &str) -> bool {
-    endpoint.starts_with("mem://")
-}
-
-/// 128 bits from the standard library's per-process random hasher keys: enough for a database
-/// that lives and dies inside this process.
-fn random_password() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = String::from("surqlc-mcp-");
-    for i in 0..2u8 {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u8(i);
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", h.finish()));
-    }
-    out
 }
 
 /// Opens the database, loads or checks the schema, signs the agent in: the state the tools share.

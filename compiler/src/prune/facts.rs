@@ -1,11 +1,11 @@
 //! The question-independent facts `schema.surql`'s pruning section bakes in: the table graph as one parameter per attribute, the fallback order, the catalog lines, and the template's view of them all.
 
-use super::{dedup, TableDoc};
 #[cfg(feature = "codegen")]
 use super::{
     cost::{cost, full_block_cost, COSTS},
     fields, table_docs, CANDIDATES, DOC_TABLE, NO_MATCH_NOTE, SEEDS,
 };
+use super::{dedup, TableDoc};
 use crate::ir::{Schema, Table, TableKind};
 use std::collections::{HashMap, HashSet};
 

@@ -9,9 +9,9 @@
 //! line's `;\n` (the next starts with `DEFINE` or `--`), so showing a field adds at most its
 //! cost while the summary only gets shorter: the sum is an upper bound and the budget holds.
 
+use super::cost::{cost, SEPARATOR};
 use crate::ir::{Schema, Table, TableKind, Type};
 use crate::surql::info as render;
-use super::cost::{cost, SEPARATOR};
 
 /// How many fields, over all tables, the question's words may bring back (the best BM25 matches).
 pub const FIELD_MATCHES: usize = 10;

@@ -15,8 +15,8 @@ pub mod fields;
 mod thesaurus;
 
 use crate::ir::{Schema, Table, TableKind};
-use cost::{cost, full_block_cost, SEPARATOR};
 use crate::surql::info as render;
+use cost::{cost, full_block_cost, SEPARATOR};
 use std::collections::{HashMap, HashSet};
 
 /// The table that holds one row per exposed table.
@@ -188,7 +188,6 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
         })
         .collect()
 }
-
 
 fn dedup(mut names: Vec<String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();

@@ -569,7 +569,11 @@ impl Pruner {
                     .filter(|r| !shown.iter().any(|f| f.name == **r))
                     .map(String::as_str)
                     .collect();
-                crate::prune::fields::assemble(&facts.head, lines.into_iter().map(|(_, l)| l), &rest)
+                crate::prune::fields::assemble(
+                    &facts.head,
+                    lines.into_iter().map(|(_, l)| l),
+                    &rest,
+                )
             })
             .collect();
         blocks.join(crate::prune::cost::SEPARATOR)

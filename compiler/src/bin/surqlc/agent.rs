@@ -1,38 +1,16 @@
 //! `surqlc ask` and `surqlc eval` (the binary's own code): open the database as `prompt` does, sign the agent in, run the library's loop or judge, print text or JSON.
 
-use std::io::Write;
+use crate::stdio::out;
 use std::path::{Path, PathBuf};
 use surqlc::builder::Output;
 use surqlc::db::{Db, Target};
+use surqlc::exit::Failure;
 use surqlc::runtime::ask::{Answer, Asker, Status};
 use surqlc::runtime::eval::{self, Candidate, Item, QuestionResult, Report};
 use surqlc::runtime::openai::{Config, OpenAi};
 use surqlc::runtime::{Agent, Pruner};
-use surqlc::exit::Failure;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
-
-/// The agent's password for this run: `SURQLC_AGENT_PASSWORD`, or on the throwaway embedded
-/// database a stand-in made for this run (the schema is applied with it just before sign-in).
-pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
-    if let Some(password) = std::env::var(surqlc::builder::AGENT_PASSWORD_ENV)
-        .ok()
-        .filter(|p| !p.is_empty())
-    {
-        return Ok(password);
-    }
-    if endpoint.starts_with("mem://") {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        return Ok(format!("surqlc-run-{}-{nanos}", std::process::id()));
-    }
-    Err(Failure::BadInput(format!(
-        "error: set {} to the agent's password: the schema is applied to {endpoint} with it and the query runs as the agent",
-        surqlc::builder::AGENT_PASSWORD_ENV
-    )))
-}
 
 /// The model the environment configures, its embeddings checked against the schema's dimension.
 fn model(output: &Output) -> Result<Option<OpenAi>, Failure> {
@@ -116,9 +94,9 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
         out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&value).unwrap_or_default()
-        ));
+        ))?;
     } else {
-        out(&answer_text(&answer, run.attempts));
+        out(&answer_text(&answer, run.attempts))?;
         // The text already ends with the verdict: exit 1 without saying it again on stderr.
         if answer.status != Status::Answered {
             return Err(Failure::Failed(String::new()));
@@ -182,7 +160,11 @@ fn answer_text(answer: &Answer, most: u32) -> String {
             text += &format!(
                 "no valid query in {} repl{}\n",
                 answer.attempts.len(),
-                if answer.attempts.len() == 1 { "y" } else { "ies" }
+                if answer.attempts.len() == 1 {
+                    "y"
+                } else {
+                    "ies"
+                }
             )
         }
     }
@@ -376,9 +358,9 @@ pub async fn eval(
         out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
+        ))?;
     } else {
-        out(&report_text(&report, golden));
+        out(&report_text(&report, golden))?;
     }
     Ok(())
 }
@@ -427,11 +409,4 @@ fn report_text(report: &Report, golden: &Path) -> String {
         }
     }
     text
-}
-
-/// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
-fn out(text: &str) {
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
 }

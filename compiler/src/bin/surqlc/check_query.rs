@@ -5,7 +5,9 @@ use surqlc::builder::Output;
 use surqlc::db::Target;
 use surqlc::exit::Exit;
 use surqlc::schema_db::{connect, load_file, open_embedded};
-use surqlc::validate::{render_one, split_queries, validate_with, Class, Options, Report, Severity};
+use surqlc::validate::{
+    render_one, split_queries, validate_with, Class, Options, Report, Severity,
+};
 
 /// Where the queries come from.
 pub enum Queries {

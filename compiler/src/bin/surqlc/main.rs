@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use surqlc::audit::{self, AuditOptions, QuestionOptions};
 use surqlc::db::Target;
-use surqlc::exit::Exit;
 use surqlc::drift::diff;
+use surqlc::exit::Exit;
 use surqlc::exit::Failure;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
@@ -188,7 +188,7 @@ struct McpArgs {
     #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..))]
     max_bytes: u32,
     /// Seconds each run_query statement may run (its TIMEOUT).
-    #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    #[arg(long, value_name = "SECS", default_value_t = surqlc::runtime::ask::DEFAULT_TIMEOUT.as_secs() as u32, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
 }
 
@@ -396,7 +396,13 @@ async fn agent_command(
     format: Format,
     command: AgentCommand,
 ) -> Result<(), Failure> {
-    let password = agent::agent_password(&db.endpoint)?;
+    let password = schema_db::agent_password(
+        &db.endpoint,
+        &format!(
+            "the schema is applied to {} with it and the query runs as the agent",
+            db.endpoint
+        ),
+    )?;
     let mut b = builder(input);
     b.agent_password(password.clone());
     let output = b.generate()?;
@@ -492,7 +498,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 schema_db::check_pruned(&output)?;
             }
             // The embedded engine starts empty, so it is always loaded; a server is only read unless --apply.
-            let server = !run.endpoint.starts_with("mem:");
+            let server = !surqlc::db::is_embedded(&run.endpoint);
             let target = run.server.target(run.endpoint, &output.schema);
             let place = format!(
                 "namespace `{}`, database `{}` at {}",
@@ -645,8 +651,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             note!("{}", outcome.stderr);
         }
         Command::Mcp { input, mcp } => {
-            let endpoint = mcp.endpoint.unwrap_or_else(|| "mem://".into());
-            let password = surqlc::mcp::agent_password(&endpoint)?;
+            let endpoint = mcp.endpoint.unwrap_or_else(|| surqlc::db::EMBEDDED.into());
+            let password = schema_db::agent_password(
+                &endpoint,
+                &format!("run_query signs in as the agent on {endpoint}"),
+            )?;
             let output = builder(&input)
                 .agent_password(password.as_str())
                 .generate()?;
@@ -688,7 +697,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             let source = diff::DiffSource {
                 dump: target.dump,
                 target: target.server.target(
-                    target.endpoint.unwrap_or_else(|| "mem://".into()),
+                    target
+                        .endpoint
+                        .unwrap_or_else(|| surqlc::db::EMBEDDED.into()),
                     &output.schema,
                 ),
             };

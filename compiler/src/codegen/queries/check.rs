@@ -210,12 +210,17 @@ fn untyped_params(
 #[cfg(feature = "validate")]
 fn cast_hint(tokens: &[crate::surql::scan::Token], i: usize) -> String {
     let p = &tokens[i].text;
-    let condition = i.checked_sub(1).and_then(|j| tokens.get(j)).is_some_and(|prev| {
-        ["where", "and", "or", "not"].iter().any(|w| prev.is_word(w))
-            || prev.is_punct("!")
-            || prev.is_punct("&&")
-            || prev.is_punct("||")
-    });
+    let condition = i
+        .checked_sub(1)
+        .and_then(|j| tokens.get(j))
+        .is_some_and(|prev| {
+            ["where", "and", "or", "not"]
+                .iter()
+                .any(|w| prev.is_word(w))
+                || prev.is_punct("!")
+                || prev.is_punct("&&")
+                || prev.is_punct("||")
+        });
     if condition {
         format!("to the bool a condition needs: `<bool> ${p}`")
     } else {
