@@ -236,7 +236,7 @@ fn validate(_: &Schema, _: &Path, _: &str, _: &NamedQuery) -> (Vec<Diagnostic>, 
 
 #[cfg(all(test, feature = "validate"))]
 mod tests {
-    use crate::codegen::builder::Builder;
+    use crate::Builder;
     use std::path::Path;
 
     #[test]
@@ -285,7 +285,7 @@ mod without_validate {
     #[test]
     fn named_queries_ask_for_the_validate_feature() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let e = crate::codegen::builder::Builder::new()
+        let e = crate::Builder::new()
             .schema(root.join("schemas/store.rs"))
             .queries(root.join("schemas/store.queries"))
             .cargo_metadata(false)
