@@ -1,6 +1,6 @@
 //! Re-applying an unchanged schema keeps the agent's issued tokens valid (a deploy does not log running agents out), under either mechanism; a changed agent definition is applied.
 
-use surqlc::emit::EmitOptions;
+use surqlc::codegen::emit::EmitOptions;
 use surqlc::runtime::surrealdb;
 use surqlc_tests::*;
 
@@ -16,7 +16,7 @@ fn outputs(schema: std::path::PathBuf) -> (surqlc::builder::Output, String) {
         .unwrap_or_else(|e| panic!("{e}"));
     let mut changed = output.schema.clone();
     changed.settings.agent.token_duration = "2h".into();
-    let changed = surqlc::emit::render_schema_surql(
+    let changed = surqlc::codegen::emit::render_schema_surql(
         &changed,
         &EmitOptions {
             agent_password: Some(PASSWORD.into()),

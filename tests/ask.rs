@@ -26,13 +26,13 @@ pub async fn opened(
         database: output.schema.name.clone(),
         ..Target::default()
     };
-    let conn = surqlc::session::open(&output, &target)
+    let conn = surqlc::schema_db::open(&output, &target)
         .await
         .expect("schema applies");
     if let Some(seed) = seed {
         surqlc::db::execute(&conn, seed).await.expect("seed loads");
     }
-    let agent = surqlc::session::signin_agent(&conn, &output.schema, &target, PASSWORD)
+    let agent = surqlc::schema_db::signin_agent(&conn, &output.schema, &target, PASSWORD)
         .await
         .expect("the agent signs in");
     (output, conn, agent)

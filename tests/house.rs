@@ -1,5 +1,8 @@
 //! The shape of `compiler/src` that ARCHITECTURE.md promises: no two modules import each other
 //! (directly or round a loop), no module over 800 lines, and each file opens with a `//!` contract.
+//!
+//! Two crates live there: the library (`lib.rs` and its modules) and the `surqlc` binary
+//! (`bin/surqlc/`, whose `crate::` is its `main.rs`); each is checked on its own.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -7,23 +10,24 @@ use surqlc_tests::root;
 
 const MAX_LINES: usize = 800;
 
-/// Every module file of the library, by module path (`validate::resolve::expr`), with its text.
-fn modules() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>) {
-        for entry in std::fs::read_dir(dir).expect("compiler/src") {
+/// Every module file of one crate under `dir` (its root file `lib.rs` or `main.rs`), by module
+/// path (`validate::resolve::expr`), with its text; folders named in `skip` are other crates.
+fn modules_in(dir: &Path, skip: &[&str]) -> BTreeMap<String, String> {
+    fn walk(dir: &Path, prefix: &[String], skip: &[&str], out: &mut BTreeMap<String, String>) {
+        for entry in std::fs::read_dir(dir).expect("a source folder") {
             let path = entry.expect("entry").path();
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
             if path.is_dir() {
-                let mut p = prefix.to_vec();
-                p.push(name);
-                walk(&path, &p, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let mut p = prefix.to_vec();
-                // The binary and its allocator are a crate of their own.
-                if prefix.is_empty() && (name == "main" || name == "allocator") {
+                if prefix.is_empty() && skip.contains(&name.as_str()) {
                     continue;
                 }
-                if name != "mod" && name != "lib" {
+                let mut p = prefix.to_vec();
+                p.push(name);
+                walk(&path, &p, skip, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let mut p = prefix.to_vec();
+                let root = prefix.is_empty() && (name == "lib" || name == "main");
+                if name != "mod" && !root {
                     p.push(name);
                 }
                 out.insert(p.join("::"), std::fs::read_to_string(&path).unwrap());
@@ -31,8 +35,19 @@ fn modules() -> BTreeMap<String, String> {
         }
     }
     let mut out = BTreeMap::new();
-    walk(&root().join("compiler/src"), &[], &mut out);
+    walk(dir, &[], skip, &mut out);
     out
+}
+
+/// The library's modules: `compiler/src` but its binaries (`src/bin/`, crates of their own).
+fn modules() -> BTreeMap<String, String> {
+    modules_in(&root().join("compiler/src"), &["bin"])
+}
+
+/// The `surqlc` binary's modules (`compiler/src/bin/surqlc`): its `crate::` is `main.rs`, and
+/// it reaches the library as `surqlc::`, never as `crate::`.
+fn binary_modules() -> BTreeMap<String, String> {
+    modules_in(&root().join("compiler/src/bin/surqlc"), &[])
 }
 
 /// The module paths `text` (the file of module `at`) names: `crate::a::b`, `super::c`, `use super::{d, e}`.
@@ -125,12 +140,11 @@ fn siblings(a: &str, b: &str) -> Option<(String, String)> {
     Some((a[..=common].join("::"), b[..=common].join("::")))
 }
 
-/// Import edges between sibling modules.
-fn edges() -> BTreeMap<String, BTreeSet<String>> {
-    let modules = modules();
+/// Import edges between sibling modules of one crate.
+fn edges_in(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
     let known: BTreeSet<String> = modules.keys().cloned().collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (at, text) in &modules {
+    for (at, text) in modules {
         for target in references(at, text, &known) {
             if let Some((from, to)) = siblings(at, &target) {
                 edges.entry(from).or_default().insert(to);
@@ -140,9 +154,8 @@ fn edges() -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
-#[test]
-fn no_module_imports_one_that_imports_it_back() {
-    let edges = edges();
+/// Every import loop among `edges`, each as `a -> b -> a`.
+fn loops(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     // A loop of any length: a module that reaches itself.
     let mut loops = Vec::new();
     for start in edges.keys() {
@@ -160,11 +173,27 @@ fn no_module_imports_one_that_imports_it_back() {
             }
         }
     }
+    loops
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let edges = edges_in(&modules());
+    let library_loops = loops(&edges);
     assert!(
-        loops.is_empty(),
+        library_loops.is_empty(),
         "import cycles in compiler/src:\n{}",
-        loops.join("\n")
+        library_loops.join("\n")
     );
+    // The binary is a crate of its own: its `crate::` is main.rs, its loops are its own.
+    let binary = edges_in(&binary_modules());
+    let binary_loops = loops(&binary);
+    assert!(
+        binary_loops.is_empty(),
+        "import cycles in compiler/src/bin/surqlc:\n{}",
+        binary_loops.join("\n")
+    );
+    assert!(binary["prune"].contains("stdio"), "{binary:?}");
     // The reader sees real edges (a checker that finds none would pass anything).
     assert!(
         edges["front::read"].contains("front::definitions"),
@@ -191,7 +220,10 @@ fn a_cycle_is_found_where_there_is_one() {
 
 #[test]
 fn no_module_is_over_800_lines_and_each_says_what_it_is_for() {
-    for (module, text) in modules() {
+    let binary = binary_modules()
+        .into_iter()
+        .map(|(m, t)| (format!("(bin surqlc) {m}"), t));
+    for (module, text) in modules().into_iter().chain(binary) {
         let lines = text.lines().count();
         assert!(
             lines <= MAX_LINES,
@@ -202,4 +234,30 @@ fn no_module_is_over_800_lines_and_each_says_what_it_is_for() {
             "{module} does not open with a `//!` contract"
         );
     }
+}
+
+#[test]
+fn the_library_holds_no_part_of_the_command_line() {
+    let modules = modules();
+    // The binary's rooms are under src/bin/surqlc, not among the library's.
+    for name in [
+        "main",
+        "stdio",
+        "allocator",
+        "agent_cmd",
+        "prune_cmd",
+        "validate::check",
+    ] {
+        assert!(!modules.contains_key(name), "compiler/src has `{name}`");
+    }
+    // Nothing of the library parses arguments: clap is the binary's alone.
+    for (module, text) in &modules {
+        assert!(!text.contains("clap::"), "{module} uses clap");
+    }
+    let binary = binary_modules();
+    assert!(
+        binary.contains_key("") && binary.contains_key("stdio"),
+        "{:?}",
+        binary.keys()
+    );
 }

@@ -1,6 +1,6 @@
 //! `surqlc::runtime::Pruner` makes the database's choice on every example schema and fixture, not only the benchmark: for questions made from each table's own words, at budgets from one table to most of the block, with and without closure, field-level pruning and value linking, its tables and block are `fn::pruned_select`'s and `fn::pruned_choice_block`'s.
 
-use surqlc::prune_eval::{self, Knobs, Question, Strategy};
+use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
 use surqlc::runtime::Pruner;
 use surqlc_tests::*;
 
@@ -41,7 +41,7 @@ fn the_pruner_chooses_as_the_database_does_on_every_schema() {
     block_on(async {
         let mut compared = 0;
         for (schema, seed) in SCHEMAS {
-            let run = surqlc::prune_run::PruneRun::open(
+            let run = surqlc::audit::prune_run::PruneRun::open(
                 &[root().join(schema)],
                 None,
                 seed.map(|s| root().join(s)).as_deref(),

@@ -2,7 +2,7 @@
 
 use surqlc::db::{self, Db};
 use surqlc::front::{compile, SourceFile};
-use surqlc::prune_eval::{self, Knobs, Question, Strategy};
+use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
 use surqlc::tokens::Encoding;
 use surqlc_tests::*;
 
@@ -510,7 +510,7 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
         let output = b.generate().unwrap();
         let db = loaded(&[&output.schema_surql]).await;
         let docs = surqlc::prune::table_docs(&output.schema);
-        let compact = surqlc::prune_fields::table_fields(&output.schema);
+        let compact = surqlc::prune::fields::table_fields(&output.schema);
         assert!(output.schema.settings.prune.as_ref().unwrap().fields);
         let path_whole = schema_file(
             "pruned_store_300_whole",
@@ -523,7 +523,7 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
         let whole_db = loaded(&[&whole_output.schema_surql]).await;
         // The store without prune(...), the budget from the command line.
         let plain = root().join("schemas/store.rs");
-        let pruner = surqlc::prune_run::PruneRun::open(
+        let pruner = surqlc::audit::prune_run::PruneRun::open(
             std::slice::from_ref(&plain),
             None,
             None,
@@ -553,7 +553,7 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
                         .flatten()
                         .map(|f| f[2].as_str().unwrap())
                         .collect();
-                    surqlc::prune_fields::render_block(t, &shown)
+                    surqlc::prune::fields::render_block(t, &shown)
                 })
                 .collect();
             assert_eq!(block, rendered.join("\n\n"), "{q}");
@@ -608,14 +608,14 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
             "{chosen}"
         );
         // The budget: the flag, else the schema's, else 2,000.
-        let own = surqlc::prune_run::PruneRun::open(&[path], None, None, None, None)
+        let own = surqlc::audit::prune_run::PruneRun::open(&[path], None, None, None, None)
             .await
             .unwrap();
         assert_eq!(own.budget, BUDGET);
-        let default = surqlc::prune_run::PruneRun::open(&[plain], None, None, None, None)
+        let default = surqlc::audit::prune_run::PruneRun::open(&[plain], None, None, None, None)
             .await
             .unwrap();
-        assert_eq!(default.budget, surqlc::prune_run::DEFAULT_BUDGET);
+        assert_eq!(default.budget, surqlc::audit::prune_run::DEFAULT_BUDGET);
         // The whole block fits 2,000 tokens: every table.
         assert_eq!(
             default.choose("anything").await.unwrap().tables,
@@ -866,14 +866,14 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
     let schema = &output.schema;
     let count = |text: &str| Encoding::O200kBase.count(&format!("{text}\n\n"));
     let docs = surqlc::prune::table_docs(schema);
-    let compact = surqlc::prune_fields::table_fields(schema);
+    let compact = surqlc::prune::fields::table_fields(schema);
     let (mut full, mut small) = (0, 0);
     for (t, d) in compact.iter().zip(&docs) {
         assert_eq!(t.name, d.name);
         let names: Vec<&str> = t.rest.iter().map(|f| f.name.as_str()).collect();
         // Every field shown is the table's whole block; none shown is the compact block.
-        assert_eq!(surqlc::prune_fields::render_block(t, &names), d.block);
-        assert_eq!(surqlc::prune_fields::render_block(t, &[]), t.compact);
+        assert_eq!(surqlc::prune::fields::render_block(t, &names), d.block);
+        assert_eq!(surqlc::prune::fields::render_block(t, &[]), t.compact);
         assert_eq!(t.tokens, count(&t.compact));
         assert_eq!(d.compact, t.tokens);
         if let Some(last) = t.compact.lines().last().filter(|_| !names.is_empty()) {
@@ -893,7 +893,7 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
         }
         // Showing any one field, or all of them, costs at most the compact cost plus theirs.
         for f in &t.rest {
-            let shown = surqlc::prune_fields::render_block(t, &[f.name.as_str()]);
+            let shown = surqlc::prune::fields::render_block(t, &[f.name.as_str()]);
             assert!(
                 count(&shown) <= t.tokens + f.tokens,
                 "{}.{}",
@@ -909,7 +909,7 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
     // Compact blocks are much cheaper: more tables fit a budget.
     assert!(small * 10 < full * 8, "{small} of {full}");
     // Value linking indexes the readable string fields, not literal enums or links.
-    let values = surqlc::prune_fields::value_fields(schema);
+    let values = surqlc::prune::fields::value_fields(schema);
     assert!(values.contains(&("customer".to_owned(), "name".to_owned())));
     assert!(!values
         .iter()

@@ -1,7 +1,7 @@
 //! What the server-facing commands read and write: `diff --dump` of a real export (keys redacted), an agent the schema does not define, and `prompt` against an existing database (read by default, applied with `--apply`).
 
 use surqlc::db;
-use surqlc::session::{self, DiffAgent, DiffSource};
+use surqlc::drift::diff::{self, DiffAgent, DiffSource};
 use surqlc_tests::*;
 
 const PASSWORD: &str = "server-reads-test";
@@ -50,7 +50,7 @@ fn diff_reads_a_real_export_with_its_keys_redacted() {
         // The export as written does not load: the engine refuses a redacted key.
         let refused = surqlc::drift::embedded_definitions(&text).await;
         assert!(refused.is_err(), "the engine loads a redacted key now?");
-        let drift = session::diff(&output, &diff_source(dump), false)
+        let drift = diff::diff(&output, &diff_source(dump), false)
             .await
             .expect("the export loads for the diff");
         assert!(drift.is_empty(), "in sync with its own export:\n{drift}");
@@ -65,7 +65,7 @@ fn an_agent_the_schema_does_not_define_is_extra() {
     block_on(async {
         let conn = loaded(&[&with_agent.schema_surql]).await;
         let dump = export(&conn, "export-agent").await;
-        let drift = session::diff(&without, &diff_source(dump.clone()), false)
+        let drift = diff::diff(&without, &diff_source(dump.clone()), false)
             .await
             .unwrap();
         let lines = drift.to_string();
@@ -74,13 +74,13 @@ fn an_agent_the_schema_does_not_define_is_extra() {
             expected: false,
             ignore_passhash: false,
         };
-        let note = session::unexpected_agent_note(&without, &drift, agent).expect("a note");
+        let note = diff::unexpected_agent_note(&without, &drift, agent).expect("a note");
         assert!(
             note.contains("SURQLC_AGENT_PASSWORD") && note.contains("--expect-agent"),
             "{note}"
         );
         // Expected, the same agent is in sync.
-        let drift = session::diff(&with_agent, &diff_source(dump), false)
+        let drift = diff::diff(&with_agent, &diff_source(dump), false)
             .await
             .unwrap();
         assert!(drift.is_empty(), "{drift}");
@@ -97,7 +97,7 @@ fn prompt_reads_a_server_and_applies_only_when_asked() {
         let conn = loaded(&[&output.schema_surql]).await;
         let place = "namespace `ai`, database `store` at test";
         assert_eq!(
-            session::read_or_apply(&conn, &output, false, place)
+            diff::read_or_apply(&conn, &output, false, place)
                 .await
                 .unwrap(),
             "",
@@ -118,7 +118,7 @@ fn prompt_reads_a_server_and_applies_only_when_asked() {
                 .to_string()
         };
         // Read: the drift is reported, and nothing is written.
-        let said = session::read_or_apply(&conn, &output, false, place)
+        let said = diff::read_or_apply(&conn, &output, false, place)
             .await
             .unwrap();
         assert!(
@@ -136,7 +136,7 @@ fn prompt_reads_a_server_and_applies_only_when_asked() {
         assert!(said.contains("+ extra table audit_log"), "{said}");
         assert!(!fields().await.contains("joined"), "read mode wrote");
         // Apply: written, and said.
-        let said = session::read_or_apply(&conn, &output, true, place)
+        let said = diff::read_or_apply(&conn, &output, true, place)
             .await
             .unwrap();
         assert!(
@@ -153,7 +153,7 @@ fn prompt_reads_a_server_and_applies_only_when_asked() {
             fields().await.contains("joined"),
             "apply mode did not write"
         );
-        let said = session::read_or_apply(&conn, &output, true, place)
+        let said = diff::read_or_apply(&conn, &output, true, place)
             .await
             .unwrap();
         assert!(said.contains("no definition changed"), "{said}");

@@ -322,60 +322,6 @@ fn a_file_of_examples_splits_at_blank_lines_and_semicolons_outside_strings() {
 }
 
 #[test]
-fn check_query_exits_as_audit_does() {
-    use surqlc::validate::check::{check_query, Queries};
-    let store = vec![root().join("schemas/store.rs")];
-    let clean = check_query(
-        &store,
-        &Queries::Inline("SELECT name FROM customer LIMIT 5".into()),
-        false,
-    );
-    assert_eq!(
-        (clean.status.code(), clean.stdout.as_str()),
-        (0, ""),
-        "{clean:?}"
-    );
-    let wrong = check_query(
-        &store,
-        &Queries::Inline("SELECT name, email FROM customer LIMIT 5".into()),
-        false,
-    );
-    assert_eq!(wrong.status.code(), 1);
-    assert!(
-        wrong.stdout.starts_with(
-            "query:1:14: error[SQ0102 UnknownField] `email`: `customer` has no field `email`"
-        ),
-        "{}",
-        wrong.stdout
-    );
-    let file = check_query(
-        &store,
-        &Queries::File(root().join("tests/corpus/store_wrong.surql")),
-        true,
-    );
-    assert_eq!(file.status.code(), 1);
-    let json: serde_json::Value = serde_json::from_str(&file.stdout).unwrap();
-    let first = &json["queries"][0];
-    assert_eq!(first["line"], 5);
-    assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
-    assert_eq!(first["diagnostics"][0]["text"], "email");
-    let right = check_query(
-        &store,
-        &Queries::File(root().join("tests/corpus/store_right.surql")),
-        false,
-    );
-    assert_eq!(right.status.code(), 0, "{}", right.stdout);
-    let missing = check_query(
-        &[root().join("schemas/nope.rs")],
-        &Queries::Inline("SELECT 1".into()),
-        false,
-    );
-    assert_eq!(missing.status.code(), 2);
-    let no_file = check_query(&store, &Queries::File(root().join("nope.surql")), false);
-    assert_eq!(no_file.status.code(), 2);
-}
-
-#[test]
 fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
     block_on(async {
         let store = schema("store");
@@ -588,7 +534,7 @@ fn an_undeclared_field_of_a_schemaless_table_warns_without_blocking() {
 #[test]
 fn the_default_rules_say_what_the_engine_does_with_group_by_and_order_by() {
     let store = schema("store");
-    let rules = surqlc::emit::render_preamble(&store, &Default::default()).unwrap();
+    let rules = surqlc::codegen::emit::render_preamble(&store, &Default::default()).unwrap();
     let rule = rules.lines().find(|l| l.starts_with("6.")).unwrap();
     assert!(
         rule.contains("ORDER BY may name an alias or any field"),

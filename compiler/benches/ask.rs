@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo bench -p surqlc --features cli --bench ask` (release).
 
-#[path = "../src/allocator.rs"]
+#[path = "../src/bin/surqlc/allocator.rs"]
 mod allocator;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -66,12 +66,12 @@ fn main() {
             ..Default::default()
         };
         runtime.block_on(async {
-            let db = surqlc::session::open(&output, &target)
+            let db = surqlc::schema_db::open(&output, &target)
                 .await
                 .expect("schema");
             surqlc::db::execute(&db, &seed).await.expect("seed");
             let agent =
-                surqlc::session::signin_agent(&db, &output.schema, &target, "bench-password")
+                surqlc::schema_db::signin_agent(&db, &output.schema, &target, "bench-password")
                     .await
                     .expect("agent");
             let schema = &output.schema;

@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench -p surqlc --bench build [-- TABLES]`; the budget is 1 ms per table in release.
 
-#[path = "../src/allocator.rs"]
+#[path = "../src/bin/surqlc/allocator.rs"]
 mod allocator;
 
 use std::fmt::Write;
@@ -75,10 +75,10 @@ fn main() {
     let schema = builder.load().unwrap();
     let front = start.elapsed();
     let start = Instant::now();
-    surqlc::emit::render_schema_surql(&schema, &Default::default()).unwrap();
+    surqlc::codegen::emit::render_schema_surql(&schema, &Default::default()).unwrap();
     let surql = start.elapsed();
     let start = Instant::now();
-    surqlc::rustgen::render_module(&schema, &Default::default()).unwrap();
+    surqlc::codegen::rustgen::render_module(&schema, &Default::default()).unwrap();
     let rust = start.elapsed();
     println!(
         "front end {:.1} ms, schema.surql {:.1} ms, schema.rs {:.1} ms",

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 use surqlc::db::{self, Target};
 use surqlc::prune::DocOptions;
-use surqlc::prune_eval::{self, Knobs, Question, Strategy};
+use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
 
 const BUDGETS: [u32; 4] = [1000, 2000, 3000, 4000];
 

@@ -6,7 +6,7 @@
 //! (`all`, the default, is build and context; sizes default to 10 100 1000 10000, for `rustc` to 100 1000). Median of several runs each;
 //! the synthetic schemas are `support/synthetic.rs`'s, in the style of `schemas/store.rs`.
 
-#[path = "../src/allocator.rs"]
+#[path = "../src/bin/surqlc/allocator.rs"]
 mod allocator;
 
 #[path = "support/synthetic.rs"]
@@ -107,7 +107,7 @@ fn bench_build(sizes: &[usize]) {
         });
         let surql = median(runs, || {
             std::hint::black_box(
-                surqlc::emit::render_schema_surql(&schema, &Default::default()).unwrap(),
+                surqlc::codegen::emit::render_schema_surql(&schema, &Default::default()).unwrap(),
             );
         });
         // schema.rs has no public entry of its own: generate (front end, both files) less the rest.

@@ -6,6 +6,14 @@ use surrealdb::Surreal;
 pub type Db = Surreal<Any>;
 pub use surrealdb::Error;
 
+/// The embedded engine's endpoint: an in-process database that starts empty.
+pub const EMBEDDED: &str = "mem://";
+
+/// Whether `endpoint` is the embedded engine ([`EMBEDDED`]) rather than a server.
+pub fn is_embedded(endpoint: &str) -> bool {
+    endpoint.starts_with(EMBEDDED)
+}
+
 /// Where to connect and as whom. `mem://` needs no credentials.
 #[derive(Debug, Clone)]
 pub struct Target {
@@ -19,7 +27,7 @@ pub struct Target {
 impl Default for Target {
     fn default() -> Self {
         Target {
-            endpoint: "mem://".into(),
+            endpoint: EMBEDDED.into(),
             namespace: "ai".into(),
             database: "store".into(),
             root: None,

@@ -11,14 +11,12 @@
 //!   each problem with its position and a fix;
 //! - [`drift`]: how a database's definitions differ from the schema file.
 //!
-//! The rest (the front end, the SurrealQL back ends, the CLI's session and audit) is public only
+//! The rest (the front end, the SurrealQL back ends, the database the CLI opens, the audit) is public only
 //! for the `surqlc` binary, the derives and the tests, hidden from these docs. See
 //! `ARCHITECTURE.md` at the repository root.
 
 // The user's API: `Builder` (build.rs), `runtime` (what an application links), `validate`
 // (the query checker), `ir` (what generated code and the validator read), `drift`, `diagnostic`.
-#[cfg(feature = "codegen")]
-pub mod builder;
 #[cfg(feature = "front")]
 pub mod diagnostic;
 #[cfg(any(feature = "runtime", feature = "db"))]
@@ -34,7 +32,9 @@ pub mod validate;
 pub mod codes;
 
 #[cfg(feature = "codegen")]
-pub use builder::{Builder, Error};
+pub use codegen::builder::{self, Builder, Error};
+/// Named query files: the application's own queries, read, checked against the schema and typed.
+pub use codegen::queries;
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
 
@@ -42,72 +42,62 @@ pub use diagnostic::{Diagnostic, Diagnostics};
 // end-to-end tests (other crates) reach into them; hidden from the docs and not a stable API.
 #[doc(hidden)]
 pub mod access;
-#[cfg(feature = "codegen")]
-mod agent_define;
 #[cfg(all(feature = "tokens", feature = "db", feature = "codegen"))]
 #[doc(hidden)]
 pub mod audit;
+/// Code generation (`Builder`, `schema.surql`, `schema.rs`); `builder` and `queries` are re-exported above.
+#[doc(hidden)]
+pub mod codegen;
 #[cfg(feature = "db")]
 #[doc(hidden)]
 pub mod db;
-#[cfg(feature = "codegen")]
-#[doc(hidden)]
-pub mod emit;
-/// The CLI's exit status (`Exit`); the binary's, not a stable API.
+/// How a command ends (`Exit`, `Failure`); the binary's and the MCP server's, not a stable API.
 #[doc(hidden)]
 pub mod exit;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
-#[cfg(feature = "db")]
-mod hint_costs;
-#[cfg(feature = "codegen")]
-mod idents;
-#[cfg(feature = "codegen")]
-mod index_helpers;
 /// `surqlc mcp`, the MCP server; the binary's, not a stable API.
 #[cfg(feature = "mcp")]
 #[doc(hidden)]
 pub mod mcp;
-#[cfg(feature = "codegen")]
-mod password;
 #[doc(hidden)]
 pub mod prune;
-#[cfg(all(
-    feature = "db",
-    feature = "tokens",
-    feature = "codegen",
-    feature = "runtime"
-))]
-#[doc(hidden)]
-pub mod prune_eval;
-#[doc(hidden)]
-pub mod prune_fields;
-#[cfg(all(
-    feature = "db",
-    feature = "tokens",
-    feature = "codegen",
-    feature = "runtime"
-))]
-#[doc(hidden)]
-pub mod prune_run;
-pub mod queries;
-/// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
-#[cfg(feature = "codegen")]
-#[doc(hidden)]
-pub mod rustgen;
 #[cfg(all(feature = "db", feature = "codegen"))]
 #[doc(hidden)]
-pub mod session;
+pub mod schema_db;
 #[cfg(any(feature = "front", feature = "validate"))]
 mod suggest;
 #[doc(hidden)]
 pub mod surql;
-mod thesaurus;
 #[cfg(feature = "tokens")]
 #[doc(hidden)]
 pub mod tokens;
+
+// The hidden paths of before the codegen/, prune/, audit/ and bin/ layout, kept so code that
+// named them still compiles; each item has one home, the path on the right.
+#[cfg(all(
+    feature = "db",
+    feature = "tokens",
+    feature = "codegen",
+    feature = "runtime"
+))]
+#[doc(hidden)]
+pub use audit::{prune_eval, prune_run};
+#[cfg(feature = "codegen")]
+#[doc(hidden)]
+pub use codegen::{emit, rustgen};
+#[doc(hidden)]
+pub use prune::fields as prune_fields;
+/// The old `session` module: now `schema_db`, `drift::diff` and `exit::Failure`.
+#[cfg(all(feature = "db", feature = "codegen"))]
+#[doc(hidden)]
+pub mod session {
+    pub use crate::drift::diff::*;
+    pub use crate::exit::Failure;
+    pub use crate::schema_db::*;
+}
 
 /// What generated and derived code needs from surqlc; not a public API.
 #[doc(hidden)]

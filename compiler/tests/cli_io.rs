@@ -165,6 +165,52 @@ fn check_query_runs_the_data_checks_on_a_seed() {
     assert_status(&missing_seed, 2);
 }
 
+/// `check-query`'s statuses and output, as the audit's: 0 clean, 1 an error found (each at the
+/// query's line:col, or one JSON object per query), 2 bad input (a missing schema or file).
+#[test]
+fn check_query_exits_as_audit_does() {
+    let store = "schemas/store.rs";
+    let clean = surqlc(&["check-query", store, "SELECT name FROM customer LIMIT 5"]);
+    assert_status(&clean, 0);
+    assert_eq!(text(&clean.stdout), "");
+    let wrong = surqlc(&[
+        "check-query",
+        store,
+        "SELECT name, email FROM customer LIMIT 5",
+    ]);
+    assert_status(&wrong, 1);
+    assert!(
+        text(&wrong.stdout).starts_with(
+            "query:1:14: error[SQ0102 UnknownField] `email`: `customer` has no field `email`"
+        ),
+        "{}",
+        text(&wrong.stdout)
+    );
+    let file = surqlc(&[
+        "check-query",
+        store,
+        "--file",
+        "tests/corpus/store_wrong.surql",
+        "--format",
+        "json",
+    ]);
+    assert_status(&file, 1);
+    let json: serde_json::Value = serde_json::from_slice(&file.stdout).unwrap();
+    let first = &json["queries"][0];
+    assert_eq!(first["line"], 5);
+    assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
+    assert_eq!(first["diagnostics"][0]["text"], "email");
+    let right = surqlc(&[
+        "check-query",
+        store,
+        "--file",
+        "tests/corpus/store_right.surql",
+    ]);
+    assert_status(&right, 0);
+    assert_status(&surqlc(&["check-query", "schemas/nope.rs", "SELECT 1"]), 2);
+    assert_status(&surqlc(&["check-query", store, "--file", "nope.surql"]), 2);
+}
+
 /// Runs `args` with stdout closed before the binary writes anything: no panic, the command's own status.
 fn with_closed_stdout(args: &[&str], status: i32) {
     let mut child = command(args)

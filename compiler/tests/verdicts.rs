@@ -198,9 +198,9 @@ fn every_surface_gives_one_query_one_verdict() {
             database: output.schema.name.clone(),
             ..Default::default()
         };
-        let conn = surqlc::session::open(&output, &target).await.unwrap();
+        let conn = surqlc::schema_db::open(&output, &target).await.unwrap();
         surqlc::db::execute(&conn, &seed).await.unwrap();
-        let agent = surqlc::session::signin_agent(&conn, &output.schema, &target, PASSWORD)
+        let agent = surqlc::schema_db::signin_agent(&conn, &output.schema, &target, PASSWORD)
             .await
             .unwrap();
 

@@ -16,9 +16,10 @@ pub use server::Server;
 mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
 
-use crate::builder::Output;
+use crate::codegen::builder::Output;
 use crate::db::{self, Target};
-use crate::session::{self, Failure};
+use crate::exit::Failure;
+use crate::schema_db;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -42,46 +43,8 @@ pub struct Options {
 impl Options {
     /// Whether the target is the embedded engine (everything is loaded at start, as owner).
     pub fn embedded(&self) -> bool {
-        is_embedded(&self.target.endpoint)
+        crate::db::is_embedded(&self.target.endpoint)
     }
-}
-
-/// The agent's password for a run on `endpoint`: `SURQLC_AGENT_PASSWORD` if set; on the embedded
-/// engine (`mem://`), without it, a fresh random one (nobody else can reach an in-process
-/// database). A server's agent was defined by whoever applied the schema, so its password must be given.
-pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
-    if let Some(password) = crate::password::agent_password(None) {
-        return Ok(password);
-    }
-    if is_embedded(endpoint) {
-        return Ok(random_password());
-    }
-    Err(Failure::BadInput(format!(
-        "error: set {} to the agent's password: run_query signs in as the agent on {endpoint}",
-        crate::builder::AGENT_PASSWORD_ENV,
-    )))
-}
-
-fn is_embedded(endpoint: &str) -> bool {
-    endpoint.starts_with("mem://")
-}
-
-/// 128 bits from the standard library's per-process random hasher keys: enough for a database
-/// that lives and dies inside this process.
-fn random_password() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = String::from("surqlc-mcp-");
-    for i in 0..2u8 {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u8(i);
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", h.finish()));
-    }
-    out
 }
 
 /// Opens the database, loads or checks the schema, signs the agent in: the state the tools share.
@@ -91,9 +54,9 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
     let target = &options.target;
     let (conn, reader, editor) = if options.embedded() {
         // The embedded engine starts empty: apply the schema and the data as its owner.
-        let conn = session::open(output, target).await?;
+        let conn = schema_db::open(output, target).await?;
         if let Some(seed) = &options.seed {
-            session::load_file(&conn, seed).await?;
+            schema_db::load_file(&conn, seed).await?;
         }
         let editor = options.allow_remember.then(|| conn.clone());
         (conn.clone(), Some(conn), editor)
@@ -121,7 +84,7 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         };
         (conn, privileged, editor)
     };
-    let agent = session::signin_agent(&conn, &output.schema, target, password).await?;
+    let agent = schema_db::signin_agent(&conn, &output.schema, target, password).await?;
     let reader = reader.unwrap_or_else(|| agent.session().clone());
     // Read once: every pruned prompt then chooses its tables here, in a few milliseconds. A
     // database whose facts cannot be read is answered by its own functions, which choose the same.
@@ -160,11 +123,11 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
 
 /// Compares the server's definitions with the schema and says on stderr what differs; writes nothing.
 async fn report_drift(output: &Output, target: &Target) {
-    let source = session::DiffSource {
+    let source = crate::drift::diff::DiffSource {
         dump: None,
         target: target.clone(),
     };
-    match session::diff(output, &source, false).await {
+    match crate::drift::diff::diff(output, &source, false).await {
         Ok(drift) if drift.is_empty() => {
             eprintln!("the database at {} matches the schema", target.endpoint)
         }

@@ -2,7 +2,7 @@
 
 use super::state::{text, State};
 use super::tools;
-use crate::session::Failure;
+use crate::exit::Failure;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,

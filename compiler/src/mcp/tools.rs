@@ -78,7 +78,7 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
             }
         }
         (Some(prune), None)
-            if crate::prune::full_block_cost(&state.schema) > prune.budget as usize =>
+            if crate::prune::cost::full_block_cost(&state.schema) > prune.budget as usize =>
         {
             return text(
                 true,

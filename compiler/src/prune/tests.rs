@@ -1,5 +1,7 @@
 //! Unit tests of the pruning documents, the build-time graph, the fallback order and the warnings.
 
+use super::cost::{cost, full_block_cost, SEPARATOR};
+use super::facts::*;
 use super::*;
 use crate::ir::{Field, Prune, Settings, Type};
 
@@ -133,9 +135,9 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
     assert!(docs[0].doc.contains("patron\npatron"), "{}", docs[0].doc);
     // The thesaurus's words for the name, and a customer is someone "who" questions are about.
     assert!(docs[0].doc.contains("client"), "{}", docs[0].doc);
-    assert!(docs[0].doc.contains(crate::thesaurus::PERSON_HUB_WORDS));
+    assert!(docs[0].doc.contains(thesaurus::PERSON_HUB_WORDS));
     assert!(
-        !docs[2].doc.contains(crate::thesaurus::PERSON_HUB_WORDS),
+        !docs[2].doc.contains(thesaurus::PERSON_HUB_WORDS),
         "a relation is no person"
     );
     let plain = table_docs_with(&s, DocOptions::PLAIN);

@@ -569,10 +569,14 @@ impl Pruner {
                     .filter(|r| !shown.iter().any(|f| f.name == **r))
                     .map(String::as_str)
                     .collect();
-                crate::prune_fields::assemble(&facts.head, lines.into_iter().map(|(_, l)| l), &rest)
+                crate::prune::fields::assemble(
+                    &facts.head,
+                    lines.into_iter().map(|(_, l)| l),
+                    &rest,
+                )
             })
             .collect();
-        blocks.join(crate::prune_fields::SEPARATOR)
+        blocks.join(crate::prune::cost::SEPARATOR)
     }
 
     /// `fn::nl2surql_prompt_pruned(question, qvec)`, the same bytes: the choice made here, the

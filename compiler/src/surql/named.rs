@@ -1,4 +1,4 @@
-//! The reader of a named-query file (see [`crate::queries`]): `-- name:`, `-- question:` and `-- param:` lines, then the query text up to its `;` or the next `-- name:`.
+//! The reader of a named-query file (see [`crate::codegen::queries`]): `-- name:`, `-- question:` and `-- param:` lines, then the query text up to its `;` or the next `-- name:`.
 //!
 //! Annotations are SurrealQL comments, so the file is also plain SurrealQL; they are found with the
 //! one SurrealQL tokenizer ([`crate::surql::scan`]), never inside a string.

@@ -7,8 +7,6 @@
 //! values present) is in `data` (feature `runtime`). Only the schema's exposed tables are
 //! visible: a hidden table gets exactly the message of a table that does not exist.
 
-#[cfg(feature = "front")]
-pub mod check;
 #[cfg(any(feature = "runtime", feature = "db"))]
 pub mod data;
 pub mod functions;

@@ -9,25 +9,9 @@
 //! line's `;\n` (the next starts with `DEFINE` or `--`), so showing a field adds at most its
 //! cost while the summary only gets shorter: the sum is an upper bound and the budget holds.
 
+use super::cost::{cost, SEPARATOR};
 use crate::ir::{Schema, Table, TableKind, Type};
 use crate::surql::info as render;
-
-/// The separator between two tables in the schema block ([`crate::prune::SEPARATOR`]).
-pub const SEPARATOR: &str = "\n\n";
-
-/// Tokens in `text` as this build counts them ([`crate::prune::cost`]; here so this module needs nothing of `prune`).
-pub fn cost(text: &str) -> usize {
-    #[cfg(feature = "tokens")]
-    {
-        crate::tokens::Encoding::O200kBase.count(text)
-    }
-    // Never reaches `schema.surql`: the front end refuses `prune(...)` without `tokens`
-    // (`front::resolve`), so this only keeps the module compiling in such a build.
-    #[cfg(not(feature = "tokens"))]
-    {
-        text.len()
-    }
-}
 
 /// How many fields, over all tables, the question's words may bring back (the best BM25 matches).
 pub const FIELD_MATCHES: usize = 10;

@@ -1,37 +1,16 @@
 //! `surqlc ask` and `surqlc eval` (the binary's own code): open the database as `prompt` does, sign the agent in, run the library's loop or judge, print text or JSON.
 
-use std::io::Write;
+use crate::stdio::out;
 use std::path::{Path, PathBuf};
 use surqlc::builder::Output;
 use surqlc::db::{Db, Target};
+use surqlc::exit::Failure;
 use surqlc::runtime::ask::{Answer, Asker, Status};
 use surqlc::runtime::eval::{self, Candidate, Item, QuestionResult, Report};
 use surqlc::runtime::openai::{Config, OpenAi};
 use surqlc::runtime::{Agent, Pruner};
-use surqlc::session::{self, Failure};
+use surqlc::schema_db;
 use surqlc::tokens::Encoding;
-
-/// The agent's password for this run: `SURQLC_AGENT_PASSWORD`, or on the throwaway embedded
-/// database a stand-in made for this run (the schema is applied with it just before sign-in).
-pub fn agent_password(endpoint: &str) -> Result<String, Failure> {
-    if let Some(password) = std::env::var(surqlc::builder::AGENT_PASSWORD_ENV)
-        .ok()
-        .filter(|p| !p.is_empty())
-    {
-        return Ok(password);
-    }
-    if endpoint.starts_with("mem://") {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        return Ok(format!("surqlc-run-{}-{nanos}", std::process::id()));
-    }
-    Err(Failure::BadInput(format!(
-        "error: set {} to the agent's password: the schema is applied to {endpoint} with it and the query runs as the agent",
-        surqlc::builder::AGENT_PASSWORD_ENV
-    )))
-}
 
 /// The model the environment configures, its embeddings checked against the schema's dimension.
 fn model(output: &Output) -> Result<Option<OpenAi>, Failure> {
@@ -50,11 +29,11 @@ async fn open(
     seed: Option<&Path>,
     password: &str,
 ) -> Result<(Db, Agent<surrealdb::engine::any::Any>), Failure> {
-    let conn = session::open(output, target).await?;
+    let conn = schema_db::open(output, target).await?;
     if let Some(seed) = seed {
-        session::load_file(&conn, seed).await?;
+        schema_db::load_file(&conn, seed).await?;
     }
-    let agent = session::signin_agent(&conn, &output.schema, target, password).await?;
+    let agent = schema_db::signin_agent(&conn, &output.schema, target, password).await?;
     Ok((conn, agent))
 }
 
@@ -95,7 +74,7 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
     let client = model(run.output)?
         .ok_or_else(|| Failure::BadInput(format!("error: {}", Config::how_to_configure())))?;
     if let Some(vector) = &run.vector {
-        session::check_dimension(&run.output.schema, vector)?;
+        schema_db::check_dimension(&run.output.schema, vector)?;
     }
     let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
     let pruner = load_pruner(&conn).await;
@@ -115,9 +94,9 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
         out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&value).unwrap_or_default()
-        ));
+        ))?;
     } else {
-        out(&answer_text(&answer, run.attempts));
+        out(&answer_text(&answer, run.attempts))?;
         // The text already ends with the verdict: exit 1 without saying it again on stderr.
         if answer.status != Status::Answered {
             return Err(Failure::Failed(String::new()));
@@ -181,7 +160,11 @@ fn answer_text(answer: &Answer, most: u32) -> String {
             text += &format!(
                 "no valid query in {} repl{}\n",
                 answer.attempts.len(),
-                if answer.attempts.len() == 1 { "y" } else { "ies" }
+                if answer.attempts.len() == 1 {
+                    "y"
+                } else {
+                    "ies"
+                }
             )
         }
     }
@@ -375,9 +358,9 @@ pub async fn eval(
         out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
+        ))?;
     } else {
-        out(&report_text(&report, golden));
+        out(&report_text(&report, golden))?;
     }
     Ok(())
 }
@@ -426,11 +409,4 @@ fn report_text(report: &Report, golden: &Path) -> String {
         }
     }
     text
-}
-
-/// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
-fn out(text: &str) {
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
 }

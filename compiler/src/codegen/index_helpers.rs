@@ -36,7 +36,7 @@ fn param(
     types: &str,
     schema_table: &dyn Fn(&str) -> Option<String>,
 ) -> Param {
-    let ident = crate::idents::rust_ident(name);
+    let ident = crate::codegen::idents::rust_ident(name);
     let (rust_type, bind) = match ty {
         Type::String | Type::Literal(_) => ("&str".to_owned(), format!("{ident}.to_owned()")),
         Type::Int => ("i64".into(), ident.clone()),

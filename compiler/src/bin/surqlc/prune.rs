@@ -1,9 +1,9 @@
-//! `surqlc prune` (the binary's own code): its arguments, and the pruned prompt's tables per question printed as text or JSON lines (the work is `surqlc::prune_run`'s).
+//! `surqlc prune` (the binary's own code): its arguments, and the pruned prompt's tables per question printed as text or JSON lines (the work is `surqlc::audit::prune_run`'s).
 
 use crate::{non_empty, number, print_warnings, stdio, Format, Input};
 use clap::Args;
 use std::path::PathBuf;
-use surqlc::session::Failure;
+use surqlc::exit::Failure;
 
 #[derive(Args)]
 pub struct PruneArgs {
@@ -29,9 +29,9 @@ pub struct PruneArgs {
     format: Format,
 }
 
-/// `surqlc prune`: the pruned prompt's tables per question (see `surqlc::prune_run`).
+/// `surqlc prune`: the pruned prompt's tables per question (see `surqlc::audit::prune_run`).
 pub async fn prune(args: PruneArgs) -> Result<(), Failure> {
-    use surqlc::prune_run::{self, PruneRun};
+    use surqlc::audit::prune_run::{self, PruneRun};
     let questions = match (&args.question, &args.questions) {
         (Some(q), _) => vec![q.clone()],
         (None, Some(file)) => prune_run::read_questions(file)?,

@@ -1,11 +1,11 @@
 //! Renders the typed Rust helper module from the IR through `templates/module.rs.tera`, formatted with prettyplease.
 
-use crate::emit::EmitError;
-use crate::idents::rust_ident;
+use crate::codegen::emit::EmitError;
+use crate::codegen::idents::rust_ident;
 use crate::ir::{Schema, TableKind};
 use serde::Serialize;
 
-pub const MODULE_TEMPLATE: &str = include_str!("../../templates/module.rs.tera");
+pub const MODULE_TEMPLATE: &str = include_str!("../../../templates/module.rs.tera");
 
 /// What the module depends on besides the IR.
 #[derive(Debug, Clone)]
@@ -23,7 +23,7 @@ pub struct ModuleOptions {
     /// The tables that get a helper module (by table or Rust type name); `None`: every table.
     pub helper_tables: Option<Vec<String>>,
     /// The named queries, typed: each a function of the `queries` module.
-    pub queries: Vec<crate::queries::Query>,
+    pub queries: Vec<crate::codegen::queries::Query>,
 }
 
 impl Default for ModuleOptions {
@@ -49,7 +49,7 @@ struct TableContext {
     select_query: String,
     traversals: Vec<Traversal>,
     /// Typed helpers for the table's indexes (`search_*`, `nearest_*`, `find_by_*`).
-    index_helpers: Vec<crate::index_helpers::Helper>,
+    index_helpers: Vec<crate::codegen::index_helpers::Helper>,
 }
 
 #[derive(Serialize)]
@@ -141,7 +141,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             },
             select_query: format!("SELECT * FROM {} LIMIT $limit", t.name),
             traversals: Vec::new(),
-            index_helpers: crate::index_helpers::helpers(t, types, &|name| {
+            index_helpers: crate::codegen::index_helpers::helpers(t, types, &|name| {
                 schema.table(name).map(|x| x.rust_name.clone())
             }),
         })
@@ -278,12 +278,12 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("schema_ir_json", SCHEMA_IR_PLACEHOLDER);
     context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", &tables);
-    let queries =
-        crate::queries::rust::contexts(&options.queries, &nested).map_err(EmitError::NameClash)?;
+    let queries = crate::codegen::queries::rust::contexts(&options.queries, &nested)
+        .map_err(EmitError::NameClash)?;
     context.insert("queries", &queries);
     context.insert(
         "query_examples",
-        &crate::queries::rust::examples(&options.queries),
+        &crate::codegen::queries::rust::examples(&options.queries),
     );
     context.insert("exposed", &settings.exposed);
     context.insert("dimension", &settings.examples.dimension);
@@ -295,15 +295,15 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("agent_reasons", &reasons.replace(['\n', '\r'], " "));
     context.insert("surql_file", &options.surql_file);
     context.insert("agent_defined", &options.agent_defined);
-    context.insert("password_env", crate::password::AGENT_PASSWORD_ENV);
+    context.insert("password_env", crate::codegen::password::AGENT_PASSWORD_ENV);
     let mut tera = tera::Tera::default();
     tera.register_filter("rust_string", rust_string);
     tera.register_filter("rust_doc", rust_doc);
     tera.add_raw_template("module.rs", MODULE_TEMPLATE)
-        .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
+        .map_err(|e| crate::codegen::emit::template_error("templates/module.rs.tera", e))?;
     let text = tera
         .render("module.rs", &context)
-        .map_err(|e| crate::emit::template_error("templates/module.rs.tera", e))?;
+        .map_err(|e| crate::codegen::emit::template_error("templates/module.rs.tera", e))?;
     let formatted = format_parallel(&text)?;
     let placeholder = format!("{SCHEMA_IR_PLACEHOLDER:?}");
     if formatted.matches(&placeholder).count() != 1 {

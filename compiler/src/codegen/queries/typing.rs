@@ -283,7 +283,7 @@ impl Typer<'_, '_> {
 
 /// A Rust field name for a row key (`totalRevenue` → `total_revenue`, `type` → `r#type`).
 fn field_ident(key: &str) -> String {
-    crate::idents::rust_ident(key)
+    crate::codegen::idents::rust_ident(key)
 }
 
 fn is_plain_key(key: &str) -> bool {

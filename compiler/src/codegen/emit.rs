@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The built-in templates, compiled into the crate so `build.rs` users need no files.
-pub const SCHEMA_TEMPLATE: &str = include_str!("../../templates/schema.surql.tera");
-pub const PROMPT_RULES_TEMPLATE: &str = include_str!("../../templates/prompt_rules.tera");
+pub const SCHEMA_TEMPLATE: &str = include_str!("../../../templates/schema.surql.tera");
+pub const PROMPT_RULES_TEMPLATE: &str = include_str!("../../../templates/prompt_rules.tera");
 
 /// What `schema.surql` depends on besides the IR.
 #[derive(Debug, Clone, Default)]
@@ -127,7 +127,7 @@ impl PromptParts<'_> {
     /// The prompt's sections, named, in order; joined they are the whole prompt.
     ///
     /// This is the layout `fn::nl2surql_prompt` in `templates/schema.surql.tera` writes;
-    /// `session::prompt_sections` checks the two agree on every prompt it splits.
+    /// `schema_db::prompt_sections` checks the two agree on every prompt it splits.
     pub fn sections(&self) -> Vec<(&'static str, String)> {
         vec![
             ("preamble", self.preamble.to_owned()),
@@ -204,7 +204,7 @@ pub fn render_schema_surql_with(
     context.insert("preamble", preamble);
     context.insert("compact", &schema.settings.compact);
     // Question-specific pruning: `false` unless the schema sets prune(...).
-    match crate::prune::template_context(schema) {
+    match crate::prune::facts::template_context(schema) {
         Some(prune) => context.insert("prune", &prune),
         None => context.insert("prune", &false),
     }
@@ -227,22 +227,24 @@ pub fn render_schema_surql_with(
     context.insert("hidden", &hidden_fields_literal(schema));
     let agent = &settings.agent;
     let passhash = match &options.agent_password {
-        Some(pw) => crate::password::passhash(&agent.user, pw).map_err(EmitError::Password)?,
+        Some(pw) => {
+            crate::codegen::password::passhash(&agent.user, pw).map_err(EmitError::Password)?
+        }
         None => String::new(),
     };
     let define = if passhash.is_empty() {
         String::new()
     } else {
         let kind = if reasons.is_empty() {
-            crate::agent_define::AgentKind::Viewer {
+            crate::codegen::agent_define::AgentKind::Viewer {
                 passhash: &passhash,
             }
         } else {
-            crate::agent_define::AgentKind::RecordAccess {
+            crate::codegen::agent_define::AgentKind::RecordAccess {
                 identity: crate::access::IDENTITY_TABLE,
             }
         };
-        crate::agent_define::statement(
+        crate::codegen::agent_define::statement(
             &agent.user,
             &agent.token_duration,
             &agent.session_duration,

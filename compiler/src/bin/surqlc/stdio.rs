@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use surqlc::session::Failure;
+use surqlc::exit::Failure;
 
 /// Set once stdout's reader has gone away.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);

@@ -1,12 +1,12 @@
 //! The `Builder`: schema files in, `schema.surql` out, for `build.rs` and the CLI alike.
 
+use crate::codegen::emit::{self, EmitError, EmitOptions};
 use crate::diagnostic::Diagnostics;
-use crate::emit::{self, EmitError, EmitOptions};
 use crate::front::{self, SourceFile};
 use crate::ir;
 use std::path::{Path, PathBuf};
 
-pub use crate::password::AGENT_PASSWORD_ENV;
+pub use crate::codegen::password::AGENT_PASSWORD_ENV;
 
 /// Configures and runs a compilation, in the style of `prost_build::Config`.
 ///
@@ -46,9 +46,9 @@ pub struct Output {
     /// How the schema block exceeds its token budget, one line each (filled by `compile`).
     pub over_budget: Vec<String>,
     /// Lints: known traps in the schema, each with its position and why (printed by `compile`).
-    pub warnings: Vec<crate::Diagnostic>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
     /// The named queries of [`Builder::queries`], read and checked against the schema.
-    pub queries: Vec<crate::queries::Query>,
+    pub queries: Vec<crate::codegen::queries::Query>,
     /// Whether `schema_surql` defines the agent user (a password was given).
     pub agent_defined: bool,
     /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
@@ -249,7 +249,9 @@ impl Builder {
     }
 
     /// Runs the front end only, keeping its lints.
-    pub fn load_with_warnings(&self) -> Result<(ir::Schema, Vec<crate::Diagnostic>), Error> {
+    pub fn load_with_warnings(
+        &self,
+    ) -> Result<(ir::Schema, Vec<crate::diagnostic::Diagnostic>), Error> {
         let files = self
             .schemas
             .iter()
@@ -264,13 +266,14 @@ impl Builder {
         // What prune(...) cannot do at its budget is said at build time (and by `audit`).
         warnings.extend(crate::prune::warnings(&schema).into_iter().map(|message| {
             let path = self.schemas.first().cloned().unwrap_or_default();
-            crate::Diagnostic {
+            crate::diagnostic::Diagnostic {
                 warning: true,
-                ..crate::Diagnostic::whole_file(&path, message)
+                ..crate::diagnostic::Diagnostic::whole_file(&path, message)
             }
         }));
-        let agent_password = crate::password::agent_password(self.agent_password.as_deref())
-            .filter(|_| !self.no_agent);
+        let agent_password =
+            crate::codegen::password::agent_password(self.agent_password.as_deref())
+                .filter(|_| !self.no_agent);
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,
@@ -278,7 +281,7 @@ impl Builder {
         };
         let preamble = emit::render_preamble(&schema, &options)?;
         let schema_surql = emit::render_schema_surql_with(&schema, &options, &preamble)?;
-        let module_options = crate::rustgen::ModuleOptions {
+        let module_options = crate::codegen::rustgen::ModuleOptions {
             types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
             sources: emit::source_names(&self.schemas),
             agent_defined: options.agent_password.is_some(),
@@ -287,20 +290,18 @@ impl Builder {
             helper_tables: self.helper_tables.clone(),
             queries: Vec::new(),
         };
-        let query_files =
-            crate::queries::check::files(&self.queries).map_err(|(path, e)| Error::Io(path, e))?;
-        let queries =
-            crate::queries::check::read_and_check(&schema, &query_files).map_err(|refused| {
-                match refused {
-                    crate::queries::check::Refused::Io(path, e) => Error::Io(path, e),
-                    crate::queries::check::Refused::Invalid(d) => Error::Schema(d),
-                }
+        let query_files = crate::codegen::queries::check::files(&self.queries)
+            .map_err(|(path, e)| Error::Io(path, e))?;
+        let queries = crate::codegen::queries::check::read_and_check(&schema, &query_files)
+            .map_err(|refused| match refused {
+                crate::codegen::queries::check::Refused::Io(path, e) => Error::Io(path, e),
+                crate::codegen::queries::check::Refused::Invalid(d) => Error::Schema(d),
             })?;
-        let module_options = crate::rustgen::ModuleOptions {
+        let module_options = crate::codegen::rustgen::ModuleOptions {
             queries: queries.clone(),
             ..module_options
         };
-        let rust_module = crate::rustgen::render_module(&schema, &module_options)?;
+        let rust_module = crate::codegen::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();
         inputs.extend(self.prompt_template.clone());
         inputs.extend(query_files);
@@ -328,7 +329,7 @@ impl Builder {
             for path in &self.queries {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
-            if let Ok(files) = crate::queries::check::files(&self.queries) {
+            if let Ok(files) = crate::codegen::queries::check::files(&self.queries) {
                 for file in files {
                     println!("cargo:rerun-if-changed={}", file.display());
                 }
@@ -433,7 +434,7 @@ impl Error {
 }
 
 /// One diagnostic as short lines: cargo prefixes each with `error: PACKAGE@VERSION: `.
-fn diagnostic_lines(d: &crate::Diagnostic) -> Vec<String> {
+fn diagnostic_lines(d: &crate::diagnostic::Diagnostic) -> Vec<String> {
     let at = if d.line == 0 {
         d.path.display().to_string()
     } else {

@@ -1,8 +1,18 @@
 //! `surqlc audit`: what the schema block and the prompt cost in tokens, the budgets, the live check, and the text and JSON reports.
+//!
+//! Beside it, what pruning chooses and costs on a loaded database: [`prune_run`] (`surqlc prune`)
+//! and [`prune_eval`] (recall on labelled questions, for the benches and tests).
 
-use crate::builder::Output;
+mod hint_costs;
+#[cfg(feature = "runtime")]
+pub mod prune_eval;
+#[cfg(feature = "runtime")]
+pub mod prune_run;
+
+use crate::codegen::builder::Output;
+use crate::exit::Failure;
 use crate::ir::Budget;
-use crate::session::{self, Failure};
+use crate::schema_db;
 use crate::surql::info;
 use crate::tokens::{self, BlockCost, Encoding, Saving};
 use std::fmt::Write;
@@ -61,7 +71,7 @@ pub struct Report {
     /// One line for each way the block exceeds its budget.
     pub over_budget: Vec<String>,
     /// Each value-hint line on the seed data and its cost (with a question).
-    pub hints: Vec<crate::hint_costs::HintCost>,
+    pub hints: Vec<hint_costs::HintCost>,
     /// What `prune(...)` cannot do at its budget (table groups that do not fit; `crate::prune::warnings`).
     pub prune: Vec<String>,
 }
@@ -148,7 +158,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
     let schema = &output.schema;
     let encoding = options.encoding;
     if let Some(q) = &options.question {
-        session::check_dimension(schema, &q.vector)?;
+        schema_db::check_dimension(schema, &q.vector)?;
     }
     let (cost, alternative) = block_costs(output, encoding);
     let savings = tokens::savings(schema, encoding);
@@ -157,7 +167,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
     let mut sections = Vec::new();
     let mut hints = Vec::new();
     if options.live || options.question.is_some() {
-        let conn = session::open_embedded(output).await?;
+        let conn = schema_db::open_embedded(output).await?;
         if options.live {
             let got = crate::db::query_string(&conn, "RETURN fn::schema_context()")
                 .await
@@ -167,16 +177,16 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
         }
         if let Some(q) = &options.question {
             if let Some(seed) = &q.seed {
-                session::load_file(&conn, seed).await?;
+                schema_db::load_file(&conn, seed).await?;
             }
             let (whole, parts) =
-                session::prompt_sections(&conn, output, &q.question, &q.vector).await?;
+                schema_db::prompt_sections(&conn, output, &q.question, &q.vector).await?;
             sections = parts
                 .iter()
                 .map(|(name, text)| Section::of(name, text, encoding))
                 .collect();
             sections.push(Section::of("total", &whole, encoding));
-            hints = crate::hint_costs::hint_costs(&conn, schema, |t| encoding.count(t))
+            hints = hint_costs::hint_costs(&conn, schema, |t| encoding.count(t))
                 .await
                 .map_err(|e| Failure::Failed(format!("error: fn::value_hints failed: {e}")))?;
         }

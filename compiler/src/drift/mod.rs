@@ -4,6 +4,9 @@
 //! schema file applied to an empty database (a fresh embedded one in `surqlc diff`, a scratch
 //! database on the application's own connection in [`check_drift`]), never our own rendering.
 
+#[cfg(all(feature = "db", feature = "codegen"))]
+pub mod diff;
+
 use crate::surql::scan::{self, Kind};
 use std::collections::BTreeMap;
 use std::fmt;

@@ -4,11 +4,11 @@
 //! `schema_doc` rows and `fn::pruned_select` its `schema.surql` would carry with `prune`, so
 //! what this prints is what `fn::nl2surql_prompt_pruned` would show.
 
-use crate::builder::Builder;
+use crate::codegen::builder::Builder;
+use crate::codegen::emit::{self, EmitOptions};
 use crate::db::{self, Db, Target};
-use crate::emit::{self, EmitOptions};
+use crate::exit::Failure;
 use crate::ir::{Prune, RetrievalMix, Schema};
-use crate::session::Failure;
 use crate::tokens::Encoding;
 use std::path::{Path, PathBuf};
 
@@ -38,7 +38,7 @@ pub struct PruneRun {
     vector: Option<Vec<f64>>,
     /// Field-level pruning (`prune(fields = ...)`).
     fields: bool,
-    pub warnings: Vec<crate::Diagnostic>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// The settings this run prunes with: the schema's own, with `budget` (the flag) over its budget;
@@ -96,7 +96,7 @@ impl PruneRun {
         let fuses = prune.mix == RetrievalMix::FullTextVector;
         schema.settings.prune = Some(prune);
         if let Some(v) = &vector {
-            crate::session::check_dimension(&schema, v)?;
+            crate::schema_db::check_dimension(&schema, v)?;
         }
         let options = EmitOptions {
             prompt_template: prompt_template.map(Path::to_path_buf),
@@ -118,7 +118,7 @@ impl PruneRun {
             ))
         })?;
         if let Some(seed) = seed {
-            crate::session::load_file(&db, seed).await?;
+            crate::schema_db::load_file(&db, seed).await?;
             // Value linking reads the values of the loaded data.
             db::execute(&db, "RETURN fn::pruned_index_values()")
                 .await
@@ -155,7 +155,7 @@ impl PruneRun {
             .take(1)
             .map_err(|e| Failure::Failed(format!("error: fn::pruned_select failed: {e}")))?;
         let value = value.into_json_value();
-        let tables = crate::prune_eval::tables_of(&value);
+        let tables = super::prune_eval::tables_of(&value);
         let block = value["block"].as_str().unwrap_or_default();
         Ok(Choice {
             // Not every table shown, and none matched: the fallback chose them.

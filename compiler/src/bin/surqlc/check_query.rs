@@ -1,8 +1,13 @@
-//! `surqlc check-query`: validate one query, or a file of examples, against a Rust schema file, as text or JSON.
+//! `surqlc check-query`: validate one query, or a file of examples, against a Rust schema file, as text or JSON; with data, the runner's data checks too.
 
-use super::{render_one, split_queries, validate_with, Options, Report, Severity};
-use crate::exit::Exit;
 use std::path::{Path, PathBuf};
+use surqlc::builder::Output;
+use surqlc::db::Target;
+use surqlc::exit::Exit;
+use surqlc::schema_db::{connect, load_file, open_embedded};
+use surqlc::validate::{
+    render_one, split_queries, validate_with, Class, Options, Report, Severity,
+};
 
 /// Where the queries come from.
 pub enum Queries {
@@ -28,26 +33,22 @@ fn bad_input(message: String) -> Outcome {
     }
 }
 
-/// Checks `queries` against the schema in `schemas` (compiled as `surqlc build` does).
-pub fn check_query(schemas: &[PathBuf], queries: &Queries, json: bool) -> Outcome {
-    check_query_linted(schemas, queries, json, &crate::ir::Lints::default())
-}
-
-/// [`check_query`] with lint levels from the command line over the schema's own.
+/// Checks `queries` against the schema in `schemas` (compiled as `surqlc build` does), with lint
+/// levels from the command line over the schema's own.
 pub fn check_query_linted(
     schemas: &[PathBuf],
     queries: &Queries,
     json: bool,
-    lints: &crate::ir::Lints,
+    lints: &surqlc::ir::Lints,
 ) -> Outcome {
     let mut files = Vec::new();
     for path in schemas {
-        match crate::front::SourceFile::read(path) {
+        match surqlc::front::SourceFile::read(path) {
             Ok(f) => files.push(f),
             Err(e) => return bad_input(e.to_string()),
         }
     }
-    let mut schema = match crate::front::compile(&files) {
+    let mut schema = match surqlc::front::compile(&files) {
         Ok(s) => s,
         Err(e) => return bad_input(e.to_string()),
     };
@@ -73,7 +74,7 @@ pub struct Checked {
 /// A file with `-- name:` lines is a named-query file (the application's own queries, with
 /// `$params` and `LIMIT $n`), checked with [`Options::for_named_queries`]; any other text is the
 /// agent's queries, checked with the schema's own options.
-pub fn checked(schema: &crate::ir::Schema, queries: &Queries) -> Result<Checked, Outcome> {
+pub fn checked(schema: &surqlc::ir::Schema, queries: &Queries) -> Result<Checked, Outcome> {
     let mut options = Options::of(schema);
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
@@ -83,8 +84,8 @@ pub fn checked(schema: &crate::ir::Schema, queries: &Queries) -> Result<Checked,
             ("query".to_owned(), vec![(q.clone(), 1usize, 1usize)])
         }
         Queries::File(path) => match std::fs::read_to_string(path) {
-            Ok(text) if crate::surql::named::is_named(&text) => {
-                match crate::surql::named::parse(&text) {
+            Ok(text) if surqlc::surql::named::is_named(&text) => {
+                match surqlc::surql::named::parse(&text) {
                     Ok(named) => {
                         options = Options::for_named_queries();
                         (
@@ -220,6 +221,65 @@ pub fn split_arguments(args: &[String]) -> Result<(Vec<PathBuf>, Option<String>)
         schemas.into_iter().map(PathBuf::from).collect(),
         rest.first().map(|q| (*q).clone()),
     ))
+}
+
+/// Where `check-query` finds the data for its data checks.
+#[derive(Debug, Clone)]
+pub enum DataSource {
+    /// A data file loaded after the schema into a fresh embedded database.
+    Seed(std::path::PathBuf),
+    /// A database that holds the data (and the schema); only read.
+    Server(Target),
+}
+
+/// `surqlc check-query` with the data checks the agent's runner makes
+/// (`surqlc::validate::data::check`: record ids exist, compared values are present), run on the
+/// data of `source` for each query with no error but a missing `LIMIT` (which the runner adds).
+pub async fn with_data(
+    output: &Output,
+    queries: &Queries,
+    json: bool,
+    source: &DataSource,
+) -> Outcome {
+    let mut checked = match checked(&output.schema, queries) {
+        Ok(checked) => checked,
+        Err(outcome) => return outcome,
+    };
+    let conn = match source {
+        DataSource::Seed(seed) => match open_embedded(output).await {
+            Ok(conn) => load_file(&conn, seed).await.map(|()| conn),
+            Err(e) => Err(e),
+        },
+        DataSource::Server(target) => connect(target).await,
+    };
+    let conn = match conn {
+        Ok(conn) => conn,
+        Err(failure) => {
+            return Outcome {
+                stdout: String::new(),
+                stderr: failure.to_string(),
+                status: failure.exit(),
+            }
+        }
+    };
+    for (_, _, report) in &mut checked.items {
+        let only_limit = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .all(|d| d.class == Class::Limit);
+        if !only_limit {
+            continue;
+        }
+        if let Err(e) = surqlc::validate::data::check(&conn, &output.schema, report).await {
+            return Outcome {
+                stdout: String::new(),
+                stderr: format!("error: the data checks failed: {e}"),
+                status: Exit::Failed,
+            };
+        }
+    }
+    checked.outcome(json)
 }
 
 fn display(path: &Path) -> String {

@@ -133,7 +133,7 @@ pub fn contexts(queries: &[Query], types: &str) -> Result<Vec<QueryContext>, Str
             q.name.to_uppercase()
         ));
         out.push(QueryContext {
-            function: crate::idents::rust_ident(&q.name),
+            function: crate::codegen::idents::rust_ident(&q.name),
             constant: q.name.to_uppercase(),
             name: q.name.clone(),
             text: q.text.clone(),

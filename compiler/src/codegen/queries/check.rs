@@ -207,14 +207,20 @@ fn untyped_params(
 
 /// The cast to suggest for the untyped parameter at `tokens[i]`: a condition (after WHERE, AND,
 /// OR, NOT or `!`) needs a bool; elsewhere the position does not say, so the common ones.
+#[cfg(feature = "validate")]
 fn cast_hint(tokens: &[crate::surql::scan::Token], i: usize) -> String {
     let p = &tokens[i].text;
-    let condition = i.checked_sub(1).and_then(|j| tokens.get(j)).is_some_and(|prev| {
-        ["where", "and", "or", "not"].iter().any(|w| prev.is_word(w))
-            || prev.is_punct("!")
-            || prev.is_punct("&&")
-            || prev.is_punct("||")
-    });
+    let condition = i
+        .checked_sub(1)
+        .and_then(|j| tokens.get(j))
+        .is_some_and(|prev| {
+            ["where", "and", "or", "not"]
+                .iter()
+                .any(|w| prev.is_word(w))
+                || prev.is_punct("!")
+                || prev.is_punct("&&")
+                || prev.is_punct("||")
+        });
     if condition {
         format!("to the bool a condition needs: `<bool> ${p}`")
     } else {

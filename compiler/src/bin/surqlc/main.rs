@@ -3,9 +3,10 @@
 // Every write goes through `out!`/`note!` (`stdio`): `print!` panics when stdout's reader goes away.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
-mod agent_cmd;
+mod agent;
 mod allocator;
-mod prune_cmd;
+mod check_query;
+mod prune;
 mod stdio;
 
 use clap::{Args, Parser, Subcommand};
@@ -13,8 +14,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use surqlc::audit::{self, AuditOptions, QuestionOptions};
 use surqlc::db::Target;
+use surqlc::drift::diff;
 use surqlc::exit::Exit;
-use surqlc::session::{self, Failure};
+use surqlc::exit::Failure;
+use surqlc::schema_db;
 use surqlc::tokens::Encoding;
 use surqlc::Builder;
 
@@ -161,7 +164,7 @@ enum Command {
         mcp: McpArgs,
     },
     /// Show which tables the pruned prompt carries for each question and what their schema block costs (any schema, with or without prune(...)).
-    Prune(prune_cmd::PruneArgs),
+    Prune(prune::PruneArgs),
 }
 
 #[derive(Args)]
@@ -189,7 +192,7 @@ struct McpArgs {
     #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..))]
     max_bytes: u32,
     /// Seconds each run_query statement may run (its TIMEOUT).
-    #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    #[arg(long, value_name = "SECS", default_value_t = surqlc::runtime::ask::DEFAULT_TIMEOUT.as_secs() as u32, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
 }
 
@@ -433,14 +436,20 @@ async fn agent_command(
     format: Format,
     command: AgentCommand,
 ) -> Result<(), Failure> {
-    let password = agent_cmd::agent_password(&db.endpoint)?;
+    let password = schema_db::agent_password(
+        &db.endpoint,
+        &format!(
+            "the schema is applied to {} with it and the query runs as the agent",
+            db.endpoint
+        ),
+    )?;
     let mut b = builder(input);
     b.agent_password(password.clone());
     let mut output = b.generate()?;
     agent.lints.apply(&mut output.schema.settings.lints)?;
     print_warnings(&output.warnings);
     let target = db.server.target(db.endpoint, &output.schema);
-    let run = agent_cmd::Run {
+    let run = agent::Run {
         output: &output,
         target: &target,
         seed: db.seed.as_deref(),
@@ -450,9 +459,9 @@ async fn agent_command(
         json: format == Format::Json,
     };
     match command {
-        AgentCommand::Ask(question) => agent_cmd::ask(run, &question).await,
+        AgentCommand::Ask(question) => agent::ask(run, &question).await,
         AgentCommand::Eval { golden, candidates } => {
-            agent_cmd::eval(run, &golden, candidates.as_ref()).await
+            agent::eval(run, &golden, candidates.as_ref()).await
         }
     }
 }
@@ -509,7 +518,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Check { input } => {
             let output = builder(&input).generate()?;
             print_warnings(&output.warnings);
-            session::open_embedded(&output).await?;
+            schema_db::open_embedded(&output).await?;
             note!(
                 "ok: {} compile and load",
                 tables(output.schema.tables.len())
@@ -523,31 +532,31 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let output = builder(&input).generate()?;
             if !run.vector.is_empty() {
-                session::check_dimension(&output.schema, &run.vector)?;
+                schema_db::check_dimension(&output.schema, &run.vector)?;
             }
             if pruned {
                 // Before connecting to anything.
-                session::check_pruned(&output)?;
+                schema_db::check_pruned(&output)?;
             }
             // The embedded engine starts empty, so it is always loaded; a server is only read unless --apply.
-            let server = !run.endpoint.starts_with("mem:");
+            let server = !surqlc::db::is_embedded(&run.endpoint);
             let target = run.server.target(run.endpoint, &output.schema);
             let place = format!(
                 "namespace `{}`, database `{}` at {}",
                 target.namespace, target.database, target.endpoint
             );
             let conn = if server {
-                let conn = session::connect(&target).await?;
-                let said = session::read_or_apply(&conn, &output, apply, &place).await?;
+                let conn = schema_db::connect(&target).await?;
+                let said = diff::read_or_apply(&conn, &output, apply, &place).await?;
                 if !said.is_empty() {
                     note!("{said}");
                 }
                 conn
             } else {
-                session::open(&output, &target).await?
+                schema_db::open(&output, &target).await?
             };
             if let Some(seed) = &run.seed {
-                session::load_file(&conn, seed).await?;
+                schema_db::load_file(&conn, seed).await?;
                 if server {
                     note!("loaded {} into {place}", seed.display());
                 }
@@ -559,7 +568,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     output.schema.settings.examples.dimension
                 );
             }
-            let prompt = session::prompt_for(&conn, &output, &run.question, vector, pruned).await;
+            let prompt = schema_db::prompt_for(&conn, &output, &run.question, vector, pruned).await;
             let prompt = prompt.map_err(|failure| match failure {
                 Failure::Failed(m) if server && !apply => Failure::Failed(format!(
                     "{m}\n(was the schema applied to {place}? --apply applies it)"
@@ -635,7 +644,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             server,
             lints,
         } => {
-            use surqlc::validate::check::{check_query_linted, split_arguments, Queries};
+            use check_query::{check_query_linted, split_arguments, Queries};
             let (schemas, positional) = split_arguments(&args).map_err(Failure::BadInput)?;
             let queries = match (positional.or(query), file) {
                 (Some(_), Some(_)) => {
@@ -672,12 +681,12 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     let mut output = b.generate()?;
                     lints.apply(&mut output.schema.settings.lints)?;
                     let source = match source {
-                        Ok(seed) => session::DataSource::Seed(seed),
+                        Ok(seed) => check_query::DataSource::Seed(seed),
                         Err(endpoint) => {
-                            session::DataSource::Server(server.target(endpoint, &output.schema))
+                            check_query::DataSource::Server(server.target(endpoint, &output.schema))
                         }
                     };
-                    session::check_query_with_data(&output, &queries, json, &source).await
+                    check_query::with_data(&output, &queries, json, &source).await
                 }
             };
             out!("{}", outcome.stdout);
@@ -689,8 +698,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             note!("{}", outcome.stderr);
         }
         Command::Mcp { input, mcp } => {
-            let endpoint = mcp.endpoint.unwrap_or_else(|| "mem://".into());
-            let password = surqlc::mcp::agent_password(&endpoint)?;
+            let endpoint = mcp.endpoint.unwrap_or_else(|| surqlc::db::EMBEDDED.into());
+            let password = schema_db::agent_password(
+                &endpoint,
+                &format!("run_query signs in as the agent on {endpoint}"),
+            )?;
             let mut output = builder(&input)
                 .agent_password(password.as_str())
                 .generate()?;
@@ -725,19 +737,21 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             );
             surqlc::mcp::serve_on(state, transport).await?;
         }
-        Command::Prune(args) => prune_cmd::prune(args).await?,
+        Command::Prune(args) => prune::prune(args).await?,
         Command::Diff { input, target } => {
             let mut b = builder(&input);
-            let agent = session::agent_for_diff(&mut b, target.expect_agent);
+            let agent = diff::agent_for_diff(&mut b, target.expect_agent);
             let output = b.generate()?;
-            let source = session::DiffSource {
+            let source = diff::DiffSource {
                 dump: target.dump,
                 target: target.server.target(
-                    target.endpoint.unwrap_or_else(|| "mem://".into()),
+                    target
+                        .endpoint
+                        .unwrap_or_else(|| surqlc::db::EMBEDDED.into()),
                     &output.schema,
                 ),
             };
-            let found = session::diff(&output, &source, agent.ignore_passhash).await?;
+            let found = diff::diff(&output, &source, agent.ignore_passhash).await?;
             if found.is_empty() {
                 let place = match &source.dump {
                     Some(dump) => dump.display().to_string(),
@@ -749,7 +763,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 note!("in sync: {place} has every definition the schema makes, and no other");
             } else {
                 out!("{found}");
-                if let Some(why) = session::unexpected_agent_note(&output, &found, agent) {
+                if let Some(why) = diff::unexpected_agent_note(&output, &found, agent) {
                     note!("{why}");
                 }
                 return Err(Failure::Failed(format!(
