@@ -6,14 +6,17 @@
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 
 mod caps;
+mod random;
 mod server;
 mod state;
 mod tools;
+mod untrusted;
 
 pub use caps::Caps;
 pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
+pub use untrusted::unwrap as untrusted_data;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
 
 use crate::builder::Output;
@@ -66,22 +69,9 @@ fn is_embedded(endpoint: &str) -> bool {
     endpoint.starts_with("mem://")
 }
 
-/// 128 bits from the standard library's per-process random hasher keys: enough for a database
-/// that lives and dies inside this process.
+/// 128 bits from [`random::random_hex`]: enough for a database that lives and dies inside this process.
 fn random_password() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = String::from("surqlc-mcp-");
-    for i in 0..2u8 {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u8(i);
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", h.finish()));
-    }
-    out
+    format!("surqlc-mcp-{}", random::random_hex(2))
 }
 
 /// Opens the database, loads or checks the schema, signs the agent in: the state the tools share.

@@ -8,6 +8,7 @@ Prints "ok" and exits 0 when every check holds.
 import asyncio
 import json
 import logging
+import re
 import subprocess
 import sys
 
@@ -22,6 +23,16 @@ def field(obj, snake, camel):
 
 def text(result):
     return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+def data(result):
+    """run_query's JSON: between the answer's untrusted-data markers, and the same as structuredContent."""
+    said = text(result)
+    match = re.search(r"\n<untrusted-data-([0-9a-f]{32})>\n(.*)\n</untrusted-data-\1>", said, re.S)
+    assert match, said
+    inner = json.loads(match.group(2))
+    assert field(result, "structured_content", "structuredContent") == inner, said
+    return inner
 
 
 async def main(binary, root):
@@ -39,7 +50,7 @@ async def main(binary, root):
             assert all(field(t.annotations, "read_only_hint", "readOnlyHint") for t in tools.tools)
             ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
             assert not field(ok, "is_error", "isError"), text(ok)
-            assert json.loads(text(ok))["rows"] == [{"n": 5}], text(ok)
+            assert data(ok)["rows"] == [{"n": 5}], text(ok)
             refused = await session.call_tool("run_query", {"query": "DELETE customer"})
             assert field(refused, "is_error", "isError"), text(refused)
             checked = await session.call_tool("check_query", {"query": "SELECT nmae FROM customer LIMIT 5"})
@@ -87,7 +98,7 @@ async def over_http(binary, root):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
-                assert json.loads(text(ok))["rows"] == [{"n": 5}], text(ok)
+                assert data(ok)["rows"] == [{"n": 5}], text(ok)
         assert not [m for m in warnings.messages if "termination" in m], warnings.messages
     finally:
         server.kill()
