@@ -288,8 +288,10 @@ fn run_query_caps_rows_and_bytes_and_says_so() {
 
 /// The store's seed with one more product, written by a stranger: its name is an instruction.
 fn injected_seed() -> PathBuf {
-    let path = std::env::temp_dir().join(format!("surqlc-mcp-{}-injected.surql", std::process::id()));
-    let seed = std::fs::read_to_string(root().join("schemas/store.seed.surql")).expect("the store's seed");
+    let path =
+        std::env::temp_dir().join(format!("surqlc-mcp-{}-injected.surql", std::process::id()));
+    let seed =
+        std::fs::read_to_string(root().join("schemas/store.seed.surql")).expect("the store's seed");
     std::fs::write(
         &path,
         format!("{seed}\nCREATE product:evil SET name = \"{INJECTION}\", category = \"audio\", price = 1.00dec;\n"),
@@ -904,7 +906,8 @@ fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database
         .lines()
         .find_map(|l| {
             let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id").then(|| value.trim().to_owned())
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
         })
         .unwrap_or_else(|| panic!("a session id in {head}"));
     // The official SDKs treat anything but 200 or 204 as a failed termination.
@@ -930,7 +933,10 @@ fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database
         .map(|l| l.expect("stderr reads"))
         .find(|l| l.starts_with("listening at ") || l.starts_with("serving MCP at "))
         .expect("a listening line");
-    assert!(first.starts_with("listening at http://127.0.0.1:"), "{first}");
+    assert!(
+        first.starts_with("listening at http://127.0.0.1:"),
+        "{first}"
+    );
     let early = first["listening at ".len()..]
         .split(';')
         .next()

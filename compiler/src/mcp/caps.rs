@@ -120,10 +120,9 @@ mod tests {
         let rows: Vec<Value> = (0..10).map(|i| json!({ "i": i })).collect();
         let out = parsed(&render(&rows, &[], caps(3, 1 << 20), false));
         assert_eq!(out["rows"].as_array().unwrap().len(), 3);
-        assert!(out["truncated"]
-            .as_str()
-            .unwrap()
-            .starts_with("only the first 3 rows are shown: the query has 10 rows, and the row cap is 3;"));
+        assert!(out["truncated"].as_str().unwrap().starts_with(
+            "only the first 3 rows are shown: the query has 10 rows, and the row cap is 3;"
+        ));
     }
 
     #[test]
@@ -146,6 +145,9 @@ mod tests {
         let big = vec![json!({ "s": "y".repeat(1000) })];
         let out = parsed(&render(&big, &[], caps(50, 350), false));
         assert_eq!(out["rows"], json!([]));
-        assert!(out["truncated"].as_str().unwrap().contains("0 of the 1 rows read"));
+        assert!(out["truncated"]
+            .as_str()
+            .unwrap()
+            .contains("0 of the 1 rows read"));
     }
 }

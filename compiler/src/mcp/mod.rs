@@ -16,8 +16,8 @@ pub use caps::Caps;
 pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
-pub use untrusted::unwrap as untrusted_data;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
+pub use untrusted::unwrap as untrusted_data;
 
 use crate::builder::Output;
 use crate::db::{self, Target};

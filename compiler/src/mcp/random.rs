@@ -30,7 +30,9 @@ mod tests {
     fn each_string_is_fresh_hex_of_the_asked_length() {
         let seen: std::collections::HashSet<String> = (0..1000).map(|_| random_hex(2)).collect();
         assert_eq!(seen.len(), 1000);
-        assert!(seen.iter().all(|s| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit())));
+        assert!(seen
+            .iter()
+            .all(|s| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit())));
         assert_eq!(random_hex(1).len(), 16);
     }
 }

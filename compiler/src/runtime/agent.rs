@@ -393,17 +393,35 @@ mod tests {
             other => panic!("{reply:?}: {other:?}"),
         };
         // No LIMIT: the one the runner adds (50) is above the cap, so the probe's 11 replaces it.
-        assert_eq!(probing("SELECT name FROM customer", Some(50)), "SELECT name FROM customer LIMIT 11 TIMEOUT 5s;");
-        assert_eq!(probing("SELECT name FROM customer", None), "SELECT name FROM customer LIMIT 11 TIMEOUT 5s;");
+        assert_eq!(
+            probing("SELECT name FROM customer", Some(50)),
+            "SELECT name FROM customer LIMIT 11 TIMEOUT 5s;"
+        );
+        assert_eq!(
+            probing("SELECT name FROM customer", None),
+            "SELECT name FROM customer LIMIT 11 TIMEOUT 5s;"
+        );
         // A LIMIT above the cap reads one past it; START stays.
-        assert_eq!(probing("SELECT name FROM customer LIMIT 40 START 5", None), "SELECT name FROM customer LIMIT 11 START 5 TIMEOUT 5s;");
+        assert_eq!(
+            probing("SELECT name FROM customer LIMIT 40 START 5", None),
+            "SELECT name FROM customer LIMIT 11 START 5 TIMEOUT 5s;"
+        );
         // A LIMIT of the cap or less reads as written: nothing can be cut.
-        assert_eq!(probing("SELECT name FROM customer LIMIT 10", None), "SELECT name FROM customer LIMIT 10 TIMEOUT 5s;");
-        assert_eq!(probing("SELECT name FROM customer LIMIT 3", Some(50)), "SELECT name FROM customer LIMIT 3 TIMEOUT 5s;");
+        assert_eq!(
+            probing("SELECT name FROM customer LIMIT 10", None),
+            "SELECT name FROM customer LIMIT 10 TIMEOUT 5s;"
+        );
+        assert_eq!(
+            probing("SELECT name FROM customer LIMIT 3", Some(50)),
+            "SELECT name FROM customer LIMIT 3 TIMEOUT 5s;"
+        );
         // Without a probe, the statement is the runner's usual one.
         assert_eq!(
-            reply::read("SELECT name FROM customer").into_statement(Duration::from_secs(5), Some(50)),
-            Ok(Runnable::Select("SELECT name FROM customer LIMIT 50 TIMEOUT 5s;".into()))
+            reply::read("SELECT name FROM customer")
+                .into_statement(Duration::from_secs(5), Some(50)),
+            Ok(Runnable::Select(
+                "SELECT name FROM customer LIMIT 50 TIMEOUT 5s;".into()
+            ))
         );
     }
 
