@@ -433,6 +433,8 @@ async fn in_process(
         allow_remember,
         caps: mcp::Caps::default(),
         timeout: std::time::Duration::from_secs(5),
+        token: None,
+        allowed_hosts: Vec::new(),
     };
     let mut state = mcp::start(&output, "mcp-test", &options)
         .await
@@ -769,29 +771,57 @@ fn a_hidden_table_or_field_is_answered_as_a_missing_one() {
 
 /// `surqlc mcp ... --http 127.0.0.1:0` started, and the address it says it serves.
 fn http_server(extra: &[&str]) -> (std::process::Child, String) {
+    let (child, url, _) = http_server_with(&[&["--http", "127.0.0.1:0"], extra].concat(), &[]);
+    (child, url)
+}
+
+/// `surqlc mcp STORE ARGS` with `env` (and no `SURQLC_MCP_TOKEN` unless `env` sets it), the
+/// address it says it serves, and its stderr as it goes on.
+fn http_server_with(
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (
+    std::process::Child,
+    String,
+    std::sync::Arc<std::sync::Mutex<String>>,
+) {
     use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(binary())
-        .args([STORE, &["--http", "127.0.0.1:0"], extra].concat())
+        .args([STORE, args].concat())
         .current_dir(root())
         .env_remove("SURQLC_AGENT_PASSWORD")
+        .env_remove("SURQLC_MCP_TOKEN")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the surqlc binary starts");
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let url = loop {
         let line = lines
             .next()
-            .expect("surqlc says where it serves before stderr closes")
+            .unwrap_or_else(|| {
+                panic!(
+                    "surqlc says where it serves before stderr closes: {}",
+                    log.lock().unwrap()
+                )
+            })
             .expect("stderr reads");
+        log.lock().unwrap().push_str(&format!("{line}\n"));
         if let Some(url) = line.strip_prefix("serving MCP at ") {
             break url.to_owned();
         }
     };
     // Keep draining stderr so the server never blocks on it.
-    std::thread::spawn(move || for _ in lines {});
-    (child, url)
+    let kept = log.clone();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            kept.lock().unwrap().push_str(&format!("{line}\n"));
+        }
+    });
+    (child, url, log)
 }
 
 #[test]
@@ -865,9 +895,12 @@ fn http_exchange(url: &str, method: &str, headers: &[(&str, &str)], body: &str) 
         .set_read_timeout(Some(std::time::Duration::from_secs(30)))
         .unwrap();
     let mut request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{method} {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+        request += &format!("Host: {host}\r\n");
+    }
     for (name, value) in headers {
         request += &format!("{name}: {value}\r\n");
     }
@@ -921,6 +954,7 @@ fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database
         .args([STORE, &["--http", "127.0.0.1:0"][..]].concat())
         .current_dir(root())
         .env_remove("SURQLC_AGENT_PASSWORD")
+        .env_remove("SURQLC_MCP_TOKEN")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -954,6 +988,163 @@ fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database
     assert_eq!(code, 200, "{head}");
     let _ = child.kill();
     let _ = child.wait();
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+
+/// A raw `initialize` POST with `headers` added: the status code and the response head.
+fn raw_initialize(url: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut all = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    all.extend_from_slice(headers);
+    http_exchange(url, "POST", &all, INITIALIZE)
+}
+
+const TOKEN: &str = "test-token-0123456789abcdef";
+
+#[test]
+fn with_a_token_every_http_request_needs_it_and_gets_401_without() {
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use rmcp::transport::StreamableHttpClientTransport;
+    let (mut child, url, log) =
+        http_server_with(&["--http", "127.0.0.1:0"], &[("SURQLC_MCP_TOKEN", TOKEN)]);
+    let wrong = format!("Bearer {TOKEN}x");
+    let right = format!("Bearer {TOKEN}");
+    let prefix = format!("Bearer {}", &TOKEN[..TOKEN.len() - 1]);
+    for (headers, challenge) in [
+        (vec![], "www-authenticate: bearer\r\n"),
+        (
+            vec![("Authorization", wrong.as_str())],
+            "www-authenticate: bearer error=\"invalid_token\"",
+        ),
+        (
+            vec![("Authorization", prefix.as_str())],
+            "www-authenticate: bearer error=\"invalid_token\"",
+        ),
+        (
+            vec![("Authorization", "Basic dGVzdDp0ZXN0")],
+            "www-authenticate: bearer error",
+        ),
+        (
+            vec![("Authorization", TOKEN)],
+            "www-authenticate: bearer error",
+        ),
+    ] {
+        let (code, head) = raw_initialize(&url, &headers);
+        assert_eq!(code, 401, "{headers:?}: {head}");
+        let lower = head.to_ascii_lowercase();
+        assert!(lower.contains(challenge), "{headers:?}: {head}");
+        assert!(
+            !lower.contains("mcp-session-id"),
+            "no session without the token: {head}"
+        );
+    }
+    // Every method, not only initialize.
+    let (code, _) = http_exchange(&url, "GET", &[("Accept", "text/event-stream")], "");
+    assert_eq!(code, 401);
+    let (code, _) = http_exchange(&url, "DELETE", &[("Mcp-Session-Id", "x")], "");
+    assert_eq!(code, 401);
+    let (code, head) = raw_initialize(&url, &[("Authorization", right.as_str())]);
+    assert_eq!(code, 200, "{head}");
+    assert!(
+        head.to_ascii_lowercase().contains("mcp-session-id"),
+        "{head}"
+    );
+    runtime().block_on(async {
+        // rmcp's client with the token in its config: initialize and the tools work.
+        let transport = StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(url.as_str()).auth_header(TOKEN),
+        );
+        let client = ClientConfig::default()
+            .serve(transport)
+            .await
+            .expect("initialize over HTTP with the token");
+        let (list, _) = tools_list(&client).await;
+        assert_eq!(names(&list), ["schema", "check_query", "run_query"]);
+        let answer = rows(
+            &call(
+                &client,
+                "run_query",
+                json!({"query": "SELECT count() AS n FROM customer GROUP ALL"}),
+            )
+            .await,
+        );
+        assert_eq!(answer["rows"], json!([{"n": 5}]));
+        client.cancel().await.ok();
+        // Without it, or with another, the client cannot start.
+        for config in [
+            StreamableHttpClientTransportConfig::with_uri(url.as_str()),
+            StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .auth_header("not-the-token-0123456789"),
+        ] {
+            let refused = ClientConfig::default()
+                .serve(StreamableHttpClientTransport::from_config(config))
+                .await;
+            assert!(refused.is_err(), "initialize without the token");
+        }
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let log = log.lock().unwrap().clone();
+    assert!(!log.contains(TOKEN), "the token is never logged: {log}");
+}
+
+#[test]
+fn off_loopback_a_token_file_is_required_and_any_host_name_is_accepted_with_it() {
+    let file = std::env::temp_dir().join(format!("surqlc-mcp-{}-token", std::process::id()));
+    std::fs::write(&file, format!("{TOKEN}\n")).unwrap();
+    let (mut child, url, log) = http_server_with(
+        &[
+            "--http",
+            "0.0.0.0:0",
+            "--token-file",
+            file.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let port = url.rsplit(':').next().unwrap().trim_end_matches("/mcp");
+    let local = format!("http://127.0.0.1:{port}/mcp");
+    let right = format!("Bearer {TOKEN}");
+    let (code, head) = raw_initialize(&local, &[]);
+    assert_eq!(code, 401, "{head}");
+    // A name the machine is reached by is no DNS rebinding here: the token guards the server.
+    let (code, head) = raw_initialize(
+        &local,
+        &[
+            ("Authorization", right.as_str()),
+            ("Host", "mcp.example.internal"),
+        ],
+    );
+    assert_eq!(code, 200, "{head}");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(!log.lock().unwrap().contains(TOKEN));
+
+    // On loopback, the usual Host check holds.
+    let (mut child, url, _) = http_server_with(
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--token-file",
+            file.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let (code, head) = raw_initialize(
+        &url,
+        &[
+            ("Authorization", right.as_str()),
+            ("Host", "mcp.example.internal"),
+        ],
+    );
+    assert_eq!(code, 403, "{head}");
+    let (code, head) = raw_initialize(&url, &[("Authorization", right.as_str())]);
+    assert_eq!(code, 200, "{head}");
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_file(file);
 }
 
 /// The README's `mcpServers` snippet: its `args`, as written.
@@ -1008,6 +1199,7 @@ fn bad_start_up_input_exits_2_with_one_line() {
             .args(args)
             .current_dir(root())
             .env_remove("SURQLC_AGENT_PASSWORD")
+            .env_remove("SURQLC_MCP_TOKEN")
             .stdin(Stdio::null());
         if let Some(p) = password {
             command.env("SURQLC_AGENT_PASSWORD", p);
@@ -1042,6 +1234,50 @@ fn bad_start_up_input_exits_2_with_one_line() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("cannot listen on not an address"), "{err}");
+    // Off loopback without a token: refused before anything loads, in one line.
+    let (code, err) = run(&["mcp", "schemas/store.rs", "--http", "0.0.0.0:0"], None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("is reachable from other machines: set SURQLC_MCP_TOKEN or --token-file FILE"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // A token file that cannot be read, or a token too short to guard anything: said, never echoed.
+    let (code, err) = run(
+        &[
+            "mcp",
+            "schemas/store.rs",
+            "--http",
+            "127.0.0.1:0",
+            "--token-file",
+            "no/such/token",
+        ],
+        None,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("cannot read the token file no/such/token"),
+        "{err}"
+    );
+    let short = std::env::temp_dir().join(format!("surqlc-mcp-{}-short", std::process::id()));
+    std::fs::write(&short, "hunter2\n").unwrap();
+    let (code, err) = run(
+        &[
+            "mcp",
+            "schemas/store.rs",
+            "--http",
+            "0.0.0.0:0",
+            "--token-file",
+            short.to_str().unwrap(),
+        ],
+        None,
+    );
+    let _ = std::fs::remove_file(&short);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("use at least 16") && !err.contains("hunter2"),
+        "{err}"
+    );
 }
 
 /// The official Python MCP SDK against the binary: `python3` (or `$SURQLC_MCP_PYTHON`) must

@@ -1,5 +1,6 @@
 //! The MCP side: the tool list (names, short descriptions, input schemas, read-only hints), dispatch to `tools` and to the extra tools, and the stdio and HTTP transports.
 
+use super::auth::Token;
 use super::state::{text, State};
 use super::tools;
 use crate::session::Failure;
@@ -175,22 +176,28 @@ pub(super) async fn serve_stdio(server: Server) -> Result<(), Failure> {
 }
 
 /// Serves streamable HTTP at `/mcp` on `listener`, saying `serving MCP at URL` on stderr once the
-/// tools are ready.
+/// tools are ready. With `token`, a request without `Authorization: Bearer <token>` is answered
+/// 401 before rmcp sees it (so it opens no session); `allowed_hosts` is rmcp's `Host` check
+/// (empty: any host).
 pub(super) async fn serve_http(
     server: Server,
     listener: tokio::net::TcpListener,
+    token: Option<Token>,
+    allowed_hosts: Vec<String>,
 ) -> Result<(), Failure> {
     use rmcp::transport::streamable_http_server::{
         session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
     };
-    let service: StreamableHttpService<Server, LocalSessionManager> = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Default::default(),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new()
+    let config = StreamableHttpServerConfig::default().with_allowed_hosts(allowed_hosts);
+    let service: StreamableHttpService<Server, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+    let mut router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn(session_closed_is_ok));
+    if let Some(token) = token {
+        // The outermost layer: nothing below runs for a request without the token.
+        router = router.layer(axum::middleware::from_fn_with_state(token, require_token));
+    }
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::Failed(format!("error: cannot read the listening address: {e}")))?;
@@ -198,6 +205,34 @@ pub(super) async fn serve_http(
     axum::serve(listener, router)
         .await
         .map_err(|e| Failure::Failed(format!("error: the MCP HTTP server stopped: {e}")))
+}
+
+/// `401 Unauthorized` with `WWW-Authenticate: Bearer` unless the request carries the token.
+async fn require_token(
+    axum::extract::State(token): axum::extract::State<Token>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    let offered = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .map(|v| v.as_bytes());
+    if token.accepts(offered) {
+        return next.run(request).await;
+    }
+    let challenge = if offered.is_some() {
+        r#"Bearer error="invalid_token""#
+    } else {
+        "Bearer"
+    };
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::WWW_AUTHENTICATE, challenge)],
+        "401 Unauthorized: send the server's token as `Authorization: Bearer <token>`\n",
+    )
+        .into_response()
 }
 
 /// A closed session (`DELETE /mcp`) is answered `200 OK`: rmcp says `202 Accepted`, which the
