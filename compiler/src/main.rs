@@ -194,8 +194,8 @@ struct McpArgs {
     /// Most bytes of rows in one run_query answer.
     #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..))]
     max_bytes: u32,
-    /// Seconds each run_query statement may run (its TIMEOUT).
-    #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
 }
 
@@ -789,7 +789,11 @@ fn main() -> ExitCode {
             return Exit::Failed.into();
         }
     };
-    match runtime.block_on(run(cli)) {
+    let result = runtime.block_on(run(cli));
+    // A blocking read of stdin cannot be cancelled (`surqlc mcp` on stdio stopped by SIGTERM):
+    // do not wait for it to end.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    match result {
         Ok(()) => Exit::Ok.into(),
         Err(failure) => {
             // An empty message: the output already said why (`ask`'s verdict).

@@ -1536,3 +1536,203 @@ fn ask_is_listed_with_a_configured_model_and_repairs_through_it() {
         assert!(!names(&list).iter().any(|n| n == "ask"), "{list}");
     });
 }
+
+/// A model endpoint that answers every request with `reply` after `delay` (a slow model; a long
+/// delay is one that never answers).
+fn slow_model(delay: std::time::Duration, reply: &str) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a local port");
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let reply = chat(reply).1;
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let reply = reply.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((name, value)) = line.split_once(':') {
+                        if name.eq_ignore_ascii_case("content-length") {
+                            length = value.trim().parse().unwrap_or(0);
+                        }
+                    }
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                std::thread::sleep(delay);
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                    reply.len()
+                );
+            });
+        }
+    });
+    url
+}
+
+#[test]
+fn a_call_past_its_deadline_is_a_tool_error_and_the_server_goes_on() {
+    let url = slow_model(
+        std::time::Duration::from_secs(3600),
+        "SELECT name FROM customer LIMIT 5",
+    );
+    runtime().block_on(async {
+        let env = [
+            ("SURQLC_MODEL_URL", url.as_str()),
+            ("SURQLC_MODEL", "standin"),
+        ];
+        let client = stdio_with(&[STORE, &["--timeout", "2"]].concat(), &env).await;
+        let started = std::time::Instant::now();
+        let late = call(
+            &client,
+            "ask",
+            json!({"question": "Who are our customers?"}),
+        )
+        .await;
+        let took = started.elapsed();
+        assert!(is_error(&late), "{}", text(&late));
+        assert!(
+            text(&late)
+                .starts_with("`ask` was stopped at its deadline of 2s (surqlc mcp --timeout)"),
+            "{}",
+            text(&late)
+        );
+        assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+        // The server goes on answering.
+        let answer = rows(
+            &call(
+                &client,
+                "run_query",
+                json!({"query": "SELECT count() AS n FROM customer GROUP ALL"}),
+            )
+            .await,
+        );
+        assert_eq!(answer["rows"], json!([{"n": 5}]));
+        client.cancel().await.ok();
+    });
+}
+
+/// Sends SIGTERM to `pid`.
+fn sigterm(pid: u32) {
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+}
+
+/// The child's exit status once it exits, within `within`.
+fn exit_within(child: &mut std::process::Child, within: std::time::Duration) -> Option<i32> {
+    let until = std::time::Instant::now() + within;
+    while std::time::Instant::now() < until {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status.code();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    panic!("still running after {within:?}");
+}
+
+#[test]
+fn sigterm_lets_the_calls_in_flight_answer_then_exits_0() {
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use rmcp::transport::StreamableHttpClientTransport;
+    let model = slow_model(
+        std::time::Duration::from_millis(1500),
+        "SELECT name FROM customer ORDER BY name LIMIT 2",
+    );
+    let env = [
+        ("SURQLC_MODEL_URL", model.as_str()),
+        ("SURQLC_MODEL", "standin"),
+    ];
+
+    // Streamable HTTP: the call started before the signal answers in full.
+    let (mut child, url, log) = http_server_with(&["--http", "127.0.0.1:0"], &env);
+    runtime().block_on(async {
+        let transport = StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(url.as_str()),
+        );
+        let client = std::sync::Arc::new(
+            ClientConfig::default()
+                .serve(transport)
+                .await
+                .expect("initialize"),
+        );
+        let asking = {
+            let client = client.clone();
+            tokio::spawn(async move {
+                call(&client, "ask", json!({"question": "Two customers?"})).await
+            })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        sigterm(child.id());
+        let answer = asking.await.expect("the call task");
+        assert!(!is_error(&answer), "{}", text(&answer));
+        assert_eq!(
+            data(&answer)["result"]["rows"],
+            json!([{"name": "Inês Costa"}, {"name": "Lena Braun"}])
+        );
+    });
+    assert_eq!(
+        exit_within(&mut child, std::time::Duration::from_secs(15)),
+        Some(0)
+    );
+    let log = log.lock().unwrap().clone();
+    assert!(
+        log.contains("surqlc mcp: stopping; 1 call in flight finish first"),
+        "{log}"
+    );
+
+    // stdio, spoken raw: the answer is written before the process exits 0.
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(binary())
+        .args(STORE)
+        .current_dir(root())
+        .env_remove("SURQLC_AGENT_PASSWORD")
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the surqlc binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    writeln!(stdin, "{INITIALIZE}").unwrap();
+    let first = stdout.next().expect("an initialize answer").unwrap();
+    assert!(first.contains("\"id\":1"), "{first}");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"ask","arguments":{{"question":"Two customers?"}}}}}}"#
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    sigterm(child.id());
+    let answer = stdout
+        .map(|l| l.expect("stdout reads"))
+        .find(|l| l.contains("\"id\":2"))
+        .expect("the call's answer before stdout closes");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"]["result"]["rows"],
+        json!([{"name": "Inês Costa"}, {"name": "Lena Braun"}])
+    );
+    // stdin still open: the process does not wait for the host to close it.
+    assert_eq!(
+        exit_within(&mut child, std::time::Duration::from_secs(15)),
+        Some(0)
+    );
+    drop(stdin);
+}

@@ -59,9 +59,11 @@ impl Token {
             None => match std::env::var(TOKEN_ENV) {
                 Ok(token) => (TOKEN_ENV.to_owned(), token),
                 Err(std::env::VarError::NotPresent) => return Ok(None),
-                Err(std::env::VarError::NotUnicode(_)) => return Err(Failure::BadInput(format!(
+                Err(std::env::VarError::NotUnicode(_)) => {
+                    return Err(Failure::BadInput(format!(
                     "error: {TOKEN_ENV}: the token must be visible ASCII characters without spaces"
-                ))),
+                )))
+                }
             },
         };
         Token::new(&token)
