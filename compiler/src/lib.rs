@@ -30,6 +30,10 @@ pub mod validate;
 /// Every kind of query mistake with its stable code (`SQ0102`): what `validate` reports and
 /// `lints(...)` names. Dependency-free, so the front end checks lint codes without the parser.
 pub mod codes;
+/// Unguessable per-process strings (a run's agent password, MCP's data markers).
+#[cfg(feature = "db")]
+#[doc(hidden)]
+pub mod random;
 
 #[cfg(feature = "codegen")]
 pub use codegen::builder::{self, Builder, Error};

@@ -177,20 +177,8 @@ pub fn agent_password(endpoint: &str, why: &str) -> Result<String, Failure> {
     )))
 }
 
-/// 128 bits from the standard library's per-process random hasher keys: enough for a database
-/// that lives and dies inside this process.
+/// 128 bits from [`crate::random::random_hex`]: enough for a database that lives and dies inside
+/// this process.
 fn random_password() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = String::from("surqlc-run-");
-    for i in 0..2u8 {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u8(i);
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", h.finish()));
-    }
-    out
+    format!("surqlc-run-{}", crate::random::random_hex(2))
 }

@@ -22,35 +22,51 @@ impl Default for Caps {
 /// `{"truncated": "...", "warnings": [...], "rows": [...]}` as compact JSON: `truncated` only
 /// when rows were left out (first, so a reader meets it before the rows), `warnings` only when
 /// the validator had some. Rows are kept whole, in order, while they fit both caps.
-pub fn render(rows: &[Value], warnings: &[String], caps: Caps) -> String {
+///
+/// `more` says that the query had rows past `rows` (the runner's probe row,
+/// `runtime::run_validated_capped`); rows beyond the row cap in `rows` itself are counted.
+pub fn render(rows: &[Value], warnings: &[String], caps: Caps, more: bool) -> String {
+    let read = rows.len().min(caps.rows);
+    let past_row_cap = more || rows.len() > caps.rows;
     let mut kept: Vec<String> = Vec::new();
     let mut used = 0usize;
-    let mut cut_by_bytes = false;
-    for row in rows.iter().take(caps.rows) {
+    for row in &rows[..read] {
         let text = serde_json::to_string(row).unwrap_or_else(|_| "null".into());
         // +1 for the comma that joins it to the previous row.
         if used + text.len() + 1 > caps.bytes {
-            cut_by_bytes = true;
             break;
         }
         used += text.len() + 1;
         kept.push(text);
     }
-    let mut out = String::from("{");
-    if kept.len() < rows.len() {
-        let why = if cut_by_bytes {
-            format!(
-                "the next row would pass the byte cap ({} bytes)",
-                caps.bytes
-            )
+    let beyond = |read: usize| {
+        if rows.len() > read {
+            format!("{} rows, and the row cap is {}", rows.len(), caps.rows)
         } else {
-            format!("the row cap is {}", caps.rows)
-        };
-        let notice = format!(
-            "only the first {} of {} rows are shown: {why}; select fewer fields or add a smaller LIMIT",
+            format!("more than {read} rows, and the row cap is {}", caps.rows)
+        }
+    };
+    let notice = if kept.len() < read {
+        let mut notice = format!(
+            "only {} of the {read} rows read are shown: the next row would pass the byte cap ({} bytes)",
             kept.len(),
-            rows.len()
+            caps.bytes
         );
+        if past_row_cap {
+            notice.push_str(&format!("; the query has {}", beyond(read)));
+        }
+        Some(notice)
+    } else if past_row_cap {
+        Some(format!(
+            "only the first {read} rows are shown: the query has {}",
+            beyond(read)
+        ))
+    } else {
+        None
+    };
+    let mut out = String::from("{");
+    if let Some(notice) = notice {
+        let notice = format!("{notice}; select fewer fields, filter, or aggregate to see the rest");
         out.push_str(&format!("\"truncated\":{},", Value::String(notice)));
     }
     if !warnings.is_empty() {
@@ -71,63 +87,67 @@ mod tests {
         serde_json::from_str(text).expect("the answer is JSON")
     }
 
+    fn caps(rows: usize, bytes: usize) -> Caps {
+        Caps { rows, bytes }
+    }
+
     #[test]
     fn rows_that_fit_come_whole_without_a_notice() {
         let rows = vec![json!({"a": 1}), json!({"a": 2})];
-        let out = parsed(&render(&rows, &[], Caps::default()));
+        let out = parsed(&render(&rows, &[], Caps::default(), false));
+        assert_eq!(out, json!({"rows": [{"a": 1}, {"a": 2}]}));
+        // Exactly the cap, no probe row: nothing was left out.
+        let out = parsed(&render(&rows, &[], caps(2, 1 << 20), false));
         assert_eq!(out, json!({"rows": [{"a": 1}, {"a": 2}]}));
     }
 
     #[test]
-    fn the_row_cap_cuts_and_says_so() {
-        let rows: Vec<Value> = (0..10).map(|i| json!({ "i": i })).collect();
-        let text = render(
-            &rows,
-            &["w".into()],
-            Caps {
-                rows: 3,
-                bytes: 1 << 20,
-            },
-        );
+    fn the_probe_row_says_truncated_without_a_count() {
+        let rows: Vec<Value> = (0..3).map(|i| json!({ "i": i })).collect();
+        let text = render(&rows, &["w".into()], caps(3, 1 << 20), true);
         assert!(text.starts_with("{\"truncated\":"), "{text}");
         let out = parsed(&text);
         assert_eq!(out["rows"].as_array().unwrap().len(), 3);
         assert_eq!(
             out["truncated"],
-            "only the first 3 of 10 rows are shown: the row cap is 3; select fewer fields or add a smaller LIMIT"
+            "only the first 3 rows are shown: the query has more than 3 rows, and the row cap is 3; select fewer fields, filter, or aggregate to see the rest"
         );
         assert_eq!(out["warnings"], json!(["w"]));
     }
 
     #[test]
-    fn the_byte_cap_keeps_rows_whole() {
+    fn rows_past_the_cap_in_hand_are_counted() {
+        let rows: Vec<Value> = (0..10).map(|i| json!({ "i": i })).collect();
+        let out = parsed(&render(&rows, &[], caps(3, 1 << 20), false));
+        assert_eq!(out["rows"].as_array().unwrap().len(), 3);
+        assert!(out["truncated"].as_str().unwrap().starts_with(
+            "only the first 3 rows are shown: the query has 10 rows, and the row cap is 3;"
+        ));
+    }
+
+    #[test]
+    fn the_byte_cap_keeps_rows_whole_and_counts_kept_of_read() {
         let rows: Vec<Value> = (0..10).map(|_| json!({ "s": "x".repeat(100) })).collect();
-        let text = render(
-            &rows,
-            &[],
-            Caps {
-                rows: 50,
-                bytes: 350,
-            },
-        );
-        let out = parsed(&text);
+        let out = parsed(&render(&rows, &[], caps(50, 350), false));
         let kept = out["rows"].as_array().unwrap();
-        assert_eq!(kept.len(), 3, "{text}");
+        assert_eq!(kept.len(), 3, "{out}");
         assert!(out["truncated"]
             .as_str()
             .unwrap()
-            .contains("3 of 10 rows are shown: the next row would pass the byte cap (350 bytes)"));
+            .starts_with("only 3 of the 10 rows read are shown: the next row would pass the byte cap (350 bytes); select"), "{out}");
+        // Both caps: the byte cut among the rows read, and the rows past the row cap said.
+        let out = parsed(&render(&rows[..5], &[], caps(5, 350), true));
+        assert!(out["truncated"]
+            .as_str()
+            .unwrap()
+            .starts_with("only 3 of the 5 rows read are shown: the next row would pass the byte cap (350 bytes); the query has more than 5 rows, and the row cap is 5;"), "{out}");
         // One row larger than the cap: none shown, still valid JSON, still said.
         let big = vec![json!({ "s": "y".repeat(1000) })];
-        let out = parsed(&render(
-            &big,
-            &[],
-            Caps {
-                rows: 50,
-                bytes: 350,
-            },
-        ));
+        let out = parsed(&render(&big, &[], caps(50, 350), false));
         assert_eq!(out["rows"], json!([]));
-        assert!(out["truncated"].as_str().unwrap().contains("0 of 1 rows"));
+        assert!(out["truncated"]
+            .as_str()
+            .unwrap()
+            .contains("0 of the 1 rows read"));
     }
 }

@@ -5,16 +5,20 @@
 //! agent's session for everything a caller's query touches, and a stronger one only to read
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 
+mod auth;
 mod caps;
 mod server;
 mod state;
 mod tools;
+mod untrusted;
 
+pub use auth::{Token, TOKEN_ENV};
 pub use caps::Caps;
 pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
+pub use untrusted::unwrap as untrusted_data;
 
 use crate::codegen::builder::Output;
 use crate::db::{self, Target};
@@ -38,6 +42,10 @@ pub struct Options {
     pub caps: Caps,
     /// The TIMEOUT every `run_query` statement runs with.
     pub timeout: Duration,
+    /// The bearer token every HTTP request must carry (required off loopback).
+    pub token: Option<Token>,
+    /// `Host` names accepted besides the defaults ([`Transport::bind`]).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Options {
@@ -145,26 +153,45 @@ async fn report_drift(output: &Output, target: &Target) {
 /// so that a client connecting early waits in the listener's queue instead of being refused.
 pub enum Transport {
     Stdio,
-    Http(tokio::net::TcpListener),
+    Http(HttpListener),
+}
+
+/// A bound HTTP listener and who may use it.
+pub struct HttpListener {
+    listener: tokio::net::TcpListener,
+    token: Option<Token>,
+    allowed_hosts: Vec<String>,
 }
 
 impl Transport {
-    /// Binds `http`'s address (stdio when `None`); an address that cannot be bound is bad input.
-    pub async fn bind(http: Option<&str>) -> Result<Transport, Failure> {
-        let Some(addr) = http else {
+    /// Binds `options.http`'s address (stdio when `None`). An address that cannot be bound, or
+    /// one reachable from other machines without `options.token`, is bad input. The `Host`
+    /// names accepted: the loopback ones, the bound address when it is another one, and
+    /// `options.allowed_hosts`; any, on an unspecified address (`0.0.0.0`) without `allowed_hosts`.
+    pub async fn bind(options: &Options) -> Result<Transport, Failure> {
+        let Some(addr) = options.http.as_deref() else {
             return Ok(Transport::Stdio);
         };
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| Failure::BadInput(format!("error: cannot listen on {addr}: {e}")))?;
-        Ok(Transport::Http(listener))
+        let bound = listener.local_addr().map_err(|e| {
+            Failure::Failed(format!("error: cannot read the listening address: {e}"))
+        })?;
+        auth::check(bound, options.token.as_ref())?;
+        Ok(Transport::Http(HttpListener {
+            listener,
+            token: options.token.clone(),
+            allowed_hosts: auth::allowed_hosts(bound, &options.allowed_hosts),
+        }))
     }
 
     /// `http://ADDR/mcp` for a listener (the port the system chose for `:0`), `None` on stdio.
     pub fn url(&self) -> Option<String> {
         match self {
             Transport::Stdio => None,
-            Transport::Http(listener) => listener
+            Transport::Http(http) => http
+                .listener
                 .local_addr()
                 .ok()
                 .map(|a| format!("http://{a}/mcp")),
@@ -172,9 +199,9 @@ impl Transport {
     }
 }
 
-/// Serves `state` on stdio until the client closes it, or on streamable HTTP at `ADDR/mcp`.
-pub async fn serve(state: State, http: Option<&str>) -> Result<(), Failure> {
-    serve_on(state, Transport::bind(http).await?).await
+/// Serves `state` as `options` say: on stdio until the client closes it, or on streamable HTTP at `ADDR/mcp`.
+pub async fn serve(state: State, options: &Options) -> Result<(), Failure> {
+    serve_on(state, Transport::bind(options).await?).await
 }
 
 /// Serves `state` on a transport bound earlier ([`Transport::bind`]).
@@ -182,6 +209,8 @@ pub async fn serve_on(state: State, transport: Transport) -> Result<(), Failure>
     let server = Server::new(state);
     match transport {
         Transport::Stdio => server::serve_stdio(server).await,
-        Transport::Http(listener) => server::serve_http(server, listener).await,
+        Transport::Http(http) => {
+            server::serve_http(server, http.listener, http.token, http.allowed_hosts).await
+        }
     }
 }

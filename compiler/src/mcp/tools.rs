@@ -2,6 +2,7 @@
 
 use super::caps;
 use super::state::{text, State};
+use super::untrusted;
 use crate::runtime::{self, Outcome};
 use crate::validate;
 use rmcp::model::CallToolResult;
@@ -163,16 +164,27 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
     text(true, "ok")
 }
 
-/// `run_query {query}`: `runtime::run_validated` on the agent's session; the rows capped, or the refusal as a tool error.
+/// `run_query {query}`: `runtime::run_validated_capped` on the agent's session (one probe row
+/// past the row cap, so a cut is said only when rows were left out); the rows capped and wrapped
+/// as untrusted data, or the refusal as a tool error.
 pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
-    let outcome = runtime::run_validated(&state.agent, query, state.timeout, &state.schema).await;
+    let outcome = runtime::run_validated_capped(
+        &state.agent,
+        query,
+        state.timeout,
+        &state.schema,
+        state.caps.rows,
+    )
+    .await;
     match outcome {
-        Ok(Outcome::Rows { rows, warnings }) => {
+        Ok((Outcome::Rows { rows, warnings }, more)) => {
             let rows: Vec<serde_json::Value> = rows.into_iter().map(runtime::to_json).collect();
-            text(true, caps::render(&rows, &warnings, state.caps))
+            let json = caps::render(&rows, &warnings, state.caps, more);
+            let value = serde_json::from_str(&json).unwrap_or_default();
+            untrusted::answer(true, &json, value)
         }
-        Ok(Outcome::Rejected(message)) => text(false, message),
-        Ok(Outcome::CannotAnswer(reason)) => text(
+        Ok((Outcome::Rejected(message), _)) => text(false, message),
+        Ok((Outcome::CannotAnswer(reason), _)) => text(
             false,
             format!("nothing ran: the query is a `-- cannot answer` reply ({reason})"),
         ),

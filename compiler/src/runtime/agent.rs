@@ -210,6 +210,39 @@ pub async fn run_validated<C: Connection>(
     timeout: std::time::Duration,
     schema: &ir::Schema,
 ) -> Result<Outcome, surrealdb::Error> {
+    validated(agent, surql, timeout, schema, None).await
+}
+
+/// [`run_validated`] for an answer of at most `cap` rows that says exactly whether rows were
+/// left out: the statement reads one probe row more (its LIMIT, the one the runner adds
+/// included, becomes at most `cap + 1`), the rows come back cut to `cap`, and the flag says
+/// whether the probe row was there. A query whose own LIMIT is `cap` or less reads as written
+/// and is never cut.
+pub async fn run_validated_capped<C: Connection>(
+    agent: &Agent<C>,
+    surql: &str,
+    timeout: std::time::Duration,
+    schema: &ir::Schema,
+    cap: usize,
+) -> Result<(Outcome, bool), surrealdb::Error> {
+    let cap = u32::try_from(cap).unwrap_or(u32::MAX - 1).min(u32::MAX - 1);
+    match validated(agent, surql, timeout, schema, Some(cap)).await? {
+        Outcome::Rows { mut rows, warnings } => {
+            let more = rows.len() > cap as usize;
+            rows.truncate(cap as usize);
+            Ok((Outcome::Rows { rows, warnings }, more))
+        }
+        other => Ok((other, false)),
+    }
+}
+
+async fn validated<C: Connection>(
+    agent: &Agent<C>,
+    surql: &str,
+    timeout: std::time::Duration,
+    schema: &ir::Schema,
+    probe: Option<u32>,
+) -> Result<Outcome, surrealdb::Error> {
     use crate::validate::{self, Options};
     let reply = reply::read(surql);
     let options = Options::for_runner(schema);
@@ -226,7 +259,7 @@ pub async fn run_validated<C: Connection>(
         ));
     }
     let add_limit = report.missing_limit.then_some(schema.settings.max_rows);
-    let statement = match reply.into_statement(timeout, add_limit) {
+    let statement = match reply.into_probing_statement(timeout, add_limit, probe) {
         Ok(Runnable::Select(statement)) => statement,
         Ok(Runnable::CannotAnswer(reason)) => return Ok(Outcome::CannotAnswer(reason)),
         Err(message) => return Ok(Outcome::Rejected(message)),
@@ -349,6 +382,47 @@ mod tests {
         fn any_text_is_checked_without_panicking(reply in "\\PC*") {
             let _ = prepare_select(&reply, Duration::from_secs(1));
         }
+    }
+
+    #[test]
+    fn a_probing_statement_reads_one_row_past_the_cap_and_keeps_a_smaller_limit() {
+        let probing = |reply: &str, add: Option<u32>| match reply::read(reply)
+            .into_probing_statement(Duration::from_secs(5), add, Some(10))
+        {
+            Ok(Runnable::Select(s)) => s,
+            other => panic!("{reply:?}: {other:?}"),
+        };
+        // No LIMIT: the one the runner adds (50) is above the cap, so the probe's 11 replaces it.
+        assert_eq!(
+            probing("SELECT name FROM customer", Some(50)),
+            "SELECT name FROM customer LIMIT 11 TIMEOUT 5s;"
+        );
+        assert_eq!(
+            probing("SELECT name FROM customer", None),
+            "SELECT name FROM customer LIMIT 11 TIMEOUT 5s;"
+        );
+        // A LIMIT above the cap reads one past it; START stays.
+        assert_eq!(
+            probing("SELECT name FROM customer LIMIT 40 START 5", None),
+            "SELECT name FROM customer LIMIT 11 START 5 TIMEOUT 5s;"
+        );
+        // A LIMIT of the cap or less reads as written: nothing can be cut.
+        assert_eq!(
+            probing("SELECT name FROM customer LIMIT 10", None),
+            "SELECT name FROM customer LIMIT 10 TIMEOUT 5s;"
+        );
+        assert_eq!(
+            probing("SELECT name FROM customer LIMIT 3", Some(50)),
+            "SELECT name FROM customer LIMIT 3 TIMEOUT 5s;"
+        );
+        // Without a probe, the statement is the runner's usual one.
+        assert_eq!(
+            reply::read("SELECT name FROM customer")
+                .into_statement(Duration::from_secs(5), Some(50)),
+            Ok(Runnable::Select(
+                "SELECT name FROM customer LIMIT 50 TIMEOUT 5s;".into()
+            ))
+        );
     }
 
     #[test]

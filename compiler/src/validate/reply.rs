@@ -133,6 +133,18 @@ impl Reply<'_> {
         timeout: std::time::Duration,
         add_limit: Option<u32>,
     ) -> Result<Runnable, String> {
+        self.into_probing_statement(timeout, add_limit, None)
+    }
+
+    /// [`Reply::into_statement`], and with `probe = Some(n)` a LIMIT of at most `n + 1`: a LIMIT
+    /// above `n` (the one added included) becomes `n + 1`, so that the rows show whether the
+    /// query had more than `n` without reading them all. A LIMIT of `n` or less is kept.
+    pub fn into_probing_statement(
+        self,
+        timeout: std::time::Duration,
+        add_limit: Option<u32>,
+        probe: Option<u32>,
+    ) -> Result<Runnable, String> {
         let mut ast = match self.read {
             Read::CannotAnswer(reason) => return Ok(Runnable::CannotAnswer(reason)),
             Read::Unparsed(error) => {
@@ -147,6 +159,9 @@ impl Reply<'_> {
             unreachable!("one_select accepted exactly one SELECT");
         };
         set_policy(select, timeout, add_limit);
+        if let Some(n) = probe {
+            set_probe(select, n);
+        }
         Ok(Runnable::Select(ast.to_sql()))
     }
 }
@@ -158,6 +173,20 @@ fn set_policy(select: &mut SelectStatement, timeout: std::time::Duration, add_li
     ));
     if let (None, Some(n)) = (&select.limit, add_limit) {
         select.limit = Some(Limit(Expr::Literal(Literal::Integer(i64::from(n)))));
+    }
+}
+
+/// At most `n + 1` rows: a missing LIMIT, or a literal one above `n`, becomes `LIMIT n + 1` (a
+/// LIMIT that is not a literal whole number is left to the validator and the engine).
+fn set_probe(select: &mut SelectStatement, n: u32) {
+    let probe = i64::from(n) + 1;
+    let keep = match &select.limit {
+        None => false,
+        Some(Limit(Expr::Literal(Literal::Integer(l)))) => *l <= i64::from(n),
+        Some(_) => true,
+    };
+    if !keep {
+        select.limit = Some(Limit(Expr::Literal(Literal::Integer(probe))));
     }
 }
 

@@ -8,8 +8,12 @@ Prints "ok" and exits 0 when every check holds.
 import asyncio
 import json
 import logging
+import os
+import re
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -22,6 +26,16 @@ def field(obj, snake, camel):
 
 def text(result):
     return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+def data(result):
+    """run_query's JSON: between the answer's untrusted-data markers, and the same as structuredContent."""
+    said = text(result)
+    match = re.search(r"\n<untrusted-data-([0-9a-f]{32})>\n(.*)\n</untrusted-data-\1>", said, re.S)
+    assert match, said
+    inner = json.loads(match.group(2))
+    assert field(result, "structured_content", "structuredContent") == inner, said
+    return inner
 
 
 async def main(binary, root):
@@ -39,7 +53,7 @@ async def main(binary, root):
             assert all(field(t.annotations, "read_only_hint", "readOnlyHint") for t in tools.tools)
             ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
             assert not field(ok, "is_error", "isError"), text(ok)
-            assert json.loads(text(ok))["rows"] == [{"n": 5}], text(ok)
+            assert data(ok)["rows"] == [{"n": 5}], text(ok)
             refused = await session.call_tool("run_query", {"query": "DELETE customer"})
             assert field(refused, "is_error", "isError"), text(refused)
             checked = await session.call_tool("check_query", {"query": "SELECT nmae FROM customer LIMIT 5"})
@@ -61,13 +75,33 @@ class Warnings(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-async def over_http(binary, root):
-    """Streamable HTTP: the same tools, and closing the session is answered as the SDK expects."""
-    from mcp.client.streamable_http import streamable_http_client
+TOKEN = "smoke-test-token-0123456789abcdef"
 
+
+def unauthorized(url, headers):
+    """POST initialize with `headers`: True when answered 401 with a Bearer challenge."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}).encode()
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers})
+    try:
+        urllib.request.urlopen(request, timeout=30).close()
+    except urllib.error.HTTPError as e:
+        return e.code == 401 and e.headers.get("WWW-Authenticate", "").startswith("Bearer")
+    return False
+
+
+async def over_http(binary, root):
+    """Streamable HTTP with a bearer token (SURQLC_MCP_TOKEN): 401 without it; with it, the same
+    tools, and closing the session is answered as the SDK expects."""
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+    env = dict(os.environ, SURQLC_MCP_TOKEN=TOKEN)
+    env.pop("SURQLC_AGENT_PASSWORD", None)
     server = subprocess.Popen(
         [binary, "mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql", "--http", "127.0.0.1:0"],
         cwd=root,
+        env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -80,14 +114,17 @@ async def over_http(binary, root):
                 url = line[len("serving MCP at "):].strip()
                 break
         assert url, "surqlc said where it serves"
+        assert unauthorized(url, {}), "no token: 401"
+        assert unauthorized(url, {"Authorization": "Bearer " + TOKEN + "x"}), "a wrong token: 401"
         warnings = Warnings()
         logging.getLogger("mcp").addHandler(warnings)
-        async with streamable_http_client(url) as streams:
-            read, write = streams[0], streams[1]
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
-                assert json.loads(text(ok))["rows"] == [{"n": 5}], text(ok)
+        async with create_mcp_http_client(headers={"Authorization": "Bearer " + TOKEN}) as http:
+            async with streamable_http_client(url, http_client=http) as streams:
+                read, write = streams[0], streams[1]
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    ok = await session.call_tool("run_query", {"query": "SELECT count() AS n FROM customer GROUP ALL"})
+                    assert data(ok)["rows"] == [{"n": 5}], text(ok)
         assert not [m for m in warnings.messages if "termination" in m], warnings.messages
     finally:
         server.kill()

@@ -179,9 +179,15 @@ struct McpArgs {
     endpoint: Option<String>,
     #[command(flatten)]
     server: ServerArgs,
-    /// Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765) instead of stdio.
+    /// Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765) instead of stdio; an address other than loopback needs a token.
     #[arg(long, value_name = "ADDR")]
     http: Option<String>,
+    /// File whose first line is the bearer token every HTTP request must carry [default: $SURQLC_MCP_TOKEN].
+    #[arg(long, value_name = "FILE", requires = "http")]
+    token_file: Option<PathBuf>,
+    /// Also accept this Host name (or host:port) on HTTP, e.g. the DNS name clients use; repeatable.
+    #[arg(long, value_name = "HOST", requires = "http")]
+    allow_host: Vec<String>,
     /// Offer remember_example (stores accepted examples; needs an EDITOR or OWNER: the embedded owner, or --user/--pass on a server).
     #[arg(long)]
     allow_remember: bool,
@@ -193,8 +199,8 @@ struct McpArgs {
     /// Most bytes of rows in one run_query answer.
     #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..))]
     max_bytes: u32,
-    /// Seconds each run_query statement may run (its TIMEOUT).
-    #[arg(long, value_name = "SECS", default_value_t = surqlc::runtime::ask::DEFAULT_TIMEOUT.as_secs() as u32, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
 }
 
@@ -677,6 +683,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             mcp.lints.apply(&mut output.schema.settings.lints)?;
             print_warnings(&output.warnings);
             let schema = &output.schema;
+            // Only HTTP carries the token; on stdio the host that started the process is the client.
+            let token = match &mcp.http {
+                Some(_) => surqlc::mcp::Token::configured(mcp.token_file.as_deref())?,
+                None => None,
+            };
             let options = surqlc::mcp::Options {
                 target: mcp.server.target(endpoint, schema),
                 seed: mcp.seed,
@@ -687,9 +698,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     bytes: mcp.max_bytes as usize,
                 },
                 timeout: std::time::Duration::from_secs(u64::from(mcp.timeout)),
+                token,
+                allowed_hosts: mcp.allow_host,
             };
             // Listen before loading, so that a client connecting early waits rather than being refused.
-            let transport = surqlc::mcp::Transport::bind(options.http.as_deref()).await?;
+            let transport = surqlc::mcp::Transport::bind(&options).await?;
             if let Some(url) = transport.url() {
                 note!("listening at {url}; loading the database (\"serving MCP at\" follows when ready)");
             }
@@ -758,7 +771,11 @@ fn main() -> ExitCode {
             return Exit::Failed.into();
         }
     };
-    match runtime.block_on(run(cli)) {
+    let result = runtime.block_on(run(cli));
+    // A blocking read of stdin cannot be cancelled (`surqlc mcp` on stdio stopped by SIGTERM):
+    // do not wait for it to end.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    match result {
         Ok(()) => Exit::Ok.into(),
         Err(failure) => {
             // An empty message: the output already said why (`ask`'s verdict).
