@@ -445,20 +445,11 @@ pub struct Settings {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Lints {
-    #[cfg_attr(
-        feature = "ir-serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub allow: Vec<String>,
-    #[cfg_attr(
-        feature = "ir-serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub warn: Vec<String>,
-    #[cfg_attr(
-        feature = "ir-serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub deny: Vec<String>,
 }
 

@@ -806,8 +806,7 @@ fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database
         .lines()
         .find_map(|l| {
             let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_owned())
+            name.eq_ignore_ascii_case("mcp-session-id").then(|| value.trim().to_owned())
         })
         .unwrap_or_else(|| panic!("a session id in {head}"));
     // The official SDKs treat anything but 200 or 204 as a failed termination.
@@ -833,10 +832,7 @@ fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database
         .map(|l| l.expect("stderr reads"))
         .find(|l| l.starts_with("listening at ") || l.starts_with("serving MCP at "))
         .expect("a listening line");
-    assert!(
-        first.starts_with("listening at http://127.0.0.1:"),
-        "{first}"
-    );
+    assert!(first.starts_with("listening at http://127.0.0.1:"), "{first}");
     let early = first["listening at ".len()..]
         .split(';')
         .next()

@@ -277,10 +277,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return;
         };
         let (outcome, fix) = match op {
-            BinaryOperator::Equal
-            | BinaryOperator::ExactEqual
-            | BinaryOperator::AllEqual
-            | BinaryOperator::AnyEqual => (
+            BinaryOperator::Equal | BinaryOperator::ExactEqual | BinaryOperator::AllEqual | BinaryOperator::AnyEqual => (
                 "never matches",
                 format!("for rows without a {name}, write `{name} = NONE` (or `{name} IS NONE`)"),
             ),

@@ -268,9 +268,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     self.error(
                         span,
                         Class::Limit,
-                        format!(
-                            "LIMIT {written} is not a whole number: the engine drops the fraction"
-                        ),
+                        format!("LIMIT {written} is not a whole number: the engine drops the fraction"),
                         format!("write LIMIT {max} or a smaller whole number"),
                     )
                 }
