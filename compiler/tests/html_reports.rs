@@ -367,12 +367,12 @@ mod browser {
     /// The page with a probe: what loaded, what the policy blocked, each table box as laid out.
     fn probed(html: &str, dir: &Path, name: &str) -> PathBuf {
         let watch = "<script>window.__v=[];document.addEventListener('securitypolicyviolation',function(e){window.__v.push(e.blockedURI)});</script>";
-        let measure = "<script>(function(){var o={boxes:[],vw:document.documentElement.clientWidth,sw:document.documentElement.scrollWidth,\
+        let measure = "<script>window.addEventListener('load',function(){setTimeout(function(){var o={boxes:[],vw:document.documentElement.clientWidth,sw:document.documentElement.scrollWidth,\
 resources:performance.getEntriesByType('resource').map(function(e){return e.name}),violations:window.__v,names:[]};\
 var s=document.querySelector('.map svg');if(s){var b=s.getBoundingClientRect();o.svg=[b.left,b.top,b.width,b.height];}\
 document.querySelectorAll('.map g.t').forEach(function(g){var r=g.querySelector('rect.box').getBoundingClientRect();\
 o.boxes.push([g.getAttribute('data-table'),+g.getAttribute('data-tokens'),r.left,r.top,r.width,r.height]);});\
-var p=document.createElement('pre');p.id='measured';p.textContent=JSON.stringify(o);document.body.appendChild(p);})();</script>";
+var p=document.createElement('pre');p.id='measured';p.textContent=JSON.stringify(o);document.body.appendChild(p);},100)});</script>";
         let page = html
             .replacen("<head>\n", &format!("<head>\n{watch}\n"), 1)
             .replacen("</body>", &format!("{measure}</body>"), 1);
