@@ -16,9 +16,19 @@ impl Progress {
             ProgressBar::hidden()
         };
         if let Ok(style) = ProgressStyle::with_template(&format!(
-            "{{bar:30}} {{pos}}/{{len}} {what}, {{per_sec}}, ETA {{eta}}  {{wide_msg}}"
+            "{{bar:30}} {{pos}}/{{len}} {what}, {{rate}}, ETA {{eta}}  {{wide_msg}}"
         )) {
-            bar.set_style(style.progress_chars("=> "));
+            let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let per_sec = state.per_sec();
+                let _ = if state.pos() == 0 || per_sec <= 0.0 {
+                    write!(w, "-/s")
+                } else if per_sec >= 1.0 {
+                    write!(w, "{per_sec:.1}/s")
+                } else {
+                    write!(w, "{:.1}s each", 1.0 / per_sec.max(1e-9))
+                };
+            };
+            bar.set_style(style.progress_chars("=> ").with_key("rate", rate));
         }
         Progress(bar)
     }
