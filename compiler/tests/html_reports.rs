@@ -201,6 +201,15 @@ fn audit_html_maps_the_store_schema() {
 }
 
 #[test]
+fn audit_html_shows_what_literal_enum_docs_cost() {
+    let dir = scratch("enum-docs");
+    let html = audit_html("tests/fixtures/enum_docs.rs", &dir, &[]);
+    check_map(&html, "tests/fixtures/enum_docs.rs");
+    assert!(html.contains("class=\"p enumdoc\""), "an enum doc part");
+    assert!(html.contains("enum doc (60 tokens)"), "as the audit counts them");
+}
+
+#[test]
 fn audit_html_leaves_hidden_tables_and_fields_out() {
     let dir = scratch("library");
     let html = audit_html("schemas/library.rs", &dir, &["--table-budget", "60"]);
