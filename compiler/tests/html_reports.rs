@@ -206,7 +206,10 @@ fn audit_html_shows_what_literal_enum_docs_cost() {
     let html = audit_html("tests/fixtures/enum_docs.rs", &dir, &[]);
     check_map(&html, "tests/fixtures/enum_docs.rs");
     assert!(html.contains("class=\"p enumdoc\""), "an enum doc part");
-    assert!(html.contains("enum doc (60 tokens)"), "as the audit counts them");
+    assert!(
+        html.contains("enum doc (60 tokens)"),
+        "as the audit counts them"
+    );
 }
 
 #[test]
