@@ -334,7 +334,7 @@ fn comment_tokens(
 }
 
 /// Each documented Literal enum's type and the meaning its fields' comments carry.
-fn enum_meanings(schema: &Schema) -> Vec<(Type, String)> {
+pub(crate) fn enum_meanings(schema: &Schema) -> Vec<(Type, String)> {
     schema
         .enums
         .iter()
@@ -343,7 +343,7 @@ fn enum_meanings(schema: &Schema) -> Vec<(Type, String)> {
 }
 
 /// The type a field stores inside `option<...>` and arrays (as the front end finds a field's enum).
-fn stored_type(ty: &Type) -> &Type {
+pub(crate) fn stored_type(ty: &Type) -> &Type {
     match ty {
         Type::Option(inner) | Type::Array(inner, _) => stored_type(inner),
         other => other,

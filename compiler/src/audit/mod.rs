@@ -1,13 +1,23 @@
 //! `surqlc audit`: what the schema block and the prompt cost in tokens, the budgets, the live check, and the text and JSON reports.
 //!
 //! Beside it, what pruning chooses and costs on a loaded database: [`prune_run`] (`surqlc prune`)
-//! and [`prune_eval`] (recall on labelled questions, for the benches and tests).
+//! and [`prune_eval`] (recall on labelled questions, for the benches and tests). The HTML reports:
+//! [`html`] (the token map of [`token_map`], laid out by [`treemap`]) and [`eval_html`] (`surqlc
+//! eval --html`), in the shell of [`page`].
 
+#[cfg(feature = "runtime")]
+pub mod eval_html;
 mod hint_costs;
+#[cfg(feature = "runtime")]
+pub mod html;
+pub mod page;
 #[cfg(feature = "runtime")]
 pub mod prune_eval;
 #[cfg(feature = "runtime")]
 pub mod prune_run;
+#[cfg(feature = "runtime")]
+pub mod token_map;
+pub mod treemap;
 
 use crate::codegen::builder::Output;
 use crate::exit::Failure;

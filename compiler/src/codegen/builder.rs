@@ -53,6 +53,8 @@ pub struct Output {
     pub agent_defined: bool,
     /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
     pub preamble: String,
+    /// Where each table and field was declared (for reports; not part of any generated file).
+    pub positions: front::positions::Positions,
 }
 
 #[derive(Debug)]
@@ -260,9 +262,28 @@ impl Builder {
         Ok(front::compile_with_warnings(&files)?)
     }
 
+    /// [`Builder::load_with_warnings`], also keeping where each table and field was declared.
+    fn load_with_positions(
+        &self,
+    ) -> Result<
+        (
+            ir::Schema,
+            Vec<crate::diagnostic::Diagnostic>,
+            front::positions::Positions,
+        ),
+        Error,
+    > {
+        let files = self
+            .schemas
+            .iter()
+            .map(SourceFile::read)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(front::compile_with_positions(&files)?)
+    }
+
     /// Compiles without writing anything.
     pub fn generate(&self) -> Result<Output, Error> {
-        let (schema, mut warnings) = self.load_with_warnings()?;
+        let (schema, mut warnings, positions) = self.load_with_positions()?;
         // What prune(...) cannot do at its budget is said at build time (and by `audit`).
         warnings.extend(crate::prune::warnings(&schema).into_iter().map(|message| {
             let path = self.schemas.first().cloned().unwrap_or_default();
@@ -315,6 +336,7 @@ impl Builder {
             queries,
             agent_defined: module_options.agent_defined,
             preamble,
+            positions,
         })
     }
 

@@ -12,6 +12,7 @@ pub mod ctxt;
 pub mod definitions;
 pub mod ends;
 pub mod hint;
+pub mod positions;
 pub(crate) mod read;
 mod rename;
 pub mod resolve;
@@ -64,6 +65,13 @@ pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
 pub fn compile_with_warnings(
     files: &[SourceFile],
 ) -> Result<(ir::Schema, Vec<Diagnostic>), Diagnostics> {
+    compile_with_positions(files).map(|(schema, warnings, _)| (schema, warnings))
+}
+
+/// As [`compile_with_warnings`], also returning where each table and field was declared.
+pub fn compile_with_positions(
+    files: &[SourceFile],
+) -> Result<(ir::Schema, Vec<Diagnostic>, positions::Positions), Diagnostics> {
     // syn parses recursively: deeply nested types that rustc accepts would overflow a small
     // stack (a build script's main thread, a test thread), so parse on a thread with room.
     std::thread::scope(|scope| {
@@ -80,7 +88,9 @@ pub fn compile_with_warnings(
     })
 }
 
-fn compile_here(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>), Diagnostics> {
+fn compile_here(
+    files: &[SourceFile],
+) -> Result<(ir::Schema, Vec<Diagnostic>, positions::Positions), Diagnostics> {
     let same = |a: &Path, b: &Path| {
         a == b
             || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
@@ -147,7 +157,7 @@ fn compile_here(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>), D
                     "no tables found: mark a struct with #[derive(Table)] or #[derive(Relation)]",
                 )]));
             }
-            Ok((schema, warnings))
+            Ok((schema, warnings, positions::Positions::of(files, &items)))
         }
         _ => Err(Diagnostics(diagnostics)),
     }

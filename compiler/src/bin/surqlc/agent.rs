@@ -268,6 +268,7 @@ pub async fn eval(
     run: Run<'_>,
     golden: &Path,
     candidates: Option<&PathBuf>,
+    html: Option<&Path>,
 ) -> Result<(), Failure> {
     let gold = read_items(golden)?;
     if gold.is_empty() {
@@ -307,7 +308,15 @@ pub async fn eval(
     let timeout = surqlc::runtime::ask::DEFAULT_TIMEOUT;
     let encoding = Encoding::default();
     let mut results: Vec<QuestionResult> = Vec::new();
+    // The model's replies per question, for --html (none from a candidates file).
+    let mut replies: Vec<Vec<surqlc::runtime::ask::Attempt>> = Vec::new();
+    let progress = match client {
+        Some(_) => crate::progress::Progress::new(gold.len(), "questions"),
+        None => crate::progress::Progress::new(0, "questions"),
+    };
     for item in &gold {
+        progress.step(&item.question);
+        let mut attempts = Vec::new();
         let (candidate, prompt) = match (&given, &client) {
             (Some(given), _) => {
                 let query = given
@@ -338,6 +347,7 @@ pub async fn eval(
                     .pruner(pruner.as_ref());
                 let answer = ask_with(asker, client, &item.question).await?;
                 let prompt = answer.prompt.clone();
+                attempts = answer.attempts.clone();
                 (Candidate::Asked(answer), prompt)
             }
             (None, None) => unreachable!("a model is configured when no candidates are given"),
@@ -352,8 +362,20 @@ pub async fn eval(
             })?;
         result.prompt_tokens = Some(encoding.count(&prompt));
         results.push(result);
+        replies.push(attempts);
+        progress.done();
     }
+    drop(progress);
     let report = Report::new(results);
+    if let Some(path) = html {
+        let page = surqlc::audit::eval_html::render(
+            &report,
+            &replies,
+            &golden.display().to_string(),
+            encoding.name(),
+        );
+        crate::audit_cmd::write_html(path, &page)?;
+    }
     if run.json {
         out(&format!(
             "{}\n",

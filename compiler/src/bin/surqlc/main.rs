@@ -5,15 +5,17 @@
 
 mod agent;
 mod allocator;
+mod audit_cmd;
 mod check_query;
 mod lints;
+mod progress;
 mod prune;
 mod stdio;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use surqlc::audit::{self, AuditOptions, QuestionOptions};
+use surqlc::audit;
 use surqlc::db::Target;
 use surqlc::drift::diff;
 use surqlc::exit::Exit;
@@ -150,13 +152,16 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Also write the report as one self-contained HTML page to FILE (wrong answers first).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Show what each exposed table costs in tokens, check budgets, and suggest cheaper spellings.
     Audit {
         #[command(flatten)]
         input: Input,
         #[command(flatten)]
-        audit: AuditArgs,
+        audit: audit_cmd::AuditArgs,
     },
     /// Serve the agent's tools (schema, check_query, run_query) over MCP: stdio, or streamable HTTP at /mcp with --http.
     Mcp {
@@ -202,42 +207,6 @@ struct McpArgs {
     /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
-}
-
-#[derive(Args)]
-struct AuditArgs {
-    /// tiktoken encoding: o200k_base, cl100k_base, o200k_harmony, p50k_base, p50k_edit or r50k_base.
-    #[arg(long, default_value = "o200k_base", value_parser = encoding)]
-    encoding: Encoding,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    /// Most tokens the schema block may cost (exit status 1 above it); overrides the schema's budget(block = N).
-    #[arg(long, value_name = "N")]
-    budget: Option<u32>,
-    /// Most tokens any one table may cost (exit status 1 above it); overrides the schema's budget(table = N).
-    #[arg(long, value_name = "N")]
-    table_budget: Option<u32>,
-    /// Also load the schema into the embedded engine and fail if its fn::schema_context() differs from the static rendering.
-    #[arg(long)]
-    live: bool,
-    /// SurrealQL data file loaded after the schema, for the whole-prompt view.
-    #[arg(long, value_name = "FILE", requires = "question")]
-    seed: Option<PathBuf>,
-    /// A question: adds the whole prompt (preamble, schema, value hints, examples) to the report.
-    #[arg(long, short, requires = "vector", value_parser = non_empty)]
-    question: Option<String>,
-    /// The question's embedding, comma-separated.
-    #[arg(
-        long,
-        short = 'v',
-        value_name = "F,F,...",
-        value_delimiter = ',',
-        allow_hyphen_values = true,
-        value_parser = number,
-        requires = "question"
-    )]
-    vector: Vec<f64>,
 }
 
 /// Where on a database and as whom: shared by the commands that connect to one.
@@ -399,6 +368,7 @@ enum AgentCommand {
     Eval {
         golden: PathBuf,
         candidates: Option<PathBuf>,
+        html: Option<PathBuf>,
     },
 }
 
@@ -434,9 +404,11 @@ async fn agent_command(
     };
     match command {
         AgentCommand::Ask(question) => agent::ask(run, &question).await,
-        AgentCommand::Eval { golden, candidates } => {
-            agent::eval(run, &golden, candidates.as_ref()).await
-        }
+        AgentCommand::Eval {
+            golden,
+            candidates,
+            html,
+        } => agent::eval(run, &golden, candidates.as_ref(), html.as_deref()).await,
     }
 }
 
@@ -577,37 +549,16 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             candidates,
             agent,
             format,
+            html,
         } => {
-            let command = AgentCommand::Eval { golden, candidates };
+            let command = AgentCommand::Eval {
+                golden,
+                candidates,
+                html,
+            };
             agent_command(&input, db, agent, format, command).await?
         }
-        Command::Audit { input, audit: args } => {
-            let output = builder(&input).generate()?;
-            let options = AuditOptions {
-                encoding: args.encoding,
-                budget: surqlc::ir::Budget {
-                    block: args.budget,
-                    table: args.table_budget,
-                },
-                live: args.live,
-                question: args.question.map(|question| QuestionOptions {
-                    question,
-                    vector: args.vector,
-                    seed: args.seed,
-                }),
-            };
-            let report = audit::audit(&output, &options).await?;
-            match args.format {
-                Format::Json => out!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&report.json()).unwrap_or_default()
-                ),
-                Format::Text => out!("{}", report.text()),
-            }
-            if let Some(failure) = report.failure() {
-                return Err(failure);
-            }
-        }
+        Command::Audit { input, audit: args } => audit_cmd::audit(input, args).await?,
         Command::CheckQuery {
             args,
             query,

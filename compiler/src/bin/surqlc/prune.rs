@@ -51,8 +51,11 @@ pub async fn prune(args: PruneArgs) -> Result<(), Failure> {
     )
     .await?;
     print_warnings(&run.warnings);
+    let progress = crate::progress::Progress::new(questions.len(), "questions");
     for q in &questions {
+        progress.step(q);
         let choice = run.choose(q).await?;
+        progress.done();
         if choice.fallback && args.format == Format::Json {
             stdio::note(&format!(
                 "note: no table shares a word with {:?}: fallback tables",
@@ -64,7 +67,7 @@ pub async fn prune(args: PruneArgs) -> Result<(), Failure> {
             Format::Text => prune_run::text(&choice),
         };
         // A closed pipe (`| head`) ends the output and the work; any other write error fails the run.
-        stdio::out(&line)?;
+        progress.suspend(|| stdio::out(&line))?;
         if stdio::stdout_closed() {
             break;
         }
