@@ -295,78 +295,10 @@ pub fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexAttr> {
         } else if inner.path.is_ident("unique") {
             once(cx, &mut kind, IndexKindAttr::Unique, at, "index kind");
         } else if inner.path.is_ident("fulltext") {
-            let mut analyzer = None;
-            let mut bm25 = None;
-            let mut highlights = false;
-            inner.parse_nested_meta(|ft| {
-                let at = ft.path.span();
-                if ft.path.is_ident("analyzer") {
-                    let value = spanned_str(&ft)?;
-                    once(cx, &mut analyzer, value, at, "fulltext(analyzer)");
-                } else if ft.path.is_ident("bm25") {
-                    let content;
-                    syn::parenthesized!(content in ft.input);
-                    let args = content.parse_terminated(syn::Expr::parse, Token![,])?;
-                    let args: Vec<&syn::Expr> = args.iter().collect();
-                    let [k1, b] = args.as_slice() else {
-                        return Err(ft.error("write bm25(k1, b), e.g. bm25(1.2, 0.75)"));
-                    };
-                    let value = Spanned {
-                        value: (float(k1)?, float(b)?),
-                        span: at,
-                    };
-                    once(cx, &mut bm25, value, at, "fulltext(bm25)");
-                } else if ft.path.is_ident("highlights") {
-                    highlights = true;
-                } else {
-                    return Err(ft.error(
-                        "expected `analyzer = \"...\"`, `bm25(k1, b)` or `highlights` in fulltext(...)",
-                    ));
-                }
-                Ok(())
-            })?;
-            let value = IndexKindAttr::FullText {
-                analyzer,
-                bm25,
-                highlights,
-            };
+            let value = fulltext(cx, &inner)?;
             once(cx, &mut kind, value, at, "index kind");
         } else if inner.path.is_ident("hnsw") {
-            let (mut dimension, mut dist, mut vector_type, mut efc, mut m) =
-                (None, None, None, None, None);
-            if inner.input.peek(syn::token::Paren) {
-                inner.parse_nested_meta(|h| {
-                    let at = h.path.span();
-                    if h.path.is_ident("dimension") {
-                        let v = meta_u32(&h)?;
-                        once(cx, &mut dimension, v, at, "hnsw(dimension)");
-                    } else if h.path.is_ident("dist") {
-                        let v = spanned_str(&h)?;
-                        once(cx, &mut dist, v, at, "hnsw(dist)");
-                    } else if h.path.is_ident("type") {
-                        let v = spanned_str(&h)?;
-                        once(cx, &mut vector_type, v, at, "hnsw(type)");
-                    } else if h.path.is_ident("efc") {
-                        let v = meta_u32(&h)?;
-                        once(cx, &mut efc, v, at, "hnsw(efc)");
-                    } else if h.path.is_ident("m") {
-                        let v = meta_u32(&h)?;
-                        once(cx, &mut m, v, at, "hnsw(m)");
-                    } else {
-                        return Err(h.error(
-                            "expected `dimension`, `dist`, `type`, `efc` or `m` in hnsw(...)",
-                        ));
-                    }
-                    Ok(())
-                })?;
-            }
-            let value = IndexKindAttr::Hnsw {
-                dimension,
-                dist,
-                vector_type,
-                efc,
-                m,
-            };
+            let value = hnsw(cx, &inner)?;
             once(cx, &mut kind, value, at, "index kind");
         } else {
             return Err(inner.error(
@@ -386,6 +318,83 @@ pub fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexAttr> {
         fields,
         kind: kind.unwrap_or(IndexKindAttr::Plain),
         span,
+    })
+}
+
+/// The inside of an index's `fulltext(analyzer = "...", bm25(k1, b), highlights)`.
+fn fulltext(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexKindAttr> {
+    let mut analyzer = None;
+    let mut bm25 = None;
+    let mut highlights = false;
+    meta.parse_nested_meta(|ft| {
+        let at = ft.path.span();
+        if ft.path.is_ident("analyzer") {
+            let value = spanned_str(&ft)?;
+            once(cx, &mut analyzer, value, at, "fulltext(analyzer)");
+        } else if ft.path.is_ident("bm25") {
+            let content;
+            syn::parenthesized!(content in ft.input);
+            let args = content.parse_terminated(syn::Expr::parse, Token![,])?;
+            let args: Vec<&syn::Expr> = args.iter().collect();
+            let [k1, b] = args.as_slice() else {
+                return Err(ft.error("write bm25(k1, b), e.g. bm25(1.2, 0.75)"));
+            };
+            let value = Spanned {
+                value: (float(k1)?, float(b)?),
+                span: at,
+            };
+            once(cx, &mut bm25, value, at, "fulltext(bm25)");
+        } else if ft.path.is_ident("highlights") {
+            highlights = true;
+        } else {
+            return Err(ft.error(
+                "expected `analyzer = \"...\"`, `bm25(k1, b)` or `highlights` in fulltext(...)",
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(IndexKindAttr::FullText {
+        analyzer,
+        bm25,
+        highlights,
+    })
+}
+
+/// The inside of an index's `hnsw(dimension = N, dist = "...", type = "...", efc = N, m = N)`, if any.
+fn hnsw(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexKindAttr> {
+    let (mut dimension, mut dist, mut vector_type, mut efc, mut m) = (None, None, None, None, None);
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|h| {
+            let at = h.path.span();
+            if h.path.is_ident("dimension") {
+                let v = meta_u32(&h)?;
+                once(cx, &mut dimension, v, at, "hnsw(dimension)");
+            } else if h.path.is_ident("dist") {
+                let v = spanned_str(&h)?;
+                once(cx, &mut dist, v, at, "hnsw(dist)");
+            } else if h.path.is_ident("type") {
+                let v = spanned_str(&h)?;
+                once(cx, &mut vector_type, v, at, "hnsw(type)");
+            } else if h.path.is_ident("efc") {
+                let v = meta_u32(&h)?;
+                once(cx, &mut efc, v, at, "hnsw(efc)");
+            } else if h.path.is_ident("m") {
+                let v = meta_u32(&h)?;
+                once(cx, &mut m, v, at, "hnsw(m)");
+            } else {
+                return Err(
+                    h.error("expected `dimension`, `dist`, `type`, `efc` or `m` in hnsw(...)")
+                );
+            }
+            Ok(())
+        })?;
+    }
+    Ok(IndexKindAttr::Hnsw {
+        dimension,
+        dist,
+        vector_type,
+        efc,
+        m,
     })
 }
 
