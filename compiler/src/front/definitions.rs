@@ -11,7 +11,7 @@ use super::ctxt::Ctxt;
 use crate::ir;
 
 fn expr(cx: &Ctxt, e: &ExprLit, what: &str) -> ir::Expr {
-    clauses::report_expr(cx, e, what);
+    super::expr_check::report_expr(cx, e, what);
     e.text.clone()
 }
 
