@@ -181,6 +181,27 @@ fn probes() -> Vec<(&'static str, Ty)> {
     ]
 }
 
+/// One call per argument and per probe of a type the table says cannot fit it: the argument's
+/// index, its kind, the probe's type, and the statement.
+fn wrong_type_calls(
+    sig: &Signature,
+    stmt: &str,
+    args: &[String],
+) -> Vec<(usize, Kind, Ty, String)> {
+    let mut wrong = Vec::new();
+    for i in 0..args.len() {
+        let Some(kind) = sig.arg(i) else { continue };
+        for (literal, ty) in probes() {
+            if !fits(kind, &ty, false) {
+                let mut bad = args.to_vec();
+                bad[i] = literal.to_owned();
+                wrong.push((i, kind, ty.clone(), statement(stmt, sig.name, &bad)));
+            }
+        }
+    }
+    wrong
+}
+
 #[test]
 fn every_signature_is_what_the_engine_accepts_and_refuses() {
     let sigs = signatures();
@@ -213,17 +234,7 @@ fn every_signature_is_what_the_engine_accepts_and_refuses() {
             statements.extend(too_many.iter().cloned());
             statements.extend(too_few.iter().cloned());
             // Each argument of a type the table says cannot fit.
-            let mut wrong = Vec::new();
-            for i in 0..args.len() {
-                let Some(kind) = sig.arg(i) else { continue };
-                for (literal, ty) in probes() {
-                    if !fits(kind, &ty, false) {
-                        let mut bad = args.clone();
-                        bad[i] = literal.to_owned();
-                        wrong.push((i, kind, ty.clone(), statement(stmt, sig.name, &bad)));
-                    }
-                }
-            }
+            let wrong = wrong_type_calls(sig, stmt, &args);
             statements.extend(wrong.iter().map(|w| w.3.clone()));
             let results = outcomes(&db, &statements).await;
             let mut results = results.into_iter();

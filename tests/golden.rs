@@ -2,6 +2,11 @@
 
 use surqlc_tests::*;
 
+#[deny(warnings)]
+mod enterprise_db {
+    include!(concat!(env!("OUT_DIR"), "/enterprise/schema.rs"));
+}
+
 /// Compiles every schema and compares (or, when blessing, rewrites) its golden file.
 #[test]
 fn every_schema_matches_its_golden_file() {
@@ -37,8 +42,9 @@ fn every_schema_matches_its_golden_file() {
 
 #[test]
 fn the_compiled_modules_are_the_golden_ones() {
-    // tests/build.rs wrote these with the Builder, and tests/helpers.rs compiled them with deny(warnings).
-    for stem in ["store", "library", "memory", "meetings"] {
+    // tests/build.rs wrote these with the Builder, and the suite compiled them with deny(warnings)
+    // (tests/helpers.rs, tests/named_queries.rs, and below for the enterprise schema, which prunes).
+    for stem in ["store", "library", "memory", "meetings", "enterprise"] {
         let built = read(
             std::path::Path::new(env!("OUT_DIR"))
                 .join(stem)
@@ -126,4 +132,16 @@ fn helper_tables_trims_the_module_only() {
         err.to_string().contains("helper_tables names `nope`"),
         "{err}"
     );
+}
+
+#[test]
+fn the_enterprise_module_carries_the_compilers_ir() {
+    // The IR's JSON leaves defaults out; read back, it is the compiler's IR, pruning settings and all.
+    let compiled = surqlc::front::compile(&[surqlc::front::SourceFile::read(
+        root().join("schemas/enterprise.rs"),
+    )
+    .unwrap()])
+    .unwrap();
+    assert!(compiled.settings.prune.is_some());
+    assert_eq!(*enterprise_db::schema_ir(), compiled);
 }

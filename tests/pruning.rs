@@ -27,6 +27,8 @@ async fn enterprise() -> (Db, Vec<Question>, usize, surqlc::builder::Output) {
 
 /// One load of the benchmark (loading it and storing its embeddings is the slow part) for every check on it.
 #[test]
+// A scenario: one load of the benchmark (the slow part) for a sequence of checks on it.
+#[allow(clippy::too_many_lines)]
 fn the_enterprise_benchmark() {
     block_on(async {
         let (db, questions, dimension, output) = enterprise().await;
@@ -498,6 +500,8 @@ async fn pruned_prompt(db: &Db, question: &str) -> String {
 }
 
 #[test]
+// A scenario: one loaded store (with and without field pruning) for a sequence of checks on it.
+#[allow(clippy::too_many_lines)]
 fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune() {
     block_on(async {
         const BUDGET: u32 = 300;

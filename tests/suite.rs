@@ -1,7 +1,7 @@
 //! The end-to-end suite: one test binary, so the engine is linked once, with a module per area.
 
 // The example schemas, compiled as an application compiles its domain types; the generated
-// modules name them as `crate::store`, `crate::library`, `crate::memory` and `crate::meetings` (tests/build.rs).
+// modules name them as `crate::store`, `crate::library`, `crate::memory`, `crate::meetings` and `crate::enterprise` (tests/build.rs).
 #[path = "../schemas/store.rs"]
 #[allow(dead_code)]
 mod store;
@@ -15,6 +15,10 @@ mod memory;
 
 #[path = "../schemas/meetings.rs"]
 mod meetings;
+
+#[path = "../schemas/enterprise.rs"]
+#[allow(dead_code)] // Many of its fields are never read by a test.
+mod enterprise;
 
 mod agent_tokens;
 mod ask;

@@ -163,6 +163,12 @@ impl<'a> Access<'a> {
         &self.reasons
     }
 
+    /// The reasons joined by `; ` on one line, as the generated files' comments carry them (a
+    /// renamed field's name may hold a line break).
+    pub fn reasons_on_one_line(&self) -> String {
+        self.reasons.join("; ").replace(['\n', '\r'], " ")
+    }
+
     /// The table's `PERMISSIONS` as `schema.surql` defines them: as declared, except that under
     /// record access an exposed table's undeclared select becomes `FULL`, so the agent can read it.
     pub fn table_permissions(&self, table: &Table) -> Option<Permissions> {

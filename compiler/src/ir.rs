@@ -12,11 +12,14 @@ pub struct Schema {
     /// The schema's name (the `#[derive(Schema)]` type, or the file stem).
     pub name: String,
     /// The Rust type that carried the settings, if any.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub rust_name: Option<String>,
     pub tables: Vec<Table>,
     /// Unit-only enums, in source order; referenced by fields as `Type::Literal`.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub enums: Vec<LiteralEnum>,
     /// `DEFINE ANALYZER`s, declared once on the `Schema` item and named by full-text indexes.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub analyzers: Vec<Analyzer>,
     pub settings: Settings,
 }
@@ -50,27 +53,30 @@ pub struct Table {
     pub name: String,
     /// The Rust type it was declared as.
     pub rust_name: String,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
     pub kind: TableKind,
     /// `SCHEMALESS` (rows may hold undeclared fields) instead of `SCHEMAFULL`.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub schemaless: bool,
     /// A relation's `ENFORCED`: both ends must exist when the edge is created (relations only).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub enforced: bool,
     /// The record id's key type, when the struct declares an `id` of a key type (`int`, `string`,
     /// `uuid`, `array`); `None`: any key. Defined as `DEFINE FIELD id ... TYPE ...`.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub id: Option<Type>,
     /// Table `PERMISSIONS`, per operation; `None` leaves the engine's default.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub permissions: Option<Permissions>,
     /// Declared fields in source order; the record id and a relation's `in`/`out` are not here.
     pub fields: Vec<Field>,
     /// `DEFINE INDEX`es on this table, in source order.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub indexes: Vec<Index>,
     /// Other words for what the table holds (`#[surqlc(aka("vendor", ...))]`): searched by
     /// question-specific pruning, never shown in the prompt.
-    #[cfg_attr(
-        feature = "ir-serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub aka: Vec<String>,
 }
 
@@ -129,14 +135,13 @@ pub struct Field {
     /// The Rust field identifier, without `r#`.
     pub rust_name: String,
     pub ty: Type,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
     /// `DEFAULT`, `VALUE`, `ASSERT`, ... : everything after the type.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub clauses: FieldClauses,
     /// Other words for the field (`#[surqlc(aka(...))]`): searched by pruning, never shown.
-    #[cfg_attr(
-        feature = "ir-serde",
-        serde(default, skip_serializing_if = "Vec::is_empty")
-    )]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub aka: Vec<String>,
 }
 
@@ -148,20 +153,28 @@ pub type Expr = String;
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldClauses {
     /// `DEFAULT expr` or `DEFAULT ALWAYS expr`.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub default: Option<FieldDefault>,
     /// `VALUE expr`: computed on every write and stored.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub value: Option<Expr>,
     /// `COMPUTED expr`: computed on every read, never stored (cannot be indexed).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub computed: Option<Expr>,
     /// `ASSERT expr`: checked on every write (`$value` is the new value).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub assert: Option<Expr>,
     /// `READONLY`: set once, refused on update.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub readonly: bool,
     /// `FLEXIBLE`: an object field that accepts keys it does not declare.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub flexible: bool,
     /// `REFERENCE`: a `record<...>` link the engine tracks, with what deleting the target does.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub reference: Option<Reference>,
     /// Field `PERMISSIONS` (select, create, update; the engine has no per-field delete).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub permissions: Option<Permissions>,
 }
 
@@ -176,6 +189,7 @@ impl FieldClauses {
 pub struct FieldDefault {
     pub expr: Expr,
     /// `DEFAULT ALWAYS`: also when an update sets the field to NONE.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub always: bool,
 }
 
@@ -184,6 +198,7 @@ pub struct FieldDefault {
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Reference {
     /// `None`: the engine's default (`IGNORE`).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub on_delete: Option<OnDelete>,
 }
 
@@ -212,9 +227,13 @@ pub enum Permission {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Permissions {
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub select: Option<Permission>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub create: Option<Permission>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub update: Option<Permission>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub delete: Option<Permission>,
 }
 
@@ -237,7 +256,9 @@ pub enum IndexKind {
     FullText {
         analyzer: String,
         /// `(k1, b)`; `None`: the engine's default scoring.
+        #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
         bm25: Option<(f64, f64)>,
+        #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
         highlights: bool,
     },
     Hnsw(Hnsw),
@@ -252,7 +273,9 @@ pub struct Hnsw {
     pub dist: String,
     /// Upper case: `F64`, `F32`, `I64`, `I32`, `I16`.
     pub vector_type: String,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub efc: Option<u32>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub m: Option<u32>,
 }
 
@@ -265,6 +288,7 @@ pub struct Analyzer {
     pub tokenizers: Vec<String>,
     /// As written: `lowercase`, `ascii`, `snowball(english)`, `edgengram(2, 10)`, ...
     pub filters: Vec<String>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
 }
 
@@ -395,6 +419,7 @@ impl Kind {
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LiteralEnum {
     pub rust_name: String,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
     /// `(rust variant, stored value)` in source order.
     pub variants: Vec<(String, String)>,
@@ -420,16 +445,20 @@ pub struct Settings {
     /// Table names the prompt exposes, in prompt order.
     pub exposed: Vec<String>,
     /// The lines `fn::value_hints` prints, in this order.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub value_hints: Vec<ValueHint>,
     pub examples: ExampleSettings,
     pub agent: AgentSettings,
     /// The row limit the default rules ask the model for.
     pub max_rows: u32,
     /// Whether the schema block drops `TYPE NORMAL` and a relation's derived `in`/`out` lines.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub compact: bool,
     /// Token budgets the schema sets for itself; checked by `surqlc audit` and `build.rs`.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub budget: Budget,
     /// Question-specific pruning of the schema block (`prune(...)`); `None` unless the schema asks for it.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub prune: Option<Prune>,
     /// The validator's levels for this schema's queries (`lints(allow(...), deny(...))`).
     #[cfg_attr(
@@ -445,11 +474,11 @@ pub struct Settings {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Lints {
-    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub allow: Vec<String>,
-    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub warn: Vec<String>,
-    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub deny: Vec<String>,
 }
 
@@ -478,6 +507,7 @@ pub struct Prune {
     /// The most tokens (o200k_base) the pruned schema block may cost.
     pub budget: u32,
     /// Tables every pruned prompt shows, in prompt order.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub always: Vec<String>,
     pub mix: RetrievalMix,
     /// Field-level pruning: a pruned table shows its links and the fields the question needs,
@@ -489,6 +519,13 @@ pub struct Prune {
 #[cfg(feature = "ir-serde")]
 fn yes() -> bool {
     true
+}
+
+/// Whether `value` is its type's default (`None`, `false`, empty): the IR's JSON leaves such
+/// fields out, and `serde(default)` fills them back.
+#[cfg(feature = "ir-serde")]
+fn unset<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 impl Default for Prune {
@@ -534,8 +571,10 @@ impl RetrievalMix {
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Budget {
     /// The most tokens the whole block may cost.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub block: Option<u32>,
     /// The most tokens any one table may cost.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub table: Option<u32>,
 }
 

@@ -521,6 +521,39 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
     );
 }
 
+/// `surqlc prune`'s bad input: a clear line, status 2.
+#[test]
+fn prune_refuses_bad_input() {
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--question",
+        "x",
+        "--budget",
+        "0",
+    ]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("--budget must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = surqlc(&[
+        "prune",
+        "schemas/store.rs",
+        "--questions",
+        "no/such/file.txt",
+    ]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("cannot read no/such/file.txt"),
+        "{}",
+        stderr(&o)
+    );
+    let o = surqlc(&["prune", "schemas/store.rs"]);
+    assert_status(&o, 2);
+}
+
 #[test]
 fn prune_prints_the_tables_each_question_gets() {
     let dir = scratch("prune");
@@ -584,35 +617,6 @@ fn prune_prints_the_tables_each_question_gets() {
         "{}",
         stdout(&o)
     );
-    // Bad input: a clear line, status 2.
-    let o = surqlc(&[
-        "prune",
-        "schemas/store.rs",
-        "--question",
-        "x",
-        "--budget",
-        "0",
-    ]);
-    assert_status(&o, 2);
-    assert!(
-        stderr(&o).contains("--budget must be at least 1"),
-        "{}",
-        stderr(&o)
-    );
-    let o = surqlc(&[
-        "prune",
-        "schemas/store.rs",
-        "--questions",
-        "no/such/file.txt",
-    ]);
-    assert_status(&o, 2);
-    assert!(
-        stderr(&o).contains("cannot read no/such/file.txt"),
-        "{}",
-        stderr(&o)
-    );
-    let o = surqlc(&["prune", "schemas/store.rs"]);
-    assert_status(&o, 2);
     // A closed stdout ends the output quietly, never with a panic.
     let mut child = Command::new(bin::surqlc_bin())
         .args([

@@ -44,23 +44,59 @@ fn diff_with(dump: &Path, password: Option<&str>, flags: &[&str]) -> Output {
     cmd.output().expect("surqlc runs")
 }
 
-#[test]
-fn diff_against_a_dump() {
-    let dir = std::env::temp_dir().join(format!("surqlc-diff-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let built = surqlc()
-        .args(["build", "--out"])
-        .arg(&dir)
-        .arg(root().join("schemas/store.rs"))
-        .env("SURQLC_AGENT_PASSWORD", "diff-test")
-        .output()
-        .unwrap();
+/// `surqlc build` of the store into `out` (with the agent's password, if any): its `schema.surql`.
+fn built_store(out: &std::path::Path, password: Option<&str>) -> String {
+    let mut cmd = surqlc();
+    cmd.args(["build", "--out"])
+        .arg(out)
+        .arg(root().join("schemas/store.rs"));
+    match password {
+        Some(p) => cmd.env("SURQLC_AGENT_PASSWORD", p),
+        None => cmd.env_remove("SURQLC_AGENT_PASSWORD"),
+    };
+    let built = cmd.output().unwrap();
     assert!(
         built.status.success(),
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let surql = std::fs::read_to_string(dir.join("schema.surql")).unwrap();
+    std::fs::read_to_string(out.join("schema.surql")).unwrap()
+}
+
+/// A dump with `CHANGES` applied: each change on a line of its own, status 1.
+fn drift_is_listed(drifted: &std::path::Path) {
+    let out = diff(drifted, Some("diff-test"));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let headlines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("    ")).collect();
+    assert_eq!(
+        headlines,
+        [
+            "+ extra table audit_log",
+            "~ changed comment on table product: was 'An item in the catalogue. Orders containing it: product<-contains<-purchase.' now 'Something we sell.'",
+            "- missing field joined ON customer",
+            "~ changed index query_example_vec ON query_example:",
+            "~ changed param $schema_context_cache: the cached schema block differs from the one the schema renders (apply the schema again; after a manual change, fn::refresh_schema_context() re-renders it)",
+        ],
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("DIST COSINE") && stdout.contains("DIST EUCLIDEAN"),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5 differences"));
+}
+
+#[test]
+fn diff_against_a_dump() {
+    let dir = std::env::temp_dir().join(format!("surqlc-diff-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let surql = built_store(&dir, Some("diff-test"));
     let in_sync = dir.join("in_sync.surql");
     std::fs::write(&in_sync, &surql).unwrap();
     let drifted = dir.join("drifted.surql");
@@ -103,15 +139,7 @@ fn diff_against_a_dump() {
     // A database loaded from a build without the password has no agent: in sync without it,
     // missing when the password says there should be one.
     let no_agent = dir.join("no_agent.surql");
-    let built = surqlc()
-        .args(["build", "--out"])
-        .arg(dir.join("no_agent"))
-        .arg(root().join("schemas/store.rs"))
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .output()
-        .unwrap();
-    assert!(built.status.success());
-    std::fs::copy(dir.join("no_agent/schema.surql"), &no_agent).unwrap();
+    std::fs::write(&no_agent, built_store(&dir.join("no_agent"), None)).unwrap();
     assert_eq!(diff(&no_agent, None).status.code(), Some(0));
     let missing = diff(&no_agent, Some("diff-test"));
     assert_eq!(missing.status.code(), Some(1));
@@ -130,31 +158,7 @@ fn diff_against_a_dump() {
         String::from_utf8_lossy(&other.stdout)
     );
 
-    let out = diff(&drifted, Some("diff-test"));
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let headlines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("    ")).collect();
-    assert_eq!(
-        headlines,
-        [
-            "+ extra table audit_log",
-            "~ changed comment on table product: was 'An item in the catalogue. Orders containing it: product<-contains<-purchase.' now 'Something we sell.'",
-            "- missing field joined ON customer",
-            "~ changed index query_example_vec ON query_example:",
-            "~ changed param $schema_context_cache: the cached schema block differs from the one the schema renders (apply the schema again; after a manual change, fn::refresh_schema_context() re-renders it)",
-        ],
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("DIST COSINE") && stdout.contains("DIST EUCLIDEAN"),
-        "{stdout}"
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("5 differences"));
+    drift_is_listed(&drifted);
 
     // Bad input: status 2.
     assert_eq!(

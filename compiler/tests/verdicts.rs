@@ -90,13 +90,8 @@ fn classes_but_limit(report: &validate::Report) -> Vec<String> {
     classes
 }
 
-#[test]
-fn every_surface_gives_one_query_one_verdict() {
-    let queries = corpus();
-    assert!(queries.len() > 60, "{}", queries.len());
-    let schema_file = root().join("schemas/store.rs");
-    let seed = std::fs::read_to_string(root().join("schemas/store.seed.surql")).unwrap();
-
+/// Whether `surqlc check-query` passes each query.
+fn check_query_verdicts(queries: &[String]) -> Vec<bool> {
     // check-query, as CI runs it: the queries of one file, with the data; a reply of several
     // statements (a file would split it into queries) is given on the command line.
     let dir = std::env::temp_dir().join(format!("surqlc-verdicts-{}", std::process::id()));
@@ -150,7 +145,7 @@ fn every_surface_gives_one_query_one_verdict() {
         "check-query split the file as written"
     );
     let mut from_file = from_file.into_iter();
-    let cli: Vec<bool> = queries
+    let verdicts = queries
         .iter()
         .map(|q| {
             if several(q) {
@@ -160,6 +155,18 @@ fn every_surface_gives_one_query_one_verdict() {
             }
         })
         .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    verdicts
+}
+
+#[test]
+fn every_surface_gives_one_query_one_verdict() {
+    let queries = corpus();
+    assert!(queries.len() > 60, "{}", queries.len());
+    let schema_file = root().join("schemas/store.rs");
+    let seed = std::fs::read_to_string(root().join("schemas/store.seed.surql")).unwrap();
+
+    let cli = check_query_verdicts(&queries);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -247,5 +254,4 @@ fn every_surface_gives_one_query_one_verdict() {
         eprintln!("{passed} passed and {refused} refused on every surface");
         assert!(passed > 20 && refused > 20, "{passed} passed, {refused} refused");
     });
-    let _ = std::fs::remove_dir_all(&dir);
 }

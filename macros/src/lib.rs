@@ -178,6 +178,23 @@ fn field_const(ident: &syn::Ident) -> syn::Ident {
 }
 
 fn table_impls(table: &TableAst) -> Tokens {
+    let table_impl = table_trait_impl(table);
+    let relation = relation_impl(table);
+    let inherent = inherent_impl(table);
+    let value = value_impl(table);
+    quote! {
+        #table_impl
+
+        #relation
+
+        #inherent
+
+        #value
+    }
+}
+
+/// `impl Table`: the table's name, fields, key type and its IR.
+fn table_trait_impl(table: &TableAst) -> Tokens {
     let ident = &table.ident;
     let name = &table.name;
     let rust_name = ident.to_string();
@@ -229,7 +246,55 @@ fn table_impls(table: &TableAst) -> Tokens {
     };
     let permissions = ir_tokens::option(&table.permissions, ir_tokens::permissions);
     let indexes = table.indexes.iter().map(|i| ir_tokens::index(&i.index));
+    quote! {
+        #[automatically_derived]
+        impl #rt::Table for #ident {
+            const TABLE: &'static str = #name;
+            const FIELDS: &'static [&'static str] = &[#(#field_names),*];
+            type Key = #key_type;
+            fn table_ir() -> ::surqlc::ir::Table {
+                ::surqlc::ir::Table {
+                    name: ::std::string::String::from(#name),
+                    rust_name: ::std::string::String::from(#rust_name),
+                    comment: #comment,
+                    kind: #kind,
+                    schemaless: #schemaless,
+                    enforced: #enforced,
+                    id: #id_type,
+                    permissions: #permissions,
+                    fields: ::std::vec![#(#fields),*],
+                    indexes: ::std::vec![#(#indexes),*],
+                    aka: ::std::vec![#(#table_aka),*],
+                }
+            }
+        }
+    }
+}
 
+/// `impl Relation` when both ends are single tables (`Link<T>`).
+fn relation_impl(table: &TableAst) -> Option<Tokens> {
+    let ident = &table.ident;
+    let rt = quote!(::surqlc::runtime);
+    let relation = table.relation.as_ref().and_then(|ends| match ends {
+        (EndAst::Link(from), EndAst::Link(to)) => Some((from, to)),
+        _ => None,
+    });
+    relation.map(|(from, to)| {
+        quote! {
+            #[automatically_derived]
+            impl #rt::Relation for #ident {
+                type In = #from;
+                type Out = #to;
+            }
+        }
+    })
+}
+
+/// The type's own `TABLE`, one constant per field, and `record(key)`.
+fn inherent_impl(table: &TableAst) -> Tokens {
+    let ident = &table.ident;
+    let name = &table.name;
+    let rt = quote!(::surqlc::runtime);
     // One constant per field, named after the Rust field. They share a namespace with `TABLE`, so a
     // field named `table` gets `TABLE_FIELD`; the front end has already refused two fields whose
     // constants would coincide.
@@ -246,7 +311,30 @@ fn table_impls(table: &TableAst) -> Tokens {
             pub const #konst: &'static str = #value;
         }
     });
+    let table_doc = format!("The table's name in the database: `{name}`.");
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #ident {
+            #[doc = #table_doc]
+            pub const TABLE: &'static str = #name;
+            #(#consts)*
 
+            /// The typed record id `table:key` of this table (the key has the type of the struct's `id`).
+            // A table may well be called `Record` (a call recording, a medical record).
+            #[allow(clippy::self_named_constructors)]
+            pub fn record(key: impl ::std::convert::Into<<Self as #rt::Table>::Key>) -> #rt::Link<Self> {
+                #rt::Link::new(#rt::RecordKey::into_key(::std::convert::Into::<<Self as #rt::Table>::Key>::into(key)))
+            }
+        }
+    }
+}
+
+/// `impl SurrealValue`: reading and writing rows.
+fn value_impl(table: &TableAst) -> Tokens {
+    let ident = &table.ident;
+    let name = &table.name;
+    let rt = quote!(::surqlc::runtime);
     // Reading and writing rows: the declared fields under their database names,
     // plus the record id and a relation's ends when the struct has them.
     // Each conversion is spanned at the field's type, so a type without a SurrealValue impl is
@@ -292,62 +380,7 @@ fn table_impls(table: &TableAst) -> Tokens {
         let s = member(s);
         quote!(#s: ::std::default::Default::default(),)
     });
-
-    let relation = table.relation.as_ref().and_then(|ends| match ends {
-        (EndAst::Link(from), EndAst::Link(to)) => Some((from, to)),
-        _ => None,
-    });
-    let relation = relation.map(|(from, to)| {
-        quote! {
-            #[automatically_derived]
-            impl #rt::Relation for #ident {
-                type In = #from;
-                type Out = #to;
-            }
-        }
-    });
-    let table_doc = format!("The table's name in the database: `{name}`.");
-
     quote! {
-        #[automatically_derived]
-        impl #rt::Table for #ident {
-            const TABLE: &'static str = #name;
-            const FIELDS: &'static [&'static str] = &[#(#field_names),*];
-            type Key = #key_type;
-            fn table_ir() -> ::surqlc::ir::Table {
-                ::surqlc::ir::Table {
-                    name: ::std::string::String::from(#name),
-                    rust_name: ::std::string::String::from(#rust_name),
-                    comment: #comment,
-                    kind: #kind,
-                    schemaless: #schemaless,
-                    enforced: #enforced,
-                    id: #id_type,
-                    permissions: #permissions,
-                    fields: ::std::vec![#(#fields),*],
-                    indexes: ::std::vec![#(#indexes),*],
-                    aka: ::std::vec![#(#table_aka),*],
-                }
-            }
-        }
-
-        #relation
-
-        #[automatically_derived]
-        #[allow(dead_code)]
-        impl #ident {
-            #[doc = #table_doc]
-            pub const TABLE: &'static str = #name;
-            #(#consts)*
-
-            /// The typed record id `table:key` of this table (the key has the type of the struct's `id`).
-            // A table may well be called `Record` (a call recording, a medical record).
-            #[allow(clippy::self_named_constructors)]
-            pub fn record(key: impl ::std::convert::Into<<Self as #rt::Table>::Key>) -> #rt::Link<Self> {
-                #rt::Link::new(#rt::RecordKey::into_key(::std::convert::Into::<<Self as #rt::Table>::Key>::into(key)))
-            }
-        }
-
         #[automatically_derived]
         impl #rt::SurrealValue for #ident {
             fn kind_of() -> #rt::surrealdb::types::Kind {

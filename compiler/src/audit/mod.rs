@@ -303,6 +303,13 @@ pub fn cost_table(
             );
         }
     }
+    write_advice(&mut out, cost, alternative);
+    out
+}
+
+/// The cost table's closing advice: where comments cost most, what Literal enums' docs cost, and
+/// whether the other rendering is cheaper.
+fn write_advice(out: &mut String, cost: &BlockCost, alternative: &BlockCost) {
     let mut by_comments: Vec<_> = cost
         .tables
         .iter()
@@ -345,7 +352,6 @@ pub fn cost_table(
             cost.block_tokens - alternative.block_tokens
         );
     }
-    out
 }
 
 /// Where two texts first differ, with the line from each.

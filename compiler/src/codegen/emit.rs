@@ -158,14 +158,9 @@ pub fn render_schema_surql_with(
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("version", env!("CARGO_PKG_VERSION"));
-    let sources = source_names(&options.sources);
     context.insert(
         "sources",
-        &if sources.is_empty() {
-            schema.name.clone()
-        } else {
-            sources.join(", ")
-        },
+        &sources_line(&schema.name, &source_names(&options.sources)),
     );
     let access = crate::access::Access::of(schema);
     context.insert(
@@ -208,24 +203,52 @@ pub fn render_schema_surql_with(
         Some(prune) => context.insert("prune", &prune),
         None => context.insert("prune", &false),
     }
-    let reasons = access.reasons();
-    context.insert(
-        "access",
-        &serde_json::json!({
-            "record": !reasons.is_empty(),
-            // In a `--` comment: a renamed field's name may hold a line break.
-            "reasons": reasons.join("; ").replace(['\n', '\r'], " "),
-            "identity": crate::access::IDENTITY_TABLE,
-            // The PERMISSIONS texts the schema block leaves out (a regex alternation).
-            "stripped": if reasons.is_empty() {
-                "FULL|NONE".to_owned()
-            } else {
-                format!("FULL|NONE|{}", crate::access::READ_ONLY_TABLE.trim_start_matches("PERMISSIONS "))
-            },
-        }),
-    );
+    context.insert("access", &access_context(&access));
     context.insert("hidden", &hidden_fields_literal(schema));
-    let agent = &settings.agent;
+    context.insert("agent", &agent_context(schema, options, &access)?);
+    let mut tera = tera::Tera::default();
+    tera.register_filter("surql_string", surql_string_filter);
+    tera.add_raw_template("schema.surql", SCHEMA_TEMPLATE)
+        .map_err(|e| template_error("templates/schema.surql.tera", e))?;
+    tera.render("schema.surql", &context)
+        .map_err(|e| template_error("templates/schema.surql.tera", e))
+}
+
+/// Who a `@generated` header says the file comes from: the schema files' names, or the schema's
+/// name when it was built from none (`schema.surql` and `schema.rs` say the same).
+pub fn sources_line(schema_name: &str, file_names: &[String]) -> String {
+    if file_names.is_empty() {
+        schema_name.to_owned()
+    } else {
+        file_names.join(", ")
+    }
+}
+
+/// The template's `access`: whether the agent is a record user, and why (on one comment line).
+fn access_context(access: &crate::access::Access) -> serde_json::Value {
+    let record = access.mechanism() == crate::access::Mechanism::RecordAccess;
+    serde_json::json!({
+        "record": record,
+        "reasons": access.reasons_on_one_line(),
+        "identity": crate::access::IDENTITY_TABLE,
+        // The PERMISSIONS texts the schema block leaves out (a regex alternation).
+        "stripped": if record {
+            format!("FULL|NONE|{}", crate::access::READ_ONLY_TABLE.trim_start_matches("PERMISSIONS "))
+        } else {
+            "FULL|NONE".to_owned()
+        },
+    })
+}
+
+/// The template's `agent`: its user, durations, and (given a password) the `PASSHASH` and the
+/// `DEFINE ACCESS`/`DEFINE USER` text for its mechanism.
+fn agent_context(
+    schema: &Schema,
+    options: &EmitOptions,
+    access: &crate::access::Access,
+) -> Result<HashMap<&'static str, String>, EmitError> {
+    use crate::codegen::agent_define::{self, AgentKind};
+    let agent = &schema.settings.agent;
     let passhash = match &options.agent_password {
         Some(pw) => {
             crate::codegen::password::passhash(&agent.user, pw).map_err(EmitError::Password)?
@@ -235,38 +258,28 @@ pub fn render_schema_surql_with(
     let define = if passhash.is_empty() {
         String::new()
     } else {
-        let kind = if reasons.is_empty() {
-            crate::codegen::agent_define::AgentKind::Viewer {
+        let kind = match access.mechanism() {
+            crate::access::Mechanism::Viewer => AgentKind::Viewer {
                 passhash: &passhash,
-            }
-        } else {
-            crate::codegen::agent_define::AgentKind::RecordAccess {
+            },
+            crate::access::Mechanism::RecordAccess => AgentKind::RecordAccess {
                 identity: crate::access::IDENTITY_TABLE,
-            }
+            },
         };
-        crate::codegen::agent_define::statement(
+        agent_define::statement(
             &agent.user,
             &agent.token_duration,
             &agent.session_duration,
             kind,
         )
     };
-    context.insert(
-        "agent",
-        &HashMap::from([
-            ("user", agent.user.clone()),
-            ("token", agent.token_duration.clone()),
-            ("session", agent.session_duration.clone()),
-            ("passhash", passhash),
-            ("define", define),
-        ]),
-    );
-    let mut tera = tera::Tera::default();
-    tera.register_filter("surql_string", surql_string_filter);
-    tera.add_raw_template("schema.surql", SCHEMA_TEMPLATE)
-        .map_err(|e| template_error("templates/schema.surql.tera", e))?;
-    tera.render("schema.surql", &context)
-        .map_err(|e| template_error("templates/schema.surql.tera", e))
+    Ok(HashMap::from([
+        ("user", agent.user.clone()),
+        ("token", agent.token_duration.clone()),
+        ("session", agent.session_duration.clone()),
+        ("passhash", passhash),
+        ("define", define),
+    ]))
 }
 
 /// `{ table: ["field", ...], ... }`: the exposed tables' fields the prompt functions leave out, as a

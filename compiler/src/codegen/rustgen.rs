@@ -127,14 +127,35 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     }
     // Every user type is named from inside a table's module, one level below the include site.
     let nested = types_path_from_table_module(types);
-    let rust_type = |rust_name: &str| format!("{nested}::{rust_name}");
-    let mut tables: Vec<TableContext> = schema
+    let mut tables = table_contexts(schema, types, &nested);
+    if let Some(chosen) = &options.helper_tables {
+        keep_helper_tables(schema, chosen, &mut tables)?;
+    }
+    add_traversals(schema, &nested, &mut tables);
+    check_generated_names(&tables)?;
+    let context = module_context(schema, options, &nested, &tables)?;
+    let mut tera = tera::Tera::default();
+    tera.register_filter("rust_string", rust_string);
+    tera.register_filter("rust_doc", rust_doc);
+    tera.add_raw_template("module.rs", MODULE_TEMPLATE)
+        .map_err(|e| crate::codegen::emit::template_error("templates/module.rs.tera", e))?;
+    let text = tera
+        .render("module.rs", &context)
+        .map_err(|e| crate::codegen::emit::template_error("templates/module.rs.tera", e))?;
+    let formatted = format_parallel(&text)?;
+    let formatted = with_schema_ir(schema, &formatted)?;
+    Ok(header(schema, options, types) + &formatted)
+}
+
+/// Each table's module: its type, doc, select query and index helpers (traversals come after).
+fn table_contexts(schema: &Schema, types: &str, nested: &str) -> Vec<TableContext> {
+    schema
         .tables
         .iter()
         .map(|t| TableContext {
             name: t.name.clone(),
             module: rust_ident(&t.name),
-            rust_type: rust_type(&t.rust_name),
+            rust_type: format!("{nested}::{}", t.rust_name),
             doc: match &t.comment {
                 Some(c) => format!("`{}`: {c}", t.name),
                 None => format!("The `{}` table.", t.name),
@@ -145,26 +166,39 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
                 schema.table(name).map(|x| x.rust_name.clone())
             }),
         })
-        .collect();
-    if let Some(chosen) = &options.helper_tables {
-        let mut names = std::collections::HashMap::new();
-        for t in &schema.tables {
-            names.insert(t.rust_name.as_str(), t.name.as_str());
-            names.insert(t.name.as_str(), t.name.as_str());
-        }
-        let mut keep = std::collections::HashSet::new();
-        for name in chosen {
-            match names.get(name.as_str()) {
-                Some(table) => keep.insert(*table),
-                None => {
-                    return Err(EmitError::UnknownTable(format!(
-                        "helper_tables names `{name}`, which is not a table of this schema"
-                    )))
-                }
-            };
-        }
-        tables.retain(|t| keep.contains(t.name.as_str()));
+        .collect()
+}
+
+/// Keeps the modules of the tables `helper_tables` names (by table or Rust type name); a name that
+/// is neither is an error.
+fn keep_helper_tables(
+    schema: &Schema,
+    chosen: &[String],
+    tables: &mut Vec<TableContext>,
+) -> Result<(), EmitError> {
+    let mut names = std::collections::HashMap::new();
+    for t in &schema.tables {
+        names.insert(t.rust_name.as_str(), t.name.as_str());
+        names.insert(t.name.as_str(), t.name.as_str());
     }
+    let mut keep = std::collections::HashSet::new();
+    for name in chosen {
+        match names.get(name.as_str()) {
+            Some(table) => keep.insert(*table),
+            None => {
+                return Err(EmitError::UnknownTable(format!(
+                    "helper_tables names `{name}`, which is not a table of this schema"
+                )))
+            }
+        };
+    }
+    tables.retain(|t| keep.contains(t.name.as_str()));
+    Ok(())
+}
+
+/// Each relation's helpers on the modules of its ends' tables.
+fn add_traversals(schema: &Schema, nested: &str, tables: &mut [TableContext]) {
+    let rust_type = |rust_name: &str| format!("{nested}::{rust_name}");
     // Lookups by name through maps: the module stays linear in the number of tables.
     let by_name = schema.table_index();
     let position: std::collections::HashMap<String, usize> = tables
@@ -238,9 +272,12 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             );
         }
     }
+}
 
+/// Two tables with one module, or two functions with one name in a module, are errors.
+fn check_generated_names(tables: &[TableContext]) -> Result<(), EmitError> {
     let mut modules: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
-    for t in &tables {
+    for t in tables {
         if let Some(other) = modules.get(t.module.as_str()) {
             return Err(EmitError::NameClash(format!(
                 "tables `{other}` and `{}` would both get the generated module `{}`; rename one of them",
@@ -268,17 +305,24 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             names.push(&r.function);
         }
     }
+    Ok(())
+}
+
+/// What `templates/module.rs.tera` reads.
+fn module_context(
+    schema: &Schema,
+    options: &ModuleOptions,
+    nested: &str,
+    tables: &[TableContext],
+) -> Result<tera::Context, EmitError> {
     let settings = &schema.settings;
     let mut context = tera::Context::new();
     context.insert("schema", &schema.name);
-    // The IR travels as JSON: one string, whatever the IR grows to hold (serde, `ir-serde`).
-    let schema_json = serde_json::to_string(schema)
-        .map_err(|e| EmitError::Template(format!("cannot write the schema's IR as JSON: {e}")))?;
     // The JSON is a third of a big module's text: it goes in after formatting, not through syn.
     context.insert("schema_ir_json", SCHEMA_IR_PLACEHOLDER);
     context.insert("max_rows", &schema.settings.max_rows);
-    context.insert("tables", &tables);
-    let queries = crate::codegen::queries::rust::contexts(&options.queries, &nested)
+    context.insert("tables", tables);
+    let queries = crate::codegen::queries::rust::contexts(&options.queries, nested)
         .map_err(EmitError::NameClash)?;
     context.insert("queries", &queries);
     context.insert(
@@ -291,20 +335,21 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     context.insert("pool_table", &settings.examples.table);
     context.insert("agent_user", &settings.agent.user);
     // On one doc line: a renamed field's name may hold anything.
-    let reasons = crate::access::reasons(schema).join("; ");
-    context.insert("agent_reasons", &reasons.replace(['\n', '\r'], " "));
+    context.insert(
+        "agent_reasons",
+        &crate::access::Access::of(schema).reasons_on_one_line(),
+    );
     context.insert("surql_file", &options.surql_file);
     context.insert("agent_defined", &options.agent_defined);
     context.insert("password_env", crate::codegen::password::AGENT_PASSWORD_ENV);
-    let mut tera = tera::Tera::default();
-    tera.register_filter("rust_string", rust_string);
-    tera.register_filter("rust_doc", rust_doc);
-    tera.add_raw_template("module.rs", MODULE_TEMPLATE)
-        .map_err(|e| crate::codegen::emit::template_error("templates/module.rs.tera", e))?;
-    let text = tera
-        .render("module.rs", &context)
-        .map_err(|e| crate::codegen::emit::template_error("templates/module.rs.tera", e))?;
-    let formatted = format_parallel(&text)?;
+    Ok(context)
+}
+
+/// The formatted module with the schema's IR, as one JSON string, where the placeholder stands.
+fn with_schema_ir(schema: &Schema, formatted: &str) -> Result<String, EmitError> {
+    // The IR travels as JSON: one string, whatever the IR grows to hold (serde, `ir-serde`).
+    let schema_json = serde_json::to_string(schema)
+        .map_err(|e| EmitError::Template(format!("cannot write the schema's IR as JSON: {e}")))?;
     let placeholder = format!("{SCHEMA_IR_PLACEHOLDER:?}");
     if formatted.matches(&placeholder).count() != 1 {
         // Only if a string of the schema's were this very text; never write a module that could be wrong.
@@ -312,13 +357,13 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
             "the generated module holds the text {placeholder} other than where the schema's IR goes; rename what holds it"
         )));
     }
-    let formatted = formatted.replacen(&placeholder, &format!("{schema_json:?}"), 1);
-    let sources = if options.sources.is_empty() {
-        schema.name.clone()
-    } else {
-        options.sources.join(", ")
-    };
-    let header = format!(
+    Ok(formatted.replacen(&placeholder, &format!("{schema_json:?}"), 1))
+}
+
+/// The `@generated` header: where the module comes from and how to include it.
+fn header(schema: &Schema, options: &ModuleOptions, types: &str) -> String {
+    let sources = crate::codegen::emit::sources_line(&schema.name, &options.sources);
+    format!(
         "// @generated by surqlc {} from {sources}. Do not edit: change the Rust schema and rebuild.\n\
          //\n\
          // Typed helpers for the `{}` schema. Include this file in a module of your crate:\n\
@@ -328,8 +373,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
         schema.name,
         schema.name,
         options.file_stem,
-    );
-    Ok(header + &formatted)
+    )
 }
 
 /// Stands for the schema's IR JSON while the module is parsed and formatted (a string literal either way).

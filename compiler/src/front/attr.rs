@@ -600,79 +600,11 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
         } else if p.is_ident("analyzer") {
             out.analyzers.push(super::clauses::analyzer(cx, meta)?);
         } else if p.is_ident("examples") {
-            meta.parse_nested_meta(|inner| {
-                if inner.path.is_ident("table") {
-                    set_once(
-                        cx,
-                        &mut out.examples_table,
-                        lit_str(&inner)?,
-                        "examples(table)",
-                    );
-                } else if inner.path.is_ident("dimension") {
-                    set_once(
-                        cx,
-                        &mut out.dimension,
-                        lit_u32(&inner)?,
-                        "examples(dimension)",
-                    );
-                } else if inner.path.is_ident("k") {
-                    set_once(cx, &mut out.k, lit_u32(&inner)?, "examples(k)");
-                } else if inner.path.is_ident("ef") {
-                    set_once(cx, &mut out.ef, lit_u32(&inner)?, "examples(ef)");
-                } else {
-                    return Err(unknown(
-                        &inner,
-                        "examples(...)",
-                        "`table`, `dimension`, `k` or `ef`",
-                        &["table", "dimension", "k", "ef"],
-                    ));
-                }
-                Ok(())
-            })?;
+            examples_attrs(cx, meta, &mut out)?;
         } else if p.is_ident("agent") {
-            meta.parse_nested_meta(|inner| {
-                if inner.path.is_ident("user") {
-                    set_once(cx, &mut out.agent_user, lit_str(&inner)?, "agent(user)");
-                } else if inner.path.is_ident("token") {
-                    set_once(
-                        cx,
-                        &mut out.token_duration,
-                        lit_str(&inner)?,
-                        "agent(token)",
-                    );
-                } else if inner.path.is_ident("session") {
-                    set_once(
-                        cx,
-                        &mut out.session_duration,
-                        lit_str(&inner)?,
-                        "agent(session)",
-                    );
-                } else {
-                    return Err(unknown(
-                        &inner,
-                        "agent(...)",
-                        "`user`, `token` or `session`",
-                        &["user", "token", "session"],
-                    ));
-                }
-                Ok(())
-            })?;
+            agent_attrs(cx, meta, &mut out)?;
         } else if p.is_ident("budget") {
-            meta.parse_nested_meta(|inner| {
-                if inner.path.is_ident("block") {
-                    set_once(cx, &mut out.budget_block, lit_u32(&inner)?, "budget(block)");
-                } else if inner.path.is_ident("table") {
-                    set_once(cx, &mut out.budget_table, lit_u32(&inner)?, "budget(table)");
-                } else {
-                    return Err(unknown(
-                        &inner,
-                        "budget(...)",
-                        "`block` or `table`",
-                        &["block", "table"],
-                    ));
-                }
-                Ok(())
-            })?;
+            budget_attrs(cx, meta, &mut out)?;
         } else if p.is_ident("prune") {
             if out.prune.replace(p.span()).is_some() {
                 return Err(meta.error("duplicate `prune`"));
@@ -681,25 +613,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 prune_attrs(cx, meta, &mut out)?;
             }
         } else if p.is_ident("lints") {
-            meta.parse_nested_meta(|inner| {
-                let list = if inner.path.is_ident("allow") {
-                    &mut out.lints_allow
-                } else if inner.path.is_ident("warn") {
-                    &mut out.lints_warn
-                } else if inner.path.is_ident("deny") {
-                    &mut out.lints_deny
-                } else {
-                    return Err(unknown(&inner, "lints(...)", "`allow(...)`, `warn(...)` or `deny(...)`", &["allow", "warn", "deny"]));
-                };
-                inner.parse_nested_meta(|code| {
-                    let ident = code.path.get_ident().ok_or_else(|| code.error("expected a code such as SQ0204"))?;
-                    list.push(Spanned {
-                        value: ident.to_string(),
-                        span: ident.span(),
-                    });
-                    Ok(())
-                })
-            })?;
+            lints_attrs(meta, &mut out)?;
         } else if p.is_ident("max_rows") {
             set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
         } else if p.is_ident("compact") {
@@ -713,6 +627,112 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
         Ok(())
     });
     out
+}
+
+/// The inside of `examples(table = "...", dimension = N, k = N, ef = N)`.
+fn examples_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("table") {
+            set_once(
+                cx,
+                &mut out.examples_table,
+                lit_str(&inner)?,
+                "examples(table)",
+            );
+        } else if inner.path.is_ident("dimension") {
+            set_once(
+                cx,
+                &mut out.dimension,
+                lit_u32(&inner)?,
+                "examples(dimension)",
+            );
+        } else if inner.path.is_ident("k") {
+            set_once(cx, &mut out.k, lit_u32(&inner)?, "examples(k)");
+        } else if inner.path.is_ident("ef") {
+            set_once(cx, &mut out.ef, lit_u32(&inner)?, "examples(ef)");
+        } else {
+            return Err(unknown(
+                &inner,
+                "examples(...)",
+                "`table`, `dimension`, `k` or `ef`",
+                &["table", "dimension", "k", "ef"],
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// The inside of `agent(user = "...", token = "...", session = "...")`.
+fn agent_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("user") {
+            set_once(cx, &mut out.agent_user, lit_str(&inner)?, "agent(user)");
+        } else if inner.path.is_ident("token") {
+            set_once(
+                cx,
+                &mut out.token_duration,
+                lit_str(&inner)?,
+                "agent(token)",
+            );
+        } else if inner.path.is_ident("session") {
+            set_once(
+                cx,
+                &mut out.session_duration,
+                lit_str(&inner)?,
+                "agent(session)",
+            );
+        } else {
+            return Err(unknown(
+                &inner,
+                "agent(...)",
+                "`user`, `token` or `session`",
+                &["user", "token", "session"],
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// The inside of `budget(block = N, table = N)`.
+fn budget_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("block") {
+            set_once(cx, &mut out.budget_block, lit_u32(&inner)?, "budget(block)");
+        } else if inner.path.is_ident("table") {
+            set_once(cx, &mut out.budget_table, lit_u32(&inner)?, "budget(table)");
+        } else {
+            return Err(unknown(
+                &inner,
+                "budget(...)",
+                "`block` or `table`",
+                &["block", "table"],
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// The inside of `lints(allow(CODE, ...), warn(...), deny(...))`.
+fn lints_attrs(meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
+    meta.parse_nested_meta(|inner| {
+        let list = if inner.path.is_ident("allow") {
+            &mut out.lints_allow
+        } else if inner.path.is_ident("warn") {
+            &mut out.lints_warn
+        } else if inner.path.is_ident("deny") {
+            &mut out.lints_deny
+        } else {
+            return Err(unknown(&inner, "lints(...)", "`allow(...)`, `warn(...)` or `deny(...)`", &["allow", "warn", "deny"]));
+        };
+        inner.parse_nested_meta(|code| {
+            let ident = code.path.get_ident().ok_or_else(|| code.error("expected a code such as SQ0204"))?;
+            list.push(Spanned {
+                value: ident.to_string(),
+                span: ident.span(),
+            });
+            Ok(())
+        })
+    })
 }
 
 /// The inside of `prune(budget = N, always(T, ...), mix = "fulltext" | "fulltext+vector", fields = BOOL)`.

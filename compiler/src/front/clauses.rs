@@ -2,7 +2,7 @@
 //!
 //! `attr` hands each `#[surqlc]` item it does not know to the functions here; they
 //! record what was written (with spans) and leave meaning to `ast` and `resolve`.
-//! SurrealQL expressions stay text, checked by [`check_expr`] where they are read.
+//! SurrealQL expressions stay text, checked by [`super::expr_check`] where they are read.
 
 use super::ctxt::{Ctxt, Spanned};
 use proc_macro2::Span;
@@ -295,78 +295,10 @@ pub fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexAttr> {
         } else if inner.path.is_ident("unique") {
             once(cx, &mut kind, IndexKindAttr::Unique, at, "index kind");
         } else if inner.path.is_ident("fulltext") {
-            let mut analyzer = None;
-            let mut bm25 = None;
-            let mut highlights = false;
-            inner.parse_nested_meta(|ft| {
-                let at = ft.path.span();
-                if ft.path.is_ident("analyzer") {
-                    let value = spanned_str(&ft)?;
-                    once(cx, &mut analyzer, value, at, "fulltext(analyzer)");
-                } else if ft.path.is_ident("bm25") {
-                    let content;
-                    syn::parenthesized!(content in ft.input);
-                    let args = content.parse_terminated(syn::Expr::parse, Token![,])?;
-                    let args: Vec<&syn::Expr> = args.iter().collect();
-                    let [k1, b] = args.as_slice() else {
-                        return Err(ft.error("write bm25(k1, b), e.g. bm25(1.2, 0.75)"));
-                    };
-                    let value = Spanned {
-                        value: (float(k1)?, float(b)?),
-                        span: at,
-                    };
-                    once(cx, &mut bm25, value, at, "fulltext(bm25)");
-                } else if ft.path.is_ident("highlights") {
-                    highlights = true;
-                } else {
-                    return Err(ft.error(
-                        "expected `analyzer = \"...\"`, `bm25(k1, b)` or `highlights` in fulltext(...)",
-                    ));
-                }
-                Ok(())
-            })?;
-            let value = IndexKindAttr::FullText {
-                analyzer,
-                bm25,
-                highlights,
-            };
+            let value = fulltext(cx, &inner)?;
             once(cx, &mut kind, value, at, "index kind");
         } else if inner.path.is_ident("hnsw") {
-            let (mut dimension, mut dist, mut vector_type, mut efc, mut m) =
-                (None, None, None, None, None);
-            if inner.input.peek(syn::token::Paren) {
-                inner.parse_nested_meta(|h| {
-                    let at = h.path.span();
-                    if h.path.is_ident("dimension") {
-                        let v = meta_u32(&h)?;
-                        once(cx, &mut dimension, v, at, "hnsw(dimension)");
-                    } else if h.path.is_ident("dist") {
-                        let v = spanned_str(&h)?;
-                        once(cx, &mut dist, v, at, "hnsw(dist)");
-                    } else if h.path.is_ident("type") {
-                        let v = spanned_str(&h)?;
-                        once(cx, &mut vector_type, v, at, "hnsw(type)");
-                    } else if h.path.is_ident("efc") {
-                        let v = meta_u32(&h)?;
-                        once(cx, &mut efc, v, at, "hnsw(efc)");
-                    } else if h.path.is_ident("m") {
-                        let v = meta_u32(&h)?;
-                        once(cx, &mut m, v, at, "hnsw(m)");
-                    } else {
-                        return Err(h.error(
-                            "expected `dimension`, `dist`, `type`, `efc` or `m` in hnsw(...)",
-                        ));
-                    }
-                    Ok(())
-                })?;
-            }
-            let value = IndexKindAttr::Hnsw {
-                dimension,
-                dist,
-                vector_type,
-                efc,
-                m,
-            };
+            let value = hnsw(cx, &inner)?;
             once(cx, &mut kind, value, at, "index kind");
         } else {
             return Err(inner.error(
@@ -386,6 +318,83 @@ pub fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexAttr> {
         fields,
         kind: kind.unwrap_or(IndexKindAttr::Plain),
         span,
+    })
+}
+
+/// The inside of an index's `fulltext(analyzer = "...", bm25(k1, b), highlights)`.
+fn fulltext(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexKindAttr> {
+    let mut analyzer = None;
+    let mut bm25 = None;
+    let mut highlights = false;
+    meta.parse_nested_meta(|ft| {
+        let at = ft.path.span();
+        if ft.path.is_ident("analyzer") {
+            let value = spanned_str(&ft)?;
+            once(cx, &mut analyzer, value, at, "fulltext(analyzer)");
+        } else if ft.path.is_ident("bm25") {
+            let content;
+            syn::parenthesized!(content in ft.input);
+            let args = content.parse_terminated(syn::Expr::parse, Token![,])?;
+            let args: Vec<&syn::Expr> = args.iter().collect();
+            let [k1, b] = args.as_slice() else {
+                return Err(ft.error("write bm25(k1, b), e.g. bm25(1.2, 0.75)"));
+            };
+            let value = Spanned {
+                value: (float(k1)?, float(b)?),
+                span: at,
+            };
+            once(cx, &mut bm25, value, at, "fulltext(bm25)");
+        } else if ft.path.is_ident("highlights") {
+            highlights = true;
+        } else {
+            return Err(ft.error(
+                "expected `analyzer = \"...\"`, `bm25(k1, b)` or `highlights` in fulltext(...)",
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(IndexKindAttr::FullText {
+        analyzer,
+        bm25,
+        highlights,
+    })
+}
+
+/// The inside of an index's `hnsw(dimension = N, dist = "...", type = "...", efc = N, m = N)`, if any.
+fn hnsw(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexKindAttr> {
+    let (mut dimension, mut dist, mut vector_type, mut efc, mut m) = (None, None, None, None, None);
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|h| {
+            let at = h.path.span();
+            if h.path.is_ident("dimension") {
+                let v = meta_u32(&h)?;
+                once(cx, &mut dimension, v, at, "hnsw(dimension)");
+            } else if h.path.is_ident("dist") {
+                let v = spanned_str(&h)?;
+                once(cx, &mut dist, v, at, "hnsw(dist)");
+            } else if h.path.is_ident("type") {
+                let v = spanned_str(&h)?;
+                once(cx, &mut vector_type, v, at, "hnsw(type)");
+            } else if h.path.is_ident("efc") {
+                let v = meta_u32(&h)?;
+                once(cx, &mut efc, v, at, "hnsw(efc)");
+            } else if h.path.is_ident("m") {
+                let v = meta_u32(&h)?;
+                once(cx, &mut m, v, at, "hnsw(m)");
+            } else {
+                return Err(
+                    h.error("expected `dimension`, `dist`, `type`, `efc` or `m` in hnsw(...)")
+                );
+            }
+            Ok(())
+        })?;
+    }
+    Ok(IndexKindAttr::Hnsw {
+        dimension,
+        dist,
+        vector_type,
+        efc,
+        m,
     })
 }
 
@@ -599,175 +608,6 @@ pub fn value_hints(meta: &ParseNestedMeta) -> syn::Result<HintsAttr> {
     Ok(out)
 }
 
-/// The span of the characters `start..end` (char offsets into the literal's value) inside the
-/// literal's source text; the whole literal where that cannot be computed (escapes aside, a
-/// span from rustc without `proc_macro_span`).
-pub fn value_subspan(lit: &LitStr, start: usize, end: usize) -> Span {
-    let source = lit.token().to_string();
-    let Some(map) = value_to_source(&source) else {
-        return lit.span();
-    };
-    let at = |i: usize| map.get(i).copied().or_else(|| map.last().map(|l| l + 1));
-    match (at(start), at(end.max(start + 1) - 1)) {
-        (Some(a), Some(b)) => lit.token().subspan(a..b + 1).unwrap_or_else(|| lit.span()),
-        _ => lit.span(),
-    }
-}
-
-/// For each char of a string literal's value, the char offset in its source text where it was written.
-fn value_to_source(source: &str) -> Option<Vec<usize>> {
-    let chars: Vec<char> = source.chars().collect();
-    let mut map = Vec::new();
-    if chars.first() == Some(&'r') {
-        let hashes = chars[1..].iter().take_while(|c| **c == '#').count();
-        let open = 1 + hashes + 1;
-        let close = chars.len().checked_sub(1 + hashes)?;
-        return Some((open..close).collect());
-    }
-    if chars.first() != Some(&'"') {
-        return None;
-    }
-    let mut i = 1;
-    let end = chars.len().checked_sub(1)?;
-    while i < end {
-        if chars[i] == '\\' {
-            let kind = *chars.get(i + 1)?;
-            match kind {
-                '\n' | '\r' => {
-                    // A line continuation: skip the break and the next line's leading whitespace.
-                    i += 2;
-                    while i < end && chars[i].is_whitespace() {
-                        i += 1;
-                    }
-                    continue;
-                }
-                'x' => {
-                    map.push(i);
-                    i += 4;
-                }
-                'u' => {
-                    map.push(i);
-                    while i < end && chars[i] != '}' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                _ => {
-                    map.push(i);
-                    i += 2;
-                }
-            }
-        } else {
-            map.push(i);
-            i += 1;
-        }
-    }
-    Some(map)
-}
-
-/// A problem in an expression: char offsets into its text and a message.
-#[cfg(feature = "surql-parser")]
-pub use crate::surql::expr::ExprError;
-#[cfg(not(feature = "surql-parser"))]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExprError {
-    pub start: usize,
-    pub end: usize,
-    pub message: String,
-}
-
-/// Checks that `text` stays one expression inside the statement it is written into: no `;`
-/// outside a block, no comments, balanced brackets and closed quotes. Always on; the
-/// engine's parser ([`check_expr`] with `check-expr`) goes further.
-pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
-    use crate::surql::scan::{scan, Kind};
-    // The scanner gives byte offsets; an `ExprError` counts chars of the value.
-    let err = |byte: usize, message: String| {
-        let start = text.get(..byte).map_or(0, |t| t.chars().count());
-        Err(ExprError {
-            start,
-            end: start + 1,
-            message,
-        })
-    };
-    if text.trim().is_empty() {
-        return err(0, "the expression is empty".into());
-    }
-    let mut open: Vec<(char, usize)> = Vec::new();
-    for t in scan(text) {
-        match t.kind {
-            Kind::Str | Kind::Ident if t.open => {
-                let quote = text[t.start..]
-                    .chars()
-                    .find(|c| matches!(c, '\'' | '"' | '`' | '⟨'));
-                let quote = quote.unwrap_or('\'');
-                return err(
-                    t.start,
-                    format!("the quote opened with {quote} is not closed"),
-                );
-            }
-            Kind::Comment => {
-                let what = match &t.text[..1] {
-                    "-" => "comments (`--`) are",
-                    "#" => "comments (`#`) are",
-                    _ => "comments are",
-                };
-                return err(
-                    t.start,
-                    format!("{what} not allowed in an attribute expression"),
-                );
-            }
-            Kind::Punct => match t.text.as_str() {
-                "{" => open.push(('}', t.start)),
-                "[" => open.push((']', t.start)),
-                "(" => open.push((')', t.start)),
-                c @ ("}" | "]" | ")") => match open.pop() {
-                    Some((want, _)) if c.starts_with(want) => {}
-                    _ => return err(t.start, format!("unbalanced `{c}`")),
-                },
-                ";" if !open.iter().any(|(c, _)| *c == '}') => {
-                    return err(t.start, "unexpected `;`: it would end the statement".into())
-                }
-                _ => {}
-            },
-            _ => {}
-        }
-    }
-    match open.pop() {
-        Some((want, at)) => err(
-            at,
-            format!("this bracket is not closed (expected `{want}`)"),
-        ),
-        None => Ok(()),
-    }
-}
-
-/// Checks `text` as SurrealDB's own parser reads a clause's expression (`check-expr` feature).
-#[cfg(feature = "check-expr")]
-pub fn check_expr(text: &str) -> Result<(), ExprError> {
-    check_expr_shape(text)?;
-    crate::surql::expr::parse(text).map(|_| ())
-}
-
-/// Without the `check-expr` feature, only [`check_expr_shape`].
-#[cfg(not(feature = "check-expr"))]
-pub fn check_expr(text: &str) -> Result<(), ExprError> {
-    check_expr_shape(text)
-}
-
-/// Reports a bad expression at the offending characters inside the attribute string.
-pub fn report_expr(cx: &Ctxt, e: &ExprLit, what: &str) {
-    if let Err(err) = check_expr(&e.text) {
-        cx.error_at(
-            value_subspan(&e.lit, err.start, err.end),
-            format!(
-                "`{what}` is not a valid SurrealQL expression: {}",
-                err.message
-            ),
-        );
-    }
-}
-
 use syn::ext::IdentExt as _;
 
 /// A name, keywords included (`type`), without `r#`.
@@ -775,26 +615,3 @@ fn any_ident(input: syn::parse::ParseStream) -> syn::Result<syn::Ident> {
     syn::Ident::parse_any(input).map(|i| i.unraw())
 }
 use syn::parse::Parse as _;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn value_offsets_map_to_source_offsets() {
-        assert_eq!(value_to_source(r#""ab""#), Some(vec![1, 2]));
-        assert_eq!(value_to_source(r#""a\"b""#), Some(vec![1, 2, 4]));
-        assert_eq!(value_to_source(r##"r#"a"b"#"##), Some(vec![3, 4, 5]));
-        assert_eq!(value_to_source(r#""\u{e9}x""#), Some(vec![1, 7]));
-    }
-
-    #[test]
-    fn shapes() {
-        assert!(check_expr_shape("$value > 0 AND $value < 10").is_ok());
-        assert!(check_expr_shape("{ LET $a = 1; RETURN $a }").is_ok());
-        assert_eq!(check_expr_shape("1; REMOVE TABLE x").unwrap_err().start, 1);
-        assert_eq!(check_expr_shape("f(1").unwrap_err().start, 1);
-        assert_eq!(check_expr_shape("'a").unwrap_err().start, 0);
-        assert!(check_expr_shape(" ").is_err());
-    }
-}

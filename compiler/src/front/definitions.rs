@@ -11,7 +11,7 @@ use super::ctxt::Ctxt;
 use crate::ir;
 
 fn expr(cx: &Ctxt, e: &ExprLit, what: &str) -> ir::Expr {
-    clauses::report_expr(cx, e, what);
+    super::expr_check::report_expr(cx, e, what);
     e.text.clone()
 }
 
@@ -224,48 +224,8 @@ fn is_array(ty: &TypeAst) -> bool {
 pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec<IndexAst> {
     let mut out: Vec<IndexAst> = Vec::new();
     for a in attrs {
-        let mut fields: Vec<&FieldAst> = Vec::new();
-        for ident in &a.fields {
-            let name = ident.to_string();
-            match table
-                .fields
-                .iter()
-                .find(|f| f.ident == name || f.name == name)
-            {
-                Some(f) => {
-                    if f.computed_span.is_some() {
-                        cx.error_spanned_by(ident, format!("`{name}` is COMPUTED: the engine cannot index a field that is computed on read; store it with `value = \"...\"` instead"));
-                    }
-                    fields.push(f);
-                }
-                None => cx.error_spanned_by(
-                    ident,
-                    format!("`{}` has no field `{name}` to index", table.ident),
-                ),
-            }
-        }
-        let name = match &a.name {
-            Some(n) => {
-                if !crate::surql::is_plain_ident(&n.value) {
-                    cx.error_at(
-                        n.span,
-                        format!(
-                            "index name {:?} must be ASCII letters, digits and underscores",
-                            n.value
-                        ),
-                    );
-                }
-                n.value.clone()
-            }
-            None => {
-                let mut name = table.name.clone();
-                for f in &fields {
-                    name.push('_');
-                    name.push_str(&f.name);
-                }
-                name
-            }
-        };
+        let fields = index_fields(cx, a, table);
+        let name = index_name(cx, a, table, &fields);
         if out.iter().any(|i| i.index.name == name) {
             cx.error_at(
                 a.name.as_ref().map_or(a.span, |n| n.span),
@@ -284,31 +244,8 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
                 bm25,
                 highlights,
             } => {
-                if fields.len() > 1 {
-                    cx.error_at(a.span, "a full-text index covers one field");
-                }
-                let analyzer = match analyzer {
-                    Some(an) => {
-                        analyzer_span = Some(an.span);
-                        an.value.clone()
-                    }
-                    None => {
-                        cx.error_at(a.span, "a full-text index names its analyzer: fulltext(analyzer = \"...\"), declared on the Schema item with analyzer(name = \"...\", ...)");
-                        String::new()
-                    }
-                };
-                if let Some(b) = bm25 {
-                    let (k1, bb) = b.value;
-                    if !(k1.is_finite() && k1 >= 0.0 && bb.is_finite() && (0.0..=1.0).contains(&bb))
-                    {
-                        cx.error_at(b.span, "bm25(k1, b) needs k1 >= 0 and b between 0 and 1");
-                    }
-                }
-                ir::IndexKind::FullText {
-                    analyzer,
-                    bm25: bm25.as_ref().map(|b| b.value),
-                    highlights: *highlights,
-                }
+                analyzer_span = analyzer.as_ref().map(|an| an.span);
+                fulltext_index(cx, a, &fields, analyzer, bm25, *highlights)
             }
             IndexKindAttr::Hnsw {
                 dimension,
@@ -316,62 +253,13 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
                 vector_type,
                 efc,
                 m,
-            } => {
-                if fields.len() > 1 {
-                    cx.error_at(a.span, "an HNSW index covers one vector field");
-                }
-                let field_len = fields.first().and_then(|f| fixed_len(&f.ty));
-                if let Some(f) = fields.first() {
-                    if !is_array(&f.ty) {
-                        cx.error_spanned_by(&a.fields[0], format!("`{}` is not an array of numbers: an HNSW index needs a vector field", f.name));
-                    }
-                }
-                let dimension = match (dimension, field_len) {
-                    (Some(d), Some(n)) if u64::from(d.value) != n => {
-                        cx.error_at(d.span, format!("hnsw(dimension = {}) disagrees with the field's type, an array of {n}", d.value));
-                        d.value
-                    }
-                    (Some(d), _) => d.value,
-                    (None, Some(n)) => u32::try_from(n).unwrap_or(u32::MAX),
-                    (None, None) => {
-                        cx.error_at(a.span, "an HNSW index needs a dimension: give the field a fixed-size array type (`[f32; 4]`) or write hnsw(dimension = N)");
-                        1
-                    }
-                };
-                if dimension == 0 || dimension > u32::from(u16::MAX) {
-                    cx.error_at(
-                        a.span,
-                        format!("an HNSW dimension must be from 1 to {}", u16::MAX),
-                    );
-                }
-                let word = |v: &Option<super::attr::Spanned<String>>,
-                            allowed: &[&str],
-                            default: &str,
-                            what: &str| match v {
-                    Some(s) => {
-                        let up = s.value.to_ascii_uppercase();
-                        if !allowed.contains(&up.as_str()) {
-                            cx.error_at(
-                                s.span,
-                                format!(
-                                    "unknown {what} {:?}; expected one of {}",
-                                    s.value,
-                                    allowed.join(", ").to_ascii_lowercase()
-                                ),
-                            );
-                        }
-                        up
-                    }
-                    None => default.to_owned(),
-                };
-                ir::IndexKind::Hnsw(ir::Hnsw {
-                    dimension,
-                    dist: word(dist, DISTANCES, "EUCLIDEAN", "HNSW distance"),
-                    vector_type: word(vector_type, VECTOR_TYPES, "F64", "HNSW vector type"),
-                    efc: efc.as_ref().map(|v| v.value),
-                    m: m.as_ref().map(|v| v.value),
-                })
-            }
+            } => ir::IndexKind::Hnsw(ir::Hnsw {
+                dimension: hnsw_dimension(cx, a, &fields, dimension.as_ref()),
+                dist: known_word(cx, dist, DISTANCES, "EUCLIDEAN", "HNSW distance"),
+                vector_type: known_word(cx, vector_type, VECTOR_TYPES, "F64", "HNSW vector type"),
+                efc: efc.as_ref().map(|v| v.value),
+                m: m.as_ref().map(|v| v.value),
+            }),
         };
         out.push(IndexAst {
             index: ir::Index {
@@ -384,4 +272,164 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
         });
     }
     out
+}
+
+/// The fields an index names, by Rust or database name; unknown and computed fields are errors.
+fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> Vec<&'t FieldAst> {
+    let mut fields: Vec<&FieldAst> = Vec::new();
+    for ident in &a.fields {
+        let name = ident.to_string();
+        match table
+            .fields
+            .iter()
+            .find(|f| f.ident == name || f.name == name)
+        {
+            Some(f) => {
+                if f.computed_span.is_some() {
+                    cx.error_spanned_by(ident, format!("`{name}` is COMPUTED: the engine cannot index a field that is computed on read; store it with `value = \"...\"` instead"));
+                }
+                fields.push(f);
+            }
+            None => cx.error_spanned_by(
+                ident,
+                format!("`{}` has no field `{name}` to index", table.ident),
+            ),
+        }
+    }
+    fields
+}
+
+/// The index's name as written (an identifier), or the table's name and its fields' joined by `_`.
+fn index_name(cx: &Ctxt, a: &clauses::IndexAttr, table: &TableAst, fields: &[&FieldAst]) -> String {
+    match &a.name {
+        Some(n) => {
+            if !crate::surql::is_plain_ident(&n.value) {
+                cx.error_at(
+                    n.span,
+                    format!(
+                        "index name {:?} must be ASCII letters, digits and underscores",
+                        n.value
+                    ),
+                );
+            }
+            n.value.clone()
+        }
+        None => {
+            let mut name = table.name.clone();
+            for f in fields {
+                name.push('_');
+                name.push_str(&f.name);
+            }
+            name
+        }
+    }
+}
+
+/// A full-text index: one field, a named analyzer, BM25 parameters in range.
+fn fulltext_index(
+    cx: &Ctxt,
+    a: &clauses::IndexAttr,
+    fields: &[&FieldAst],
+    analyzer: &Option<super::attr::Spanned<String>>,
+    bm25: &Option<super::attr::Spanned<(f64, f64)>>,
+    highlights: bool,
+) -> ir::IndexKind {
+    if fields.len() > 1 {
+        cx.error_at(a.span, "a full-text index covers one field");
+    }
+    let analyzer = match analyzer {
+        Some(an) => an.value.clone(),
+        None => {
+            cx.error_at(a.span, "a full-text index names its analyzer: fulltext(analyzer = \"...\"), declared on the Schema item with analyzer(name = \"...\", ...)");
+            String::new()
+        }
+    };
+    if let Some(b) = bm25 {
+        let (k1, bb) = b.value;
+        if !(k1.is_finite() && k1 >= 0.0 && bb.is_finite() && (0.0..=1.0).contains(&bb)) {
+            cx.error_at(b.span, "bm25(k1, b) needs k1 >= 0 and b between 0 and 1");
+        }
+    }
+    ir::IndexKind::FullText {
+        analyzer,
+        bm25: bm25.as_ref().map(|b| b.value),
+        highlights,
+    }
+}
+
+/// An HNSW index's dimension: as written or the field's fixed array length (which must agree),
+/// from 1 to 65535; the index covers one array field.
+fn hnsw_dimension(
+    cx: &Ctxt,
+    a: &clauses::IndexAttr,
+    fields: &[&FieldAst],
+    dimension: Option<&super::attr::Spanned<u32>>,
+) -> u32 {
+    if fields.len() > 1 {
+        cx.error_at(a.span, "an HNSW index covers one vector field");
+    }
+    let field_len = fields.first().and_then(|f| fixed_len(&f.ty));
+    if let Some(f) = fields.first() {
+        if !is_array(&f.ty) {
+            cx.error_spanned_by(
+                &a.fields[0],
+                format!(
+                    "`{}` is not an array of numbers: an HNSW index needs a vector field",
+                    f.name
+                ),
+            );
+        }
+    }
+    let dimension = match (dimension, field_len) {
+        (Some(d), Some(n)) if u64::from(d.value) != n => {
+            cx.error_at(
+                d.span,
+                format!(
+                    "hnsw(dimension = {}) disagrees with the field's type, an array of {n}",
+                    d.value
+                ),
+            );
+            d.value
+        }
+        (Some(d), _) => d.value,
+        (None, Some(n)) => u32::try_from(n).unwrap_or(u32::MAX),
+        (None, None) => {
+            cx.error_at(a.span, "an HNSW index needs a dimension: give the field a fixed-size array type (`[f32; 4]`) or write hnsw(dimension = N)");
+            1
+        }
+    };
+    if dimension == 0 || dimension > u32::from(u16::MAX) {
+        cx.error_at(
+            a.span,
+            format!("an HNSW dimension must be from 1 to {}", u16::MAX),
+        );
+    }
+    dimension
+}
+
+/// One of `allowed` (upper case) as written in any case, or `default` when absent.
+fn known_word(
+    cx: &Ctxt,
+    v: &Option<super::attr::Spanned<String>>,
+    allowed: &[&str],
+    default: &str,
+    what: &str,
+) -> String {
+    match v {
+        Some(s) => {
+            let up = s.value.to_ascii_uppercase();
+            if !allowed.contains(&up.as_str()) {
+                cx.error_at(
+                    s.span,
+                    format!(
+                        "unknown {what} {:?}; expected one of {}",
+                        s.value,
+                        allowed.join(", ").to_ascii_lowercase()
+                    ),
+                );
+            }
+            up
+        }
+        None => default.to_owned(),
+    }
 }

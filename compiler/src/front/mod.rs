@@ -11,6 +11,7 @@ pub mod clauses;
 pub mod ctxt;
 pub mod definitions;
 pub mod ends;
+pub mod expr_check;
 pub mod hint;
 pub mod positions;
 pub(crate) mod read;

@@ -65,24 +65,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         }
     };
     let attrs = attr::table_attrs(cx, &input.attrs);
-    let (name, name_span) = match attrs.rename {
-        Some(r) => (r.value, r.span),
-        None => (
-            heck::AsSnakeCase(syn::ext::IdentExt::unraw(&input.ident).to_string()).to_string(),
-            input.ident.span(),
-        ),
-    };
-    if !crate::surql::is_plain_ident(&name) {
-        cx.error_at(
-            name_span,
-            format!("table name {name:?} must be ASCII letters, digits and underscores"),
-        );
-    } else if crate::surql::is_reserved(&name) {
-        cx.error_at(
-            name_span,
-            format!("table name `{name}` is a SurrealQL keyword; rename the table with #[surqlc(rename = \"...\")]"),
-        );
-    }
+    let (name, name_span) = table_name(cx, input, attrs.rename.clone());
     let rename_all = attrs.rename_all.map(|r| r.value);
     let mut out = TableAst {
         ident: input.ident.clone(),
@@ -120,22 +103,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         let raw = ident.to_string();
         reject_cfg(cx, &f.attrs);
         if is_relation && (raw == "in" || raw == "out") {
-            let end_attrs = attr::field_attrs(cx, &f.attrs);
-            if end_attrs.rename.is_some()
-                || end_attrs.skip
-                || end_attrs.ty.is_some()
-                || end_attrs.clauses.any()
-            {
-                cx.error_spanned_by(
-                    f,
-                    format!("a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"),
-                );
-            }
-            let end = match link_target(&f.ty) {
-                Some(p) => Some(EndAst::Link(self_to(p, &input.ident))),
-                // Any other plain path must name an `Ends` enum (checked in `resolve`).
-                None => super::ends::plain_path(&f.ty).map(EndAst::Ends),
-            };
+            let end = relation_end(cx, f, &raw, &input.ident);
             match end {
                 Some(end) if raw == "in" => from = Some(end),
                 Some(end) => to = Some(end),
@@ -169,6 +137,63 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             ),
         }
     }
+    check_field_names(cx, &out);
+    Some(out)
+}
+
+/// The table's name (renamed, or the type's in snake case) and where it comes from; it must be an
+/// identifier and no keyword.
+fn table_name(
+    cx: &Ctxt,
+    input: &DeriveInput,
+    rename: Option<attr::Spanned<String>>,
+) -> (String, proc_macro2::Span) {
+    let (name, name_span) = match rename {
+        Some(r) => (r.value, r.span),
+        None => (
+            heck::AsSnakeCase(syn::ext::IdentExt::unraw(&input.ident).to_string()).to_string(),
+            input.ident.span(),
+        ),
+    };
+    if !crate::surql::is_plain_ident(&name) {
+        cx.error_at(
+            name_span,
+            format!("table name {name:?} must be ASCII letters, digits and underscores"),
+        );
+    } else if crate::surql::is_reserved(&name) {
+        cx.error_at(
+            name_span,
+            format!("table name `{name}` is a SurrealQL keyword; rename the table with #[surqlc(rename = \"...\")]"),
+        );
+    }
+    (name, name_span)
+}
+
+/// A relation's `in` or `out` field as the end it links to (`Link<T>` or an Ends enum), checking
+/// that it is not renamed, skipped or retyped; `None` when its type is neither.
+fn relation_end(cx: &Ctxt, f: &syn::Field, raw: &str, ty_ident: &syn::Ident) -> Option<EndAst> {
+    let end_attrs = attr::field_attrs(cx, &f.attrs);
+    if end_attrs.rename.is_some()
+        || end_attrs.skip
+        || end_attrs.ty.is_some()
+        || end_attrs.clauses.any()
+    {
+        cx.error_spanned_by(
+            f,
+            format!(
+                "a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"
+            ),
+        );
+    }
+    match link_target(&f.ty) {
+        Some(p) => Some(EndAst::Link(self_to(p, ty_ident))),
+        // Any other plain path must name an `Ends` enum (checked in `resolve`).
+        None => super::ends::plain_path(&f.ty).map(EndAst::Ends),
+    }
+}
+
+/// Two fields of one table with one database name, or with one derive-generated constant, are errors.
+fn check_field_names(cx: &Ctxt, out: &TableAst) {
     let mut seen: Vec<&str> = Vec::new();
     let mut consts: Vec<(String, &syn::Ident)> = Vec::new();
     for f in &out.fields {
@@ -189,7 +214,6 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         }
         consts.push((konst, &f.ident));
     }
-    Some(out)
 }
 
 /// What one struct field is to the table. Short-lived, one per field, so its size does not matter.

@@ -17,50 +17,103 @@ fn last_ident(path: &syn::Path) -> String {
 
 /// Builds the IR; every problem is recorded in the `Ctxt` of the file it is in.
 pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
-    // Rust type name -> table name, and the enums by name.
-    let mut table_names: BTreeMap<String, String> = BTreeMap::new();
-    let mut by_db_name: BTreeMap<&str, &TableAst> = BTreeMap::new();
-    for (file, t) in &items.tables {
-        let cx = &cxs[*file];
-        if let Some(first) = by_db_name.get(t.name.as_str()) {
-            cx.error_at(
-                t.name_span,
-                format!(
-                    "two tables are named `{}`: `{}` and `{}`",
-                    t.name, first.ident, t.ident
-                ),
-            );
-        } else {
-            by_db_name.insert(&t.name, t);
-        }
-        if table_names
-            .insert(t.ident.to_string(), t.name.clone())
-            .is_some()
-        {
-            cx.error_spanned_by(
-                &t.ident,
-                format!("the type name `{}` is declared twice", t.ident),
-            );
-        }
+    let names = Names::collect(cxs, items);
+    let tables = ir_tables(cxs, &names);
+    let analyzers = super::schema_checks::analyzers(cxs, items);
+    super::schema_checks::lints(cxs, items);
+
+    let (name, rust_name, settings) = settings(cxs, items, &tables, &names.tables, default_name);
+    refuse_reserved_table_names(cxs, items, &settings);
+    let built = built_tables(items, &tables);
+    warn_of_named_hidden_tables(cxs, &built, &settings.exposed);
+    warn_of_agent_writes(cxs, &built, &tables, &settings);
+    ir::Schema {
+        name,
+        rust_name,
+        tables,
+        enums: items.enums.iter().map(|(_, e)| e.to_ir()).collect(),
+        analyzers,
+        settings,
     }
-    let mut enums: BTreeMap<String, ir::LiteralEnum> = BTreeMap::new();
-    for (file, e) in &items.enums {
-        if enums.insert(e.ident.to_string(), e.to_ir()).is_some()
-            || table_names.contains_key(&e.ident.to_string())
-        {
-            cxs[*file].error_spanned_by(
-                &e.ident,
-                format!("the type name `{}` is declared twice", e.ident),
-            );
+}
+
+/// What the items' type names stand for: tables (Rust name -> table name), literal enums, and the
+/// tables each Ends enum links to. Duplicate names are reported while collecting.
+struct Names<'a> {
+    items: &'a Items,
+    tables: BTreeMap<String, String>,
+    enums: BTreeMap<String, ir::LiteralEnum>,
+    ends: BTreeMap<String, Vec<String>>,
+}
+
+impl<'a> Names<'a> {
+    fn collect(cxs: &[Ctxt], items: &'a Items) -> Self {
+        let mut names = Names {
+            items,
+            tables: BTreeMap::new(),
+            enums: BTreeMap::new(),
+            ends: BTreeMap::new(),
+        };
+        let mut by_db_name: BTreeMap<&str, &TableAst> = BTreeMap::new();
+        for (file, t) in &items.tables {
+            let cx = &cxs[*file];
+            if let Some(first) = by_db_name.get(t.name.as_str()) {
+                cx.error_at(
+                    t.name_span,
+                    format!(
+                        "two tables are named `{}`: `{}` and `{}`",
+                        t.name, first.ident, t.ident
+                    ),
+                );
+            } else {
+                by_db_name.insert(&t.name, t);
+            }
+            if names
+                .tables
+                .insert(t.ident.to_string(), t.name.clone())
+                .is_some()
+            {
+                cx.error_spanned_by(
+                    &t.ident,
+                    format!("the type name `{}` is declared twice", t.ident),
+                );
+            }
         }
+        for (file, e) in &items.enums {
+            if names.enums.insert(e.ident.to_string(), e.to_ir()).is_some()
+                || names.tables.contains_key(&e.ident.to_string())
+            {
+                cxs[*file].error_spanned_by(
+                    &e.ident,
+                    format!("the type name `{}` is declared twice", e.ident),
+                );
+            }
+        }
+        // Each Ends enum as the tables its variants link to.
+        for (file, e) in &items.ends {
+            let tables: Option<Vec<String>> = e
+                .variants
+                .iter()
+                .map(|(_, path)| names.link(&cxs[*file], path))
+                .collect();
+            if let Some(tables) = tables {
+                names.ends.insert(e.ident.to_string(), tables);
+            }
+        }
+        names
     }
 
-    let link = |cx: &Ctxt, path: &syn::Path| -> Option<String> {
+    fn is_ends_enum(&self, name: &str) -> bool {
+        self.items.ends.iter().any(|(_, e)| e.ident == name)
+    }
+
+    /// The table a `Link<T>` points at, or an error at `T`.
+    fn link(&self, cx: &Ctxt, path: &syn::Path) -> Option<String> {
         let name = last_ident(path);
-        match table_names.get(&name) {
+        match self.tables.get(&name) {
             Some(table) => Some(table.clone()),
-            None if items.broken.contains(&name) => None,
-            None if enums.contains_key(&name) => {
+            None if self.items.broken.contains(&name) => None,
+            None if self.enums.contains_key(&name) => {
                 cx.error_spanned_by(path, format!("`{name}` is a literal enum, not a table; a link must point at a Table or Relation"));
                 None
             }
@@ -69,137 +122,123 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
                     path,
                     format!(
                         "`{name}` is not a table in this schema (derive Table or Relation on it){}",
-                        did_you_mean(&name, table_names.keys())
+                        did_you_mean(&name, self.tables.keys())
                     ),
                 );
                 None
             }
         }
-    };
-
-    // Each Ends enum as the tables its variants link to.
-    let mut ends: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for (file, e) in &items.ends {
-        let tables: Option<Vec<String>> = e
-            .variants
-            .iter()
-            .map(|(_, path)| link(&cxs[*file], path))
-            .collect();
-        if let Some(tables) = tables {
-            ends.insert(e.ident.to_string(), tables);
-        }
     }
-    let end = |cx: &Ctxt, e: &super::ast::EndAst| -> Option<Vec<String>> {
+
+    /// The tables a relation's end may be.
+    fn end(&self, cx: &Ctxt, e: &super::ast::EndAst) -> Option<Vec<String>> {
         match e {
-            super::ast::EndAst::Link(path) => Some(vec![link(cx, path)?]),
+            super::ast::EndAst::Link(path) => Some(vec![self.link(cx, path)?]),
             super::ast::EndAst::Ends(path) => {
                 let name = last_ident(path);
-                if let Some(tables) = ends.get(&name) {
+                if let Some(tables) = self.ends.get(&name) {
                     return Some(tables.clone());
                 }
-                if !items.broken.contains(&name) && !items.ends.iter().any(|(_, e)| e.ident == name)
-                {
+                if !self.items.broken.contains(&name) && !self.is_ends_enum(&name) {
                     cx.error_spanned_by(path, format!("`{name}` is not an enum deriving Ends; a relation's end is `Link<T>` or an Ends enum of links"));
                 }
                 None
             }
         }
-    };
+    }
 
-    #[allow(clippy::too_many_arguments)]
-    fn ty(
-        cx: &Ctxt,
-        t: &TypeAst,
-        link: &dyn Fn(&Ctxt, &syn::Path) -> Option<String>,
-        enums: &BTreeMap<String, ir::LiteralEnum>,
-        ends: &BTreeMap<String, Vec<String>>,
-        tables: &BTreeMap<String, String>,
-        items: &Items,
-    ) -> Option<ir::Type> {
-        let broken = &items.broken;
+    /// A field's type in the IR, or `None` once its error is recorded.
+    fn ty(&self, cx: &Ctxt, t: &TypeAst) -> Option<ir::Type> {
         Some(match t {
             TypeAst::Known(k) => k.clone(),
             TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
-            TypeAst::Option(inner) => {
-                ir::Type::Option(Box::new(ty(cx, inner, link, enums, ends, tables, items)?))
-            }
-            TypeAst::Array(inner, n) => ir::Type::Array(
-                Box::new(ty(cx, inner, link, enums, ends, tables, items)?),
-                *n,
-            ),
-            TypeAst::Link(path) => ir::Type::Record(link(cx, path)?),
-            TypeAst::Named(path) => {
-                let name = last_ident(path);
-                if let Some(tables) = ends.get(&name) {
-                    match tables.as_slice() {
-                        [one] => ir::Type::Record(one.clone()),
-                        _ => ir::Type::Records(tables.clone()),
-                    }
-                } else if items.ends.iter().any(|(_, e)| e.ident == name) {
-                    // Its variants' errors are already recorded.
-                    return None;
-                } else if let Some(e) = enums.get(&name) {
-                    e.ty()
-                } else if broken.contains(&name) {
-                    return None;
-                } else if tables.contains_key(&name) {
-                    cx.error_spanned_by(
-                        path,
-                        format!("`{name}` is a table; link to its rows with `Link<{name}>`"),
-                    );
-                    return None;
-                } else {
-                    let what = items.plain.get(&name).copied();
-                    // A name that is no item of the files may be a typo of a surqlc type's.
-                    let near = match what {
-                        Some(_) => String::new(),
-                        None => did_you_mean(&name, enums.keys().chain(tables.keys())),
-                    };
-                    // A likely typo gets the name alone; the escape hatches are for real types.
-                    let message = if near.is_empty() {
-                        format!(
-                            "unsupported field type `{name}`: {}",
-                            hint::named(&name, what.unwrap_or(Plain::Unknown))
-                        )
-                    } else {
-                        format!("unsupported field type `{name}`{near}")
-                    };
-                    cx.error_spanned_by(path, message);
-                    return None;
-                }
-            }
+            TypeAst::Option(inner) => ir::Type::Option(Box::new(self.ty(cx, inner)?)),
+            TypeAst::Array(inner, n) => ir::Type::Array(Box::new(self.ty(cx, inner)?), *n),
+            TypeAst::Link(path) => ir::Type::Record(self.link(cx, path)?),
+            TypeAst::Named(path) => return self.named_type(cx, path),
         })
     }
 
+    /// A field type named by path: an Ends enum's links, a literal enum, or an error that says
+    /// what to write instead.
+    fn named_type(&self, cx: &Ctxt, path: &syn::Path) -> Option<ir::Type> {
+        let name = last_ident(path);
+        if let Some(tables) = self.ends.get(&name) {
+            return Some(match tables.as_slice() {
+                [one] => ir::Type::Record(one.clone()),
+                _ => ir::Type::Records(tables.clone()),
+            });
+        }
+        if self.is_ends_enum(&name) {
+            // Its variants' errors are already recorded.
+            return None;
+        }
+        if let Some(e) = self.enums.get(&name) {
+            return Some(e.ty());
+        }
+        if self.items.broken.contains(&name) {
+            return None;
+        }
+        if self.tables.contains_key(&name) {
+            cx.error_spanned_by(
+                path,
+                format!("`{name}` is a table; link to its rows with `Link<{name}>`"),
+            );
+            return None;
+        }
+        let what = self.items.plain.get(&name).copied();
+        // A name that is no item of the files may be a typo of a surqlc type's.
+        let near = match what {
+            Some(_) => String::new(),
+            None => did_you_mean(&name, self.enums.keys().chain(self.tables.keys())),
+        };
+        // A likely typo gets the name alone; the escape hatches are for real types.
+        let message = if near.is_empty() {
+            format!(
+                "unsupported field type `{name}`: {}",
+                hint::named(&name, what.unwrap_or(Plain::Unknown))
+            )
+        } else {
+            format!("unsupported field type `{name}`{near}")
+        };
+        cx.error_spanned_by(path, message);
+        None
+    }
+}
+
+/// The IR's tables, in item order; a relation whose ends do not resolve is left out (its error is
+/// recorded), and so is a field whose type does not.
+fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
     let mut tables = Vec::new();
-    for (file, t) in &items.tables {
+    for (file, t) in &names.items.tables {
         let cx = &cxs[*file];
         let kind = match &t.relation {
-            Some((from, to)) => match (end(cx, from), end(cx, to)) {
+            Some((from, to)) => match (names.end(cx, from), names.end(cx, to)) {
                 (Some(from), Some(to)) => ir::TableKind::Relation { from, to },
                 _ => continue,
             },
             None => ir::TableKind::Normal,
         };
-        let mut fields = Vec::new();
-        for f in &t.fields {
-            if let Some(resolved) = ty(cx, &f.ty, &link, &enums, &ends, &table_names, items) {
-                fields.push(ir::Field {
+        let fields = t
+            .fields
+            .iter()
+            .filter_map(|f| {
+                Some(ir::Field {
                     name: f.name.clone(),
                     rust_name: f.ident.to_string(),
-                    ty: resolved,
+                    ty: names.ty(cx, &f.ty)?,
                     // A Literal enum's docs say what its values mean: the field's comment carries them.
                     comment: crate::surql::meaning::with_meaning(
                         f.comment.clone(),
                         f.ty.named()
-                            .and_then(|p| enums.get(&last_ident(p)))
+                            .and_then(|p| names.enums.get(&last_ident(p)))
                             .and_then(crate::surql::meaning::of_literal),
                     ),
                     clauses: f.clauses.clone(),
                     aka: f.aka.clone(),
-                });
-            }
-        }
+                })
+            })
+            .collect();
         tables.push(ir::Table {
             name: t.name.clone(),
             rust_name: t.ident.to_string(),
@@ -214,44 +253,24 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
             aka: t.aka.clone(),
         });
     }
-    let analyzers = super::schema_checks::analyzers(cxs, items);
-    super::schema_checks::lints(cxs, items);
+    tables
+}
 
-    let (name, rust_name, settings) = settings(cxs, items, &tables, &table_names, default_name);
+/// Errors at a table that takes a name surqlc keeps for itself: the few-shot pool, the agent's
+/// identity table, and pruning's per-table rows (when the schema prunes).
+fn refuse_reserved_table_names(cxs: &[Ctxt], items: &Items, settings: &ir::Settings) {
+    let named = |name: &str| items.tables.iter().find(|(_, t)| t.name == name);
     // Point at the clashing table itself: that is where the name comes from.
-    if let Some((file, table)) = items
-        .tables
-        .iter()
-        .find(|(_, t)| t.name == settings.examples.table)
-    {
+    if let Some((file, table)) = named(&settings.examples.table) {
         cxs[*file].error_at(table.name_span, format!("the few-shot pool table `{}` clashes with a table of the schema; rename one with examples(table = \"...\")", settings.examples.table));
     }
-    if let Some((file, table)) = items
-        .tables
-        .iter()
-        .find(|(_, t)| t.name == crate::access::IDENTITY_TABLE)
-    {
+    if let Some((file, table)) = named(crate::access::IDENTITY_TABLE) {
         cxs[*file].error_at(table.name_span, format!("the table `{}` is where surqlc keeps the record-access agent's password hash; rename this table", crate::access::IDENTITY_TABLE));
     }
-    let built = built_tables(items, &tables);
-    warn_of_named_hidden_tables(cxs, &built, &settings.exposed);
-    warn_of_agent_writes(cxs, &built, &tables, &settings);
     if settings.prune.is_some() {
-        if let Some((file, table)) = items
-            .tables
-            .iter()
-            .find(|(_, t)| t.name == crate::prune::DOC_TABLE)
-        {
+        if let Some((file, table)) = named(crate::prune::DOC_TABLE) {
             cxs[*file].error_at(table.name_span, format!("the table `{}` is where prune(...) keeps its per-table rows; rename this table", crate::prune::DOC_TABLE));
         }
-    }
-    ir::Schema {
-        name,
-        rust_name,
-        tables,
-        enums: items.enums.iter().map(|(_, e)| e.to_ir()).collect(),
-        analyzers,
-        settings,
     }
 }
 
@@ -265,32 +284,10 @@ fn settings(
     for (file, extra) in items.schemas.iter().skip(1) {
         cxs[*file].error_spanned_by(&extra.ident, "only one item may derive Schema");
     }
-    // Every literal field the prompt shows (never a hidden table's or field's).
-    let default_hints = |exposed: &[String]| {
-        let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
-        let mut hints: Vec<(String, String)> = tables
-            .iter()
-            .filter(|t| exposed.contains(t.name.as_str()))
-            .flat_map(|t| {
-                t.fields
-                    .iter()
-                    .filter(|f| is_literal(&f.ty) && !crate::access::is_hidden(f))
-                    .map(|f| (t.name.clone(), f.name.clone()))
-            })
-            .collect();
-        hints.sort();
-        hints
-            .into_iter()
-            .map(|(table, field)| ir::ValueHint::Distinct {
-                field: ir::FieldRef { table, field },
-                limit: ir::DEFAULT_HINT_LIMIT,
-            })
-            .collect::<Vec<_>>()
-    };
     let Some((file, schema)) = items.schemas.first() else {
         let exposed: Vec<String> = tables.iter().map(|t| t.name.clone()).collect();
         let settings = ir::Settings {
-            value_hints: default_hints(&exposed),
+            value_hints: default_hints(tables, &exposed),
             exposed,
             ..Default::default()
         };
@@ -300,31 +297,10 @@ fn settings(
     let a = &schema.attrs;
     let exposed = match &a.expose {
         None => tables.iter().map(|t| t.name.clone()).collect(),
-        Some(paths) => {
-            let mut exposed: Vec<String> = Vec::new();
-            let mut seen = std::collections::HashSet::new();
-            for p in paths {
-                match table_names.get(&last_ident(p)) {
-                    Some(name) if !seen.insert(name) => {
-                        cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
-                    }
-                    Some(name) => exposed.push(name.clone()),
-                    None if items.broken.contains(&last_ident(p)) => {}
-                    None => cx.error_spanned_by(
-                        p,
-                        format!(
-                            "`{}` is not a table in this schema{}",
-                            last_ident(p),
-                            did_you_mean(&last_ident(p), table_names.keys())
-                        ),
-                    ),
-                }
-            }
-            exposed
-        }
+        Some(paths) => exposed_tables(cx, items, table_names, paths),
     };
     let value_hints = match &a.value_hints {
-        None => default_hints(&exposed),
+        None => default_hints(tables, &exposed),
         Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h, &exposed),
     };
     // Pruning fills its budget with exact o200k_base costs; a build of surqlc without them would
@@ -334,46 +310,124 @@ fn settings(
     if let Some(span) = a.prune {
         cx.error_at(span, PRUNE_NEEDS_TOKENS);
     }
-    let prune = a.prune.map(|_| {
-        let mut always: Vec<String> = Vec::new();
-        for p in a.prune_always.iter().flatten() {
-            match table_names.get(&last_ident(p)) {
-                Some(name) if always.contains(name) => {
-                    cx.error_spanned_by(p, format!("`{name}` is in prune(always) twice"))
-                }
-                Some(name) if !exposed.contains(name) => cx.error_spanned_by(
-                    p,
-                    format!("`{name}` is in prune(always) but not exposed; add it to expose(...)"),
-                ),
-                Some(name) => always.push(name.clone()),
-                None if items.broken.contains(&last_ident(p)) => {}
-                None => cx.error_spanned_by(
-                    p,
-                    format!("`{}` is not a table in this schema", last_ident(p)),
-                ),
+    let prune = a
+        .prune
+        .map(|_| prune_settings(cx, items, table_names, a, &exposed));
+    let settings = ir::Settings {
+        exposed,
+        value_hints,
+        prune,
+        ..written_settings(a)
+    };
+    (
+        super::ast::schema_name(&schema.ident),
+        Some(schema.ident.to_string()),
+        settings,
+    )
+}
+
+/// Every literal field the prompt shows (never a hidden table's or field's), as the default value hints.
+fn default_hints(tables: &[ir::Table], exposed: &[String]) -> Vec<ir::ValueHint> {
+    let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
+    let mut hints: Vec<(String, String)> = tables
+        .iter()
+        .filter(|t| exposed.contains(t.name.as_str()))
+        .flat_map(|t| {
+            t.fields
+                .iter()
+                .filter(|f| is_literal(&f.ty) && !crate::access::is_hidden(f))
+                .map(|f| (t.name.clone(), f.name.clone()))
+        })
+        .collect();
+    hints.sort();
+    hints
+        .into_iter()
+        .map(|(table, field)| ir::ValueHint::Distinct {
+            field: ir::FieldRef { table, field },
+            limit: ir::DEFAULT_HINT_LIMIT,
+        })
+        .collect()
+}
+
+/// The tables of `expose(...)`, in the order written; twice-named and unknown tables are errors.
+fn exposed_tables(
+    cx: &Ctxt,
+    items: &Items,
+    table_names: &BTreeMap<String, String>,
+    paths: &[syn::Path],
+) -> Vec<String> {
+    let mut exposed: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for p in paths {
+        match table_names.get(&last_ident(p)) {
+            Some(name) if !seen.insert(name) => {
+                cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
             }
+            Some(name) => exposed.push(name.clone()),
+            None if items.broken.contains(&last_ident(p)) => {}
+            None => cx.error_spanned_by(
+                p,
+                format!(
+                    "`{}` is not a table in this schema{}",
+                    last_ident(p),
+                    did_you_mean(&last_ident(p), table_names.keys())
+                ),
+            ),
         }
-        // Prompt order, so the pruned block is a subsequence of the full one.
-        always.sort_by_key(|t| exposed.iter().position(|e| e == t));
-        let defaults = ir::Prune::default();
-        ir::Prune {
-            budget: a
-                .prune_budget
-                .as_ref()
-                .map_or(defaults.budget, |b| b.value.max(1)),
-            always,
-            mix: a
-                .prune_mix
-                .as_ref()
-                .and_then(|m| super::settings::mix_rule(&m.value).ok())
-                .unwrap_or(defaults.mix),
-            fields: a.prune_fields.unwrap_or(defaults.fields),
+    }
+    exposed
+}
+
+/// `prune(...)`'s settings: its `always` tables (exposed ones, in prompt order), budget, mix, fields.
+fn prune_settings(
+    cx: &Ctxt,
+    items: &Items,
+    table_names: &BTreeMap<String, String>,
+    a: &super::attr::SchemaAttrs,
+    exposed: &[String],
+) -> ir::Prune {
+    let mut always: Vec<String> = Vec::new();
+    for p in a.prune_always.iter().flatten() {
+        match table_names.get(&last_ident(p)) {
+            Some(name) if always.contains(name) => {
+                cx.error_spanned_by(p, format!("`{name}` is in prune(always) twice"))
+            }
+            Some(name) if !exposed.contains(name) => cx.error_spanned_by(
+                p,
+                format!("`{name}` is in prune(always) but not exposed; add it to expose(...)"),
+            ),
+            Some(name) => always.push(name.clone()),
+            None if items.broken.contains(&last_ident(p)) => {}
+            None => cx.error_spanned_by(
+                p,
+                format!("`{}` is not a table in this schema", last_ident(p)),
+            ),
         }
-    });
-    let defaults = ir::Settings::default();
-    // Invalid values were reported by `ast` under the same rules (the derive sees the same
-    // errors, and a schema with errors produces no output); fall back quietly here.
+    }
+    // Prompt order, so the pruned block is a subsequence of the full one.
+    always.sort_by_key(|t| exposed.iter().position(|e| e == t));
+    let defaults = ir::Prune::default();
+    ir::Prune {
+        budget: a
+            .prune_budget
+            .as_ref()
+            .map_or(defaults.budget, |b| b.value.max(1)),
+        always,
+        mix: a
+            .prune_mix
+            .as_ref()
+            .and_then(|m| super::settings::mix_rule(&m.value).ok())
+            .unwrap_or(defaults.mix),
+        fields: a.prune_fields.unwrap_or(defaults.fields),
+    }
+}
+
+/// The settings written as plain values (examples, agent, rows, budgets, lints), each its default
+/// when absent or invalid: invalid values were reported by `ast` under the same rules (the derive
+/// sees the same errors, and a schema with errors produces no output), so they fall back quietly.
+fn written_settings(a: &super::attr::SchemaAttrs) -> ir::Settings {
     use super::settings::{count_rule, dimension_rule, duration_rule, name_rule};
+    let defaults = ir::Settings::default();
     let pick_str = |v: &Option<super::attr::Spanned<String>>,
                     d: String,
                     rule: fn(&str) -> Result<(), String>| match v {
@@ -386,9 +440,7 @@ fn settings(
         Some(s) if rule(s.value).is_ok() => s.value,
         _ => d,
     };
-    let settings = ir::Settings {
-        exposed,
-        value_hints,
+    ir::Settings {
         examples: ir::ExampleSettings {
             table: pick_str(
                 &a.examples_table,
@@ -418,18 +470,13 @@ fn settings(
             block: a.budget_block.as_ref().map(|b| b.value.max(1)),
             table: a.budget_table.as_ref().map(|b| b.value.max(1)),
         },
-        prune,
         lints: ir::Lints {
             allow: known_lints(&a.lints_allow, false),
             warn: known_lints(&a.lints_warn, false),
             deny: known_lints(&a.lints_deny, true),
         },
-    };
-    (
-        super::ast::schema_name(&schema.ident),
-        Some(schema.ident.to_string()),
-        settings,
-    )
+        ..defaults
+    }
 }
 
 /// The codes of `lints(...)` that name a class (the others were reported by `settings::check`), upper case.

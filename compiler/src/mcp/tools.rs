@@ -55,23 +55,7 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
                     Err(e) => return failed("reading the pruned schema", &e),
                 }
             } else {
-                let asked = db
-                .query(
-                    "LET $choice = fn::pruned_select($question, $qvec, $budget, true, $fields, true);
-                     RETURN fn::pruned_choice_block($choice, $budget);
-                     RETURN fn::pruned_value_hints($choice.tables);",
-                )
-                .bind(("question", q.to_owned()))
-                .bind(("fields", prune.fields))
-                .bind(("qvec", by_vector))
-                .bind(("budget", i64::from(prune.budget)))
-                .await
-                .and_then(|r| r.check());
-                let pair = asked.and_then(|mut r| {
-                    let block: Option<String> = r.take(1)?;
-                    let values: Option<String> = r.take(2)?;
-                    Ok((block.unwrap_or_default(), values.unwrap_or_default()))
-                });
+                let pair = pruned_in_database(db, q, prune, by_vector).await;
                 match pair {
                     Ok(pair) => pair,
                     Err(e) => return failed("reading the pruned schema", &e),
@@ -105,24 +89,9 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
             (block, values)
         }
     };
-    let examples = match (&qvec, question) {
-        (Some(qvec), _) => {
-            let asked = db
-                .query("RETURN fn::example_context($qvec)")
-                .bind(("qvec", qvec.clone()))
-                .await
-                .and_then(|r| r.check());
-            let examples: Result<Option<String>, _> = asked.and_then(|mut r| r.take(0));
-            match examples {
-                Ok(e) => e.unwrap_or_default(),
-                Err(e) => return failed("reading the examples", &e),
-            }
-        }
-        // ---- Extension point: with an embedder (issue 19's client) the branch above runs. ----
-        (None, Some(_)) => "(examples omitted: no embedding model configured)".into(),
-        (None, None) => {
-            "(examples omitted: give a question to get the examples nearest to it)".into()
-        }
+    let examples = match examples_section(db, qvec, question).await {
+        Ok(examples) => examples,
+        Err(e) => return failed("reading the examples", &e),
     };
     let mut out = format!("SCHEMA\n{block}\n\n");
     if !values.is_empty() {
@@ -130,6 +99,57 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
     }
     out.push_str(&format!("EXAMPLES\n{examples}\n"));
     text(true, out)
+}
+
+/// The pruned schema block and value hints when the database chooses the tables (no `Pruner`
+/// loaded, or the whole schema fits): `fn::pruned_select` and the blocks of its choice.
+async fn pruned_in_database(
+    db: &surrealdb::Surreal<surrealdb::engine::any::Any>,
+    q: &str,
+    prune: &crate::ir::Prune,
+    by_vector: Option<Vec<f64>>,
+) -> Result<(String, String), surrealdb::Error> {
+    let asked = db
+        .query(
+            "LET $choice = fn::pruned_select($question, $qvec, $budget, true, $fields, true);
+         RETURN fn::pruned_choice_block($choice, $budget);
+         RETURN fn::pruned_value_hints($choice.tables);",
+        )
+        .bind(("question", q.to_owned()))
+        .bind(("fields", prune.fields))
+        .bind(("qvec", by_vector))
+        .bind(("budget", i64::from(prune.budget)))
+        .await
+        .and_then(|r| r.check());
+    asked.and_then(|mut r| {
+        let block: Option<String> = r.take(1)?;
+        let values: Option<String> = r.take(2)?;
+        Ok((block.unwrap_or_default(), values.unwrap_or_default()))
+    })
+}
+
+/// The EXAMPLES section: the pool's nearest to the question's embedding, or why there are none.
+async fn examples_section(
+    db: &surrealdb::Surreal<surrealdb::engine::any::Any>,
+    qvec: Option<Vec<f64>>,
+    question: Option<&str>,
+) -> Result<String, surrealdb::Error> {
+    Ok(match (qvec, question) {
+        (Some(qvec), _) => {
+            let asked = db
+                .query("RETURN fn::example_context($qvec)")
+                .bind(("qvec", qvec))
+                .await
+                .and_then(|r| r.check());
+            let examples: Option<String> = asked.and_then(|mut r| r.take(0))?;
+            examples.unwrap_or_default()
+        }
+        // ---- Extension point: with an embedder (issue 19's client) the branch above runs. ----
+        (None, Some(_)) => "(examples omitted: no embedding model configured)".into(),
+        (None, None) => {
+            "(examples omitted: give a question to get the examples nearest to it)".into()
+        }
+    })
 }
 
 /// `check_query {query}`: the validator, then the data checks on the agent's session (so a value

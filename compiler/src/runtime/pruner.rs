@@ -369,54 +369,7 @@ impl Pruner {
 
     /// The rest of `fn::pruned_select` once the database has searched.
     fn choose(&self, found: &Found, budget: u32, how: Mechanisms) -> Choice {
-        let ranked: Vec<&str> = found.ranked.iter().filter_map(|n| self.key(n)).collect();
-        let valued = distinct(found.linked.iter().filter_map(|l| self.key(&l.tb)));
-        let mut seeds = distinct(valued.iter().chain(&ranked).copied());
-        seeds.truncate(self.settings.seeds + valued.len());
-        let always = self.settings.always.iter().filter_map(|n| self.key(n));
-        let candidates: Vec<&str> = if seeds.is_empty() {
-            self.settings
-                .fallback
-                .iter()
-                .filter_map(|n| self.key(n))
-                .collect()
-        } else if how.closure {
-            let around = |t: &str, f: fn(&TableFacts) -> &Vec<String>| -> Vec<&str> {
-                self.tables
-                    .get(t)
-                    .map(|facts| f(facts).iter().filter_map(|n| self.key(n)).collect())
-                    .unwrap_or_default()
-            };
-            let near_seeds: Vec<&str> =
-                distinct(seeds.iter().flat_map(|t| around(t, |f| &f.neighbors)))
-                    .into_iter()
-                    .filter(|t| !seeds.contains(t))
-                    .collect();
-            let joins = near_seeds
-                .into_iter()
-                .filter(|t| intersect(&around(t, |f| &f.neighbors), &seeds).len() >= 2);
-            let adjacent: Vec<&str> = seeds
-                .iter()
-                .flat_map(|t| around(t, |f| &f.adjacent))
-                .collect();
-            let related = intersect(&ranked, &adjacent);
-            let links = seeds.iter().flat_map(|t| around(t, |f| &f.links));
-            distinct(
-                always
-                    .chain(seeds.iter().copied())
-                    .chain(joins)
-                    .chain(related)
-                    .chain(links)
-                    .chain(ranked.iter().copied()),
-            )
-        } else {
-            distinct(
-                always
-                    .chain(seeds.iter().copied())
-                    .chain(ranked.iter().copied()),
-            )
-        };
-
+        let candidates = self.candidates(found, how);
         // The rows `SELECT ... FROM` the keys finds: a key without a row is left out.
         let shown: Vec<&FieldRow> = found
             .shown
@@ -475,6 +428,60 @@ impl Pruner {
             by_table
         });
         Choice { tables, fields }
+    }
+
+    /// The tables `fn::pruned_select` tries, in order: the `always` tables, the seeds (tables with
+    /// a compared value, then the best ranked), and with `closure` the tables joining two seeds,
+    /// ranked tables beside a seed and the seeds' links, then the rest of the ranking; with no
+    /// seed, the fallback list.
+    fn candidates(&self, found: &Found, how: Mechanisms) -> Vec<&str> {
+        let ranked: Vec<&str> = found.ranked.iter().filter_map(|n| self.key(n)).collect();
+        let valued = distinct(found.linked.iter().filter_map(|l| self.key(&l.tb)));
+        let mut seeds = distinct(valued.iter().chain(&ranked).copied());
+        seeds.truncate(self.settings.seeds + valued.len());
+        let always = self.settings.always.iter().filter_map(|n| self.key(n));
+        if seeds.is_empty() {
+            self.settings
+                .fallback
+                .iter()
+                .filter_map(|n| self.key(n))
+                .collect()
+        } else if how.closure {
+            let around = |t: &str, f: fn(&TableFacts) -> &Vec<String>| -> Vec<&str> {
+                self.tables
+                    .get(t)
+                    .map(|facts| f(facts).iter().filter_map(|n| self.key(n)).collect())
+                    .unwrap_or_default()
+            };
+            let near_seeds: Vec<&str> =
+                distinct(seeds.iter().flat_map(|t| around(t, |f| &f.neighbors)))
+                    .into_iter()
+                    .filter(|t| !seeds.contains(t))
+                    .collect();
+            let joins = near_seeds
+                .into_iter()
+                .filter(|t| intersect(&around(t, |f| &f.neighbors), &seeds).len() >= 2);
+            let adjacent: Vec<&str> = seeds
+                .iter()
+                .flat_map(|t| around(t, |f| &f.adjacent))
+                .collect();
+            let related = intersect(&ranked, &adjacent);
+            let links = seeds.iter().flat_map(|t| around(t, |f| &f.links));
+            distinct(
+                always
+                    .chain(seeds.iter().copied())
+                    .chain(joins)
+                    .chain(related)
+                    .chain(links)
+                    .chain(ranked.iter().copied()),
+            )
+        } else {
+            distinct(
+                always
+                    .chain(seeds.iter().copied())
+                    .chain(ranked.iter().copied()),
+            )
+        }
     }
 
     /// `fn::pruned_select`'s `$grow`: `name` and its group taken if they fit what is left.

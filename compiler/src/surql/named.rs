@@ -96,6 +96,90 @@ pub fn is_named(text: &str) -> bool {
         .any(|t| annotation(t, NAME).is_some())
 }
 
+/// Records a problem of the file at byte `at`.
+fn push_error(text: &str, at: usize, message: String, errors: &mut Vec<FileError>) {
+    let (line, column) = line_col(text, at);
+    errors.push(FileError {
+        line,
+        column,
+        message,
+    });
+}
+
+/// The parameters of one `-- param: $a, $b` line (its list starts at byte `at`): each a `$` and an
+/// identifier, declared once.
+fn declare_params(
+    text: &str,
+    list: &str,
+    mut at: usize,
+    params: &mut Vec<DeclaredParam>,
+    errors: &mut Vec<FileError>,
+) {
+    for word in list.split_inclusive([',', ' ', '\t']) {
+        let name = word.trim_end_matches([',', ' ', '\t']);
+        let here = at;
+        at += word.len();
+        if name.is_empty() {
+            continue;
+        }
+        let (line, column) = line_col(text, here);
+        match name.strip_prefix('$').filter(|n| {
+            n.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+        }) {
+            Some(n) if params.iter().any(|p| p.name == n) => {
+                push_error(text, here, format!("`${n}` is declared twice"), errors)
+            }
+            Some(n) => params.push(DeclaredParam {
+                name: n.to_owned(),
+                line,
+                column,
+            }),
+            None => push_error(
+                text,
+                here,
+                format!("`{name}` is not a parameter: write `-- param: $name, $other`"),
+                errors,
+            ),
+        }
+    }
+}
+
+/// Where a query's text ends: at its first `;` outside brackets (only comments may follow), or
+/// after its last code token.
+fn query_end(text: &str, name: &str, code: &[&Token], errors: &mut Vec<FileError>) -> usize {
+    let Some(begin) = code.first() else {
+        return 0;
+    };
+    let mut depth = 0i32;
+    let mut stop = code.last().map_or(begin.end, |t| t.end);
+    for (k, t) in code.iter().enumerate() {
+        if t.kind != Kind::Punct {
+            continue;
+        }
+        match t.text.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            ";" if depth <= 0 => {
+                stop = t.start;
+                if let Some(extra) = code.get(k + 1) {
+                    push_error(
+                        text,
+                        extra.start,
+                        format!("text after the `;` of query `{name}`: start another query with `-- name: NAME :many`"),
+                        errors,
+                    );
+                }
+                break;
+            }
+            _ => {}
+        }
+    }
+    stop
+}
+
 /// 1-based line and column (in characters) of byte `at`.
 pub fn line_col(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at.min(text.len())];
@@ -109,12 +193,7 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
     let tokens = scan::scan(text);
     let mut errors = Vec::new();
     let error = |at: usize, message: String, errors: &mut Vec<FileError>| {
-        let (line, column) = line_col(text, at);
-        errors.push(FileError {
-            line,
-            column,
-            message,
-        });
+        push_error(text, at, message, errors)
     };
     let starts: Vec<usize> = tokens
         .iter()
@@ -150,36 +229,8 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
         // Annotations and comments up to the first code token.
         while i < end && tokens[i].kind == Kind::Comment {
             if let Some(list) = annotation(&tokens[i], PARAM) {
-                let mut at = tokens[i].start + PARAM.len();
-                for word in list.split_inclusive([',', ' ', '\t']) {
-                    let name = word.trim_end_matches([',', ' ', '\t']);
-                    let here = at;
-                    at += word.len();
-                    if name.is_empty() {
-                        continue;
-                    }
-                    let (line, column) = line_col(text, here);
-                    match name.strip_prefix('$').filter(|n| {
-                        n.chars()
-                            .next()
-                            .is_some_and(|c| c.is_alphabetic() || c == '_')
-                            && n.chars().all(|c| c.is_alphanumeric() || c == '_')
-                    }) {
-                        Some(n) if params.iter().any(|p| p.name == n) => {
-                            error(here, format!("`${n}` is declared twice"), &mut errors)
-                        }
-                        Some(n) => params.push(DeclaredParam {
-                            name: n.to_owned(),
-                            line,
-                            column,
-                        }),
-                        None => error(
-                            here,
-                            format!("`{name}` is not a parameter: write `-- param: $name, $other`"),
-                            &mut errors,
-                        ),
-                    }
-                }
+                let at = tokens[i].start + PARAM.len();
+                declare_params(text, list, at, &mut params, &mut errors);
             }
             if let Some(q) = annotation(&tokens[i], QUESTION) {
                 let q = q.trim();
@@ -203,30 +254,7 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
             );
             continue;
         };
-        // The query ends at its first `;` outside brackets; only comments may follow.
-        let mut depth = 0i32;
-        let mut stop = code.last().map_or(begin.end, |t| t.end);
-        for (k, t) in code.iter().enumerate() {
-            if t.kind != Kind::Punct {
-                continue;
-            }
-            match t.text.as_str() {
-                "(" | "[" | "{" => depth += 1,
-                ")" | "]" | "}" => depth -= 1,
-                ";" if depth <= 0 => {
-                    stop = t.start;
-                    if let Some(extra) = code.get(k + 1) {
-                        error(
-                            extra.start,
-                            format!("text after the `;` of query `{name}`: start another query with `-- name: NAME :many`"),
-                            &mut errors,
-                        );
-                    }
-                    break;
-                }
-                _ => {}
-            }
-        }
+        let stop = query_end(text, &name, &code, &mut errors);
         if let Some(prev) = queries.iter().find(|q| q.name == name) {
             error(
                 head.start + NAME.len() + 1,

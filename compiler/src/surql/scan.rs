@@ -63,156 +63,114 @@ pub fn code(text: &str) -> Vec<Token> {
 
 /// Every token of `text` with byte offsets, comments included; whitespace dropped.
 pub fn scan(text: &str) -> Vec<Token> {
-    let bytes: Vec<(usize, char)> = text.char_indices().collect();
-    let end_of = |i: usize| bytes.get(i).map_or(text.len(), |(o, _)| *o);
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
-        let (start, c) = bytes[i];
-        let next = bytes.get(i + 1).map(|(_, c)| *c);
-        if c.is_whitespace() {
+    while i < chars.len() {
+        if chars[i].1.is_whitespace() {
             i += 1;
             continue;
         }
-        // Comments: `-- `, `#`, `//` to the end of the line; `/* */`.
-        if (c == '-' && next == Some('-')) || c == '#' || (c == '/' && next == Some('/')) {
-            while i < bytes.len() && !matches!(bytes[i].1, '\n' | '\r') {
-                i += 1;
-            }
-            out.push(Token::new(
-                Kind::Comment,
-                &text[start..end_of(i)],
-                start,
-                end_of(i),
-            ));
-            continue;
-        }
-        if c == '/' && next == Some('*') {
-            i += 2;
-            while i < bytes.len()
-                && !(bytes[i].1 == '*' && bytes.get(i + 1).map(|b| b.1) == Some('/'))
-            {
-                i += 1;
-            }
-            let open = i >= bytes.len();
-            i = (i + 2).min(bytes.len());
-            out.push(Token {
-                open,
-                ..Token::new(Kind::Comment, &text[start..end_of(i)], start, end_of(i))
-            });
-            continue;
-        }
-        if c == '\'' || c == '"' {
-            let (content, j, open) = quoted(&bytes, i, c);
-            out.push(Token {
-                kind: Kind::Str,
-                text: content,
-                start,
-                end: end_of(j),
-                open,
-            });
-            i = j;
-            continue;
-        }
-        if c == '`' || c == '⟨' {
-            let close = if c == '`' { '`' } else { '⟩' };
-            let (content, j, open) = quoted(&bytes, i, close);
-            out.push(Token {
-                kind: Kind::Ident,
-                text: content,
-                start,
-                end: end_of(j),
-                open,
-            });
-            i = j;
-            continue;
-        }
-        if c == '$' {
-            let mut j = i + 1;
-            while j < bytes.len() && is_ident_char(bytes[j].1) {
-                j += 1;
-            }
-            out.push(Token {
-                kind: Kind::Param,
-                text: text[end_of(i + 1)..end_of(j)].to_owned(),
-                start,
-                end: end_of(j),
-                open: false,
-            });
-            i = j;
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let mut j = i + 1;
-            while j < bytes.len() {
-                let d = bytes[j].1;
-                // `1..5` is a range: stop before `..`.
-                if d == '.' && bytes.get(j + 1).map(|b| b.1) == Some('.') {
-                    break;
-                }
-                if d.is_ascii_alphanumeric() || d == '_' || d == '.' {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            out.push(Token {
-                kind: Kind::Number,
-                text: text[start..end_of(j)].to_owned(),
-                start,
-                end: end_of(j),
-                open: false,
-            });
-            i = j;
-            continue;
-        }
-        if is_ident_char(c) {
-            let mut j = i + 1;
-            while j < bytes.len() && is_ident_char(bytes[j].1) {
-                j += 1;
-            }
-            // A one-letter string prefix: d'...', r"...", u'...', s'...', b'...'.
-            if j == i + 1 && matches!(c, 'd' | 'r' | 'u' | 's' | 'b' | 'f') {
-                if let Some(&(_, q @ ('\'' | '"'))) = bytes.get(j) {
-                    let (content, k, open) = quoted(&bytes, j, q);
-                    out.push(Token {
-                        kind: Kind::Str,
-                        text: content,
-                        start,
-                        end: end_of(k),
-                        open,
-                    });
-                    i = k;
-                    continue;
-                }
-            }
-            out.push(Token {
-                kind: Kind::Ident,
-                text: text[start..end_of(j)].to_owned(),
-                start,
-                end: end_of(j),
-                open: false,
-            });
-            i = j;
-            continue;
-        }
-        let rest = &text[start..];
-        let len = MULTI_PUNCT
-            .iter()
-            .find(|p| rest.starts_with(**p))
-            .map_or(c.len_utf8(), |p| p.len());
-        out.push(Token {
-            kind: Kind::Punct,
-            text: rest[..len].to_owned(),
-            start,
-            end: start + len,
-            open: false,
-        });
-        while i < bytes.len() && bytes[i].0 < start + len {
-            i += 1;
-        }
+        let (token, next) = token_at(text, &chars, i);
+        out.push(token);
+        i = next;
     }
     out
+}
+
+/// The token that starts at `chars[i]` (not whitespace), and the index of the char after it.
+fn token_at(text: &str, chars: &[(usize, char)], i: usize) -> (Token, usize) {
+    let (start, c) = chars[i];
+    let next = chars.get(i + 1).map(|(_, c)| *c);
+    let end_of = |i: usize| chars.get(i).map_or(text.len(), |(o, _)| *o);
+    let quoted_token = |kind: Kind, open_at: usize, close: char| {
+        let (content, j, open) = quoted(chars, open_at, close);
+        let token = Token {
+            kind,
+            text: content,
+            start,
+            end: end_of(j),
+            open,
+        };
+        (token, j)
+    };
+    let plain = |kind: Kind, text: &str, j: usize| {
+        let token = Token::new(kind, text, start, end_of(j));
+        (token, j)
+    };
+    // Comments: `-- `, `#`, `//` to the end of the line; `/* */`.
+    if (c == '-' && next == Some('-')) || c == '#' || (c == '/' && next == Some('/')) {
+        let j = (i..chars.len())
+            .find(|&j| matches!(chars[j].1, '\n' | '\r'))
+            .unwrap_or(chars.len());
+        return plain(Kind::Comment, &text[start..end_of(j)], j);
+    }
+    if c == '/' && next == Some('*') {
+        let close = (i + 2..chars.len())
+            .find(|&j| chars[j].1 == '*' && chars.get(j + 1).map(|b| b.1) == Some('/'));
+        let j = close.map_or(chars.len(), |j| (j + 2).min(chars.len()));
+        let (token, j) = plain(Kind::Comment, &text[start..end_of(j)], j);
+        let open = close.is_none();
+        return (Token { open, ..token }, j);
+    }
+    match c {
+        '\'' | '"' => return quoted_token(Kind::Str, i, c),
+        '`' => return quoted_token(Kind::Ident, i, '`'),
+        '⟨' => return quoted_token(Kind::Ident, i, '⟩'),
+        '$' => {
+            let j = ident_end(chars, i + 1);
+            return plain(Kind::Param, &text[end_of(i + 1)..end_of(j)], j);
+        }
+        _ => {}
+    }
+    if c.is_ascii_digit() {
+        let j = number_end(chars, i);
+        return plain(Kind::Number, &text[start..end_of(j)], j);
+    }
+    if is_ident_char(c) {
+        let j = ident_end(chars, i + 1);
+        // A one-letter string prefix: d'...', r"...", u'...', s'...', b'...'.
+        if j == i + 1 && matches!(c, 'd' | 'r' | 'u' | 's' | 'b' | 'f') {
+            if let Some(&(_, q @ ('\'' | '"'))) = chars.get(j) {
+                return quoted_token(Kind::Str, j, q);
+            }
+        }
+        return plain(Kind::Ident, &text[start..end_of(j)], j);
+    }
+    let rest = &text[start..];
+    let len = MULTI_PUNCT
+        .iter()
+        .find(|p| rest.starts_with(**p))
+        .map_or(c.len_utf8(), |p| p.len());
+    let j = (i..chars.len())
+        .find(|&j| chars[j].0 >= start + len)
+        .unwrap_or(chars.len());
+    (Token::new(Kind::Punct, &rest[..len], start, start + len), j)
+}
+
+/// The index after the identifier characters from `chars[i]` on.
+fn ident_end(chars: &[(usize, char)], i: usize) -> usize {
+    (i..chars.len())
+        .find(|&j| !is_ident_char(chars[j].1))
+        .unwrap_or(chars.len())
+}
+
+/// The index after the number starting at `chars[i]` (digits, letters, `_` and `.`, but not `..`:
+/// `1..5` is a range).
+fn number_end(chars: &[(usize, char)], i: usize) -> usize {
+    let mut j = i + 1;
+    while j < chars.len() {
+        let d = chars[j].1;
+        if d == '.' && chars.get(j + 1).map(|b| b.1) == Some('.') {
+            break;
+        }
+        if d.is_ascii_alphanumeric() || d == '_' || d == '.' {
+            j += 1;
+        } else {
+            break;
+        }
+    }
+    j
 }
 
 fn is_ident_char(c: char) -> bool {

@@ -16,6 +16,18 @@ pub async fn check<C: Connection>(
     schema: &Schema,
     report: &mut Report,
 ) -> Result<(), surrealdb::Error> {
+    missing_records(db, report).await?;
+    absent_values(db, schema, report).await?;
+    report.finish();
+    report.apply_lints(&schema.settings.lints);
+    Ok(())
+}
+
+/// An error for each record id the query names that does not exist, with ids the table has.
+async fn missing_records<C: Connection>(
+    db: &Surreal<C>,
+    report: &mut Report,
+) -> Result<(), surrealdb::Error> {
     let mut seen: Vec<String> = Vec::new();
     for record in report.records.clone() {
         if seen.contains(&record.id) {
@@ -58,6 +70,16 @@ pub async fn check<C: Connection>(
             },
         });
     }
+    Ok(())
+}
+
+/// A warning for each value compared with a value-hinted field that no row has, with the values
+/// present.
+async fn absent_values<C: Connection>(
+    db: &Surreal<C>,
+    schema: &Schema,
+    report: &mut Report,
+) -> Result<(), surrealdb::Error> {
     let mut asked: Vec<(String, String, String)> = Vec::new();
     for compared in report.compared.clone() {
         let hinted = schema.settings.value_hints.iter().any(|h| {
@@ -114,8 +136,6 @@ pub async fn check<C: Connection>(
             },
         });
     }
-    report.finish();
-    report.apply_lints(&schema.settings.lints);
     Ok(())
 }
 

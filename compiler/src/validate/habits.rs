@@ -86,13 +86,8 @@ pub(crate) fn in_tokens(loc: &Locator, schema: &Schema) -> Vec<Diagnostic> {
 
 fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
     let t: &[Token] = &loc.tokens;
-    let at = |i: usize| t.get(i);
-    let word = |i: usize, w: &str| at(i).is_some_and(|t| t.is_word(w));
-    let punct = |i: usize, p: &str| at(i).is_some_and(|t| t.is_punct(p));
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < t.len() {
-        let tok = &t[i];
+    for (i, tok) in t.iter().enumerate() {
         let after_path = i > 0 && (t[i - 1].is_punct("::") || t[i - 1].is_punct("."));
         if tok.kind != Kind::Ident || after_path {
             if tok.is_punct("<>") {
@@ -104,165 +99,202 @@ fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
                     "write != for not equal".into(),
                 ));
             }
-            i += 1;
             continue;
         }
         let w = tok.text.to_ascii_lowercase();
-        match w.as_str() {
-            "distinct" => out.push(habit(
+        let found = clause_habit(loc, examples, i, &w)
+            .or_else(|| expression_habit(loc, i, &w))
+            .or_else(|| function_habit(loc, i, &w));
+        out.extend(found);
+    }
+    out
+}
+
+/// The query's tokens, read around a position.
+struct Around<'a>(&'a [Token]);
+
+impl Around<'_> {
+    fn at(&self, i: usize) -> Option<&Token> {
+        self.0.get(i)
+    }
+    fn word(&self, i: usize, w: &str) -> bool {
+        self.at(i).is_some_and(|t| t.is_word(w))
+    }
+    fn punct(&self, i: usize, p: &str) -> bool {
+        self.at(i).is_some_and(|t| t.is_punct(p))
+    }
+    fn number(&self, i: usize) -> bool {
+        self.at(i).is_some_and(|n| n.kind == Kind::Number)
+    }
+}
+
+/// A statement clause of SQL at word `i` (`w`, lower case): DISTINCT, JOIN, COUNT(*), TOP n,
+/// OFFSET n, LIMIT offset, count, HAVING.
+fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option<Habit> {
+    let t: &[Token] = &loc.tokens;
+    let near = Around(t);
+    Some(match w {
+        "distinct" => habit(
+            loc,
+            i,
+            i,
+            "SurrealQL has no DISTINCT",
+            format!("GROUP BY the projected alias{}, or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))", examples.distinct),
+        ),
+        "join" => {
+            // Include a preceding INNER/LEFT/RIGHT/OUTER/CROSS/FULL.
+            let start = if i > 0
+                && ["inner", "left", "right", "outer", "cross", "full"]
+                    .iter()
+                    .any(|k| t[i - 1].is_word(k))
+            {
+                i - 1
+            } else {
+                i
+            };
+            habit(
                 loc,
+                start,
                 i,
-                i,
-                "SurrealQL has no DISTINCT",
-                format!("GROUP BY the projected alias{}, or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))", examples.distinct),
-            )),
-            "join" => {
-                // Include a preceding INNER/LEFT/RIGHT/OUTER/CROSS/FULL.
-                let start = if i > 0
-                    && ["inner", "left", "right", "outer", "cross", "full"]
-                        .iter()
-                        .any(|k| t[i - 1].is_word(k))
-                {
-                    i - 1
-                } else {
-                    i
-                };
-                out.push(habit(
-                    loc,
-                    start,
-                    i,
-                    "SurrealQL has no JOIN",
-                    format!("follow the relation with graph arrows{}, or select FROM the edge table and read its ends as in.field and out.field", examples.join),
-                ))
-            }
-            "count" if punct(i + 1, "(") && punct(i + 2, "*") => out.push(habit(
-                loc,
-                i,
-                i + 3,
-                "SurrealQL has no COUNT(*)",
-                format!("write count() to count rows, with GROUP BY alias or GROUP ALL{}", examples.count),
-            )),
-            "ilike" | "like" => out.push(habit(
-                loc,
-                i,
-                i,
-                &format!("SurrealQL has no {}", tok.text.to_uppercase()),
-                "match text with string::contains(string::lowercase(field), 'x'), string::starts_with(field, 'x') or string::ends_with(field, 'x')".into(),
-            )),
-            "top" if i > 0 && t[i - 1].is_word("select") => out.push(habit(
+                "SurrealQL has no JOIN",
+                format!("follow the relation with graph arrows{}, or select FROM the edge table and read its ends as in.field and out.field", examples.join),
+            )
+        }
+        "count" if near.punct(i + 1, "(") && near.punct(i + 2, "*") => habit(
+            loc,
+            i,
+            i + 3,
+            "SurrealQL has no COUNT(*)",
+            format!("write count() to count rows, with GROUP BY alias or GROUP ALL{}", examples.count),
+        ),
+        "top" if i > 0 && t[i - 1].is_word("select") => {
+            let n = near.at(i + 1).map_or("n", |t| t.text.as_str());
+            habit(
                 loc,
                 i,
                 i + 1,
                 "SurrealQL has no TOP n",
-                format!(
-                    "remove TOP {} and end the query with LIMIT {} (after ORDER BY)",
-                    at(i + 1).map_or("n", |t| t.text.as_str()),
-                    at(i + 1).map_or("n", |t| t.text.as_str())
-                ),
-            )),
-            "offset" if at(i + 1).is_some_and(|n| n.kind == Kind::Number) => out.push(habit(
+                format!("remove TOP {n} and end the query with LIMIT {n} (after ORDER BY)"),
+            )
+        }
+        "offset" if near.number(i + 1) => habit(
+            loc,
+            i,
+            i + 1,
+            "SurrealQL has no OFFSET",
+            format!("write START {} after LIMIT", t[i + 1].text),
+        ),
+        "limit" if near.number(i + 1) && near.punct(i + 2, ",") && near.number(i + 3) => habit(
+            loc,
+            i,
+            i + 3,
+            "SurrealQL has no LIMIT offset, count",
+            format!("write LIMIT {} START {}", t[i + 3].text, t[i + 1].text),
+        ),
+        "having" => habit(
+            loc,
+            i,
+            i,
+            "SurrealQL has no HAVING",
+            "filter the grouped rows in an outer query: SELECT * FROM (SELECT ... GROUP BY ...) WHERE alias > x".into(),
+        ),
+        _ => return None,
+    })
+}
+
+/// An expression of SQL at word `i` (`w`, lower case): LIKE, BETWEEN, CASE WHEN, IN (list),
+/// a table alias, IS [NOT] NULL.
+fn expression_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
+    let t: &[Token] = &loc.tokens;
+    let near = Around(t);
+    Some(match w {
+        "ilike" | "like" => habit(
+            loc,
+            i,
+            i,
+            &format!("SurrealQL has no {}", t[i].text.to_uppercase()),
+            "match text with string::contains(string::lowercase(field), 'x'), string::starts_with(field, 'x') or string::ends_with(field, 'x')".into(),
+        ),
+        "between" => habit(
+            loc,
+            i,
+            i,
+            "SurrealQL has no BETWEEN",
+            "write field >= low AND field <= high".into(),
+        ),
+        "case" if t[i..].iter().take(4).any(|t| t.is_word("when")) => habit(
+            loc,
+            i,
+            i,
+            "SurrealQL has no CASE WHEN",
+            "write IF cond THEN a ELSE b END, or cond ? a : b".into(),
+        ),
+        "in" if near.punct(i + 1, "(")
+            && near
+                .at(i + 2)
+                .is_some_and(|n| matches!(n.kind, Kind::Str | Kind::Number)) =>
+        {
+            habit(
                 loc,
                 i,
                 i + 1,
-                "SurrealQL has no OFFSET",
-                format!("write START {} after LIMIT", t[i + 1].text),
-            )),
-            "limit"
-                if at(i + 1).is_some_and(|n| n.kind == Kind::Number)
-                    && punct(i + 2, ",")
-                    && at(i + 3).is_some_and(|n| n.kind == Kind::Number) =>
-            {
-                out.push(habit(
-                    loc,
-                    i,
-                    i + 3,
-                    "SurrealQL has no LIMIT offset, count",
-                    format!("write LIMIT {} START {}", t[i + 3].text, t[i + 1].text),
-                ))
-            }
-            "having" => out.push(habit(
+                "IN takes an array in SurrealQL, not a parenthesised list",
+                "write IN ['a', 'b'] with square brackets".into(),
+            )
+        }
+        "as" if i >= 2
+            && t[i - 2].is_word("from")
+            && near.at(i + 1).is_some_and(|n| n.kind == Kind::Ident) =>
+        {
+            habit(
                 loc,
                 i,
-                i,
-                "SurrealQL has no HAVING",
-                "filter the grouped rows in an outer query: SELECT * FROM (SELECT ... GROUP BY ...) WHERE alias > x".into(),
-            )),
-            "between" => out.push(habit(
-                loc,
-                i,
-                i,
-                "SurrealQL has no BETWEEN",
-                "write field >= low AND field <= high".into(),
-            )),
-            "case" if t[i..].iter().take(4).any(|t| t.is_word("when")) => out.push(habit(
-                loc,
-                i,
-                i,
-                "SurrealQL has no CASE WHEN",
-                "write IF cond THEN a ELSE b END, or cond ? a : b".into(),
-            )),
-            "in" if punct(i + 1, "(")
-                && at(i + 2).is_some_and(|n| matches!(n.kind, Kind::Str | Kind::Number)) =>
-            {
-                out.push(habit(
+                i + 1,
+                "SurrealQL has no table aliases",
+                format!(
+                    "drop `AS {}` and write the fields directly (name, not {}.name); reach other tables with graph arrows or record links",
+                    t[i + 1].text,
+                    t[i + 1].text
+                ),
+            )
+        }
+        "is" if near.word(i + 1, "null") || (near.word(i + 1, "not") && near.word(i + 2, "null")) => {
+            let not = near.word(i + 1, "not");
+            Habit {
+                parses: true,
+                ..habit(
                     loc,
                     i,
-                    i + 1,
-                    "IN takes an array in SurrealQL, not a parenthesised list",
-                    "write IN ['a', 'b'] with square brackets".into(),
-                ))
-            }
-            "as" if i >= 2
-                && t[i - 2].is_word("from")
-                && at(i + 1).is_some_and(|n| n.kind == Kind::Ident) =>
-            {
-                out.push(habit(
-                    loc,
-                    i,
-                    i + 1,
-                    "SurrealQL has no table aliases",
+                    if not { i + 2 } else { i + 1 },
+                    "a missing field is NONE, not NULL",
                     format!(
-                        "drop `AS {}` and write the fields directly (name, not {}.name); reach other tables with graph arrows or record links",
-                        t[i + 1].text,
-                        t[i + 1].text
+                        "write {} NONE (or {}) to test for a missing value",
+                        if not { "!=" } else { "=" },
+                        if not { "field != NONE" } else { "!field" }
                     ),
-                ))
-            }
-            "is" if word(i + 1, "null") || (word(i + 1, "not") && word(i + 2, "null")) => {
-                let not = word(i + 1, "not");
-                out.push(Habit {
-                    parses: true,
-                    ..habit(
-                        loc,
-                        i,
-                        if not { i + 2 } else { i + 1 },
-                        "a missing field is NONE, not NULL",
-                        format!(
-                            "write {} NONE (or {}) to test for a missing value",
-                            if not { "!=" } else { "=" },
-                            if not { "field != NONE" } else { "!field" }
-                        ),
-                    )
-                })
-            }
-            _ => {
-                let after_arrow = i > 0 && (t[i - 1].is_punct("->") || t[i - 1].is_punct("<-"));
-                if punct(i + 1, "(") && !after_arrow {
-                    if let Some((_, fix)) = FUNCTIONS.iter().find(|(name, _)| *name == w) {
-                        out.push(habit(
-                            loc,
-                            i,
-                            i,
-                            &format!("`{}()` is not a SurrealQL function", tok.text),
-                            format!("write {fix}"),
-                        ));
-                    }
-                }
+                )
             }
         }
-        i += 1;
+        _ => return None,
+    })
+}
+
+/// A call at word `i` (`w`, lower case) of an SQL function SurrealQL spells otherwise (`year(x)`);
+/// not a graph step (`->year(...)`).
+fn function_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
+    let t: &[Token] = &loc.tokens;
+    let after_arrow = i > 0 && (t[i - 1].is_punct("->") || t[i - 1].is_punct("<-"));
+    if !Around(t).punct(i + 1, "(") || after_arrow {
+        return None;
     }
-    out
+    let (_, fix) = FUNCTIONS.iter().find(|(name, _)| *name == w)?;
+    Some(habit(
+        loc,
+        i,
+        i,
+        &format!("`{}()` is not a SurrealQL function", t[i].text),
+        format!("write {fix}"),
+    ))
 }
 
 /// The examples the repairs quote, built from the schema being checked (its own visible tables,

@@ -215,6 +215,25 @@ mod tests {
         ));
     }
 
+    /// `t` with a literal's values (or an array's literal's) sorted, to compare as sets.
+    #[cfg(feature = "front")]
+    fn sorted_literals(t: Ty) -> Ty {
+        match t {
+            Ty::Literal(mut v) => {
+                v.sort();
+                Ty::Literal(v)
+            }
+            Ty::Array(inner) => match *inner {
+                Ty::Literal(mut v) => {
+                    v.sort();
+                    Ty::array(Ty::Literal(v))
+                }
+                t => Ty::array(t),
+            },
+            t => t,
+        }
+    }
+
     #[cfg(feature = "front")]
     #[test]
     fn membership_operators_give_an_element_or_a_list() {
@@ -295,34 +314,8 @@ mod tests {
                 .find(|(n, _)| n == "p")
                 .map(|(_, t)| t.clone())
                 .unwrap_or(Ty::Any);
-            let want = match want {
-                Ty::Literal(mut v) => {
-                    v.sort();
-                    Ty::Literal(v)
-                }
-                Ty::Array(inner) => match *inner {
-                    Ty::Literal(mut v) => {
-                        v.sort();
-                        Ty::array(Ty::Literal(v))
-                    }
-                    t => Ty::array(t),
-                },
-                t => t,
-            };
-            let got = match got {
-                Ty::Literal(mut v) => {
-                    v.sort();
-                    Ty::Literal(v)
-                }
-                Ty::Array(inner) => match *inner {
-                    Ty::Literal(mut v) => {
-                        v.sort();
-                        Ty::array(Ty::Literal(v))
-                    }
-                    t => Ty::array(t),
-                },
-                t => t,
-            };
+            let want = sorted_literals(want);
+            let got = sorted_literals(got);
             assert_eq!(got, want, "{query}");
         }
     }

@@ -59,43 +59,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 Val::of(Ty::Any)
             }
             Expr::Binary { left, op, right } => self.binary(left, op, right, scope),
-            Expr::FunctionCall(call) => {
-                let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
-                self.check_call(call, &args);
-                if let Function::Normal(name) = &call.receiver {
-                    self.aggregate_call(name.as_str(), &args, scope);
-                    self.search_call(name.as_str(), scope);
-                }
-                match &call.receiver {
-                    Function::Normal(name)
-                        if matches!(
-                            name.as_str(),
-                            "type::table" | "type::thing" | "type::record"
-                        ) =>
-                    {
-                        let span = self.loc.ident("type", &[]).or_all(self.loc);
-                        self.error(
-                            span,
-                            Class::UnknownTable,
-                            format!("{name}() builds a table or record name at run time, which cannot be checked"),
-                            "write the table name or the record id (table:key) itself".into(),
-                        );
-                        Val::of(Ty::Any)
-                    }
-                    // The key of the record's table, when the table declares its type.
-                    Function::Normal(name) if name.as_str() == "record::id" => {
-                        Val::of(match args.first().map(|a| a.ty.element()) {
-                            Some(Ty::Record(t)) => match self.table(t) {
-                                Some(table) => table.id.as_ref().map_or(Ty::RecordKey, Ty::of),
-                                None => Ty::Any,
-                            },
-                            _ => Ty::Any,
-                        })
-                    }
-                    Function::Normal(name) => Val::of(function_type(name, &args)),
-                    _ => Val::of(Ty::Any),
-                }
-            }
+            Expr::FunctionCall(call) => self.function_call(call, scope),
             Expr::Select(s) => Val::of(self.select(s, Some(scope))),
             Expr::Block(block) => {
                 let mut last = Val::of(Ty::Any);
@@ -122,19 +86,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             | Expr::Let(_)
             | Expr::Sleep(_)
             | Expr::Foreach(_)
-            | Expr::Info(_) => {
-                let word = e.to_sql();
-                let word = word.split_whitespace().next().unwrap_or("").to_uppercase();
-                let span = self.loc.word(&word).or_all(self.loc);
-                self.error(
-                    span,
-                    Class::NotOneSelect,
-                    format!("a {word} statement inside the SELECT"),
-                    "answer with a SELECT alone: fields, FROM, WHERE, GROUP BY, ORDER BY, LIMIT"
-                        .into(),
-                );
-                Val::of(Ty::Any)
-            }
+            | Expr::Info(_) => self.statement_inside(e, false),
             Expr::Explain { statement, .. } => self.expr(statement, scope),
             Expr::Create(_)
             | Expr::Update(_)
@@ -145,19 +97,68 @@ impl<'a, 'l> Resolver<'a, 'l> {
             | Expr::Remove(_)
             | Expr::Rebuild(_)
             | Expr::Upsert(_)
-            | Expr::Alter(_) => {
-                let word = e.to_sql();
-                let word = word.split_whitespace().next().unwrap_or("").to_uppercase();
-                let span = self.loc.word(&word).or_all(self.loc);
+            | Expr::Alter(_) => self.statement_inside(e, true),
+        }
+    }
+
+    /// A function call: its arguments, checked against its signature, and its result type (a
+    /// record's key by its table's id type; `type::table`/`type::record` are unknowable names).
+    fn function_call(&mut self, call: &surrealdb_sql::FunctionCall, scope: &Scope) -> Val {
+        let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
+        self.check_call(call, &args);
+        if let Function::Normal(name) = &call.receiver {
+            self.aggregate_call(name.as_str(), &args, scope);
+            self.search_call(name.as_str(), scope);
+        }
+        match &call.receiver {
+            Function::Normal(name)
+                if matches!(
+                    name.as_str(),
+                    "type::table" | "type::thing" | "type::record"
+                ) =>
+            {
+                let span = self.loc.ident("type", &[]).or_all(self.loc);
                 self.error(
                     span,
-                    Class::NotOneSelect,
-                    format!("a {word} inside the SELECT: the agent may only read"),
-                    "remove the write; answer with a SELECT alone".into(),
+                    Class::UnknownTable,
+                    format!("{name}() builds a table or record name at run time, which cannot be checked"),
+                    "write the table name or the record id (table:key) itself".into(),
                 );
                 Val::of(Ty::Any)
             }
+            // The key of the record's table, when the table declares its type.
+            Function::Normal(name) if name.as_str() == "record::id" => {
+                Val::of(match args.first().map(|a| a.ty.element()) {
+                    Some(Ty::Record(t)) => match self.table(t) {
+                        Some(table) => table.id.as_ref().map_or(Ty::RecordKey, Ty::of),
+                        None => Ty::Any,
+                    },
+                    _ => Ty::Any,
+                })
+            }
+            Function::Normal(name) => Val::of(function_type(name, &args)),
+            _ => Val::of(Ty::Any),
         }
+    }
+
+    /// A statement other than a SELECT inside the query: an error, a write (`writes`) said to be one.
+    fn statement_inside(&mut self, e: &Expr, writes: bool) -> Val {
+        let word = e.to_sql();
+        let word = word.split_whitespace().next().unwrap_or("").to_uppercase();
+        let span = self.loc.word(&word).or_all(self.loc);
+        let (message, fix) = if writes {
+            (
+                format!("a {word} inside the SELECT: the agent may only read"),
+                "remove the write; answer with a SELECT alone",
+            )
+        } else {
+            (
+                format!("a {word} statement inside the SELECT"),
+                "answer with a SELECT alone: fields, FROM, WHERE, GROUP BY, ORDER BY, LIMIT",
+            )
+        };
+        self.error(span, Class::NotOneSelect, message, fix.into());
+        Val::of(Ty::Any)
     }
 
     pub(super) fn literal(&mut self, l: &Literal, scope: &Scope) -> Ty {
@@ -277,7 +278,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return;
         };
         let (outcome, fix) = match op {
-            BinaryOperator::Equal | BinaryOperator::ExactEqual | BinaryOperator::AllEqual | BinaryOperator::AnyEqual => (
+            BinaryOperator::Equal
+            | BinaryOperator::ExactEqual
+            | BinaryOperator::AllEqual
+            | BinaryOperator::AnyEqual => (
                 "never matches",
                 format!("for rows without a {name}, write `{name} = NONE` (or `{name} IS NONE`)"),
             ),

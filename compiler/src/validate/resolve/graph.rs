@@ -222,42 +222,42 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     ))
                 }
             }
-            TableKind::Normal => {
-                // Node to node: the edge was skipped.
-                let via: Vec<String> = self
-                    .visible
-                    .iter()
-                    .filter_map(|r| match &r.kind {
-                        TableKind::Relation { from, to }
-                            if has(from, source) && has(to, target) && out =>
-                        {
-                            Some(format!("`{source}->{}->{target}`", r.name))
-                        }
-                        TableKind::Relation { from, to }
-                            if has(to, source) && has(from, target) && inn =>
-                        {
-                            Some(format!("`{source}<-{}<-{target}`", r.name))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                let fix = if via.is_empty() {
-                    match self.reach(source, target) {
-                        Some(hops) => format!("go through the edges: `{source}{hops}`"),
-                        None => format!(
-                            "from `{source}` traverse {}",
-                            self.edges_of(source).join(" or ")
-                        ),
-                    }
-                } else {
-                    format!("go through the edge: {}", via.join(" or "))
-                };
-                Err((
-                    format!("`{source}` and `{target}` are not linked directly: a graph step goes through an edge table"),
-                    fix,
-                ))
-            }
+            // Node to node: the edge was skipped.
+            TableKind::Normal => Err(self.skipped_edge(source, target, out, inn)),
         }
+    }
+
+    /// The message and fix for a step from node `source` straight to node `target`: the edges
+    /// between them, or a route through several, or the edges `source` has.
+    fn skipped_edge(&self, source: &str, target: &str, out: bool, inn: bool) -> (String, String) {
+        let via: Vec<String> = self
+            .visible
+            .iter()
+            .filter_map(|r| match &r.kind {
+                TableKind::Relation { from, to } if has(from, source) && has(to, target) && out => {
+                    Some(format!("`{source}->{}->{target}`", r.name))
+                }
+                TableKind::Relation { from, to } if has(to, source) && has(from, target) && inn => {
+                    Some(format!("`{source}<-{}<-{target}`", r.name))
+                }
+                _ => None,
+            })
+            .collect();
+        let fix = if via.is_empty() {
+            match self.reach(source, target) {
+                Some(hops) => format!("go through the edges: `{source}{hops}`"),
+                None => format!(
+                    "from `{source}` traverse {}",
+                    self.edges_of(source).join(" or ")
+                ),
+            }
+        } else {
+            format!("go through the edge: {}", via.join(" or "))
+        };
+        (
+            format!("`{source}` and `{target}` are not linked directly: a graph step goes through an edge table"),
+            fix,
+        )
     }
 
     /// The graph steps that leave `table`: `->placed`, `<-contains`.

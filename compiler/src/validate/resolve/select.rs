@@ -32,33 +32,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 .iter()
                 .any(|t| t.is_punct("@") || t.text.starts_with('@'))
         });
-        let mut row: Vec<(String, Ty)> = Vec::new();
-        let mut value = None::<Ty>;
-        match &s.fields {
-            Fields::Value(selector) => {
-                let v = self.expr(&selector.expr, &scope);
-                value = Some(v.ty.clone());
-                row.push(("VALUE".into(), v.ty));
-            }
-            Fields::Select(fields) => {
-                for field in fields {
-                    match field {
-                        Field::All => {
-                            scope.all = true;
-                            row.push(("*".into(), doc.clone()));
-                        }
-                        Field::Single(selector) => {
-                            let v = self.expr(&selector.expr, &scope);
-                            let name = match &selector.alias {
-                                Some(alias) => alias.to_sql(),
-                                None => selector.expr.to_sql(),
-                            };
-                            row.push((name, v.ty));
-                        }
-                    }
-                }
-            }
-        }
+        let (row, value) = self.project(&s.fields, &mut scope, &doc);
         scope.grouped = None;
         scope.projected = row.clone();
         self.shape(s);
@@ -93,21 +67,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.expr(&start.0, &scope);
         }
         if let Some(fetch) = &s.fetch {
-            for f in &fetch.0 {
-                let v = self.expr(&f.0, &scope);
-                if let Ty::Record(t) = v.ty.element() {
-                    if self.table(t).is_none() {
-                        let t = t.clone();
-                        let span = self.loc.word_and_next("fetch").or_all(self.loc);
-                        self.error(
-                            span,
-                            Class::UnknownTable,
-                            format!("there is no table `{t}`"),
-                            format!("the tables are: {}", self.table_names().join(", ")),
-                        );
-                    }
-                }
-            }
+            self.fetch(fetch, &scope);
         }
         if parent.is_none() {
             self.report.projections = row
@@ -123,6 +83,63 @@ impl<'a, 'l> Resolver<'a, 'l> {
             item
         } else {
             Ty::array(item)
+        }
+    }
+
+    /// The projected row (names and types) and, for `SELECT VALUE`, the value's type; `*` marks
+    /// the scope as seeing every field.
+    fn project(
+        &mut self,
+        fields: &Fields,
+        scope: &mut Scope,
+        doc: &Ty,
+    ) -> (Vec<(String, Ty)>, Option<Ty>) {
+        let mut row: Vec<(String, Ty)> = Vec::new();
+        let mut value = None::<Ty>;
+        match fields {
+            Fields::Value(selector) => {
+                let v = self.expr(&selector.expr, scope);
+                value = Some(v.ty.clone());
+                row.push(("VALUE".into(), v.ty));
+            }
+            Fields::Select(fields) => {
+                for field in fields {
+                    match field {
+                        Field::All => {
+                            scope.all = true;
+                            row.push(("*".into(), doc.clone()));
+                        }
+                        Field::Single(selector) => {
+                            let v = self.expr(&selector.expr, scope);
+                            let name = match &selector.alias {
+                                Some(alias) => alias.to_sql(),
+                                None => selector.expr.to_sql(),
+                            };
+                            row.push((name, v.ty));
+                        }
+                    }
+                }
+            }
+        }
+        (row, value)
+    }
+
+    /// FETCH's fields, each a record link to a known table.
+    fn fetch(&mut self, fetch: &surrealdb_sql::Fetchs, scope: &Scope) {
+        for f in &fetch.0 {
+            let v = self.expr(&f.0, scope);
+            if let Ty::Record(t) = v.ty.element() {
+                if self.table(t).is_none() {
+                    let t = t.clone();
+                    let span = self.loc.word_and_next("fetch").or_all(self.loc);
+                    self.error(
+                        span,
+                        Class::UnknownTable,
+                        format!("there is no table `{t}`"),
+                        format!("the tables are: {}", self.table_names().join(", ")),
+                    );
+                }
+            }
         }
     }
 
@@ -268,7 +285,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     self.error(
                         span,
                         Class::Limit,
-                        format!("LIMIT {written} is not a whole number: the engine drops the fraction"),
+                        format!(
+                            "LIMIT {written} is not a whole number: the engine drops the fraction"
+                        ),
                         format!("write LIMIT {max} or a smaller whole number"),
                     )
                 }

@@ -1,0 +1,286 @@
+//! The command line's commands, one function each (`run` in `main.rs` dispatches to them).
+
+use super::{
+    builder, print_warnings, stdio, tables, DiffTarget, Format, Input, LintArgs,
+    McpArgs, RunArgs, ServerArgs,
+};
+use std::path::PathBuf;
+use surqlc::audit;
+use surqlc::drift::diff;
+use surqlc::exit::{Exit, Failure};
+use surqlc::schema_db;
+use surqlc::tokens::Encoding;
+use surqlc::Builder;
+
+/// `surqlc build`: writes `schema.surql` and `schema.rs`, and says how to load the schema.
+pub(super) fn build(
+    input: &Input,
+    out: PathBuf,
+    types_path: String,
+    ns: String,
+    db: Option<String>,
+    queries: Vec<PathBuf>,
+) -> Result<(), Failure> {
+    let mut b = builder(&input);
+    for q in &queries {
+        b.queries(q);
+    }
+    let output = b.out_dir(&out).types_path(types_path).compile()?;
+    print_warnings(&output.warnings);
+    let surql = out.join("schema.surql");
+    note!(
+        "wrote {} and {} ({}, {} exposed)",
+        surql.display(),
+        out.join("schema.rs").display(),
+        tables(output.schema.tables.len()),
+        output.schema.settings.exposed.len()
+    );
+    let db = db.unwrap_or_else(|| output.schema.name.clone());
+    note!(
+        "for namespace `{ns}`, database `{db}` (what `surqlc prompt`, `diff` and `check-query` use unless given --ns/--db), load it with:\n  surreal import --endpoint http://localhost:8000 --user root --pass <root password> --ns {ns} --db {db} {}",
+        surql.display()
+    );
+    if !output.agent_defined {
+        note!(
+            "note: {} is not set, so no agent user is defined; set it and rebuild to add `{}`",
+            surqlc::builder::AGENT_PASSWORD_ENV,
+            output.schema.settings.agent.user
+        );
+    }
+    Ok(())
+}
+
+/// `surqlc check`: the schema compiles and loads into the embedded engine.
+pub(super) async fn check(input: &Input) -> Result<(), Failure> {
+    let output = builder(&input).generate()?;
+    print_warnings(&output.warnings);
+    schema_db::open_embedded(&output).await?;
+    note!(
+        "ok: {} compile and load",
+        tables(output.schema.tables.len())
+    );
+    Ok(())
+}
+
+/// `surqlc prompt`: the prompt for a question on the embedded engine or a server (read, or applied with `--apply`), its token costs on stderr.
+pub(super) async fn prompt(
+    input: &Input,
+    run: RunArgs,
+    apply: bool,
+    pruned: bool,
+) -> Result<(), Failure> {
+    let output = builder(&input).generate()?;
+    if !run.vector.is_empty() {
+        schema_db::check_dimension(&output.schema, &run.vector)?;
+    }
+    if pruned {
+        // Before connecting to anything.
+        schema_db::check_pruned(&output)?;
+    }
+    // The embedded engine starts empty, so it is always loaded; a server is only read unless --apply.
+    let server = !surqlc::db::is_embedded(&run.endpoint);
+    let target = run.server.target(run.endpoint, &output.schema);
+    let place = format!(
+        "namespace `{}`, database `{}` at {}",
+        target.namespace, target.database, target.endpoint
+    );
+    let conn = if server {
+        let conn = schema_db::connect(&target).await?;
+        let said = diff::read_or_apply(&conn, &output, apply, &place).await?;
+        if !said.is_empty() {
+            note!("{said}");
+        }
+        conn
+    } else {
+        schema_db::open(&output, &target).await?
+    };
+    if let Some(seed) = &run.seed {
+        schema_db::load_file(&conn, seed).await?;
+        if server {
+            note!("loaded {} into {place}", seed.display());
+        }
+    }
+    let vector = (!run.vector.is_empty()).then_some(run.vector.as_slice());
+    if vector.is_none() {
+        note!(
+            "note: no --vector, so the EXAMPLES section is empty (give the question's embedding, {} numbers, to fill it)",
+            output.schema.settings.examples.dimension
+        );
+    }
+    let prompt = schema_db::prompt_for(&conn, &output, &run.question, vector, pruned).await;
+    let prompt = prompt.map_err(|failure| match failure {
+        Failure::Failed(m) if server && !apply => Failure::Failed(format!(
+            "{m}\n(was the schema applied to {place}? --apply applies it)"
+        )),
+        other => other,
+    })?;
+    // The token report goes to stderr so stdout stays the prompt, ready to pipe to a model.
+    let encoding = Encoding::default();
+    let (cost, alternative) = audit::block_costs(&output, encoding);
+    note!(
+        "{}",
+        audit::cost_table(&cost, &alternative, &[], &[]).trim_end()
+    );
+    note!(
+        "prompt: {} tokens ({})\n",
+        encoding.count(&prompt),
+        encoding.name()
+    );
+    out!("{prompt}");
+    Ok(())
+}
+
+/// `surqlc check-query`: the queries checked against the schema, with data from a seed or a server when given.
+pub(super) async fn check_query(
+    args: &[String],
+    query: Option<String>,
+    file: Option<PathBuf>,
+    format: Format,
+    data: (Option<PathBuf>, Option<String>),
+    server: ServerArgs,
+    lints: LintArgs,
+) -> Result<(), Failure> {
+    use super::check_query::{check_query_linted, split_arguments, Queries};
+    // Data from a seed file or a server endpoint, if any.
+    let (seed, endpoint) = data;
+    let (schemas, positional) = split_arguments(&args).map_err(Failure::BadInput)?;
+    let queries = match (positional.or(query), file) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::BadInput(
+                "error: give a QUERY or --file FILE, not both".into(),
+            ))
+        }
+        (None, Some(file)) => Queries::File(file),
+        (Some(query), None) => Queries::Inline(query),
+        (None, None) => {
+            return Err(Failure::BadInput(
+                "error: give a QUERY or --file FILE".into(),
+            ))
+        }
+    };
+    let json = format == Format::Json;
+    let source = match (seed, endpoint) {
+        (Some(seed), _) => Some(Ok(seed)),
+        (None, Some(endpoint)) => Some(Err(endpoint)),
+        (None, None) => None,
+    };
+    let outcome = match source {
+        None => {
+            let mut levels = surqlc::ir::Lints::default();
+            lints.apply(&mut levels)?;
+            check_query_linted(&schemas, &queries, json, &levels)
+        }
+        Some(source) => {
+            let mut b = Builder::new();
+            b.cargo_metadata(false).no_agent();
+            for s in &schemas {
+                b.schema(s);
+            }
+            let mut output = b.generate()?;
+            lints.apply(&mut output.schema.settings.lints)?;
+            let source = match source {
+                Ok(seed) => super::check_query::DataSource::Seed(seed),
+                Err(endpoint) => {
+                    super::check_query::DataSource::Server(server.target(endpoint, &output.schema))
+                }
+            };
+            super::check_query::with_data(&output, &queries, json, &source).await
+        }
+    };
+    out!("{}", outcome.stdout);
+    match outcome.status {
+        Exit::Ok => {}
+        Exit::Failed => return Err(Failure::Failed(outcome.stderr)),
+        Exit::BadInput => return Err(Failure::BadInput(outcome.stderr)),
+    }
+    note!("{}", outcome.stderr);
+    Ok(())
+}
+
+/// `surqlc mcp`: the MCP server over stdio or streamable HTTP, started before the database loads.
+pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
+    let endpoint = mcp.endpoint.unwrap_or_else(|| surqlc::db::EMBEDDED.into());
+    let password = schema_db::agent_password(
+        &endpoint,
+        &format!("run_query signs in as the agent on {endpoint}"),
+    )?;
+    let mut output = builder(&input)
+        .agent_password(password.as_str())
+        .generate()?;
+    mcp.lints.apply(&mut output.schema.settings.lints)?;
+    print_warnings(&output.warnings);
+    let schema = &output.schema;
+    // Only HTTP carries the token; on stdio the host that started the process is the client.
+    let token = match &mcp.http {
+        Some(_) => surqlc::mcp::Token::configured(mcp.token_file.as_deref())?,
+        None => None,
+    };
+    let options = surqlc::mcp::Options {
+        target: mcp.server.target(endpoint, schema),
+        seed: mcp.seed,
+        http: mcp.http,
+        allow_remember: mcp.allow_remember,
+        caps: surqlc::mcp::Caps {
+            rows: mcp.max_rows.unwrap_or(schema.settings.max_rows) as usize,
+            bytes: mcp.max_bytes as usize,
+        },
+        timeout: std::time::Duration::from_secs(u64::from(mcp.timeout)),
+        token,
+        allowed_hosts: mcp.allow_host,
+    };
+    // Listen before loading, so that a client connecting early waits rather than being refused.
+    let transport = surqlc::mcp::Transport::bind(&options).await?;
+    if let Some(url) = transport.url() {
+        note!("listening at {url}; loading the database (\"serving MCP at\" follows when ready)");
+    }
+    let state = surqlc::mcp::start(&output, &password, &options).await?;
+    note!(
+        "surqlc mcp: {} on {}, {}",
+        tables(output.schema.settings.exposed.len()),
+        options.target.endpoint,
+        match &options.http {
+            Some(_) => "streamable HTTP",
+            None => "stdio",
+        }
+    );
+    surqlc::mcp::serve_on(state, transport).await?;
+    Ok(())
+}
+
+/// `surqlc diff`: what the database or dump defines that the schema does not, and the reverse.
+pub(super) async fn diff(input: &Input, target: DiffTarget) -> Result<(), Failure> {
+    let mut b = builder(&input);
+    let agent = diff::agent_for_diff(&mut b, target.expect_agent);
+    let output = b.generate()?;
+    let source = diff::DiffSource {
+        dump: target.dump,
+        target: target.server.target(
+            target
+                .endpoint
+                .unwrap_or_else(|| surqlc::db::EMBEDDED.into()),
+            &output.schema,
+        ),
+    };
+    let found = diff::diff(&output, &source, agent.ignore_passhash).await?;
+    if found.is_empty() {
+        let place = match &source.dump {
+            Some(dump) => dump.display().to_string(),
+            None => format!(
+                "namespace `{}`, database `{}` at {}",
+                source.target.namespace, source.target.database, source.target.endpoint
+            ),
+        };
+        note!("in sync: {place} has every definition the schema makes, and no other");
+    } else {
+        out!("{found}");
+        if let Some(why) = diff::unexpected_agent_note(&output, &found, agent) {
+            note!("{why}");
+        }
+        return Err(Failure::Failed(format!(
+            "{} difference{} between the database and the schema (\"was\": the schema, \"now\": the database)",
+            found.changes.len(),
+            if found.changes.len() == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
+}
