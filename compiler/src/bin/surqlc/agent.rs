@@ -263,6 +263,36 @@ fn read_items(path: &Path) -> Result<Vec<Item>, Failure> {
     eval::read_jsonl(&text).map_err(|e| Failure::BadInput(format!("error: {}:{e}", path.display())))
 }
 
+/// A candidates file: one query per question (a list is a golden file's, refused with its line).
+fn read_candidates(path: &Path) -> Result<Vec<Item>, Failure> {
+    let items = read_items(path)?;
+    if let Some(item) = items.iter().find(|i| !i.alternatives.is_empty()) {
+        return Err(Failure::BadInput(format!(
+            "error: {}:{}: a candidate is one query, but `query` is a list of {}",
+            path.display(),
+            item.line,
+            item.alternatives.len() + 1
+        )));
+    }
+    Ok(items)
+}
+
+/// The prompt a question gets (pruned when the schema prunes), for its token count.
+async fn question_prompt(
+    conn: &surqlc::db::Db,
+    schema: &surqlc::ir::Schema,
+    pruner: Option<&surqlc::runtime::Pruner>,
+    question: &str,
+) -> Result<String, Failure> {
+    let prompt = match pruner {
+        Some(pruner) => {
+            surqlc::runtime::ask::prompt_pruned(conn, schema, pruner, question, None).await
+        }
+        None => surqlc::runtime::ask::prompt(conn, schema, question, None).await,
+    };
+    prompt.map_err(|e| Failure::Failed(format!("error: the prompt failed: {e}")))
+}
+
 /// `surqlc eval`.
 pub async fn eval(
     run: Run<'_>,
@@ -278,19 +308,7 @@ pub async fn eval(
         )));
     }
     let given = match candidates {
-        Some(path) => {
-            let items = read_items(path)?;
-            // Several gold answers make sense; several candidates for one question do not.
-            if let Some(item) = items.iter().find(|i| !i.alternatives.is_empty()) {
-                return Err(Failure::BadInput(format!(
-                    "error: {}:{}: a candidate is one query, but `query` is a list of {}",
-                    path.display(),
-                    item.line,
-                    item.alternatives.len() + 1
-                )));
-            }
-            Some(items)
-        }
+        Some(path) => Some(read_candidates(path)?),
         None => None,
     };
     let client = match &given {
@@ -324,21 +342,7 @@ pub async fn eval(
                     .rev()
                     .find(|c| c.question.trim() == item.question.trim())
                     .map(|c| c.query.clone());
-                let prompt = match &pruner {
-                    Some(pruner) => {
-                        surqlc::runtime::ask::prompt_pruned(
-                            &conn,
-                            schema,
-                            pruner,
-                            &item.question,
-                            None,
-                        )
-                        .await
-                    }
-                    None => surqlc::runtime::ask::prompt(&conn, schema, &item.question, None).await,
-                };
-                let prompt = prompt
-                    .map_err(|e| Failure::Failed(format!("error: the prompt failed: {e}")))?;
+                let prompt = question_prompt(&conn, schema, pruner.as_ref(), &item.question).await?;
                 (Candidate::Given(query), prompt)
             }
             (None, Some(client)) => {
