@@ -8,49 +8,16 @@ use crate::validate::{Class, Diagnostic, Severity};
 use surrealdb_sql::{BinaryOperator, Expr, Field, Fields, Literal, SelectStatement};
 use surrealdb_types::ToSql;
 
-/// The functions that fold a group's values into one (SurrealDB 3.3's aggregate functions: the
-/// engine computes them per group under GROUP BY, and over one row's value without it).
-pub(crate) const AGGREGATES: &[&str] = &[
-    "count",
-    "math::sum",
-    "math::mean",
-    "math::min",
-    "math::max",
-    "math::median",
-    "math::mode",
-    "math::product",
-    "math::stddev",
-    "math::variance",
-    "math::spread",
-    "math::interquartile",
-    "math::midhinge",
-    "math::nearestrank",
-    "math::percentile",
-    "math::trimean",
-    "math::bottom",
-    "math::top",
-    "array::group",
-    "array::distinct",
-    "time::min",
-    "time::max",
-];
+/// Whether the engine folds a group's values with `name` (the signature table's aggregate flag,
+/// proven on the engine by tests/functions.rs); without GROUP it sees one row's value.
+fn is_aggregate(name: &str) -> bool {
+    crate::validate::functions::signature(name).is_some_and(|s| s.aggregate)
+}
 
-/// Aggregates whose values must be numbers: over strings they answer 0 or NONE, not an error.
-const NUMERIC_AGGREGATES: &[&str] = &[
-    "math::sum",
-    "math::mean",
-    "math::min",
-    "math::max",
-    "math::median",
-    "math::mode",
-    "math::product",
-    "math::stddev",
-    "math::variance",
-    "math::spread",
-    "math::interquartile",
-    "math::midhinge",
-    "math::trimean",
-];
+/// Aggregates over numbers: over strings they answer 0 or NONE, not an error.
+fn is_numeric_aggregate(name: &str) -> bool {
+    name.starts_with("math::") && is_aggregate(name)
+}
 
 /// The function names called in `text` (SurrealQL): `math::sum` in `math::sum(x) * 2`.
 fn called_functions(text: &str) -> Vec<String> {
@@ -81,7 +48,7 @@ fn called_functions(text: &str) -> Vec<String> {
 fn aggregates(expr: &Expr) -> bool {
     called_functions(&expr.to_sql())
         .iter()
-        .any(|n| AGGREGATES.contains(&n.as_str()))
+        .any(|n| is_aggregate(n))
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {
@@ -97,7 +64,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// An aggregate call, with its arguments resolved: outside GROUP it sees one row's value.
     pub(super) fn aggregate_call(&mut self, name: &str, args: &[Val], scope: &Scope) {
-        if !AGGREGATES.contains(&name) {
+        if !is_aggregate(name) {
             return;
         }
         let first = args.first().map(|a| &a.ty);
@@ -128,7 +95,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 return;
             }
         }
-        if NUMERIC_AGGREGATES.contains(&name) {
+        if is_numeric_aggregate(name) {
             if let Some(t) = first {
                 let what = match t.element() {
                     Ty::String | Ty::Literal(_) => Some("strings"),
