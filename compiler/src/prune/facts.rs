@@ -51,6 +51,13 @@ pub fn graph_parts(docs: &[TableDoc]) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The pruning program's per-table parameters, `$schema_doc_<key>` (one object keyed by table
+/// name each), short because the database reads them on every question. The legend:
+/// - `t`: the table's tokens in the schema block; `g`: with its relation ends (a group's tokens);
+/// - `m`: the table's tokens in the compact rendering; `h`: the group's, compact;
+/// - `p`: its position in prompt order;
+/// - `e`: a relation's ends; `l`: the tables its fields link to; `n`: its neighbours (links both ways);
+/// - `a`: adjacent tables (one step, or across one relation); `b`: the relations to each other end.
 const GRAPH_KEYS: [&str; 10] = ["t", "g", "m", "h", "p", "e", "l", "n", "a", "b"];
 
 /// Each table's name and its attributes as SurrealQL literals, in [`GRAPH_KEYS`] order.
