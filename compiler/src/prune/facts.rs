@@ -56,7 +56,8 @@ pub fn graph_parts(docs: &[TableDoc]) -> Vec<(&'static str, String)> {
 /// - `t`: the table's tokens in the schema block; `g`: with its relation ends (a group's tokens);
 /// - `m`: the table's tokens in the compact rendering; `h`: the group's, compact;
 /// - `p`: its position in prompt order;
-/// - `e`: a relation's ends; `l`: the tables its fields link to; `n`: its neighbours (links both ways);
+/// - `e`: a relation's `in`/`out` tables; `l`: the exposed tables it points to (its record fields,
+///   a relation's ends); `n`: every exposed table one step away either way;
 /// - `a`: adjacent tables (one step, or across one relation); `b`: the relations to each other end.
 const GRAPH_KEYS: [&str; 10] = ["t", "g", "m", "h", "p", "e", "l", "n", "a", "b"];
 
