@@ -22,12 +22,19 @@ fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
-        let Some(head) = line.strip_prefix("-- SQ") else { continue };
+        let Some(head) = line.strip_prefix("-- SQ") else {
+            continue;
+        };
         let words: Vec<&str> = head.split_whitespace().collect();
         let code = format!("SQ{}", words[0]);
-        let class = Class::from_code(&code).unwrap_or_else(|| panic!("line {}: no code {code}", i + 1));
+        let class =
+            Class::from_code(&code).unwrap_or_else(|| panic!("line {}: no code {code}", i + 1));
         let (wrong, fixed) = (lines[i + 1], lines[i + 2]);
-        assert!(wrong.ends_with(';') && fixed.ends_with(';'), "line {}: one query per line", i + 1);
+        assert!(
+            wrong.ends_with(';') && fixed.ends_with(';'),
+            "line {}: one query per line",
+            i + 1
+        );
         out.push(Case {
             class,
             schema: words[1].to_owned(),
@@ -41,7 +48,8 @@ fn cases() -> Vec<Case> {
 }
 
 fn schema(name: &str) -> Schema {
-    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()]).unwrap()
+    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()])
+        .unwrap()
 }
 
 async fn database(name: &str) -> Db {
@@ -54,7 +62,9 @@ async fn database(name: &str) -> Db {
 async fn checked(schema: &Schema, db: &Db, query: &str) -> validate::Report {
     let mut report = validate::validate(schema, query);
     if !report.has_errors() {
-        validate::data::check(db, schema, &mut report).await.unwrap();
+        validate::data::check(db, schema, &mut report)
+            .await
+            .unwrap();
     }
     report
 }
@@ -80,18 +90,33 @@ fn every_code_is_caught_and_proven_on_the_engine() {
             if case.class == Class::EngineError {
                 // What the validator cannot see: it passes, the engine refuses.
                 if wrong.has_errors() {
-                    failures.push(format!("{at}: the validator already refuses it:\n{}", wrong.render(&case.wrong)));
+                    failures.push(format!(
+                        "{at}: the validator already refuses it:\n{}",
+                        wrong.render(&case.wrong)
+                    ));
                 }
             } else if !wrong.has(case.class) {
-                failures.push(format!("{at}: no {} for\n{}\n{}", case.class, case.wrong, wrong.render(&case.wrong)));
+                failures.push(format!(
+                    "{at}: no {} for\n{}\n{}",
+                    case.class,
+                    case.wrong,
+                    wrong.render(&case.wrong)
+                ));
             }
             let fixed = checked(schema, db, &case.fixed).await;
             if !fixed.diagnostics.is_empty() {
-                failures.push(format!("{at}: the fixed query is flagged:\n{}\n{}", case.fixed, fixed.render(&case.fixed)));
+                failures.push(format!(
+                    "{at}: the fixed query is flagged:\n{}\n{}",
+                    case.fixed,
+                    fixed.render(&case.fixed)
+                ));
             }
             let fixed_rows = surqlc::db::query_json(db, &case.fixed).await;
             if let Err(e) = &fixed_rows {
-                failures.push(format!("{at}: the engine refuses the fixed query {}: {e}", case.fixed));
+                failures.push(format!(
+                    "{at}: the engine refuses the fixed query {}: {e}",
+                    case.fixed
+                ));
                 continue;
             }
             let wrong_rows = surqlc::db::query_json(db, &case.wrong).await;
@@ -101,18 +126,24 @@ fn every_code_is_caught_and_proven_on_the_engine() {
                         failures.push(format!("{at}: the engine answers {rows} to {}", case.wrong));
                     }
                 }
-                "differs" => match wrong_rows {
-                    Ok(rows) if Some(&rows) == fixed_rows.as_ref().ok() => {
-                        failures.push(format!("{at}: the same answer as the fixed query: {rows}"))
+                "differs" => {
+                    match wrong_rows {
+                        Ok(rows) if Some(&rows) == fixed_rows.as_ref().ok() => failures
+                            .push(format!("{at}: the same answer as the fixed query: {rows}")),
+                        Ok(_) => {}
+                        Err(e) => failures
+                            .push(format!("{at}: expected an answer, the engine fails: {e}")),
                     }
-                    Ok(_) => {}
-                    Err(e) => failures.push(format!("{at}: expected an answer, the engine fails: {e}")),
-                },
+                }
                 // The runner's policy (one read-only SELECT, a row cap) or the data: the
                 // validator's verdict is the proof; the engine may answer.
                 "refused" | "data" => {
-                    if !matches!(case.class.engine(), validate::Engine::Refused) && case.verdict == "refused" {
-                        failures.push(format!("{at}: `refused` for a class the runner does not refuse"));
+                    if !matches!(case.class.engine(), validate::Engine::Refused)
+                        && case.verdict == "refused"
+                    {
+                        failures.push(format!(
+                            "{at}: `refused` for a class the runner does not refuse"
+                        ));
                     }
                 }
                 other => failures.push(format!("{at}: unknown verdict {other}")),
@@ -122,7 +153,11 @@ fn every_code_is_caught_and_proven_on_the_engine() {
     });
     // Every code has its cases.
     let covered: std::collections::BTreeSet<Class> = cases.iter().map(|c| c.class).collect();
-    let missing: Vec<&str> = Class::ALL.iter().filter(|c| !covered.contains(c)).map(|c| c.code()).collect();
+    let missing: Vec<&str> = Class::ALL
+        .iter()
+        .filter(|c| !covered.contains(c))
+        .map(|c| c.code())
+        .collect();
     assert!(missing.is_empty(), "no catalogue case for {missing:?}");
 }
 
@@ -138,20 +173,36 @@ fn the_document_lists_every_code_as_the_catalogue_has_it() {
         }
         let mut words = head.split_whitespace();
         let (code, name) = (words.next().unwrap(), words.next().unwrap_or(""));
-        let class = Class::from_code(code).unwrap_or_else(|| panic!("docs/diagnostics.md: unknown code {code}"));
+        let class = Class::from_code(code)
+            .unwrap_or_else(|| panic!("docs/diagnostics.md: unknown code {code}"));
         assert_eq!(class.name(), name, "{code}");
-        let level = if class.warns_by_default() { "warning" } else { "error" };
-        assert!(section.contains(&format!("- level: {level}")), "{code}: level {level}");
+        let level = if class.warns_by_default() {
+            "warning"
+        } else {
+            "error"
+        };
+        assert!(
+            section.contains(&format!("- level: {level}")),
+            "{code}: level {level}"
+        );
         assert!(
             section.contains(&format!("- engine: {}", class.engine().describe())),
             "{code}: engine {}",
             class.engine().describe()
         );
-        let blocks: Vec<&str> = section.split("```surql\n").skip(1).map(|b| b.split("\n```").next().unwrap()).collect();
+        let blocks: Vec<&str> = section
+            .split("```surql\n")
+            .skip(1)
+            .map(|b| b.split("\n```").next().unwrap())
+            .collect();
         assert_eq!(blocks.len(), 2, "{code}: a wrong and a fixed example");
         listed.push(class);
     }
-    assert_eq!(listed, Class::ALL, "docs/diagnostics.md lists every code once, in order");
+    assert_eq!(
+        listed,
+        Class::ALL,
+        "docs/diagnostics.md lists every code once, in order"
+    );
 }
 
 #[test]
@@ -159,7 +210,10 @@ fn lint_levels_drop_demote_or_raise_a_code() {
     let mut store = schema("store");
     let query = "SELECT name FROM product WHERE price LIMIT 5";
     let report = validate::validate(&store, query);
-    assert!(report.diagnostics.iter().any(|d| d.class == Class::ConditionNotBool && d.severity == Severity::Warning));
+    assert!(report
+        .diagnostics
+        .iter()
+        .any(|d| d.class == Class::ConditionNotBool && d.severity == Severity::Warning));
     store.settings.lints.deny.push("SQ0204".into());
     assert!(validate::validate(&store, query).has_errors());
     store.settings.lints = Default::default();
@@ -173,7 +227,9 @@ fn lint_levels_drop_demote_or_raise_a_code() {
     // Where the engine fails, the rule refuses to relax the level.
     assert!(surqlc::codes::lint_rule("SQ0502", true).is_err());
     assert!(surqlc::codes::lint_rule("SQ0502", false).is_ok());
-    assert!(surqlc::codes::lint_rule("SQ0999", false).unwrap_err().contains("unknown lint code"));
+    assert!(surqlc::codes::lint_rule("SQ0999", false)
+        .unwrap_err()
+        .contains("unknown lint code"));
 }
 
 #[test]
@@ -191,10 +247,17 @@ pub struct Shop {
 }
 "#,
     );
-    let err = compile(&[SourceFile::read(&path).unwrap()]).unwrap_err().to_string();
-    assert!(err.contains("SQ0502") && err.contains("cannot be allowed or made a warning"), "{err}");
+    let err = compile(&[SourceFile::read(&path).unwrap()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("SQ0502") && err.contains("cannot be allowed or made a warning"),
+        "{err}"
+    );
     assert!(err.contains(":4:"), "at the attribute's line: {err}");
-    let fine = std::fs::read_to_string(&path).unwrap().replace(", warn(SQ0502)", "");
+    let fine = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace(", warn(SQ0502)", "");
     std::fs::write(&path, fine).unwrap();
     let schema = compile(&[SourceFile::read(&path).unwrap()]).unwrap();
     assert_eq!(schema.settings.lints.allow, ["SQ0204"]);

@@ -366,7 +366,9 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
         // A silent failure (an unknown field reads as NULL) is refused with its fix.
         let text = rejected(run("SELECT name, email FROM customer LIMIT 5").await);
         assert!(
-            text.starts_with("error[SQ0102 UnknownField] 1:14 `email`: `customer` has no field `email`"),
+            text.starts_with(
+                "error[SQ0102 UnknownField] 1:14 `email`: `customer` has no field `email`"
+            ),
             "{text}"
         );
         // No LIMIT: the runner adds the schema's max_rows and says so.

@@ -1,8 +1,8 @@
 //! Question-specific pruning on the embedded engine: the committed benchmark reaches its recall target within the budget, no budget is ever exceeded, the full block comes back when it fits, and the settings are checked.
 
+use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
 use surqlc::db::{self, Db};
 use surqlc::front::{compile, SourceFile};
-use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
 use surqlc::tokens::Encoding;
 use surqlc_tests::*;
 

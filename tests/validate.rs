@@ -633,7 +633,11 @@ fn a_comparison_with_null_is_the_missing_value_mistake() {
         assert_eq!(count(surqlc::db::query_json(&conn, null).await.unwrap()), 0);
         let not_null = "SELECT name FROM file WHERE content != NULL LIMIT 50";
         let report = validate::validate(&memory, not_null);
-        assert!(report.has(Class::NullComparison), "{}", report.render(not_null));
+        assert!(
+            report.has(Class::NullComparison),
+            "{}",
+            report.render(not_null)
+        );
         assert!(report.diagnostics[0].message.contains("matches every row"));
         let all = count(
             surqlc::db::query_json(&conn, "SELECT name FROM file LIMIT 50")

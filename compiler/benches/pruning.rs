@@ -7,9 +7,9 @@
 //! `PRUNING_PARTS=1` also times each database statement of `Pruner::prompt` alone.
 
 use std::time::{Duration, Instant};
+use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
 use surqlc::db::{self, Target};
 use surqlc::prune::DocOptions;
-use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
 
 const BUDGETS: [u32; 4] = [1000, 2000, 3000, 4000];
 

@@ -170,7 +170,10 @@ fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
     assert_status(&o, 1);
     let both = format!("{}{}", stdout(&o), stderr(&o));
     assert_eq!(both.matches("no stock levels").count(), 1, "{both}");
-    assert!(stdout(&o).contains("-- reply 1 of at most 3: the model declined"), "{both}");
+    assert!(
+        stdout(&o).contains("-- reply 1 of at most 3: the model declined"),
+        "{both}"
+    );
 }
 
 #[test]
@@ -316,7 +319,8 @@ fn eval_judges_candidates_by_their_rows() {
         reason("List the audio products from cheapest to most expensive."),
         "wrong result: the gold rows, in another order"
     );
-    assert!(reason("How many orders were cancelled?").starts_with("invalid: error[SQ0101 UnknownTable]"));
+    assert!(reason("How many orders were cancelled?")
+        .starts_with("invalid: error[SQ0101 UnknownTable]"));
     assert!(reason("What did Sam Carter buy?").starts_with("refused: cannot answer"));
     assert_eq!(
         reason("How much revenue did shipped orders bring in each month?"),
@@ -484,16 +488,29 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
     let pro_names = "SELECT name FROM customer WHERE tier = 'pro' LIMIT 50";
     let pro_tiers = "SELECT name, tier FROM customer WHERE tier = 'pro' LIMIT 50";
     // Every category has two or more products, so a descending array is another order.
-    let statuses = "SELECT category, array::group(name) AS names FROM product GROUP BY category LIMIT 50";
+    let statuses =
+        "SELECT category, array::group(name) AS names FROM product GROUP BY category LIMIT 50";
     let sorted = "SELECT category, array::sort(array::group(name)) AS names FROM product GROUP BY category LIMIT 50";
     let reversed = "SELECT category, array::sort::desc(array::group(name)) AS n FROM product GROUP BY category LIMIT 50";
     std::fs::write(
         &golden,
         [
-            line("Who is on the pro tier?", serde_json::json!([pro_names, pro_tiers])),
-            line("Who is on the pro tier, again?", serde_json::json!([pro_names])),
-            line("Which products are in each category?", serde_json::json!(statuses)),
-            line("Which products are in each category, sorted?", serde_json::json!(sorted)),
+            line(
+                "Who is on the pro tier?",
+                serde_json::json!([pro_names, pro_tiers]),
+            ),
+            line(
+                "Who is on the pro tier, again?",
+                serde_json::json!([pro_names]),
+            ),
+            line(
+                "Which products are in each category?",
+                serde_json::json!(statuses),
+            ),
+            line(
+                "Which products are in each category, sorted?",
+                serde_json::json!(sorted),
+            ),
         ]
         .join("\n"),
     )
@@ -502,9 +519,18 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
         &candidates,
         [
             line("Who is on the pro tier?", serde_json::json!(pro_tiers)),
-            line("Who is on the pro tier, again?", serde_json::json!(pro_tiers)),
-            line("Which products are in each category?", serde_json::json!(reversed)),
-            line("Which products are in each category, sorted?", serde_json::json!(reversed)),
+            line(
+                "Who is on the pro tier, again?",
+                serde_json::json!(pro_tiers),
+            ),
+            line(
+                "Which products are in each category?",
+                serde_json::json!(reversed),
+            ),
+            line(
+                "Which products are in each category, sorted?",
+                serde_json::json!(reversed),
+            ),
         ]
         .join("\n"),
     )
@@ -538,11 +564,18 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
     // reversed array is right where the gold does not sort it, wrong where it does.
     assert_eq!(verdicts, [true, false, true, false], "{report:#}");
     // A list in a candidates file is refused with its position.
-    std::fs::write(&candidates, line("q", serde_json::json!([pro_names, pro_tiers]))).unwrap();
+    std::fs::write(
+        &candidates,
+        line("q", serde_json::json!([pro_names, pro_tiers])),
+    )
+    .unwrap();
     let o = surqlc(&args, &[]);
     assert_status(&o, 2);
     assert!(
-        stderr(&o).contains(&format!("{}:1: a candidate is one query", candidates.display())),
+        stderr(&o).contains(&format!(
+            "{}:1: a candidate is one query",
+            candidates.display()
+        )),
         "{}",
         stderr(&o)
     );

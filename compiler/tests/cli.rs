@@ -513,7 +513,10 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
         err.contains("in query `untyped`: parameter `$extra` has no type"),
         "{err}"
     );
-    assert!(err.contains("cast it to the type it stands for: `<string> $extra`"), "{err}");
+    assert!(
+        err.contains("cast it to the type it stands for: `<string> $extra`"),
+        "{err}"
+    );
     // The typed query's parameters (a field's type, a cast, LIMIT) are not reported.
     assert!(
         !err.contains("$tier") && !err.contains("$since") && !err.contains("$n`"),

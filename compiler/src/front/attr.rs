@@ -722,10 +722,18 @@ fn lints_attrs(meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()>
         } else if inner.path.is_ident("deny") {
             &mut out.lints_deny
         } else {
-            return Err(unknown(&inner, "lints(...)", "`allow(...)`, `warn(...)` or `deny(...)`", &["allow", "warn", "deny"]));
+            return Err(unknown(
+                &inner,
+                "lints(...)",
+                "`allow(...)`, `warn(...)` or `deny(...)`",
+                &["allow", "warn", "deny"],
+            ));
         };
         inner.parse_nested_meta(|code| {
-            let ident = code.path.get_ident().ok_or_else(|| code.error("expected a code such as SQ0204"))?;
+            let ident = code
+                .path
+                .get_ident()
+                .ok_or_else(|| code.error("expected a code such as SQ0204"))?;
             list.push(Spanned {
                 value: ident.to_string(),
                 span: ident.span(),

@@ -82,7 +82,11 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
             cx.error_at(d.span, format!("examples(dimension) {why}"));
         }
     }
-    for (codes, deny) in [(&a.lints_allow, false), (&a.lints_warn, false), (&a.lints_deny, true)] {
+    for (codes, deny) in [
+        (&a.lints_allow, false),
+        (&a.lints_warn, false),
+        (&a.lints_deny, true),
+    ] {
         for code in codes {
             if let Err(why) = lint_rule(&code.value, deny) {
                 cx.error_at(code.span, why);

@@ -200,15 +200,14 @@ fn same_multiset<T>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> bool {
         return false;
     }
     let mut used = vec![false; b.len()];
-    a.iter().all(|x| {
-        match (0..b.len()).find(|&i| !used[i] && eq(x, &b[i])) {
+    a.iter()
+        .all(|x| match (0..b.len()).find(|&i| !used[i] && eq(x, &b[i])) {
             Some(i) => {
                 used[i] = true;
                 true
             }
             None => false,
-        }
-    })
+        })
 }
 
 /// Two values as an answer compares them: numbers by [`same_number`], arrays as multisets unless
@@ -220,9 +219,7 @@ fn same_value(a: &serde_json::Value, b: &serde_json::Value, ordered_arrays: bool
         (Value::Array(x), Value::Array(y)) if ordered_arrays => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y, true))
         }
-        (Value::Array(x), Value::Array(y)) => {
-            same_multiset(x, y, |x, y| same_value(x, y, false))
-        }
+        (Value::Array(x), Value::Array(y)) => same_multiset(x, y, |x, y| same_value(x, y, false)),
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
@@ -270,7 +267,8 @@ fn canonical(value: &serde_json::Value, ordered_arrays: bool) -> String {
             _ => n.to_string(),
         },
         Value::Array(items) => {
-            let mut inner: Vec<String> = items.iter().map(|v| canonical(v, ordered_arrays)).collect();
+            let mut inner: Vec<String> =
+                items.iter().map(|v| canonical(v, ordered_arrays)).collect();
             if !ordered_arrays {
                 inner.sort();
             }
@@ -402,7 +400,10 @@ pub async fn judge<C: Connection>(
 ) -> Result<QuestionResult, EvalError> {
     let mut golds = Vec::new();
     for query in gold.queries() {
-        golds.push((gold_rows(agent, schema, timeout, query).await?, order_of(query)));
+        golds.push((
+            gold_rows(agent, schema, timeout, query).await?,
+            order_of(query),
+        ));
     }
     let (gold_rows, order) = (&golds[0].0, golds[0].1);
     let mut result = QuestionResult {
@@ -574,7 +575,9 @@ mod tests {
             assert!(same_rows_in(&gold, &gold, order), "{sorting}");
         }
         // A word in a string is not a sort.
-        assert!(!order_of("SELECT name FROM owner WHERE note = 'array::sort ORDER BY' LIMIT 5").arrays);
+        assert!(
+            !order_of("SELECT name FROM owner WHERE note = 'array::sort ORDER BY' LIMIT 5").arrays
+        );
         // Duplicates count inside arrays too.
         assert!(!same_rows(&[json!([1, 1, 2])], &[json!([1, 2, 2])], false));
         // One row holding an array is not the same values as several rows.
@@ -587,11 +590,23 @@ mod tests {
 
     #[test]
     fn floats_agree_within_a_relative_tolerance_and_integers_exactly() {
-        assert!(same_rows(&[json!({"avg": 0.1 + 0.2})], &[json!({"a": 0.3})], false));
-        assert!(same_rows(&[json!(1.0e20)], &[json!(1.0000000000001e20)], false));
+        assert!(same_rows(
+            &[json!({"avg": 0.1 + 0.2})],
+            &[json!({"a": 0.3})],
+            false
+        ));
+        assert!(same_rows(
+            &[json!(1.0e20)],
+            &[json!(1.0000000000001e20)],
+            false
+        ));
         assert!(!same_rows(&[json!(1.0)], &[json!(1.00001)], false));
         assert!(same_rows(&[json!(3)], &[json!(3.0)], false));
-        assert!(!same_rows(&[json!(9007199254740993_i64)], &[json!(9007199254740992_i64)], false));
+        assert!(!same_rows(
+            &[json!(9007199254740993_i64)],
+            &[json!(9007199254740992_i64)],
+            false
+        ));
         // The tolerance reaches into arrays and objects, and the rows still pair up as multisets.
         assert!(same_rows(
             &[json!({"x": [0.30000000000000004, 2]}), json!({"x": [5, 1]})],
@@ -608,7 +623,10 @@ mod tests {
         .unwrap();
         assert_eq!(items[0].query, "SELECT 1");
         assert_eq!(items[0].alternatives, ["SELECT 2"]);
-        assert_eq!(items[0].queries().collect::<Vec<_>>(), ["SELECT 1", "SELECT 2"]);
+        assert_eq!(
+            items[0].queries().collect::<Vec<_>>(),
+            ["SELECT 1", "SELECT 2"]
+        );
         assert!(items[1].alternatives.is_empty());
         // Written back, a single query stays a string and the list keeps its alternatives.
         let json = serde_json::to_string(&items[1]).unwrap();

@@ -154,12 +154,18 @@ impl Report {
         if lints.is_empty() {
             return;
         }
-        let listed = |list: &[String], c: Class| list.iter().any(|code| code.eq_ignore_ascii_case(c.code()));
-        self.diagnostics.retain(|d| !(listed(&lints.allow, d.class) && (d.class.may_warn() || d.severity == Severity::Warning)));
+        let listed =
+            |list: &[String], c: Class| list.iter().any(|code| code.eq_ignore_ascii_case(c.code()));
+        self.diagnostics.retain(|d| {
+            !(listed(&lints.allow, d.class)
+                && (d.class.may_warn() || d.severity == Severity::Warning))
+        });
         for d in &mut self.diagnostics {
             if listed(&lints.deny, d.class) {
                 d.severity = Severity::Error;
-            } else if listed(&lints.warn, d.class) && (d.class.may_warn() || d.severity == Severity::Warning) {
+            } else if listed(&lints.warn, d.class)
+                && (d.class.may_warn() || d.severity == Severity::Warning)
+            {
                 d.severity = Severity::Warning;
             }
         }
@@ -227,9 +233,17 @@ pub fn render_one(d: &Diagnostic, query: &str) -> String {
     };
     let text = d.span.text(query);
     if text.is_empty() || text.len() > 80 || text.contains('\n') {
-        format!("{severity}[{} {}] {line}:{col}: {d}", d.class.code(), d.class)
+        format!(
+            "{severity}[{} {}] {line}:{col}: {d}",
+            d.class.code(),
+            d.class
+        )
     } else {
-        format!("{severity}[{} {}] {line}:{col} `{text}`: {d}", d.class.code(), d.class)
+        format!(
+            "{severity}[{} {}] {line}:{col} `{text}`: {d}",
+            d.class.code(),
+            d.class
+        )
     }
 }
 

@@ -136,9 +136,8 @@ impl Locator {
         }
         let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
         let n = want.len();
-        let i = (0..self.tokens.len().saturating_sub(n - 1)).find(|&i| {
-            !self.used[i] && (0..n).all(|k| same(&self.tokens[i + k], &want[k]))
-        })?;
+        let i = (0..self.tokens.len().saturating_sub(n - 1))
+            .find(|&i| !self.used[i] && (0..n).all(|k| same(&self.tokens[i + k], &want[k])))?;
         self.used[i] = true;
         Some(self.shift(Span {
             start: self.tokens[i].start,

@@ -342,7 +342,8 @@ pub async fn eval(
                     .rev()
                     .find(|c| c.question.trim() == item.question.trim())
                     .map(|c| c.query.clone());
-                let prompt = question_prompt(&conn, schema, pruner.as_ref(), &item.question).await?;
+                let prompt =
+                    question_prompt(&conn, schema, pruner.as_ref(), &item.question).await?;
                 (Candidate::Given(query), prompt)
             }
             (None, Some(client)) => {

@@ -1,8 +1,8 @@
 //! The command line's commands, one function each (`run` in `main.rs` dispatches to them).
 
 use super::{
-    builder, print_warnings, stdio, tables, DiffTarget, Format, Input, LintArgs,
-    McpArgs, RunArgs, ServerArgs,
+    builder, print_warnings, stdio, tables, DiffTarget, Format, Input, LintArgs, McpArgs, RunArgs,
+    ServerArgs,
 };
 use std::path::PathBuf;
 use surqlc::audit;

@@ -13,12 +13,12 @@ mod prune;
 mod stdio;
 
 use clap::{Args, Parser, Subcommand};
+use lints::LintArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use surqlc::db::Target;
 use surqlc::exit::Exit;
 use surqlc::exit::Failure;
-use lints::LintArgs;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
 use surqlc::Builder;

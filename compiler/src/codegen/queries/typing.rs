@@ -520,7 +520,10 @@ mod tests {
             "SELECT name, tier AS name FROM customer",
             &crate::validate::Options::for_named_queries(),
         );
-        assert!(twice.has(crate::validate::Class::DuplicateAlias), "{twice:?}");
+        assert!(
+            twice.has(crate::validate::Class::DuplicateAlias),
+            "{twice:?}"
+        );
         // A cast gives the type.
         let cast = typed(
             &s,

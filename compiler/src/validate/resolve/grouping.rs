@@ -28,7 +28,10 @@ fn called_functions(text: &str) -> Vec<String> {
         if tokens[i].kind == Kind::Ident {
             let mut name = tokens[i].text.clone();
             let mut j = i + 1;
-            while j + 1 < tokens.len() && tokens[j].is_punct("::") && tokens[j + 1].kind == Kind::Ident {
+            while j + 1 < tokens.len()
+                && tokens[j].is_punct("::")
+                && tokens[j + 1].kind == Kind::Ident
+            {
                 name.push_str("::");
                 name.push_str(&tokens[j + 1].text);
                 j += 2;
@@ -52,7 +55,13 @@ fn aggregates(expr: &Expr) -> bool {
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {
-    pub(super) fn warning(&mut self, span: crate::validate::Span, class: Class, message: String, fix: String) {
+    pub(super) fn warning(
+        &mut self,
+        span: crate::validate::Span,
+        class: Class,
+        message: String,
+        fix: String,
+    ) {
         self.report.diagnostics.push(Diagnostic {
             span,
             severity: Severity::Warning,
@@ -69,7 +78,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         let first = args.first().map(|a| &a.ty);
         let scalar = |t: Option<&Ty>| {
-            t.is_some_and(|t| !matches!(t, Ty::Any | Ty::Array(_) | Ty::Option(_)) && !matches!(t, Ty::Object(_) | Ty::AnyObject))
+            t.is_some_and(|t| {
+                !matches!(t, Ty::Any | Ty::Array(_) | Ty::Option(_))
+                    && !matches!(t, Ty::Object(_) | Ty::AnyObject)
+            })
         };
         let head = name.split("::").next().unwrap_or(name).to_owned();
         if scope.grouped == Some(false) {
@@ -105,7 +117,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 };
                 if let Some(what) = what {
                     let span = self.loc.ident(&head, &[]).or_all(self.loc);
-                    let field = args[0].field.as_ref().map_or_else(|| "the value".to_owned(), |(t, f)| format!("{t}.{f}"));
+                    let field = args[0]
+                        .field
+                        .as_ref()
+                        .map_or_else(|| "the value".to_owned(), |(t, f)| format!("{t}.{f}"));
                     self.error(
                         span,
                         Class::AggregateArgument,
@@ -136,12 +151,19 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         let text = selector.expr.to_sql();
                         let alias = selector.alias.as_ref().map(ToSql::to_sql);
                         let keyed = keys.iter().any(|k| *k == text || Some(k) == alias.as_ref());
-                        if keyed || aggregates(&selector.expr) || matches!(selector.expr, Expr::Literal(_)) {
+                        if keyed
+                            || aggregates(&selector.expr)
+                            || matches!(selector.expr, Expr::Literal(_))
+                        {
                             continue;
                         }
                         let name = alias.clone().unwrap_or_else(|| text.clone());
                         let span = self.loc.text(&text).or_all(self.loc);
-                        let by = if keys.is_empty() { "GROUP ALL".to_owned() } else { format!("GROUP BY {}", keys.join(", ")) };
+                        let by = if keys.is_empty() {
+                            "GROUP ALL".to_owned()
+                        } else {
+                            format!("GROUP BY {}", keys.join(", "))
+                        };
                         self.error(
                             span,
                             Class::UngroupedProjection,
@@ -162,9 +184,14 @@ impl<'a, 'l> Resolver<'a, 'l> {
         };
         let mut seen: Vec<(String, String)> = Vec::new();
         for field in fields {
-            let Field::Single(selector) = field else { continue };
+            let Field::Single(selector) = field else {
+                continue;
+            };
             let expr = selector.expr.to_sql();
-            let name = selector.alias.as_ref().map_or_else(|| expr.clone(), ToSql::to_sql);
+            let name = selector
+                .alias
+                .as_ref()
+                .map_or_else(|| expr.clone(), ToSql::to_sql);
             if let Some((_, first)) = seen.iter().find(|(n, e)| *n == name && *e != expr) {
                 let first = first.clone();
                 let span = selector
