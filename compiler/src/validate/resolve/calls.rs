@@ -4,7 +4,7 @@ use super::{Resolver, Val};
 use crate::validate::functions::{self, fits, Kind, Signature};
 use crate::validate::scan::{Kind as Token, Locator};
 use crate::validate::types::Ty;
-use crate::validate::{Class, Diagnostic, Severity, Span};
+use crate::validate::{Class, Severity, Span};
 use surrealdb_sql::{Expr, Function, FunctionCall, Literal};
 use surrealdb_types::ToSql;
 
@@ -33,13 +33,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
             } else {
                 Severity::Error
             };
-            self.report.diagnostics.push(Diagnostic {
+            self.diagnose(
                 span,
                 severity,
-                class: Class::FunctionArguments,
+                Class::FunctionArguments,
                 message,
-                fix: arity_fix(sig, args.len()),
-            });
+                arity_fix(sig, args.len()),
+            );
             return;
         }
         for (i, arg) in args.iter().enumerate() {

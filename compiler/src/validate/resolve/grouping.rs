@@ -4,7 +4,7 @@ use super::{Resolver, Scope, Val};
 use crate::surql::scan::{self, Kind};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
-use crate::validate::{Class, Diagnostic, Severity};
+use crate::validate::Class;
 use surrealdb_sql::{BinaryOperator, Expr, Field, Fields, Literal, SelectStatement};
 use surrealdb_types::ToSql;
 
@@ -55,22 +55,6 @@ fn aggregates(expr: &Expr) -> bool {
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {
-    pub(super) fn warning(
-        &mut self,
-        span: crate::validate::Span,
-        class: Class,
-        message: String,
-        fix: String,
-    ) {
-        self.report.diagnostics.push(Diagnostic {
-            span,
-            severity: Severity::Warning,
-            class,
-            message,
-            fix,
-        });
-    }
-
     /// An aggregate call, with its arguments resolved: outside GROUP it sees one row's value.
     pub(super) fn aggregate_call(&mut self, name: &str, args: &[Val], scope: &Scope) {
         if !is_aggregate(name) {

@@ -150,14 +150,30 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
     }
 
-    fn error(&mut self, span: Span, class: Class, message: String, fix: String) {
+    /// Reports a diagnostic of `severity` (the one place the resolver pushes them).
+    fn diagnose(
+        &mut self,
+        span: Span,
+        severity: Severity,
+        class: Class,
+        message: String,
+        fix: String,
+    ) {
         self.report.diagnostics.push(Diagnostic {
             span,
-            severity: Severity::Error,
+            severity,
             class,
             message,
             fix,
         });
+    }
+
+    fn error(&mut self, span: Span, class: Class, message: String, fix: String) {
+        self.diagnose(span, Severity::Error, class, message, fix);
+    }
+
+    fn warning(&mut self, span: Span, class: Class, message: String, fix: String) {
+        self.diagnose(span, Severity::Warning, class, message, fix);
     }
 
     fn table(&self, name: &str) -> Option<&'a Table> {

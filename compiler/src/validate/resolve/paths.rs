@@ -6,7 +6,7 @@ use crate::ir::{Table, TableKind};
 use crate::suggest::nearest;
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
-use crate::validate::{Class, Diagnostic, Severity};
+use crate::validate::Class;
 use surrealdb_sql::{BinaryOperator, Expr, Literal, Part, PrefixOperator};
 use surrealdb_types::ToSql;
 
@@ -262,16 +262,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if t.schemaless && class == Class::UnknownField {
             // A SCHEMALESS table's rows may hold fields the schema does not declare: the query
             // may be right, so say what the schema knows without blocking it.
-            self.report.diagnostics.push(Diagnostic {
+            self.warning(
                 span,
-                severity: Severity::Warning,
                 class,
-                message: format!(
+                format!(
                     "{message} declared (`{}` is SCHEMALESS: rows without it read it as NONE)",
                     t.name
                 ),
                 fix,
-            });
+            );
         } else {
             self.error(span, class, message, fix);
         }

@@ -3,7 +3,7 @@
 use super::{Path, Resolver, Scope};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
-use crate::validate::{Class, Diagnostic, Options, Projection, Severity};
+use crate::validate::{Class, Options, Projection};
 use surrealdb_sql::order::Ordering;
 use surrealdb_sql::{Expr, Field, Fields, Idiom, Literal, Part, SelectStatement};
 use surrealdb_types::ToSql;
@@ -247,15 +247,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let span = self.loc.end();
                 if options.adds_limit {
                     // The runner repairs this itself: a warning that says what it did.
-                    self.report.diagnostics.push(Diagnostic {
+                    self.warning(
                         span,
-                        severity: Severity::Warning,
-                        class: Class::Limit,
-                        message: format!(
-                            "the query has no LIMIT, so the agent's runner adds LIMIT {max}"
-                        ),
-                        fix: format!("end queries with LIMIT {max} or less"),
-                    });
+                        Class::Limit,
+                        format!("the query has no LIMIT, so the agent's runner adds LIMIT {max}"),
+                        format!("end queries with LIMIT {max} or less"),
+                    );
                 } else {
                     self.error(
                         span,
