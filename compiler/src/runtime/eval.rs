@@ -425,32 +425,37 @@ pub async fn judge<C: Connection>(
         .any(|(gold_rows, order)| same_rows_in(gold_rows, &rows, *order))
     {
         result.correct = true;
-    } else if order.rows
-        && same_rows_in(
-            gold_rows,
-            &rows,
-            Order {
-                rows: false,
-                ..order
-            },
-        )
-    {
-        result.reason = Some("wrong result: the gold rows, in another order".to_owned());
-    } else if rows.len() == gold_rows.len() {
-        result.reason = Some(format!(
-            "wrong result: {} row{} as the gold query has, but other values",
-            rows.len(),
-            if rows.len() == 1 { "" } else { "s" }
-        ));
     } else {
-        result.reason = Some(format!(
-            "wrong result: {} row{}, the gold query {}",
-            rows.len(),
-            if rows.len() == 1 { "" } else { "s" },
-            gold_rows.len()
-        ));
+        result.reason = Some(miss_reason(gold_rows, &rows, order));
     }
     Ok(result)
+}
+
+/// Why `rows` are not the first gold query's: another order, other values, or another count.
+fn miss_reason(
+    gold_rows: &[serde_json::Value],
+    rows: &[serde_json::Value],
+    order: Order,
+) -> String {
+    let unordered = Order {
+        rows: false,
+        ..order
+    };
+    let plural = if rows.len() == 1 { "" } else { "s" };
+    if order.rows && same_rows_in(gold_rows, rows, unordered) {
+        "wrong result: the gold rows, in another order".to_owned()
+    } else if rows.len() == gold_rows.len() {
+        format!(
+            "wrong result: {} row{plural} as the gold query has, but other values",
+            rows.len()
+        )
+    } else {
+        format!(
+            "wrong result: {} row{plural}, the gold query {}",
+            rows.len(),
+            gold_rows.len()
+        )
+    }
 }
 
 /// The first 300 characters of `text`'s lines joined, for a one-line reason.
