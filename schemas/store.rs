@@ -15,7 +15,8 @@ use surqlc_macros::{Literal, Relation, Schema, Table};
     expose(Customer, Placed, Purchase, Contains, Product),
     value_hints(Customer::country, Customer::tier, Product::category, Purchase::status),
     examples(dimension = 4, k = 3, ef = 40),
-    agent(user = "agent", token = "1h", session = "12h")
+    agent(user = "agent", token = "1h", session = "12h"),
+    scope(end_user = Customer, access = "customer_agent", token = "15m", session = "1h")
 )]
 pub struct Store;
 
@@ -50,6 +51,7 @@ pub enum Tier {
 
 /// One completed or pending order. Buyer: purchase<-placed<-customer. Lines: purchase->contains->product.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Table)]
+#[surqlc(owner = "<-placed<-customer")]
 pub struct Purchase {
     /// When the order was submitted.
     pub placed_at: Datetime,
@@ -86,6 +88,7 @@ pub enum Category {
 
 /// Links a customer (in) to an order they placed (out). Traverse: customer->placed->purchase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Relation)]
+#[surqlc(owner = "in")]
 pub struct Placed {
     pub r#in: Link<Customer>,
     pub out: Link<Purchase>,
@@ -93,6 +96,7 @@ pub struct Placed {
 
 /// One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Relation)]
+#[surqlc(owner = "in<-placed<-customer")]
 pub struct Contains {
     pub r#in: Link<Purchase>,
     pub out: Link<Product>,

@@ -116,6 +116,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
             permissions: None,
             indexes: Vec::new(),
             aka: Vec::new(),
+            owner: None,
         })
         .collect();
     let schema = Schema {

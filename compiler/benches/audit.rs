@@ -56,6 +56,7 @@ fn synthetic(tables: usize) -> Schema {
             permissions: None,
             indexes: Vec::new(),
             aka: Vec::new(),
+            owner: None,
         })
         .collect();
     Schema {

@@ -12,7 +12,7 @@
 //! `NONE`); [`Access::table_permissions`] adds `FOR select FULL` and the prompt leaves that clause out
 //! ([`READ_ONLY_TABLE`]), so the schema block reads the same under either mechanism.
 
-use crate::ir::{Field, Permission, Permissions, Schema, Table};
+use crate::ir::{Field, Permission, Permissions, Schema, Scope, Table};
 
 /// The table holding the record-access agent's password hash; the agent cannot read it.
 pub const IDENTITY_TABLE: &str = "surqlc_agent";
@@ -139,6 +139,9 @@ pub struct Access<'a> {
     /// [`reasons`]: what the schema keeps from the agent; the mechanism follows from it.
     reasons: Vec<String>,
     exposed: std::collections::HashSet<&'a str>,
+    /// The agent's record access (its name), which reads every exposed row.
+    agent: &'a str,
+    scope: Option<&'a Scope>,
 }
 
 impl<'a> Access<'a> {
@@ -147,7 +150,38 @@ impl<'a> Access<'a> {
         Access {
             reasons: reasons_with(&schema.tables, &exposed),
             exposed,
+            agent: &schema.settings.agent.user,
+            scope: schema.settings.scope.as_ref(),
         }
+    }
+
+    /// Whether record users may read the exposed tables (by `PERMISSIONS`): the agent under record
+    /// access, or the per-user agent of a scope (a record user even where the agent is a `VIEWER`).
+    pub fn grants_record_users(&self) -> bool {
+        self.mechanism() == Mechanism::RecordAccess || self.scope.is_some()
+    }
+
+    /// The per-user agent, if the schema declares one.
+    pub fn scope(&self) -> Option<&'a Scope> {
+        self.scope
+    }
+
+    /// Whether the per-user agent reads only some of `table`'s rows: the end-user table and every
+    /// table with an `owner` route, when the schema has a scope.
+    pub fn is_owned(&self, table: &Table) -> bool {
+        self.owner_condition(table).is_some()
+    }
+
+    /// The condition a row of `table` meets when it belongs to the signed-in end user (`$auth`):
+    /// `id = $auth` on the end-user table, `$auth IN array::flatten([route])` on an owned table
+    /// (a route may give one record or a list, so it is read as a list either way).
+    pub fn owner_condition(&self, table: &Table) -> Option<String> {
+        let scope = self.scope?;
+        if table.name == scope.end_user {
+            return Some("id = $auth".to_owned());
+        }
+        let route = table.owner.as_deref()?;
+        Some(format!("$auth IN array::flatten([{route}])"))
     }
 
     pub fn mechanism(&self) -> Mechanism {
@@ -169,14 +203,31 @@ impl<'a> Access<'a> {
         self.reasons.join("; ").replace(['\n', '\r'], " ")
     }
 
-    /// The table's `PERMISSIONS` as `schema.surql` defines them: as declared, except that under
-    /// record access an exposed table's undeclared select becomes `FULL`, so the agent can read it.
+    /// The table's `PERMISSIONS` as `schema.surql` defines them: as declared, except that where
+    /// record users read the exposed tables ([`Self::grants_record_users`]) an exposed table's
+    /// undeclared select becomes `FULL`, so the agent can read it.
+    ///
+    /// Under a scope, an owned table's select lets the agent (`$access`) read every row and the
+    /// per-user agent only the rows its owner route leads back to `$auth`, within any declared rule.
     pub fn table_permissions(&self, table: &Table) -> Option<Permissions> {
         let declared = table.permissions.clone();
-        if self.mechanism() == Mechanism::Viewer || !self.exposed.contains(table.name.as_str()) {
+        if !self.grants_record_users() || !self.exposed.contains(table.name.as_str()) {
             return declared;
         }
         let mut p = declared.unwrap_or_default();
+        if let Some(condition) = self.owner_condition(table) {
+            let scoped = format!(
+                "$access = {} OR {condition}",
+                crate::surql::quote_string(self.agent)
+            );
+            p.select = Some(match p.select.take() {
+                None | Some(Permission::Full) => Permission::Where(scoped),
+                Some(Permission::Where(declared)) => {
+                    Permission::Where(format!("({scoped}) AND ({declared})"))
+                }
+                Some(Permission::None) => Permission::None,
+            });
+        }
         p.select.get_or_insert(Permission::Full);
         Some(p)
     }

@@ -78,6 +78,11 @@ pub struct Table {
     /// question-specific pruning, never shown in the prompt.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub aka: Vec<String>,
+    /// How a row reaches the end user it belongs to (`#[surqlc(owner = "in<-placed<-customer")]`),
+    /// under the schema's `scope(end_user = ...)`: the scoped agent reads only the rows whose
+    /// route reaches the signed-in user. `None`: shared (every user reads every row).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub owner: Option<String>,
 }
 
 impl Table {
@@ -466,6 +471,23 @@ pub struct Settings {
         serde(default, skip_serializing_if = "Lints::is_empty")
     )]
     pub lints: Lints,
+    /// The per-user agent (`scope(end_user = ...)`); `None` unless the schema asks for it.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub scope: Option<Scope>,
+}
+
+/// `scope(end_user = Customer, access = "...", token = "...", session = "...")`: a second, per-user
+/// agent that signs in as one row of the end-user table and reads only the rows its tables'
+/// `owner` routes lead back to that row (shared tables whole).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Scope {
+    /// The end-user table (`customer`): its rows are the users the agent answers for.
+    pub end_user: String,
+    /// The record access the application signs users in through (`customer_agent`).
+    pub access: String,
+    pub token_duration: String,
+    pub session_duration: String,
 }
 
 /// `lints(allow(SQ0204), warn(SQ0202), deny(SQ0902))`: codes (`crate::codes`) whose diagnostics
@@ -648,6 +670,7 @@ impl Default for Settings {
             budget: Default::default(),
             prune: None,
             lints: Lints::default(),
+            scope: None,
         }
     }
 }

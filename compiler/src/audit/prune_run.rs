@@ -101,6 +101,7 @@ impl PruneRun {
         let options = EmitOptions {
             prompt_template: prompt_template.map(Path::to_path_buf),
             agent_password: None,
+            scope_key: None,
             sources: schemas.to_vec(),
         };
         let surql = emit::render_schema_surql(&schema, &options)

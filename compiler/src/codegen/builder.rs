@@ -22,6 +22,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     prompt_template: Option<PathBuf>,
     agent_password: Option<String>,
+    scope_key: Option<String>,
     cargo_metadata: Option<bool>,
     types_path: Option<String>,
     file_stem: Option<String>,
@@ -145,6 +146,13 @@ impl Builder {
     /// The agent's password; by default it is read from `SURQLC_AGENT_PASSWORD`.
     pub fn agent_password(&mut self, password: impl Into<String>) -> &mut Self {
         self.agent_password = Some(password.into());
+        self
+    }
+
+    /// The key the application signs its end users in with under `scope(...)` (only its Argon2id
+    /// hash goes into `schema.surql`); by default it is read from `SURQLC_SCOPE_KEY`.
+    pub fn scope_key(&mut self, key: impl Into<String>) -> &mut Self {
+        self.scope_key = Some(key.into());
         self
     }
 
@@ -295,9 +303,12 @@ impl Builder {
         let agent_password =
             crate::codegen::password::agent_password(self.agent_password.as_deref())
                 .filter(|_| !self.no_agent);
+        let scope_key = crate::codegen::password::scope_key(self.scope_key.as_deref())
+            .filter(|_| !self.no_agent && schema.settings.scope.is_some());
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,
+            scope_key,
             sources: self.schemas.clone(),
         };
         let preamble = emit::render_preamble(&schema, &options)?;
@@ -358,6 +369,10 @@ impl Builder {
             }
             if !self.no_agent {
                 println!("cargo:rerun-if-env-changed={AGENT_PASSWORD_ENV}");
+                println!(
+                    "cargo:rerun-if-env-changed={}",
+                    crate::codegen::password::SCOPE_KEY_ENV
+                );
             }
         }
         let mut output = self.generate()?;

@@ -16,6 +16,8 @@ pub struct EmitOptions {
     pub prompt_template: Option<PathBuf>,
     /// The agent's password; `None` leaves the agent undefined (see the README).
     pub agent_password: Option<String>,
+    /// The application's scope key (`SURQLC_SCOPE_KEY`); `None` leaves the per-user agent undefined.
+    pub scope_key: Option<String>,
     /// Shown in the `@generated` header.
     pub sources: Vec<PathBuf>,
 }

@@ -18,6 +18,18 @@ pub fn agent_password(given: Option<&str>) -> Option<String> {
         })
 }
 
+/// The environment variable the application's scope key is read from at build time (the key
+/// the application signs its end users in with, under `scope(...)`; see `runtime::Scope`).
+pub const SCOPE_KEY_ENV: &str = "SURQLC_SCOPE_KEY";
+
+/// The scope key: the one given, else the environment's; an empty one is none.
+pub fn scope_key(given: Option<&str>) -> Option<String> {
+    given
+        .filter(|k| !k.is_empty())
+        .map(str::to_owned)
+        .or_else(|| std::env::var(SCOPE_KEY_ENV).ok().filter(|k| !k.is_empty()))
+}
+
 /// Hashes `password` for `user`.
 ///
 /// The salt is derived from the user and password rather than drawn at random, so the

@@ -64,6 +64,8 @@ pub struct TableAst {
     pub indexes: Vec<IndexAst>,
     /// `aka(...)`: other words for the table.
     pub aka: Vec<String>,
+    /// `owner = "..."`: the route from a row to its end user, as written (checked by `resolve`).
+    pub owner: Option<syn::LitStr>,
 }
 
 /// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.

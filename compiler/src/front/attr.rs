@@ -157,6 +157,8 @@ pub struct TableAttrs {
     pub rename_all: Option<Spanned<RenameRule>>,
     /// `schemaless`, `enforced`, `permissions(...)`, `index(...)`.
     pub clauses: super::clauses::TableClauses,
+    /// `owner = "in<-placed<-customer"`: how a row reaches its end user (checked by `resolve`).
+    pub owner: Option<LitStr>,
 }
 
 /// On a field.
@@ -219,6 +221,12 @@ pub struct SchemaAttrs {
     pub lints_allow: Vec<Spanned<String>>,
     pub lints_warn: Vec<Spanned<String>>,
     pub lints_deny: Vec<Spanned<String>>,
+    /// `scope(end_user = T, access = "...", token = "...", session = "...")`: where it was written.
+    pub scope: Option<Span>,
+    pub scope_end_user: Option<syn::Path>,
+    pub scope_access: Option<Spanned<String>>,
+    pub scope_token: Option<Spanned<String>>,
+    pub scope_session: Option<Spanned<String>>,
 }
 
 fn lit_str(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
@@ -402,6 +410,12 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
             Ok(())
         } else if meta.path.is_ident("aka") {
             aka(cx, meta, &mut out.aka)
+        } else if meta.path.is_ident("owner") {
+            let lit: LitStr = meta.value()?.parse()?;
+            if out.owner.replace(lit).is_some() {
+                return Err(meta.error("duplicate `owner`"));
+            }
+            Ok(())
         } else if super::clauses::table_item(cx, meta, &mut out.clauses)? {
             Ok(())
         } else {
@@ -409,12 +423,13 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 meta,
                 "a table",
                 &format!(
-                    "`rename = \"...\"`, `aka(\"...\", ...)`, {}",
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, {}",
                     super::clauses::TABLE_ITEMS
                 ),
                 &[
                     "rename",
                     "aka",
+                    "owner",
                     "schemaless",
                     "enforced",
                     "permissions",
@@ -577,6 +592,7 @@ const SCHEMA_SETTINGS: &[&str] = &[
     "max_rows",
     "compact",
     "lints",
+    "scope",
 ];
 
 pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
@@ -614,6 +630,11 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
         } else if p.is_ident("lints") {
             lints_attrs(meta, &mut out)?;
+        } else if p.is_ident("scope") {
+            if out.scope.replace(p.span()).is_some() {
+                return Err(meta.error("duplicate `scope`"));
+            }
+            scope_attrs(cx, meta, &mut out)?;
         } else if p.is_ident("max_rows") {
             set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
         } else if p.is_ident("compact") {
@@ -622,7 +643,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `lints(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `lints(...)`, `scope(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
         }
         Ok(())
     });
@@ -691,6 +712,38 @@ fn agent_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
         }
         Ok(())
     })
+}
+
+/// The inside of `scope(end_user = T, access = "...", token = "...", session = "...")`.
+fn scope_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("end_user") {
+            let path: syn::Path = inner.value()?.parse()?;
+            if out.scope_end_user.replace(path).is_some() {
+                return Err(inner.error("duplicate `scope(end_user)`"));
+            }
+        } else if inner.path.is_ident("access") {
+            set_once(cx, &mut out.scope_access, lit_str(&inner)?, "scope(access)");
+        } else if inner.path.is_ident("token") {
+            set_once(cx, &mut out.scope_token, lit_str(&inner)?, "scope(token)");
+        } else if inner.path.is_ident("session") {
+            set_once(cx, &mut out.scope_session, lit_str(&inner)?, "scope(session)");
+        } else {
+            return Err(unknown(
+                &inner,
+                "scope(...)",
+                "`end_user = Table`, `access`, `token` or `session`",
+                &["end_user", "access", "token", "session"],
+            ));
+        }
+        Ok(())
+    })?;
+    if out.scope_end_user.is_none() {
+        return Err(meta.error(
+            "`scope(...)` needs the end-user table, e.g. scope(end_user = Customer): the rows the agent answers for",
+        ));
+    }
+    Ok(())
 }
 
 /// The inside of `budget(block = N, table = N)`.

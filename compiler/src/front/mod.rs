@@ -18,6 +18,7 @@ pub(crate) mod read;
 mod rename;
 pub mod resolve;
 pub mod schema_checks;
+mod scope;
 mod settings;
 pub mod suggest;
 pub mod types;

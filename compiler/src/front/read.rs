@@ -86,6 +86,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             .map(|p| super::definitions::permissions(cx, p, true)),
         indexes: Vec::new(),
         aka: attrs.aka.clone(),
+        owner: attrs.owner.clone(),
     };
     if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
         cx.error_at(

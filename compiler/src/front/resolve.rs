@@ -27,6 +27,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     let built = built_tables(items, &tables);
     warn_of_named_hidden_tables(cxs, &built, &settings.exposed);
     warn_of_agent_writes(cxs, &built, &tables, &settings);
+    super::scope::check_owners(cxs, items, &tables, settings.scope.as_ref(), &settings.agent);
     ir::Schema {
         name,
         rust_name,
@@ -251,6 +252,7 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
             fields,
             indexes: t.indexes.iter().map(|i| i.index.clone()).collect(),
             aka: t.aka.clone(),
+            owner: t.owner.as_ref().map(|route| route.value().trim().to_owned()),
         });
     }
     tables
@@ -313,12 +315,19 @@ fn settings(
     let prune = a
         .prune
         .map(|_| prune_settings(cx, items, table_names, a, &exposed));
+    let scope = super::scope::settings(cx, a, table_names);
     let settings = ir::Settings {
         exposed,
         value_hints,
         prune,
+        scope,
         ..written_settings(a)
     };
+    if let (Some(scope), Some(access)) = (&settings.scope, &a.scope_access) {
+        if scope.access == settings.agent.user {
+            cx.error_at(access.span, format!("the per-user agent's access cannot take the name of the agent `{}`; name it e.g. \"{}_agent\"", settings.agent.user, scope.end_user));
+        }
+    }
     (
         super::ast::schema_name(&schema.ident),
         Some(schema.ident.to_string()),

@@ -46,6 +46,7 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
     let names = [
         (&a.examples_table, "table name"),
         (&a.agent_user, "user name"),
+        (&a.scope_access, "access name"),
     ];
     for (value, what) in names {
         if let Some(v) = value {
@@ -54,8 +55,13 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
             }
         }
     }
-    for v in [&a.token_duration, &a.session_duration]
-        .into_iter()
+    for v in [
+        &a.token_duration,
+        &a.session_duration,
+        &a.scope_token,
+        &a.scope_session,
+    ]
+    .into_iter()
         .flatten()
     {
         if let Err(why) = duration_rule(&v.value) {

@@ -18,6 +18,7 @@ fn table(name: &str, kind: TableKind, fields: Vec<Field>) -> Table {
         fields,
         indexes: Vec::new(),
         aka: Vec::new(),
+        owner: None,
     }
 }
 

@@ -95,7 +95,7 @@ pub async fn signin_database_user<C: Connection>(
 
 /// `agent` on `namespace`/`database` once its sign-in gave `signed`. The engine says only that
 /// authentication failed, so an error says who (`who`) tried where, and what to check.
-async fn use_after_signin<C: Connection, T>(
+pub(super) async fn use_after_signin<C: Connection, T>(
     agent: Surreal<C>,
     signed: Result<T, surrealdb::Error>,
     namespace: &str,
@@ -124,7 +124,7 @@ async fn use_after_signin<C: Connection, T>(
 ///
 /// A distinct type so that the owner's handle cannot be passed where the agent's belongs.
 #[derive(Debug, Clone)]
-pub struct Agent<C: Connection>(Surreal<C>);
+pub struct Agent<C: Connection>(pub(super) Surreal<C>);
 
 impl<C: Connection> Agent<C> {
     /// The agent's session, for anything else it may do (it has the rights of its role only).

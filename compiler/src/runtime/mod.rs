@@ -8,7 +8,7 @@
 //!
 //! One file per job: [`traits`](Table) the derives implement, the values applications hold
 //! ([`Link`], [`Record`], ...), the row codec the derived impls use ([`ObjectReader`]), the
-//! agent ([`Agent`], [`run_validated`]), and what every generated module shares ([`module`]).
+//! agent ([`Agent`], [`run_validated`]), one end user's session ([`Scope`]), and what every generated module shares ([`module`]).
 
 mod agent;
 // The agent loop (ask.rs), execution accuracy (eval.rs) and the OpenAI-compatible client (openai.rs).
@@ -22,6 +22,7 @@ pub mod named;
 pub mod openai;
 pub mod pruner;
 mod queries;
+pub mod scope;
 mod traits;
 mod values;
 
@@ -37,6 +38,7 @@ pub use codec::{
 pub use module::SchemaModule;
 pub use pruner::{Choice, Mechanisms, Pruner, ShownField};
 pub use queries::{find_one, get_by_key, nearest, search};
+pub use scope::{Scope, SCOPE_KEY_VAR};
 pub use traits::{Ends, Literal, RecordKey, Relation, SurqlType, Table};
 pub use values::{Example, Link, Nearest, Record, Scored};
 

@@ -19,7 +19,7 @@
 //! are copied verbatim: the engine may respell an expression, which `surqlc audit --live` reports.
 
 use super::lex::{escape_ident, escape_kw_free_ident, quote_str};
-use crate::access::{Access, Mechanism, READ_ONLY_TABLE};
+use crate::access::{Access, READ_ONLY_TABLE};
 use crate::ir::{Kind, KindLiteral, Schema, Table, TableKind, Type};
 
 /// Which spelling of the schema block to produce.
@@ -141,7 +141,10 @@ fn define_table(table: &Table, access: &Access, rendering: Rendering) -> String 
     let permissions = access.table_permissions(table);
     let text = super::clauses::permissions(&permissions.unwrap_or_default(), true, &engine_expr);
     // Record access grants each exposed table `FOR select FULL`; the prompt leaves that out too.
-    let read_only = access.mechanism() == Mechanism::RecordAccess && text == READ_ONLY_TABLE;
+    // A scoped table's select rule (who owns which row) is the engine's business, not the model's.
+    let read_only = access.grants_record_users()
+        && (text == READ_ONLY_TABLE
+            || (access.is_owned(table) && text.starts_with("PERMISSIONS FOR select WHERE")));
     if text != "PERMISSIONS FULL" && text != "PERMISSIONS NONE" && !read_only {
         out.push(' ');
         out.push_str(&text);

@@ -8,6 +8,7 @@
 //! - `expr` (`surql-parser`): expressions read by the engine's own parser (the check, the engine's spelling);
 //! - [`hints`]: the SurrealQL behind each `fn::value_hints()` line;
 //! - [`meaning`]: what a Literal enum's doc comments add to its fields' `COMMENT`;
+//! - [`route`]: an owner route (`in<-placed<-customer`) as steps, for the per-user agent;
 //! - [`info`]: the schema block exactly as the engine prints it back (`fn::schema_context()`).
 //!
 //! Nothing here depends on `syn`, Tera or the engine: the derives' run-time code uses it too.
@@ -22,6 +23,7 @@ pub mod kind;
 pub mod lex;
 pub mod meaning;
 pub mod named;
+pub mod route;
 pub mod scan;
 
 pub use define::{

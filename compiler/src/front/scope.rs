@@ -1,0 +1,229 @@
+//! The per-user agent in the front end: `scope(end_user = T, ...)` resolved to settings, and each table's `owner` route followed step by step through the schema to the end-user table.
+
+use super::ast::Items;
+use super::attr::SchemaAttrs;
+use super::ctxt::Ctxt;
+use super::suggest::did_you_mean;
+use crate::ir;
+use crate::surql::route::{self, Step};
+use std::collections::BTreeMap;
+
+/// The scope's settings, or `None` when the schema declares none (or its end user is not a table:
+/// reported here).
+pub(super) fn settings(
+    cx: &Ctxt,
+    a: &SchemaAttrs,
+    table_names: &BTreeMap<String, String>,
+) -> Option<ir::Scope> {
+    let path = a.scope_end_user.as_ref()?;
+    let ident = path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    let Some(end_user) = table_names.get(&ident) else {
+        cx.error_spanned_by(
+            path,
+            format!(
+                "`{ident}` is not a table in this schema{}; scope(end_user = ...) names the table whose rows are the agent's users",
+                did_you_mean(&ident, table_names.keys())
+            ),
+        );
+        return None;
+    };
+    let valid = |v: &Option<super::attr::Spanned<String>>,
+                 rule: fn(&str) -> Result<(), String>| {
+        v.as_ref()
+            .filter(|s| rule(&s.value).is_ok())
+            .map(|s| s.value.clone())
+    };
+    use super::settings::{duration_rule, name_rule};
+    Some(ir::Scope {
+        access: valid(&a.scope_access, name_rule).unwrap_or_else(|| format!("{end_user}_agent")),
+        token_duration: valid(&a.scope_token, duration_rule).unwrap_or_else(|| "15m".into()),
+        session_duration: valid(&a.scope_session, duration_rule).unwrap_or_else(|| "1h".into()),
+        end_user: end_user.clone(),
+    })
+}
+
+/// Checks every `owner = "..."` route against the schema: each step must exist and lead on, and
+/// the route must end at the end-user table. A table that links to the end-user table but declares
+/// no owner is warned about: every user would read all of its rows.
+pub(super) fn check_owners(
+    cxs: &[Ctxt],
+    items: &Items,
+    tables: &[ir::Table],
+    scope: Option<&ir::Scope>,
+    agent: &ir::AgentSettings,
+) {
+    let by_name: BTreeMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
+    for (file, ast) in &items.tables {
+        let cx = &cxs[*file];
+        let Some(scope) = scope else {
+            if let Some(lit) = &ast.owner {
+                cx.error_at(lit.span(), "`owner` needs a per-user agent: add `scope(end_user = T)` to the schema item, T the table whose rows are the users");
+            }
+            continue;
+        };
+        if let Some(lit) = &ast.owner {
+            if ast.name == scope.end_user {
+                cx.error_at(lit.span(), format!("`{}` is the end-user table: each user reads their own row (`id = $auth`) without an owner route", ast.name));
+                continue;
+            }
+            let route = lit.value();
+            let trimmed = route.trim();
+            let lead = route.len() - route.trim_start().len();
+            if let Err((offset, message)) = follow(trimmed, &ast.name, &by_name, &scope.end_user)
+            {
+                cx.error_at(super::attr::span_in(lit, lead + offset), message);
+            }
+        } else if ast.name != scope.end_user && ast.name != agent.user {
+            if let Some(field) = link_to(by_name.get(ast.name.as_str()), &scope.end_user) {
+                cx.warn_at(ast.name_span, format!(
+                    "`{}.{field}` links to the end-user table `{}`, but `{}` has no owner: every user of the per-user agent reads all of its rows; add #[surqlc(owner = \"{field}\")] if each row belongs to one user",
+                    ast.name, scope.end_user, ast.name
+                ));
+            }
+        }
+    }
+}
+
+/// The first field (or relation end) of `table` that links to `end_user`.
+fn link_to(table: Option<&&ir::Table>, end_user: &str) -> Option<String> {
+    let table = table?;
+    if let ir::TableKind::Relation { from, to } = &table.kind {
+        if from.iter().any(|t| t == end_user) {
+            return Some("in".into());
+        }
+        if to.iter().any(|t| t == end_user) {
+            return Some("out".into());
+        }
+    }
+    table
+        .fields
+        .iter()
+        .find(|f| f.ty.linked_tables().iter().any(|t| t == end_user))
+        .map(|f| f.name.clone())
+}
+
+/// Where a route stands between steps: on rows of these tables, or on edges of a relation.
+enum Place<'a> {
+    Rows(Vec<&'a str>),
+    Edges { relation: &'a ir::Table, out: bool },
+}
+
+/// Follows `route` from rows of `start`; `Err((byte offset, message))` at the first step that
+/// does not lead on, or at the end if it does not reach `end_user`.
+fn follow(
+    route: &str,
+    start: &str,
+    tables: &BTreeMap<&str, &ir::Table>,
+    end_user: &str,
+) -> Result<(), (usize, String)> {
+    let steps = route::parse(route).map_err(|e| (e.offset, e.message))?;
+    let mut place = Place::Rows(vec![start]);
+    for at in &steps {
+        place = step(place, at.step, tables).map_err(|m| (at.offset, m))?;
+    }
+    match place {
+        Place::Rows(reached) if reached.contains(&end_user) => Ok(()),
+        Place::Rows(reached) => Err((0, format!(
+            "the route `{route}` from `{start}` reaches {}, not the end-user table `{end_user}`",
+            reached.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or ")
+        ))),
+        Place::Edges { relation, out } => Err((route.len(), format!(
+            "the route ends on `{}` edges; add `{}{end_user}` to go on to the end-user table",
+            relation.name,
+            if out { "->" } else { "<-" }
+        ))),
+    }
+}
+
+/// One step from `place`, or why it does not lead on.
+fn step<'a>(
+    place: Place<'a>,
+    step: Step<'_>,
+    tables: &BTreeMap<&'a str, &'a ir::Table>,
+) -> Result<Place<'a>, String> {
+    match (place, step) {
+        (Place::Rows(current), Step::Field(name)) => {
+            let mut next: Vec<&'a str> = Vec::new();
+            for t in current {
+                let table = tables[t];
+                let linked: Vec<&'a str> = match (&table.kind, name) {
+                    (ir::TableKind::Relation { from, .. }, "in") => from.iter().map(String::as_str).collect(),
+                    (ir::TableKind::Relation { to, .. }, "out") => to.iter().map(String::as_str).collect(),
+                    (_, "id") => vec![table.name.as_str()],
+                    _ => {
+                        let Some(field) = table.field(name) else {
+                            return Err(format!(
+                                "`{t}` has no field `{name}`{}",
+                                did_you_mean(name, table.fields.iter().map(|f| &f.name))
+                            ));
+                        };
+                        let linked: Vec<&'a str> = field.ty.linked_tables().iter().map(String::as_str).collect();
+                        if linked.is_empty() {
+                            return Err(format!("`{t}.{name}` is not a record link, so the route cannot go on from it"));
+                        }
+                        linked
+                    }
+                };
+                for l in linked {
+                    if tables.contains_key(l) && !next.contains(&l) {
+                        next.push(l);
+                    }
+                }
+            }
+            Ok(Place::Rows(next))
+        }
+        (Place::Rows(current), Step::Out(name) | Step::In(name)) => {
+            let out = matches!(step, Step::Out(_));
+            let relation = tables.get(name).copied().filter(|t| matches!(t.kind, ir::TableKind::Relation { .. }));
+            let Some(relation) = relation else {
+                return Err(format!(
+                    "`{name}` is not a relation in this schema{}",
+                    did_you_mean(name, tables.values().filter(|t| matches!(t.kind, ir::TableKind::Relation { .. })).map(|t| &t.name))
+                ));
+            };
+            let ir::TableKind::Relation { from, to } = &relation.kind else { unreachable!() };
+            let near = if out { from } else { to };
+            if !current.iter().any(|t| near.contains(&(*t).to_owned())) {
+                let arrow = if out { "->" } else { "<-" };
+                let other = if out { "<-" } else { "->" };
+                return Err(format!(
+                    "`{arrow}{name}` does not start at {}: `{name}` goes from {} to {}; follow it the other way with `{other}{name}`",
+                    current.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or "),
+                    ir::union_text(from),
+                    ir::union_text(to)
+                ));
+            }
+            Ok(Place::Edges { relation, out })
+        }
+        (Place::Edges { relation, out }, Step::Out(name) | Step::In(name)) => {
+            let ir::TableKind::Relation { from, to } = &relation.kind else { unreachable!() };
+            if matches!(step, Step::Out(_)) != out {
+                return Err(format!("a route keeps its direction across an edge: write `{}{name}`", if out { "->" } else { "<-" }));
+            }
+            let far = if out { to } else { from };
+            match far.iter().find(|t| *t == name) {
+                Some(t) => Ok(Place::Rows(vec![tables.get_key_value(t.as_str()).map_or(relation.name.as_str(), |(k, _)| *k)])),
+                None => Err(format!(
+                    "`{}` edges lead {} to {}, not to `{name}`",
+                    relation.name,
+                    if out { "out" } else { "in" },
+                    ir::union_text(far)
+                )),
+            }
+        }
+        (Place::Edges { relation, out }, Step::Field(name)) => Err(format!(
+            "after `{}{}` name the table at its end (e.g. `{}{}`) before `.{name}`",
+            if out { "->" } else { "<-" },
+            relation.name,
+            if out { "->" } else { "<-" },
+            ir::union_text(match &relation.kind {
+                ir::TableKind::Relation { from, to } => if out { to } else { from },
+                ir::TableKind::Normal => unreachable!(),
+            })
+        )),
+    }
+}
