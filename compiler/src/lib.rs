@@ -71,6 +71,10 @@ pub mod prune;
 #[cfg(all(feature = "db", feature = "codegen"))]
 #[doc(hidden)]
 pub mod schema_db;
+/// The per-user agent's key pair from the scope key (the public key for `schema.surql`, tokens).
+#[cfg(feature = "scope-keys")]
+#[doc(hidden)]
+pub mod scope_key;
 #[cfg(any(feature = "front", feature = "validate"))]
 mod suggest;
 #[doc(hidden)]

@@ -160,6 +160,70 @@ pub async fn signin_agent(
     signed.map_err(|e| Failure::BadInput(format!("error: {}", e.message())))
 }
 
+/// Signs one end user in on a new session of `conn` through the schema's per-user access
+/// (`scope(...)`), with the application's scope key: the session reads only that user's rows.
+/// `user` is the end user's record id (`customer:mei`), checked against the end-user table.
+#[cfg(feature = "runtime")]
+pub async fn signin_as(
+    conn: &Db,
+    schema: &crate::ir::Schema,
+    target: &Target,
+    key: &str,
+    user: &str,
+) -> Result<crate::runtime::Agent<surrealdb::engine::any::Any>, Failure> {
+    let scope = scope_for(schema, target, user)?;
+    scope
+        .signin(conn, key)
+        .await
+        .map_err(|e| Failure::BadInput(format!("error: {}", e.message())))
+}
+
+/// The [`crate::runtime::Scope`] for `--as USER`: the schema must declare `scope(...)`, and `user`
+/// must be a record id of its end-user table.
+#[cfg(feature = "runtime")]
+pub fn scope_for(
+    schema: &crate::ir::Schema,
+    target: &Target,
+    user: &str,
+) -> Result<crate::runtime::Scope, Failure> {
+    let Some(scope) = &schema.settings.scope else {
+        return Err(Failure::BadInput(format!(
+            "error: --as {user}: the schema declares no per-user agent; add scope(end_user = T) to its Schema item and owner = \"...\" to the tables whose rows belong to one user"
+        )));
+    };
+    let key = user.strip_prefix(&format!("{}:", scope.end_user));
+    if key.is_none_or(str::is_empty) {
+        return Err(Failure::BadInput(format!(
+            "error: --as {user}: name a row of the end-user table `{0}`, e.g. --as {0}:mei",
+            scope.end_user
+        )));
+    }
+    Ok(crate::runtime::Scope {
+        namespace: target.namespace.clone(),
+        database: target.database.clone(),
+        access: scope.access.clone(),
+        user: user.to_owned(),
+        token_duration: std::time::Duration::from_secs(
+            crate::surql::lex::duration_secs(&scope.token_duration).unwrap_or(900),
+        ),
+    })
+}
+
+/// The scope key for a run on `endpoint`, as [`agent_password`] finds the agent's password:
+/// `SURQLC_SCOPE_KEY` if set, else on the embedded engine a fresh random one for this run.
+pub fn scope_key(endpoint: &str, why: &str) -> Result<String, Failure> {
+    if let Some(key) = crate::codegen::password::scope_key(None) {
+        return Ok(key);
+    }
+    if db::is_embedded(endpoint) {
+        return Ok(random_password());
+    }
+    Err(Failure::BadInput(format!(
+        "error: set {} to the application's scope key: {why}",
+        crate::codegen::password::SCOPE_KEY_ENV,
+    )))
+}
+
 /// The agent's password for a run on `endpoint`: `SURQLC_AGENT_PASSWORD` if set; on the embedded
 /// engine, without it, a fresh random one made for this run (nobody else can reach an in-process
 /// database; the schema is applied with it before sign-in). A server's agent was defined by

@@ -73,6 +73,33 @@ pub fn statement(user: &str, token: &str, session: &str, kind: AgentKind<'_>) ->
     )
 }
 
+/// The per-user agent's record access: tokens signed with the key pair derived from the scope key
+/// (the engine holds only the public key, `public_key_pem`), whose `ID` must be a row of
+/// `end_user` that exists. Nothing in it is random, so it is simply defined again on every load:
+/// the key does not change, and issued tokens stay valid.
+pub fn scope_statement(scope: &crate::ir::Scope, public_key_pem: &str) -> String {
+    let end_user = quote_string(&scope.end_user);
+    format!(
+        "DEFINE ACCESS OVERWRITE {access} ON DATABASE TYPE RECORD\n    \
+         WITH JWT ALGORITHM EDDSA KEY {key}\n    \
+         AUTHENTICATE {{\n        \
+         IF record::tb($auth) != {end_user} OR !record::exists($auth) {{ THROW {refusal}; }};\n        \
+         RETURN $auth;\n    \
+         }}\n    \
+         DURATION FOR TOKEN {token}, FOR SESSION {session}\n    \
+         COMMENT {comment};",
+        access = scope.access,
+        key = quote_string(public_key_pem),
+        refusal = quote_string(&format!("a {} token must name an existing {} row", scope.access, scope.end_user)),
+        token = scope.token_duration,
+        session = scope.session_duration,
+        comment = quote_string(&format!(
+            "surqlc's per-user agent: one {} per session, by tokens the application signs with its scope key",
+            scope.end_user
+        )),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

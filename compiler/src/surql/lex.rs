@@ -147,6 +147,37 @@ pub fn is_duration(s: &str) -> bool {
     true
 }
 
+/// The seconds a duration (`"15m"`, `"1d12h"`) spans, rounded down; `None` if it is not one.
+pub fn duration_secs(s: &str) -> Option<u64> {
+    if !is_duration(s) {
+        return None;
+    }
+    let mut rest = s;
+    let mut nanos: u128 = 0;
+    while !rest.is_empty() {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let n: u128 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let (unit, per): (&str, u128) = [
+            ("ns", 1),
+            ("us", 1_000),
+            ("µs", 1_000),
+            ("ms", 1_000_000),
+            ("s", 1_000_000_000),
+            ("m", 60_000_000_000),
+            ("h", 3_600_000_000_000),
+            ("d", 86_400_000_000_000),
+            ("w", 604_800_000_000_000),
+            ("y", 31_536_000_000_000_000),
+        ]
+        .into_iter()
+        .find(|(u, _)| rest.starts_with(u) && !(*u == "m" && rest.starts_with("ms")))?;
+        rest = &rest[unit.len()..];
+        nanos = nanos.checked_add(n.checked_mul(per)?)?;
+    }
+    u64::try_from(nanos / 1_000_000_000).ok()
+}
+
 /// The quoted strings of an `INSIDE [...]` list in a clause, if the text has one made only of strings.
 pub fn inside_list(clauses: &str) -> Option<Vec<String>> {
     let at = clauses.find("INSIDE")?;

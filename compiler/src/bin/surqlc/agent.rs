@@ -22,19 +22,28 @@ fn model(output: &Output) -> Result<Option<OpenAi>, Failure> {
     OpenAi::new(config).map(Some).map_err(bad)
 }
 
-/// The database with the schema and the seed, and the agent's session on it.
-async fn open(
-    output: &Output,
-    target: &Target,
-    seed: Option<&Path>,
-    password: &str,
-) -> Result<(Db, Agent<surrealdb::engine::any::Any>), Failure> {
-    let conn = schema_db::open(output, target).await?;
-    if let Some(seed) = seed {
+/// The database with the schema and the seed, and the agent's session on it: the connection the
+/// prompt is built on, and the agent. With `--as USER` both are that end user's session, so the
+/// prompt's value hints and examples come from what the user may read, as the queries do.
+async fn open(run: &Run<'_>) -> Result<(Db, Agent<surrealdb::engine::any::Any>), Failure> {
+    let conn = schema_db::open(run.output, run.target).await?;
+    if let Some(seed) = run.seed {
         schema_db::load_file(&conn, seed).await?;
     }
-    let agent = schema_db::signin_agent(&conn, &output.schema, target, password).await?;
+    if let Some(user) = &run.as_user {
+        let agent =
+            schema_db::signin_as(&conn, &run.output.schema, run.target, &user.key, &user.user)
+                .await?;
+        return Ok((agent.session().clone(), agent));
+    }
+    let agent = schema_db::signin_agent(&conn, &run.output.schema, run.target, run.password).await?;
     Ok((conn, agent))
+}
+
+/// `--as USER`: the end user the run answers for, and the scope key the schema was built with.
+pub struct AsUser {
+    pub user: String,
+    pub key: String,
 }
 
 /// What `ask` and `eval` share beyond the schema.
@@ -43,6 +52,8 @@ pub struct Run<'a> {
     pub target: &'a Target,
     pub seed: Option<&'a Path>,
     pub password: &'a str,
+    /// `--as USER`: run as this end user (the schema's per-user agent) instead of the agent.
+    pub as_user: Option<AsUser>,
     pub attempts: u32,
     pub vector: Option<Vec<f64>>,
     pub json: bool,
@@ -76,7 +87,7 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
     if let Some(vector) = &run.vector {
         schema_db::check_dimension(&run.output.schema, vector)?;
     }
-    let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
+    let (conn, agent) = open(&run).await?;
     let pruner = load_pruner(&conn).await;
     let asker = Asker::new(&conn, &agent, &run.output.schema, &client)
         .pruner(pruner.as_ref())
@@ -320,7 +331,7 @@ pub async fn eval(
             ))
         })?),
     };
-    let (conn, agent) = open(run.output, run.target, run.seed, run.password).await?;
+    let (conn, agent) = open(&run).await?;
     let pruner = load_pruner(&conn).await;
     let schema = &run.output.schema;
     let timeout = surqlc::runtime::ask::DEFAULT_TIMEOUT;

@@ -275,6 +275,9 @@ struct AgentArgs {
     vector: Vec<f64>,
     #[command(flatten)]
     lints: LintArgs,
+    /// Answer for one end user (e.g. customer:mei) through the schema's scope(...): the prompt and every query run in that user's session, which reads only their rows [key: $SURQLC_SCOPE_KEY, or a fresh one on the embedded engine].
+    #[arg(long = "as", value_name = "TABLE:ID")]
+    as_user: Option<String>,
 }
 
 #[derive(Args)]
@@ -390,15 +393,29 @@ async fn agent_command(
     )?;
     let mut b = builder(input);
     b.agent_password(password.clone());
+    let scope_key = match &agent.as_user {
+        Some(_) => Some(schema_db::scope_key(
+            &db.endpoint,
+            "the schema is applied with it and --as signs the end user in with it",
+        )?),
+        None => None,
+    };
+    if let Some(key) = &scope_key {
+        b.scope_key(key.clone());
+    }
     let mut output = b.generate()?;
     agent.lints.apply(&mut output.schema.settings.lints)?;
+    let target = db.server.target(db.endpoint.clone(), &output.schema);
+    if let Some(user) = &agent.as_user {
+        schema_db::scope_for(&output.schema, &target, user)?;
+    }
     print_warnings(&output.warnings);
-    let target = db.server.target(db.endpoint, &output.schema);
     let run = agent::Run {
         output: &output,
         target: &target,
         seed: db.seed.as_deref(),
         password: &password,
+        as_user: agent.as_user.zip(scope_key).map(|(user, key)| agent::AsUser { user, key }),
         attempts: agent.attempts,
         vector: Some(agent.vector).filter(|v| !v.is_empty()),
         json: format == Format::Json,
