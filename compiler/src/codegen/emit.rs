@@ -208,6 +208,7 @@ pub fn render_schema_surql_with(
     context.insert("access", &access_context(&access));
     context.insert("hidden", &hidden_fields_literal(schema));
     context.insert("agent", &agent_context(schema, options, &access)?);
+    context.insert("scope", &scope_context(schema, options));
     let mut tera = tera::Tera::default();
     tera.register_filter("surql_string", surql_string_filter);
     tera.add_raw_template("schema.surql", SCHEMA_TEMPLATE)
@@ -226,20 +227,78 @@ pub fn sources_line(schema_name: &str, file_names: &[String]) -> String {
     }
 }
 
-/// The template's `access`: whether the agent is a record user, and why (on one comment line).
+/// The template's `access`: whether record users read the exposed tables by their `PERMISSIONS`
+/// (`record`: the agent under record access, or a scope's per-user agent), whether the agent
+/// itself is one (`agent_record`), and why (on one comment line).
 fn access_context(access: &crate::access::Access) -> serde_json::Value {
-    let record = access.mechanism() == crate::access::Mechanism::RecordAccess;
+    let record = access.grants_record_users();
+    let mut stripped = if record {
+        format!(
+            "FULL|NONE|{}",
+            crate::access::READ_ONLY_TABLE.trim_start_matches("PERMISSIONS ")
+        )
+    } else {
+        "FULL|NONE".to_owned()
+    };
+    if access.scope().is_some() {
+        // An owned table's select rule (`$access = 'agent' OR <route>`, as INFO prints it, maybe
+        // inside a declared rule's parentheses) is the engine's business, not the model's.
+        stripped.push_str(r"|FOR select WHERE \(?\$access = '[^']*' OR .*");
+    }
     serde_json::json!({
         "record": record,
+        "agent_record": access.mechanism() == crate::access::Mechanism::RecordAccess,
         "reasons": access.reasons_on_one_line(),
         "identity": crate::access::IDENTITY_TABLE,
         // The PERMISSIONS texts the schema block leaves out (a regex alternation).
-        "stripped": if record {
-            format!("FULL|NONE|{}", crate::access::READ_ONLY_TABLE.trim_start_matches("PERMISSIONS "))
-        } else {
-            "FULL|NONE".to_owned()
-        },
+        "stripped": stripped,
     })
+}
+
+/// The template's `scope` (`false` without one): the per-user agent's access, its end-user table,
+/// the owned tables, the prompt's rules for it and, given the scope key, its `DEFINE ACCESS`.
+fn scope_context(schema: &Schema, options: &EmitOptions) -> serde_json::Value {
+    let Some(scope) = &schema.settings.scope else {
+        return serde_json::Value::Bool(false);
+    };
+    let access = crate::access::Access::of(schema);
+    let owned: Vec<&str> = schema
+        .exposed_tables()
+        .filter(|t| access.is_owned(t))
+        .map(|t| t.name.as_str())
+        .collect();
+    let define = options.scope_key.as_deref().map_or(String::new(), |key| {
+        crate::codegen::agent_define::scope_statement(
+            scope,
+            &crate::scope_key::public_key_pem(key),
+        )
+    });
+    let quoted: Vec<String> = owned.iter().map(|t| surql::quote_string(t)).collect();
+    serde_json::json!({
+        "access": scope.access,
+        "end_user": scope.end_user,
+        "token": scope.token_duration,
+        "session": scope.session_duration,
+        "owned": format!("[{}]", quoted.join(", ")),
+        "owned_list": owned.join(", "),
+        "define": define,
+        "rules": scope_rules(&scope.end_user, &owned),
+    })
+}
+
+/// The prompt's rules for the per-user agent, between the preamble and the schema block.
+fn scope_rules(end_user: &str, owned: &[&str]) -> String {
+    let tables = owned
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "You answer for one signed-in {end_user}: $auth is their record. The database shows you only \
+         their own rows of {tables}, and every row of the other tables, so \"my\" and \"I\" mean $auth \
+         and you never need to filter by {end_user} yourself; a question about other {end_user}s' \
+         data cannot be answered.\n\n"
+    )
 }
 
 /// The template's `agent`: its user, durations, and (given a password) the `PASSHASH` and the
