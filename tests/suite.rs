@@ -48,6 +48,7 @@ mod real_schemas;
 mod rust_version;
 mod scale;
 mod schema_cache;
+mod scope;
 mod server_reads;
 mod store_lesson;
 mod store_seed;

@@ -274,6 +274,26 @@ fn scope_context(schema: &Schema, options: &EmitOptions) -> serde_json::Value {
         )
     });
     let quoted: Vec<String> = owned.iter().map(|t| surql::quote_string(t)).collect();
+    // Every string field and the record ids of each owned table, as the writer of an example sees them.
+    let owned_values: Vec<String> = schema
+        .exposed_tables()
+        .filter(|t| access.is_owned(t))
+        .flat_map(|t| {
+            let table = surql::field_ident(&t.name);
+            let strings = t
+                .fields
+                .iter()
+                .filter(|f| !crate::access::is_hidden(f) && is_string(&f.ty))
+                .map(move |f| {
+                    format!(
+                        "(SELECT VALUE {} FROM {})",
+                        surql::field_ident(&f.name),
+                        surql::field_ident(&t.name)
+                    )
+                });
+            std::iter::once(format!("(SELECT VALUE <string> id FROM {table})")).chain(strings)
+        })
+        .collect();
     serde_json::json!({
         "access": scope.access,
         "end_user": scope.end_user,
@@ -283,7 +303,17 @@ fn scope_context(schema: &Schema, options: &EmitOptions) -> serde_json::Value {
         "owned_list": owned.join(", "),
         "define": define,
         "rules": scope_rules(&scope.end_user, &owned),
+        "owned_values": owned_values.join(", "),
     })
+}
+
+/// Whether values of `ty` are strings (or optional strings).
+fn is_string(ty: &crate::ir::Type) -> bool {
+    match ty {
+        crate::ir::Type::String => true,
+        crate::ir::Type::Option(inner) => is_string(inner),
+        _ => false,
+    }
 }
 
 /// The prompt's rules for the per-user agent, between the preamble and the schema block.

@@ -1,0 +1,261 @@
+//! The per-user agent (`scope(end_user = Customer)` on the store): a session opened with a token
+//! the application signs reads exactly one customer's rows, by every route a query can take, and
+//! writes nothing; the prompt built in that session carries no other customer's values.
+
+use surqlc::runtime::{surrealdb, Agent, Scope};
+use surqlc_tests::*;
+
+const KEY: &str = "scope-test-key";
+const PASSWORD: &str = "scope-test-password";
+
+type Session = Agent<surrealdb::engine::any::Any>;
+
+fn store() -> surqlc::builder::Output {
+    builder("store")
+        .agent_password(PASSWORD)
+        .scope_key(KEY)
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn scope(user: &str) -> Scope {
+    Scope {
+        namespace: "ai".into(),
+        database: "store".into(),
+        access: "customer_agent".into(),
+        user: user.into(),
+        token_duration: std::time::Duration::from_secs(600),
+    }
+}
+
+/// The store loaded with its seed, and the sessions of two customers.
+async fn store_db() -> (surqlc::db::Db, Session, Session) {
+    let output = store();
+    let db = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+    let mei = scope("customer:mei").signin(&db, KEY).await.expect("mei signs in");
+    let sam = scope("customer:sam").signin(&db, KEY).await.expect("sam signs in");
+    (db, mei, sam)
+}
+
+/// Every statement's result (or error) as JSON texts.
+async fn run(session: &surqlc::db::Db, query: &str) -> Vec<String> {
+    let mut response = session
+        .query(query)
+        .await
+        .unwrap_or_else(|e| panic!("{query}: {e}"));
+    (0..response.num_statements())
+        .map(|i| match response.take::<surrealdb::types::Value>(i) {
+            Ok(v) => v.into_json_value().to_string(),
+            Err(e) => format!("error: {e}"),
+        })
+        .collect()
+}
+
+async fn one(session: &Session, query: &str) -> String {
+    run(session.session(), query).await.join(" | ")
+}
+
+#[test]
+fn a_customer_reads_their_own_rows_and_the_shared_ones() {
+    block_on(async {
+        let (_db, mei, sam) = store_db().await;
+        assert_eq!(one(&mei, "SELECT VALUE id FROM customer").await, r#"["customer:mei"]"#);
+        assert_eq!(
+            one(&mei, "SELECT VALUE id FROM purchase ORDER BY id").await,
+            r#"["purchase:p1","purchase:p6"]"#
+        );
+        assert_eq!(
+            one(&sam, "SELECT VALUE id FROM purchase ORDER BY id").await,
+            r#"["purchase:p2","purchase:p7"]"#
+        );
+        assert_eq!(one(&mei, "SELECT VALUE count() FROM product GROUP ALL").await, r#"[{"count":6}]"#);
+    });
+}
+
+/// What must never reach mei's session: the other customers' names and the ids of their rows.
+const OTHERS: &[&str] = &[
+    "Omar", "Lena", "Sam Carter", "Inês", "customer:omar", "customer:lena", "customer:sam",
+    "customer:ines", "purchase:p2", "purchase:p3", "purchase:p4", "purchase:p5", "purchase:p7",
+];
+
+fn assert_only_mei(query: &str, answer: &str) {
+    for other in OTHERS {
+        assert!(
+            !answer.contains(other),
+            "{query} showed mei `{other}`: {answer}"
+        );
+    }
+}
+
+/// Every route the visibility tests take, as mei: no row of another customer comes back.
+#[test]
+fn no_route_leaves_the_customers_rows() {
+    block_on(async {
+        let (_db, mei, _sam) = store_db().await;
+        let routes = [
+            "SELECT * FROM purchase:p2",
+            "SELECT * FROM [purchase:p2, purchase:p4, customer:sam]",
+            "SELECT * FROM type::record('purchase', 'p2')",
+            "SELECT * FROM type::record('customer', 'sam')",
+            "SELECT VALUE ->contains->product<-contains<-purchase FROM purchase:p1",
+            "SELECT VALUE <-contains<-purchase FROM product",
+            "SELECT VALUE <-contains<-purchase<-placed<-customer.name FROM product",
+            "SELECT ->placed->purchase FROM customer:sam",
+            "SELECT * FROM contains WHERE out = product:buds",
+            "SELECT *, (SELECT * FROM purchase) AS every_purchase, (SELECT name FROM customer) AS names FROM product",
+            "SELECT * FROM placed FETCH in, out",
+            "SELECT * FROM contains FETCH in",
+            "SELECT in.*, out.* FROM contains",
+            "SELECT VALUE purchase:p2.status FROM ONLY product:buds",
+            "SELECT VALUE customer:sam.name FROM product",
+            "SELECT * FROM customer WHERE name CONTAINS 'a'",
+            "SELECT * FROM purchase WITH NOINDEX WHERE status = 'shipped'",
+            "SELECT * FROM (SELECT * FROM purchase)",
+            "SELECT count() AS n, status FROM purchase GROUP BY status",
+            "RETURN fn::value_hints()",
+            "RETURN fn::nl2surql_prompt('my orders', [0.1, 0.9, 0.0, 0.1])",
+            "RETURN fn::schema_context()",
+            "RETURN fn::similar_examples([0.1, 0.9, 0.0, 0.1])",
+            "LET $auth = customer:sam; SELECT * FROM purchase",
+            "LET $token = { ID: 'customer:sam' }; SELECT * FROM purchase",
+            "LET $access = 'agent'; SELECT * FROM purchase",
+            "SELECT * FROM purchase WHERE $auth = customer:mei OR true",
+            "SELECT * FROM customer:sam->placed->purchase",
+            "SELECT * FROM array::flatten((SELECT VALUE ->placed->purchase FROM customer))",
+        ];
+        for query in routes {
+            let answer = one(&mei, query).await;
+            assert_only_mei(query, &answer);
+        }
+        // The same rows the owner counts for mei, whatever the aggregate.
+        for (query, expected) in [
+            ("SELECT count() FROM purchase GROUP ALL", r#"[{"count":2}]"#),
+            ("SELECT count() FROM placed GROUP ALL", r#"[{"count":2}]"#),
+            ("SELECT count() FROM contains GROUP ALL", r#"[{"count":3}]"#),
+            ("SELECT count() FROM customer GROUP ALL", r#"[{"count":1}]"#),
+            ("SELECT math::sum(qty) AS n FROM contains GROUP ALL", r#"[{"n":4}]"#),
+            ("RETURN count(SELECT * FROM purchase)", "2"),
+            ("RETURN array::len((SELECT VALUE id FROM contains))", "3"),
+        ] {
+            assert_eq!(one(&mei, query).await, expected, "{query}");
+        }
+    });
+}
+
+/// Nothing the per-user agent sends writes, and INFO is refused to it.
+#[test]
+fn the_customer_writes_nothing() {
+    block_on(async {
+        let (db, mei, _sam) = store_db().await;
+        let before = run(&db, "SELECT VALUE count() FROM purchase GROUP ALL; SELECT VALUE count() FROM placed GROUP ALL; SELECT VALUE count() FROM contains GROUP ALL; SELECT VALUE count() FROM customer GROUP ALL; SELECT VALUE count() FROM query_example GROUP ALL; SELECT * FROM purchase:p1").await;
+        for write in [
+            "CREATE purchase SET placed_at = time::now(), status = 'pending'",
+            "UPDATE purchase:p1 SET status = 'cancelled'",
+            "UPSERT purchase:p1 SET status = 'cancelled'",
+            "DELETE placed",
+            "DELETE purchase:p1",
+            "RELATE customer:mei->placed->purchase:p2",
+            "INSERT INTO customer { id: customer:eve, name: 'Eve', country: 'GB', tier: 'pro', joined: time::now() }",
+            "RETURN fn::remember_example('q', 'SELECT * FROM product', [0.0, 0.0, 0.0, 1.0])",
+            "SELECT * FROM product WHERE (UPDATE purchase:p1 SET status = 'cancelled')",
+            "DEFINE TABLE sneaky",
+        ] {
+            one(&mei, write).await;
+        }
+        let after = run(&db, "SELECT VALUE count() FROM purchase GROUP ALL; SELECT VALUE count() FROM placed GROUP ALL; SELECT VALUE count() FROM contains GROUP ALL; SELECT VALUE count() FROM customer GROUP ALL; SELECT VALUE count() FROM query_example GROUP ALL; SELECT * FROM purchase:p1").await;
+        assert_eq!(before, after);
+        assert!(one(&mei, "INFO FOR DB").await.starts_with("error"));
+    });
+}
+
+/// Only a token signed with the scope key, for an existing customer, opens a session.
+#[test]
+fn only_the_applications_tokens_for_real_customers_sign_in() {
+    block_on(async {
+        let (db, _mei, _sam) = store_db().await;
+        assert!(scope("customer:mei").signin(&db, "another key").await.is_err());
+        assert!(scope("customer:nobody").signin(&db, KEY).await.is_err());
+        assert!(scope("product:buds").signin(&db, KEY).await.is_err());
+        let mut tampered = scope("customer:mei").token(KEY);
+        // The claims swapped for sam's, the signature kept.
+        let sam = scope("customer:sam").token(KEY);
+        let mid = |t: &str| t.split('.').nth(1).unwrap().to_owned();
+        tampered = tampered.replace(&mid(&tampered), &mid(&sam));
+        assert!(surqlc::runtime::scope::authenticate(&db, "ai", "store", &tampered).await.is_err());
+        let again = surqlc::runtime::scope::authenticate(&db, "ai", "store", &sam)
+            .await
+            .expect("the application's token opens sam's session");
+        assert_eq!(one(&again, "SELECT VALUE id FROM customer").await, r#"["customer:sam"]"#);
+    });
+}
+
+/// Re-applying the unchanged schema keeps an issued token valid (the key pair is derived, not drawn).
+#[test]
+fn reapplying_the_schema_keeps_tokens_valid() {
+    block_on(async {
+        let (db, _mei, _sam) = store_db().await;
+        let token = scope("customer:mei").token(KEY);
+        surqlc::db::execute(&db, &store().schema_surql).await.expect("applied again");
+        let mei = surqlc::runtime::scope::authenticate(&db, "ai", "store", &token)
+            .await
+            .expect("the token issued before still works");
+        assert_eq!(one(&mei, "SELECT VALUE id FROM customer").await, r#"["customer:mei"]"#);
+    });
+}
+
+/// The prompt built in mei's session: the rules for one customer, the same schema block as the
+/// agent's, and no other customer's values in the hints or examples.
+#[test]
+fn the_customers_prompt_carries_only_their_values() {
+    block_on(async {
+        let (db, mei, _sam) = store_db().await;
+        let schema = store().schema;
+        let vector = [0.1, 0.9, 0.0, 0.1];
+        let mine = surqlc::runtime::ask::prompt(mei.session(), &schema, "What did I order?", Some(&vector))
+            .await
+            .expect("mei's prompt");
+        let agent = surqlc::runtime::signin_agent(&db, "ai", "store", "agent", PASSWORD)
+            .await
+            .expect("the agent signs in");
+        let whole = surqlc::runtime::ask::prompt(agent.session(), &schema, "What did I order?", Some(&vector))
+            .await
+            .expect("the agent's prompt");
+        assert_only_mei("mei's prompt", &mine);
+        assert!(mine.contains("You answer for one signed-in customer: $auth is their record."), "{mine}");
+        assert!(!whole.contains("signed-in customer"), "{whole}");
+        let block = |p: &str| p[p.find("SCHEMA\n").unwrap()..p.find("VALUES\n").unwrap()].to_owned();
+        assert_eq!(block(&mine), block(&whole));
+        assert!(!block(&mine).contains("PERMISSIONS"), "{mine}");
+        // The agent's hints name every country; mei's only hers.
+        assert!(whole.contains("customer.country: DE, ES, GB, US"), "{whole}");
+        assert!(mine.contains("customer.country: GB\n"), "{mine}");
+    });
+}
+
+/// An example that names a customer's values (written by the owner) reaches the agent's prompt,
+/// never a customer's.
+#[test]
+fn examples_naming_a_customers_values_stay_with_the_agent() {
+    block_on(async {
+        let (db, mei, _sam) = store_db().await;
+        surqlc::db::execute(
+            &db,
+            "CREATE query_example:omar SET question = 'What did Omar Haddad order?', \
+             surql = \"SELECT ->placed->purchase FROM customer WHERE name = 'Omar Haddad' LIMIT 50;\", \
+             embedding = [0.1, 0.9, 0.0, 0.1];",
+        )
+        .await
+        .expect("the owner writes the example");
+        let examples = "RETURN fn::example_context([0.1, 0.9, 0.0, 0.1])";
+        assert!(one(&mei, examples).await.contains("How many orders"));
+        assert_only_mei("mei's examples", &one(&mei, examples).await);
+        let agent = surqlc::runtime::signin_agent(&db, "ai", "store", "agent", PASSWORD)
+            .await
+            .expect("the agent signs in");
+        assert!(run(agent.session(), examples).await.join("").contains("Omar Haddad"));
+        assert_eq!(
+            run(&db, "SELECT VALUE private FROM query_example WHERE private").await,
+            ["[true]"]
+        );
+    });
+}
