@@ -1,4 +1,4 @@
-//! The OpenAI-compatible client (`surqlc::runtime::openai`) against a local stand-in that speaks the OpenAI wire format (`surqlc_tests::StandIn`, a tiny HTTP server on 127.0.0.1, not a model): the requests it sends, the repair turn, and every error path as a one-line cause. One test talks to a real endpoint, only when `SURQLC_MODEL_URL` is set.
+//! The OpenAI-compatible client (`surqlc::runtime::openai`) against a local stand-in that speaks the OpenAI wire format (`StandIn`, test-support's tiny HTTP server on 127.0.0.1, not a model): the requests it sends, the repair turn, and every error path as a one-line cause. One test talks to a real endpoint, only when `SURQLC_MODEL_URL` is set.
 
 use std::time::Duration;
 use surqlc::runtime::ask::{Asker, Embedder, Message, Model, ModelErrorKind, Role, Status};

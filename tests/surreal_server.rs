@@ -1,6 +1,7 @@
 //! Optional: with `SURREAL_BIN` pointing at a `surreal` binary (3.3), `surreal import` loads the
-//! compiled schema and the lesson's data into a real server, and the generated helpers work over `ws://`.
-//! Without the variable the test says so and passes: the server is not part of the default run.
+//! compiled schema and the lesson's data into a real server (`SurrealServer`, test-support's), and
+//! the generated helpers work over `ws://`. The tests are `#[ignore]`d: `.ci/run` runs them when
+//! `SURREAL_BIN` is set.
 
 #[allow(dead_code)]
 mod store_db {
@@ -12,93 +13,26 @@ mod library_db {
     include!(concat!(env!("OUT_DIR"), "/library/schema.rs"));
 }
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use surqlc::runtime::Outcome;
 use surqlc_tests::*;
-
-/// Stops the server when the test ends, however it ends.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-fn import(bin: &Path, port: u16, file: &Path) {
-    import_into(bin, port, "store", file)
-}
-
-fn import_into(bin: &Path, port: u16, database: &str, file: &Path) {
-    let status = Command::new(bin)
-        .args(["import", "--endpoint"])
-        .arg(format!("http://127.0.0.1:{port}"))
-        .args([
-            "--user", "root", "--pass", "root", "--ns", "ai", "--db", database,
-        ])
-        .arg(file)
-        .status()
-        .expect("surreal import runs");
-    assert!(status.success(), "surreal import {} failed", file.display());
-}
-
-/// `surreal start` on a free port with root credentials, once it listens. The tests that call it
-/// are `#[ignore]`d; run without `SURREAL_BIN` they fail saying so.
-fn start() -> Option<(PathBuf, Server, u16)> {
-    let bin = std::env::var_os("SURREAL_BIN").map(PathBuf::from).expect(
-        "set SURREAL_BIN to a surreal 3.3 binary (SURREAL_BIN=$(bash .ci/build-surreal)) to run the server tests",
-    );
-    let port = free_port();
-    let server = Server(
-        Command::new(&bin)
-            .args(["start", "--user", "root", "--pass", "root", "--bind"])
-            .arg(format!("127.0.0.1:{port}"))
-            .arg("memory")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("surreal start runs"),
-    );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the server did not start listening"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some((bin, server, port))
-}
 
 #[test]
 #[ignore = "needs a surreal 3.3 server binary in SURREAL_BIN (bash .ci/build-surreal); .ci/run runs it when set"]
 fn surreal_import_loads_the_schema_and_the_helpers_work_over_ws() {
-    let Some((bin, _server, port)) = start() else {
-        return;
-    };
+    let server = SurrealServer::start();
 
     // The schema tests/build.rs compiled (agent password "test-agent-password"), then the lesson's data.
-    import(
-        &bin,
-        port,
+    server.import(
+        "store",
         &Path::new(env!("OUT_DIR")).join("store/schema.surql"),
     );
-    import(&bin, port, &store_fixtures().join("seed.surql"));
+    server.import("store", &store_fixtures().join("seed.surql"));
 
     block_on(async {
         let target = surqlc::db::Target {
-            endpoint: format!("ws://127.0.0.1:{port}"),
+            endpoint: server.ws(),
             root: Some(("root".into(), "root".into())),
             ..Default::default()
         };
@@ -133,18 +67,14 @@ fn surreal_import_loads_the_schema_and_the_helpers_work_over_ws() {
 #[test]
 #[ignore = "needs a surreal 3.3 server binary in SURREAL_BIN (bash .ci/build-surreal); .ci/run runs it when set"]
 fn on_a_server_the_record_access_agent_reads_only_what_the_prompt_shows() {
-    let Some((bin, _server, port)) = start() else {
-        return;
-    };
-    import_into(
-        &bin,
-        port,
+    let server = SurrealServer::start();
+    server.import(
         "library",
         &Path::new(env!("OUT_DIR")).join("library/schema.surql"),
     );
     let token = block_on(async {
         let target = surqlc::db::Target {
-            endpoint: format!("ws://127.0.0.1:{port}"),
+            endpoint: server.ws(),
             database: "library".into(),
             root: Some(("root".into(), "root".into())),
             ..Default::default()
@@ -204,9 +134,9 @@ fn on_a_server_the_record_access_agent_reads_only_what_the_prompt_shows() {
         jwt.access.as_insecure_token().to_owned()
     });
     // The same agent through the official CLI, as the README describes.
-    let mut sql = Command::new(&bin)
+    let mut sql = Command::new(&server.bin)
         .args(["sql", "--endpoint"])
-        .arg(format!("ws://127.0.0.1:{port}"))
+        .arg(server.ws())
         .args([
             "--ns",
             "ai",

@@ -1,38 +1,17 @@
 //! `surqlc ask` and `surqlc eval` as users run them: exit statuses 0/1/2, the JSON keys, the committed golden sets judged against candidate files. The model is a local stand-in (a tiny HTTP server on 127.0.0.1 speaking the OpenAI wire format with fixed replies), never a real one.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-#[path = "support/bin.rs"]
-mod bin;
-#[path = "support/model_standin.rs"]
-mod model_standin;
-use model_standin::{chat, stand_in};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("compiler/ has a parent")
-        .to_owned()
-}
+mod support;
+use support::{model, surqlc, Reply};
 
 /// The binary with no model configured unless `env` says so.
-fn surqlc(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(bin::surqlc_bin());
-    command.args(args).current_dir(root());
-    for name in [
-        "SURQLC_AGENT_PASSWORD",
-        "SURQLC_MODEL_URL",
-        "SURQLC_MODEL",
-        "SURQLC_EMBED_MODEL",
-        "SURQLC_API_KEY",
-        "OPENAI_API_KEY",
-        "SURQLC_MODEL_TIMEOUT",
-    ] {
-        command.env_remove(name);
-    }
-    command.envs(env.iter().copied());
-    command.output().expect("the surqlc binary runs")
+fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    surqlc()
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the surqlc binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -80,14 +59,14 @@ const STORE_ASK: [&str; 5] = [
 #[test]
 fn ask_prints_the_query_the_rows_and_the_attempts() {
     // The stand-in's first reply is silently wrong (a field customer does not have), its second the repair.
-    let url = stand_in(vec![
-        chat("SELECT name FROM customer WHERE level = 'pro' LIMIT 50"),
-        chat("SELECT name, country FROM customer WHERE tier = 'pro' ORDER BY name LIMIT 50"),
+    let url = model(vec![
+        Reply::chat("SELECT name FROM customer WHERE level = 'pro' LIMIT 50"),
+        Reply::chat("SELECT name, country FROM customer WHERE tier = 'pro' ORDER BY name LIMIT 50"),
     ]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.extend(["Which customers are on the pro tier?", "--format", "json"]);
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 0);
     let answer = json(&o);
     assert_eq!(
@@ -113,14 +92,14 @@ fn ask_prints_the_query_the_rows_and_the_attempts() {
     assert!(answer["prompt_tokens"].as_u64().unwrap() > 100);
 
     // The text form: each attempt, then the query and the rows as a table.
-    let url = stand_in(vec![
-        chat("SELECT name FROM customer WHERE level = 'pro' LIMIT 50"),
-        chat("SELECT name, country FROM customer WHERE tier = 'pro' ORDER BY name LIMIT 50"),
+    let url = model(vec![
+        Reply::chat("SELECT name FROM customer WHERE level = 'pro' LIMIT 50"),
+        Reply::chat("SELECT name, country FROM customer WHERE tier = 'pro' ORDER BY name LIMIT 50"),
     ]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.push("Which customers are on the pro tier?");
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 0);
     let text = stdout(&o);
     assert!(text.contains("-- reply 1 of at most 3: refused"), "{text}");
@@ -133,11 +112,11 @@ fn ask_prints_the_query_the_rows_and_the_attempts() {
 
 #[test]
 fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
-    let url = stand_in(vec![chat("SELECT * FROM stock LIMIT 5")]);
+    let url = model(vec![Reply::chat("SELECT * FROM stock LIMIT 5")]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.extend(["What is in stock?", "--attempts", "2", "--format", "json"]);
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 1);
     let answer = json(&o);
     assert_eq!(answer["attempts"].as_array().unwrap().len(), 2);
@@ -149,24 +128,24 @@ fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
         stderr(&o)
     );
 
-    let url = stand_in(vec![chat(
+    let url = model(vec![Reply::chat(
         "-- cannot answer: no stock levels in the schema",
     )]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.extend(["What is in stock?", "--format", "json"]);
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 1);
     assert_eq!(json(&o)["attempts"].as_array().unwrap().len(), 1);
     assert!(stderr(&o).contains("no stock levels"));
     // As text, the verdict is said once, on stdout; nothing repeats it on stderr.
-    let url = stand_in(vec![chat(
+    let url = model(vec![Reply::chat(
         "-- cannot answer: no stock levels in the schema",
     )]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.push("What is in stock?");
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 1);
     let both = format!("{}{}", stdout(&o), stderr(&o));
     assert_eq!(both.matches("no stock levels").count(), 1, "{both}");
@@ -186,7 +165,7 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
     let mut args = STORE_ASK.to_vec();
     args.push("q");
     // No model configured: say how to configure one.
-    let o = surqlc(&args, &[]);
+    let o = run(&args, &[]);
     assert_status(&o, 2);
     let err = one_line(&o);
     assert!(
@@ -194,17 +173,17 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
         "{err}"
     );
     // The URL without a model name.
-    let o = surqlc(&args, &[("SURQLC_MODEL_URL", "http://127.0.0.1:9/v1")]);
+    let o = run(&args, &[("SURQLC_MODEL_URL", "http://127.0.0.1:9/v1")]);
     assert_status(&o, 2);
     assert!(one_line(&o).contains("SURQLC_MODEL is not"));
     // HTTP 401, 404 and 500 from the endpoint.
     for (status, expect) in [(401, "HTTP 401"), (404, "HTTP 404"), (500, "HTTP 500")] {
-        let url = stand_in(vec![(
+        let url = model(vec![Reply::status(
             status,
-            r#"{"error": {"message": "nope"}}"#.to_owned(),
+            r#"{"error": {"message": "nope"}}"#,
         )]);
         let env = model_env(&url);
-        let o = surqlc(&args, &with(&env));
+        let o = run(&args, &with(&env));
         assert_status(&o, 2);
         let err = one_line(&o);
         assert!(err.contains(expect) && err.contains("nope"), "{err}");
@@ -216,24 +195,24 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
         .unwrap()
         .port();
     let env = model_env(&format!("http://127.0.0.1:{port}/v1"));
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 2);
     assert!(one_line(&o).contains("cannot reach"));
     // A timeout: a listener that never answers.
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let mut env = model_env(&format!("http://{}/v1", silent.local_addr().unwrap()));
     env.push(("SURQLC_MODEL_TIMEOUT", "0.5".to_owned()));
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 2);
     assert!(one_line(&o).contains("did not answer within"));
     // An embedding of the wrong length for examples(dimension = 4).
-    let url = stand_in(vec![(
+    let url = model(vec![Reply::status(
         200,
-        r#"{"data": [{"embedding": [0.1, 0.2, 0.3]}]}"#.to_owned(),
+        r#"{"data": [{"embedding": [0.1, 0.2, 0.3]}]}"#,
     )]);
     let mut env = model_env(&url);
     env.push(("SURQLC_EMBED_MODEL", "standin-embed".to_owned()));
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 2);
     let err = one_line(&o);
     assert!(
@@ -241,17 +220,17 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
         "{err}"
     );
     // A --vector of the wrong length.
-    let url = stand_in(vec![chat("SELECT 1")]);
+    let url = model(vec![Reply::chat("SELECT 1")]);
     let env = model_env(&url);
     let mut bad = args.clone();
     bad.extend(["--vector", "1,2"]);
-    let o = surqlc(&bad, &with(&env));
+    let o = run(&bad, &with(&env));
     assert_status(&o, 2);
     assert!(one_line(&o).contains("dimension = 4"));
 }
 
 fn eval_json(schema: &str, candidates: &str) -> serde_json::Value {
-    let o = surqlc(
+    let o = run(
         &[
             "eval",
             &format!("schemas/{schema}.rs"),
@@ -357,7 +336,7 @@ fn eval_judges_candidates_by_their_rows() {
 
 #[test]
 fn eval_text_prints_accuracy_repairs_tokens_and_a_line_per_miss() {
-    let o = surqlc(
+    let o = run(
         &[
             "eval",
             "schemas/store.rs",
@@ -401,17 +380,17 @@ fn eval_asks_the_model_when_no_candidates_are_given() {
         "--format",
         "json",
     ];
-    let o = surqlc(&args, &[]);
+    let o = run(&args, &[]);
     assert_status(&o, 2);
     assert!(stderr(&o).contains("SURQLC_MODEL_URL"), "{}", stderr(&o));
     // A stand-in that answers every question with the same wrong table first, then one query:
     // each question takes 2 attempts (1 repair) and only the questions that query answers are right.
-    let url = stand_in(vec![
-        chat("SELECT * FROM meetings LIMIT 5"),
-        chat("SELECT title FROM meeting ORDER BY time DESC LIMIT 1"),
+    let url = model(vec![
+        Reply::chat("SELECT * FROM meetings LIMIT 5"),
+        Reply::chat("SELECT title FROM meeting ORDER BY time DESC LIMIT 1"),
     ]);
     let env = model_env(&url);
-    let o = surqlc(&args, &with(&env));
+    let o = run(&args, &with(&env));
     assert_status(&o, 0);
     let report = json(&o);
     assert_eq!(report["total"], 12);
@@ -448,7 +427,7 @@ fn eval_refuses_a_bad_golden_file_with_its_position() {
         "--candidates",
         &golden_arg,
     ];
-    let o = surqlc(&args, &[]);
+    let o = run(&args, &[]);
     assert_status(&o, 2);
     assert!(
         stderr(&o).contains(&format!("{}:2:", golden.display())),
@@ -461,14 +440,14 @@ fn eval_refuses_a_bad_golden_file_with_its_position() {
         "{\"question\": \"q\", \"query\": \"SELECT email FROM customer LIMIT 5\"}\n",
     )
     .unwrap();
-    let o = surqlc(&args, &[]);
+    let o = run(&args, &[]);
     assert_status(&o, 2);
     let err = stderr(&o);
     assert!(
         err.contains(&format!("{}:1:", golden.display())) && err.contains("gold query"),
         "{err}"
     );
-    let o = surqlc(
+    let o = run(
         &["eval", "schemas/store.rs", "--golden", "missing.jsonl"],
         &[],
     );
@@ -551,7 +530,7 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
         "--format",
         "json",
     ];
-    let o = surqlc(&args, &[]);
+    let o = run(&args, &[]);
     assert_status(&o, 0);
     let report = json(&o);
     let verdicts: Vec<bool> = report["questions"]
@@ -569,7 +548,7 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
         line("q", serde_json::json!([pro_names, pro_tiers])),
     )
     .unwrap();
-    let o = surqlc(&args, &[]);
+    let o = run(&args, &[]);
     assert_status(&o, 2);
     assert!(
         stderr(&o).contains(&format!(

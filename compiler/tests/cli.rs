@@ -2,24 +2,15 @@
 //!
 //! Built only with the `cli` feature; `cargo test --workspace` has it, since the test crate enables it.
 
-#[path = "support/bin.rs"]
-mod bin;
+mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
+use support::{root, surqlc};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("compiler/ has a parent")
-        .to_owned()
-}
-
-fn surqlc(args: &[&str]) -> Output {
-    Command::new(bin::surqlc_bin())
+fn run(args: &[&str]) -> Output {
+    surqlc()
         .args(args)
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
         .output()
         .expect("the surqlc binary runs")
 }
@@ -90,7 +81,7 @@ fn split_shell_words(line: &str) -> Vec<String> {
 
 #[test]
 fn help_describes_every_subcommand() {
-    let o = surqlc(&["--help"]);
+    let o = run(&["--help"]);
     assert_status(&o, 0);
     for sub in ["build", "check", "prompt", "audit", "mcp"] {
         assert!(
@@ -98,7 +89,7 @@ fn help_describes_every_subcommand() {
             "--help lists {sub}: {}",
             stdout(&o)
         );
-        let o = surqlc(&[sub, "--help"]);
+        let o = run(&[sub, "--help"]);
         assert_status(&o, 0);
         assert!(
             stdout(&o).contains("SCHEMA.rs"),
@@ -106,7 +97,7 @@ fn help_describes_every_subcommand() {
             stdout(&o)
         );
     }
-    let o = surqlc(&["frobnicate"]);
+    let o = run(&["frobnicate"]);
     assert_status(&o, 2);
 }
 
@@ -114,7 +105,7 @@ fn help_describes_every_subcommand() {
 fn the_readme_main_job_prints_the_prompt() {
     let args = readme_main_job();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = surqlc(&args);
+    let o = run(&args);
     assert_status(&o, 0);
     let prompt = stdout(&o);
     let fixtures = root().join("../shared/fixtures/store");
@@ -150,7 +141,7 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
     let seed = args.iter().position(|a| a == "--seed").expect("--seed") + 1;
     args[seed] = "../shared/fixtures/store/seed.surql".into();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = surqlc(&args);
+    let o = run(&args);
     assert_status(&o, 0);
     let want = std::fs::read_to_string(
         root().join("../shared/fixtures/store/expected/nl2surql_prompt.txt"),
@@ -164,16 +155,14 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
     };
     assert_eq!(after_rules(&stdout(&o)), after_rules(&want));
     assert!(after_rules(&want).is_some());
-    let o = surqlc(
+    let o = run(&[
+        &args[..],
         &[
-            &args[..],
-            &[
-                "--prompt-template",
-                "../shared/fixtures/store/lesson-preamble.txt",
-            ],
-        ]
-        .concat(),
-    );
+            "--prompt-template",
+            "../shared/fixtures/store/lesson-preamble.txt",
+        ],
+    ]
+    .concat());
     assert_status(&o, 0);
     assert_eq!(
         stdout(&o),
@@ -189,7 +178,7 @@ fn prompt_without_a_vector_has_an_empty_examples_section_and_says_so() {
     let with_vector: Vec<String> = args.clone();
     args.drain(at..at + 2);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = surqlc(&args);
+    let o = run(&args);
     assert_status(&o, 0);
     let prompt = stdout(&o);
     assert!(
@@ -199,7 +188,7 @@ fn prompt_without_a_vector_has_an_empty_examples_section_and_says_so() {
     assert!(stderr(&o).contains("no --vector"), "{}", stderr(&o));
     // Everything but the examples is the database's prompt, as with a vector.
     let with: Vec<&str> = with_vector.iter().map(String::as_str).collect();
-    let full = stdout(&surqlc(&with));
+    let full = stdout(&run(&with));
     let head = |p: &str| p.split_once("EXAMPLES\n").map(|(h, _)| h.to_owned());
     assert_eq!(head(&prompt), head(&full));
     assert!(head(&full).is_some());
@@ -208,7 +197,7 @@ fn prompt_without_a_vector_has_an_empty_examples_section_and_says_so() {
 #[test]
 fn build_writes_both_files_and_notes_the_missing_agent() {
     let out = scratch("build");
-    let o = surqlc(&["build", "schemas/store.rs", "--out", out.to_str().unwrap()]);
+    let o = run(&["build", "schemas/store.rs", "--out", out.to_str().unwrap()]);
     assert_status(&o, 0);
     let surql = std::fs::read_to_string(out.join("schema.surql")).expect("schema.surql");
     assert!(surql.starts_with("OPTION IMPORT;"));
@@ -219,9 +208,8 @@ fn build_writes_both_files_and_notes_the_missing_agent() {
         "{}",
         stderr(&o)
     );
-    let o = Command::new(bin::surqlc_bin())
+    let o = surqlc()
         .args(["build", "schemas/store.rs", "--out", out.to_str().unwrap()])
-        .current_dir(root())
         .env("SURQLC_AGENT_PASSWORD", "correct horse")
         .output()
         .expect("runs");
@@ -234,7 +222,7 @@ fn build_writes_both_files_and_notes_the_missing_agent() {
 #[test]
 fn check_loads_every_example_schema() {
     for schema in ["schemas/store.rs", "schemas/library.rs"] {
-        let o = surqlc(&["check", schema]);
+        let o = run(&["check", schema]);
         assert_status(&o, 0);
         assert!(stderr(&o).contains("compile and load"), "{}", stderr(&o));
     }
@@ -254,7 +242,7 @@ fn bad_input_exits_2_with_a_position() {
         if sub == "build" {
             args.extend(["--out", dir.to_str().unwrap()]);
         }
-        let o = surqlc(&args);
+        let o = run(&args);
         assert_status(&o, 2);
         assert!(stderr(&o).contains("bad.rs:3:"), "{sub}: {}", stderr(&o));
         assert!(
@@ -264,13 +252,13 @@ fn bad_input_exits_2_with_a_position() {
         );
     }
     assert!(!dir.join("schema.surql").exists(), "nothing written");
-    let o = surqlc(&["check", "schemas/no-such.rs"]);
+    let o = run(&["check", "schemas/no-such.rs"]);
     assert_status(&o, 2);
     assert!(stderr(&o).contains("no-such.rs"), "{}", stderr(&o));
-    let o = surqlc(&["audit", "schemas/store.rs", "--encoding", "nope"]);
+    let o = run(&["audit", "schemas/store.rs", "--encoding", "nope"]);
     assert_status(&o, 2);
     assert!(stderr(&o).contains("unknown encoding"), "{}", stderr(&o));
-    let o = surqlc(&[
+    let o = run(&[
         "prompt",
         "schemas/store.rs",
         "--question",
@@ -284,13 +272,13 @@ fn bad_input_exits_2_with_a_position() {
 
 #[test]
 fn audit_counts_what_literal_enum_docs_cost() {
-    let o = surqlc(&["audit", "tests/fixtures/enum_docs.rs", "--format", "json"]);
+    let o = run(&["audit", "tests/fixtures/enum_docs.rs", "--format", "json"]);
     assert_status(&o, 0);
     let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     let ticket = &doc["tables"][0];
     let docs = ticket["enum_doc_tokens"].as_u64().expect("enum_doc_tokens");
     assert!(docs > 0 && docs < ticket["comment_tokens"].as_u64().unwrap());
-    let o = surqlc(&["audit", "tests/fixtures/enum_docs.rs"]);
+    let o = run(&["audit", "tests/fixtures/enum_docs.rs"]);
     assert!(
         stdout(&o).contains(&format!(
             "Literal enums' doc comments (in their fields' comments) cost {docs} tokens: ticket {docs}"
@@ -298,18 +286,18 @@ fn audit_counts_what_literal_enum_docs_cost() {
         "{}",
         stdout(&o)
     );
-    let o = surqlc(&["audit", "schemas/store.rs"]);
+    let o = run(&["audit", "schemas/store.rs"]);
     assert!(!stdout(&o).contains("Literal enums'"), "{}", stdout(&o));
 }
 
 #[test]
 fn audit_reports_text_and_json_and_fails_over_budget() {
-    let o = surqlc(&["audit", "schemas/store.rs"]);
+    let o = run(&["audit", "schemas/store.rs"]);
     assert_status(&o, 0);
     assert!(stdout(&o).contains("schema block, engine rendering, o200k_base tokens"));
     assert!(stdout(&o).contains("customer"));
 
-    let o = surqlc(&["audit", "schemas/store.rs", "--format", "json", "--live"]);
+    let o = run(&["audit", "schemas/store.rs", "--format", "json", "--live"]);
     assert_status(&o, 0);
     let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(doc["encoding"], "o200k_base");
@@ -335,11 +323,11 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
     assert_eq!(doc["prompt"][0]["section"], "preamble");
     assert_eq!(doc["over_budget"], serde_json::json!([]));
 
-    let o = surqlc(&["audit", "schemas/store.rs", "--budget", "10"]);
+    let o = run(&["audit", "schemas/store.rs", "--budget", "10"]);
     assert_status(&o, 1);
     assert!(stderr(&o).contains("over budget"), "{}", stderr(&o));
 
-    let o = surqlc(&[
+    let o = run(&[
         "audit",
         "schemas/store.rs",
         "--format",
@@ -390,7 +378,7 @@ fn shell_words_split_like_the_shell() {
 #[test]
 fn named_query_files_are_checked_by_check_query_and_build() {
     // The store's own queries: `$params`, `LIMIT $n` and aggregates pass as the application's.
-    let o = surqlc(&[
+    let o = run(&[
         "check-query",
         "schemas/store.rs",
         "--file",
@@ -408,7 +396,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
         "-- name: ok :many\nSELECT name FROM customer LIMIT $n;\n\n-- name: broken :many\n-- question: Where do they live?\nSELECT name,\n       city FROM customer;\n",
     )
     .unwrap();
-    let o = surqlc(&[
+    let o = run(&[
         "check-query",
         "schemas/store.rs",
         "--file",
@@ -418,7 +406,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
     assert!(stdout(&o).contains("bad.surql:7:8: "), "{}", stdout(&o));
     assert!(stdout(&o).contains("city"), "{}", stdout(&o));
     let out = dir.join("out");
-    let o = surqlc(&[
+    let o = run(&[
         "build",
         "schemas/store.rs",
         "--queries",
@@ -432,7 +420,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
     assert!(!out.join("schema.surql").exists(), "nothing written");
     // A malformed annotation is bad input at its position.
     std::fs::write(&bad, "-- name: broken :all\nSELECT name FROM customer;\n").unwrap();
-    let o = surqlc(&[
+    let o = run(&[
         "check-query",
         "schemas/store.rs",
         "--file",
@@ -445,7 +433,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
         stderr(&o)
     );
     // The store's queries build.
-    let o = surqlc(&[
+    let o = run(&[
         "build",
         "schemas/store.rs",
         "--queries",
@@ -465,7 +453,7 @@ fn dropping_a_field_a_named_query_uses_breaks_the_build() {
     let path = dir.join("store.rs");
     std::fs::write(&path, dropped).unwrap();
     let out = dir.join("out");
-    let o = surqlc(&[
+    let o = run(&[
         "build",
         path.to_str().unwrap(),
         "--queries",
@@ -498,7 +486,7 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
     )
     .unwrap();
     let out = dir.join("out");
-    let o = surqlc(&[
+    let o = run(&[
         "build",
         "schemas/store.rs",
         "--queries",
@@ -527,7 +515,7 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
 /// `surqlc prune`'s bad input: a clear line, status 2.
 #[test]
 fn prune_refuses_bad_input() {
-    let o = surqlc(&[
+    let o = run(&[
         "prune",
         "schemas/store.rs",
         "--question",
@@ -541,7 +529,7 @@ fn prune_refuses_bad_input() {
         "{}",
         stderr(&o)
     );
-    let o = surqlc(&[
+    let o = run(&[
         "prune",
         "schemas/store.rs",
         "--questions",
@@ -553,7 +541,7 @@ fn prune_refuses_bad_input() {
         "{}",
         stderr(&o)
     );
-    let o = surqlc(&["prune", "schemas/store.rs"]);
+    let o = run(&["prune", "schemas/store.rs"]);
     assert_status(&o, 2);
 }
 
@@ -568,7 +556,7 @@ fn prune_prints_the_tables_each_question_gets() {
     .unwrap();
     let q = questions.to_str().unwrap();
     // The store has no prune(...): the flag's budget applies, one JSON object per question and line.
-    let o = surqlc(&[
+    let o = run(&[
         "prune",
         "schemas/store.rs",
         "--questions",
@@ -596,7 +584,7 @@ fn prune_prints_the_tables_each_question_gets() {
         assert!(!line["tables"].as_array().unwrap().is_empty(), "{line}");
     }
     // The whole store block fits the default budget (2,000): every exposed table, in prompt order.
-    let o = surqlc(&["prune", "schemas/store.rs", "--question", "Who buys?"]);
+    let o = run(&["prune", "schemas/store.rs", "--question", "Who buys?"]);
     assert_status(&o, 0);
     assert!(
         stdout(&o).starts_with("Who buys?\n  5 tables, ")
@@ -606,7 +594,7 @@ fn prune_prints_the_tables_each_question_gets() {
     );
     // A question no table shares a word with gets the fallback tables, and is told so (at 300
     // tokens all five compact blocks fit: field-level pruning).
-    let o = surqlc(&[
+    let o = run(&[
         "prune",
         "schemas/store.rs",
         "--question",
@@ -621,7 +609,7 @@ fn prune_prints_the_tables_each_question_gets() {
         stdout(&o)
     );
     // A closed stdout ends the output quietly, never with a panic.
-    let mut child = Command::new(bin::surqlc_bin())
+    let mut child = surqlc()
         .args([
             "prune",
             "schemas/store.rs",
@@ -630,7 +618,6 @@ fn prune_prints_the_tables_each_question_gets() {
             "--budget",
             "300",
         ])
-        .current_dir(root())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -653,9 +640,8 @@ fn prune_fails_when_its_output_cannot_be_written() {
         .write(true)
         .open("/dev/full")
         .expect("/dev/full");
-    let o = Command::new(bin::surqlc_bin())
+    let o = surqlc()
         .args(["prune", "schemas/store.rs", "--question", "Who buys?"])
-        .current_dir(root())
         .stdout(full)
         .output()
         .expect("runs");

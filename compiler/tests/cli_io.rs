@@ -1,29 +1,17 @@
 //! What the binary reads and says: `check-query`'s schema files, query and data checks, a closed stdout, `build`'s import command, `prompt --pruned`.
 
-#[path = "support/bin.rs"]
-mod bin;
+mod support;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Output, Stdio};
+use support::{root, surqlc};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("compiler/ has a parent")
-        .to_owned()
-}
-
-fn command(args: &[&str]) -> Command {
-    let mut cmd = Command::new(bin::surqlc_bin());
-    cmd.args(args)
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD");
-    cmd
-}
-
-fn surqlc(args: &[&str]) -> Output {
-    command(args).output().expect("the surqlc binary runs")
+fn run(args: &[&str]) -> Output {
+    surqlc()
+        .args(args)
+        .output()
+        .expect("the surqlc binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -69,17 +57,17 @@ fn check_query_takes_several_schema_files_and_the_query_anywhere() {
         vec!["check-query", a, query, b],
         vec!["check-query", a, b, "--query", query],
     ] {
-        let o = surqlc(&args);
+        let o = run(&args);
         assert_status(&o, 0);
         assert!(text(&o.stderr).contains("0 with errors"), "{args:?}");
     }
     // One file alone does not have the other's table.
-    let o = surqlc(&["check-query", a, query]);
+    let o = run(&["check-query", a, query]);
     assert_status(&o, 1);
     assert!(text(&o.stdout).contains("beta"), "{}", text(&o.stdout));
     // The README's spellings still work.
     assert_status(
-        &surqlc(&[
+        &run(&[
             "check-query",
             "schemas/store.rs",
             "SELECT name FROM customer LIMIT 5",
@@ -92,7 +80,7 @@ fn check_query_takes_several_schema_files_and_the_query_anywhere() {
         "SELECT title FROM beta LIMIT 5;\n\nSELECT name FROM alpha LIMIT 5\n",
     )
     .unwrap();
-    let o = surqlc(&["check-query", a, b, "--file", file.to_str().unwrap()]);
+    let o = run(&["check-query", a, b, "--file", file.to_str().unwrap()]);
     assert_status(&o, 0);
     assert!(text(&o.stderr).contains("checked 2 queries"));
     // Bad input: no schema file, two queries, a query and a file.
@@ -101,7 +89,7 @@ fn check_query_takes_several_schema_files_and_the_query_anywhere() {
         vec!["check-query", a, query, "SELECT name FROM alpha LIMIT 5"],
         vec!["check-query", a, query, "--file", file.to_str().unwrap()],
     ] {
-        let o = surqlc(&args);
+        let o = run(&args);
         assert_status(&o, 2);
         assert!(
             text(&o.stderr).starts_with("error: "),
@@ -116,9 +104,9 @@ fn check_query_runs_the_data_checks_on_a_seed() {
     // The people's ids are full names: a guessed id parses and resolves, and matches nothing.
     let guessed =
         "SELECT record::id(out) AS meeting FROM attended WHERE in = person:alice LIMIT 50";
-    let o = surqlc(&["check-query", "schemas/meetings.rs", guessed]);
+    let o = run(&["check-query", "schemas/meetings.rs", guessed]);
     assert_status(&o, 0);
-    let o = surqlc(&[
+    let o = run(&[
         "check-query",
         "schemas/meetings.rs",
         guessed,
@@ -134,7 +122,7 @@ fn check_query_runs_the_data_checks_on_a_seed() {
     );
     let right =
         "SELECT record::id(out) AS meeting FROM attended WHERE in = person:⟨Alice Chen⟩ LIMIT 50";
-    let o = surqlc(&[
+    let o = run(&[
         "check-query",
         "schemas/meetings.rs",
         right,
@@ -143,7 +131,7 @@ fn check_query_runs_the_data_checks_on_a_seed() {
     ]);
     assert_status(&o, 0);
     // JSON carries the data check's diagnostic too.
-    let o = surqlc(&[
+    let o = run(&[
         "check-query",
         "schemas/meetings.rs",
         guessed,
@@ -155,7 +143,7 @@ fn check_query_runs_the_data_checks_on_a_seed() {
     assert_status(&o, 1);
     let doc: serde_json::Value = serde_json::from_str(&text(&o.stdout)).expect("JSON");
     assert_eq!(doc["errors"], 1);
-    let missing_seed = surqlc(&[
+    let missing_seed = run(&[
         "check-query",
         "schemas/meetings.rs",
         guessed,
@@ -170,10 +158,10 @@ fn check_query_runs_the_data_checks_on_a_seed() {
 #[test]
 fn check_query_exits_as_audit_does() {
     let store = "schemas/store.rs";
-    let clean = surqlc(&["check-query", store, "SELECT name FROM customer LIMIT 5"]);
+    let clean = run(&["check-query", store, "SELECT name FROM customer LIMIT 5"]);
     assert_status(&clean, 0);
     assert_eq!(text(&clean.stdout), "");
-    let wrong = surqlc(&[
+    let wrong = run(&[
         "check-query",
         store,
         "SELECT name, email FROM customer LIMIT 5",
@@ -186,7 +174,7 @@ fn check_query_exits_as_audit_does() {
         "{}",
         text(&wrong.stdout)
     );
-    let file = surqlc(&[
+    let file = run(&[
         "check-query",
         store,
         "--file",
@@ -200,20 +188,21 @@ fn check_query_exits_as_audit_does() {
     assert_eq!(first["line"], 5);
     assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
     assert_eq!(first["diagnostics"][0]["text"], "email");
-    let right = surqlc(&[
+    let right = run(&[
         "check-query",
         store,
         "--file",
         "tests/corpus/store_right.surql",
     ]);
     assert_status(&right, 0);
-    assert_status(&surqlc(&["check-query", "schemas/nope.rs", "SELECT 1"]), 2);
-    assert_status(&surqlc(&["check-query", store, "--file", "nope.surql"]), 2);
+    assert_status(&run(&["check-query", "schemas/nope.rs", "SELECT 1"]), 2);
+    assert_status(&run(&["check-query", store, "--file", "nope.surql"]), 2);
 }
 
 /// Runs `args` with stdout closed before the binary writes anything: no panic, the command's own status.
 fn with_closed_stdout(args: &[&str], status: i32) {
-    let mut child = command(args)
+    let mut child = surqlc()
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -267,7 +256,7 @@ fn a_closed_stdout_is_not_a_panic() {
 #[test]
 fn build_says_where_the_file_goes() {
     let out = scratch("build");
-    let o = surqlc(&["build", "schemas/store.rs", "--out", out.to_str().unwrap()]);
+    let o = run(&["build", "schemas/store.rs", "--out", out.to_str().unwrap()]);
     assert_status(&o, 0);
     let err = text(&o.stderr);
     let surql = out.join("schema.surql");
@@ -282,7 +271,7 @@ fn build_says_where_the_file_goes() {
         err.contains("for namespace `ai`, database `store`"),
         "{err}"
     );
-    let o = surqlc(&[
+    let o = run(&[
         "build",
         "schemas/store.rs",
         "--out",
@@ -322,13 +311,13 @@ fn prompt_pruned_prints_the_pruned_prompt() {
         a.extend_from_slice(extra);
         a.into_iter().map(str::to_owned).collect::<Vec<_>>()
     };
-    let run = |a: Vec<String>| {
+    let prompt = |a: Vec<String>| {
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        surqlc(&a)
+        run(&a)
     };
-    let whole = run(args(&[]));
+    let whole = prompt(args(&[]));
     assert_status(&whole, 0);
-    let cut = run(args(&["--pruned"]));
+    let cut = prompt(args(&["--pruned"]));
     assert_status(&cut, 0);
     let (whole, cut) = (text(&whole.stdout), text(&cut.stdout));
     let tables = |p: &str| p.matches("DEFINE TABLE ").count();
@@ -344,7 +333,7 @@ fn prompt_pruned_prints_the_pruned_prompt() {
         tables(&whole)
     );
     // A schema without prune(...) has no pruned prompt: said, status 2.
-    let o = surqlc(&[
+    let o = run(&[
         "prompt",
         "schemas/store.rs",
         "--question",

@@ -1,21 +1,10 @@
 //! `surqlc diff --dump`: status 0 and "in sync" on stderr in sync, status 1 listing each change (an agent the schema does not define among them), status 2 on bad input.
 
-#[path = "support/bin.rs"]
-mod bin;
+mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-fn surqlc() -> Command {
-    Command::new(bin::surqlc_bin())
-}
+use std::path::Path;
+use std::process::Output;
+use support::{root, surqlc};
 
 /// A dropped field, an extra table, a changed comment and a changed index, then the cache re-rendered.
 const CHANGES: &str = "
@@ -37,10 +26,9 @@ fn diff_with(dump: &Path, password: Option<&str>, flags: &[&str]) -> Output {
         .arg("--dump")
         .arg(dump)
         .args(flags);
-    match password {
-        Some(p) => cmd.env("SURQLC_AGENT_PASSWORD", p),
-        None => cmd.env_remove("SURQLC_AGENT_PASSWORD"),
-    };
+    if let Some(p) = password {
+        cmd.env("SURQLC_AGENT_PASSWORD", p);
+    }
     cmd.output().expect("surqlc runs")
 }
 
@@ -50,10 +38,9 @@ fn built_store(out: &std::path::Path, password: Option<&str>) -> String {
     cmd.args(["build", "--out"])
         .arg(out)
         .arg(root().join("schemas/store.rs"));
-    match password {
-        Some(p) => cmd.env("SURQLC_AGENT_PASSWORD", p),
-        None => cmd.env_remove("SURQLC_AGENT_PASSWORD"),
-    };
+    if let Some(p) = password {
+        cmd.env("SURQLC_AGENT_PASSWORD", p);
+    }
     let built = cmd.output().unwrap();
     assert!(
         built.status.success(),

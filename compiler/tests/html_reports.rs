@@ -1,25 +1,14 @@
 //! `surqlc audit --html` and `surqlc eval --html` as users run them: one self-contained page each (no address, every exposed table, no hidden one, the map's rectangles sized by tokens inside it), and the same pages rendered by a real headless Chromium (`#[ignore]`d without it; `.ci/run` runs it when `/usr/bin/chromium` exists).
 
-#[path = "support/bin.rs"]
-mod bin;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use support::{root, surqlc};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("compiler/ has a parent")
-        .to_owned()
-}
-
-fn surqlc(args: &[&str]) -> Output {
-    Command::new(bin::surqlc_bin())
+fn run(args: &[&str]) -> Output {
+    surqlc()
         .args(args)
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .env_remove("SURQLC_MODEL_URL")
-        .env_remove("SURQLC_MODEL")
         .output()
         .expect("the surqlc binary runs")
 }
@@ -82,7 +71,7 @@ fn audit_html(schema: &str, dir: &Path, extra: &[&str]) -> String {
     let path = dir.join("map.html");
     let mut args = vec!["audit", schema, "--html", path.to_str().unwrap()];
     args.extend(extra);
-    let o = surqlc(&args);
+    let o = run(&args);
     let over = extra.iter().any(|a| a.contains("budget"));
     assert_status(&o, if over { 1 } else { 0 });
     assert!(String::from_utf8_lossy(&o.stderr).contains("wrote "));
@@ -255,7 +244,7 @@ fn audit_html_maps_the_enterprise_schema_with_questions() {
 
 fn eval_html(schema: &str, candidates: &str, dir: &Path) -> (String, serde_json::Value) {
     let path = dir.join("eval.html");
-    let o = surqlc(&[
+    let o = run(&[
         "eval",
         &format!("schemas/{schema}.rs"),
         "--seed",
@@ -302,7 +291,7 @@ fn progress_stays_off_stderr_that_is_not_a_terminal() {
         "Which customers are gold?\nWhat does a product cost?\n",
     )
     .unwrap();
-    let o = surqlc(&[
+    let o = run(&[
         "prune",
         "schemas/store.rs",
         "--questions",

@@ -10,29 +10,14 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use surqlc::mcp;
 
-#[path = "support/bin.rs"]
-mod bin;
-#[path = "support/model_standin.rs"]
-mod model_standin;
-use model_standin::{chat, stand_in};
+mod support;
+use support::{model, root, surqlc, unconfigured, Reply, StandIn, SurrealServer};
 
 type Client = RunningService<RoleClient, ClientConfig>;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("compiler/ has a parent")
-        .to_owned()
-}
-
-/// The `surqlc` binary (`SURQLC_TEST_BIN` if set; `support/bin.rs`).
-fn binary() -> PathBuf {
-    bin::surqlc_bin()
-}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -49,15 +34,9 @@ async fn stdio(args: &[&str]) -> Client {
 
 /// [`stdio`] with `env` set (and no model configured unless `env` configures one).
 async fn stdio_with(args: &[&str], env: &[(&str, &str)]) -> Client {
-    let mut command = tokio::process::Command::new(binary());
-    command
-        .args(args)
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .env_remove("SURQLC_MODEL_URL")
-        .env_remove("SURQLC_EMBED_MODEL")
-        .envs(env.iter().copied());
-    let (transport, _) = TokioChildProcess::builder(command)
+    let mut command = surqlc();
+    command.args(args).envs(env.iter().copied());
+    let (transport, _) = TokioChildProcess::builder(tokio::process::Command::from(command))
         .stderr(Stdio::null())
         .spawn()
         .expect("the surqlc binary starts");
@@ -786,11 +765,8 @@ fn http_server_with(
     std::sync::Arc<std::sync::Mutex<String>>,
 ) {
     use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(binary())
+    let mut child = surqlc()
         .args([STORE, args].concat())
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .env_remove("SURQLC_MCP_TOKEN")
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -950,11 +926,8 @@ fn an_http_session_closes_with_200_and_the_listener_is_bound_before_the_database
     let _ = child.wait();
 
     // The address is bound, and said, before the database is loaded: an early client waits.
-    let mut child = std::process::Command::new(binary())
+    let mut child = surqlc()
         .args([STORE, &["--http", "127.0.0.1:0"][..]].concat())
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .env_remove("SURQLC_MCP_TOKEN")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -1194,13 +1167,8 @@ fn the_readme_snippet_runs_as_written() {
 #[test]
 fn bad_start_up_input_exits_2_with_one_line() {
     let run = |args: &[&str], password: Option<&str>| {
-        let mut command = std::process::Command::new(binary());
-        command
-            .args(args)
-            .current_dir(root())
-            .env_remove("SURQLC_AGENT_PASSWORD")
-            .env_remove("SURQLC_MCP_TOKEN")
-            .stdin(Stdio::null());
+        let mut command = surqlc();
+        command.args(args).stdin(Stdio::null());
         if let Some(p) = password {
             command.env("SURQLC_AGENT_PASSWORD", p);
         }
@@ -1297,11 +1265,10 @@ fn the_python_sdk_talks_to_it_when_installed() {
         "{python} cannot import mcp: pip install mcp, or set SURQLC_MCP_PYTHON"
     );
     let script = root().join("compiler/tests/python/mcp_smoke.py");
-    let out = std::process::Command::new(&python)
+    let out = unconfigured(&mut std::process::Command::new(&python))
         .arg(script)
-        .arg(binary())
+        .arg(support::surqlc_bin())
         .arg(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
         .output()
         .expect("python runs");
     assert!(
@@ -1312,71 +1279,16 @@ fn the_python_sdk_talks_to_it_when_installed() {
     );
 }
 
-/// Stops a `surreal` server when the test ends, however it ends.
-struct SurrealServer(std::process::Child);
-
-impl Drop for SurrealServer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `surreal start` (root/root, in memory) on a free port once it listens. Its test is
-/// `#[ignore]`d; run without `SURREAL_BIN` it fails saying so.
-fn surreal_server() -> Option<(PathBuf, SurrealServer, u16)> {
-    let bin = std::env::var_os("SURREAL_BIN").map(PathBuf::from).expect(
-        "set SURREAL_BIN to a surreal 3.3 binary (bash .ci/build-surreal) to run the server test",
-    );
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let server = SurrealServer(
-        std::process::Command::new(&bin)
-            .args(["start", "--user", "root", "--pass", "root", "--bind"])
-            .arg(format!("127.0.0.1:{port}"))
-            .arg("memory")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("surreal start runs"),
-    );
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "surreal did not start listening"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    Some((bin, server, port))
-}
-
-fn surreal_import(bin: &Path, port: u16, file: &Path) {
-    let status = std::process::Command::new(bin)
-        .args(["import", "--endpoint"])
-        .arg(format!("http://127.0.0.1:{port}"))
-        .args([
-            "--user", "root", "--pass", "root", "--ns", "ai", "--db", "store",
-        ])
-        .arg(file)
-        .status()
-        .expect("surreal import runs");
-    assert!(status.success(), "surreal import {} failed", file.display());
-}
-
 /// `surqlc mcp` on a server over stdio, and a task collecting its stderr.
 async fn stdio_on_server(port: u16, extra: &[&str]) -> (Client, tokio::task::JoinHandle<String>) {
     use tokio::io::AsyncReadExt;
-    let mut command = tokio::process::Command::new(binary());
+    let mut command = surqlc();
     command
         .args(["mcp", "schemas/store.rs", "--endpoint"])
         .arg(format!("ws://127.0.0.1:{port}"))
         .args(extra)
-        .current_dir(root())
         .env("SURQLC_AGENT_PASSWORD", "server-test");
-    let (transport, stderr) = TokioChildProcess::builder(command)
+    let (transport, stderr) = TokioChildProcess::builder(tokio::process::Command::from(command))
         .stderr(Stdio::piped())
         .spawn()
         .expect("the surqlc binary starts");
@@ -1396,14 +1308,12 @@ async fn stdio_on_server(port: u16, extra: &[&str]) -> (Client, tokio::task::Joi
 #[test]
 #[ignore = "needs a surreal 3.3 server binary in SURREAL_BIN (bash .ci/build-surreal); .ci/run runs it when set"]
 fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
-    let Some((bin, _server, port)) = surreal_server() else {
-        return;
-    };
+    let server = SurrealServer::start();
+    let port = server.port;
     let out = std::env::temp_dir().join(format!("surqlc-mcp-{}-server", std::process::id()));
-    let built = std::process::Command::new(binary())
+    let built = surqlc()
         .args(["build", "schemas/store.rs", "--out"])
         .arg(&out)
-        .current_dir(root())
         .env("SURQLC_AGENT_PASSWORD", "server-test")
         .output()
         .expect("surqlc build runs");
@@ -1412,8 +1322,8 @@ fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    surreal_import(&bin, port, &out.join("schema.surql"));
-    surreal_import(&bin, port, &root().join("schemas/store.seed.surql"));
+    server.import("store", &out.join("schema.surql"));
+    server.import("store", &root().join("schemas/store.seed.surql"));
     runtime().block_on(async {
         // In sync: said so; the agent answers; a write is refused.
         let (client, said) = stdio_on_server(port, &["--user", "root", "--pass", "root"]).await;
@@ -1454,7 +1364,7 @@ fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
             "DEFINE FIELD OVERWRITE nickname ON customer TYPE option<string>;",
         )
         .unwrap();
-        surreal_import(&bin, port, &drift);
+        server.import("store", &drift);
         let (client, said) = stdio_on_server(port, &[]).await;
         assert_eq!(
             rows(&call(&client, "run_query", count.clone()).await)["rows"],
@@ -1477,10 +1387,9 @@ fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
         );
     });
     // --allow-remember on a server needs a user that may write.
-    let refused = std::process::Command::new(binary())
+    let refused = surqlc()
         .args(["mcp", "schemas/store.rs", "--allow-remember", "--endpoint"])
-        .arg(format!("ws://127.0.0.1:{port}"))
-        .current_dir(root())
+        .arg(server.ws())
         .env("SURQLC_AGENT_PASSWORD", "server-test")
         .stdin(Stdio::null())
         .output()
@@ -1497,9 +1406,9 @@ fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
 /// sent back.
 #[test]
 fn ask_is_listed_with_a_configured_model_and_repairs_through_it() {
-    let url = stand_in(vec![
-        chat("SELECT nme FROM customer LIMIT 5"),
-        chat("SELECT name FROM customer LIMIT 5"),
+    let url = model(vec![
+        Reply::chat("SELECT nme FROM customer LIMIT 5"),
+        Reply::chat("SELECT name FROM customer LIMIT 5"),
     ]);
     runtime().block_on(async {
         let env = [
@@ -1540,40 +1449,8 @@ fn ask_is_listed_with_a_configured_model_and_repairs_through_it() {
 /// A model endpoint that answers every request with `reply` after `delay` (a slow model; a long
 /// delay is one that never answers).
 fn slow_model(delay: std::time::Duration, reply: &str) -> String {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a local port");
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let reply = chat(reply).1;
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let reply = reply.clone();
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
-                        break;
-                    }
-                    if let Some((name, value)) = line.split_once(':') {
-                        if name.eq_ignore_ascii_case("content-length") {
-                            length = value.trim().parse().unwrap_or(0);
-                        }
-                    }
-                }
-                let mut body = vec![0; length];
-                let _ = reader.read_exact(&mut body);
-                std::thread::sleep(delay);
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
-                    reply.len()
-                );
-            });
-        }
-    });
-    url
+    let reply = Reply::chat(reply).after(delay);
+    StandIn::start(move |_, _| reply.clone()).url
 }
 
 #[test]
@@ -1692,10 +1569,8 @@ fn sigterm_lets_the_calls_in_flight_answer_then_exits_0() {
 
     // stdio, spoken raw: the answer is written before the process exits 0.
     use std::io::{BufRead, BufReader, Write};
-    let mut child = std::process::Command::new(binary())
+    let mut child = surqlc()
         .args(STORE)
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
         .envs(env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

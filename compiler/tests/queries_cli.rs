@@ -1,14 +1,10 @@
 //! `surqlc build --queries`: each way a named query can be wrong is exit status 2 and one line at the query file's `FILE:LINE:COL` with what to do, and nothing is written.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod support;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
+use std::path::PathBuf;
+use std::process::Output;
+use support::surqlc;
 
 /// Builds the store with `queries` as its only query file; the status and stderr.
 fn build(name: &str, queries: &str) -> (Output, PathBuf, String) {
@@ -19,8 +15,7 @@ fn build(name: &str, queries: &str) -> (Output, PathBuf, String) {
     let file = dir.join("q.surql");
     std::fs::write(&file, queries).unwrap();
     let out = dir.join("out");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_surqlc"))
-        .current_dir(root())
+    let o = surqlc()
         .args(["build", "schemas/store.rs", "--queries"])
         .arg(&file)
         .arg("--out")

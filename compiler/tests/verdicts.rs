@@ -10,22 +10,14 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use surqlc::runtime::ask::{Asker, Message, Model, ModelError, Status};
 use surqlc::validate::{self, Class, Severity};
 
-#[path = "support/bin.rs"]
-mod bin;
+mod support;
+use support::{root, surqlc};
 
 const PASSWORD: &str = "verdicts-test-password";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
 
 /// The queries: both corpora of the validator, and the LIMIT cases.
 fn corpus() -> Vec<String> {
@@ -97,8 +89,7 @@ fn check_query_verdicts(queries: &[String]) -> Vec<bool> {
     let dir = std::env::temp_dir().join(format!("surqlc-verdicts-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let check_query = |extra: &[&std::ffi::OsStr]| {
-        Command::new(bin::surqlc_bin())
-            .current_dir(root())
+        surqlc()
             .args([
                 "check-query",
                 "schemas/store.rs",
@@ -175,12 +166,9 @@ fn every_surface_gives_one_query_one_verdict() {
         .unwrap();
     runtime.block_on(async {
         // MCP over stdio, the binary a host starts.
-        let mut command = tokio::process::Command::new(bin::surqlc_bin());
-        command
-            .args(["mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql"])
-            .current_dir(root())
-            .env_remove("SURQLC_AGENT_PASSWORD")
-            .env_remove("SURQLC_MODEL_URL");
+        let mut command = surqlc();
+        command.args(["mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql"]);
+        let command = tokio::process::Command::from(command);
         let (transport, _) = TokioChildProcess::builder(command)
             .stderr(Stdio::null())
             .spawn()

@@ -1,7 +1,8 @@
 //! Runs the example binary as a user would and checks what it prints.
 
-use std::path::Path;
 use std::process::Command;
+use surqlc_test_support::model_standin::{Reply, StandIn};
+use surqlc_test_support::{root, unconfigured};
 
 fn run(args: &[&str]) -> (String, String) {
     run_with(args, &[])
@@ -9,11 +10,8 @@ fn run(args: &[&str]) -> (String, String) {
 
 /// Runs the example with no model configured unless `env` configures one.
 fn run_with(args: &[&str], env: &[(&str, &str)]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_store-agent"))
+    let out = unconfigured(&mut Command::new(env!("CARGO_BIN_EXE_store-agent")))
         .args(args)
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .env_remove("SURQLC_MODEL_URL")
-        .env_remove("SURQLC_EMBED_MODEL")
         .envs(env.iter().copied())
         .output()
         .expect("store-agent runs");
@@ -37,13 +35,9 @@ fn rows(stdout: &str) -> serde_json::Value {
     )
 }
 
-fn repo() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
 #[test]
 fn on_the_lessons_data_the_agent_gets_the_lessons_revenue_rows() {
-    let fixtures = repo().join("../shared/fixtures/store");
+    let fixtures = root().join("../shared/fixtures/store");
     let seed = fixtures.join("seed.surql");
     let (stdout, _) = run(&[seed.to_str().unwrap()]);
     let want: serde_json::Value = serde_json::from_str(
@@ -64,7 +58,7 @@ fn by_default_it_runs_on_the_projects_own_data() {
         "{stdout}"
     );
     let expected: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join("schemas/store.seed.expected.json")).unwrap(),
+        &std::fs::read_to_string(root().join("schemas/store.seed.expected.json")).unwrap(),
     )
     .unwrap();
     // The seed's own revenue example, worked out by hand: wearables 399, home 266, audio 259.
@@ -74,39 +68,9 @@ fn by_default_it_runs_on_the_projects_own_data() {
     assert!(stderr.contains("SURQLC_MODEL_URL"), "{stderr}");
 }
 
-/// A local stand-in for an OpenAI-compatible endpoint (not a model): a thread on 127.0.0.1
-/// answering every chat request with `reply`; returns the API base.
-fn stand_in(reply: &'static str) -> String {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
-                    break;
-                }
-                if let Some((name, value)) = line.split_once(':') {
-                    if name.eq_ignore_ascii_case("content-length") {
-                        length = value.trim().parse().unwrap_or(0);
-                    }
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            let body = serde_json::json!({"choices": [{"message": {"role": "assistant", "content": reply}}]}).to_string();
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    url
+/// The workspace's model stand-in answering every chat request with `reply`; its API base.
+fn stand_in(reply: &str) -> String {
+    StandIn::replies(vec![Reply::chat(reply)]).url
 }
 
 #[test]
@@ -135,7 +99,7 @@ fn with_a_model_configured_it_asks_through_the_agent_loop() {
     );
     assert!(stdout.contains("-- attempt 1: SELECT"), "{stdout}");
     let expected: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join("schemas/store.seed.expected.json")).unwrap(),
+        &std::fs::read_to_string(root().join("schemas/store.seed.expected.json")).unwrap(),
     )
     .unwrap();
     assert_eq!(rows(&stdout), expected["ex_category_revenue"]);
