@@ -155,63 +155,22 @@ pub fn render_schema_surql_with(
     options: &EmitOptions,
     preamble: &str,
 ) -> Result<String, EmitError> {
-    let settings = &schema.settings;
-    let mut context = tera::Context::new();
-    context.insert("version", env!("CARGO_PKG_VERSION"));
-    context.insert(
-        "sources",
-        &sources_line(&schema.name, &source_names(&options.sources)),
-    );
-    let access = crate::access::Access::of(schema);
-    context.insert(
-        "tables",
-        &schema
-            .tables
-            .iter()
-            .map(|t| surql::table_definition_with(t, access.table_permissions(t).as_ref()))
-            .collect::<Vec<_>>(),
-    );
-    context.insert(
-        "analyzers",
-        &schema
-            .analyzers
-            .iter()
-            .map(surql::define_analyzer)
-            .collect::<Vec<_>>(),
-    );
-    context.insert("exposed", &settings.exposed);
-    let hints: Vec<String> = settings
-        .value_hints
-        .iter()
-        .map(crate::surql::hints::expression)
-        .collect();
-    context.insert("value_hints", &hints);
-    let pool = &settings.examples;
-    context.insert(
-        "pool",
-        &HashMap::from([
-            ("table", pool.table.clone()),
-            ("dimension", pool.dimension.to_string()),
-            ("k", pool.k.to_string()),
-            ("ef", pool.ef.to_string()),
-        ]),
-    );
-    context.insert("preamble", preamble);
-    context.insert("compact", &schema.settings.compact);
-    // Question-specific pruning: `false` unless the schema sets prune(...).
-    match crate::prune::facts::template_context(schema) {
-        Some(prune) => context.insert("prune", &prune),
-        None => context.insert("prune", &false),
-    }
-    context.insert("access", &access_context(&access));
-    context.insert("hidden", &hidden_fields_literal(schema));
-    context.insert("agent", &agent_context(schema, options, &access)?);
+    const NAME: &str = "templates/schema.surql.tera";
+    let sources = sources_line(&schema.name, &source_names(&options.sources));
+    let passhash = options
+        .agent_password
+        .as_deref()
+        .map(|pw| crate::codegen::password::passhash(&schema.settings.agent.user, pw))
+        .transpose()
+        .map_err(EmitError::Password)?;
+    let view = crate::codegen::schema_view::SchemaView::new(schema, preamble, sources, passhash);
+    let context = tera::Context::from_serialize(&view).map_err(|e| template_error(NAME, e))?;
     let mut tera = tera::Tera::default();
     tera.register_filter("surql_string", surql_string_filter);
     tera.add_raw_template("schema.surql", SCHEMA_TEMPLATE)
-        .map_err(|e| template_error("templates/schema.surql.tera", e))?;
+        .map_err(|e| template_error(NAME, e))?;
     tera.render("schema.surql", &context)
-        .map_err(|e| template_error("templates/schema.surql.tera", e))
+        .map_err(|e| template_error(NAME, e))
 }
 
 /// Who a `@generated` header says the file comes from: the schema files' names, or the schema's
@@ -221,88 +180,5 @@ pub fn sources_line(schema_name: &str, file_names: &[String]) -> String {
         schema_name.to_owned()
     } else {
         file_names.join(", ")
-    }
-}
-
-/// The template's `access`: whether the agent is a record user, and why (on one comment line).
-fn access_context(access: &crate::access::Access) -> serde_json::Value {
-    let record = access.mechanism() == crate::access::Mechanism::RecordAccess;
-    serde_json::json!({
-        "record": record,
-        "reasons": access.reasons_on_one_line(),
-        "identity": crate::access::IDENTITY_TABLE,
-        // The PERMISSIONS texts the schema block leaves out (a regex alternation).
-        "stripped": if record {
-            format!("FULL|NONE|{}", crate::access::READ_ONLY_TABLE.trim_start_matches("PERMISSIONS "))
-        } else {
-            "FULL|NONE".to_owned()
-        },
-    })
-}
-
-/// The template's `agent`: its user, durations, and (given a password) the `PASSHASH` and the
-/// `DEFINE ACCESS`/`DEFINE USER` text for its mechanism.
-fn agent_context(
-    schema: &Schema,
-    options: &EmitOptions,
-    access: &crate::access::Access,
-) -> Result<HashMap<&'static str, String>, EmitError> {
-    use crate::codegen::agent_define::{self, AgentKind};
-    let agent = &schema.settings.agent;
-    let passhash = match &options.agent_password {
-        Some(pw) => {
-            crate::codegen::password::passhash(&agent.user, pw).map_err(EmitError::Password)?
-        }
-        None => String::new(),
-    };
-    let define = if passhash.is_empty() {
-        String::new()
-    } else {
-        let kind = match access.mechanism() {
-            crate::access::Mechanism::Viewer => AgentKind::Viewer {
-                passhash: &passhash,
-            },
-            crate::access::Mechanism::RecordAccess => AgentKind::RecordAccess {
-                identity: crate::access::IDENTITY_TABLE,
-            },
-        };
-        agent_define::statement(
-            &agent.user,
-            &agent.token_duration,
-            &agent.session_duration,
-            kind,
-        )
-    };
-    Ok(HashMap::from([
-        ("user", agent.user.clone()),
-        ("token", agent.token_duration.clone()),
-        ("session", agent.session_duration.clone()),
-        ("passhash", passhash),
-        ("define", define),
-    ]))
-}
-
-/// `{ table: ["field", ...], ... }`: the exposed tables' fields the prompt functions leave out, as a
-/// SurrealQL object; empty when there are none.
-fn hidden_fields_literal(schema: &Schema) -> String {
-    let entries: Vec<String> = schema
-        .exposed_tables()
-        .filter_map(|t| {
-            let hidden = crate::access::hidden_fields(t);
-            (!hidden.is_empty()).then(|| {
-                let names: Vec<String> =
-                    hidden.iter().map(|f| surql::lex::quote_string(f)).collect();
-                format!(
-                    "{}: [{}]",
-                    surql::lex::quote_string(&t.name),
-                    names.join(", ")
-                )
-            })
-        })
-        .collect();
-    if entries.is_empty() {
-        String::new()
-    } else {
-        format!("{{ {} }}", entries.join(", "))
     }
 }
