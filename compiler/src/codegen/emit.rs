@@ -9,6 +9,40 @@ use std::path::PathBuf;
 pub const SCHEMA_TEMPLATE: &str = include_str!("../../../templates/schema.surql.tera");
 pub const PROMPT_RULES_TEMPLATE: &str = include_str!("../../../templates/prompt_rules.tera");
 
+/// `schema.surql`'s template first, then the parts it includes (`templates/schema/`), each under the
+/// name its `include` or `import` uses: a new part is added here.
+pub const SCHEMA_TEMPLATES: [(&str, &str); 8] = [
+    ("schema.surql.tera", SCHEMA_TEMPLATE),
+    (
+        "schema/macros.surql.tera",
+        include_str!("../../../templates/schema/macros.surql.tera"),
+    ),
+    (
+        "schema/tables.surql.tera",
+        include_str!("../../../templates/schema/tables.surql.tera"),
+    ),
+    (
+        "schema/pool.surql.tera",
+        include_str!("../../../templates/schema/pool.surql.tera"),
+    ),
+    (
+        "schema/prompt.surql.tera",
+        include_str!("../../../templates/schema/prompt.surql.tera"),
+    ),
+    (
+        "schema/prune_data.surql.tera",
+        include_str!("../../../templates/schema/prune_data.surql.tera"),
+    ),
+    (
+        "schema/prune_functions.surql.tera",
+        include_str!("../../../templates/schema/prune_functions.surql.tera"),
+    ),
+    (
+        "schema/agent.surql.tera",
+        include_str!("../../../templates/schema/agent.surql.tera"),
+    ),
+];
+
 /// What `schema.surql` depends on besides the IR.
 #[derive(Debug, Clone, Default)]
 pub struct EmitOptions {
@@ -126,7 +160,7 @@ pub struct PromptParts<'a> {
 impl PromptParts<'_> {
     /// The prompt's sections, named, in order; joined they are the whole prompt.
     ///
-    /// This is the layout `fn::nl2surql_prompt` in `templates/schema.surql.tera` writes;
+    /// This is the layout `fn::nl2surql_prompt` in `templates/schema/prompt.surql.tera` writes;
     /// `schema_db::prompt_sections` checks the two agree on every prompt it splits.
     pub fn sections(&self) -> Vec<(&'static str, String)> {
         vec![
@@ -167,9 +201,9 @@ pub fn render_schema_surql_with(
     let context = tera::Context::from_serialize(&view).map_err(|e| template_error(NAME, e))?;
     let mut tera = tera::Tera::default();
     tera.register_filter("surql_string", surql_string_filter);
-    tera.add_raw_template("schema.surql", SCHEMA_TEMPLATE)
+    tera.add_raw_templates(SCHEMA_TEMPLATES)
         .map_err(|e| template_error(NAME, e))?;
-    tera.render("schema.surql", &context)
+    tera.render(SCHEMA_TEMPLATES[0].0, &context)
         .map_err(|e| template_error(NAME, e))
 }
 
