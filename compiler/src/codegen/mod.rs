@@ -20,3 +20,5 @@ pub mod queries;
 /// The typed-helper generator; public for the benchmarks only, not a stable API (use `Builder`).
 #[cfg(feature = "codegen")]
 pub mod rustgen;
+#[cfg(feature = "codegen")]
+mod schema_view;

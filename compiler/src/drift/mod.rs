@@ -169,7 +169,7 @@ impl fmt::Display for Drift {
     }
 }
 
-/// The parameter holding the cached schema block (`templates/schema.surql.tera`).
+/// The parameter holding the cached schema block (`templates/schema/prompt.surql.tera`).
 pub const CACHE_PARAM: &str = "$schema_context_cache";
 
 /// How the two sides are compared.

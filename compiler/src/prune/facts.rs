@@ -160,7 +160,7 @@ pub fn catalog_line(table: &Table) -> String {
     }
 }
 
-/// What the pruning section of `templates/schema.surql.tera` renders (`None` when the schema does not prune).
+/// What `templates/schema/prune_data.surql.tera` and `prune_functions.surql.tera` render (`None` when the schema does not prune).
 #[cfg(feature = "codegen")]
 #[derive(serde::Serialize)]
 pub(crate) struct TemplateContext {

@@ -1,7 +1,7 @@
 //! Question-specific pruning's build-time half: one `schema_doc` row per exposed table (its block, token cost, relations, searchable text).
 //!
-//! `schema.surql` (see the pruning section of `templates/schema.surql.tera`) stores these rows
-//! and the question-independent facts ([`facts`]), and defines `fn::pruned_tables`,
+//! `schema.surql` (see `templates/schema/prune_data.surql.tera` and `prune_functions.surql.tera`)
+//! stores these rows and the question-independent facts ([`facts`]), and defines `fn::pruned_tables`,
 //! `fn::pruned_schema_context`, `fn::pruned_value_hints` and `fn::nl2surql_prompt_pruned`, which
 //! pick tables in the database with BM25 (and vector similarity when the application stored
 //! table embeddings), close the set over relations, and fill the budget from the costs

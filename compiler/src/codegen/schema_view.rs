@@ -1,0 +1,303 @@
+//! What `templates/schema.surql.tera` and its parts read: the schema, its access and its agent as typed values.
+
+use crate::access::{self, Access, Mechanism};
+use crate::codegen::agent_define::{self, AgentKind};
+use crate::codegen::password;
+use crate::ir::Schema;
+use crate::surql;
+use serde::Serialize;
+
+/// The template's context.
+#[derive(Serialize)]
+pub(crate) struct SchemaView<'a> {
+    version: &'static str,
+    /// Who the `@generated` header says the file comes from.
+    sources: String,
+    /// One `DEFINE ANALYZER` statement each.
+    analyzers: Vec<String>,
+    /// Each table's definition, with the permissions the agent's access gives it.
+    tables: Vec<String>,
+    /// The tables the prompt shows, in prompt order.
+    exposed: &'a [String],
+    /// The SurrealQL that prints each value-hint line.
+    value_hints: Vec<String>,
+    pool: Pool<'a>,
+    /// The prompt's text before `SCHEMA`.
+    preamble: &'a str,
+    /// Whether the schema block is the compact rendering.
+    compact: bool,
+    /// Question-specific pruning; `None` unless the schema sets `prune(...)`.
+    prune: Option<crate::prune::facts::TemplateContext>,
+    access: AccessView,
+    /// `{ table: ["field", ...], ... }`: the exposed tables' hidden fields as a SurrealQL object;
+    /// empty when there are none.
+    hidden: String,
+    agent: AgentView<'a>,
+    /// The per-user agent; `None` unless the schema sets `scope(...)`.
+    scope: Option<ScopeView<'a>>,
+}
+
+/// The per-user agent (`scope(...)`): its access, end-user table, owned tables, the prompt's rules
+/// for it and, given the scope key, its `DEFINE ACCESS`.
+#[derive(Serialize)]
+struct ScopeView<'a> {
+    access: &'a str,
+    end_user: &'a str,
+    token: &'a str,
+    session: &'a str,
+    /// The exposed tables whose rows belong to one end user, as a SurrealQL array of names.
+    owned: String,
+    /// The same names, comma-separated, for comments.
+    owned_list: String,
+    /// `(SELECT VALUE ... FROM t), ...`: every string field and the ids of each owned table.
+    owned_values: String,
+    /// The `DEFINE ACCESS` (`None` without the scope key: the file then says how to get one).
+    define: Option<String>,
+    /// The prompt's rules for the per-user agent, between the preamble and the schema block.
+    rules: String,
+    /// The pool's `PERMISSIONS`: the agent reads every example, the per-user agent those that
+    /// name no owned value.
+    pool_read_only: String,
+    /// Value linking's `PERMISSIONS`: the owned tables' values stay with the agent.
+    values_read_only: String,
+}
+
+/// The few-shot pool.
+#[derive(Serialize)]
+struct Pool<'a> {
+    table: &'a str,
+    dimension: u32,
+    /// How many examples the prompt shows.
+    k: u32,
+    /// HNSW search breadth.
+    ef: u32,
+}
+
+/// How the agent signs in, and what that asks of the tables surqlc defines.
+#[derive(Serialize)]
+struct AccessView {
+    /// Record access (else a database `VIEWER`).
+    record: bool,
+    /// Why record access, on one comment line.
+    reasons: String,
+    /// The table of the agent's record identities.
+    identity: &'static str,
+    /// The `PERMISSIONS` texts the schema block leaves out (a regex alternation).
+    stripped: String,
+    /// What the tables surqlc adds (the pool, pruning's) end their `DEFINE TABLE` with, so the
+    /// agent may read them and nothing more: under record access ` PERMISSIONS FOR select FULL, ...`
+    /// ([`access::READ_ONLY_TABLE`]), for a `VIEWER` nothing.
+    read_only: String,
+}
+
+/// The agent: its user, durations, and (given a password) its `PASSHASH` and definition.
+#[derive(Serialize)]
+struct AgentView<'a> {
+    user: &'a str,
+    token: &'a str,
+    session: &'a str,
+    /// `None` when no password was given: the file then defines no agent and says how to.
+    passhash: Option<String>,
+    /// The `DEFINE ACCESS`/`DEFINE USER` text for the agent's mechanism (`None` with `passhash`).
+    define: Option<String>,
+    /// The environment variable the password comes from.
+    password_env: &'static str,
+}
+
+impl<'a> SchemaView<'a> {
+    /// The view of `schema`, given the prompt's preamble, the `@generated` header's sources and
+    /// the agent's `PASSHASH` (`None`: no password, no agent).
+    pub(crate) fn new(
+        schema: &'a Schema,
+        preamble: &'a str,
+        sources: String,
+        passhash: Option<String>,
+        scope_key: Option<&str>,
+    ) -> Self {
+        let settings = &schema.settings;
+        let access = Access::of(schema);
+        let pool = &settings.examples;
+        SchemaView {
+            version: env!("CARGO_PKG_VERSION"),
+            sources,
+            analyzers: schema
+                .analyzers
+                .iter()
+                .map(surql::define_analyzer)
+                .collect(),
+            tables: schema
+                .tables
+                .iter()
+                .map(|t| surql::table_definition_with(t, access.table_permissions(t).as_ref()))
+                .collect(),
+            exposed: &settings.exposed,
+            value_hints: settings
+                .value_hints
+                .iter()
+                .map(surql::hints::expression)
+                .collect(),
+            pool: Pool {
+                table: &pool.table,
+                dimension: pool.dimension,
+                k: pool.k,
+                ef: pool.ef,
+            },
+            preamble,
+            compact: settings.compact,
+            prune: crate::prune::facts::template_context(schema),
+            access: AccessView::of(&access),
+            hidden: hidden_fields_literal(schema),
+            agent: AgentView::of(schema, passhash, &access),
+            scope: ScopeView::of(schema, &access, scope_key),
+        }
+    }
+}
+
+impl<'a> ScopeView<'a> {
+    fn of(schema: &'a Schema, access: &Access, scope_key: Option<&str>) -> Option<Self> {
+        let scope = schema.settings.scope.as_ref()?;
+        let owned: Vec<&crate::ir::Table> =
+            schema.exposed_tables().filter(|t| access.is_owned(t)).collect();
+        let names: Vec<&str> = owned.iter().map(|t| t.name.as_str()).collect();
+        let quoted: Vec<String> = names.iter().map(|t| surql::quote_string(t)).collect();
+        let owned_values: Vec<String> = owned
+            .iter()
+            .flat_map(|t| {
+                let table = surql::field_ident(&t.name);
+                let strings: Vec<String> = t
+                    .fields
+                    .iter()
+                    .filter(|f| !access::is_hidden(f) && is_string(&f.ty))
+                    .map(|f| format!("(SELECT VALUE {} FROM {table})", surql::field_ident(&f.name)))
+                    .collect();
+                std::iter::once(format!("(SELECT VALUE <string> id FROM {table})")).chain(strings)
+            })
+            .collect();
+        let grant = |rule: String| {
+            format!(" PERMISSIONS FOR select WHERE $access != {} OR {rule}, FOR create, update, delete NONE", surql::quote_string(&scope.access))
+        };
+        Some(ScopeView {
+            access: &scope.access,
+            end_user: &scope.end_user,
+            token: &scope.token_duration,
+            session: &scope.session_duration,
+            owned: format!("[{}]", quoted.join(", ")),
+            owned_list: names.join(", "),
+            owned_values: owned_values.join(", "),
+            define: scope_key.map(|key| {
+                agent_define::scope_statement(scope, &crate::scope_key::public_key_pem(key))
+            }),
+            rules: rules(&scope.end_user, &names),
+            pool_read_only: grant("!private".into()),
+            values_read_only: grant(format!("tb NOTINSIDE [{}]", quoted.join(", "))),
+        })
+    }
+}
+
+/// The prompt's rules for the per-user agent.
+fn rules(end_user: &str, owned: &[&str]) -> String {
+    let tables = owned
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "You answer for one signed-in {end_user}: $auth is their record. The database shows you only \
+         their own rows of {tables}, and every row of the other tables, so \"my\" and \"I\" mean $auth \
+         and you never need to filter by {end_user} yourself; a question about other {end_user}s' \
+         data cannot be answered.\n\n"
+    )
+}
+
+/// Whether values of `ty` are strings (or optional strings).
+fn is_string(ty: &crate::ir::Type) -> bool {
+    match ty {
+        crate::ir::Type::String => true,
+        crate::ir::Type::Option(inner) => is_string(inner),
+        _ => false,
+    }
+}
+
+impl AccessView {
+    fn of(access: &Access) -> Self {
+        let record = access.mechanism() == Mechanism::RecordAccess;
+        // Record users read the tables surqlc adds: the agent under record access, or a scope's
+        // per-user agent (a record user even where the agent is a VIEWER).
+        let grants = access.grants_record_users();
+        let read_only = access::READ_ONLY_TABLE;
+        let mut stripped = if grants {
+            format!("FULL|NONE|{}", read_only.trim_start_matches("PERMISSIONS "))
+        } else {
+            "FULL|NONE".to_owned()
+        };
+        if access.scope().is_some() {
+            // An owned table's select rule (`$access = 'agent' OR <route>`, as INFO prints it,
+            // maybe inside a declared rule's parentheses) is the engine's business, not the model's.
+            stripped.push_str(r"|FOR select WHERE \(?\$access = '[^']*' OR .*");
+        }
+        AccessView {
+            record,
+            reasons: access.reasons_on_one_line(),
+            identity: access::IDENTITY_TABLE,
+            stripped,
+            read_only: if grants {
+                format!(" {read_only}")
+            } else {
+                String::new()
+            },
+        }
+    }
+}
+
+impl<'a> AgentView<'a> {
+    fn of(schema: &'a Schema, passhash: Option<String>, access: &Access) -> Self {
+        let agent = &schema.settings.agent;
+        let define = passhash.as_deref().map(|passhash| {
+            let kind = match access.mechanism() {
+                Mechanism::Viewer => AgentKind::Viewer { passhash },
+                Mechanism::RecordAccess => AgentKind::RecordAccess {
+                    identity: access::IDENTITY_TABLE,
+                },
+            };
+            agent_define::statement(
+                &agent.user,
+                &agent.token_duration,
+                &agent.session_duration,
+                kind,
+            )
+        });
+        AgentView {
+            user: &agent.user,
+            token: &agent.token_duration,
+            session: &agent.session_duration,
+            passhash,
+            define,
+            password_env: password::AGENT_PASSWORD_ENV,
+        }
+    }
+}
+
+/// `{ table: ["field", ...], ... }`: the exposed tables' fields the prompt functions leave out, as a
+/// SurrealQL object; empty when there are none.
+fn hidden_fields_literal(schema: &Schema) -> String {
+    let entries: Vec<String> = schema
+        .exposed_tables()
+        .filter_map(|t| {
+            let hidden = access::hidden_fields(t);
+            (!hidden.is_empty()).then(|| {
+                let names: Vec<String> =
+                    hidden.iter().map(|f| surql::lex::quote_string(f)).collect();
+                format!(
+                    "{}: [{}]",
+                    surql::lex::quote_string(&t.name),
+                    names.join(", ")
+                )
+            })
+        })
+        .collect();
+    if entries.is_empty() {
+        String::new()
+    } else {
+        format!("{{ {} }}", entries.join(", "))
+    }
+}
