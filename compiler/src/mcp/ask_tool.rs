@@ -37,7 +37,8 @@ impl ExtraTool for AskTool {
                 return super::tools::bad_argument("question", "a string");
             };
             let client = &*self.client;
-            let asker = Asker::new(&state.reader, &state.agent, &state.schema, client)
+            let (reader, agent) = (state.reader(), state.agent());
+            let asker = Asker::new(&reader, &agent, &state.schema, client)
                 .timeout(state.timeout)
                 .pruner(state.pruner.as_ref());
             let answered = if client.embeds() {

@@ -46,6 +46,12 @@ pub struct Options {
     pub token: Option<Token>,
     /// `Host` names accepted besides the defaults ([`Transport::bind`]).
     pub allowed_hosts: Vec<String>,
+    /// `--as USER`: serve one end user (the schema's per-user agent): the end user's record id
+    /// and the scope key the schema was built with.
+    pub as_user: Option<(String, String)>,
+    /// `--per-user` (HTTP): each request's bearer token is an end user's token, and its calls
+    /// run in that user's session.
+    pub per_user: bool,
 }
 
 impl Options {
@@ -92,8 +98,22 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         };
         (conn, privileged, editor)
     };
-    let agent = schema_db::signin_agent(&conn, &output.schema, target, password).await?;
-    let reader = reader.unwrap_or_else(|| agent.session().clone());
+    let (agent, reader) = match &options.as_user {
+        // One end user: the prompt, its hints and examples, and every query in their session.
+        Some((user, key)) => {
+            let agent = schema_db::signin_as(&conn, &output.schema, target, key, user).await?;
+            let reader = agent.session().clone();
+            (agent, reader)
+        }
+        None => {
+            let agent = schema_db::signin_agent(&conn, &output.schema, target, password).await?;
+            let reader = reader.unwrap_or_else(|| agent.session().clone());
+            (agent, reader)
+        }
+    };
+    if options.per_user && output.schema.settings.scope.is_none() {
+        return Err(Failure::BadInput("error: --per-user serves the schema's per-user agent, and this schema declares none; add scope(end_user = T) to its Schema item".into()));
+    }
     // Read once: every pruned prompt then chooses its tables here, in a few milliseconds. A
     // database whose facts cannot be read is answered by its own functions, which choose the same.
     let pruner = crate::runtime::Pruner::load(&reader).await.unwrap_or(None);
@@ -106,6 +126,11 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         options.timeout,
     )
     .with_pruner(pruner);
+    let state = if options.per_user {
+        state.per_user(&target.namespace, &target.database)
+    } else {
+        state
+    };
     // A configured OpenAI-compatible model (SURQLC_MODEL_URL, SURQLC_MODEL, SURQLC_EMBED_MODEL,
     // SURQLC_API_KEY) adds `ask`; its embeddings turn on the examples in `schema` and `remember_example`.
     #[cfg(feature = "model")]
@@ -178,7 +203,10 @@ impl Transport {
         let bound = listener.local_addr().map_err(|e| {
             Failure::Failed(format!("error: cannot read the listening address: {e}"))
         })?;
-        auth::check(bound, options.token.as_ref())?;
+        // With --per-user every request carries its user's token, checked by the engine.
+        if !options.per_user {
+            auth::check(bound, options.token.as_ref())?;
+        }
         Ok(Transport::Http(HttpListener {
             listener,
             token: options.token.clone(),

@@ -32,6 +32,20 @@ pub trait ExtraTool: Send + Sync + 'static {
     fn call<'a>(&'a self, state: &'a State, arguments: JsonObject) -> ToolFuture<'a>;
 }
 
+tokio::task_local! {
+    /// The end user's session for the call running in this task (`--per-user` over HTTP): the
+    /// request's bearer token opened it, and it replaces the agent and the reader for this call.
+    static USER_SESSION: Agent<Any>;
+}
+
+/// Runs `call` with `user` (if any) as the session every tool uses ([`State::agent`], [`State::reader`]).
+pub(super) async fn as_user<F: Future>(user: Option<Agent<Any>>, call: F) -> F::Output {
+    match user {
+        Some(user) => USER_SESSION.scope(user, call).await,
+        None => call.await,
+    }
+}
+
 /// What the tools share: the schema, the sessions, the caps.
 pub struct State {
     pub(super) schema: ir::Schema,
@@ -48,6 +62,9 @@ pub struct State {
     /// `schema` choose their tables in the server instead of in the database's closures.
     pub(super) pruner: Option<Pruner>,
     pub(super) extra: Vec<Box<dyn ExtraTool>>,
+    /// `--per-user`: each HTTP request's bearer token is an end user's (a scope token), and the
+    /// calls run in that user's session, on this namespace and database.
+    pub(super) per_user: Option<(String, String)>,
 }
 
 impl State {
@@ -69,7 +86,23 @@ impl State {
             embedder: None,
             pruner: None,
             extra: Vec::new(),
+            per_user: None,
         }
+    }
+
+    /// Every call runs in the session the request's bearer token opens (a token the application
+    /// signed for one end user), on `namespace`/`database`; a request without one gets no tools.
+    /// The pruner is dropped: its value index was read by the owner, and the database's own
+    /// pruned prompt, run in the user's session, chooses from what the user may read.
+    pub fn per_user(mut self, namespace: &str, database: &str) -> State {
+        self.per_user = Some((namespace.to_owned(), database.to_owned()));
+        self.pruner = None;
+        self
+    }
+
+    /// The namespace and database of `--per-user` sessions, if the server serves one user per request.
+    pub fn per_user_target(&self) -> Option<(&str, &str)> {
+        self.per_user.as_ref().map(|(ns, db)| (ns.as_str(), db.as_str()))
     }
 
     /// Questions get embedded: `schema` shows the nearest examples, and `remember_example` works.
@@ -94,14 +127,19 @@ impl State {
         &self.schema
     }
 
-    /// The agent's session: what every caller-supplied query runs on.
-    pub fn agent(&self) -> &Agent<Any> {
-        &self.agent
+    /// The agent's session: what every caller-supplied query runs on (the end user's, in a
+    /// `--per-user` call).
+    pub fn agent(&self) -> Agent<Any> {
+        USER_SESSION
+            .try_with(Agent::clone)
+            .unwrap_or_else(|_| self.agent.clone())
     }
 
-    /// The session that reads the prompt functions.
-    pub fn reader(&self) -> &Db {
-        &self.reader
+    /// The session that reads the prompt functions (the end user's, in a `--per-user` call).
+    pub fn reader(&self) -> Db {
+        USER_SESSION
+            .try_with(|user| user.session().clone())
+            .unwrap_or_else(|_| self.reader.clone())
     }
 
     pub fn caps(&self) -> Caps {

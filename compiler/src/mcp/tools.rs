@@ -38,7 +38,7 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
         },
         None => None,
     };
-    let db = &state.reader;
+    let db = &state.reader();
     let (block, values) = match (&settings.prune, question) {
         (Some(prune), Some(q)) => {
             // Tables are ranked by vector too only when the schema asks for it and a vector exists.
@@ -165,7 +165,7 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
         );
     }
     if !report.has_errors() {
-        if let Err(e) = validate::data::check(state.agent.session(), schema, &mut report).await {
+        if let Err(e) = validate::data::check(state.agent().session(), schema, &mut report).await {
             return failed("checking the data", &e);
         }
     }
@@ -189,7 +189,7 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
 /// as untrusted data, or the refusal as a tool error.
 pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
     let outcome = runtime::run_validated_capped(
-        &state.agent,
+        &state.agent(),
         query,
         state.timeout,
         &state.schema,
@@ -234,7 +234,7 @@ pub(super) async fn remember_example(state: &State, question: &str, query: &str)
             )
         }
     };
-    match runtime::run_validated(&state.agent, query, state.timeout, &state.schema).await {
+    match runtime::run_validated(&state.agent(), query, state.timeout, &state.schema).await {
         Ok(Outcome::Rows { .. }) => {}
         Ok(Outcome::Rejected(message)) => return text(false, format!("not stored: {message}")),
         Ok(Outcome::CannotAnswer(_)) => {

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, unused_imports)]
 
+pub mod mcp_client;
+
 use std::path::PathBuf;
 use std::process::Command;
 pub use surqlc_test_support::model_standin::{Reply, StandIn};

@@ -204,9 +204,19 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         &endpoint,
         &format!("run_query signs in as the agent on {endpoint}"),
     )?;
-    let mut output = builder(&input)
-        .agent_password(password.as_str())
-        .generate()?;
+    let scope_key = match mcp.as_user.is_some() || mcp.per_user {
+        true => Some(schema_db::scope_key(
+            &endpoint,
+            "the schema is applied with it and end users' tokens are signed with it",
+        )?),
+        false => None,
+    };
+    let mut b = builder(&input);
+    b.agent_password(password.as_str());
+    if let Some(key) = &scope_key {
+        b.scope_key(key.clone());
+    }
+    let mut output = b.generate()?;
     mcp.lints.apply(&mut output.schema.settings.lints)?;
     print_warnings(&output.warnings);
     let schema = &output.schema;
@@ -227,7 +237,12 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         timeout: std::time::Duration::from_secs(u64::from(mcp.timeout)),
         token,
         allowed_hosts: mcp.allow_host,
+        as_user: mcp.as_user.zip(scope_key),
+        per_user: mcp.per_user,
     };
+    if let Some((user, _)) = &options.as_user {
+        schema_db::scope_for(schema, &options.target, user)?;
+    }
     // Listen before loading, so that a client connecting early waits rather than being refused.
     let transport = surqlc::mcp::Transport::bind(&options).await?;
     if let Some(url) = transport.url() {
@@ -244,6 +259,21 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         }
     );
     surqlc::mcp::serve_on(state, transport).await?;
+    Ok(())
+}
+
+/// `surqlc token`: an end user's token, signed with the scope key the schema was built with.
+pub(super) fn token(input: &Input, user: &str, server: ServerArgs) -> Result<(), Failure> {
+    use surqlc::runtime::SCOPE_KEY_VAR;
+    let Some(key) = std::env::var(SCOPE_KEY_VAR).ok().filter(|k| !k.is_empty()) else {
+        return Err(Failure::BadInput(format!(
+            "error: set {SCOPE_KEY_VAR} to the scope key the schema was built with: the token is signed with the key derived from it"
+        )));
+    };
+    let output = builder(input).generate()?;
+    let target = server.target(surqlc::db::EMBEDDED.into(), &output.schema);
+    let scope = schema_db::scope_for(&output.schema, &target, user)?;
+    out!("{}\n", scope.token(&key));
     Ok(())
 }
 

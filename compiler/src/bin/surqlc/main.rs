@@ -171,6 +171,16 @@ enum Command {
         #[command(flatten)]
         mcp: McpArgs,
     },
+    /// Print a short-lived token for one end user of the schema's scope(...), signed with SURQLC_SCOPE_KEY: what an application hands a client that speaks for that user (e.g. to `surqlc mcp --http ADDR --per-user` as its bearer token).
+    Token {
+        #[command(flatten)]
+        input: Input,
+        /// The end user, as a record id of the scope's end-user table (e.g. customer:mei).
+        #[arg(long = "as", value_name = "TABLE:ID")]
+        as_user: String,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
     /// Show which tables the pruned prompt carries for each question and what their schema block costs (any schema, with or without prune(...)).
     Prune(prune::PruneArgs),
 }
@@ -205,6 +215,12 @@ struct McpArgs {
     /// Most bytes of rows in one run_query answer.
     #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..))]
     max_bytes: u32,
+    /// Serve one end user (e.g. customer:mei) through the schema's scope(...): the prompt and every query run in that user's session, which reads only their rows [key: $SURQLC_SCOPE_KEY, or a fresh one on the embedded engine].
+    #[arg(long = "as", value_name = "TABLE:ID", conflicts_with = "per_user")]
+    as_user: Option<String>,
+    /// With --http: each request's bearer token is an end user's token (signed by the application with SURQLC_SCOPE_KEY, e.g. `surqlc token --as customer:mei`), and its calls run in that user's session; a request without one gets 401.
+    #[arg(long, requires = "http", conflicts_with = "token_file")]
+    per_user: bool,
     /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
@@ -498,6 +514,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Mcp { input, mcp } => commands::mcp(&input, mcp).await?,
         Command::Prune(args) => prune::prune(args).await?,
+        Command::Token {
+            input,
+            as_user,
+            server,
+        } => commands::token(&input, &as_user, server)?,
         Command::Diff { input, target } => commands::diff(&input, target).await?,
     }
     Ok(())
