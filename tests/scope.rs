@@ -31,9 +31,19 @@ fn scope(user: &str) -> Scope {
 /// The store loaded with its seed, and the sessions of two customers.
 async fn store_db() -> (surqlc::db::Db, Session, Session) {
     let output = store();
-    let db = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
-    let mei = scope("customer:mei").signin(&db, KEY).await.expect("mei signs in");
-    let sam = scope("customer:sam").signin(&db, KEY).await.expect("sam signs in");
+    let db = loaded(&[
+        &output.schema_surql,
+        &read(root().join("schemas/store.seed.surql")),
+    ])
+    .await;
+    let mei = scope("customer:mei")
+        .signin(&db, KEY)
+        .await
+        .expect("mei signs in");
+    let sam = scope("customer:sam")
+        .signin(&db, KEY)
+        .await
+        .expect("sam signs in");
     (db, mei, sam)
 }
 
@@ -59,7 +69,10 @@ async fn one(session: &Session, query: &str) -> String {
 fn a_customer_reads_their_own_rows_and_the_shared_ones() {
     block_on(async {
         let (_db, mei, sam) = store_db().await;
-        assert_eq!(one(&mei, "SELECT VALUE id FROM customer").await, r#"["customer:mei"]"#);
+        assert_eq!(
+            one(&mei, "SELECT VALUE id FROM customer").await,
+            r#"["customer:mei"]"#
+        );
         assert_eq!(
             one(&mei, "SELECT VALUE id FROM purchase ORDER BY id").await,
             r#"["purchase:p1","purchase:p6"]"#
@@ -68,14 +81,28 @@ fn a_customer_reads_their_own_rows_and_the_shared_ones() {
             one(&sam, "SELECT VALUE id FROM purchase ORDER BY id").await,
             r#"["purchase:p2","purchase:p7"]"#
         );
-        assert_eq!(one(&mei, "SELECT VALUE count() FROM product GROUP ALL").await, r#"[{"count":6}]"#);
+        assert_eq!(
+            one(&mei, "SELECT VALUE count() FROM product GROUP ALL").await,
+            r#"[{"count":6}]"#
+        );
     });
 }
 
 /// What must never reach mei's session: the other customers' names and the ids of their rows.
 const OTHERS: &[&str] = &[
-    "Omar", "Lena", "Sam Carter", "Inês", "customer:omar", "customer:lena", "customer:sam",
-    "customer:ines", "purchase:p2", "purchase:p3", "purchase:p4", "purchase:p5", "purchase:p7",
+    "Omar",
+    "Lena",
+    "Sam Carter",
+    "Inês",
+    "customer:omar",
+    "customer:lena",
+    "customer:sam",
+    "customer:ines",
+    "purchase:p2",
+    "purchase:p3",
+    "purchase:p4",
+    "purchase:p5",
+    "purchase:p7",
 ];
 
 fn assert_only_mei(query: &str, answer: &str) {
@@ -133,7 +160,10 @@ fn no_route_leaves_the_customers_rows() {
             ("SELECT count() FROM placed GROUP ALL", r#"[{"count":2}]"#),
             ("SELECT count() FROM contains GROUP ALL", r#"[{"count":3}]"#),
             ("SELECT count() FROM customer GROUP ALL", r#"[{"count":1}]"#),
-            ("SELECT math::sum(qty) AS n FROM contains GROUP ALL", r#"[{"n":4}]"#),
+            (
+                "SELECT math::sum(qty) AS n FROM contains GROUP ALL",
+                r#"[{"n":4}]"#,
+            ),
             ("RETURN count(SELECT * FROM purchase)", "2"),
             ("RETURN array::len((SELECT VALUE id FROM contains))", "3"),
         ] {
@@ -173,7 +203,10 @@ fn the_customer_writes_nothing() {
 fn only_the_applications_tokens_for_real_customers_sign_in() {
     block_on(async {
         let (db, _mei, _sam) = store_db().await;
-        assert!(scope("customer:mei").signin(&db, "another key").await.is_err());
+        assert!(scope("customer:mei")
+            .signin(&db, "another key")
+            .await
+            .is_err());
         assert!(scope("customer:nobody").signin(&db, KEY).await.is_err());
         assert!(scope("product:buds").signin(&db, KEY).await.is_err());
         let mut tampered = scope("customer:mei").token(KEY);
@@ -181,11 +214,18 @@ fn only_the_applications_tokens_for_real_customers_sign_in() {
         let sam = scope("customer:sam").token(KEY);
         let mid = |t: &str| t.split('.').nth(1).unwrap().to_owned();
         tampered = tampered.replace(&mid(&tampered), &mid(&sam));
-        assert!(surqlc::runtime::scope::authenticate(&db, "ai", "store", &tampered).await.is_err());
+        assert!(
+            surqlc::runtime::scope::authenticate(&db, "ai", "store", &tampered)
+                .await
+                .is_err()
+        );
         let again = surqlc::runtime::scope::authenticate(&db, "ai", "store", &sam)
             .await
             .expect("the application's token opens sam's session");
-        assert_eq!(one(&again, "SELECT VALUE id FROM customer").await, r#"["customer:sam"]"#);
+        assert_eq!(
+            one(&again, "SELECT VALUE id FROM customer").await,
+            r#"["customer:sam"]"#
+        );
     });
 }
 
@@ -195,11 +235,16 @@ fn reapplying_the_schema_keeps_tokens_valid() {
     block_on(async {
         let (db, _mei, _sam) = store_db().await;
         let token = scope("customer:mei").token(KEY);
-        surqlc::db::execute(&db, &store().schema_surql).await.expect("applied again");
+        surqlc::db::execute(&db, &store().schema_surql)
+            .await
+            .expect("applied again");
         let mei = surqlc::runtime::scope::authenticate(&db, "ai", "store", &token)
             .await
             .expect("the token issued before still works");
-        assert_eq!(one(&mei, "SELECT VALUE id FROM customer").await, r#"["customer:mei"]"#);
+        assert_eq!(
+            one(&mei, "SELECT VALUE id FROM customer").await,
+            r#"["customer:mei"]"#
+        );
     });
 }
 
@@ -211,23 +256,40 @@ fn the_customers_prompt_carries_only_their_values() {
         let (db, mei, _sam) = store_db().await;
         let schema = store().schema;
         let vector = [0.1, 0.9, 0.0, 0.1];
-        let mine = surqlc::runtime::ask::prompt(mei.session(), &schema, "What did I order?", Some(&vector))
-            .await
-            .expect("mei's prompt");
+        let mine = surqlc::runtime::ask::prompt(
+            mei.session(),
+            &schema,
+            "What did I order?",
+            Some(&vector),
+        )
+        .await
+        .expect("mei's prompt");
         let agent = surqlc::runtime::signin_agent(&db, "ai", "store", "agent", PASSWORD)
             .await
             .expect("the agent signs in");
-        let whole = surqlc::runtime::ask::prompt(agent.session(), &schema, "What did I order?", Some(&vector))
-            .await
-            .expect("the agent's prompt");
+        let whole = surqlc::runtime::ask::prompt(
+            agent.session(),
+            &schema,
+            "What did I order?",
+            Some(&vector),
+        )
+        .await
+        .expect("the agent's prompt");
         assert_only_mei("mei's prompt", &mine);
-        assert!(mine.contains("You answer for one signed-in customer: $auth is their record."), "{mine}");
+        assert!(
+            mine.contains("You answer for one signed-in customer: $auth is their record."),
+            "{mine}"
+        );
         assert!(!whole.contains("signed-in customer"), "{whole}");
-        let block = |p: &str| p[p.find("SCHEMA\n").unwrap()..p.find("VALUES\n").unwrap()].to_owned();
+        let block =
+            |p: &str| p[p.find("SCHEMA\n").unwrap()..p.find("VALUES\n").unwrap()].to_owned();
         assert_eq!(block(&mine), block(&whole));
         assert!(!block(&mine).contains("PERMISSIONS"), "{mine}");
         // The agent's hints name every country; mei's only hers.
-        assert!(whole.contains("customer.country: DE, ES, GB, US"), "{whole}");
+        assert!(
+            whole.contains("customer.country: DE, ES, GB, US"),
+            "{whole}"
+        );
         assert!(mine.contains("customer.country: GB\n"), "{mine}");
     });
 }
@@ -252,7 +314,10 @@ fn examples_naming_a_customers_values_stay_with_the_agent() {
         let agent = surqlc::runtime::signin_agent(&db, "ai", "store", "agent", PASSWORD)
             .await
             .expect("the agent signs in");
-        assert!(run(agent.session(), examples).await.join("").contains("Omar Haddad"));
+        assert!(run(agent.session(), examples)
+            .await
+            .join("")
+            .contains("Omar Haddad"));
         assert_eq!(
             run(&db, "SELECT VALUE private FROM query_example WHERE private").await,
             ["[true]"]

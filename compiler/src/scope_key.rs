@@ -75,7 +75,10 @@ mod tests {
         assert_eq!(public_key_pem("a"), public_key_pem("a"));
         assert_ne!(public_key_pem("a"), public_key_pem("b"));
         let pem = public_key_pem("a");
-        assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA"), "{pem}");
+        assert!(
+            pem.starts_with("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA"),
+            "{pem}"
+        );
         let claims = Claims {
             namespace: "ai",
             database: "store",

@@ -559,3 +559,121 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
         stderr(&o)
     );
 }
+
+/// `--as customer:mei`: the prompt and the query run in mei's session (the store's scope), so the
+/// same question and reply give her orders only; the prompt names no other customer. The model is
+/// the local stand-in.
+#[test]
+fn ask_as_a_customer_answers_from_their_rows_only() {
+    let url = model(vec![Reply::chat(
+        "SELECT id, status FROM purchase ORDER BY id LIMIT 50",
+    )]);
+    let env = model_env(&url);
+    let mut args = STORE_ASK.to_vec();
+    args.extend([
+        "Which orders did I place?",
+        "--format",
+        "json",
+        "--as",
+        "customer:mei",
+    ]);
+    let o = run(&args, &with(&env));
+    assert_status(&o, 0);
+    let answer = json(&o);
+    assert_eq!(
+        answer["rows"],
+        serde_json::json!([{"id": "purchase:p1", "status": "shipped"}, {"id": "purchase:p6", "status": "shipped"}])
+    );
+    let prompt = answer["prompt"].as_str().expect("the prompt");
+    assert!(
+        prompt.contains("You answer for one signed-in customer"),
+        "{prompt}"
+    );
+    for other in ["Omar", "Sam Carter", "customer.country: DE"] {
+        assert!(
+            !prompt.contains(other),
+            "{other} in mei's prompt:\n{prompt}"
+        );
+    }
+    // A user of another table, or a schema without a scope, is refused before anything runs.
+    let mut wrong = STORE_ASK.to_vec();
+    wrong.extend(["Which orders did I place?", "--as", "product:buds"]);
+    let o = run(&wrong, &with(&env));
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("name a row of the end-user table `customer`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `eval --as`: gold and candidate both run in the customer's session.
+#[test]
+fn eval_as_a_customer_runs_gold_and_candidate_as_them() {
+    let dir = std::env::temp_dir().join(format!("surqlc-eval-as-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gold = dir.join("gold.jsonl");
+    let candidates = dir.join("candidates.jsonl");
+    std::fs::write(&gold, "{\"question\": \"Which orders are mine?\", \"query\": \"SELECT id FROM purchase ORDER BY id LIMIT 50\"}\n").unwrap();
+    std::fs::write(&candidates, "{\"question\": \"Which orders are mine?\", \"query\": \"SELECT id FROM purchase WHERE <-placed<-customer CONTAINS $auth ORDER BY id LIMIT 50\"}\n").unwrap();
+    let args = |extra: &[&'static str]| {
+        let mut a: Vec<String> = [
+            "eval",
+            "schemas/store.rs",
+            "--seed",
+            "schemas/store.seed.surql",
+            "--format",
+            "json",
+            "--golden",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.push(gold.display().to_string());
+        a.push("--candidates".into());
+        a.push(candidates.display().to_string());
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let scoped = args(&["--as", "customer:mei"]);
+    let o = run(&scoped.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    assert_status(&o, 0);
+    assert_eq!(json(&o)["correct"], 1, "{}", stdout(&o));
+    // As the agent, the gold query reads every order and the candidate none.
+    let whole = args(&[]);
+    let o = run(&whole.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    assert_eq!(json(&o)["correct"], 0, "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `check-query --as`: the data checks see what the customer may read.
+#[test]
+fn check_query_as_a_customer_checks_ids_in_their_session() {
+    let query = "SELECT * FROM purchase:p2 LIMIT 5";
+    let base = [
+        "check-query",
+        "schemas/store.rs",
+        query,
+        "--seed",
+        "schemas/store.seed.surql",
+    ];
+    assert_status(&run(&base, &[]), 0);
+    let o = run(&[&base[..], &["--as", "customer:mei"]].concat(), &[]);
+    assert_status(&o, 1);
+    assert!(
+        stdout(&o).contains("look like purchase:p1, purchase:p6"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(
+        &[
+            "check-query",
+            "schemas/store.rs",
+            query,
+            "--as",
+            "customer:mei",
+        ],
+        &[],
+    );
+    assert_status(&o, 2);
+}

@@ -21,7 +21,9 @@ fn ids(answer: &Value) -> Vec<String> {
 }
 
 async fn ids_of(client: &Client, query: &str) -> Vec<String> {
-    ids(&rows(&call(client, "run_query", json!({ "query": query })).await))
+    ids(&rows(
+        &call(client, "run_query", json!({ "query": query })).await,
+    ))
 }
 
 /// What mei sees: her purchases, their lines and edges, herself, and every product.
@@ -30,9 +32,19 @@ async fn assert_meis_rows(client: &Client) {
         ids_of(client, "SELECT id FROM purchase").await,
         ["purchase:p1", "purchase:p6"]
     );
-    assert_eq!(ids_of(client, "SELECT id FROM customer").await, ["customer:mei"]);
+    assert_eq!(
+        ids_of(client, "SELECT id FROM customer").await,
+        ["customer:mei"]
+    );
     assert_eq!(ids_of(client, "SELECT id, in FROM placed").await.len(), 2);
-    let lines = rows(&call(client, "run_query", json!({ "query": "SELECT in, out FROM contains" })).await);
+    let lines = rows(
+        &call(
+            client,
+            "run_query",
+            json!({ "query": "SELECT in, out FROM contains" }),
+        )
+        .await,
+    );
     let mut purchases: Vec<&str> = lines["rows"]
         .as_array()
         .unwrap()
@@ -43,8 +55,14 @@ async fn assert_meis_rows(client: &Client) {
     assert_eq!(purchases, ["purchase:p1", "purchase:p1", "purchase:p6"]);
     assert_eq!(ids_of(client, "SELECT id FROM product").await.len(), 6);
     let schema = text(&call(client, "schema", json!({ "question": "what did I order?" })).await);
-    assert!(schema.contains("signed-in customer") || !schema.contains("Omar"), "{schema}");
-    assert!(!schema.contains("Omar Haddad") && !schema.contains("customer.country: DE"), "{schema}");
+    assert!(
+        schema.contains("signed-in customer") || !schema.contains("Omar"),
+        "{schema}"
+    );
+    assert!(
+        !schema.contains("Omar Haddad") && !schema.contains("customer.country: DE"),
+        "{schema}"
+    );
 }
 
 #[test]
@@ -61,10 +79,18 @@ fn as_a_customer_on_stdio_run_query_returns_only_their_rows() {
         .await;
         assert_meis_rows(&client).await;
         // Another customer's order does not exist for mei: the data check says so, naming only hers.
-        let refused = call(&client, "run_query", json!({ "query": "SELECT * FROM purchase:p2 LIMIT 1" })).await;
+        let refused = call(
+            &client,
+            "run_query",
+            json!({ "query": "SELECT * FROM purchase:p2 LIMIT 1" }),
+        )
+        .await;
         assert!(is_error(&refused));
         let said = text(&refused);
-        assert!(said.contains("look like purchase:p1, purchase:p6"), "{said}");
+        assert!(
+            said.contains("look like purchase:p1, purchase:p6"),
+            "{said}"
+        );
         client.cancel().await.ok();
     });
 }
@@ -79,7 +105,11 @@ fn per_user_over_http_each_token_is_its_user_and_no_token_no_tools() {
             .envs(key)
             .output()
             .expect("surqlc token runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap().trim().to_owned()
     };
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;

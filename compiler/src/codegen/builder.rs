@@ -303,8 +303,14 @@ impl Builder {
         let agent_password =
             crate::codegen::password::agent_password(self.agent_password.as_deref())
                 .filter(|_| !self.no_agent);
-        let scope_key = crate::codegen::password::scope_key(self.scope_key.as_deref())
-            .filter(|_| !self.no_agent && schema.settings.scope.is_some());
+        // A key given to the builder is used even with `no_agent` (`check-query --as` needs the
+        // per-user access only); the environment's only when the build defines agents.
+        let scope_key = match self.scope_key.as_deref().filter(|k| !k.is_empty()) {
+            Some(key) => Some(key.to_owned()),
+            None if self.no_agent => None,
+            None => crate::codegen::password::scope_key(None),
+        }
+        .filter(|_| schema.settings.scope.is_some());
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,

@@ -156,8 +156,10 @@ impl<'a> SchemaView<'a> {
 impl<'a> ScopeView<'a> {
     fn of(schema: &'a Schema, access: &Access, scope_key: Option<&str>) -> Option<Self> {
         let scope = schema.settings.scope.as_ref()?;
-        let owned: Vec<&crate::ir::Table> =
-            schema.exposed_tables().filter(|t| access.is_owned(t)).collect();
+        let owned: Vec<&crate::ir::Table> = schema
+            .exposed_tables()
+            .filter(|t| access.is_owned(t))
+            .collect();
         let names: Vec<&str> = owned.iter().map(|t| t.name.as_str()).collect();
         let quoted: Vec<String> = names.iter().map(|t| surql::quote_string(t)).collect();
         let owned_values: Vec<String> = owned
@@ -168,7 +170,12 @@ impl<'a> ScopeView<'a> {
                     .fields
                     .iter()
                     .filter(|f| !access::is_hidden(f) && is_string(&f.ty))
-                    .map(|f| format!("(SELECT VALUE {} FROM {table})", surql::field_ident(&f.name)))
+                    .map(|f| {
+                        format!(
+                            "(SELECT VALUE {} FROM {table})",
+                            surql::field_ident(&f.name)
+                        )
+                    })
                     .collect();
                 std::iter::once(format!("(SELECT VALUE <string> id FROM {table})")).chain(strings)
             })

@@ -727,7 +727,12 @@ fn scope_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
         } else if inner.path.is_ident("token") {
             set_once(cx, &mut out.scope_token, lit_str(&inner)?, "scope(token)");
         } else if inner.path.is_ident("session") {
-            set_once(cx, &mut out.scope_session, lit_str(&inner)?, "scope(session)");
+            set_once(
+                cx,
+                &mut out.scope_session,
+                lit_str(&inner)?,
+                "scope(session)",
+            );
         } else {
             return Err(unknown(
                 &inner,

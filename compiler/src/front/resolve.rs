@@ -27,7 +27,13 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     let built = built_tables(items, &tables);
     warn_of_named_hidden_tables(cxs, &built, &settings.exposed);
     warn_of_agent_writes(cxs, &built, &tables, &settings);
-    super::scope::check_owners(cxs, items, &tables, settings.scope.as_ref(), &settings.agent);
+    super::scope::check_owners(
+        cxs,
+        items,
+        &tables,
+        settings.scope.as_ref(),
+        &settings.agent,
+    );
     ir::Schema {
         name,
         rust_name,
@@ -252,7 +258,10 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
             fields,
             indexes: t.indexes.iter().map(|i| i.index.clone()).collect(),
             aka: t.aka.clone(),
-            owner: t.owner.as_ref().map(|route| route.value().trim().to_owned()),
+            owner: t
+                .owner
+                .as_ref()
+                .map(|route| route.value().trim().to_owned()),
         });
     }
     tables

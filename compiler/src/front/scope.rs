@@ -31,8 +31,7 @@ pub(super) fn settings(
         );
         return None;
     };
-    let valid = |v: &Option<super::attr::Spanned<String>>,
-                 rule: fn(&str) -> Result<(), String>| {
+    let valid = |v: &Option<super::attr::Spanned<String>>, rule: fn(&str) -> Result<(), String>| {
         v.as_ref()
             .filter(|s| rule(&s.value).is_ok())
             .map(|s| s.value.clone())
@@ -73,8 +72,7 @@ pub(super) fn check_owners(
             let route = lit.value();
             let trimmed = route.trim();
             let lead = route.len() - route.trim_start().len();
-            if let Err((offset, message)) = follow(trimmed, &ast.name, &by_name, &scope.end_user)
-            {
+            if let Err((offset, message)) = follow(trimmed, &ast.name, &by_name, &scope.end_user) {
                 cx.error_at(super::attr::span_in(lit, lead + offset), message);
             }
         } else if ast.name != scope.end_user && ast.name != agent.user {
@@ -127,15 +125,21 @@ fn follow(
     }
     match place {
         Place::Rows(reached) if reached.contains(&end_user) => Ok(()),
-        Place::Rows(reached) => Err((0, format!(
+        Place::Rows(reached) => Err((
+            0,
+            format!(
             "the route `{route}` from `{start}` reaches {}, not the end-user table `{end_user}`",
             reached.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or ")
-        ))),
-        Place::Edges { relation, out } => Err((route.len(), format!(
-            "the route ends on `{}` edges; add `{}{end_user}` to go on to the end-user table",
-            relation.name,
-            if out { "->" } else { "<-" }
-        ))),
+        ),
+        )),
+        Place::Edges { relation, out } => Err((
+            route.len(),
+            format!(
+                "the route ends on `{}` edges; add `{}{end_user}` to go on to the end-user table",
+                relation.name,
+                if out { "->" } else { "<-" }
+            ),
+        )),
     }
 }
 
@@ -151,8 +155,12 @@ fn step<'a>(
             for t in current {
                 let table = tables[t];
                 let linked: Vec<&'a str> = match (&table.kind, name) {
-                    (ir::TableKind::Relation { from, .. }, "in") => from.iter().map(String::as_str).collect(),
-                    (ir::TableKind::Relation { to, .. }, "out") => to.iter().map(String::as_str).collect(),
+                    (ir::TableKind::Relation { from, .. }, "in") => {
+                        from.iter().map(String::as_str).collect()
+                    }
+                    (ir::TableKind::Relation { to, .. }, "out") => {
+                        to.iter().map(String::as_str).collect()
+                    }
                     (_, "id") => vec![table.name.as_str()],
                     _ => {
                         let Some(field) = table.field(name) else {
@@ -161,7 +169,12 @@ fn step<'a>(
                                 did_you_mean(name, table.fields.iter().map(|f| &f.name))
                             ));
                         };
-                        let linked: Vec<&'a str> = field.ty.linked_tables().iter().map(String::as_str).collect();
+                        let linked: Vec<&'a str> = field
+                            .ty
+                            .linked_tables()
+                            .iter()
+                            .map(String::as_str)
+                            .collect();
                         if linked.is_empty() {
                             return Err(format!("`{t}.{name}` is not a record link, so the route cannot go on from it"));
                         }
@@ -178,14 +191,25 @@ fn step<'a>(
         }
         (Place::Rows(current), Step::Out(name) | Step::In(name)) => {
             let out = matches!(step, Step::Out(_));
-            let relation = tables.get(name).copied().filter(|t| matches!(t.kind, ir::TableKind::Relation { .. }));
+            let relation = tables
+                .get(name)
+                .copied()
+                .filter(|t| matches!(t.kind, ir::TableKind::Relation { .. }));
             let Some(relation) = relation else {
                 return Err(format!(
                     "`{name}` is not a relation in this schema{}",
-                    did_you_mean(name, tables.values().filter(|t| matches!(t.kind, ir::TableKind::Relation { .. })).map(|t| &t.name))
+                    did_you_mean(
+                        name,
+                        tables
+                            .values()
+                            .filter(|t| matches!(t.kind, ir::TableKind::Relation { .. }))
+                            .map(|t| &t.name)
+                    )
                 ));
             };
-            let ir::TableKind::Relation { from, to } = &relation.kind else { unreachable!() };
+            let ir::TableKind::Relation { from, to } = &relation.kind else {
+                unreachable!()
+            };
             let near = if out { from } else { to };
             if !current.iter().any(|t| near.contains(&(*t).to_owned())) {
                 let arrow = if out { "->" } else { "<-" };
@@ -200,13 +224,20 @@ fn step<'a>(
             Ok(Place::Edges { relation, out })
         }
         (Place::Edges { relation, out }, Step::Out(name) | Step::In(name)) => {
-            let ir::TableKind::Relation { from, to } = &relation.kind else { unreachable!() };
+            let ir::TableKind::Relation { from, to } = &relation.kind else {
+                unreachable!()
+            };
             if matches!(step, Step::Out(_)) != out {
-                return Err(format!("a route keeps its direction across an edge: write `{}{name}`", if out { "->" } else { "<-" }));
+                return Err(format!(
+                    "a route keeps its direction across an edge: write `{}{name}`",
+                    if out { "->" } else { "<-" }
+                ));
             }
             let far = if out { to } else { from };
             match far.iter().find(|t| *t == name) {
-                Some(t) => Ok(Place::Rows(vec![tables.get_key_value(t.as_str()).map_or(relation.name.as_str(), |(k, _)| *k)])),
+                Some(t) => Ok(Place::Rows(vec![tables
+                    .get_key_value(t.as_str())
+                    .map_or(relation.name.as_str(), |(k, _)| *k)])),
                 None => Err(format!(
                     "`{}` edges lead {} to {}, not to `{name}`",
                     relation.name,
@@ -221,7 +252,12 @@ fn step<'a>(
             relation.name,
             if out { "->" } else { "<-" },
             ir::union_text(match &relation.kind {
-                ir::TableKind::Relation { from, to } => if out { to } else { from },
+                ir::TableKind::Relation { from, to } =>
+                    if out {
+                        to
+                    } else {
+                        from
+                    },
                 ir::TableKind::Normal => unreachable!(),
             })
         )),

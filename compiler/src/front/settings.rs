@@ -62,7 +62,7 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
         &a.scope_session,
     ]
     .into_iter()
-        .flatten()
+    .flatten()
     {
         if let Err(why) = duration_rule(&v.value) {
             cx.error_at(v.span, format!("invalid duration {:?}: {why}", v.value));

@@ -446,10 +446,11 @@ impl Users {
                 return Some(user);
             }
         }
-        let user = crate::runtime::scope::authenticate(&self.db, &self.namespace, &self.database, token)
-            .await
-            .ok()
-            .map(UserSession)?;
+        let user =
+            crate::runtime::scope::authenticate(&self.db, &self.namespace, &self.database, token)
+                .await
+                .ok()
+                .map(UserSession)?;
         if let Ok(mut seen) = self.seen.lock() {
             if seen.len() >= USERS_KEPT {
                 seen.clear();

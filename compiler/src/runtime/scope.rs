@@ -71,7 +71,14 @@ pub async fn authenticate<C: Connection>(
     database: &str,
     token: &str,
 ) -> Result<Agent<C>, surrealdb::Error> {
-    authenticate_as(db, namespace, database, token, "a session with the given token").await
+    authenticate_as(
+        db,
+        namespace,
+        database,
+        token,
+        "a session with the given token",
+    )
+    .await
 }
 
 async fn authenticate_as<C: Connection>(

@@ -144,7 +144,12 @@ pub fn http_server_with(
 
 /// One raw HTTP/1.1 exchange on loopback: the status line's code and the headers (the body, an
 /// event stream that may stay open, is not read).
-pub fn http_exchange(url: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+pub fn http_exchange(
+    url: &str,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
     use std::io::{Read, Write};
     let rest = url.strip_prefix("http://").expect("an http URL");
     let (host, path) = rest.split_at(rest.find('/').expect("a path"));
@@ -178,7 +183,6 @@ pub fn http_exchange(url: &str, method: &str, headers: &[(&str, &str)], body: &s
         .unwrap_or_else(|| panic!("a status line in {head:?}"));
     (code, head)
 }
-
 
 /// rmcp's streamable-HTTP client at `url`, sending `token` as its bearer token.
 pub async fn http_client(url: &str, token: &str) -> Client {

@@ -36,7 +36,8 @@ async fn open(run: &Run<'_>) -> Result<(Db, Agent<surrealdb::engine::any::Any>),
                 .await?;
         return Ok((agent.session().clone(), agent));
     }
-    let agent = schema_db::signin_agent(&conn, &run.output.schema, run.target, run.password).await?;
+    let agent =
+        schema_db::signin_agent(&conn, &run.output.schema, run.target, run.password).await?;
     Ok((conn, agent))
 }
 

@@ -240,6 +240,7 @@ pub async fn with_data(
     queries: &Queries,
     json: bool,
     source: &DataSource,
+    as_user: Option<&(String, String)>,
 ) -> Outcome {
     let mut checked = match checked(&output.schema, queries) {
         Ok(checked) => checked,
@@ -251,6 +252,22 @@ pub async fn with_data(
             Err(e) => Err(e),
         },
         DataSource::Server(target) => connect(target).await,
+    };
+    // As an end user: the checks see only what that user's session may read.
+    let conn = match (conn, as_user) {
+        (Ok(conn), Some((user, key))) => {
+            let target = match source {
+                DataSource::Server(target) => target.clone(),
+                DataSource::Seed(_) => surqlc::db::Target {
+                    database: output.schema.name.clone(),
+                    ..Default::default()
+                },
+            };
+            surqlc::schema_db::signin_as(&conn, &output.schema, &target, key, user)
+                .await
+                .map(|agent| agent.session().clone())
+        }
+        (conn, _) => conn,
     };
     let conn = match conn {
         Ok(conn) => conn,

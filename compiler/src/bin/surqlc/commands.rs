@@ -136,13 +136,18 @@ pub(super) async fn check_query(
     query: Option<String>,
     file: Option<PathBuf>,
     format: Format,
-    data: (Option<PathBuf>, Option<String>),
+    data: (Option<PathBuf>, Option<String>, Option<String>),
     server: ServerArgs,
     lints: LintArgs,
 ) -> Result<(), Failure> {
     use super::check_query::{check_query_linted, split_arguments, Queries};
-    // Data from a seed file or a server endpoint, if any.
-    let (seed, endpoint) = data;
+    // Data from a seed file or a server endpoint, if any, read as an end user or the owner.
+    let (seed, endpoint, as_user) = data;
+    if as_user.is_some() && seed.is_none() && endpoint.is_none() {
+        return Err(Failure::BadInput(
+            "error: --as checks the data as an end user: give --seed FILE or --endpoint too".into(),
+        ));
+    }
     let (schemas, positional) = split_arguments(&args).map_err(Failure::BadInput)?;
     let queries = match (positional.or(query), file) {
         (Some(_), Some(_)) => {
@@ -176,15 +181,32 @@ pub(super) async fn check_query(
             for s in &schemas {
                 b.schema(s);
             }
+            let endpoint = match &source {
+                Ok(_) => surqlc::db::EMBEDDED.to_owned(),
+                Err(endpoint) => endpoint.clone(),
+            };
+            let key = match &as_user {
+                Some(_) => Some(schema_db::scope_key(
+                    &endpoint,
+                    "the data checks sign the end user in with it",
+                )?),
+                None => None,
+            };
+            if let Some(key) = &key {
+                b.scope_key(key.clone());
+            }
             let mut output = b.generate()?;
             lints.apply(&mut output.schema.settings.lints)?;
+            let target = server.target(endpoint, &output.schema);
+            if let Some(user) = &as_user {
+                schema_db::scope_for(&output.schema, &target, user)?;
+            }
             let source = match source {
                 Ok(seed) => super::check_query::DataSource::Seed(seed),
-                Err(endpoint) => {
-                    super::check_query::DataSource::Server(server.target(endpoint, &output.schema))
-                }
+                Err(_) => super::check_query::DataSource::Server(target.clone()),
             };
-            super::check_query::with_data(&output, &queries, json, &source).await
+            let as_user = as_user.zip(key);
+            super::check_query::with_data(&output, &queries, json, &source, as_user.as_ref()).await
         }
     };
     out!("{}", outcome.stdout);

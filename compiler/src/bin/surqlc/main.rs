@@ -109,6 +109,9 @@ enum Command {
         /// Also run the data checks on this server's database (ws://HOST:PORT), read only.
         #[arg(long)]
         endpoint: Option<String>,
+        /// Run the data checks as one end user of the schema's scope(...) (e.g. customer:mei): ids and values are checked against what that user may read [key: $SURQLC_SCOPE_KEY, or a fresh one with --seed].
+        #[arg(long = "as", value_name = "TABLE:ID")]
+        as_user: Option<String>,
         #[command(flatten)]
         server: ServerArgs,
         #[command(flatten)]
@@ -431,7 +434,10 @@ async fn agent_command(
         target: &target,
         seed: db.seed.as_deref(),
         password: &password,
-        as_user: agent.as_user.zip(scope_key).map(|(user, key)| agent::AsUser { user, key }),
+        as_user: agent
+            .as_user
+            .zip(scope_key)
+            .map(|(user, key)| agent::AsUser { user, key }),
         attempts: agent.attempts,
         vector: Some(agent.vector).filter(|v| !v.is_empty()),
         json: format == Format::Json,
@@ -506,10 +512,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             format,
             seed,
             endpoint,
+            as_user,
             server,
             lints,
         } => {
-            let data = (seed, endpoint);
+            let data = (seed, endpoint, as_user);
             commands::check_query(&args, query, file, format, data, server, lints).await?
         }
         Command::Mcp { input, mcp } => commands::mcp(&input, mcp).await?,
