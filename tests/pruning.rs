@@ -299,10 +299,8 @@ async fn agrees(
 /// The store with pruning switched on (its 453-token block fits any budget above it).
 fn pruned_store(settings: &str) -> String {
     read(root().join("schemas/store.rs")).replace(
-        "    agent(user = \"agent\", token = \"1h\", session = \"12h\")\n)]",
-        &format!(
-            "    agent(user = \"agent\", token = \"1h\", session = \"12h\"),\n    {settings}\n)]"
-        ),
+        "    examples(dimension = 4, k = 3, ef = 40),\n",
+        &format!("    examples(dimension = 4, k = 3, ef = 40),\n    {settings},\n"),
     )
 }
 

@@ -57,8 +57,8 @@ fn the_store_block_is_the_lessons_byte_for_byte() {
 #[test]
 fn a_compact_schema_caches_the_compact_block() {
     let source = read(root().join("schemas/store.rs")).replace(
-        "agent(user = \"agent\", token = \"1h\", session = \"12h\")",
-        "agent(user = \"agent\", token = \"1h\", session = \"12h\"),\n    compact",
+        "agent(user = \"agent\", token = \"1h\", session = \"12h\"),",
+        "agent(user = \"agent\", token = \"1h\", session = \"12h\"),\n    compact,",
     );
     assert!(source.contains("compact"));
     let output = compile(&schema_file("cache_compact", &source));

@@ -324,3 +324,136 @@ fn examples_naming_a_customers_values_stay_with_the_agent() {
         );
     });
 }
+
+/// Queries made from the schema's own routes and relations, run in a random customer's session,
+/// return exactly the rows the owner computes for that customer: the owner's answer to the same
+/// query, kept to the ids whose owner route (from the IR) reaches the customer.
+#[test]
+fn generated_queries_see_exactly_the_users_rows() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let output = store();
+    let schema = &output.schema;
+    let end_user = &schema.settings.scope.as_ref().unwrap().end_user;
+    // Each query returns ids of `table` (an owned one): its rows, or reached from a shared table.
+    let mut queries: Vec<(String, String)> = Vec::new();
+    let owned = |name: &str| {
+        name == end_user
+            || schema
+                .tables
+                .iter()
+                .any(|t| t.name == name && t.owner.is_some())
+    };
+    for t in schema.tables.iter().filter(|t| owned(&t.name)) {
+        queries.push((t.name.clone(), format!("SELECT VALUE id FROM {}", t.name)));
+        queries.push((
+            t.name.clone(),
+            format!("SELECT VALUE id FROM {} ORDER BY id DESC LIMIT 2", t.name),
+        ));
+    }
+    for r in &schema.tables {
+        let surqlc::ir::TableKind::Relation { from, to } = &r.kind else {
+            continue;
+        };
+        for (near, far, arrow) in [(to, from, "<-"), (from, to, "->")] {
+            for shared in near.iter().filter(|n| !owned(n)) {
+                if owned(&r.name) {
+                    queries.push((
+                        r.name.clone(),
+                        format!(
+                            "array::flatten(SELECT VALUE {arrow}{} FROM {shared})",
+                            r.name
+                        ),
+                    ));
+                }
+                for end in far.iter().filter(|f| owned(f)) {
+                    queries.push((end.clone(), format!("array::distinct(array::flatten(SELECT VALUE {arrow}{}{arrow}{end} FROM {shared}))", r.name)));
+                }
+            }
+        }
+    }
+    assert!(queries.len() >= 10, "{queries:?}");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let users = ["mei", "omar", "lena", "sam", "ines"];
+    let (db, sessions) = rt.block_on(async {
+        let db = loaded(&[
+            &output.schema_surql,
+            &read(root().join("schemas/store.seed.surql")),
+        ])
+        .await;
+        let mut sessions = Vec::new();
+        for u in users {
+            sessions.push(
+                scope(&format!("{end_user}:{u}"))
+                    .signin(&db, KEY)
+                    .await
+                    .unwrap(),
+            );
+        }
+        (db, sessions)
+    });
+    let ids = |session: &surqlc::db::Db, query: &str| {
+        let answer = rt.block_on(run(session, &format!("RETURN {query}")));
+        let value: serde_json::Value =
+            serde_json::from_str(&answer[0]).unwrap_or_else(|_| panic!("{query}: {answer:?}"));
+        let mut ids: Vec<String> = value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let mut runner = TestRunner::new(Config {
+        cases: 64,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&(0..users.len(), 0..queries.len()), |(u, q)| {
+            let (table, query) = &queries[q];
+            let user = format!("{end_user}:{}", users[u]);
+            let condition = if table == end_user {
+                format!("id = {user}")
+            } else {
+                let route = schema
+                    .tables
+                    .iter()
+                    .find(|t| &t.name == table)
+                    .unwrap()
+                    .owner
+                    .clone()
+                    .unwrap();
+                format!("{user} IN array::flatten([{route}])")
+            };
+            let theirs = ids(
+                &db,
+                &format!("(SELECT VALUE id FROM {table} WHERE {condition})"),
+            );
+            let limited = query.contains("LIMIT");
+            let expected: Vec<String> = if limited {
+                let mut all = theirs.clone();
+                all.reverse();
+                let mut top: Vec<String> = all.into_iter().take(2).collect();
+                top.sort();
+                top
+            } else {
+                ids(&db, query)
+                    .into_iter()
+                    .filter(|id| theirs.contains(id))
+                    .collect()
+            };
+            let seen = ids(
+                sessions[u].session(),
+                &if limited {
+                    format!("({query})")
+                } else {
+                    query.clone()
+                },
+            );
+            prop_assert_eq!(seen, expected, "{} as {}", query, user);
+            Ok(())
+        })
+        .unwrap();
+}

@@ -291,8 +291,8 @@ fn prompt_pruned_prints_the_pruned_prompt() {
     let schema = dir.join("store.rs");
     let text_of_store = std::fs::read_to_string(root().join("schemas/store.rs")).unwrap();
     let pruned = text_of_store.replace(
-        "    agent(user = \"agent\", token = \"1h\", session = \"12h\")\n)]",
-        "    agent(user = \"agent\", token = \"1h\", session = \"12h\"),\n    prune(budget = 150)\n)]",
+        "    examples(dimension = 4, k = 3, ef = 40),\n",
+        "    examples(dimension = 4, k = 3, ef = 40),\n    prune(budget = 150),\n",
     );
     assert_ne!(pruned, text_of_store, "the store's settings moved");
     std::fs::write(&schema, pruned).unwrap();

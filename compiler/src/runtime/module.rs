@@ -177,6 +177,22 @@ pub async fn agent_signin<M: SchemaModule, C: Connection>(
     }
 }
 
+/// Signs a new session on `db`'s connection in as one end user of the module's per-user agent
+/// (`scope(end_user = T)`), with a token signed by the application's scope `key` (the one the
+/// schema was built with, `SURQLC_SCOPE_KEY`): what [`run_readonly`] and
+/// [`crate::runtime::Asker`] then run on, reading only that user's rows. `db` keeps its session.
+pub async fn scope_signin<M: SchemaModule, T: Table, C: Connection>(
+    db: &Surreal<C>,
+    namespace: &str,
+    database: &str,
+    user: &super::Link<T>,
+    key: &str,
+) -> Result<Agent<C>, Error> {
+    super::Scope::of::<M, T>(namespace, database, user)?
+        .signin(db, key)
+        .await
+}
+
 /// Checks a query against the module's schema without a database ([`crate::validate`]).
 pub fn validate<M: SchemaModule>(surql: &str) -> crate::validate::Report {
     crate::validate::validate(M::schema_ir(), surql)

@@ -28,6 +28,40 @@ pub struct Scope {
 }
 
 impl Scope {
+    /// The scope of module `M`'s schema (`scope(end_user = T, ...)`) for the end user `user`, on
+    /// `namespace`/`database`; an error when the schema declares no scope or `T` is not its end user.
+    pub fn of<M: super::SchemaModule, T: super::Table>(
+        namespace: &str,
+        database: &str,
+        user: &super::Link<T>,
+    ) -> Result<Scope, surrealdb::Error> {
+        let refuse = |message: String| {
+            surrealdb::Error::configuration(message, None::<surrealdb::types::ConfigurationError>)
+        };
+        let Some(scope) = &M::schema_ir().settings.scope else {
+            return Err(refuse(
+                "the schema declares no per-user agent: add scope(end_user = T) to its Schema item"
+                    .into(),
+            ));
+        };
+        if scope.end_user != T::TABLE {
+            return Err(refuse(format!(
+                "the per-user agent answers for rows of `{}`, not of `{}`",
+                scope.end_user,
+                T::TABLE
+            )));
+        }
+        Ok(Scope {
+            namespace: namespace.to_owned(),
+            database: database.to_owned(),
+            access: scope.access.clone(),
+            user: user.to_string(),
+            token_duration: std::time::Duration::from_secs(
+                crate::surql::lex::duration_secs(&scope.token_duration).unwrap_or(900),
+            ),
+        })
+    }
+
     /// A token for this end user, signed with the key pair derived from `key` and valid from now
     /// for the scope's token duration: what the engine's record access accepts.
     pub fn token(&self, key: &str) -> String {

@@ -61,7 +61,75 @@ async def main(binary, root):
             schema = await session.call_tool("schema", {"question": "Who are our customers?"})
             assert text(schema).startswith("SCHEMA\n"), text(schema)
     await over_http(binary, root)
+    await as_customer(binary, root)
+    await per_user_over_http(binary, root)
     print("ok")
+
+
+MEIS = {
+    "SELECT id FROM purchase": ["purchase:p1", "purchase:p6"],
+    "SELECT id FROM customer": ["customer:mei"],
+}
+
+
+async def meis_rows(session):
+    """run_query over the store's owned tables gives exactly mei's rows, the shared product all of it."""
+    for query, ids in MEIS.items():
+        got = data(await session.call_tool("run_query", {"query": query + " LIMIT 50"}))["rows"]
+        assert sorted(r["id"] for r in got) == ids, (query, got)
+    placed = data(await session.call_tool("run_query", {"query": "SELECT in, out FROM placed LIMIT 50"}))["rows"]
+    assert sorted(r["out"] for r in placed) == ["purchase:p1", "purchase:p6"], placed
+    assert {r["in"] for r in placed} == {"customer:mei"}, placed
+    lines = data(await session.call_tool("run_query", {"query": "SELECT in, out FROM contains LIMIT 50"}))["rows"]
+    assert sorted(r["in"] for r in lines) == ["purchase:p1", "purchase:p1", "purchase:p6"], lines
+    products = data(await session.call_tool("run_query", {"query": "SELECT id FROM product LIMIT 50"}))["rows"]
+    assert len(products) == 6, products
+
+
+async def as_customer(binary, root):
+    """`--as customer:mei` on stdio: every tool answers in mei's session."""
+    params = StdioServerParameters(
+        command=binary,
+        args=["mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql", "--as", "customer:mei"],
+        cwd=root,
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await meis_rows(session)
+
+
+async def per_user_over_http(binary, root):
+    """`--per-user` over HTTP: the bearer token `surqlc token --as customer:mei` prints is mei."""
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+    env = dict(os.environ, SURQLC_SCOPE_KEY="python-smoke-scope-key")
+    token = subprocess.run(
+        [binary, "token", "schemas/store.rs", "--as", "customer:mei"],
+        cwd=root, env=env, capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    server = subprocess.Popen(
+        [binary, "mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql",
+         "--http", "127.0.0.1:0", "--per-user"],
+        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = None
+        for line in server.stderr:
+            if line.startswith("serving MCP at "):
+                url = line[len("serving MCP at "):].strip()
+                break
+        assert url, "surqlc said where it serves"
+        assert unauthorized(url, {}), "no token: 401"
+        async with create_mcp_http_client(headers={"Authorization": "Bearer " + token}) as http:
+            async with streamable_http_client(url, http_client=http) as streams:
+                async with ClientSession(streams[0], streams[1]) as session:
+                    await session.initialize()
+                    await meis_rows(session)
+    finally:
+        server.kill()
+        server.wait()
 
 
 class Warnings(logging.Handler):
