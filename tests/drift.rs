@@ -14,7 +14,7 @@ use surqlc_tests::*;
 const CHANGES: &str = "
     REMOVE FIELD joined ON customer;
     DEFINE TABLE audit_log SCHEMALESS COMMENT 'Who changed what.';
-    DEFINE TABLE OVERWRITE product TYPE NORMAL SCHEMAFULL COMMENT 'Something we sell.';
+    DEFINE TABLE OVERWRITE product TYPE NORMAL SCHEMAFULL COMMENT 'Something we sell.' PERMISSIONS FOR select FULL, FOR create, update, delete NONE;
     DEFINE INDEX OVERWRITE query_example_vec ON query_example FIELDS embedding HNSW DIMENSION 4 DIST EUCLIDEAN;
 ";
 

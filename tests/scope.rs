@@ -457,3 +457,85 @@ fn generated_queries_see_exactly_the_users_rows() {
         })
         .unwrap();
 }
+
+/// The store's types with `scope(...)` and the given `owner` on `Purchase`.
+fn store_with_purchase_owner(owner: &str) -> String {
+    format!(
+        r#"#[derive(Schema)]
+#[surqlc(scope(end_user = Customer))]
+pub struct Shop;
+#[derive(Table)]
+pub struct Customer {{ pub name: String }}
+#[derive(Table)]
+#[surqlc(owner = "{owner}")]
+pub struct Purchase {{ pub total: u32, pub note: String }}
+#[derive(Table)]
+pub struct Product {{ pub name: String }}
+#[derive(Relation)]
+#[surqlc(owner = "in")]
+pub struct Placed {{ pub r#in: Link<Customer>, pub out: Link<Purchase> }}
+#[derive(Relation)]
+#[surqlc(owner = "in<-placed<-customer")]
+pub struct Contains {{ pub r#in: Link<Purchase>, pub out: Link<Product> }}
+"#
+    )
+}
+
+/// `(line, column, message)` of each error compiling `text`.
+fn route_errors(text: &str) -> Vec<(usize, usize, String)> {
+    let file = surqlc::front::SourceFile {
+        path: "schemas/shop.rs".into(),
+        text: text.to_owned(),
+    };
+    match surqlc::front::compile(&[file]) {
+        Ok(_) => Vec::new(),
+        Err(d) => {
+            d.0.into_iter()
+                .map(|d| (d.line, d.column, d.message))
+                .collect()
+        }
+    }
+}
+
+/// A route that does not reach the end user is an error at the step that goes wrong.
+#[test]
+fn every_owner_route_is_checked_step_by_step() {
+    assert!(route_errors(&store_with_purchase_owner("<-placed<-customer")).is_empty());
+    // Line 7 holds `#[surqlc(owner = "...")]`; the route starts at column 18.
+    for (route, column, fragment) in [
+        ("->placed->customer", 18, "`->placed` does not start at `purchase`: `placed` goes from customer to purchase; follow it the other way with `<-placed`"),
+        ("<-placd<-customer", 18, "`placd` is not a relation in this schema; did you mean `placed`?"),
+        ("<-placed<-product", 26, "`placed` edges lead in to customer, not to `product`"),
+        ("<-placed", 26, "the route ends on `placed` edges; add `<-customer`"),
+        ("note", 18, "`purchase.note` is not a record link"),
+        ("total.x", 18, "`purchase.total` is not a record link"),
+        ("buyer", 18, "`purchase` has no field `buyer`"),
+        ("->contains->product", 18, "reaches `product`, not the end-user table `customer`"),
+        ("<-placed WHERE x", 26, "expected `.field`, `->name` or `<-name` here"),
+    ] {
+        let found = route_errors(&store_with_purchase_owner(route));
+        assert_eq!(found.len(), 1, "{route}: {found:#?}");
+        let (line, col, message) = &found[0];
+        assert!(message.contains(fragment), "{route}: {message}");
+        assert_eq!((*line, *col), (7, column), "{route}: {message}");
+    }
+    // `owner` without a scope, and a scope whose end user is not a table.
+    let no_scope = store_with_purchase_owner("<-placed<-customer")
+        .replace("#[surqlc(scope(end_user = Customer))]\n", "");
+    let found = route_errors(&no_scope);
+    assert!(
+        found
+            .iter()
+            .all(|(_, _, m)| m.contains("`owner` needs a per-user agent")),
+        "{found:#?}"
+    );
+    let wrong_user = store_with_purchase_owner("<-placed<-customer")
+        .replace("end_user = Customer", "end_user = Client");
+    let found = route_errors(&wrong_user);
+    assert!(
+        found
+            .iter()
+            .any(|(_, _, m)| m.contains("`Client` is not a table in this schema")),
+        "{found:#?}"
+    );
+}

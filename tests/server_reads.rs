@@ -106,7 +106,7 @@ fn prompt_reads_a_server_and_applies_only_when_asked() {
         db::execute(
             &conn,
             "REMOVE FIELD joined ON customer;
-             DEFINE TABLE OVERWRITE product TYPE NORMAL SCHEMAFULL COMMENT 'Something we sell.';
+             DEFINE TABLE OVERWRITE product TYPE NORMAL SCHEMAFULL COMMENT 'Something we sell.' PERMISSIONS FOR select FULL, FOR create, update, delete NONE;
              DEFINE TABLE audit_log SCHEMALESS;",
         )
         .await

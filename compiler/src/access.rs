@@ -216,10 +216,9 @@ impl<'a> Access<'a> {
         }
         let mut p = declared.unwrap_or_default();
         if let Some(condition) = self.owner_condition(table) {
-            let scoped = format!(
-                "$access = {} OR {condition}",
-                crate::surql::quote_string(self.agent)
-            );
+            // The agent's name is a plain identifier (the front end's name rule), so quoting it
+            // needs no escapes (and keeps this module below `surql`, which reads it).
+            let scoped = format!("$access = \"{}\" OR {condition}", self.agent);
             p.select = Some(match p.select.take() {
                 None | Some(Permission::Full) => Permission::Where(scoped),
                 Some(Permission::Where(declared)) => {

@@ -184,7 +184,7 @@ fn audit_html_maps_the_store_schema() {
     let html = audit_html("schemas/store.rs", &dir, &[]);
     check_map(&html, "schemas/store.rs");
     // Where each table was declared, from the front end's spans.
-    assert!(html.contains("schemas/store.rs:24"), "customer's line");
+    assert!(html.contains("schemas/store.rs:25"), "customer's line");
     assert!(html.contains("class=\"p field\""));
     assert!(html.contains("class=\"p comment\""));
 }

@@ -17,6 +17,7 @@ pub mod positions;
 pub(crate) mod read;
 mod rename;
 pub mod resolve;
+pub mod schema_attrs;
 pub mod schema_checks;
 mod scope;
 mod settings;

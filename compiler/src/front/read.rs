@@ -39,7 +39,7 @@ impl Container {
                         "derive Schema on a unit struct, e.g. `pub struct Store;`",
                     );
                 }
-                let attrs = attr::schema_attrs(cx, &input.attrs);
+                let attrs = super::schema_attrs::schema_attrs(cx, &input.attrs);
                 super::settings::check(cx, &attrs);
                 Some(Container::Schema(SchemaAst {
                     ident: input.ident.clone(),

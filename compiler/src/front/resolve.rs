@@ -401,7 +401,7 @@ fn prune_settings(
     cx: &Ctxt,
     items: &Items,
     table_names: &BTreeMap<String, String>,
-    a: &super::attr::SchemaAttrs,
+    a: &super::schema_attrs::SchemaAttrs,
     exposed: &[String],
 ) -> ir::Prune {
     let mut always: Vec<String> = Vec::new();
@@ -443,7 +443,7 @@ fn prune_settings(
 /// The settings written as plain values (examples, agent, rows, budgets, lints), each its default
 /// when absent or invalid: invalid values were reported by `ast` under the same rules (the derive
 /// sees the same errors, and a schema with errors produces no output), so they fall back quietly.
-fn written_settings(a: &super::attr::SchemaAttrs) -> ir::Settings {
+fn written_settings(a: &super::schema_attrs::SchemaAttrs) -> ir::Settings {
     use super::settings::{count_rule, dimension_rule, duration_rule, name_rule};
     let defaults = ir::Settings::default();
     let pick_str = |v: &Option<super::attr::Spanned<String>>,

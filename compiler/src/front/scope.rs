@@ -1,8 +1,8 @@
 //! The per-user agent in the front end: `scope(end_user = T, ...)` resolved to settings, and each table's `owner` route followed step by step through the schema to the end-user table.
 
 use super::ast::Items;
-use super::attr::SchemaAttrs;
 use super::ctxt::Ctxt;
+use super::schema_attrs::SchemaAttrs;
 use super::suggest::did_you_mean;
 use crate::ir;
 use crate::surql::route::{self, Step};

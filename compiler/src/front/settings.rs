@@ -1,8 +1,8 @@
 //! The rules for the `Schema` item's settings, in one place: `ast` reports every value that breaks
 //! one (so the derive reports it too), and `resolve` builds the IR from the same rules.
 
-use super::attr::SchemaAttrs;
 use super::ctxt::Ctxt;
+use super::schema_attrs::SchemaAttrs;
 use crate::surql::lex;
 
 /// Why `value` cannot name a table or user, if it cannot.
