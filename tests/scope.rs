@@ -335,43 +335,7 @@ fn generated_queries_see_exactly_the_users_rows() {
     let output = store();
     let schema = &output.schema;
     let end_user = &schema.settings.scope.as_ref().unwrap().end_user;
-    // Each query returns ids of `table` (an owned one): its rows, or reached from a shared table.
-    let mut queries: Vec<(String, String)> = Vec::new();
-    let owned = |name: &str| {
-        name == end_user
-            || schema
-                .tables
-                .iter()
-                .any(|t| t.name == name && t.owner.is_some())
-    };
-    for t in schema.tables.iter().filter(|t| owned(&t.name)) {
-        queries.push((t.name.clone(), format!("SELECT VALUE id FROM {}", t.name)));
-        queries.push((
-            t.name.clone(),
-            format!("SELECT VALUE id FROM {} ORDER BY id DESC LIMIT 2", t.name),
-        ));
-    }
-    for r in &schema.tables {
-        let surqlc::ir::TableKind::Relation { from, to } = &r.kind else {
-            continue;
-        };
-        for (near, far, arrow) in [(to, from, "<-"), (from, to, "->")] {
-            for shared in near.iter().filter(|n| !owned(n)) {
-                if owned(&r.name) {
-                    queries.push((
-                        r.name.clone(),
-                        format!(
-                            "array::flatten(SELECT VALUE {arrow}{} FROM {shared})",
-                            r.name
-                        ),
-                    ));
-                }
-                for end in far.iter().filter(|f| owned(f)) {
-                    queries.push((end.clone(), format!("array::distinct(array::flatten(SELECT VALUE {arrow}{}{arrow}{end} FROM {shared}))", r.name)));
-                }
-            }
-        }
-    }
+    let queries = route_queries(schema);
     assert!(queries.len() >= 10, "{queries:?}");
     let rt = tokio::runtime::Runtime::new().unwrap();
     let users = ["mei", "omar", "lena", "sam", "ines"];
@@ -501,17 +465,17 @@ fn route_errors(text: &str) -> Vec<(usize, usize, String)> {
 #[test]
 fn every_owner_route_is_checked_step_by_step() {
     assert!(route_errors(&store_with_purchase_owner("<-placed<-customer")).is_empty());
-    // Line 7 holds `#[surqlc(owner = "...")]`; the route starts at column 18.
+    // Line 7 holds `#[surqlc(owner = "...")]`; the route starts at column 19.
     for (route, column, fragment) in [
-        ("->placed->customer", 18, "`->placed` does not start at `purchase`: `placed` goes from customer to purchase; follow it the other way with `<-placed`"),
-        ("<-placd<-customer", 18, "`placd` is not a relation in this schema; did you mean `placed`?"),
-        ("<-placed<-product", 26, "`placed` edges lead in to customer, not to `product`"),
-        ("<-placed", 26, "the route ends on `placed` edges; add `<-customer`"),
-        ("note", 18, "`purchase.note` is not a record link"),
-        ("total.x", 18, "`purchase.total` is not a record link"),
-        ("buyer", 18, "`purchase` has no field `buyer`"),
-        ("->contains->product", 18, "reaches `product`, not the end-user table `customer`"),
-        ("<-placed WHERE x", 26, "expected `.field`, `->name` or `<-name` here"),
+        ("->placed->customer", 19, "`->placed` does not start at `purchase`: `placed` goes from customer to purchase; follow it the other way with `<-placed`"),
+        ("<-placd<-customer", 19, "`placd` is not a relation in this schema; did you mean `placed`?"),
+        ("<-placed<-product", 27, "`placed` edges lead in to customer, not to `product`"),
+        ("<-placed", 27, "the route ends on `placed` edges; add `<-customer`"),
+        ("note", 19, "`purchase.note` is not a record link"),
+        ("total.x", 19, "`purchase.total` is not a record link"),
+        ("buyer", 19, "`purchase` has no field `buyer`"),
+        ("->contains->product", 19, "reaches `product`, not the end-user table `customer`"),
+        ("<-placed WHERE x", 27, "expected `.field`, `->name` or `<-name` here"),
     ] {
         let found = route_errors(&store_with_purchase_owner(route));
         assert_eq!(found.len(), 1, "{route}: {found:#?}");
@@ -538,4 +502,102 @@ fn every_owner_route_is_checked_step_by_step() {
             .any(|(_, _, m)| m.contains("`Client` is not a table in this schema")),
         "{found:#?}"
     );
+}
+
+/// With `prune(...)` too: value-linking rows of owned tables stay with the agent, and mei's pruned
+/// prompt is built from what she may read.
+#[test]
+fn pruning_value_links_of_owned_tables_stay_with_the_agent() {
+    let source = read(root().join("schemas/store.rs")).replace(
+        "    examples(dimension = 4, k = 3, ef = 40),\n",
+        "    examples(dimension = 4, k = 3, ef = 40),\n    prune(budget = 150),\n",
+    );
+    let output = surqlc::Builder::new()
+        .schema(schema_file("scope_pruned", &source))
+        .cargo_metadata(false)
+        .agent_password(PASSWORD)
+        .scope_key(KEY)
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    block_on(async {
+        let db = loaded(&[
+            &output.schema_surql,
+            &read(root().join("schemas/store.seed.surql")),
+            "RETURN fn::pruned_index_values()",
+        ])
+        .await;
+        let all = run(&db, "SELECT VALUE val FROM schema_doc_value")
+            .await
+            .join("");
+        assert!(
+            all.contains("Omar Haddad"),
+            "the owner's index holds every name: {all}"
+        );
+        let mei = scope("customer:mei")
+            .signin(&db, KEY)
+            .await
+            .expect("mei signs in");
+        let hers = one(&mei, "SELECT VALUE val FROM schema_doc_value").await;
+        assert!(
+            !hers.contains("Mei Tanaka"),
+            "owned values stay with the agent: {hers}"
+        );
+        assert!(
+            hers.contains("Compact Soundbar"),
+            "shared values are linked: {hers}"
+        );
+        let prompt = one(&mei, "RETURN fn::nl2surql_prompt_pruned('What did I order from Omar Haddad?', [0.1, 0.9, 0.0, 0.1])").await;
+        assert!(prompt.contains("signed-in customer"), "{prompt}");
+        for other in ["Sam Carter", "Lena", "customer:omar", "purchase:p2"] {
+            assert!(
+                !prompt.contains(other),
+                "{other} in mei's pruned prompt: {prompt}"
+            );
+        }
+    });
+}
+
+/// Queries that return ids of one owned table, made from the schema alone: each owned table's
+/// rows (whole and `ORDER BY id DESC LIMIT 2`), and every traversal from a shared table across a
+/// relation into an owned one (or onto an owned relation's edges). `(owned table, query)`.
+fn route_queries(schema: &surqlc::ir::Schema) -> Vec<(String, String)> {
+    let end_user = &schema.settings.scope.as_ref().unwrap().end_user;
+    // Each query returns ids of `table` (an owned one): its rows, or reached from a shared table.
+    let mut queries: Vec<(String, String)> = Vec::new();
+    let owned = |name: &str| {
+        name == end_user
+            || schema
+                .tables
+                .iter()
+                .any(|t| t.name == name && t.owner.is_some())
+    };
+    for t in schema.tables.iter().filter(|t| owned(&t.name)) {
+        queries.push((t.name.clone(), format!("SELECT VALUE id FROM {}", t.name)));
+        queries.push((
+            t.name.clone(),
+            format!("SELECT VALUE id FROM {} ORDER BY id DESC LIMIT 2", t.name),
+        ));
+    }
+    for r in &schema.tables {
+        let surqlc::ir::TableKind::Relation { from, to } = &r.kind else {
+            continue;
+        };
+        for (near, far, arrow) in [(to, from, "<-"), (from, to, "->")] {
+            for shared in near.iter().filter(|n| !owned(n)) {
+                if owned(&r.name) {
+                    queries.push((
+                        r.name.clone(),
+                        format!(
+                            "array::flatten(SELECT VALUE {arrow}{} FROM {shared})",
+                            r.name
+                        ),
+                    ));
+                }
+                for end in far.iter().filter(|f| owned(f)) {
+                    queries.push((end.clone(), format!("array::distinct(array::flatten(SELECT VALUE {arrow}{}{arrow}{end} FROM {shared}))", r.name)));
+                }
+            }
+        }
+    }
+    queries
 }

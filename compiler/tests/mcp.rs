@@ -5,8 +5,7 @@
 //!
 //! Built only with the `cli` feature; `cargo test --workspace` has it, since the test crate enables it.
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};

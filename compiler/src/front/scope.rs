@@ -149,117 +149,159 @@ fn step<'a>(
     step: Step<'_>,
     tables: &BTreeMap<&'a str, &'a ir::Table>,
 ) -> Result<Place<'a>, String> {
+    let out = matches!(step, Step::Out(_));
     match (place, step) {
-        (Place::Rows(current), Step::Field(name)) => {
-            let mut next: Vec<&'a str> = Vec::new();
-            for t in current {
-                let table = tables[t];
-                let linked: Vec<&'a str> = match (&table.kind, name) {
-                    (ir::TableKind::Relation { from, .. }, "in") => {
-                        from.iter().map(String::as_str).collect()
-                    }
-                    (ir::TableKind::Relation { to, .. }, "out") => {
-                        to.iter().map(String::as_str).collect()
-                    }
-                    (_, "id") => vec![table.name.as_str()],
-                    _ => {
-                        let Some(field) = table.field(name) else {
-                            return Err(format!(
-                                "`{t}` has no field `{name}`{}",
-                                did_you_mean(name, table.fields.iter().map(|f| &f.name))
-                            ));
-                        };
-                        let linked: Vec<&'a str> = field
-                            .ty
-                            .linked_tables()
-                            .iter()
-                            .map(String::as_str)
-                            .collect();
-                        if linked.is_empty() {
-                            return Err(format!("`{t}.{name}` is not a record link, so the route cannot go on from it"));
-                        }
-                        linked
-                    }
-                };
-                for l in linked {
-                    if tables.contains_key(l) && !next.contains(&l) {
-                        next.push(l);
-                    }
-                }
-            }
-            Ok(Place::Rows(next))
-        }
+        (Place::Rows(current), Step::Field(name)) => field_step(&current, name, tables),
         (Place::Rows(current), Step::Out(name) | Step::In(name)) => {
-            let out = matches!(step, Step::Out(_));
-            let relation = tables
-                .get(name)
-                .copied()
-                .filter(|t| matches!(t.kind, ir::TableKind::Relation { .. }));
-            let Some(relation) = relation else {
-                return Err(format!(
-                    "`{name}` is not a relation in this schema{}",
-                    did_you_mean(
-                        name,
-                        tables
-                            .values()
-                            .filter(|t| matches!(t.kind, ir::TableKind::Relation { .. }))
-                            .map(|t| &t.name)
-                    )
-                ));
-            };
-            let ir::TableKind::Relation { from, to } = &relation.kind else {
-                unreachable!()
-            };
-            let near = if out { from } else { to };
-            if !current.iter().any(|t| near.contains(&(*t).to_owned())) {
-                let arrow = if out { "->" } else { "<-" };
-                let other = if out { "<-" } else { "->" };
-                return Err(format!(
-                    "`{arrow}{name}` does not start at {}: `{name}` goes from {} to {}; follow it the other way with `{other}{name}`",
-                    current.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or "),
-                    ir::union_text(from),
-                    ir::union_text(to)
-                ));
-            }
-            Ok(Place::Edges { relation, out })
+            onto_edges(&current, name, out, tables)
         }
-        (Place::Edges { relation, out }, Step::Out(name) | Step::In(name)) => {
-            let ir::TableKind::Relation { from, to } = &relation.kind else {
-                unreachable!()
-            };
-            if matches!(step, Step::Out(_)) != out {
+        (
+            Place::Edges {
+                relation,
+                out: along,
+            },
+            Step::Out(name) | Step::In(name),
+        ) => {
+            if out != along {
                 return Err(format!(
                     "a route keeps its direction across an edge: write `{}{name}`",
-                    if out { "->" } else { "<-" }
+                    arrow(along)
                 ));
             }
-            let far = if out { to } else { from };
-            match far.iter().find(|t| *t == name) {
-                Some(t) => Ok(Place::Rows(vec![tables
-                    .get_key_value(t.as_str())
-                    .map_or(relation.name.as_str(), |(k, _)| *k)])),
-                None => Err(format!(
-                    "`{}` edges lead {} to {}, not to `{name}`",
-                    relation.name,
-                    if out { "out" } else { "in" },
-                    ir::union_text(far)
-                )),
+            off_edges(relation, along, name, tables)
+        }
+        (
+            Place::Edges {
+                relation,
+                out: along,
+            },
+            Step::Field(name),
+        ) => Err(format!(
+            "after `{}{}` name the table at its end (e.g. `{}{}`) before `.{name}`",
+            arrow(along),
+            relation.name,
+            arrow(along),
+            ir::union_text(ends(relation, along))
+        )),
+    }
+}
+
+fn arrow(out: bool) -> &'static str {
+    if out {
+        "->"
+    } else {
+        "<-"
+    }
+}
+
+/// A relation's tables at the far end when followed `out` (its `to`) or in (its `from`).
+fn ends(relation: &ir::Table, out: bool) -> &[String] {
+    match &relation.kind {
+        ir::TableKind::Relation { from, to } => {
+            if out {
+                to
+            } else {
+                from
             }
         }
-        (Place::Edges { relation, out }, Step::Field(name)) => Err(format!(
-            "after `{}{}` name the table at its end (e.g. `{}{}`) before `.{name}`",
-            if out { "->" } else { "<-" },
+        _ => &[],
+    }
+}
+
+/// `.name` from rows of `current`: the tables its record links (or a relation's `in`/`out`) reach.
+fn field_step<'a>(
+    current: &[&'a str],
+    name: &str,
+    tables: &BTreeMap<&'a str, &'a ir::Table>,
+) -> Result<Place<'a>, String> {
+    let mut next: Vec<&'a str> = Vec::new();
+    for t in current {
+        let table = tables[t];
+        let linked: Vec<&'a str> = match (&table.kind, name) {
+            (ir::TableKind::Relation { .. }, "in") => {
+                ends(table, false).iter().map(String::as_str).collect()
+            }
+            (ir::TableKind::Relation { .. }, "out") => {
+                ends(table, true).iter().map(String::as_str).collect()
+            }
+            (_, "id") => vec![table.name.as_str()],
+            _ => {
+                let Some(field) = table.field(name) else {
+                    return Err(format!(
+                        "`{t}` has no field `{name}`{}",
+                        did_you_mean(name, table.fields.iter().map(|f| &f.name))
+                    ));
+                };
+                let linked: Vec<&'a str> = field
+                    .ty
+                    .linked_tables()
+                    .iter()
+                    .map(String::as_str)
+                    .collect();
+                if linked.is_empty() {
+                    return Err(format!(
+                        "`{t}.{name}` is not a record link, so the route cannot go on from it"
+                    ));
+                }
+                linked
+            }
+        };
+        for l in linked {
+            if tables.contains_key(l) && !next.contains(&l) {
+                next.push(l);
+            }
+        }
+    }
+    Ok(Place::Rows(next))
+}
+
+/// `->name` or `<-name` from rows of `current`: onto the edges of relation `name`, which must
+/// start (or, followed backwards, end) at one of them.
+fn onto_edges<'a>(
+    current: &[&'a str],
+    name: &str,
+    out: bool,
+    tables: &BTreeMap<&'a str, &'a ir::Table>,
+) -> Result<Place<'a>, String> {
+    let is_relation = |t: &&ir::Table| matches!(t.kind, ir::TableKind::Relation { .. });
+    let Some(relation) = tables.get(name).copied().filter(is_relation) else {
+        return Err(format!(
+            "`{name}` is not a relation in this schema{}",
+            did_you_mean(
+                name,
+                tables.values().filter(|t| is_relation(t)).map(|t| &t.name)
+            )
+        ));
+    };
+    let near = ends(relation, !out);
+    if !current.iter().any(|t| near.iter().any(|n| n == t)) {
+        return Err(format!(
+            "`{}{name}` does not start at {}: `{name}` goes from {} to {}; follow it the other way with `{}{name}`",
+            arrow(out),
+            current.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or "),
+            ir::union_text(ends(relation, false)),
+            ir::union_text(ends(relation, true)),
+            arrow(!out)
+        ));
+    }
+    Ok(Place::Edges { relation, out })
+}
+
+/// `->name` or `<-name` off `relation`'s edges: the table `name` at their far end.
+fn off_edges<'a>(
+    relation: &'a ir::Table,
+    out: bool,
+    name: &str,
+    tables: &BTreeMap<&'a str, &'a ir::Table>,
+) -> Result<Place<'a>, String> {
+    let far = ends(relation, out);
+    match tables.get_key_value(name) {
+        Some((table, _)) if far.iter().any(|t| t == name) => Ok(Place::Rows(vec![*table])),
+        _ => Err(format!(
+            "`{}` edges lead {} to {}, not to `{name}`",
             relation.name,
-            if out { "->" } else { "<-" },
-            ir::union_text(match &relation.kind {
-                ir::TableKind::Relation { from, to } =>
-                    if out {
-                        to
-                    } else {
-                        from
-                    },
-                ir::TableKind::Normal => unreachable!(),
-            })
+            if out { "out" } else { "in" },
+            ir::union_text(far)
         )),
     }
 }
