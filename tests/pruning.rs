@@ -920,3 +920,64 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
         .iter()
         .any(|(t, f)| t == "customer" && f == "account_manager"));
 }
+
+/// Value linking follows writes: a value written after the index was built is linked at once by
+/// its table's event (a new customer's name, a renamed product), and the next question that names
+/// it brings its table.
+#[test]
+fn values_written_after_start_are_linked_by_the_next_question() {
+    block_on(async {
+        let store = read(root().join("schemas/store.seed.surql"));
+        let path = schema_file("fresh_values", &pruned_store("prune(budget = 150)"));
+        let mut b = surqlc::Builder::new();
+        b.schema(&path).cargo_metadata(false);
+        let output = b.generate().unwrap();
+        let db = loaded(&[
+            &output.schema_surql,
+            &store,
+            "RETURN fn::pruned_index_values()",
+        ])
+        .await;
+        let links = |q: &'static str| {
+            let db = db.clone();
+            async move {
+                db::query_json(
+                    &db,
+                    &format!(
+                        "RETURN fn::pruned_value_links({})",
+                        surqlc::surql::quote_string(q)
+                    ),
+                )
+                .await
+                .unwrap()
+                .to_string()
+            }
+        };
+        assert!(!links("What did Zed Quartz order?")
+            .await
+            .contains("customer"));
+        db::execute(&db, "CREATE customer:zed SET name = 'Zed Quartz', country = 'GB', tier = 'free', joined = time::now(); UPDATE product:buds SET name = 'Sport Buds Ultra';")
+            .await
+            .unwrap();
+        assert!(
+            links("What did Zed Quartz order?")
+                .await
+                .contains("\"customer\""),
+            "{}",
+            links("What did Zed Quartz order?").await
+        );
+        assert!(links("Who bought the \"Sport Buds Ultra\"?")
+            .await
+            .contains("\"product\""));
+        // The events and the rebuild write the same row ids: a value is linked once.
+        let zed = "RETURN count(SELECT * FROM schema_doc_value WHERE val = 'Zed Quartz')";
+        assert_eq!(db::query_json(&db, zed).await.unwrap(), 1);
+        db::execute(
+            &db,
+            "UPDATE customer:zed SET tier = 'pro'; RETURN fn::pruned_index_values();",
+        )
+        .await
+        .unwrap();
+        assert_eq!(db::query_json(&db, zed).await.unwrap(), 1);
+    });
+}

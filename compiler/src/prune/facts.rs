@@ -203,6 +203,8 @@ pub(crate) struct TemplateContext {
     field_rows: Vec<fields::TemplateField>,
     /// The `(table, field)` pairs whose string values value linking indexes.
     value_fields: Vec<fields::TemplateValue>,
+    /// The same, by table: each table's `DEFINE EVENT` keeps its values linked as rows are written.
+    value_tables: Vec<fields::TemplateValueTable>,
 }
 
 #[cfg(feature = "codegen")]
@@ -326,6 +328,7 @@ pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
         field_matches: fields::FIELD_MATCHES,
         field_rows: fields::template_fields(&compact),
         value_fields: fields::template_values(schema),
+        value_tables: fields::template_value_tables(schema),
         seeds: SEEDS,
         candidates: CANDIDATES,
         names: list(&names),

@@ -243,6 +243,32 @@ pub(crate) struct TemplateValue {
     field_ident: String,
 }
 
+/// One exposed table's string fields that value linking indexes: what its `DEFINE EVENT` keeps current.
+#[cfg(feature = "codegen")]
+#[derive(serde::Serialize)]
+pub(crate) struct TemplateValueTable {
+    table: String,
+    table_ident: String,
+    fields: Vec<TemplateValue>,
+}
+
+/// [`template_values`] grouped by table, in the same order.
+#[cfg(feature = "codegen")]
+pub(crate) fn template_value_tables(schema: &Schema) -> Vec<TemplateValueTable> {
+    let mut tables: Vec<TemplateValueTable> = Vec::new();
+    for value in template_values(schema) {
+        match tables.last_mut() {
+            Some(last) if last.table == value.table => last.fields.push(value),
+            _ => tables.push(TemplateValueTable {
+                table: value.table.clone(),
+                table_ident: value.table_ident.clone(),
+                fields: vec![value],
+            }),
+        }
+    }
+    tables
+}
+
 #[cfg(feature = "codegen")]
 pub(crate) fn template_values(schema: &Schema) -> Vec<TemplateValue> {
     value_fields(schema)
