@@ -530,18 +530,7 @@ async fn prompt_by<C: Connection>(
     // The examples the stand-in found, to cut out (asked with the prompt when one call makes it).
     let [prompt, examples]: [String; 2] = match source {
         Source::Function(function) => {
-            let mut response = db
-                .query(format!(
-                    "RETURN [{function}($question, $qvec), fn::example_context($qvec)]"
-                ))
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", stand_in))
-                .await?
-                .check()?;
-            let texts: Vec<String> = response.take(0)?;
-            texts
-                .try_into()
-                .unwrap_or_else(|_| [String::new(), String::new()])
+            super::module::prompt_and_examples(db, function, question, &stand_in).await?
         }
         Source::Pruner(_) => {
             let examples = super::module::example_context(db, &stand_in).await?;
