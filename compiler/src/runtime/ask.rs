@@ -15,8 +15,9 @@ use surrealdb::{Connection, Surreal};
 
 /// How many replies the loop asks for by default: the first and two repairs.
 pub const DEFAULT_ATTEMPTS: u32 = 3;
-/// The `TIMEOUT` the accepted query runs with by default (the generated module's `QUERY_TIMEOUT`).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The `TIMEOUT` the accepted query runs with by default: [`super::QUERY_TIMEOUT`].
+#[deprecated(note = "use surqlc::runtime::QUERY_TIMEOUT")]
+pub const DEFAULT_TIMEOUT: Duration = super::QUERY_TIMEOUT;
 
 /// Who wrote a turn of the conversation, as chat APIs name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -244,7 +245,7 @@ pub struct Asker<'a, C: Connection, M, E = NoEmbedder> {
 }
 
 impl<'a, C: Connection, M: Model> Asker<'a, C, M> {
-    /// [`DEFAULT_ATTEMPTS`] attempts, [`DEFAULT_TIMEOUT`], no embedder and no vector.
+    /// [`DEFAULT_ATTEMPTS`] attempts, [`super::QUERY_TIMEOUT`], no embedder and no vector.
     pub fn new(
         db: &'a Surreal<C>,
         agent: &'a Agent<C>,
@@ -260,7 +261,7 @@ impl<'a, C: Connection, M: Model> Asker<'a, C, M> {
             vector: None,
             pruner: None,
             attempts: DEFAULT_ATTEMPTS,
-            timeout: DEFAULT_TIMEOUT,
+            timeout: super::QUERY_TIMEOUT,
         }
     }
 }

@@ -45,6 +45,10 @@ pub use values::{Example, Link, Nearest, Record, Scored};
 pub use surrealdb;
 pub use surrealdb::{Connection, Surreal};
 
+/// The `TIMEOUT` the agent's queries run with unless the caller gives another: the generated
+/// module's `QUERY_TIMEOUT` and the default of [`Asker`] and `surqlc ask`/`eval`.
+pub const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// `Result` with surrealdb's `Error`: what the runtime's and the generated module's functions return.
 pub type Result<T, E = surrealdb::Error> = std::result::Result<T, E>;
 pub use surrealdb::types::{

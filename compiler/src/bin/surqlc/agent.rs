@@ -335,7 +335,7 @@ pub async fn eval(
     let (conn, agent) = open(&run).await?;
     let pruner = load_pruner(&conn).await;
     let schema = &run.output.schema;
-    let timeout = surqlc::runtime::ask::DEFAULT_TIMEOUT;
+    let timeout = surqlc::runtime::QUERY_TIMEOUT;
     let encoding = Encoding::default();
     let mut results: Vec<QuestionResult> = Vec::new();
     // The model's replies per question, for --html (none from a candidates file).
