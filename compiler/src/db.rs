@@ -72,17 +72,10 @@ pub async fn query_json(db: &Db, statement: &str) -> Result<serde_json::Value, E
     Ok(value.into_json_value())
 }
 
-/// `fn::nl2surql_prompt(question, qvec)` as text: the runtime's
-/// [`crate::runtime::module::nl2surql_prompt`], which owns the statement.
-///
-/// Only with `runtime`: `db` does not imply it (the engines are the command line's, the runtime is
-/// what an application links, each without the other), and a second copy of the statement here
-/// would be one to keep in step. Everything that asks for a prompt (`schema_db`, the tests) builds
-/// with the runtime.
-#[cfg(feature = "runtime")]
-pub async fn prompt(db: &Db, question: &str, qvec: &[f64]) -> Result<String, Error> {
-    crate::runtime::module::nl2surql_prompt(db, question, qvec).await
-}
+// No prompt here: `RETURN fn::nl2surql_prompt(...)` is sent only by the runtime
+// (`runtime::module::prompt_function`; `runtime::module::nl2surql_prompt` on a `Db`). `db` cannot
+// call it: `db` does not imply `runtime`, and `runtime` -> `drift` -> `db` already, so an import
+// back would close a loop (tests/house.rs). What asks for a prompt (`schema_db`, the tests) builds with the runtime.
 
 /// Credentials of a database-level user, such as the agent. A database user must name its namespace and database.
 pub fn database_user(

@@ -108,8 +108,8 @@ pub async fn nl2surql_prompt<C: Connection>(
 }
 
 /// A prompt function of the schema (`fn::nl2surql_prompt`, `fn::nl2surql_prompt_pruned`) for one
-/// question: the one place that sends `RETURN fn::nl2surql_prompt(...)` (`db::prompt`, the
-/// generated `nl2surql_prompt` and `ask::prompt` all come here).
+/// question: the one place that sends `RETURN fn::nl2surql_prompt(...)` (the generated
+/// `nl2surql_prompt`, `ask::prompt` and `schema_db`'s prompts all come here).
 pub(crate) async fn prompt_function<C: Connection>(
     db: &Surreal<C>,
     function: &str,
