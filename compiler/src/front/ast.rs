@@ -4,8 +4,8 @@
 //! compiler, which sees the whole file, share it); cross-item facts are settled in `resolve`.
 
 use super::attr::SchemaAttrs;
-use super::hint::Plain;
 pub use super::types::TypeAst;
+use super::unsupported::Plain;
 use crate::ir;
 use proc_macro2::Span;
 use std::collections::BTreeMap;
