@@ -24,7 +24,7 @@ fn every_gold_query_validates_and_returns_rows() {
                 match run_validated(
                     &agent,
                     &item.query,
-                    std::time::Duration::from_secs(5),
+                    surqlc::runtime::QUERY_TIMEOUT,
                     &output.schema,
                 )
                 .await

@@ -271,7 +271,7 @@ async fn agrees(
     strategy: Strategy,
     knobs: Knobs,
     questions: &[Question],
-    report: &prune_eval::Report,
+    report: &prune_eval::StrategyRecall,
     budget: u32,
     dimension: usize,
 ) {
@@ -322,7 +322,9 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
         let db = loaded(&[&output.schema_surql, &store]).await;
         let qvec = [0.92, 0.0, 0.4, 0.0];
         let question = "Which category earns us the most money?";
-        let whole = db::prompt(&db, question, &qvec).await.unwrap();
+        let whole = surqlc::runtime::module::nl2surql_prompt(&db, question, &qvec)
+            .await
+            .unwrap();
         let pruned = pruned_prompt_on(&db, question, qvec.to_vec())
             .await
             .unwrap();

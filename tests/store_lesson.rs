@@ -58,7 +58,9 @@ fn value_hints_and_examples_match_the_lesson() {
 fn prompt_with_the_lesson_preamble_matches_byte_for_byte() {
     block_on(async {
         let (db, _) = lesson_db().await;
-        let prompt = db::prompt(&db, QUESTION, &QVEC).await.unwrap();
+        let prompt = surqlc::runtime::module::nl2surql_prompt(&db, QUESTION, &QVEC)
+            .await
+            .unwrap();
         assert_eq!(prompt, expected("nl2surql_prompt.txt"));
     })
 }
@@ -72,7 +74,9 @@ fn default_rules_keep_the_prompt_structure() {
             &read(store_fixtures().join("seed.surql")),
         ])
         .await;
-        let prompt = db::prompt(&db, QUESTION, &QVEC).await.unwrap();
+        let prompt = surqlc::runtime::module::nl2surql_prompt(&db, QUESTION, &QVEC)
+            .await
+            .unwrap();
         let (preamble, rest) = prompt
             .split_once("SCHEMA\n")
             .expect("prompt has a SCHEMA section");

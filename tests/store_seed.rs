@@ -62,7 +62,7 @@ fn every_example_returns_the_rows_it_claims() {
 fn the_readme_prompt_shows_the_nearest_examples() {
     block_on(async {
         let conn = store_with_own_data().await;
-        let prompt = db::prompt(
+        let prompt = surqlc::runtime::module::nl2surql_prompt(
             &conn,
             "Which category earns us the most money?",
             &[0.92, 0.0, 0.4, 0.0],

@@ -72,17 +72,10 @@ pub async fn query_json(db: &Db, statement: &str) -> Result<serde_json::Value, E
     Ok(value.into_json_value())
 }
 
-/// `fn::nl2surql_prompt(question, qvec)` as text.
-pub async fn prompt(db: &Db, question: &str, qvec: &[f64]) -> Result<String, Error> {
-    let mut response = db
-        .query("RETURN fn::nl2surql_prompt($question, $qvec)")
-        .bind(("question", question.to_owned()))
-        .bind(("qvec", qvec.to_vec()))
-        .await?
-        .check()?;
-    let value: Option<String> = response.take(0)?;
-    Ok(value.unwrap_or_default())
-}
+// No prompt here: `RETURN fn::nl2surql_prompt(...)` is sent only by the runtime
+// (`runtime::module::prompt_function`; `runtime::module::nl2surql_prompt` on a `Db`). `db` cannot
+// call it: `db` does not imply `runtime`, and `runtime` -> `drift` -> `db` already, so an import
+// back would close a loop (tests/house.rs). What asks for a prompt (`schema_db`, the tests) builds with the runtime.
 
 /// Credentials of a database-level user, such as the agent. A database user must name its namespace and database.
 pub fn database_user(

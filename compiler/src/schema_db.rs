@@ -52,13 +52,6 @@ pub fn check_dimension(schema: &crate::ir::Schema, vector: &[f64]) -> Result<(),
     )))
 }
 
-/// `fn::nl2surql_prompt(question, vector)`.
-pub async fn prompt(conn: &Db, question: &str, vector: &[f64]) -> Result<String, Failure> {
-    db::prompt(conn, question, vector)
-        .await
-        .map_err(failed("fn::nl2surql_prompt failed"))
-}
-
 /// Only a schema with `prune(...)` defines `fn::nl2surql_prompt_pruned`: asking another for it is bad input.
 pub fn check_pruned(output: &Output) -> Result<(), Failure> {
     if output.schema.settings.prune.is_some() {
@@ -100,7 +93,7 @@ pub async fn prompt_sections(
     question: &str,
     vector: &[f64],
 ) -> Result<(String, Vec<(&'static str, String)>), Failure> {
-    let whole = prompt(conn, question, vector).await?;
+    let whole = prompt_for(conn, output, question, Some(vector), false).await?;
     let block = db::query_string(conn, "RETURN fn::schema_context()")
         .await
         .map_err(failed("fn::schema_context failed"))?;

@@ -25,9 +25,9 @@ pub const AGENT_USER: &str = "agent";
 /// Whether `SCHEMA_SURQL` defines the agent user: it does when `SURQLC_AGENT_PASSWORD` (or `Builder::agent_password`) was set at build time.
 #[allow(dead_code)]
 pub const AGENT_DEFINED: bool = true;
-/// The `TIMEOUT` [`run_readonly`] adds to every generated query.
+/// The `TIMEOUT` [`run_readonly`] adds to every generated query (the runtime's).
 #[allow(dead_code)]
-pub const QUERY_TIMEOUT: ::std::time::Duration = ::std::time::Duration::from_secs(5);
+pub const QUERY_TIMEOUT: ::std::time::Duration = ::surqlc::runtime::QUERY_TIMEOUT;
 /// This schema's constants, for the helpers every generated module shares (`::surqlc::runtime::module`).
 #[allow(dead_code)]
 pub struct Schema;

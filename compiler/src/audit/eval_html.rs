@@ -2,7 +2,7 @@
 
 use super::page::{escape, page, thousands};
 use crate::runtime::ask::Attempt;
-use crate::runtime::eval::{QuestionResult, Report};
+use crate::runtime::eval::{AccuracyReport, QuestionResult};
 use std::fmt::Write;
 
 const CSS: &str = "\
@@ -23,7 +23,12 @@ const CSS: &str = "\
 
 /// The page for `report` on the golden file `golden`; `attempts[i]` are question `i`'s model
 /// replies (empty for a candidates file), `encoding` names the prompt tokens' encoding.
-pub fn render(report: &Report, attempts: &[Vec<Attempt>], golden: &str, encoding: &str) -> String {
+pub fn render(
+    report: &AccuracyReport,
+    attempts: &[Vec<Attempt>],
+    golden: &str,
+    encoding: &str,
+) -> String {
     let mut body = String::new();
     let _ = writeln!(body, "<h1>Execution accuracy on {}</h1>", escape(golden));
     let _ = writeln!(
@@ -159,7 +164,7 @@ mod tests {
 
     #[test]
     fn wrong_first_and_everything_escaped() {
-        let report = Report::new(vec![
+        let report = AccuracyReport::new(vec![
             result("right one", true),
             result("<i>wrong</i>", false),
         ]);

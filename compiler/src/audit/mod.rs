@@ -67,7 +67,7 @@ impl Section {
 
 /// An audit's findings.
 #[derive(Debug, Clone)]
-pub struct Report {
+pub struct Findings {
     pub encoding: Encoding,
     /// The block in the schema's own rendering.
     pub cost: BlockCost,
@@ -86,7 +86,7 @@ pub struct Report {
     pub prune: Vec<String>,
 }
 
-impl Report {
+impl Findings {
     /// Why the audit fails (exit status 1), if it does.
     pub fn failure(&self) -> Option<Failure> {
         if let Some(Some(diff)) = &self.live {
@@ -164,7 +164,7 @@ pub fn block_costs(output: &Output, encoding: Encoding) -> (BlockCost, BlockCost
 }
 
 /// Audits a compiled schema.
-pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Failure> {
+pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Findings, Failure> {
     let schema = &output.schema;
     let encoding = options.encoding;
     if let Some(q) = &options.question {
@@ -205,7 +205,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Report, Fa
         sections.push(Section::of("preamble", &output.preamble, encoding));
     }
     let over_budget = cost.over_budget(&options.budget.or(&schema.settings.budget));
-    Ok(Report {
+    Ok(Findings {
         encoding,
         cost,
         alternative,

@@ -76,7 +76,7 @@ impl Knobs {
 
 /// What one strategy did for one question.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub struct PrunedQuestion {
     pub tables: Vec<String>,
     pub block: String,
     /// Gold tables the block lacks.
@@ -87,12 +87,12 @@ pub struct Outcome {
 
 /// One strategy over all questions.
 #[derive(Debug, Clone)]
-pub struct Report {
+pub struct StrategyRecall {
     pub strategy: Strategy,
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<PrunedQuestion>,
 }
 
-impl Report {
+impl StrategyRecall {
     /// Share of questions whose block holds every table they need.
     pub fn recall(&self) -> f64 {
         let hits = self
@@ -213,7 +213,7 @@ pub async fn run(
     question: &Question,
     budget: u32,
     dimension: usize,
-) -> Result<Outcome, Error> {
+) -> Result<PrunedQuestion, Error> {
     run_with(db, strategy, Knobs::NONE, question, budget, dimension).await
 }
 
@@ -225,7 +225,7 @@ pub async fn run_with(
     question: &Question,
     budget: u32,
     dimension: usize,
-) -> Result<Outcome, Error> {
+) -> Result<PrunedQuestion, Error> {
     run_by(db, None, strategy, knobs, question, budget, dimension).await
 }
 
@@ -241,7 +241,7 @@ pub async fn run_by(
     question: &Question,
     budget: u32,
     dimension: usize,
-) -> Result<Outcome, Error> {
+) -> Result<PrunedQuestion, Error> {
     let qvec = (strategy == Strategy::FullTextVector)
         .then(|| hashed_embedding(&question.question, dimension));
     let pruner = pruner.filter(|p| strategy != Strategy::All && !p.fits_whole(budget));
@@ -294,7 +294,7 @@ pub async fn run_by(
         .filter(|t| !tables.contains(t))
         .cloned()
         .collect();
-    Ok(Outcome {
+    Ok(PrunedQuestion {
         tokens: Encoding::O200kBase.count(&block),
         tables,
         block,
@@ -323,7 +323,7 @@ pub async fn evaluate(
     questions: &[Question],
     budget: u32,
     dimension: usize,
-) -> Result<Report, Error> {
+) -> Result<StrategyRecall, Error> {
     evaluate_with(db, strategy, Knobs::NONE, questions, budget, dimension).await
 }
 
@@ -335,13 +335,13 @@ pub async fn evaluate_with(
     questions: &[Question],
     budget: u32,
     dimension: usize,
-) -> Result<Report, Error> {
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(questions.len());
+) -> Result<StrategyRecall, Error> {
+    let mut outcomes: Vec<PrunedQuestion> = Vec::with_capacity(questions.len());
     for q in questions {
         // The whole block does not depend on the question: after a few timed calls, reuse it.
         if strategy == Strategy::All && outcomes.len() >= ALL_SAMPLES {
             let first = &outcomes[0];
-            outcomes.push(Outcome {
+            outcomes.push(PrunedQuestion {
                 missing: q
                     .tables
                     .iter()
@@ -362,5 +362,5 @@ pub async fn evaluate_with(
             .iter_mut()
             .for_each(|o| o.elapsed = mean);
     }
-    Ok(Report { strategy, outcomes })
+    Ok(StrategyRecall { strategy, outcomes })
 }

@@ -17,7 +17,7 @@ pub const DEFAULT_BUDGET: u32 = 2000;
 
 /// What the pruned prompt shows for one question.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Choice {
+pub struct PrunedTables {
     pub question: String,
     /// The tables shown, in prompt order.
     pub tables: Vec<String>,
@@ -138,7 +138,7 @@ impl PruneRun {
     }
 
     /// The tables `fn::pruned_select` picks for `question` at the run's budget (the schema's mechanisms), and the cost of their block.
-    pub async fn choose(&self, question: &str) -> Result<Choice, Failure> {
+    pub async fn choose(&self, question: &str) -> Result<PrunedTables, Failure> {
         let mut response = self
             .db
             .query(
@@ -158,7 +158,7 @@ impl PruneRun {
         let value = value.into_json_value();
         let tables = super::prune_eval::tables_of(&value);
         let block = value["block"].as_str().unwrap_or_default();
-        Ok(Choice {
+        Ok(PrunedTables {
             // Not every table shown, and none matched: the fallback chose them.
             fallback: value["matches"] == false
                 && tables.len() < self.schema.settings.exposed.len(),
@@ -198,7 +198,7 @@ pub fn read_questions(path: &Path) -> Result<Vec<String>, Failure> {
 }
 
 /// One line of `--format json`: `{"question": ..., "tables": [...], "tokens": N}`.
-pub fn json_line(choice: &Choice) -> String {
+pub fn json_line(choice: &PrunedTables) -> String {
     serde_json::json!({
         "question": choice.question,
         "tables": choice.tables,
@@ -208,7 +208,7 @@ pub fn json_line(choice: &Choice) -> String {
 }
 
 /// The text report of one question.
-pub fn text(choice: &Choice) -> String {
+pub fn text(choice: &PrunedTables) -> String {
     format!(
         "{}\n  {} table{}, {} tokens: {}\n{}",
         choice.question,

@@ -1,7 +1,7 @@
 //! What the HTML token map draws: each exposed table's tokens split into its parts (the table's own line, each field, comments, enum docs) with the line it was declared on, the budgets, and the tables each question's pruned prompt shows.
 
-use super::prune_run::Choice;
-use super::Report;
+use super::prune_run::PrunedTables;
+use super::Findings;
 use crate::codegen::builder::Output;
 use crate::ir::{Budget, Table};
 use crate::surql::{info, lex, meaning};
@@ -106,9 +106,9 @@ impl TokenMap {
     /// The map of `report` (the audit of `output`) under `budget`, with pruning's `choices` at `prune_budget`.
     pub fn new(
         output: &Output,
-        report: &Report,
+        report: &Findings,
         budget: &Budget,
-        choices: &[Choice],
+        choices: &[PrunedTables],
         prune_budget: Option<u32>,
     ) -> TokenMap {
         let schema = &output.schema;

@@ -3,9 +3,9 @@
 //! Plain data, built item by item by `read` (so the derive, which sees one item, and the
 //! compiler, which sees the whole file, share it); cross-item facts are settled in `resolve`.
 
-use super::hint::Plain;
 use super::schema_attrs::SchemaAttrs;
 pub use super::types::TypeAst;
+use super::unsupported::Plain;
 use crate::ir;
 use proc_macro2::Span;
 use std::collections::BTreeMap;

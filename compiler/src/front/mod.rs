@@ -12,7 +12,6 @@ pub mod ctxt;
 pub mod definitions;
 pub mod ends;
 pub mod expr_check;
-pub mod hint;
 pub mod positions;
 pub(crate) mod read;
 mod rename;
@@ -23,6 +22,7 @@ mod scope;
 mod settings;
 pub mod suggest;
 pub mod types;
+pub mod unsupported;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir;
@@ -191,7 +191,7 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut ast::Ite
             None => {
                 items
                     .plain
-                    .insert(input.ident.to_string(), hint::classify(&input));
+                    .insert(input.ident.to_string(), unsupported::classify(&input));
                 if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
                     cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal, Ends or Schema)", input.ident));
                 }

@@ -3,8 +3,8 @@
 pub use super::ast::Items;
 use super::ast::{TableAst, TypeAst};
 use super::ctxt::Ctxt;
-use super::hint::{self, Plain};
 use super::suggest::did_you_mean;
+use super::unsupported::{self, Plain};
 use crate::ir;
 use std::collections::{BTreeMap, HashMap};
 
@@ -203,7 +203,7 @@ impl<'a> Names<'a> {
         let message = if near.is_empty() {
             format!(
                 "unsupported field type `{name}`: {}",
-                hint::named(&name, what.unwrap_or(Plain::Unknown))
+                unsupported::named(&name, what.unwrap_or(Plain::Unknown))
             )
         } else {
             format!("unsupported field type `{name}`{near}")

@@ -64,7 +64,7 @@ fn last_segment(ty: &syn::Type) -> Option<(String, Vec<syn::Type>)> {
     Some((seg.ident.to_string(), args))
 }
 
-use super::hint::RAW_TYPE as UNSUPPORTED_HINT;
+use super::unsupported::RAW_TYPE as UNSUPPORTED_HINT;
 
 /// The SurrealQL shape of a Rust field type; see `docs/annotations.md` for the table.
 pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
@@ -139,7 +139,7 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                         format!(
                             "unsupported field type `{}`; {}",
                             type_to_string(ty),
-                            super::hint::map(string_keys)
+                            super::unsupported::map(string_keys)
                         ),
                     );
                     None

@@ -59,6 +59,8 @@ pub fn graph_parts(docs: &[TableDoc]) -> Vec<(&'static str, String)> {
 /// - `e`: a relation's `in`/`out` tables; `l`: the exposed tables it points to (its record fields,
 ///   a relation's ends); `n`: every exposed table one step away either way;
 /// - `a`: adjacent tables (one step, or across one relation); `b`: the relations to each other end.
+///
+/// `templates/schema/prune_data.surql.tera` writes the same legend above the parameters.
 const GRAPH_KEYS: [&str; 10] = ["t", "g", "m", "h", "p", "e", "l", "n", "a", "b"];
 
 /// Each table's name and its attributes as SurrealQL literals, in [`GRAPH_KEYS`] order.

@@ -15,8 +15,9 @@ use surrealdb::{Connection, Surreal};
 
 /// How many replies the loop asks for by default: the first and two repairs.
 pub const DEFAULT_ATTEMPTS: u32 = 3;
-/// The `TIMEOUT` the accepted query runs with by default (the generated module's `QUERY_TIMEOUT`).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The `TIMEOUT` the accepted query runs with by default: [`super::QUERY_TIMEOUT`].
+#[deprecated(note = "use surqlc::runtime::QUERY_TIMEOUT")]
+pub const DEFAULT_TIMEOUT: Duration = super::QUERY_TIMEOUT;
 
 /// Who wrote a turn of the conversation, as chat APIs name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -244,7 +245,7 @@ pub struct Asker<'a, C: Connection, M, E = NoEmbedder> {
 }
 
 impl<'a, C: Connection, M: Model> Asker<'a, C, M> {
-    /// [`DEFAULT_ATTEMPTS`] attempts, [`DEFAULT_TIMEOUT`], no embedder and no vector.
+    /// [`DEFAULT_ATTEMPTS`] attempts, [`super::QUERY_TIMEOUT`], no embedder and no vector.
     pub fn new(
         db: &'a Surreal<C>,
         agent: &'a Agent<C>,
@@ -260,7 +261,7 @@ impl<'a, C: Connection, M: Model> Asker<'a, C, M> {
             vector: None,
             pruner: None,
             attempts: DEFAULT_ATTEMPTS,
-            timeout: DEFAULT_TIMEOUT,
+            timeout: super::QUERY_TIMEOUT,
         }
     }
 }
@@ -530,18 +531,7 @@ async fn prompt_by<C: Connection>(
     // The examples the stand-in found, to cut out (asked with the prompt when one call makes it).
     let [prompt, examples]: [String; 2] = match source {
         Source::Function(function) => {
-            let mut response = db
-                .query(format!(
-                    "RETURN [{function}($question, $qvec), fn::example_context($qvec)]"
-                ))
-                .bind(("question", question.to_owned()))
-                .bind(("qvec", stand_in))
-                .await?
-                .check()?;
-            let texts: Vec<String> = response.take(0)?;
-            texts
-                .try_into()
-                .unwrap_or_else(|_| [String::new(), String::new()])
+            super::module::prompt_and_examples(db, function, question, &stand_in).await?
         }
         Source::Pruner(_) => {
             let examples = super::module::example_context(db, &stand_in).await?;

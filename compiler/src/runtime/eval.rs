@@ -267,9 +267,13 @@ pub struct QuestionResult {
     pub prompt_tokens: Option<usize>,
 }
 
-/// The run: totals and each question.
+/// The old name of [`AccuracyReport`].
+#[deprecated(note = "renamed to surqlc::runtime::eval::AccuracyReport")]
+pub type Report = AccuracyReport;
+
+/// The run: execution accuracy, repairs and each question's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub struct AccuracyReport {
     pub total: usize,
     pub correct: usize,
     /// `correct / total` (0 for an empty set).
@@ -279,12 +283,12 @@ pub struct Report {
     pub questions: Vec<QuestionResult>,
 }
 
-impl Report {
+impl AccuracyReport {
     pub fn new(questions: Vec<QuestionResult>) -> Self {
         let total = questions.len();
         let correct = questions.iter().filter(|q| q.correct).count();
         let repairs = questions.iter().map(|q| q.attempts.saturating_sub(1)).sum();
-        Report {
+        AccuracyReport {
             total,
             correct,
             accuracy: if total == 0 {

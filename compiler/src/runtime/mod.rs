@@ -15,13 +15,13 @@ mod agent;
 pub mod ask;
 mod codec;
 pub mod eval;
+mod index_helpers;
 pub mod module;
 pub mod named;
-// Question-specific pruning made in the application (pruner.rs).
 #[cfg(feature = "model")]
 pub mod openai;
+// Question-specific pruning made in the application (pruner.rs).
 pub mod pruner;
-mod queries;
 pub mod scope;
 mod traits;
 mod values;
@@ -35,15 +35,19 @@ pub use codec::{
     ends_mismatch, literal_from_value, literal_kind, record_table, FieldValue, ObjectReader,
     ObjectWriter,
 };
+pub use index_helpers::{find_one, get_by_key, nearest, search};
 pub use module::SchemaModule;
 pub use pruner::{Choice, Mechanisms, Pruner, ShownField};
-pub use queries::{find_one, get_by_key, nearest, search};
 pub use scope::{Scope, SCOPE_KEY_VAR};
 pub use traits::{Ends, Literal, RecordKey, Relation, SurqlType, Table};
 pub use values::{Example, Link, Nearest, Record, Scored};
 
 pub use surrealdb;
 pub use surrealdb::{Connection, Surreal};
+
+/// The `TIMEOUT` the agent's queries run with unless the caller gives another: the generated
+/// module's `QUERY_TIMEOUT` and the default of [`Asker`] and `surqlc ask`/`eval`.
+pub const QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `Result` with surrealdb's `Error`: what the runtime's and the generated module's functions return.
 pub type Result<T, E = surrealdb::Error> = std::result::Result<T, E>;

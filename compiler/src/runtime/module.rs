@@ -107,19 +107,60 @@ pub async fn nl2surql_prompt<C: Connection>(
     prompt_function(db, "fn::nl2surql_prompt", question, qvec).await
 }
 
-/// A prompt function of the schema (`fn::nl2surql_prompt`, `fn::nl2surql_prompt_pruned`) for one question.
+/// A prompt function of the schema (`fn::nl2surql_prompt`, `fn::nl2surql_prompt_pruned`) for one
+/// question: the one place that sends `RETURN fn::nl2surql_prompt(...)` (the generated
+/// `nl2surql_prompt`, `ask::prompt` and `schema_db`'s prompts all come here).
 pub(crate) async fn prompt_function<C: Connection>(
     db: &Surreal<C>,
     function: &str,
     question: &str,
     qvec: &[f64],
 ) -> Result<String, Error> {
-    text(
-        db.query(format!("RETURN {function}($question, $qvec)"))
-            .bind(("question", question.to_owned()))
-            .bind(("qvec", qvec.to_vec())),
-    )
+    text(prompt_query(
+        db,
+        &format!("RETURN {}", prompt_call(function)),
+        question,
+        qvec,
+    ))
     .await
+}
+
+/// The prompt function's text and `fn::example_context(qvec)`'s, asked in one statement (so
+/// [`super::ask::prompt`] can cut out the examples a stand-in vector found).
+pub(crate) async fn prompt_and_examples<C: Connection>(
+    db: &Surreal<C>,
+    function: &str,
+    question: &str,
+    qvec: &[f64],
+) -> Result<[String; 2], Error> {
+    let statement = format!(
+        "RETURN [{}, fn::example_context($qvec)]",
+        prompt_call(function)
+    );
+    let texts: Vec<String> = prompt_query(db, &statement, question, qvec)
+        .await?
+        .check()?
+        .take(0)?;
+    Ok(texts
+        .try_into()
+        .unwrap_or_else(|_| [String::new(), String::new()]))
+}
+
+/// A prompt function's call on the bound `$question` and `$qvec`.
+fn prompt_call(function: &str) -> String {
+    format!("{function}($question, $qvec)")
+}
+
+/// `statement` with `$question` and `$qvec` bound.
+fn prompt_query<'a, C: Connection>(
+    db: &'a Surreal<C>,
+    statement: &str,
+    question: &str,
+    qvec: &[f64],
+) -> Query<'a, C> {
+    db.query(statement.to_owned())
+        .bind(("question", question.to_owned()))
+        .bind(("qvec", qvec.to_vec()))
 }
 
 /// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example

@@ -3,7 +3,7 @@
 //! Kept cheap: one point lookup per record id, and one `LIMIT 1` lookup per value compared with
 //! a value-hinted field (the present values are listed only when the value is missing).
 
-use super::{Class, Diagnostic, Report, Severity};
+use super::{Class, QueryDiagnostic, Report, Severity};
 use crate::ir::Schema;
 use surrealdb::types::Value;
 use surrealdb::{Connection, Surreal};
@@ -53,7 +53,7 @@ async fn missing_records<C: Connection>(
         .await?
         .unwrap_or_default();
         let samples: Vec<String> = samples.iter().map(render).collect();
-        report.diagnostics.push(Diagnostic {
+        report.diagnostics.push(QueryDiagnostic {
             span: record.span,
             severity: Severity::Error,
             class: Class::UnknownRecord,
@@ -121,7 +121,7 @@ async fn absent_values<C: Connection>(
         .await?
         .unwrap_or_default();
         let present: Vec<String> = present.iter().map(render).collect();
-        report.diagnostics.push(Diagnostic {
+        report.diagnostics.push(QueryDiagnostic {
             span: compared.span,
             severity: Severity::Warning,
             class: Class::ValueNotPresent,

@@ -4,17 +4,17 @@
 //! model sees; these messages name what to write instead.
 
 use super::scan::{Kind, Locator, Token};
-use super::{Class, Diagnostic, Severity};
+use super::{Class, QueryDiagnostic, Severity};
 use crate::ir::{Schema, TableKind, Type};
 
 /// A habit and whether the parser accepts the text anyway (then it means something else).
 pub(crate) struct Habit {
-    pub diagnostic: Diagnostic,
+    pub diagnostic: QueryDiagnostic,
     pub parses: bool,
 }
 
 /// The habits the parser accepts (they mean something else): reported even when the query parses.
-pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<Diagnostic> {
+pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
     find(loc, &Examples::of(schema))
         .into_iter()
         .filter(|h| h.parses)
@@ -65,7 +65,7 @@ const FUNCTIONS: &[(&str, &str)] = &[
 
 fn habit(loc: &Locator, i: usize, j: usize, message: &str, fix: String) -> Habit {
     Habit {
-        diagnostic: Diagnostic {
+        diagnostic: QueryDiagnostic {
             span: loc.token_span(i, j),
             severity: Severity::Error,
             class: Class::SqlHabit,
@@ -77,7 +77,7 @@ fn habit(loc: &Locator, i: usize, j: usize, message: &str, fix: String) -> Habit
 }
 
 /// The SQL habits in the query's tokens, in text order.
-pub(crate) fn in_tokens(loc: &Locator, schema: &Schema) -> Vec<Diagnostic> {
+pub(crate) fn in_tokens(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
     find(loc, &Examples::of(schema))
         .into_iter()
         .map(|h| h.diagnostic)

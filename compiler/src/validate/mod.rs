@@ -1,7 +1,7 @@
 //! Checks a generated query against the schema before it runs: every table, field path, traversal and compared literal, with a repairable message.
 //!
 //! [`validate`] parses the reply with SurrealDB's own parser (`surrealdb-syn`), walks the AST
-//! against an [`crate::ir::Schema`] and returns a [`Report`]: [`Diagnostic`]s with a byte span in the
+//! against an [`crate::ir::Schema`] and returns a [`Report`]: [`QueryDiagnostic`]s with a byte span in the
 //! query, a [`Severity`], a [`Class`] and a message naming the fix, plus the type of every
 //! projected expression. No database is needed; what needs the data (record ids that exist,
 //! values present) is in `data` (feature `runtime`). Only the schema's exposed tables are
@@ -55,9 +55,13 @@ pub enum Severity {
     Warning,
 }
 
+/// The old name of [`QueryDiagnostic`] (the crate root's `surqlc::Diagnostic` is a schema's).
+#[deprecated(note = "renamed to surqlc::validate::QueryDiagnostic")]
+pub type Diagnostic = QueryDiagnostic;
+
 /// One problem in a query.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
+pub struct QueryDiagnostic {
     /// Where in the query (byte offsets into the text given to [`validate`]).
     pub span: Span,
     pub severity: Severity,
@@ -68,7 +72,7 @@ pub struct Diagnostic {
     pub fix: String,
 }
 
-impl fmt::Display for Diagnostic {
+impl fmt::Display for QueryDiagnostic {
     /// `message; fix`, the text a model repairs from.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.fix.is_empty() {
@@ -109,7 +113,7 @@ pub struct Compared {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     /// Errors first, then warnings, each in text order.
-    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics: Vec<QueryDiagnostic>,
     /// The top-level SELECT's projections and their types (empty when the query does not resolve).
     pub projections: Vec<Projection>,
     /// The type of the whole result (an array of rows, or one row with `ONLY`).
@@ -127,13 +131,13 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+    pub fn errors(&self) -> impl Iterator<Item = &QueryDiagnostic> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
     }
 
-    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+    pub fn warnings(&self) -> impl Iterator<Item = &QueryDiagnostic> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Warning)
@@ -225,7 +229,7 @@ impl Report {
 }
 
 /// `error[UnknownField] 1:14 `email`: customer has no field `email`; its fields are ...`.
-pub fn render_one(d: &Diagnostic, query: &str) -> String {
+pub fn render_one(d: &QueryDiagnostic, query: &str) -> String {
     let (line, col) = d.span.line_col(query);
     let severity = match d.severity {
         Severity::Error => "error",

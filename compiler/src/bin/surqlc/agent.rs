@@ -6,7 +6,7 @@ use surqlc::builder::Output;
 use surqlc::db::{Db, Target};
 use surqlc::exit::Failure;
 use surqlc::runtime::ask::{Answer, Asker, Status};
-use surqlc::runtime::eval::{self, Candidate, Item, QuestionResult, Report};
+use surqlc::runtime::eval::{self, AccuracyReport, Candidate, Item, QuestionResult};
 use surqlc::runtime::openai::{Config, OpenAi};
 use surqlc::runtime::{Agent, Pruner};
 use surqlc::schema_db;
@@ -335,7 +335,7 @@ pub async fn eval(
     let (conn, agent) = open(&run).await?;
     let pruner = load_pruner(&conn).await;
     let schema = &run.output.schema;
-    let timeout = surqlc::runtime::ask::DEFAULT_TIMEOUT;
+    let timeout = surqlc::runtime::QUERY_TIMEOUT;
     let encoding = Encoding::default();
     let mut results: Vec<QuestionResult> = Vec::new();
     // The model's replies per question, for --html (none from a candidates file).
@@ -383,7 +383,7 @@ pub async fn eval(
         progress.done();
     }
     drop(progress);
-    let report = Report::new(results);
+    let report = AccuracyReport::new(results);
     if let Some(path) = html {
         let page = surqlc::audit::eval_html::render(
             &report,
@@ -404,7 +404,7 @@ pub async fn eval(
     Ok(())
 }
 
-fn report_text(report: &Report, golden: &Path) -> String {
+fn report_text(report: &AccuracyReport, golden: &Path) -> String {
     let mut text = format!(
         "execution accuracy: {}/{} ({:.1}%) on {}\nrepairs used: {}\n",
         report.correct,

@@ -105,7 +105,7 @@ async fn choose(
     input: &Input,
     seed: Option<&Path>,
     file: &Path,
-) -> Result<(Vec<audit::prune_run::Choice>, u32), Failure> {
+) -> Result<(Vec<audit::prune_run::PrunedTables>, u32), Failure> {
     use audit::prune_run::{self, PruneRun};
     let questions = prune_run::read_questions(file)?;
     let run = PruneRun::open(

@@ -19,14 +19,14 @@ pub enum Queries {
 
 /// What `check-query` prints and its exit status: `Ok` clean (warnings allowed), `Failed` an error found, `BadInput`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct CheckQueryOutput {
     pub stdout: String,
     pub stderr: String,
     pub status: Exit,
 }
 
-fn bad_input(message: String) -> Outcome {
-    Outcome {
+fn bad_input(message: String) -> CheckQueryOutput {
+    CheckQueryOutput {
         stdout: String::new(),
         stderr: message,
         status: Exit::BadInput,
@@ -40,7 +40,7 @@ pub fn check_query_linted(
     queries: &Queries,
     json: bool,
     lints: &surqlc::ir::Lints,
-) -> Outcome {
+) -> CheckQueryOutput {
     let mut files = Vec::new();
     for path in schemas {
         match surqlc::front::SourceFile::read(path) {
@@ -74,7 +74,10 @@ pub struct Checked {
 /// A file with `-- name:` lines is a named-query file (the application's own queries, with
 /// `$params` and `LIMIT $n`), checked with [`Options::for_named_queries`]; any other text is the
 /// agent's queries, checked with the schema's own options.
-pub fn checked(schema: &surqlc::ir::Schema, queries: &Queries) -> Result<Checked, Outcome> {
+pub fn checked(
+    schema: &surqlc::ir::Schema,
+    queries: &Queries,
+) -> Result<Checked, CheckQueryOutput> {
     let mut options = Options::of(schema);
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
@@ -141,7 +144,7 @@ pub fn checked(schema: &surqlc::ir::Schema, queries: &Queries) -> Result<Checked
 
 impl Checked {
     /// What `check-query` prints (text or JSON) and its status.
-    pub fn outcome(&self, json: bool) -> Outcome {
+    pub fn outcome(&self, json: bool) -> CheckQueryOutput {
         let (label, reports) = (&self.label, &self.items);
         let failed = reports.iter().filter(|(_, _, r)| r.has_errors()).count();
         let warned = reports
@@ -187,7 +190,7 @@ impl Checked {
             }
             out
         };
-        Outcome {
+        CheckQueryOutput {
             stdout,
             stderr: format!(
                 "checked {} quer{}: {failed} with errors, {warned} with warnings",
@@ -241,7 +244,7 @@ pub async fn with_data(
     json: bool,
     source: &DataSource,
     as_user: Option<&(String, String)>,
-) -> Outcome {
+) -> CheckQueryOutput {
     let mut checked = match checked(&output.schema, queries) {
         Ok(checked) => checked,
         Err(outcome) => return outcome,
@@ -272,7 +275,7 @@ pub async fn with_data(
     let conn = match conn {
         Ok(conn) => conn,
         Err(failure) => {
-            return Outcome {
+            return CheckQueryOutput {
                 stdout: String::new(),
                 stderr: failure.to_string(),
                 status: failure.exit(),
@@ -289,7 +292,7 @@ pub async fn with_data(
             continue;
         }
         if let Err(e) = surqlc::validate::data::check(&conn, &output.schema, report).await {
-            return Outcome {
+            return CheckQueryOutput {
                 stdout: String::new(),
                 stderr: format!("error: the data checks failed: {e}"),
                 status: Exit::Failed,

@@ -10,7 +10,7 @@ mod select;
 
 use super::scan::Locator;
 use super::types::Ty;
-use super::{Class, Diagnostic, Options, Report, Severity, Span};
+use super::{Class, Options, QueryDiagnostic, Report, Severity, Span};
 use crate::ir::{Schema, Table};
 use crate::suggest::nearest;
 use crate::validate::scan::OrAll;
@@ -159,7 +159,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         message: String,
         fix: String,
     ) {
-        self.report.diagnostics.push(Diagnostic {
+        self.report.diagnostics.push(QueryDiagnostic {
             span,
             severity,
             class,

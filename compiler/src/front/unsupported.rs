@@ -1,4 +1,4 @@
-//! What an unsupported field type is told to do: each hint names a fix that works end to end (`tests/escape_hatches.rs` follows every one).
+//! What an unsupported field type is told to do: each piece of advice names a fix that works end to end (`tests/escape_hatches.rs` follows every one).
 
 /// The attribute that stores any object (a map, a struct, an enum with data) in a SCHEMAFULL
 /// table: without `FLEXIBLE` the table keeps none of the object's keys and refuses the row.
