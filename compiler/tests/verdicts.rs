@@ -6,7 +6,7 @@
 //!
 //! The model here is a test double in-process (no model endpoint is reachable from CI).
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
+use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
@@ -15,6 +15,7 @@ use surqlc::runtime::ask::{Asker, Message, Model, ModelError, Status};
 use surqlc::validate::{self, Class, Severity};
 
 mod support;
+use support::mcp_client::text;
 use support::{root, surqlc};
 
 const PASSWORD: &str = "verdicts-test-password";
@@ -61,14 +62,6 @@ impl Model for Replies {
     }
 }
 
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// Error classes of a report, LIMIT's left out.
 fn classes_but_limit(report: &validate::Report) -> Vec<String> {

@@ -108,19 +108,8 @@ async def per_user_over_http(binary, root):
         [binary, "token", "schemas/store.rs", "--as", "customer:mei"],
         cwd=root, env=env, capture_output=True, text=True, check=True,
     ).stdout.strip()
-    server = subprocess.Popen(
-        [binary, "mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql",
-         "--http", "127.0.0.1:0", "--per-user"],
-        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
-    )
+    server, url = serve_http(binary, root, env, "--per-user")
     try:
-        url = None
-        for line in server.stderr:
-            if line.startswith("serving MCP at "):
-                url = line[len("serving MCP at "):].strip()
-                break
-        assert url, "surqlc said where it serves"
         assert unauthorized(url, {}), "no token: 401"
         async with create_mcp_http_client(headers={"Authorization": "Bearer " + token}) as http:
             async with streamable_http_client(url, http_client=http) as streams:
@@ -159,6 +148,23 @@ def unauthorized(url, headers):
     return False
 
 
+def serve_http(binary, root, env, *extra):
+    """`surqlc mcp` on the store over HTTP at a free port: the process and the URL it says it serves."""
+    server = subprocess.Popen(
+        [binary, "mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql",
+         "--http", "127.0.0.1:0", *extra],
+        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )
+    url = None
+    for line in server.stderr:
+        if line.startswith("serving MCP at "):
+            url = line[len("serving MCP at "):].strip()
+            break
+    assert url, "surqlc said where it serves"
+    return server, url
+
+
 async def over_http(binary, root):
     """Streamable HTTP with a bearer token (SURQLC_MCP_TOKEN): 401 without it; with it, the same
     tools, and closing the session is answered as the SDK expects."""
@@ -166,22 +172,8 @@ async def over_http(binary, root):
 
     env = dict(os.environ, SURQLC_MCP_TOKEN=TOKEN)
     env.pop("SURQLC_AGENT_PASSWORD", None)
-    server = subprocess.Popen(
-        [binary, "mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql", "--http", "127.0.0.1:0"],
-        cwd=root,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server, url = serve_http(binary, root, env)
     try:
-        url = None
-        for line in server.stderr:
-            if line.startswith("serving MCP at "):
-                url = line[len("serving MCP at "):].strip()
-                break
-        assert url, "surqlc said where it serves"
         assert unauthorized(url, {}), "no token: 401"
         assert unauthorized(url, {"Authorization": "Bearer " + TOKEN + "x"}), "a wrong token: 401"
         warnings = Warnings()
