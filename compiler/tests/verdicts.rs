@@ -62,7 +62,6 @@ impl Model for Replies {
     }
 }
 
-
 /// Error classes of a report, LIMIT's left out.
 fn classes_but_limit(report: &validate::Report) -> Vec<String> {
     let mut classes: Vec<String> = report
