@@ -285,7 +285,12 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
 }
 
 /// `surqlc token`: an end user's token, signed with the scope key the schema was built with.
-pub(super) fn token(input: &Input, user: &str, server: ServerArgs) -> Result<(), Failure> {
+pub(super) fn token(
+    input: &Input,
+    user: &str,
+    ns: String,
+    db: Option<String>,
+) -> Result<(), Failure> {
     use surqlc::runtime::SCOPE_KEY_VAR;
     let Some(key) = std::env::var(SCOPE_KEY_VAR).ok().filter(|k| !k.is_empty()) else {
         return Err(Failure::BadInput(format!(
@@ -293,7 +298,11 @@ pub(super) fn token(input: &Input, user: &str, server: ServerArgs) -> Result<(),
         )));
     };
     let output = builder(input).generate()?;
-    let target = server.target(surqlc::db::EMBEDDED.into(), &output.schema);
+    let target = surqlc::db::Target {
+        namespace: ns,
+        database: db.unwrap_or_else(|| output.schema.name.clone()),
+        ..Default::default()
+    };
     let scope = schema_db::scope_for(&output.schema, &target, user)?;
     out!("{}\n", scope.token(&key));
     Ok(())

@@ -181,8 +181,12 @@ enum Command {
         /// The end user, as a record id of the scope's end-user table (e.g. customer:mei).
         #[arg(long = "as", value_name = "TABLE:ID")]
         as_user: String,
-        #[command(flatten)]
-        server: ServerArgs,
+        /// Namespace the token is for.
+        #[arg(long, default_value = "ai")]
+        ns: String,
+        /// Database the token is for [default: the schema's name].
+        #[arg(long)]
+        db: Option<String>,
     },
     /// Show which tables the pruned prompt carries for each question and what their schema block costs (any schema, with or without prune(...)).
     Prune(prune::PruneArgs),
@@ -524,8 +528,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Token {
             input,
             as_user,
-            server,
-        } => commands::token(&input, &as_user, server)?,
+            ns,
+            db,
+        } => commands::token(&input, &as_user, ns, db)?,
         Command::Diff { input, target } => commands::diff(&input, target).await?,
     }
     Ok(())
