@@ -1195,7 +1195,7 @@ fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
         let drift = out.join("drift.surql");
         std::fs::write(
             &drift,
-            "DEFINE FIELD OVERWRITE nickname ON customer TYPE option<string>;",
+            "OPTION IMPORT;\nDEFINE FIELD OVERWRITE nickname ON customer TYPE option<string>;",
         )
         .unwrap();
         server.import("store", &drift);

@@ -7,6 +7,7 @@
 
 mod auth;
 mod caps;
+mod reach;
 mod server;
 mod state;
 mod tools;
@@ -88,7 +89,6 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         let conn = db::connect(target).await.map_err(|e| {
             Failure::BadInput(format!("error: cannot connect to {}: {e}", target.endpoint))
         })?;
-        report_drift(output, target).await;
         // Without credentials of its own, the server reads the prompt functions as the agent.
         let privileged = target.root.is_some().then(|| conn.clone());
         let editor = if options.allow_remember {
@@ -111,6 +111,11 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
             (agent, reader)
         }
     };
+    if !options.embedded() {
+        // Read on the reader: root's session when --user/--pass were given, else the agent's (a
+        // VIEWER may run INFO; a record user may not, and the warning says the check was not made).
+        report_drift(output, &target.endpoint, &reader).await;
+    }
     if options.per_user && output.schema.settings.scope.is_none() {
         return Err(Failure::BadInput("error: --per-user serves the schema's per-user agent, and this schema declares none; add scope(end_user = T) to its Schema item".into()));
     }
@@ -130,6 +135,10 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         state.per_user(&target.namespace, &target.database)
     } else {
         state
+    };
+    let state = match reach::address(&target.endpoint) {
+        Some(address) => state.probing(&target.endpoint, address),
+        None => state,
     };
     // A configured OpenAI-compatible model (SURQLC_MODEL_URL, SURQLC_MODEL, SURQLC_EMBED_MODEL,
     // SURQLC_API_KEY) adds `ask`; its embeddings turn on the examples in `schema` and `remember_example`.
@@ -154,19 +163,15 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
     Ok(state)
 }
 
-/// Compares the server's definitions with the schema and says on stderr what differs; writes nothing.
-async fn report_drift(output: &Output, target: &Target) {
-    let source = crate::drift::diff::DiffSource {
-        dump: None,
-        target: target.clone(),
-    };
-    match crate::drift::diff::diff(output, &source, false).await {
+/// Compares the server's definitions, read on `conn`, with the schema and says on stderr what
+/// differs; writes nothing.
+async fn report_drift(output: &Output, endpoint: &str, conn: &crate::db::Db) {
+    match crate::drift::diff::drift_on(conn, output, false).await {
         Ok(drift) if drift.is_empty() => {
-            eprintln!("the database at {} matches the schema", target.endpoint)
+            eprintln!("the database at {endpoint} matches the schema")
         }
         Ok(drift) => eprintln!(
-            "warning: the database at {} differs from the schema ({} difference{}); serving it as it is, writing nothing (`surqlc diff` lists them, `surreal import` of `surqlc build`'s schema.surql fixes them):\n{drift}",
-            target.endpoint,
+            "warning: the database at {endpoint} differs from the schema ({} difference{}); serving it as it is, writing nothing (`surqlc diff` lists them, `surreal import` of `surqlc build`'s schema.surql fixes them):\n{drift}",
             drift.changes.len(),
             if drift.changes.len() == 1 { "" } else { "s" }
         ),

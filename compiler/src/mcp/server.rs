@@ -179,6 +179,11 @@ impl ServerHandler for Server {
             )
             .into());
         }
+        if let Some((endpoint, address)) = &self.state.probe {
+            if let Err(down) = super::reach::check(endpoint, address).await {
+                return Ok(text(false, down).into());
+            }
+        }
         let arguments = request.arguments.unwrap_or_default();
         let (server, name) = (self.clone(), request.name.to_string());
         // A task of its own, so that a panic anywhere below answers this call and not the server.

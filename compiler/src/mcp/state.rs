@@ -65,6 +65,9 @@ pub struct State {
     /// `--per-user`: each HTTP request's bearer token is an end user's (a scope token), and the
     /// calls run in that user's session, on this namespace and database.
     pub(super) per_user: Option<(String, String)>,
+    /// A server endpoint and its `host:port`: probed before each call (`reach`), so a call while
+    /// the server is down fails at once. `None` on the embedded engine.
+    pub(super) probe: Option<(String, String)>,
 }
 
 impl State {
@@ -87,7 +90,14 @@ impl State {
             pruner: None,
             extra: Vec::new(),
             per_user: None,
+            probe: None,
         }
+    }
+
+    /// Probes `endpoint` at `address` before each call (see [`super::reach`]).
+    pub(super) fn probing(mut self, endpoint: &str, address: String) -> State {
+        self.probe = Some((endpoint.to_owned(), address));
+        self
     }
 
     /// Every call runs in the session the request's bearer token opens (a token the application
