@@ -193,6 +193,7 @@ fn main() {
         .expect("a tokio runtime");
     println!("| schema | N | calls | calls/s | errors | schema p50/p99 ms | check_query p50/p99 ms | run_query p50/p99 ms | RSS MiB (peak) |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut failed = 0;
     for work in WORKLOADS {
         let (mut child, url) = start(work.schema);
         for sessions in [1usize, 8, 32] {
@@ -208,6 +209,7 @@ fn main() {
                     percentile(&result.latencies[k], 0.99)
                 )
             };
+            failed += result.errors;
             println!(
                 "| {} | {sessions} | {} | {:.0} | {} | {} | {} | {} | {now:.0} ({peak:.0}) |",
                 work.schema,
@@ -241,4 +243,9 @@ fn main() {
     );
     let _ = child.kill();
     let _ = child.wait();
+    // `.ci/run` runs a short form: any failed call fails it.
+    if failed + errors > 0 {
+        eprintln!("{} calls failed", failed + errors);
+        std::process::exit(1);
+    }
 }
