@@ -1145,19 +1145,7 @@ fn on_a_server_it_reports_drift_signs_in_as_the_agent_and_writes_nothing() {
     let server = SurrealServer::start();
     let port = server.port;
     let out = std::env::temp_dir().join(format!("surqlc-mcp-{}-server", std::process::id()));
-    let built = surqlc()
-        .args(["build", "schemas/store.rs", "--out"])
-        .arg(&out)
-        .env("SURQLC_AGENT_PASSWORD", "server-test")
-        .output()
-        .expect("surqlc build runs");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    server.import("store", &out.join("schema.surql"));
-    server.import("store", &root().join("schemas/store.seed.surql"));
+    store_on_server(&server, &out, "server-test");
     runtime().block_on(async {
         // In sync: said so; the agent answers; a write is refused.
         let (client, said) = stdio_on_server(port, &["--user", "root", "--pass", "root"]).await;

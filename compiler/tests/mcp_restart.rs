@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 mod support;
 use support::mcp_client::*;
-use support::{root, surqlc, SurrealServer};
+use support::{surqlc, SurrealServer};
 
 #[test]
 #[ignore = "needs the official surreal server: SURREAL_BIN=$(bash .ci/build-surreal)"]
@@ -18,19 +18,7 @@ fn calls_fail_fast_while_the_server_is_down_and_succeed_after_it_restarts() {
     let data = std::env::temp_dir().join(format!("surqlc-restart-{}", std::process::id()));
     let mut server = SurrealServer::start_with(&format!("surrealkv://{}", data.display()));
     let out = data.with_extension("out");
-    let built = surqlc()
-        .args(["build", "schemas/store.rs", "--out"])
-        .arg(&out)
-        .env("SURQLC_AGENT_PASSWORD", "restart-test")
-        .output()
-        .expect("surqlc build runs");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    server.import("store", &out.join("schema.surql"));
-    server.import("store", &root().join("schemas/store.seed.surql"));
+    store_on_server(&server, &out, "restart-test");
     let count = json!({"query": "SELECT count() AS n FROM customer GROUP ALL"});
     runtime().block_on(async {
         let mut command = surqlc();

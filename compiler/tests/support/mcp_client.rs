@@ -196,3 +196,21 @@ pub async fn http_client(url: &str, token: &str) -> Client {
         .await
         .expect("initialize over HTTP with the token")
 }
+
+/// The store built into `out` with the agent's `password` (`surqlc build`), applied and seeded on
+/// `server` as database `store`.
+pub fn store_on_server(server: &super::SurrealServer, out: &std::path::Path, password: &str) {
+    let built = surqlc()
+        .args(["build", "schemas/store.rs", "--out"])
+        .arg(out)
+        .env("SURQLC_AGENT_PASSWORD", password)
+        .output()
+        .expect("surqlc build runs");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    server.import("store", &out.join("schema.surql"));
+    server.import("store", &super::root().join("schemas/store.seed.surql"));
+}
