@@ -162,19 +162,17 @@ impl<'a> ScopeView<'a> {
             .collect();
         let names: Vec<&str> = owned.iter().map(|t| t.name.as_str()).collect();
         let quoted: Vec<String> = names.iter().map(|t| surql::quote_string(t)).collect();
+        // Every string field value linking indexes (the same rule), and the ids, of each owned table.
+        let linked = crate::prune::fields::value_fields(schema);
         let owned_values: Vec<String> = owned
             .iter()
             .flat_map(|t| {
                 let table = surql::field_ident(&t.name);
-                let strings: Vec<String> = t
-                    .fields
+                let strings: Vec<String> = linked
                     .iter()
-                    .filter(|f| !access::is_hidden(f) && is_string(&f.ty))
-                    .map(|f| {
-                        format!(
-                            "(SELECT VALUE {} FROM {table})",
-                            surql::field_ident(&f.name)
-                        )
+                    .filter(|(tb, _)| *tb == t.name)
+                    .map(|(_, field)| {
+                        format!("(SELECT VALUE {} FROM {table})", surql::field_ident(field))
                     })
                     .collect();
                 std::iter::once(format!("(SELECT VALUE <string> id FROM {table})")).chain(strings)
@@ -214,15 +212,6 @@ fn rules(end_user: &str, owned: &[&str]) -> String {
          and you never need to filter by {end_user} yourself; a question about other {end_user}s' \
          data cannot be answered.\n\n"
     )
-}
-
-/// Whether values of `ty` are strings (or optional strings).
-fn is_string(ty: &crate::ir::Type) -> bool {
-    match ty {
-        crate::ir::Type::String => true,
-        crate::ir::Type::Option(inner) => is_string(inner),
-        _ => false,
-    }
 }
 
 impl AccessView {
