@@ -297,7 +297,7 @@ async fn agrees(
 }
 
 /// The store with pruning switched on (its 453-token block fits any budget above it).
-fn pruned_store(settings: &str) -> String {
+pub(crate) fn pruned_store(settings: &str) -> String {
     read(root().join("schemas/store.rs")).replace(
         "    examples(dimension = 4, k = 3, ef = 40),\n",
         &format!("    examples(dimension = 4, k = 3, ef = 40),\n    {settings},\n"),

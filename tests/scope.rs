@@ -508,10 +508,7 @@ fn every_owner_route_is_checked_step_by_step() {
 /// prompt is built from what she may read.
 #[test]
 fn pruning_value_links_of_owned_tables_stay_with_the_agent() {
-    let source = read(root().join("schemas/store.rs")).replace(
-        "    examples(dimension = 4, k = 3, ef = 40),\n",
-        "    examples(dimension = 4, k = 3, ef = 40),\n    prune(budget = 150),\n",
-    );
+    let source = crate::pruning::pruned_store("prune(budget = 150)");
     let output = surqlc::Builder::new()
         .schema(schema_file("scope_pruned", &source))
         .cargo_metadata(false)

@@ -191,30 +191,29 @@ pub fn scope_for(
             scope.end_user
         )));
     }
-    Ok(crate::runtime::Scope {
-        namespace: target.namespace.clone(),
-        database: target.database.clone(),
-        access: scope.access.clone(),
-        user: user.to_owned(),
-        token_duration: std::time::Duration::from_secs(
-            crate::surql::lex::duration_secs(&scope.token_duration).unwrap_or(900),
-        ),
-    })
+    Ok(crate::runtime::Scope::from_ir(
+        scope,
+        &target.namespace,
+        &target.database,
+        user,
+    ))
 }
 
 /// The scope key for a run on `endpoint`, as [`agent_password`] finds the agent's password:
 /// `SURQLC_SCOPE_KEY` if set, else on the embedded engine a fresh random one for this run.
 pub fn scope_key(endpoint: &str, why: &str) -> Result<String, Failure> {
-    if let Some(key) = crate::codegen::password::scope_key(None) {
-        return Ok(key);
-    }
-    if db::is_embedded(endpoint) {
-        return Ok(random_password());
-    }
-    Err(Failure::BadInput(format!(
-        "error: set {} to the application's scope key: {why}",
+    secret_for_run(
+        configured_scope_key(),
+        endpoint,
         crate::codegen::password::SCOPE_KEY_ENV,
-    )))
+        "the application's scope key",
+        why,
+    )
+}
+
+/// `SURQLC_SCOPE_KEY`, if set: what signs end users' tokens (`surqlc token` needs this one).
+pub fn configured_scope_key() -> Option<String> {
+    crate::codegen::password::scope_key(None)
 }
 
 /// The agent's password for a run on `endpoint`: `SURQLC_AGENT_PASSWORD` if set; on the embedded
@@ -222,15 +221,32 @@ pub fn scope_key(endpoint: &str, why: &str) -> Result<String, Failure> {
 /// database; the schema is applied with it before sign-in). A server's agent was defined by
 /// whoever applied the schema, so its password must be given: `why` says what signs in with it.
 pub fn agent_password(endpoint: &str, why: &str) -> Result<String, Failure> {
-    if let Some(password) = crate::codegen::password::agent_password(None) {
-        return Ok(password);
+    secret_for_run(
+        crate::codegen::password::agent_password(None),
+        endpoint,
+        crate::codegen::password::AGENT_PASSWORD_ENV,
+        "the agent's password",
+        why,
+    )
+}
+
+/// A secret for a run: the configured one; without it, on the embedded engine, a fresh random
+/// one; against a server, an error naming `var` (the server's schema was built with its own).
+fn secret_for_run(
+    configured: Option<String>,
+    endpoint: &str,
+    var: &str,
+    what: &str,
+    why: &str,
+) -> Result<String, Failure> {
+    if let Some(secret) = configured {
+        return Ok(secret);
     }
     if db::is_embedded(endpoint) {
         return Ok(random_password());
     }
     Err(Failure::BadInput(format!(
-        "error: set {} to the agent's password: {why}",
-        crate::codegen::password::AGENT_PASSWORD_ENV,
+        "error: set {var} to {what}: {why}"
     )))
 }
 

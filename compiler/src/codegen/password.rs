@@ -8,14 +8,15 @@ pub const AGENT_PASSWORD_ENV: &str = "SURQLC_AGENT_PASSWORD";
 
 /// The agent's password: the one given, else the environment's; an empty one is none.
 pub fn agent_password(given: Option<&str>) -> Option<String> {
+    given_or_env(given, AGENT_PASSWORD_ENV)
+}
+
+/// `given`, else the environment variable `var`; an empty value is none.
+fn given_or_env(given: Option<&str>, var: &str) -> Option<String> {
     given
-        .filter(|p| !p.is_empty())
+        .filter(|v| !v.is_empty())
         .map(str::to_owned)
-        .or_else(|| {
-            std::env::var(AGENT_PASSWORD_ENV)
-                .ok()
-                .filter(|p| !p.is_empty())
-        })
+        .or_else(|| std::env::var(var).ok().filter(|v| !v.is_empty()))
 }
 
 /// The environment variable the application's scope key is read from at build time (the key
@@ -24,10 +25,7 @@ pub const SCOPE_KEY_ENV: &str = "SURQLC_SCOPE_KEY";
 
 /// The scope key: the one given, else the environment's; an empty one is none.
 pub fn scope_key(given: Option<&str>) -> Option<String> {
-    given
-        .filter(|k| !k.is_empty())
-        .map(str::to_owned)
-        .or_else(|| std::env::var(SCOPE_KEY_ENV).ok().filter(|k| !k.is_empty()))
+    given_or_env(given, SCOPE_KEY_ENV)
 }
 
 /// Hashes `password` for `user`.

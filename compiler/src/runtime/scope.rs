@@ -51,15 +51,26 @@ impl Scope {
                 T::TABLE
             )));
         }
-        Ok(Scope {
+        Ok(Scope::from_ir(
+            scope,
+            namespace,
+            database,
+            &user.to_string(),
+        ))
+    }
+
+    /// The schema's `scope` for the end user `user` (`customer:mei`) on `namespace`/`database`.
+    /// The token duration was checked by the front end; one it could not read is 15 minutes.
+    pub fn from_ir(scope: &crate::ir::Scope, namespace: &str, database: &str, user: &str) -> Scope {
+        Scope {
             namespace: namespace.to_owned(),
             database: database.to_owned(),
             access: scope.access.clone(),
-            user: user.to_string(),
+            user: user.to_owned(),
             token_duration: std::time::Duration::from_secs(
                 crate::surql::lex::duration_secs(&scope.token_duration).unwrap_or(900),
             ),
-        })
+        }
     }
 
     /// A token for this end user, signed with the key pair derived from `key` and valid from now

@@ -185,16 +185,12 @@ pub(super) async fn check_query(
                 Ok(_) => surqlc::db::EMBEDDED.to_owned(),
                 Err(endpoint) => endpoint.clone(),
             };
-            let key = match &as_user {
-                Some(_) => Some(schema_db::scope_key(
-                    &endpoint,
-                    "the data checks sign the end user in with it",
-                )?),
-                None => None,
-            };
-            if let Some(key) = &key {
-                b.scope_key(key.clone());
-            }
+            let key = scope_key_for(
+                &mut b,
+                as_user.is_some(),
+                &endpoint,
+                "the data checks sign the end user in with it",
+            )?;
             let mut output = b.generate()?;
             lints.apply(&mut output.schema.settings.lints)?;
             let target = server.target(endpoint, &output.schema);
@@ -219,6 +215,22 @@ pub(super) async fn check_query(
     Ok(())
 }
 
+/// The scope key for a run that serves end users (`wanted`: `--as`, `--per-user`), given to `b`
+/// so the schema it builds defines the per-user access with it; `None` when no end user is served.
+pub(super) fn scope_key_for(
+    b: &mut Builder,
+    wanted: bool,
+    endpoint: &str,
+    why: &str,
+) -> Result<Option<String>, Failure> {
+    if !wanted {
+        return Ok(None);
+    }
+    let key = schema_db::scope_key(endpoint, why)?;
+    b.scope_key(key.clone());
+    Ok(Some(key))
+}
+
 /// `surqlc mcp`: the MCP server over stdio or streamable HTTP, started before the database loads.
 pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
     let endpoint = mcp.endpoint.unwrap_or_else(|| surqlc::db::EMBEDDED.into());
@@ -226,18 +238,14 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         &endpoint,
         &format!("run_query signs in as the agent on {endpoint}"),
     )?;
-    let scope_key = match mcp.as_user.is_some() || mcp.per_user {
-        true => Some(schema_db::scope_key(
-            &endpoint,
-            "the schema is applied with it and end users' tokens are signed with it",
-        )?),
-        false => None,
-    };
     let mut b = builder(&input);
     b.agent_password(password.as_str());
-    if let Some(key) = &scope_key {
-        b.scope_key(key.clone());
-    }
+    let scope_key = scope_key_for(
+        &mut b,
+        mcp.as_user.is_some() || mcp.per_user,
+        &endpoint,
+        "the schema is applied with it and end users' tokens are signed with it",
+    )?;
     let mut output = b.generate()?;
     mcp.lints.apply(&mut output.schema.settings.lints)?;
     print_warnings(&output.warnings);
@@ -292,7 +300,7 @@ pub(super) fn token(
     db: Option<String>,
 ) -> Result<(), Failure> {
     use surqlc::runtime::SCOPE_KEY_VAR;
-    let Some(key) = std::env::var(SCOPE_KEY_VAR).ok().filter(|k| !k.is_empty()) else {
+    let Some(key) = schema_db::configured_scope_key() else {
         return Err(Failure::BadInput(format!(
             "error: set {SCOPE_KEY_VAR} to the scope key the schema was built with: the token is signed with the key derived from it"
         )));

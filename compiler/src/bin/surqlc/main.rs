@@ -416,16 +416,12 @@ async fn agent_command(
     )?;
     let mut b = builder(input);
     b.agent_password(password.clone());
-    let scope_key = match &agent.as_user {
-        Some(_) => Some(schema_db::scope_key(
-            &db.endpoint,
-            "the schema is applied with it and --as signs the end user in with it",
-        )?),
-        None => None,
-    };
-    if let Some(key) = &scope_key {
-        b.scope_key(key.clone());
-    }
+    let scope_key = commands::scope_key_for(
+        &mut b,
+        agent.as_user.is_some(),
+        &db.endpoint,
+        "the schema is applied with it and --as signs the end user in with it",
+    )?;
     let mut output = b.generate()?;
     agent.lints.apply(&mut output.schema.settings.lints)?;
     let target = db.server.target(db.endpoint.clone(), &output.schema);
