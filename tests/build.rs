@@ -15,6 +15,8 @@ fn main() {
             .out_dir(out.join(name))
             .types_path(format!("crate::{name}"))
             .agent_password("test-agent-password")
+            // The scoped schemas (store, clinic) define their per-user access, as an application's do.
+            .scope_key("test-scope-key")
             .compile()
             .unwrap_or_else(|e| panic!("{e}"));
     }

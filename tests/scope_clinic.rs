@@ -55,7 +55,15 @@ fn clinic_surql() -> String {
 async fn clinic(others: bool) -> (surqlc::db::Db, Session) {
     let seed = read(root().join("schemas/clinic.seed.surql"));
     let extra = if others { OTHER_OWNERS_ROWS } else { "" };
-    let db = loaded(&[&clinic_surql(), &seed, extra]).await;
+    let db = surqlc::db::connect(&surqlc::db::Target {
+        database: "clinic".into(),
+        ..Default::default()
+    })
+    .await
+    .expect("embedded engine starts");
+    for script in [clinic_surql().as_str(), &seed, extra] {
+        surqlc::db::execute(&db, script).await.expect("script loads");
+    }
     let ana = owner("owner:ana").signin(&db, KEY).await.expect("ana signs in");
     (db, ana)
 }
@@ -78,22 +86,22 @@ fn an_owner_reads_their_rows_through_routes_of_three_and_four_steps() {
     block_on(async {
         let (_db, ana) = clinic(false).await;
         let cases = [
-            ("SELECT VALUE name FROM pet ORDER BY name", r#"[["Luna","Rex"]]"#),
-            ("SELECT VALUE id FROM visit ORDER BY id", r#"[["visit:v1","visit:v2","visit:v3"]]"#),
-            ("SELECT VALUE qty FROM prescribed ORDER BY qty", r#"[[5,10]]"#),
-            ("SELECT VALUE id FROM invoice ORDER BY id", r#"[["invoice:i1","invoice:i2","invoice:i3"]]"#),
-            ("SELECT VALUE count() FROM visit GROUP ALL", r#"[[3]]"#),
-            ("SELECT VALUE math::sum(amount) FROM invoice GROUP ALL", r#"[["315"]]"#),
-            ("SELECT VALUE count() FROM vet GROUP ALL", r#"[[2]]"#),
+            ("SELECT VALUE name FROM pet ORDER BY name", r#"["Luna","Rex"]"#),
+            ("SELECT VALUE id FROM visit ORDER BY id", r#"["visit:v1","visit:v2","visit:v3"]"#),
+            ("SELECT VALUE qty FROM prescribed ORDER BY qty", "[5,10]"),
+            ("SELECT VALUE id FROM invoice ORDER BY id", r#"["invoice:i1","invoice:i2","invoice:i3"]"#),
+            ("SELECT count() FROM visit GROUP ALL", r#"[{"count":3}]"#),
+            ("SELECT count() FROM vet GROUP ALL", r#"[{"count":2}]"#),
         ];
         for (query, expected) in cases {
             let got = surqlc::db::query_json(ana.session(), query).await.unwrap().to_string();
-            let got = got.replace("315.00", "315").replace("315dec", "315");
-            assert!(
-                got == expected || got == expected.trim_start_matches('[').trim_end_matches(']'),
-                "{query}: {got}"
-            );
+            assert_eq!(got, expected, "{query}");
         }
+        let total = surqlc::db::query_json(ana.session(), "SELECT math::sum(amount) AS total FROM invoice GROUP ALL")
+            .await
+            .unwrap()
+            .to_string();
+        assert!(total.contains("315"), "ana's invoices: 45 + 60 + 210, {total}");
     });
 }
 
@@ -123,6 +131,7 @@ fn an_owners_answers_do_not_change_with_other_owners_rows() {
         for query in QUERIES {
             let alone = answer(&ana_alone, query).await;
             let among = answer(&ana_among_more, query).await;
+            eprintln!("{query}\n  => {alone}");
             assert_eq!(alone, among, "{query}");
             assert!(!alone.contains("connection:"), "{query}: {alone}");
         }
@@ -133,7 +142,8 @@ fn an_owners_answers_do_not_change_with_other_owners_rows() {
 /// another owner's visits gain her words (so the refusal closes a real channel).
 #[test]
 fn a_search_score_is_computed_over_every_owners_rows() {
-    let query = "SELECT VALUE search::score(1) FROM visit WHERE notes @1@ 'dog' ORDER BY id LIMIT 5";
+    // `weight` is in one of ana's notes; the other owners' rows only change how many notes there are.
+    let query = "SELECT VALUE search::score(1) FROM visit WHERE notes @1@ 'weight' ORDER BY id LIMIT 5";
     block_on(async {
         let (_a, alone) = clinic(false).await;
         let (_b, among) = clinic(true).await;
@@ -179,7 +189,7 @@ async fn answer_sorted(ana: &Session) -> String {
 fn the_prompt_and_its_rules_say_whom_the_agent_answers_for() {
     block_on(async {
         let (_db, ana) = clinic(false).await;
-        let prompt = surqlc::db::query_string(ana.session(), "RETURN fn::nl2surql_prompt('How many visits did my pets have?', NONE)")
+        let prompt = surqlc::db::query_string(ana.session(), "RETURN fn::nl2surql_prompt('How many visits did my pets have?', [0.1, 0.2, 0.3, 0.4])")
             .await
             .unwrap();
         assert!(prompt.contains("You answer for one signed-in owner: $auth is their record"), "{prompt}");
