@@ -214,7 +214,7 @@ fn build_writes_both_files_and_notes_the_missing_agent() {
         .output()
         .expect("runs");
     assert_status(&o, 0);
-    assert!(!stderr(&o).contains("not set"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("SURQLC_AGENT_PASSWORD is not set"), "{}", stderr(&o));
     let surql = std::fs::read_to_string(out.join("schema.surql")).expect("schema.surql");
     assert!(surql.contains("DEFINE USER OVERWRITE agent ON DATABASE PASSHASH"));
 }
