@@ -7,7 +7,8 @@ use super::{
 use std::path::PathBuf;
 use surqlc::audit;
 use surqlc::drift::diff;
-use surqlc::exit::{Exit, Failure};
+use crate::exit::Exit;
+use surqlc::exit::Failure;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
 use surqlc::Builder;

@@ -1098,7 +1098,7 @@ fn the_python_sdk_talks_to_it_when_installed() {
         importable,
         "{python} cannot import mcp: pip install mcp, or set SURQLC_MCP_PYTHON"
     );
-    let script = root().join("compiler/tests/python/mcp_smoke.py");
+    let script = root().join("cli/tests/python/mcp_smoke.py");
     let out = unconfigured(&mut std::process::Command::new(&python))
         .arg(script)
         .arg(support::surqlc_bin())

@@ -55,14 +55,14 @@ pub mod codegen;
 #[cfg(feature = "db")]
 #[doc(hidden)]
 pub mod db;
-/// How a command ends (`Exit`, `Failure`); the binary's and the MCP server's, not a stable API.
+/// Why a command's work failed (`Failure`); the command line's and the MCP server's, not a stable API.
 #[doc(hidden)]
 pub mod exit;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
-/// `surqlc mcp`, the MCP server; the binary's, not a stable API.
+/// The MCP server `surqlc mcp` runs, which an application may embed (feature `mcp`).
 #[cfg(feature = "mcp")]
 #[doc(hidden)]
 pub mod mcp;
@@ -82,30 +82,6 @@ pub mod surql;
 #[cfg(feature = "tokens")]
 #[doc(hidden)]
 pub mod tokens;
-
-// The hidden paths of before the codegen/, prune/, audit/ and bin/ layout, kept so code that
-// named them still compiles; each item has one home, the path on the right.
-#[cfg(all(
-    feature = "db",
-    feature = "tokens",
-    feature = "codegen",
-    feature = "runtime"
-))]
-#[doc(hidden)]
-pub use audit::{prune_eval, prune_run};
-#[cfg(feature = "codegen")]
-#[doc(hidden)]
-pub use codegen::{emit, rustgen};
-#[doc(hidden)]
-pub use prune::fields as prune_fields;
-/// The old `session` module: now `schema_db`, `drift::diff` and `exit::Failure`.
-#[cfg(all(feature = "db", feature = "codegen"))]
-#[doc(hidden)]
-pub mod session {
-    pub use crate::drift::diff::*;
-    pub use crate::exit::Failure;
-    pub use crate::schema_db::*;
-}
 
 /// What generated and derived code needs from surqlc; not a public API.
 #[doc(hidden)]
