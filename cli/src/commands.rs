@@ -38,7 +38,9 @@ pub(super) fn build(
     );
     let db = db.unwrap_or_else(|| output.schema.name.clone());
     note!(
-        "for namespace `{ns}`, database `{db}` (what `surqlc prompt`, `diff` and `check-query` use unless given --ns/--db), load it with:\n  surreal import --endpoint http://localhost:8000 --user root --pass <root password> --ns {ns} --db {db} {}",
+        "for namespace `{ns}`, database `{db}` (what `surqlc prompt`, `diff` and `check-query` use \
+         unless given --ns/--db), load it with:\n  surreal import --endpoint http://localhost:8000 \
+         --user root --pass <root password> --ns {ns} --db {db} {}",
         surql.display()
     );
     if !output.agent_defined {

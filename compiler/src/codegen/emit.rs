@@ -191,6 +191,17 @@ pub fn render_schema_surql_with(
     options: &EmitOptions,
     preamble: &str,
 ) -> Result<String, EmitError> {
+    render_schema_surql_docs(schema, options, preamble, None)
+}
+
+/// [`render_schema_surql_with`] given pruning's `schema_doc` rows (`prune::table_docs`), which a
+/// build computes once for the pruning section and its warnings; `None` computes them.
+pub(crate) fn render_schema_surql_docs(
+    schema: &Schema,
+    options: &EmitOptions,
+    preamble: &str,
+    prune_docs: Option<&[crate::prune::TableDoc]>,
+) -> Result<String, EmitError> {
     const NAME: &str = "templates/schema.surql.tera";
     let sources = sources_line(&schema.name, &source_names(&options.sources));
     let passhash = options
@@ -205,6 +216,7 @@ pub fn render_schema_surql_with(
         sources,
         passhash,
         options.scope_key.as_deref(),
+        prune_docs,
     );
     let context = tera::Context::from_serialize(&view).map_err(|e| template_error(NAME, e))?;
     let mut tera = tera::Tera::default();

@@ -241,14 +241,23 @@ struct TemplateHint {
 }
 
 #[cfg(feature = "codegen")]
-pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
+/// `docs`: the schema's [`table_docs`] when the caller has them (a build computes them once for
+/// this and for [`super::warnings_for`]); `None` computes them here.
+pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Option<TemplateContext> {
     use crate::surql::quote_string as q;
     let prune = schema.settings.prune.as_ref()?;
     let list = |names: &[String]| {
         let items: Vec<String> = names.iter().map(|n| q(n)).collect();
         format!("[{}]", items.join(", "))
     };
-    let docs = table_docs(schema);
+    let computed;
+    let docs = match docs {
+        Some(docs) => docs,
+        None => {
+            computed = table_docs(schema);
+            &computed
+        }
+    };
     let compact = fields::table_fields(schema);
     let rows = docs
         .iter()

@@ -333,13 +333,26 @@ pub fn oversized_groups(docs: &[TableDoc], budget: u32) -> Vec<(String, usize)> 
 
 /// The warnings `prune(...)` earns at build time: table groups that cannot fit the budget.
 pub fn warnings(schema: &Schema) -> Vec<String> {
+    warnings_for(schema, None)
+}
+
+/// [`warnings`] over the schema's [`table_docs`] when the caller has them (`None` computes them
+/// here, and only when the whole block is over the budget).
+pub(crate) fn warnings_for(schema: &Schema, docs: Option<&[TableDoc]>) -> Vec<String> {
     let Some(prune) = &schema.settings.prune else {
         return Vec::new();
     };
     if full_block_cost(schema) <= prune.budget as usize {
         return Vec::new();
     }
-    let docs = table_docs(schema);
+    let computed;
+    let docs = match docs {
+        Some(docs) => docs,
+        None => {
+            computed = table_docs(schema);
+            &computed
+        }
+    };
     let budget = prune.budget;
     let mut out: Vec<String> = docs
         .iter()
@@ -350,7 +363,7 @@ pub fn warnings(schema: &Schema) -> Vec<String> {
         ))
         .collect();
     out.extend(
-        oversized_groups(&docs, budget)
+        oversized_groups(docs, budget)
             .into_iter()
             .filter(|(name, _)| docs.iter().any(|d| d.name == *name && d.tokens <= budget as usize))
             .map(|(name, cost)| format!(
