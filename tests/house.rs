@@ -376,3 +376,49 @@ fn source_lines_stay_under_150_characters() {
         library.len()
     );
 }
+
+/// The relative link targets of a Markdown text (`[text](target)`), without their `#anchor`.
+fn relative_links(markdown: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = markdown;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        let Some(end) = rest.find(')') else { break };
+        let target = rest[..end].split('#').next().unwrap_or("");
+        if !target.is_empty() && !target.contains("://") && !target.contains(' ') {
+            out.push(target.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_readme_is_a_front_door_and_the_guide_holds_the_reference() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines (at most 300)");
+    let docs = root().join("docs");
+    let index = std::fs::read_to_string(docs.join("README.md")).unwrap();
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&docs).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".md") {
+            continue;
+        }
+        pages += 1;
+        if name != "README.md" {
+            assert!(index.contains(&format!("]({name})")), "docs/README.md does not link {name}");
+        }
+        // Every relative link of the guide resolves, from the page's folder.
+        let text = std::fs::read_to_string(&path).unwrap();
+        for target in relative_links(&text) {
+            assert!(docs.join(&target).exists(), "docs/{name} links {target}, which is not there");
+        }
+    }
+    assert!(pages >= 10, "docs/ has {pages} pages");
+    for target in relative_links(&readme) {
+        assert!(root().join(&target).exists(), "README.md links {target}, which is not there");
+    }
+    assert!(readme.contains("](docs/README.md)"), "the README links the guide's index");
+}

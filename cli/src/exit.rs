@@ -1,6 +1,6 @@
 //! How a `surqlc` run ends: its exit status (`Exit`), one type for every subcommand: 0 done (clean, in sync, answered), 1 the input was read but a check failed or the work could not be done, 2 bad input; and the status a library `Failure` ends the run with.
 //!
-//! README.md documents these per subcommand; `cli/tests/cli.rs` holds every subcommand to them.
+//! docs/cli.md documents these per subcommand; `cli/tests/cli.rs` holds every subcommand to them.
 
 use surqlc::exit::Failure;
 

@@ -1,6 +1,6 @@
 //! Why a command's work failed (`Failure`): bad input or a failed check, its `error:` text written once; the command line (`surqlc-cli`'s `exit.rs`) turns it into the process's exit status, and the MCP server into a tool error.
 //!
-//! README.md documents the statuses per subcommand; `cli/tests/cli.rs` holds every subcommand to them.
+//! docs/cli.md documents the statuses per subcommand; `cli/tests/cli.rs` holds every subcommand to them.
 
 /// Why a command failed, and so (in the command line) its exit status.
 #[derive(Debug, Clone, PartialEq, Eq)]
