@@ -32,8 +32,7 @@ pub mod validate;
 pub mod codes;
 /// Unguessable per-process strings (a run's agent password, MCP's data markers).
 #[cfg(feature = "db")]
-#[doc(hidden)]
-pub mod random;
+mod random;
 
 #[cfg(feature = "codegen")]
 pub use codegen::builder::{self, Builder, Error};
@@ -73,8 +72,7 @@ pub mod prune;
 pub mod schema_db;
 /// The per-user agent's key pair from the scope key (the public key for `schema.surql`, tokens).
 #[cfg(feature = "scope-keys")]
-#[doc(hidden)]
-pub mod scope_key;
+mod scope_key;
 #[cfg(any(feature = "front", feature = "validate"))]
 mod suggest;
 #[doc(hidden)]

@@ -157,7 +157,7 @@ async fn examples_section(
 pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
     let schema = &state.schema;
     // As the runner checks: a missing LIMIT is a warning, since run_query adds the schema's.
-    let mut report = validate::validate_with(schema, query, &validate::Options::for_runner(schema));
+    let mut report = validate::validate_with(schema, query, &validate::Options::of(schema));
     if let Some(reason) = report.cannot_answer.take() {
         return text(
             true,

@@ -245,7 +245,7 @@ async fn validated<C: Connection>(
 ) -> Result<Outcome, surrealdb::Error> {
     use crate::validate::{self, Options};
     let reply = reply::read(surql);
-    let options = Options::for_runner(schema);
+    let options = Options::of(schema);
     let mut report = validate::validate_reply(schema, &reply, &options);
     if let Some(reason) = report.cannot_answer.take() {
         return Ok(Outcome::CannotAnswer(reason));
