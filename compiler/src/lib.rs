@@ -12,7 +12,7 @@
 //! - [`drift`]: how a database's definitions differ from the schema file.
 //!
 //! The rest (the front end, the SurrealQL back ends, the database the CLI opens, the audit) is public only
-//! for the `surqlc` binary, the derives and the tests, hidden from these docs. See
+//! for the command line (the `surqlc-cli` crate), the derives and the tests, hidden from these docs. See
 //! `ARCHITECTURE.md` at the repository root.
 
 // The user's API: `Builder` (build.rs), `runtime` (what an application links), `validate`
@@ -41,7 +41,7 @@ pub use codegen::queries;
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
 
-// The compiler's own rooms. Public only because the CLI, the derives, the benches and the
+// The compiler's own rooms. Public only because the command line (`surqlc-cli`), the derives, the benches and the
 // end-to-end tests (other crates) reach into them; hidden from the docs and not a stable API.
 #[doc(hidden)]
 pub mod access;
@@ -61,7 +61,8 @@ pub mod exit;
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
-/// The MCP server `surqlc mcp` runs, which an application may embed (feature `mcp`).
+/// The MCP server `surqlc mcp` runs (feature `mcp`), kept in the library so an application may
+/// embed it; hidden until its API is settled.
 #[cfg(feature = "mcp")]
 #[doc(hidden)]
 pub mod mcp;

@@ -5,8 +5,8 @@
 //! `fn::pruned_schema_context`, `fn::pruned_value_hints` and `fn::nl2surql_prompt_pruned`, which
 //! pick tables in the database with BM25 (and vector similarity when the application stored
 //! table embeddings), close the set over relations, and fill the budget from the costs
-//! precomputed here ([`cost`]). [`fields`] is the same for field-level pruning and value
-//! linking; [`thesaurus`] the built-in business words added to each table's document. The
+//! precomputed here (`cost`). [`fields`] is the same for field-level pruning and value
+//! linking; `thesaurus` the built-in business words added to each table's document. The
 //! run-time half is `runtime::Pruner`; `surqlc prune` and the measurements are in `audit`.
 
 pub mod cost;
@@ -64,7 +64,7 @@ pub struct TableDoc {
 pub struct DocOptions {
     /// The schema's own synonyms: `#[surqlc(aka(...))]` on tables and fields.
     pub aka: bool,
-    /// The built-in business thesaurus's words for the table's name ([`thesaurus`]).
+    /// The built-in business thesaurus's words for the table's name (`thesaurus`).
     pub thesaurus: bool,
     /// "who", "whom", "person", "people" on tables that hold people.
     pub hubs: bool,
