@@ -11,6 +11,8 @@ pub mod builder;
 #[cfg(feature = "codegen")]
 pub mod emit;
 #[cfg(feature = "codegen")]
+mod generated;
+#[cfg(feature = "codegen")]
 mod idents;
 #[cfg(feature = "codegen")]
 mod index_helpers;

@@ -331,6 +331,14 @@ pub fn oversized_groups(docs: &[TableDoc], budget: u32) -> Vec<(String, usize)> 
         .collect()
 }
 
+/// `docs` when the caller has the schema's [`table_docs`], else them computed here.
+pub(crate) fn given_or_computed<'a>(
+    schema: &Schema,
+    docs: Option<&'a [TableDoc]>,
+) -> std::borrow::Cow<'a, [TableDoc]> {
+    docs.map_or_else(|| table_docs(schema).into(), Into::into)
+}
+
 /// The warnings `prune(...)` earns at build time: table groups that cannot fit the budget.
 pub fn warnings(schema: &Schema) -> Vec<String> {
     warnings_for(schema, None)
@@ -345,14 +353,7 @@ pub(crate) fn warnings_for(schema: &Schema, docs: Option<&[TableDoc]>) -> Vec<St
     if full_block_cost(schema) <= prune.budget as usize {
         return Vec::new();
     }
-    let computed;
-    let docs = match docs {
-        Some(docs) => docs,
-        None => {
-            computed = table_docs(schema);
-            &computed
-        }
-    };
+    let docs = given_or_computed(schema, docs);
     let budget = prune.budget;
     let mut out: Vec<String> = docs
         .iter()
@@ -363,7 +364,7 @@ pub(crate) fn warnings_for(schema: &Schema, docs: Option<&[TableDoc]>) -> Vec<St
         ))
         .collect();
     out.extend(
-        oversized_groups(docs, budget)
+        oversized_groups(&docs, budget)
             .into_iter()
             .filter(|(name, _)| docs.iter().any(|d| d.name == *name && d.tokens <= budget as usize))
             .map(|(name, cost)| format!(
