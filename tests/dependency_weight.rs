@@ -120,7 +120,7 @@ fn the_model_client_is_only_in_the_model_feature() {
 #[test]
 fn a_build_script_compiles_no_server() {
     // A build.rs compiles the schema with surqlc's default `codegen` feature (as store-agent's
-    // does): the MCP server's SDK and HTTP stack belong to the CLI only.
+    // does): the MCP server's SDK and HTTP stack are the `mcp` feature's (the CLI's).
     let names = tree("surqlc", "normal");
     assert!(
         names.iter().any(|n| n == "tera"),
@@ -131,4 +131,25 @@ fn a_build_script_compiles_no_server() {
         &["rmcp", "axum", "hyper", "clap", "surrealdb"],
         "surqlc with its default features (a build script's graph)",
     );
+}
+
+#[test]
+fn the_command_line_is_a_crate_of_its_own() {
+    // The library with every feature the command line enables carries none of the command line's
+    // own dependencies; `surqlc-cli` brings them, over the library.
+    let library = tree_with(
+        "surqlc",
+        "normal",
+        &["--features", "mcp,model,check-expr,tokens"],
+    );
+    assert!(library.iter().any(|n| n == "rmcp"), "{library:?}");
+    assert_without(
+        &library,
+        &["clap", "indicatif", "mimalloc", "surqlc-cli"],
+        "surqlc with every feature",
+    );
+    let cli = tree("surqlc-cli", "normal");
+    for name in ["surqlc", "clap", "indicatif", "mimalloc"] {
+        assert!(cli.iter().any(|n| n == name), "surqlc-cli lacks {name}");
+    }
 }

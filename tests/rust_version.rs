@@ -117,7 +117,8 @@ fn no_test_asks_cargo_to_stay_offline() {
     let mut found = Vec::new();
     let mut stack = vec![
         root().join("tests"),
-        root().join("compiler/tests"),
+        root().join("cli/tests"),
+        root().join("cli/benches"),
         root().join("compiler/benches"),
         root().join(".ci"),
     ];

@@ -2,9 +2,9 @@
 //! functions, validation, the data checks and the run as the agent. The model is a scripted double
 //! that answers at once with the golden set's query (and, for the repair figure, a wrong one first).
 //!
-//! Run with `cargo bench -p surqlc --features cli --bench ask` (release).
+//! Run with `cargo bench -p surqlc --features mcp,model,check-expr --bench ask` (release).
 
-#[path = "../src/bin/surqlc/allocator.rs"]
+#[path = "../../cli/src/allocator.rs"]
 mod allocator;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench -p surqlc --features tokens --bench audit [-- TABLES]`.
 
-#[path = "../src/bin/surqlc/allocator.rs"]
+#[path = "../../cli/src/allocator.rs"]
 mod allocator;
 
 use std::time::{Duration, Instant};

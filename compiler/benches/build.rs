@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench -p surqlc --bench build [-- TABLES]`; the budget is 1 ms per table in release.
 
-#[path = "../src/bin/surqlc/allocator.rs"]
+#[path = "../../cli/src/allocator.rs"]
 mod allocator;
 
 use std::fmt::Write;

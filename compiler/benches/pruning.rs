@@ -1,6 +1,6 @@
 //! Question-specific pruning on the committed benchmark (`schemas/enterprise.rs`, its two question sets and data): per strategy and budget, the share of questions whose schema block holds every table they need and the share of needed tables found, and whether `runtime::Pruner` made every choice the database made; then the time per call of the pruned prompt, the database's and the pruner's.
 //!
-//! Run with `cargo bench -p surqlc --features cli --bench pruning` (the feature set the release
+//! Run with `cargo bench -p surqlc --features mcp,model,check-expr --bench pruning` (the feature set the release
 //! build of SurrealDB is shared with; `--profile dev` skips it, and times are then not comparable).
 //! Figures are in `docs/pruning.md`. `PRUNING_MISSES=1` lists each miss of the built strategy
 //! at 2,000 tokens; `PRUNING_ONLY=text` runs only the strategies whose name contains `text`;

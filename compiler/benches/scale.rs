@@ -6,7 +6,7 @@
 //! (`all`, the default, is build and context; sizes default to 10 100 1000 10000, for `rustc` to 100 1000). Median of several runs each;
 //! the synthetic schemas are `support/synthetic.rs`'s, in the style of `schemas/store.rs`.
 
-#[path = "../src/bin/surqlc/allocator.rs"]
+#[path = "../../cli/src/allocator.rs"]
 mod allocator;
 
 #[path = "support/synthetic.rs"]

@@ -1,6 +1,6 @@
 //! What keeping value linking fresh costs a write: the store with `prune(...)`, one `CREATE customer` per query (as an application writes), timed with the value-linking events and without them.
 //!
-//! Run with `cargo bench -p surqlc --features cli --bench value_links` (a release build; the
+//! Run with `cargo bench -p surqlc --features mcp,model,check-expr --bench value_links` (a release build; the
 //! figures in docs/reliability.md come from it).
 
 use std::time::Instant;

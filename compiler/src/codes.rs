@@ -1,4 +1,4 @@
-//! The validator's catalogue: every kind of mistake ([`Class`]) with its stable code (`SQ0102`), what the engine does with it, and whether a lint level may make it a warning.
+//! The validator's catalogue: every kind of mistake (`Class`) with its stable code (`SQ0102`), what the engine does with it, and whether a lint level may make it a warning.
 //!
 //! Codes never change meaning once released; a retired class keeps its number. `docs/diagnostics.md`
 //! lists every code with a wrong and a fixed example, and a test holds the two together.

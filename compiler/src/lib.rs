@@ -12,7 +12,7 @@
 //! - [`drift`]: how a database's definitions differ from the schema file.
 //!
 //! The rest (the front end, the SurrealQL back ends, the database the CLI opens, the audit) is public only
-//! for the `surqlc` binary, the derives and the tests, hidden from these docs. See
+//! for the command line (the `surqlc-cli` crate), the derives and the tests, hidden from these docs. See
 //! `ARCHITECTURE.md` at the repository root.
 
 // The user's API: `Builder` (build.rs), `runtime` (what an application links), `validate`
@@ -32,8 +32,7 @@ pub mod validate;
 pub mod codes;
 /// Unguessable per-process strings (a run's agent password, MCP's data markers).
 #[cfg(feature = "db")]
-#[doc(hidden)]
-pub mod random;
+mod random;
 
 #[cfg(feature = "codegen")]
 pub use codegen::builder::{self, Builder, Error};
@@ -42,7 +41,7 @@ pub use codegen::queries;
 #[cfg(feature = "front")]
 pub use diagnostic::{Diagnostic, Diagnostics};
 
-// The compiler's own rooms. Public only because the CLI, the derives, the benches and the
+// The compiler's own rooms. Public only because the command line (`surqlc-cli`), the derives, the benches and the
 // end-to-end tests (other crates) reach into them; hidden from the docs and not a stable API.
 #[doc(hidden)]
 pub mod access;
@@ -55,14 +54,15 @@ pub mod codegen;
 #[cfg(feature = "db")]
 #[doc(hidden)]
 pub mod db;
-/// How a command ends (`Exit`, `Failure`); the binary's and the MCP server's, not a stable API.
+/// Why a command's work failed (`Failure`); the command line's and the MCP server's, not a stable API.
 #[doc(hidden)]
 pub mod exit;
 /// The front end, shared with `surqlc-macros` (the derives run it on each item); not a stable API.
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
-/// `surqlc mcp`, the MCP server; the binary's, not a stable API.
+/// The MCP server `surqlc mcp` runs (feature `mcp`), kept in the library so an application may
+/// embed it; hidden until its API is settled.
 #[cfg(feature = "mcp")]
 #[doc(hidden)]
 pub mod mcp;
@@ -73,8 +73,7 @@ pub mod prune;
 pub mod schema_db;
 /// The per-user agent's key pair from the scope key (the public key for `schema.surql`, tokens).
 #[cfg(feature = "scope-keys")]
-#[doc(hidden)]
-pub mod scope_key;
+mod scope_key;
 #[cfg(any(feature = "front", feature = "validate"))]
 mod suggest;
 #[doc(hidden)]
@@ -82,30 +81,6 @@ pub mod surql;
 #[cfg(feature = "tokens")]
 #[doc(hidden)]
 pub mod tokens;
-
-// The hidden paths of before the codegen/, prune/, audit/ and bin/ layout, kept so code that
-// named them still compiles; each item has one home, the path on the right.
-#[cfg(all(
-    feature = "db",
-    feature = "tokens",
-    feature = "codegen",
-    feature = "runtime"
-))]
-#[doc(hidden)]
-pub use audit::{prune_eval, prune_run};
-#[cfg(feature = "codegen")]
-#[doc(hidden)]
-pub use codegen::{emit, rustgen};
-#[doc(hidden)]
-pub use prune::fields as prune_fields;
-/// The old `session` module: now `schema_db`, `drift::diff` and `exit::Failure`.
-#[cfg(all(feature = "db", feature = "codegen"))]
-#[doc(hidden)]
-pub mod session {
-    pub use crate::drift::diff::*;
-    pub use crate::exit::Failure;
-    pub use crate::schema_db::*;
-}
 
 /// What generated and derived code needs from surqlc; not a public API.
 #[doc(hidden)]

@@ -7,6 +7,7 @@ use std::hash::{BuildHasher, Hasher};
 /// hasher keys (seeded from the operating system once per thread, then stepped for each new
 /// hasher) over a counter and the clock: no two calls in a process give the same string, and
 /// nobody outside the process can predict one.
+#[cfg_attr(not(any(feature = "codegen", feature = "mcp")), allow(dead_code))] // schema_db's and mcp's
 pub(crate) fn random_hex(words: u8) -> String {
     let mut out = String::with_capacity(16 * words as usize);
     for i in 0..words {

@@ -26,6 +26,7 @@ fn signing_key(scope_key: &str) -> SigningKey {
 }
 
 /// The public key as the PEM text the engine's `KEY` takes.
+#[cfg_attr(not(feature = "codegen"), allow(dead_code))] // schema.surql's half: codegen's
 pub fn public_key_pem(scope_key: &str) -> String {
     let mut der = SPKI_PREFIX.to_vec();
     der.extend_from_slice(signing_key(scope_key).verifying_key().as_bytes());
@@ -37,6 +38,7 @@ pub fn public_key_pem(scope_key: &str) -> String {
 
 /// What a token says: who, where, through which access, until when (seconds since the epoch).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(not(feature = "runtime"), allow(dead_code))] // tokens are the runtime's
 pub struct Claims<'a> {
     pub namespace: &'a str,
     pub database: &'a str,
@@ -48,6 +50,7 @@ pub struct Claims<'a> {
 }
 
 /// A JWT (EdDSA) for `claims`, signed with the key derived from `scope_key`.
+#[cfg_attr(not(feature = "runtime"), allow(dead_code))] // tokens are the runtime's
 pub fn token(scope_key: &str, claims: &Claims<'_>) -> String {
     let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"EdDSA","typ":"JWT"}"#);
     let body = serde_json::json!({

@@ -295,8 +295,11 @@ impl Builder {
     /// Compiles without writing anything.
     pub fn generate(&self) -> Result<Output, Error> {
         let (schema, mut warnings, positions) = self.load_with_positions()?;
+        // Pruning's rows, once: for its section of schema.surql and for its warnings.
+        let prune_docs = schema.settings.prune.as_ref().map(|_| crate::prune::table_docs(&schema));
         // What prune(...) cannot do at its budget is said at build time (and by `audit`).
-        warnings.extend(crate::prune::warnings(&schema).into_iter().map(|message| {
+        let prune_warnings = crate::prune::warnings_for(&schema, prune_docs.as_deref());
+        warnings.extend(prune_warnings.into_iter().map(|message| {
             let path = self.schemas.first().cloned().unwrap_or_default();
             crate::diagnostic::Diagnostic {
                 warning: true,
@@ -322,16 +325,8 @@ impl Builder {
             sources: self.schemas.clone(),
         };
         let preamble = emit::render_preamble(&schema, &options)?;
-        let schema_surql = emit::render_schema_surql_with(&schema, &options, &preamble)?;
-        let module_options = crate::codegen::rustgen::ModuleOptions {
-            types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
-            sources: emit::source_names(&self.schemas),
-            agent_defined: options.agent_password.is_some(),
-            surql_file: format!("{}.surql", self.stem()),
-            file_stem: self.stem().to_owned(),
-            helper_tables: self.helper_tables.clone(),
-            queries: Vec::new(),
-        };
+        let schema_surql =
+            emit::render_schema_surql_docs(&schema, &options, &preamble, prune_docs.as_deref())?;
         let query_files = crate::codegen::queries::check::files(&self.queries)
             .map_err(|(path, e)| Error::Io(path, e))?;
         let queries = crate::codegen::queries::check::read_and_check(&schema, &query_files)
@@ -340,8 +335,13 @@ impl Builder {
                 crate::codegen::queries::check::Refused::Invalid(d) => Error::Schema(d),
             })?;
         let module_options = crate::codegen::rustgen::ModuleOptions {
+            types_path: self.types_path.clone().unwrap_or_else(|| "super".into()),
+            sources: emit::source_names(&self.schemas),
+            agent_defined: options.agent_password.is_some(),
+            surql_file: format!("{}.surql", self.stem()),
+            file_stem: self.stem().to_owned(),
+            helper_tables: self.helper_tables.clone(),
             queries: queries.clone(),
-            ..module_options
         };
         let rust_module = crate::codegen::rustgen::render_module(&schema, &module_options)?;
         let mut inputs = self.schemas.clone();
@@ -448,7 +448,7 @@ impl Builder {
     /// [`Builder::compile`] for `build.rs`: on failure, each problem becomes a `cargo::error=` line
     /// (file:line:col, the message, the source line), which cargo prints as the build's errors
     /// without its "failed to run custom build command" dump, and the build fails.
-    /// Needs cargo 1.84 or later (surqlc's MSRV is 1.85).
+    /// Needs cargo 1.84 or later (surqlc's `rust-version` is 1.88).
     pub fn compile_in_build_script(&self) -> Option<Output> {
         match self.compile() {
             Ok(output) => Some(output),

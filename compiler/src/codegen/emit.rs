@@ -1,5 +1,7 @@
 //! Renders `schema.surql` from the IR through the Tera templates in `templates/`.
 
+pub use crate::codegen::generated::{source_names, sources_line, EmitError};
+use crate::codegen::generated::template_error;
 use crate::ir::Schema;
 use crate::surql;
 use std::collections::HashMap;
@@ -56,49 +58,6 @@ pub struct EmitOptions {
     pub sources: Vec<PathBuf>,
 }
 
-#[derive(Debug)]
-pub enum EmitError {
-    /// The user's prompt template could not be read.
-    Io(PathBuf, std::io::Error),
-    /// A template failed to parse or render; the message names the template.
-    Template(String),
-    Password(String),
-    /// The generated Rust would not compile: two helpers or modules would share a name.
-    NameClash(String),
-    /// `Builder::types_path` is not a Rust path.
-    TypesPath(String),
-    /// A setting names a table the schema does not have.
-    UnknownTable(String),
-}
-
-impl std::fmt::Display for EmitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EmitError::Io(p, e) => {
-                write!(f, "cannot read the prompt template {}: {e}", p.display())
-            }
-            EmitError::Template(m) => write!(f, "{m}"),
-            EmitError::Password(m) => write!(f, "cannot hash the agent password: {m}"),
-            EmitError::NameClash(m) | EmitError::TypesPath(m) | EmitError::UnknownTable(m) => {
-                write!(f, "{m}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for EmitError {}
-
-pub(crate) fn template_error(name: &str, err: tera::Error) -> EmitError {
-    // Tera keeps the useful part (line, column, what was expected) in the source chain.
-    let mut message = format!("template {name}: {err}");
-    let mut source = std::error::Error::source(&err);
-    while let Some(s) = source {
-        message.push_str(&format!(": {s}"));
-        source = s.source();
-    }
-    EmitError::Template(message)
-}
-
 fn surql_string_filter(
     value: &tera::Value,
     _: &HashMap<String, tera::Value>,
@@ -107,19 +66,6 @@ fn surql_string_filter(
         .as_str()
         .ok_or_else(|| tera::Error::msg("surql_string expects a string"))?;
     Ok(tera::Value::String(surql::quote_string(s)))
-}
-
-/// The file names of `paths`, for `@generated` headers: the output must not depend on where the project is checked out.
-pub fn source_names(paths: &[PathBuf]) -> Vec<String> {
-    paths
-        .iter()
-        .map(|p| {
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            )
-        })
-        .collect()
 }
 
 /// The prompt's preamble: every line before `SCHEMA`.
@@ -191,6 +137,17 @@ pub fn render_schema_surql_with(
     options: &EmitOptions,
     preamble: &str,
 ) -> Result<String, EmitError> {
+    render_schema_surql_docs(schema, options, preamble, None)
+}
+
+/// [`render_schema_surql_with`] given pruning's `schema_doc` rows (`prune::table_docs`), which a
+/// build computes once for the pruning section and its warnings; `None` computes them.
+pub(crate) fn render_schema_surql_docs(
+    schema: &Schema,
+    options: &EmitOptions,
+    preamble: &str,
+    prune_docs: Option<&[crate::prune::TableDoc]>,
+) -> Result<String, EmitError> {
     const NAME: &str = "templates/schema.surql.tera";
     let sources = sources_line(&schema.name, &source_names(&options.sources));
     let passhash = options
@@ -205,6 +162,7 @@ pub fn render_schema_surql_with(
         sources,
         passhash,
         options.scope_key.as_deref(),
+        prune_docs,
     );
     let context = tera::Context::from_serialize(&view).map_err(|e| template_error(NAME, e))?;
     let mut tera = tera::Tera::default();
@@ -213,14 +171,4 @@ pub fn render_schema_surql_with(
         .map_err(|e| template_error(NAME, e))?;
     tera.render(SCHEMA_TEMPLATES[0].0, &context)
         .map_err(|e| template_error(NAME, e))
-}
-
-/// Who a `@generated` header says the file comes from: the schema files' names, or the schema's
-/// name when it was built from none (`schema.surql` and `schema.rs` say the same).
-pub fn sources_line(schema_name: &str, file_names: &[String]) -> String {
-    if file_names.is_empty() {
-        schema_name.to_owned()
-    } else {
-        file_names.join(", ")
-    }
 }

@@ -113,6 +113,7 @@ impl<'a> SchemaView<'a> {
         sources: String,
         passhash: Option<String>,
         scope_key: Option<&str>,
+        prune_docs: Option<&[crate::prune::TableDoc]>,
     ) -> Self {
         let settings = &schema.settings;
         let access = Access::of(schema);
@@ -144,7 +145,7 @@ impl<'a> SchemaView<'a> {
             },
             preamble,
             compact: settings.compact,
-            prune: crate::prune::facts::template_context(schema),
+            prune: crate::prune::facts::template_context(schema, prune_docs),
             access: AccessView::of(&access),
             hidden: hidden_fields_literal(schema),
             agent: AgentView::of(schema, passhash, &access),

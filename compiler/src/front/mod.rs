@@ -3,7 +3,7 @@
 //! `attr` reads attributes, `ast` reads one item (its field types through `types`),
 //! `settings` holds the rules for the `Schema` item's values, `resolve` ties items
 //! together; `ctxt` collects errors so a run reports all of them; `suggest` finds the
-//! name a typo meant and `hint` says how to write what surqlc cannot map.
+//! name a typo meant and `unsupported` says how to write what surqlc cannot map.
 
 pub mod ast;
 pub mod attr;

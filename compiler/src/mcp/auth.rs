@@ -2,7 +2,7 @@
 //! that every request must carry, compared in constant time and never logged; an address other
 //! than loopback is refused without one. The `Host` names accepted (rmcp's DNS-rebinding check).
 
-use crate::session::Failure;
+use crate::exit::Failure;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;

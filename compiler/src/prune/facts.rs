@@ -3,7 +3,7 @@
 #[cfg(feature = "codegen")]
 use super::{
     cost::{cost, full_block_cost, COSTS},
-    fields, table_docs, CANDIDATES, DOC_TABLE, NO_MATCH_NOTE, SEEDS,
+    fields, given_or_computed, CANDIDATES, DOC_TABLE, NO_MATCH_NOTE, SEEDS,
 };
 use super::{dedup, TableDoc};
 use crate::ir::{Schema, Table, TableKind};
@@ -241,14 +241,16 @@ struct TemplateHint {
 }
 
 #[cfg(feature = "codegen")]
-pub(crate) fn template_context(schema: &Schema) -> Option<TemplateContext> {
+/// `docs`: the schema's [`super::table_docs`] when the caller has them (a build computes them once for
+/// this and for [`super::warnings_for`]); `None` computes them here.
+pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Option<TemplateContext> {
     use crate::surql::quote_string as q;
     let prune = schema.settings.prune.as_ref()?;
     let list = |names: &[String]| {
         let items: Vec<String> = names.iter().map(|n| q(n)).collect();
         format!("[{}]", items.join(", "))
     };
-    let docs = table_docs(schema);
+    let docs = given_or_computed(schema, docs);
     let compact = fields::table_fields(schema);
     let rows = docs
         .iter()

@@ -5,8 +5,8 @@
 //! `fn::pruned_schema_context`, `fn::pruned_value_hints` and `fn::nl2surql_prompt_pruned`, which
 //! pick tables in the database with BM25 (and vector similarity when the application stored
 //! table embeddings), close the set over relations, and fill the budget from the costs
-//! precomputed here ([`cost`]). [`fields`] is the same for field-level pruning and value
-//! linking; [`thesaurus`] the built-in business words added to each table's document. The
+//! precomputed here (`cost`). [`fields`] is the same for field-level pruning and value
+//! linking; `thesaurus` the built-in business words added to each table's document. The
 //! run-time half is `runtime::Pruner`; `surqlc prune` and the measurements are in `audit`.
 
 pub mod cost;
@@ -64,7 +64,7 @@ pub struct TableDoc {
 pub struct DocOptions {
     /// The schema's own synonyms: `#[surqlc(aka(...))]` on tables and fields.
     pub aka: bool,
-    /// The built-in business thesaurus's words for the table's name ([`thesaurus`]).
+    /// The built-in business thesaurus's words for the table's name (`thesaurus`).
     pub thesaurus: bool,
     /// "who", "whom", "person", "people" on tables that hold people.
     pub hubs: bool,
@@ -331,15 +331,29 @@ pub fn oversized_groups(docs: &[TableDoc], budget: u32) -> Vec<(String, usize)> 
         .collect()
 }
 
+/// `docs` when the caller has the schema's [`table_docs`], else them computed here.
+pub(crate) fn given_or_computed<'a>(
+    schema: &Schema,
+    docs: Option<&'a [TableDoc]>,
+) -> std::borrow::Cow<'a, [TableDoc]> {
+    docs.map_or_else(|| table_docs(schema).into(), Into::into)
+}
+
 /// The warnings `prune(...)` earns at build time: table groups that cannot fit the budget.
 pub fn warnings(schema: &Schema) -> Vec<String> {
+    warnings_for(schema, None)
+}
+
+/// [`warnings`] over the schema's [`table_docs`] when the caller has them (`None` computes them
+/// here, and only when the whole block is over the budget).
+pub(crate) fn warnings_for(schema: &Schema, docs: Option<&[TableDoc]>) -> Vec<String> {
     let Some(prune) = &schema.settings.prune else {
         return Vec::new();
     };
     if full_block_cost(schema) <= prune.budget as usize {
         return Vec::new();
     }
-    let docs = table_docs(schema);
+    let docs = given_or_computed(schema, docs);
     let budget = prune.budget;
     let mut out: Vec<String> = docs
         .iter()

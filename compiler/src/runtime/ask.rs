@@ -15,9 +15,6 @@ use surrealdb::{Connection, Surreal};
 
 /// How many replies the loop asks for by default: the first and two repairs.
 pub const DEFAULT_ATTEMPTS: u32 = 3;
-/// The `TIMEOUT` the accepted query runs with by default: [`super::QUERY_TIMEOUT`].
-#[deprecated(note = "use surqlc::runtime::QUERY_TIMEOUT")]
-pub const DEFAULT_TIMEOUT: Duration = super::QUERY_TIMEOUT;
 
 /// Who wrote a turn of the conversation, as chat APIs name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -267,10 +267,6 @@ pub struct QuestionResult {
     pub prompt_tokens: Option<usize>,
 }
 
-/// The old name of [`AccuracyReport`].
-#[deprecated(note = "renamed to surqlc::runtime::eval::AccuracyReport")]
-pub type Report = AccuracyReport;
-
 /// The run: execution accuracy, repairs and each question's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AccuracyReport {

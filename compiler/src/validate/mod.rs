@@ -55,10 +55,6 @@ pub enum Severity {
     Warning,
 }
 
-/// The old name of [`QueryDiagnostic`] (the crate root's `surqlc::Diagnostic` is a schema's).
-#[deprecated(note = "renamed to surqlc::validate::QueryDiagnostic")]
-pub type Diagnostic = QueryDiagnostic;
-
 /// One problem in a query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryDiagnostic {
@@ -295,11 +291,6 @@ impl Options {
             adds_limit: false,
             end_user: None,
         }
-    }
-
-    /// The agent runner's checks: [`Options::of`] (kept so existing callers compile).
-    pub fn for_runner(schema: &Schema) -> Self {
-        Options::of(schema)
     }
 
     /// Stricter than the agent's verdict: a missing LIMIT is an error (for a caller that runs

@@ -1,6 +1,7 @@
-//! The README's crate is this crate: every Rust block of README.md is one of its files, byte for
-//! byte (`SURQLC_BLESS=1` rewrites the files from the README), its SurrealQL block is what surqlc
-//! generates, and its `main.rs` runs end to end on the embedded engine.
+//! The README's crate is this crate: every Rust block of README.md and of the guide's page on it
+//! (`docs/your-crate.md`) is one of its files, byte for byte (`SURQLC_BLESS=1` rewrites the files
+//! from them), the README's SurrealQL block is what surqlc generates, and its `main.rs` runs end to
+//! end on the embedded engine.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,9 +10,16 @@ fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The pages that show this crate: the README (the schema, `src/store.rs`, and what it becomes)
+/// and the guide's page on a crate of one's own (Cargo.toml, build.rs, `src/main.rs`), one after
+/// the other.
 fn readme() -> String {
-    let path = crate_dir().join("../../README.md");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    ["../../README.md", "../../docs/your-crate.md"]
+        .map(|page| {
+            let path = crate_dir().join(page);
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        })
+        .join("\n")
 }
 
 /// The fenced blocks of a Markdown text: (info string, body), the body with its final newline.
@@ -35,7 +43,7 @@ fn fenced_blocks(markdown: &str) -> Vec<(String, String)> {
             }
         }
     }
-    assert!(open.is_none(), "README.md has an unclosed code fence");
+    assert!(open.is_none(), "README.md or docs/your-crate.md has an unclosed code fence");
     blocks
 }
 
@@ -50,7 +58,7 @@ fn rust_blocks() -> Vec<(String, String)> {
                 .strip_prefix("// ")
                 .filter(|p| !p.contains(' '))
                 .unwrap_or_else(|| {
-                    panic!("every Rust block in README.md starts with `// PATH`, the file of examples/readme it is; this one starts with {first:?}")
+                    panic!("every Rust block in README.md and docs/your-crate.md starts with `// PATH`, the file of examples/readme it is; this one starts with {first:?}")
                 });
             (path.to_owned(), body)
         })
@@ -75,14 +83,14 @@ fn every_rust_block_of_the_readme_is_a_file_of_this_crate() {
     }
     assert!(
         stale.is_empty(),
-        "examples/readme differs from README.md in {stale:?}: edit the README, then run SURQLC_BLESS=1 cargo test -p readme-example"
+        "examples/readme differs from README.md or docs/your-crate.md in {stale:?}: edit the page, then run SURQLC_BLESS=1 cargo test -p readme-example"
     );
     let mut paths: Vec<&str> = blocks.iter().map(|(p, _)| p.as_str()).collect();
     paths.sort();
     assert_eq!(
         paths,
         ["build.rs", "src/main.rs", "src/store.rs"],
-        "the README shows the whole crate, each file once"
+        "README.md and docs/your-crate.md show the whole crate, each file once"
     );
 }
 

@@ -32,8 +32,6 @@ fn snippet(text: &str, line: usize, width: usize) -> Option<(String, usize)> {
         .map(|l| (l.to_owned(), width.max(1)))
 }
 
-/// Reads every query of `files`; a malformed file, a name used twice across files, or (with the
-/// `validate` feature) a query the schema refutes is an error at its file:line:col.
 /// Why a build's queries were refused.
 #[derive(Debug)]
 pub enum Refused {
@@ -41,6 +39,8 @@ pub enum Refused {
     Invalid(Diagnostics),
 }
 
+/// Reads every query of `files`; a malformed file, a name used twice across files, or (with the
+/// `validate` feature) a query the schema refutes is an error at its file:line:col.
 pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, Refused> {
     let mut diagnostics = Vec::new();
     let mut all: Vec<(PathBuf, Query)> = Vec::new();

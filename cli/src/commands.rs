@@ -7,7 +7,8 @@ use super::{
 use std::path::PathBuf;
 use surqlc::audit;
 use surqlc::drift::diff;
-use surqlc::exit::{Exit, Failure};
+use crate::exit::Exit;
+use surqlc::exit::Failure;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
 use surqlc::Builder;
@@ -37,7 +38,9 @@ pub(super) fn build(
     );
     let db = db.unwrap_or_else(|| output.schema.name.clone());
     note!(
-        "for namespace `{ns}`, database `{db}` (what `surqlc prompt`, `diff` and `check-query` use unless given --ns/--db), load it with:\n  surreal import --endpoint http://localhost:8000 --user root --pass <root password> --ns {ns} --db {db} {}",
+        "for namespace `{ns}`, database `{db}` (what `surqlc prompt`, `diff` and `check-query` use \
+         unless given --ns/--db), load it with:\n  surreal import --endpoint http://localhost:8000 \
+         --user root --pass <root password> --ns {ns} --db {db} {}",
         surql.display()
     );
     if !output.agent_defined {

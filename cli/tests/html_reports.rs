@@ -4,7 +4,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{root, surqlc};
+use support::{assert_status, root, surqlc};
 
 fn run(args: &[&str]) -> Output {
     surqlc()
@@ -15,16 +15,6 @@ fn run(args: &[&str]) -> Output {
 
 fn assert_ok(o: &Output) {
     assert_status(o, 0);
-}
-
-fn assert_status(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -5,7 +5,7 @@
 pub mod mcp_client;
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 pub use surqlc_test_support::model_standin::{Reply, StandIn};
 pub use surqlc_test_support::surreal::SurrealServer;
 pub use surqlc_test_support::{root, unconfigured};
@@ -32,4 +32,25 @@ pub fn surqlc() -> Command {
 /// A stand-in model that answers the n-th request with `replies[n]` (the last after that); its API base.
 pub fn model(replies: Vec<Reply>) -> String {
     StandIn::replies(replies).url
+}
+
+/// A run's stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A run's stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The run ended with exit status `code`; else its stdout and stderr are the failure's message.
+pub fn assert_status(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "status\nstdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
 }

@@ -7,6 +7,7 @@ mod agent;
 mod allocator;
 mod audit_cmd;
 mod check_query;
+mod exit;
 mod lints;
 mod progress;
 mod prune;
@@ -17,7 +18,7 @@ use lints::LintArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use surqlc::db::Target;
-use surqlc::exit::Exit;
+use crate::exit::{Exit, FailureExit};
 use surqlc::exit::Failure;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
@@ -76,20 +77,24 @@ enum Command {
         #[command(flatten)]
         input: Input,
     },
-    /// Print the prompt for a question: from the embedded database with the schema (and a data file) loaded, or read from a server's database (which is written only with --apply).
+    /// Print the prompt for a question: from the embedded database with the schema (and a data file) loaded,
+    /// or read from a server's database (which is written only with --apply).
     Prompt {
         #[command(flatten)]
         input: Input,
         #[command(flatten)]
         run: RunArgs,
-        /// Against a server: apply the schema (every DEFINE ... OVERWRITE) before reading the prompt, and say what that changed. Without it a server is only read, and its drift from the schema is reported on stderr.
+        /// Against a server: apply the schema (every DEFINE ... OVERWRITE) before reading the prompt, and say
+        /// what that changed. Without it a server is only read, and its drift from the schema is reported on
+        /// stderr.
         #[arg(long)]
         apply: bool,
         /// Print the pruned prompt, fn::nl2surql_prompt_pruned (a schema with prune(...) only).
         #[arg(long)]
         pruned: bool,
     },
-    /// Check generated queries against the schema (tables, fields, traversals, literal values, LIMIT) without a database; exit 1 when one has an error.
+    /// Check generated queries against the schema (tables, fields, traversals, literal values, LIMIT) without
+    /// a database; exit 1 when one has an error.
     CheckQuery {
         /// The Rust schema file(s), read together as one schema (the arguments ending in `.rs`), and the query to check (the one that does not).
         #[arg(value_name = "SCHEMA.rs... [QUERY]", required = true)]
@@ -103,13 +108,15 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Also run the runner's data checks (record ids exist, compared values are present) on this data file, loaded after the schema into the embedded engine.
+        /// Also run the runner's data checks (record ids exist, compared values are present) on this data
+        /// file, loaded after the schema into the embedded engine.
         #[arg(long, value_name = "FILE", conflicts_with = "endpoint")]
         seed: Option<PathBuf>,
         /// Also run the data checks on this server's database (ws://HOST:PORT), read only.
         #[arg(long)]
         endpoint: Option<String>,
-        /// Run the data checks as one end user of the schema's scope(...) (e.g. customer:mei): ids and values are checked against what that user may read [key: $SURQLC_SCOPE_KEY, or a fresh one with --seed].
+        /// Run the data checks as one end user of the schema's scope(...) (e.g. customer:mei): ids and values
+        /// are checked against what that user may read [key: $SURQLC_SCOPE_KEY, or a fresh one with --seed].
         #[arg(long = "as", value_name = "TABLE:ID")]
         as_user: Option<String>,
         #[command(flatten)]
@@ -124,7 +131,9 @@ enum Command {
         #[command(flatten)]
         target: DiffTarget,
     },
-    /// Ask a question: the configured model (SURQLC_MODEL_URL, SURQLC_MODEL) writes the query, surqlc validates it, sends the problems back, and runs the accepted query as the agent (exit 1 when no valid query).
+    /// Ask a question: the configured model (SURQLC_MODEL_URL, SURQLC_MODEL) writes the query, surqlc
+    /// validates it, sends the problems back, and runs the accepted query as the agent (exit 1 when no valid
+    /// query).
     Ask {
         #[command(flatten)]
         input: Input,
@@ -139,7 +148,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// Execution accuracy on a golden file: each candidate (from --candidates, else the configured model) runs as the agent and must return the gold query's rows.
+    /// Execution accuracy on a golden file: each candidate (from --candidates, else the configured model)
+    /// runs as the agent and must return the gold query's rows.
     Eval {
         #[command(flatten)]
         input: Input,
@@ -174,7 +184,9 @@ enum Command {
         #[command(flatten)]
         mcp: McpArgs,
     },
-    /// Print a short-lived token for one end user of the schema's scope(...), signed with SURQLC_SCOPE_KEY: what an application hands a client that speaks for that user (e.g. to `surqlc mcp --http ADDR --per-user` as its bearer token).
+    /// Print a short-lived token for one end user of the schema's scope(...), signed with SURQLC_SCOPE_KEY:
+    /// what an application hands a client that speaks for that user (e.g. to `surqlc mcp --http ADDR
+    /// --per-user` as its bearer token).
     Token {
         #[command(flatten)]
         input: Input,
@@ -228,10 +240,14 @@ struct McpArgs {
     /// Most bytes of rows in one run_query answer.
     #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..))]
     max_bytes: u32,
-    /// Serve one end user (e.g. customer:mei) through the schema's scope(...): the prompt and every query run in that user's session, which reads only their rows [key: $SURQLC_SCOPE_KEY, or a fresh one on the embedded engine].
+    /// Serve one end user (e.g. customer:mei) through the schema's scope(...): the prompt and every query run
+    /// in that user's session, which reads only their rows [key: $SURQLC_SCOPE_KEY, or a fresh one on the
+    /// embedded engine].
     #[arg(long = "as", value_name = "TABLE:ID", conflicts_with = "per_user")]
     as_user: Option<String>,
-    /// With --http: each request's bearer token is an end user's token (signed by the application with SURQLC_SCOPE_KEY, e.g. `surqlc token --as customer:mei`), and its calls run in that user's session; a request without one gets 401.
+    /// With --http: each request's bearer token is an end user's token (signed by the application with
+    /// SURQLC_SCOPE_KEY, e.g. `surqlc token --as customer:mei`), and its calls run in that user's session; a
+    /// request without one gets 401.
     #[arg(long, requires = "http", conflicts_with = "token_file")]
     per_user: bool,
     /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
@@ -304,7 +320,9 @@ struct AgentArgs {
     vector: Vec<f64>,
     #[command(flatten)]
     lints: LintArgs,
-    /// Answer for one end user (e.g. customer:mei) through the schema's scope(...): the prompt and every query run in that user's session, which reads only their rows [key: $SURQLC_SCOPE_KEY, or a fresh one on the embedded engine].
+    /// Answer for one end user (e.g. customer:mei) through the schema's scope(...): the prompt and every
+    /// query run in that user's session, which reads only their rows [key: $SURQLC_SCOPE_KEY, or a fresh one
+    /// on the embedded engine].
     #[arg(long = "as", value_name = "TABLE:ID")]
     as_user: Option<String>,
 }
@@ -319,7 +337,9 @@ struct DiffTarget {
     dump: Option<PathBuf>,
     #[command(flatten)]
     server: ServerArgs,
-    /// Expect the agent even though SURQLC_AGENT_PASSWORD is not set (its password is never compared: INFO redacts it). Without the password and this flag the schema defines no agent, so one in the database is listed as extra.
+    /// Expect the agent even though SURQLC_AGENT_PASSWORD is not set (its password is never compared: INFO
+    /// redacts it). Without the password and this flag the schema defines no agent, so one in the database is
+    /// listed as extra.
     #[arg(long)]
     expect_agent: bool,
 }

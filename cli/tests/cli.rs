@@ -6,31 +6,13 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use support::{root, surqlc};
+use support::{assert_status, root, stderr, stdout, surqlc};
 
 fn run(args: &[&str]) -> Output {
     surqlc()
         .args(args)
         .output()
         .expect("the surqlc binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_status(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "status\nstdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -954,13 +954,21 @@ fn off_loopback_a_token_file_is_required_and_any_host_name_is_accepted_with_it()
     let _ = std::fs::remove_file(file);
 }
 
-/// The README's `mcpServers` snippet: its `args`, as written.
+/// The README's `mcpServers` snippet: its `args`, as written; the guide's page on MCP
+/// (`docs/mcp.md`) shows the same snippet.
 fn readme_snippet_args() -> Vec<String> {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let args = snippet_args_in("README.md");
+    assert_eq!(snippet_args_in("docs/mcp.md"), args, "docs/mcp.md's snippet is the README's");
+    args
+}
+
+/// The `mcpServers` snippet of the page `page`: its `args`, as written.
+fn snippet_args_in(page: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join(page)).expect(page);
     let start = readme
         .find("{\"mcpServers\"")
         .or_else(|| readme.find("{\n  \"mcpServers\""))
-        .expect("the README shows an mcpServers snippet");
+        .unwrap_or_else(|| panic!("{page} shows an mcpServers snippet"));
     let end = readme[start..]
         .find("\n```")
         .expect("the snippet's fence closes")
@@ -1098,7 +1106,7 @@ fn the_python_sdk_talks_to_it_when_installed() {
         importable,
         "{python} cannot import mcp: pip install mcp, or set SURQLC_MCP_PYTHON"
     );
-    let script = root().join("compiler/tests/python/mcp_smoke.py");
+    let script = root().join("cli/tests/python/mcp_smoke.py");
     let out = unconfigured(&mut std::process::Command::new(&python))
         .arg(script)
         .arg(support::surqlc_bin())

@@ -3,7 +3,7 @@
 //! enterprise schema; calls/s, p50/p99 latency per tool, errors and the server's peak RSS at
 //! N = 1, 8, 32, then 10,000 calls at N = 8 with the server's RSS after each thousand.
 //!
-//! `cargo bench -p surqlc --features cli --bench mcp_load` (bounded: `SURQLC_LOAD_CALLS` calls per
+//! `cargo bench -p surqlc-cli --bench mcp_load` (bounded: `SURQLC_LOAD_CALLS` calls per
 //! stage, 960 by default; `SURQLC_LOAD_LONG` calls in the memory stage, 10,000 by default). The
 //! figures are in docs/reliability.md.
 

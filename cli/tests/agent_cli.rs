@@ -3,7 +3,7 @@
 use std::process::Output;
 
 mod support;
-use support::{model, surqlc, Reply};
+use support::{assert_status, model, stderr, stdout, surqlc, Reply};
 
 /// The binary with no model configured unless `env` says so.
 fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -12,24 +12,6 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
         .envs(env.iter().copied())
         .output()
         .expect("the surqlc binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_status(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "status\nstdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
 }
 
 fn json(o: &Output) -> serde_json::Value {

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use surqlc::builder::Output;
 use surqlc::db::Target;
-use surqlc::exit::Exit;
+use crate::exit::{Exit, FailureExit};
 use surqlc::schema_db::{connect, load_file, open_embedded};
 use surqlc::validate::{
     render_one, split_queries, validate_with, Class, Options, Report, Severity,

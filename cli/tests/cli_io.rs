@@ -5,7 +5,7 @@ mod support;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Output, Stdio};
-use support::{root, surqlc};
+use support::{assert_status, root, surqlc};
 
 fn run(args: &[&str]) -> Output {
     surqlc()
@@ -16,16 +16,6 @@ fn run(args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn assert_status(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "status\nstdout:\n{}\nstderr:\n{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -45,7 +45,8 @@ pub struct AuditArgs {
     /// Also write the token map, one self-contained HTML page (a treemap of the schema block, the budgets), to FILE.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// With --html: a file of questions (one per line, or a JSON array of {"question": ...}); the map highlights the tables each one's pruned prompt shows.
+    /// With --html: a file of questions (one per line, or a JSON array of {"question": ...}); the map
+    /// highlights the tables each one's pruned prompt shows.
     #[arg(long, value_name = "FILE", requires = "html")]
     questions: Option<PathBuf>,
 }

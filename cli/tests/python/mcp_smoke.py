@@ -1,6 +1,6 @@
 """Smoke test of `surqlc mcp` with the official Python MCP SDK (`pip install mcp`).
 
-Run by compiler/tests/mcp.rs when `python3` (or $SURQLC_MCP_PYTHON) can import `mcp`:
+Run by cli/tests/mcp.rs when `python3` (or $SURQLC_MCP_PYTHON) can import `mcp`:
     python3 mcp_smoke.py SURQLC_BINARY REPO_ROOT
 Prints "ok" and exits 0 when every check holds.
 """
