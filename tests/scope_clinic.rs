@@ -119,7 +119,8 @@ fn an_owners_answers_do_not_change_with_other_owners_rows() {
         "SELECT id, search::highlight('<b>', '</b>', 1) AS note FROM visit WHERE notes @1@ 'dog' LIMIT 10",
         "SELECT * FROM invoice EXPLAIN FULL",
         "SELECT * FROM visit EXPLAIN",
-        "SELECT VALUE ->owns->pet.name FROM $auth LIMIT 5",
+        // Sorted: graph edges come back in the order of their random ids.
+        "SELECT VALUE array::sort(->owns->pet.name) FROM $auth LIMIT 5",
         "SELECT ->owns->pet->(visit WHERE reason = 'injury') AS injuries FROM $auth LIMIT 5",
         "SELECT VALUE out.name FROM prescribed ORDER BY qty LIMIT 10",
         "SELECT name FROM pet WHERE species = 'dog' LIMIT 10",
@@ -131,7 +132,6 @@ fn an_owners_answers_do_not_change_with_other_owners_rows() {
         for query in QUERIES {
             let alone = answer(&ana_alone, query).await;
             let among = answer(&ana_among_more, query).await;
-            eprintln!("{query}\n  => {alone}");
             assert_eq!(alone, among, "{query}");
             assert!(!alone.contains("connection:"), "{query}: {alone}");
         }

@@ -52,7 +52,8 @@ pub(super) fn build(
     }
     if let (Some(scope), false) = (&output.schema.settings.scope, output.scope_access_defined) {
         note!(
-            "note: {} is not set, so the per-user access `{}` is not defined and no `{}` can sign in; set it to the key your application signs end users' tokens with and rebuild",
+            "note: {} is not set, so the per-user access `{}` is not defined and no `{}` can sign in; \
+             set it to the key your application signs end users' tokens with and rebuild",
             surqlc::runtime::SCOPE_KEY_VAR,
             scope.access,
             scope.end_user
