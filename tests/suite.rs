@@ -29,6 +29,7 @@ mod catalogue;
 mod dependency_weight;
 mod derive;
 mod did_you_mean;
+mod document_engine;
 mod drift;
 mod ends;
 mod enum_docs;

@@ -57,6 +57,7 @@ fn synthetic(tables: usize) -> Schema {
             indexes: Vec::new(),
             aka: Vec::new(),
             owner: None,
+            view: None,
         })
         .collect();
     Schema {
@@ -69,6 +70,7 @@ fn synthetic(tables: usize) -> Schema {
         tables,
         enums: Vec::new(),
         analyzers: Vec::new(),
+        functions: Vec::new(),
     }
 }
 

@@ -21,6 +21,10 @@ pub struct Schema {
     /// `DEFINE ANALYZER`s, declared once on the `Schema` item and named by full-text indexes.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub analyzers: Vec<Analyzer>,
+    /// The user's `DEFINE FUNCTION`s (`#[surqlc(functions = "FILE.surql")]` on the `Schema` item),
+    /// in file order: written into `schema.surql`, listed in the prompt, known to the validator.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub functions: Vec<Function>,
     pub settings: Settings,
 }
 
@@ -83,6 +87,10 @@ pub struct Table {
     /// route reaches the signed-in user. `None`: shared (every user reads every row).
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub owner: Option<String>,
+    /// A view (`#[surqlc(view = "SELECT ...")]`): `DEFINE TABLE name TYPE NORMAL AS SELECT ...`,
+    /// its rows computed by the engine from the tables the SELECT reads. The SELECT as written.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub view: Option<Expr>,
 }
 
 impl Table {
@@ -295,6 +303,26 @@ pub struct Analyzer {
     pub filters: Vec<String>,
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
+}
+
+/// One user function: `DEFINE FUNCTION fn::name($a: kind, ...) -> kind { ... } COMMENT '...'`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Function {
+    /// The name as queries call it, `fn::` included: `fn::pound_to_usd`.
+    pub name: String,
+    /// Each parameter's name (without `$`) and type, in order.
+    pub args: Vec<(String, Kind)>,
+    /// The declared return type; `None`: not declared (any).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub returns: Option<Kind>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub comment: Option<String>,
+    /// Whether the agent may call it: its `PERMISSIONS` are not `NONE` (a `NONE` function is the
+    /// application's: the prompt does not list it and the validator reads it as unknown).
+    pub agent: bool,
+    /// The whole statement as the engine prints it, with `OVERWRITE` (what `schema.surql` writes).
+    pub definition: String,
 }
 
 /// A SurrealQL field type.

@@ -238,6 +238,7 @@ fn table_trait_impl(table: &TableAst) -> Tokens {
     let field_names = table.fields.iter().map(|f| &f.name);
     let table_aka = table.aka.iter().map(|w| string(w));
     let owner = option_string(&table.owner.as_ref().map(|r| r.value().trim().to_owned()));
+    let view = option_string(&table.view.as_ref().map(|v| v.value().trim().to_owned()));
     let schemaless = table.schemaless;
     let enforced = table.enforced;
     let id_type = ir_tokens::option(&table.id, |(ty, _)| known_type(ty));
@@ -267,6 +268,7 @@ fn table_trait_impl(table: &TableAst) -> Tokens {
                     indexes: ::std::vec![#(#indexes),*],
                     aka: ::std::vec![#(#table_aka),*],
                     owner: #owner,
+                    view: #view,
                 }
             }
         }

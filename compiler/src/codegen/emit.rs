@@ -139,6 +139,14 @@ pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String,
     context.insert("exposed", &schema.settings.exposed);
     context.insert("value_hints", &!schema.settings.value_hints.is_empty());
     context.insert("max_rows", &schema.settings.max_rows);
+    // The functions the agent may call (not those whose PERMISSIONS are NONE), one line each.
+    let functions: Vec<String> = schema
+        .functions
+        .iter()
+        .filter(|f| f.agent)
+        .map(crate::surql::info::function_line)
+        .collect();
+    context.insert("functions", &functions);
     // A named template (not Tera::one_off), so errors name the user's file rather than `__tera_one_off`.
     let mut tera = tera::Tera::default();
     tera.autoescape_on(Vec::new());

@@ -66,6 +66,8 @@ pub struct TableAst {
     pub aka: Vec<String>,
     /// `owner = "..."`: the route from a row to its end user, as written (checked by `resolve`).
     pub owner: Option<syn::LitStr>,
+    /// `view = "SELECT ..."`: the view's SELECT as written (validated against the schema by `codegen::views`).
+    pub view: Option<syn::LitStr>,
 }
 
 /// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.

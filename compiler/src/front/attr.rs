@@ -159,6 +159,8 @@ pub struct TableAttrs {
     pub clauses: super::clauses::TableClauses,
     /// `owner = "in<-placed<-customer"`: how a row reaches its end user (checked by `resolve`).
     pub owner: Option<LitStr>,
+    /// `view = "SELECT ..."`: the table is a view the engine computes (checked by `codegen::views`).
+    pub view: Option<LitStr>,
 }
 
 /// On a field.
@@ -382,6 +384,12 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 return Err(meta.error("duplicate `owner`"));
             }
             Ok(())
+        } else if meta.path.is_ident("view") {
+            let lit: LitStr = meta.value()?.parse()?;
+            if out.view.replace(lit).is_some() {
+                return Err(meta.error("duplicate `view`"));
+            }
+            Ok(())
         } else if super::clauses::table_item(cx, meta, &mut out.clauses)? {
             Ok(())
         } else {
@@ -389,13 +397,14 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 meta,
                 "a table",
                 &format!(
-                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, {}",
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, `view = \"SELECT ...\"`, {}",
                     super::clauses::TABLE_ITEMS
                 ),
                 &[
                     "rename",
                     "aka",
                     "owner",
+                    "view",
                     "schemaless",
                     "enforced",
                     "permissions",

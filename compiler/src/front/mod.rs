@@ -12,6 +12,7 @@ pub mod ctxt;
 pub mod definitions;
 pub mod ends;
 pub mod expr_check;
+pub mod functions;
 pub mod positions;
 pub(crate) mod read;
 mod rename;
@@ -23,6 +24,7 @@ mod settings;
 pub mod suggest;
 pub mod types;
 pub mod unsupported;
+mod views;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir;
@@ -130,7 +132,12 @@ fn compile_here(
     } else {
         Some(resolve::resolve(&cxs, &items, &default_name))
     };
-    let mut diagnostics = Vec::new();
+    let (functions, mut diagnostics) = if parse_failed {
+        (Vec::new(), Vec::new())
+    } else {
+        functions::read(&cxs, &items, files)
+    };
+    let schema = schema.map(|schema| ir::Schema { functions, ..schema });
     let mut warnings = Vec::new();
     for (cx, file) in cxs.iter().zip(files) {
         for w in cx.take_warnings() {

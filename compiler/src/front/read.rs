@@ -87,7 +87,11 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         indexes: Vec::new(),
         aka: attrs.aka.clone(),
         owner: attrs.owner.clone(),
+        view: attrs.view.clone(),
     };
+    if let Some(view) = &attrs.view {
+        super::views::check_one_item(cx, view, is_relation, &attrs.clauses);
+    }
     if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
         cx.error_at(
             span,

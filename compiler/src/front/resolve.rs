@@ -40,6 +40,7 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         tables,
         enums: items.enums.iter().map(|(_, e)| e.to_ir()).collect(),
         analyzers,
+        functions: Vec::new(),
         settings,
     }
 }
@@ -262,6 +263,7 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
                 .owner
                 .as_ref()
                 .map(|route| route.value().trim().to_owned()),
+            view: t.view.as_ref().map(|v| v.value().trim().to_owned()),
         });
     }
     tables

@@ -19,6 +19,7 @@ fn table(name: &str, kind: TableKind, fields: Vec<Field>) -> Table {
         indexes: Vec::new(),
         aka: Vec::new(),
         owner: None,
+        view: None,
     }
 }
 
@@ -48,6 +49,7 @@ fn schema() -> Schema {
         name: "s".into(),
         rust_name: None,
         analyzers: Vec::new(),
+        functions: Vec::new(),
         settings: Settings {
             exposed: vec!["customer".into(), "purchase".into(), "placed".into()],
             prune: Some(Prune {

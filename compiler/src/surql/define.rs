@@ -53,10 +53,16 @@ pub fn define_table_with(table: &Table, permissions: Option<&crate::ir::Permissi
     if let TableKind::Relation { from, to } = &table.kind {
         let (from, to) = (crate::ir::union_text(from), crate::ir::union_text(to));
         let _ = write!(out, " TYPE RELATION IN {from} OUT {to}");
+    } else if table.view.is_some() {
+        out.push_str(" TYPE NORMAL");
     }
     out.push_str(crate::surql::clauses::relation_suffix(table));
     out.push_str(crate::surql::clauses::mode(table));
     push_comment(&mut out, &table.comment);
+    // After the COMMENT, where the engine prints it: `TYPE NORMAL SCHEMAFULL COMMENT '...' AS SELECT ...`.
+    if let Some(view) = &table.view {
+        let _ = write!(out, " AS {view}");
+    }
     if let Some(p) = permissions {
         out.push(' ');
         out.push_str(&crate::surql::clauses::permissions(p, true, &|e| {

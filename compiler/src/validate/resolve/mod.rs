@@ -1,10 +1,12 @@
 //! The walk over SurrealDB's AST: resolves tables, field paths, graph steps and compared literals against the IR, giving every expression a [`Ty`].
 
 mod calls;
+mod custom;
 mod expr;
 mod graph;
 mod grouping;
 mod indexes;
+mod only;
 mod paths;
 mod select;
 
@@ -104,6 +106,8 @@ impl<'p> Scope<'p> {
 
 struct Resolver<'a, 'l> {
     visible: Vec<&'a Table>,
+    /// The schema's own functions (`fn::...`); the agent may call those whose `agent` is set.
+    functions: &'a [crate::ir::Function],
     loc: &'l mut Locator,
     report: &'l mut Report,
 }
@@ -145,6 +149,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         };
         Resolver {
             visible,
+            functions: &schema.functions,
             loc,
             report,
         }
@@ -232,6 +237,25 @@ fn arithmetic(l: &Ty, r: &Ty) -> Ty {
 }
 
 /// The result type of a built-in function from its name and argument types.
+/// A built-in call's type under GROUP: `array::distinct`/`array::group` fold the group's values
+/// into an array (the engine collects them, then calls the function on the collection).
+fn grouped_type(name: &str, ty: Ty, args: &[Val], scope: &Scope) -> Ty {
+    if scope.grouped != Some(true) {
+        return ty;
+    }
+    let first = args.first().map_or(Ty::Any, |a| a.ty.clone());
+    match name {
+        "array::distinct" => Ty::array(first),
+        // `array::group` flattens one level: the values of an array field, merged.
+        "array::group" => match first {
+            Ty::Array(_) => first,
+            Ty::Any => Ty::Any,
+            one => Ty::array(one),
+        },
+        _ => ty,
+    }
+}
+
 fn function_type(name: &str, args: &[Val]) -> Ty {
     let first = args.first().map_or(Ty::Any, |a| a.ty.clone());
     let (module, func) = name.split_once("::").unwrap_or(("", name));
