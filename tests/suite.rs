@@ -16,6 +16,9 @@ mod memory;
 #[path = "../schemas/meetings.rs"]
 mod meetings;
 
+#[path = "../schemas/marketplace.rs"]
+mod marketplace;
+
 #[path = "../schemas/enterprise.rs"]
 #[allow(dead_code)] // Many of its fields are never read by a test.
 mod enterprise;
@@ -30,6 +33,7 @@ mod dependency_weight;
 mod derive;
 mod did_you_mean;
 mod document_engine;
+mod document_schemas;
 mod drift;
 mod ends;
 mod enum_docs;
@@ -40,6 +44,7 @@ mod golden_sets;
 mod helpers;
 mod hostile_docs;
 mod house;
+mod marketplace_e2e;
 mod model_client;
 mod named_queries;
 mod pruner_agreement;

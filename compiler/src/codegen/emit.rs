@@ -232,3 +232,25 @@ pub fn sources_line(schema_name: &str, file_names: &[String]) -> String {
         file_names.join(", ")
     }
 }
+
+#[cfg(test)]
+mod reserved_functions {
+    /// `front::functions::SURQLC_FUNCTIONS` is every function `schema.surql`'s parts define, so a
+    /// user's functions file cannot take one of their names.
+    #[test]
+    fn the_reserved_names_are_the_templates_functions() {
+        let mut defined: Vec<String> = super::SCHEMA_TEMPLATES
+            .iter()
+            .flat_map(|(_, text)| text.split("DEFINE FUNCTION OVERWRITE ").skip(1))
+            .map(|rest| rest.split('(').next().unwrap_or("").to_owned())
+            .collect();
+        defined.sort();
+        defined.dedup();
+        let mut reserved: Vec<String> = crate::front::functions::SURQLC_FUNCTIONS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        reserved.sort();
+        assert_eq!(defined, reserved);
+    }
+}

@@ -1,0 +1,154 @@
+//! The marketplace (`schemas/marketplace.rs`) end to end: its generated module compiles under `deny(warnings)`, rows written from Rust round-trip through the engine unchanged, the `monthly_sales` view fills itself and reads typed, and the named queries that read the view and call the database's own functions return the engine's rows, typed.
+
+#[deny(warnings)]
+mod marketplace_db {
+    include!(concat!(env!("OUT_DIR"), "/marketplace/schema.rs"));
+}
+
+use crate::marketplace::{Category, Country, MonthlySales, Order, Product, Seller, Status};
+use surqlc::runtime::{surrealdb, Datetime, Decimal, SurrealValue, Value};
+use surqlc_tests::*;
+
+type Db = surrealdb::Surreal<surrealdb::engine::any::Any>;
+
+async fn seeded() -> Db {
+    let db = surrealdb::engine::any::connect("mem://").await.unwrap();
+    db.use_ns("ai").use_db("marketplace").await.unwrap();
+    db.query(marketplace_db::SCHEMA_SURQL)
+        .await
+        .unwrap()
+        .check()
+        .expect("schema applies");
+    db.query(read(root().join("schemas/marketplace.seed.surql")))
+        .await
+        .unwrap()
+        .check()
+        .expect("data loads");
+    db
+}
+
+fn dec(s: &str) -> Decimal {
+    s.parse().unwrap()
+}
+
+fn at(s: &str) -> Datetime {
+    s.parse().unwrap()
+}
+
+#[test]
+fn rows_round_trip_typed_and_the_view_keeps_up() {
+    block_on(async {
+        let db = seeded().await;
+        assert_eq!(marketplace_db::seller::select(&db, 100).await.unwrap().len(), 4);
+        assert_eq!(marketplace_db::product::select(&db, 100).await.unwrap().len(), 8);
+        assert_eq!(marketplace_db::order::select(&db, 100).await.unwrap().len(), 12);
+
+        // A seller and an order written from Rust read back unchanged.
+        let seller = Seller {
+            name: "Nordlys".into(),
+            email: "hei@nordlys.example".into(),
+            country: Country::DE,
+            joined_at: at("2026-03-01T00:00:00Z"),
+        };
+        let seller_id = Seller::record("nordlys");
+        let order = Order {
+            product: Product::record("kite"),
+            seller: seller_id.clone(),
+            quantity: 2,
+            total_gbp: dec("30.00"),
+            status: Status::Paid,
+            placed_at: at("2026-03-28T10:00:00Z"),
+        };
+        let order_id = Order::record(13);
+        for (id, row) in [
+            (seller_id.clone().into_value(), seller.clone().into_value()),
+            (order_id.clone().into_value(), order.clone().into_value()),
+        ] {
+            db.query("CREATE $id CONTENT $row")
+                .bind(("id", id))
+                .bind(("row", row))
+                .await
+                .unwrap()
+                .check()
+                .expect("the typed row is written");
+        }
+        let back = marketplace_db::seller::get(&db, &seller_id).await.unwrap();
+        assert_eq!(back.as_ref(), Some(&seller));
+        let back = marketplace_db::order::get(&db, &order_id).await.unwrap();
+        assert_eq!(back.as_ref(), Some(&order));
+
+        // The view counted the new order in its seller's March row, and reads as its struct.
+        let march = marketplace_db::queries::monthly_sales_of(&db, seller_id.clone())
+            .await
+            .unwrap();
+        assert_eq!(march.len(), 1);
+        assert_eq!(
+            (march[0].month, march[0].orders, march[0].revenue_gbp.clone()),
+            (at("2026-03-01T00:00:00Z"), 1, dec("30.00"))
+        );
+        let rows: Vec<MonthlySales> = db
+            .query("SELECT month, seller, orders, revenue_gbp FROM monthly_sales WHERE seller = $s")
+            .bind(("s", seller_id.clone()))
+            .await
+            .unwrap()
+            .take(0)
+            .unwrap();
+        assert_eq!(
+            rows,
+            [MonthlySales {
+                month: at("2026-03-01T00:00:00Z"),
+                seller: seller_id.clone(),
+                orders: 1,
+                revenue_gbp: dec("30.00"),
+            }]
+        );
+        // Cancelling it takes it out of the view (its WHERE), as the engine keeps views.
+        db.query("UPDATE $id SET status = 'cancelled'")
+            .bind(("id", order_id.clone()))
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
+        let march = marketplace_db::queries::monthly_sales_of(&db, seller_id)
+            .await
+            .unwrap();
+        assert!(march.is_empty() || march[0].orders == 0, "{march:?}");
+    });
+}
+
+#[test]
+fn the_database_functions_answer_typed_through_named_queries() {
+    block_on(async {
+        let db = seeded().await;
+        use marketplace_db::queries as q;
+        let books = q::prices_in_usd(&db, Category::Books).await.unwrap();
+        let prices: Vec<(String, Decimal)> = books
+            .iter()
+            .map(|b| (b.title.clone(), b.price_usd.clone()))
+            .collect();
+        assert_eq!(
+            prices,
+            [
+                ("Collected Poems".to_owned(), dec("15.88")),
+                ("Atlas of Remote Islands".to_owned(), dec("22.86"))
+            ]
+        );
+        // fn::seller_revenue leaves the cancelled order out: 39 + 54 + 78.
+        let revenue = q::seller_revenue(&db, Seller::record("kochwerk")).await.unwrap();
+        assert_eq!(revenue, dec("171.00"));
+        assert_eq!(q::order_count(&db, Status::Shipped).await.unwrap(), 7);
+        let ada = q::seller_by_email(&db, "hello@adabooks.example")
+            .await
+            .unwrap()
+            .expect("Ada Books");
+        assert_eq!((ada.name.as_str(), ada.country), ("Ada Books", Country::GB));
+        // The view's rows for February: one per seller, from the orders that are not cancelled.
+        let feb: Vec<Value> = db
+            .query("SELECT VALUE seller FROM monthly_sales WHERE month = d'2026-02-01T00:00:00Z' ORDER BY seller")
+            .await
+            .unwrap()
+            .take(0)
+            .unwrap();
+        assert_eq!(feb.len(), 3, "{feb:?}");
+    });
+}
