@@ -41,6 +41,7 @@ mod hostile_docs;
 mod house;
 mod model_client;
 mod named_queries;
+mod objects;
 mod pruner_agreement;
 mod pruning;
 mod raw_types;

@@ -8,7 +8,7 @@ use super::unsupported::{self, Plain};
 use crate::ir;
 use std::collections::{BTreeMap, HashMap};
 
-fn last_ident(path: &syn::Path) -> String {
+pub(super) fn last_ident(path: &syn::Path) -> String {
     path.segments
         .last()
         .map(|s| s.ident.to_string())
@@ -44,13 +44,15 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     }
 }
 
-/// What the items' type names stand for: tables (Rust name -> table name), literal enums, and the
-/// tables each Ends enum links to. Duplicate names are reported while collecting.
-struct Names<'a> {
-    items: &'a Items,
-    tables: BTreeMap<String, String>,
-    enums: BTreeMap<String, ir::LiteralEnum>,
+/// What the items' type names stand for: tables (Rust name -> table name), literal enums, the
+/// tables each Ends enum links to, and Object structs (with their file). Duplicate names are
+/// reported while collecting.
+pub(super) struct Names<'a> {
+    pub(super) items: &'a Items,
+    pub(super) tables: BTreeMap<String, String>,
+    pub(super) enums: BTreeMap<String, ir::LiteralEnum>,
     ends: BTreeMap<String, Vec<String>>,
+    pub(super) objects: BTreeMap<String, (usize, &'a super::ast::ObjectAst)>,
 }
 
 impl<'a> Names<'a> {
@@ -60,6 +62,7 @@ impl<'a> Names<'a> {
             tables: BTreeMap::new(),
             enums: BTreeMap::new(),
             ends: BTreeMap::new(),
+            objects: BTreeMap::new(),
         };
         let mut by_db_name: BTreeMap<&str, &TableAst> = BTreeMap::new();
         for (file, t) in &items.tables {
@@ -96,6 +99,18 @@ impl<'a> Names<'a> {
                 );
             }
         }
+        for (file, o) in &items.objects {
+            let name = o.ident.to_string();
+            if names.tables.contains_key(&name)
+                || names.enums.contains_key(&name)
+                || names.objects.insert(name.clone(), (*file, o)).is_some()
+            {
+                cxs[*file].error_spanned_by(
+                    &o.ident,
+                    format!("the type name `{name}` is declared twice"),
+                );
+            }
+        }
         // Each Ends enum as the tables its variants link to.
         for (file, e) in &items.ends {
             let tables: Option<Vec<String>> = e
@@ -122,6 +137,10 @@ impl<'a> Names<'a> {
             None if self.items.broken.contains(&name) => None,
             None if self.enums.contains_key(&name) => {
                 cx.error_spanned_by(path, format!("`{name}` is a literal enum, not a table; a link must point at a Table or Relation"));
+                None
+            }
+            None if self.objects.contains_key(&name) => {
+                cx.error_spanned_by(path, format!("`{name}` is an Object, stored inside the row, not a table: write `{name}` as the field's type (or derive Table on it to link its rows)"));
                 None
             }
             None => {
@@ -155,7 +174,7 @@ impl<'a> Names<'a> {
     }
 
     /// A field's type in the IR, or `None` once its error is recorded.
-    fn ty(&self, cx: &Ctxt, t: &TypeAst) -> Option<ir::Type> {
+    pub(super) fn ty(&self, cx: &Ctxt, t: &TypeAst) -> Option<ir::Type> {
         Some(match t {
             TypeAst::Known(k) => k.clone(),
             TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
@@ -183,6 +202,10 @@ impl<'a> Names<'a> {
         if let Some(e) = self.enums.get(&name) {
             return Some(e.ty());
         }
+        if self.objects.contains_key(&name) {
+            // Its sub-fields are `objects::field`'s.
+            return Some(ir::Type::Object);
+        }
         if self.items.broken.contains(&name) {
             return None;
         }
@@ -199,8 +222,14 @@ impl<'a> Names<'a> {
             Some(_) => String::new(),
             None => did_you_mean(&name, self.enums.keys().chain(self.tables.keys())),
         };
-        // A likely typo gets the name alone; the escape hatches are for real types.
-        let message = if near.is_empty() {
+        // A likely typo gets the name alone; the escape hatches are for real types. A path of
+        // another crate (`serde_json::Value`) or a dynamic value type is stored untyped.
+        let foreign = what.is_none()
+            && (path.segments.len() > 1 || matches!(name.as_str(), "Value" | "JsonValue" | "Map"));
+        let message = if foreign && near.is_empty() {
+            let shown = quote::ToTokens::to_token_stream(path).to_string().replace(' ', "");
+            format!("unsupported field type `{shown}`: {}", unsupported::foreign(&shown))
+        } else if near.is_empty() {
             format!(
                 "unsupported field type `{name}`: {}",
                 unsupported::named(&name, what.unwrap_or(Plain::Unknown))
@@ -216,6 +245,7 @@ impl<'a> Names<'a> {
 /// The IR's tables, in item order; a relation whose ends do not resolve is left out (its error is
 /// recorded), and so is a field whose type does not.
 fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
+    let objects = super::objects::resolve_all(cxs, names);
     let mut tables = Vec::new();
     for (file, t) in &names.items.tables {
         let cx = &cxs[*file];
@@ -229,24 +259,9 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
         let fields = t
             .fields
             .iter()
-            .filter_map(|f| {
-                Some(ir::Field {
-                    name: f.name.clone(),
-                    rust_name: f.ident.to_string(),
-                    ty: names.ty(cx, &f.ty)?,
-                    // A Literal enum's docs say what its values mean: the field's comment carries them.
-                    comment: crate::surql::meaning::with_meaning(
-                        f.comment.clone(),
-                        f.ty.named()
-                            .and_then(|p| names.enums.get(&last_ident(p)))
-                            .and_then(crate::surql::meaning::of_literal),
-                    ),
-                    clauses: f.clauses.clone(),
-                    aka: f.aka.clone(),
-                })
-            })
+            .filter_map(|f| super::objects::field(cx, names, &objects, f))
             .collect();
-        tables.push(ir::Table {
+        let table = ir::Table {
             name: t.name.clone(),
             rust_name: t.ident.to_string(),
             comment: t.comment.clone(),
@@ -262,7 +277,9 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
                 .owner
                 .as_ref()
                 .map(|route| route.value().trim().to_owned()),
-        });
+        };
+        super::objects::check_index_paths(cx, t, &table);
+        tables.push(table);
     }
     tables
 }
