@@ -223,7 +223,15 @@ fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
     for (path, field) in table.field_paths() {
         let kind = kind_of(&field.ty);
         let mut key = path.clone();
-        let mut shown = super::lex::path_ident(&path, escape_ident);
+        // The engine escapes a keyword only as a path's first name (`images.*.by`).
+        let mut shown = match path.split_once('.') {
+            Some((first, rest)) => format!(
+                "{}.{}",
+                escape_ident(first),
+                super::lex::path_ident(rest, escape_kw_free_ident)
+            ),
+            None => escape_ident(&path),
+        };
         push(
             key.clone(),
             shown.clone(),
