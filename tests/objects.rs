@@ -376,3 +376,80 @@ fn result_types_nest_as_the_engines_rows_do() {
         Some("array<{ images: { url: array<string> } }>")
     );
 }
+
+#[test]
+fn a_literal_sub_field_gets_a_value_hint_from_the_rows() {
+    let schema = schema();
+    let hinted: Vec<String> = schema.settings.value_hints.iter().map(surqlc::surql::hints::label).collect();
+    assert_eq!(hinted, ["seller.address.kind", "seller.billing.kind"]);
+    let line = block_on(async {
+        let db = applied().await;
+        let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
+        surqlc::db::query_string(&db, "RETURN fn::value_hints()").await.expect("the hints run")
+    });
+    assert!(line.contains("seller.address.kind: shipping"), "{line}");
+}
+
+/// The errors of the fixture with `from` replaced by `to` (which must occur once).
+fn compile_errors(from: &str, to: &str) -> Vec<String> {
+    let text = read(root().join("tests/fixtures/objects.rs"));
+    assert_eq!(text.matches(from).count(), 1, "{from:?} occurs once");
+    let file = surqlc::front::SourceFile {
+        path: "objects.rs".into(),
+        text: text.replace(from, to),
+    };
+    match surqlc::front::compile(&[file]) {
+        Ok(_) => panic!("{to:?} must be an error"),
+        Err(d) => d.0.into_iter().map(|d| format!("{}:{}: {}", d.line, d.column, d.message)).collect(),
+    }
+}
+
+#[test]
+fn what_an_object_cannot_be_is_an_error_at_its_place() {
+    for (from, to, says) in [
+        // An object inside itself has no end of sub-fields, directly or through another.
+        ("    pub lon: f64,\n", "    pub lon: f64,\n    pub near: Option<Box<Geo>>,\n", "`Geo` contains itself"),
+        ("    pub lon: f64,\n", "    pub lon: f64,\n    pub around: Vec<Address>,\n", "contains itself (Address → Geo → Address)"),
+        // An index path through a sub-field that does not exist, with the nearest one.
+        ("index(fields(address.country))", "index(fields(address.contry))", "`seller.address` has no sub-field `contry` to index; did you mean `country`?"),
+        ("index(fields(address.country))", "index(fields(name.country))", "`name` is not an object"),
+        // `in`/`out` are a relation's.
+        ("index(fields(address.country))", "index(fields(in, name))", "`Seller` has no field `in` to index"),
+        // What decides the agent's access stays on the table's fields.
+        ("    /// Street and number.\n", "    /// Street and number.\n    #[surqlc(hidden)]\n", "`permissions` and `hidden` are a table field's"),
+        ("    pub lat: f64,\n", "    #[surqlc(computed = \"1\")]\n    pub lat: f64,\n", "`computed` is a table field's"),
+        ("    pub lat: f64,\n", "    pub id: f64,\n    pub lat: f64,\n", "a field `id` inside an object"),
+        ("    pub by: Option<Link<Seller>>,", "    pub by: Option<Link<Geo>>,", "`Geo` is an Object, stored inside the row, not a table"),
+        ("#[surqlc(type = \"option<object> FLEXIBLE\")]\n    pub exif: Option<std::collections::BTreeMap<String, String>>,", "pub exif: serde_json::Value,",
+            "`serde_json::Value` is not declared in the schema files, so surqlc cannot give its fields a schema: store any value with #[surqlc(type = \"any\")], or an object with any keys with #[surqlc(type = \"object FLEXIBLE\")]"),
+    ] {
+        let errors = compile_errors(from, to);
+        assert!(errors.iter().any(|e| e.contains(says)), "{to:?} should say {says:?}: {errors:#?}");
+    }
+}
+
+#[test]
+fn a_struct_that_derives_surreal_value_is_told_to_derive_object() {
+    let errors = compile_errors(
+        "#[derive(Debug, Clone, PartialEq, Object)]\npub struct Geo",
+        "#[derive(Debug, Clone, PartialEq, SurrealValue)]\npub struct Geo",
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("`Geo` derives SurrealValue, which stores it but gives its fields no schema: #[derive(Object)] on `Geo`")),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn a_doc_comment_on_the_id_is_a_warning_that_says_where_to_put_it() {
+    let text = read(root().join("tests/fixtures/objects.rs")).replace(
+        "pub struct Seller {\n    pub id: String,",
+        "pub struct Seller {\n    /// The seller's handle.\n    pub id: String,",
+    );
+    let file = surqlc::front::SourceFile { path: "objects.rs".into(), text };
+    let (_, warnings) = surqlc::front::compile_with_warnings(&[file]).expect("a warning, not an error");
+    assert!(
+        warnings.iter().any(|w| w.message.contains("the doc comment on `Seller`'s `id` is not written anywhere")),
+        "{warnings:#?}"
+    );
+}

@@ -361,7 +361,8 @@ fn settings(
     )
 }
 
-/// Every literal field the prompt shows (never a hidden table's or field's), as the default value hints.
+/// Every literal field the prompt shows (never a hidden table's or field's), as the default value
+/// hints; a literal sub-field of an object (`address.kind`) too, unless it is inside an array.
 fn default_hints(tables: &[ir::Table], exposed: &[String]) -> Vec<ir::ValueHint> {
     let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
     let mut hints: Vec<(String, String)> = tables
@@ -370,8 +371,15 @@ fn default_hints(tables: &[ir::Table], exposed: &[String]) -> Vec<ir::ValueHint>
         .flat_map(|t| {
             t.fields
                 .iter()
-                .filter(|f| is_literal(&f.ty) && !crate::access::is_hidden(f))
-                .map(|f| (t.name.clone(), f.name.clone()))
+                .filter(|f| !crate::access::is_hidden(f))
+                .flat_map(|f| {
+                    let mut paths = Vec::new();
+                    f.with_paths(&f.name, &mut paths);
+                    paths
+                })
+                .filter(|(path, f)| is_literal(&f.ty) && !path.contains(".*"))
+                .map(|(path, _)| (t.name.clone(), path))
+                .collect::<Vec<_>>()
         })
         .collect();
     hints.sort();
