@@ -13,6 +13,7 @@ pub mod definitions;
 pub mod ends;
 pub mod expr_check;
 pub mod positions;
+mod names;
 mod objects;
 pub(crate) mod read;
 mod rename;

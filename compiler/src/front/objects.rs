@@ -2,7 +2,7 @@
 
 use super::ast::FieldAst;
 use super::ctxt::Ctxt;
-use super::resolve::{last_ident, Names};
+use super::names::{last_ident, Names};
 use crate::ir;
 use std::collections::BTreeMap;
 
