@@ -70,11 +70,17 @@ fn path(f: &str) -> String {
     crate::surql::path_ident(f, crate::surql::field_ident)
 }
 
-/// The type of a relation's end: a record of its table (or of any of its tables).
-fn ends_type(tables: &[String]) -> Type {
-    match tables {
+/// The type of what an index covers: a relation's `in`/`out` link its ends, a path reaches into
+/// an object field.
+fn indexed_type(table: &Table, name: &str) -> Type {
+    let ends = |tables: &[String]| match tables {
         [one] => Type::Record(one.clone()),
         many => Type::Records(many.to_vec()),
+    };
+    match (&table.kind, name) {
+        (crate::ir::TableKind::Relation { from, .. }, "in") => ends(from),
+        (crate::ir::TableKind::Relation { to, .. }, "out") => ends(to),
+        _ => table.field_at(name).map_or(Type::Any, |f| f.ty.clone()),
     }
 }
 
@@ -88,12 +94,6 @@ pub fn helpers(
     let t = &table.name;
     let mut out = Vec::new();
     for index in &table.indexes {
-        // A relation's `in`/`out` link its ends; a path reaches into an object field.
-        let end = |name: &str| match (&table.kind, name) {
-            (crate::ir::TableKind::Relation { from, .. }, "in") => Some(ends_type(from)),
-            (crate::ir::TableKind::Relation { to, .. }, "out") => Some(ends_type(to)),
-            _ => None,
-        };
         match &index.kind {
             IndexKind::FullText { highlights, .. } => {
                 let f = &index.fields[0];
@@ -140,9 +140,7 @@ pub fn helpers(
                     .fields
                     .iter()
                     .map(|f| {
-                        let ty = end(f)
-                            .or_else(|| table.field_at(f).map(|f| f.ty.clone()))
-                            .unwrap_or(Type::Any);
+                        let ty = indexed_type(table, f);
                         param(&f.replace('.', "_"), &ty, types, schema_table)
                     })
                     .collect();
