@@ -70,7 +70,7 @@ fn each_sub_field_is_a_define_field_with_its_clauses_and_comment() {
         // A Literal enum's meaning reaches a sub-field as it reaches a field.
         "DEFINE FIELD OVERWRITE address.kind ON seller TYPE \"shipping\" | \"billing\" COMMENT \"What an address is for. shipping: Where parcels are sent from\";",
         // An object inside an object, renamed, optional.
-        "DEFINE FIELD OVERWRITE address.geoPoint ON seller TYPE option<object> COMMENT \"Where it is, when known. A point on the map.\";",
+        "DEFINE FIELD OVERWRITE address.geoPoint ON seller TYPE option<object> FLEXIBLE COMMENT \"Where it is, when known. A point on the map.\";",
         "DEFINE FIELD OVERWRITE address.geoPoint.lat ON seller TYPE float;",
         "DEFINE FIELD OVERWRITE billing ON seller TYPE option<object> COMMENT \"Where invoices go, when not the shipping address. A postal address.\";",
         "DEFINE FIELD OVERWRITE billing.geoPoint.lon ON seller TYPE float;",
@@ -101,7 +101,7 @@ DEFINE FIELD address.street ON seller TYPE string COMMENT "Street and number.";
 DEFINE FIELD address.city ON seller TYPE string;
 DEFINE FIELD address.country ON seller TYPE string ASSERT string::len($value) = 2 COMMENT "ISO 3166-1 alpha-2 code, upper case.";
 DEFINE FIELD address.kind ON seller TYPE "shipping" | "billing" COMMENT "What an address is for. shipping: Where parcels are sent from";
-DEFINE FIELD address.geoPoint ON seller TYPE option<object> COMMENT "Where it is, when known. A point on the map.";
+DEFINE FIELD address.geoPoint ON seller TYPE option<object> FLEXIBLE COMMENT "Where it is, when known. A point on the map.";
 DEFINE FIELD address.geoPoint.lat ON seller TYPE float;
 DEFINE FIELD address.geoPoint.lon ON seller TYPE float;
 DEFINE FIELD billing ON seller TYPE option<object> COMMENT "Where invoices go, when not the shipping address. A postal address.";
@@ -109,7 +109,7 @@ DEFINE FIELD billing.street ON seller TYPE string COMMENT "Street and number.";
 DEFINE FIELD billing.city ON seller TYPE string;
 DEFINE FIELD billing.country ON seller TYPE string ASSERT string::len($value) = 2 COMMENT "ISO 3166-1 alpha-2 code, upper case.";
 DEFINE FIELD billing.kind ON seller TYPE "shipping" | "billing" COMMENT "What an address is for. shipping: Where parcels are sent from";
-DEFINE FIELD billing.geoPoint ON seller TYPE option<object> COMMENT "Where it is, when known. A point on the map.";
+DEFINE FIELD billing.geoPoint ON seller TYPE option<object> FLEXIBLE COMMENT "Where it is, when known. A point on the map.";
 DEFINE FIELD billing.geoPoint.lat ON seller TYPE float;
 DEFINE FIELD billing.geoPoint.lon ON seller TYPE float;
 DEFINE INDEX seller_address_country ON seller FIELDS address.country;
@@ -413,6 +413,7 @@ fn what_an_object_cannot_be_is_an_error_at_its_place() {
         // An index path through a sub-field that does not exist, with the nearest one.
         ("index(fields(address.country))", "index(fields(address.contry))", "`seller.address` has no sub-field `contry` to index; did you mean `country`?"),
         ("index(fields(address.country))", "index(fields(name.country))", "`name` is not an object"),
+        ("    pub kind: AddressKind,", "    #[surqlc(flexible)]\n    pub kind: AddressKind,", "`flexible` is for object fields"),
         // `in`/`out` are a relation's.
         ("index(fields(address.country))", "index(fields(in, name))", "`Seller` has no field `in` to index"),
         // What decides the agent's access stays on the table's fields.
@@ -452,4 +453,15 @@ fn a_doc_comment_on_the_id_is_a_warning_that_says_where_to_put_it() {
         warnings.iter().any(|w| w.message.contains("the doc comment on `Seller`'s `id` is not written anywhere")),
         "{warnings:#?}"
     );
+}
+
+#[test]
+fn the_engine_refuses_what_an_object_refuses() {
+    // `computed` in an Object is an error because the engine refuses a nested COMPUTED field.
+    let refused = block_on(async {
+        let db = loaded(&["DEFINE TABLE product SCHEMAFULL; DEFINE FIELD time ON product TYPE object;"]).await;
+        surqlc::db::execute(&db, "DEFINE FIELD time.x ON product COMPUTED 1").await
+    });
+    let message = refused.expect_err("the engine refuses it").to_string();
+    assert!(message.contains("`COMPUTED` fields must be top-level"), "{message}");
 }

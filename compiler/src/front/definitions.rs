@@ -103,6 +103,8 @@ fn holds_record(ty: &TypeAst) -> bool {
 fn holds_object(ty: &TypeAst) -> bool {
     match ty {
         TypeAst::Known(ir::Type::Object | ir::Type::Any) => true,
+        // An Object struct, or a Literal enum: the compiler settles which (`objects::field`).
+        TypeAst::Named(_) => true,
         TypeAst::Option(inner) | TypeAst::Array(inner, _) => holds_object(inner),
         TypeAst::Raw(raw) => kind_has(&raw.kind, &|k| {
             matches!(k, ir::Kind::Named(n) if n == "object" || n == "any")

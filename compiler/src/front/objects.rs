@@ -74,6 +74,12 @@ pub(super) fn field(
     let ty = names.ty(cx, &f.ty)?;
     let named = f.ty.named().map(last_ident);
     let object = named.as_deref().and_then(|n| names.objects.get(n));
+    if f.clauses.flexible && object.is_none() && f.ty.named().is_some() {
+        cx.error_at(
+            f.name_span,
+            "`flexible` is for object fields: it lets an object hold keys the schema does not declare",
+        );
+    }
     let meaning = match (&named, object) {
         (_, Some((_, o))) => crate::surql::meaning::of_enum(o.comment.as_deref(), []),
         (Some(n), None) => names
