@@ -34,6 +34,15 @@ fn main() {
         .agent_password("test-agent-password")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
+    // Documents inside rows (`#[derive(Object)]`), with named queries over nested paths: tests/objects.rs.
+    surqlc::Builder::new()
+        .schema("fixtures/objects.rs")
+        .queries("fixtures/objects.queries")
+        .out_dir(out.join("objects"))
+        .types_path("crate::objects::fixture")
+        .agent_password("test-agent-password")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
     // The store again without an agent password: the module must say so instead of failing to sign in.
     std::env::remove_var(surqlc::builder::AGENT_PASSWORD_ENV);
     surqlc::Builder::new()

@@ -106,6 +106,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
                     comment: Some((*ending).to_owned()),
                     clauses: Default::default(),
                     aka: Vec::new(),
+                    fields: Vec::new(),
                 }]
             } else {
                 Vec::new()

@@ -47,6 +47,7 @@ mod house;
 mod marketplace_e2e;
 mod model_client;
 mod named_queries;
+mod objects;
 mod pruner_agreement;
 mod pruning;
 mod raw_types;

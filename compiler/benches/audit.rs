@@ -48,6 +48,7 @@ fn synthetic(tables: usize) -> Schema {
                     comment: Some(format!("Field {j} of table {i}, in \"plain\" words.")),
                     clauses: Default::default(),
                     aka: Vec::new(),
+                    fields: Vec::new(),
                 })
                 .collect(),
             schemaless: false,

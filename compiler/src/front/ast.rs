@@ -18,6 +18,18 @@ pub enum Container {
     Literal(EnumAst),
     Schema(SchemaAst),
     Ends(EndsAst),
+    Object(ObjectAst),
+}
+
+/// A `#[derive(Object)]` struct: stored inside a row, each of its fields a sub-field of the
+/// field it types (`DEFINE FIELD parent.sub`), read as a table's fields are.
+pub struct ObjectAst {
+    pub ident: syn::Ident,
+    /// The struct's doc comment: the `COMMENT` of every field of this type (after the field's own).
+    pub comment: Option<String>,
+    pub fields: Vec<FieldAst>,
+    /// Fields serde never writes: `Default` when read.
+    pub skipped: Vec<syn::Ident>,
 }
 
 /// A `#[derive(Ends)]` enum: each variant holds one `Link<T>`; the tables it may link to, in order.
@@ -157,6 +169,7 @@ pub struct Items {
     pub tables: Vec<(usize, TableAst)>,
     pub enums: Vec<(usize, EnumAst)>,
     pub ends: Vec<(usize, EndsAst)>,
+    pub objects: Vec<(usize, ObjectAst)>,
     pub schemas: Vec<(usize, SchemaAst)>,
     /// Names of surqlc items that could not be read (their errors are already recorded).
     pub broken: Vec<String>,
@@ -175,6 +188,7 @@ impl Items {
             Container::Literal(e) => self.enums.push((file, e)),
             Container::Schema(s) => self.schemas.push((file, s)),
             Container::Ends(e) => self.ends.push((file, e)),
+            Container::Object(o) => self.objects.push((file, o)),
         }
     }
 }

@@ -14,6 +14,8 @@ pub mod ends;
 pub mod expr_check;
 pub mod functions;
 pub mod positions;
+mod names;
+mod objects;
 pub(crate) mod read;
 mod rename;
 pub mod resolve;
@@ -200,7 +202,7 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut ast::Ite
                     .plain
                     .insert(input.ident.to_string(), unsupported::classify(&input));
                 if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
-                    cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal, Ends or Schema)", input.ident));
+                    cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Object, Literal, Ends or Schema)", input.ident));
                 }
             }
         }

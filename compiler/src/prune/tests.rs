@@ -31,6 +31,7 @@ fn schema() -> Schema {
         comment: Some("Who owns it.".into()),
         clauses: Default::default(),
         aka: Vec::new(),
+        fields: Vec::new(),
     };
     let tables = vec![
         table("customer", TableKind::Normal, Vec::new()),
@@ -116,6 +117,7 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
             ..Default::default()
         },
         aka: Vec::new(),
+        fields: Vec::new(),
     };
     let shown = Field {
         name: "tier".into(),
@@ -124,6 +126,7 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
         comment: Some("Level.".into()),
         clauses: Default::default(),
         aka: vec!["plan level".into()],
+        fields: Vec::new(),
     };
     s.tables[0].fields = vec![hidden, shown];
     s.tables[0].aka = vec!["patron".into()];

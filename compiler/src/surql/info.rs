@@ -253,10 +253,18 @@ fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
             None,
         );
     }
-    for field in &table.fields {
+    for (path, field) in table.field_paths() {
         let kind = kind_of(&field.ty);
-        let mut key = field.name.clone();
-        let mut shown = escape_ident(&field.name);
+        let mut key = path.clone();
+        // The engine escapes a keyword only as a path's first name (`images.*.by`).
+        let mut shown = match path.split_once('.') {
+            Some((first, rest)) => format!(
+                "{}.{}",
+                escape_ident(first),
+                super::lex::path_ident(rest, escape_kw_free_ident)
+            ),
+            None => escape_ident(&path),
+        };
         push(
             key.clone(),
             shown.clone(),
@@ -320,6 +328,7 @@ pub fn kind_of(ty: &Type) -> Kind {
         Type::Duration => named("duration"),
         Type::Uuid => named("uuid"),
         Type::Bytes => named("bytes"),
+        Type::Number => named("number"),
         Type::Object => named("object"),
         Type::Option(inner) => Kind::either(vec![named("none"), kind_of(inner)]),
         Type::Array(inner, n) => Kind::Array(Box::new(kind_of(inner)), *n),

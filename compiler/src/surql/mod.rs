@@ -33,4 +33,4 @@ pub use define::{
     define_analyzer, define_field, define_table, define_table_with, render_type, table_definition,
     table_definition_with,
 };
-pub use lex::{field_ident, is_plain_ident, is_reserved, quote_string};
+pub use lex::{field_ident, is_plain_ident, is_reserved, path_ident, quote_string};

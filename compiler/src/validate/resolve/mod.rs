@@ -69,6 +69,9 @@ struct Path {
 /// What unqualified names in a clause refer to.
 struct Scope<'p> {
     doc: Ty,
+    /// The schema field (table, path) the document is an element of, inside a bracket filter on
+    /// an object field (`images[WHERE url = ...]`): its sub-fields are named by it.
+    doc_field: Option<(String, String)>,
     /// How the FROM reached the document's table, when it was a traversal.
     origin: Path,
     /// Projected aliases (and expressions without one) with their types.
@@ -94,6 +97,7 @@ impl<'p> Scope<'p> {
         };
         Scope {
             doc,
+            doc_field: None,
             origin,
             projected: Vec::new(),
             all: false,
