@@ -2,18 +2,20 @@
 //! the engine keeps up to date, and two functions of the database's own
 //! (`marketplace.functions.surql`) that queries may call.
 //!
-//! It is the example of a document-shaped schema: `MonthlySales` is a view
-//! (`DEFINE TABLE ... AS SELECT`), whose fields surqlc checks against its SELECT at build time.
+//! It is the example of a document-shaped schema: a seller's address, a product's images and
+//! time stamps are objects inside the row (`#[derive(Object)]`, each field a typed sub-field), and
+//! `MonthlySales` is a view (`DEFINE TABLE ... AS SELECT`), whose fields surqlc checks against its
+//! SELECT at build time.
 
 use serde::{Deserialize, Serialize};
 use surqlc::runtime::{Datetime, Decimal, Link};
-use surqlc_macros::{Literal, Schema, Table};
+use surqlc_macros::{Literal, Object, Schema, Table};
 
 /// The prompt for the marketplace's agent.
 #[derive(Schema)]
 #[surqlc(
     expose(Seller, Product, Order, MonthlySales),
-    value_hints(Seller::country, Product::category, Order::status),
+    value_hints(Product::category, Order::status),
     examples(dimension = 4, k = 3, ef = 40),
     functions = "marketplace.functions.surql"
 )]
@@ -21,16 +23,27 @@ pub struct Marketplace;
 
 /// A shop that sells on the marketplace. Its products: product WHERE seller = seller:key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Table)]
-#[surqlc(index(fields(email), unique))]
+#[surqlc(index(fields(email), unique), index(fields(address.country)))]
 pub struct Seller {
     /// The shop's display name.
     pub name: String,
     /// Where the shop's mail goes; one shop per address.
     pub email: String,
-    /// ISO-3166 alpha-2 code of the country the shop ships from.
-    pub country: Country,
+    /// Where the shop ships from.
+    pub address: Address,
     /// When the shop opened on the marketplace.
     pub joined_at: Datetime,
+}
+
+/// A postal address.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct Address {
+    /// Street and number.
+    pub street: String,
+    pub city: String,
+    pub postcode: String,
+    /// ISO-3166 alpha-2 country code.
+    pub country: Country,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Literal)]
@@ -54,6 +67,29 @@ pub struct Product {
     pub price_gbp: Decimal,
     /// Search words the seller chose.
     pub tags: Vec<String>,
+    /// Pictures of it, the cover first.
+    pub images: Vec<Image>,
+    pub time: Stamps,
+}
+
+/// A picture of a product.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct Image {
+    /// Where the picture is served from.
+    pub url: String,
+    /// Text for screen readers, when the seller wrote one.
+    pub alt: Option<String>,
+}
+
+/// When the listing was made and last changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct Stamps {
+    /// Set once, when the listing is created.
+    #[surqlc(default = "time::now()", readonly)]
+    pub created_at: Datetime,
+    /// Set by the database on every write.
+    #[surqlc(value = "time::now()")]
+    pub updated_at: Datetime,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Literal)]

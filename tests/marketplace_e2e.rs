@@ -1,11 +1,13 @@
-//! The marketplace (`schemas/marketplace.rs`) end to end: its generated module compiles under `deny(warnings)`, rows written from Rust round-trip through the engine unchanged, the `monthly_sales` view fills itself and reads typed, and the named queries that read the view and call the database's own functions return the engine's rows, typed.
+//! The marketplace (`schemas/marketplace.rs`) end to end: its generated module compiles under `deny(warnings)`, rows written from Rust (with nested objects and arrays of objects) round-trip through the engine unchanged, the `monthly_sales` view fills itself and reads typed, and the named queries that read the view, call the database's own functions and select nested paths return the engine's rows, typed.
 
 #[deny(warnings)]
 mod marketplace_db {
     include!(concat!(env!("OUT_DIR"), "/marketplace/schema.rs"));
 }
 
-use crate::marketplace::{Category, Country, MonthlySales, Order, Product, Seller, Status};
+use crate::marketplace::{
+    Address, Category, Country, Image, MonthlySales, Order, Product, Seller, Stamps, Status,
+};
 use surqlc::runtime::{surrealdb, Datetime, Decimal, SurrealValue, Value};
 use surqlc_tests::*;
 
@@ -47,7 +49,12 @@ fn rows_round_trip_typed_and_the_view_keeps_up() {
         let seller = Seller {
             name: "Nordlys".into(),
             email: "hei@nordlys.example".into(),
-            country: Country::DE,
+            address: Address {
+                street: "Fjordgata 1".into(),
+                city: "Berlin".into(),
+                postcode: "10115".into(),
+                country: Country::DE,
+            },
             joined_at: at("2026-03-01T00:00:00Z"),
         };
         let seller_id = Seller::record("nordlys");
@@ -76,6 +83,69 @@ fn rows_round_trip_typed_and_the_view_keeps_up() {
         assert_eq!(back.as_ref(), Some(&seller));
         let back = marketplace_db::order::get(&db, &order_id).await.unwrap();
         assert_eq!(back.as_ref(), Some(&order));
+
+        // A product with an array of objects and a stamps object: all as written, but the
+        // `updated_at` its VALUE sets on every write.
+        let lamp = Product {
+            title: "Paper Lamp".into(),
+            seller: seller_id.clone(),
+            category: Category::Kitchen,
+            price_gbp: dec("25.50"),
+            tags: vec!["light".into()],
+            images: vec![
+                Image {
+                    url: "https://img.example/lamp.jpg".into(),
+                    alt: Some("A round paper lamp".into()),
+                },
+                Image {
+                    url: "https://img.example/lamp-lit.jpg".into(),
+                    alt: None,
+                },
+            ],
+            time: Stamps {
+                created_at: at("2026-03-27T09:00:00Z"),
+                updated_at: at("2000-01-01T00:00:00Z"),
+            },
+        };
+        let lamp_id = Product::record("lamp");
+        db.query("CREATE $id CONTENT $row")
+            .bind(("id", lamp_id.clone().into_value()))
+            .bind(("row", lamp.clone().into_value()))
+            .await
+            .unwrap()
+            .check()
+            .expect("the product with nested objects is written");
+        let back = marketplace_db::product::get(&db, &lamp_id)
+            .await
+            .unwrap()
+            .expect("written");
+        assert!(back.time.updated_at > at("2026-01-01T00:00:00Z"), "{back:?}");
+        assert_eq!(
+            back,
+            Product {
+                time: Stamps {
+                    updated_at: back.time.updated_at,
+                    ..lamp.time.clone()
+                },
+                ..lamp.clone()
+            }
+        );
+        let images = marketplace_db::queries::product_images(&db, seller_id.clone())
+            .await
+            .unwrap();
+        assert_eq!(images.len(), 1);
+        let urls: Vec<(&str, Option<&str>)> = images[0]
+            .images
+            .iter()
+            .map(|i| (i.url.as_str(), i.alt.as_deref()))
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                ("https://img.example/lamp.jpg", Some("A round paper lamp")),
+                ("https://img.example/lamp-lit.jpg", None)
+            ]
+        );
 
         // The view counted the new order in its seller's March row, and reads as its struct.
         let march = marketplace_db::queries::monthly_sales_of(&db, seller_id.clone())
@@ -142,6 +212,21 @@ fn the_database_functions_answer_typed_through_named_queries() {
             .unwrap()
             .expect("Ada Books");
         assert_eq!((ada.name.as_str(), ada.country), ("Ada Books", Country::GB));
+        // A nested path selected without an alias comes back nested, as the engine nests it.
+        let german = q::sellers_in(&db, Country::DE).await.unwrap();
+        let cities: Vec<(&str, &str)> = german
+            .iter()
+            .map(|s| (s.name.as_str(), s.address.city.as_str()))
+            .collect();
+        assert_eq!(cities, [("Kochwerk", "Köln")]);
+        // The seeded rows hold their nested objects: the atlas's images and its creation time.
+        let atlas = marketplace_db::product::get(&db, &Product::record("atlas"))
+            .await
+            .unwrap()
+            .expect("atlas");
+        assert_eq!(atlas.images.len(), 2);
+        assert_eq!(atlas.images[1].alt, None);
+        assert_eq!(atlas.time.created_at, at("2025-03-05T10:00:00Z"));
         // The view's rows for February: one per seller, from the orders that are not cancelled.
         let feb: Vec<Value> = db
             .query("SELECT VALUE seller FROM monthly_sales WHERE month = d'2026-02-01T00:00:00Z' ORDER BY seller")

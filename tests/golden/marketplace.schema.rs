@@ -42,7 +42,7 @@ pub fn schema_ir() -> &'static ::surqlc::ir::Schema {
     static SCHEMA: ::std::sync::OnceLock<::surqlc::ir::Schema> = ::std::sync::OnceLock::new();
     SCHEMA
         .get_or_init(|| ::surqlc::__private::schema_from_json(
-            "{\"name\":\"marketplace\",\"rust_name\":\"Marketplace\",\"tables\":[{\"name\":\"seller\",\"rust_name\":\"Seller\",\"comment\":\"A shop that sells on the marketplace. Its products: product WHERE seller = seller:key.\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"The shop's display name.\"},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Where the shop's mail goes; one shop per address.\"},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":{\"Literal\":[\"DE\",\"FR\",\"GB\",\"US\"]},\"comment\":\"ISO-3166 alpha-2 code of the country the shop ships from.\"},{\"name\":\"joined_at\",\"rust_name\":\"joined_at\",\"ty\":\"Datetime\",\"comment\":\"When the shop opened on the marketplace.\"}],\"indexes\":[{\"name\":\"seller_email\",\"fields\":[\"email\"],\"kind\":\"Unique\"}]},{\"name\":\"product\",\"rust_name\":\"Product\",\"comment\":\"An item a seller lists. Its orders: order WHERE product = product:key.\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"The listing's title.\"},{\"name\":\"seller\",\"rust_name\":\"seller\",\"ty\":{\"Record\":\"seller\"},\"comment\":\"The shop that sells it.\"},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":{\"Literal\":[\"books\",\"garden\",\"kitchen\",\"toys\"]},\"comment\":\"Catalogue section.\"},{\"name\":\"price_gbp\",\"rust_name\":\"price_gbp\",\"ty\":\"Decimal\",\"comment\":\"List price in pounds sterling (GBP); fn::pound_to_usd converts it.\"},{\"name\":\"tags\",\"rust_name\":\"tags\",\"ty\":{\"Array\":[\"String\",null]},\"comment\":\"Search words the seller chose.\"}]},{\"name\":\"order\",\"rust_name\":\"Order\",\"comment\":\"One buyer's order of one product.\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"What was bought.\"},{\"name\":\"seller\",\"rust_name\":\"seller\",\"ty\":{\"Record\":\"seller\"},\"comment\":\"The shop that sold it (the product's seller at the time).\"},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units bought.\"},{\"name\":\"total_gbp\",\"rust_name\":\"total_gbp\",\"ty\":\"Decimal\",\"comment\":\"What the buyer paid in GBP: quantity times the price at the time.\"},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"cancelled\",\"paid\",\"shipped\"]},\"comment\":\"Where the order is. Revenue counts every order that is not 'cancelled'.\"},{\"name\":\"placed_at\",\"rust_name\":\"placed_at\",\"ty\":\"Datetime\",\"comment\":\"When the buyer placed it.\"}]},{\"name\":\"monthly_sales\",\"rust_name\":\"MonthlySales\",\"comment\":\"Each seller's sales per calendar month, kept up to date by the database from the orders that are not cancelled (a view: read it, never write it).\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"month\",\"rust_name\":\"month\",\"ty\":\"Datetime\",\"comment\":\"The first instant of the month.\"},{\"name\":\"seller\",\"rust_name\":\"seller\",\"ty\":{\"Record\":\"seller\"},\"comment\":\"The shop.\"},{\"name\":\"orders\",\"rust_name\":\"orders\",\"ty\":\"Int\",\"comment\":\"How many orders it took that month.\"},{\"name\":\"revenue_gbp\",\"rust_name\":\"revenue_gbp\",\"ty\":\"Decimal\",\"comment\":\"What those orders paid, in GBP.\"}],\"view\":\"SELECT time::group(placed_at, 'month') AS month, seller, count() AS orders, math::sum(total_gbp) AS revenue_gbp FROM order WHERE status != 'cancelled' GROUP BY month, seller\"}],\"enums\":[{\"rust_name\":\"Country\",\"variants\":[[\"DE\",\"DE\"],[\"FR\",\"FR\"],[\"GB\",\"GB\"],[\"US\",\"US\"]]},{\"rust_name\":\"Category\",\"variants\":[[\"Books\",\"books\"],[\"Garden\",\"garden\"],[\"Kitchen\",\"kitchen\"],[\"Toys\",\"toys\"]]},{\"rust_name\":\"Status\",\"variants\":[[\"Cancelled\",\"cancelled\"],[\"Paid\",\"paid\"],[\"Shipped\",\"shipped\"]]}],\"functions\":[{\"name\":\"fn::pound_to_usd\",\"args\":[[\"gbp\",{\"Named\":\"decimal\"}]],\"returns\":{\"Named\":\"decimal\"},\"comment\":\"A price in pounds sterling (GBP) in US dollars, at the fixed rate of 1.27 USD per GBP, to 2 decimal places\",\"agent\":true,\"definition\":\"DEFINE FUNCTION OVERWRITE fn::pound_to_usd($gbp: decimal) -> decimal { RETURN math::fixed($gbp * 1.27dec, 2) } COMMENT 'A price in pounds sterling (GBP) in US dollars, at the fixed rate of 1.27 USD per GBP, to 2 decimal places' PERMISSIONS FULL;\"},{\"name\":\"fn::seller_revenue\",\"args\":[[\"seller\",{\"Record\":[\"seller\"]}]],\"returns\":{\"Named\":\"decimal\"},\"comment\":\"What a seller has taken in GBP: the total of its orders that are not cancelled\",\"agent\":true,\"definition\":\"DEFINE FUNCTION OVERWRITE fn::seller_revenue($seller: record<seller>) -> decimal { RETURN math::sum((SELECT VALUE total_gbp FROM order WHERE seller = $seller AND status != 'cancelled')) } COMMENT 'What a seller has taken in GBP: the total of its orders that are not cancelled' PERMISSIONS FULL;\"}],\"settings\":{\"exposed\":[\"seller\",\"product\",\"order\",\"monthly_sales\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"seller\",\"field\":\"country\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"product\",\"field\":\"category\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"order\",\"field\":\"status\"},\"limit\":20}}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50}}",
+            "{\"name\":\"marketplace\",\"rust_name\":\"Marketplace\",\"tables\":[{\"name\":\"seller\",\"rust_name\":\"Seller\",\"comment\":\"A shop that sells on the marketplace. Its products: product WHERE seller = seller:key.\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"name\",\"rust_name\":\"name\",\"ty\":\"String\",\"comment\":\"The shop's display name.\"},{\"name\":\"email\",\"rust_name\":\"email\",\"ty\":\"String\",\"comment\":\"Where the shop's mail goes; one shop per address.\"},{\"name\":\"address\",\"rust_name\":\"address\",\"ty\":\"Object\",\"comment\":\"Where the shop ships from. A postal address.\",\"fields\":[{\"name\":\"street\",\"rust_name\":\"street\",\"ty\":\"String\",\"comment\":\"Street and number.\"},{\"name\":\"city\",\"rust_name\":\"city\",\"ty\":\"String\"},{\"name\":\"postcode\",\"rust_name\":\"postcode\",\"ty\":\"String\"},{\"name\":\"country\",\"rust_name\":\"country\",\"ty\":{\"Literal\":[\"DE\",\"FR\",\"GB\",\"US\"]},\"comment\":\"ISO-3166 alpha-2 country code.\"}]},{\"name\":\"joined_at\",\"rust_name\":\"joined_at\",\"ty\":\"Datetime\",\"comment\":\"When the shop opened on the marketplace.\"}],\"indexes\":[{\"name\":\"seller_email\",\"fields\":[\"email\"],\"kind\":\"Unique\"},{\"name\":\"seller_address_country\",\"fields\":[\"address.country\"],\"kind\":\"Plain\"}]},{\"name\":\"product\",\"rust_name\":\"Product\",\"comment\":\"An item a seller lists. Its orders: order WHERE product = product:key.\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"title\",\"rust_name\":\"title\",\"ty\":\"String\",\"comment\":\"The listing's title.\"},{\"name\":\"seller\",\"rust_name\":\"seller\",\"ty\":{\"Record\":\"seller\"},\"comment\":\"The shop that sells it.\"},{\"name\":\"category\",\"rust_name\":\"category\",\"ty\":{\"Literal\":[\"books\",\"garden\",\"kitchen\",\"toys\"]},\"comment\":\"Catalogue section.\"},{\"name\":\"price_gbp\",\"rust_name\":\"price_gbp\",\"ty\":\"Decimal\",\"comment\":\"List price in pounds sterling (GBP); fn::pound_to_usd converts it.\"},{\"name\":\"tags\",\"rust_name\":\"tags\",\"ty\":{\"Array\":[\"String\",null]},\"comment\":\"Search words the seller chose.\"},{\"name\":\"images\",\"rust_name\":\"images\",\"ty\":{\"Array\":[\"Object\",null]},\"comment\":\"Pictures of it, the cover first. A picture of a product.\",\"fields\":[{\"name\":\"url\",\"rust_name\":\"url\",\"ty\":\"String\",\"comment\":\"Where the picture is served from.\"},{\"name\":\"alt\",\"rust_name\":\"alt\",\"ty\":{\"Option\":\"String\"},\"comment\":\"Text for screen readers, when the seller wrote one.\"}]},{\"name\":\"time\",\"rust_name\":\"time\",\"ty\":\"Object\",\"comment\":\"When the listing was made and last changed.\",\"fields\":[{\"name\":\"created_at\",\"rust_name\":\"created_at\",\"ty\":\"Datetime\",\"comment\":\"Set once, when the listing is created.\",\"clauses\":{\"default\":{\"expr\":\"time::now()\"},\"readonly\":true}},{\"name\":\"updated_at\",\"rust_name\":\"updated_at\",\"ty\":\"Datetime\",\"comment\":\"Set by the database on every write.\",\"clauses\":{\"value\":\"time::now()\"}}]}]},{\"name\":\"order\",\"rust_name\":\"Order\",\"comment\":\"One buyer's order of one product.\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"product\",\"rust_name\":\"product\",\"ty\":{\"Record\":\"product\"},\"comment\":\"What was bought.\"},{\"name\":\"seller\",\"rust_name\":\"seller\",\"ty\":{\"Record\":\"seller\"},\"comment\":\"The shop that sold it (the product's seller at the time).\"},{\"name\":\"quantity\",\"rust_name\":\"quantity\",\"ty\":\"Int\",\"comment\":\"Units bought.\"},{\"name\":\"total_gbp\",\"rust_name\":\"total_gbp\",\"ty\":\"Decimal\",\"comment\":\"What the buyer paid in GBP: quantity times the price at the time.\"},{\"name\":\"status\",\"rust_name\":\"status\",\"ty\":{\"Literal\":[\"cancelled\",\"paid\",\"shipped\"]},\"comment\":\"Where the order is. Revenue counts every order that is not 'cancelled'.\"},{\"name\":\"placed_at\",\"rust_name\":\"placed_at\",\"ty\":\"Datetime\",\"comment\":\"When the buyer placed it.\"}]},{\"name\":\"monthly_sales\",\"rust_name\":\"MonthlySales\",\"comment\":\"Each seller's sales per calendar month, kept up to date by the database from the orders that are not cancelled (a view: read it, never write it).\",\"kind\":\"Normal\",\"fields\":[{\"name\":\"month\",\"rust_name\":\"month\",\"ty\":\"Datetime\",\"comment\":\"The first instant of the month.\"},{\"name\":\"seller\",\"rust_name\":\"seller\",\"ty\":{\"Record\":\"seller\"},\"comment\":\"The shop.\"},{\"name\":\"orders\",\"rust_name\":\"orders\",\"ty\":\"Int\",\"comment\":\"How many orders it took that month.\"},{\"name\":\"revenue_gbp\",\"rust_name\":\"revenue_gbp\",\"ty\":\"Decimal\",\"comment\":\"What those orders paid, in GBP.\"}],\"view\":\"SELECT time::group(placed_at, 'month') AS month, seller, count() AS orders, math::sum(total_gbp) AS revenue_gbp FROM order WHERE status != 'cancelled' GROUP BY month, seller\"}],\"enums\":[{\"rust_name\":\"Country\",\"variants\":[[\"DE\",\"DE\"],[\"FR\",\"FR\"],[\"GB\",\"GB\"],[\"US\",\"US\"]]},{\"rust_name\":\"Category\",\"variants\":[[\"Books\",\"books\"],[\"Garden\",\"garden\"],[\"Kitchen\",\"kitchen\"],[\"Toys\",\"toys\"]]},{\"rust_name\":\"Status\",\"variants\":[[\"Cancelled\",\"cancelled\"],[\"Paid\",\"paid\"],[\"Shipped\",\"shipped\"]]}],\"functions\":[{\"name\":\"fn::pound_to_usd\",\"args\":[[\"gbp\",{\"Named\":\"decimal\"}]],\"returns\":{\"Named\":\"decimal\"},\"comment\":\"A price in pounds sterling (GBP) in US dollars, at the fixed rate of 1.27 USD per GBP, to 2 decimal places\",\"agent\":true,\"definition\":\"DEFINE FUNCTION OVERWRITE fn::pound_to_usd($gbp: decimal) -> decimal { RETURN math::fixed($gbp * 1.27dec, 2) } COMMENT 'A price in pounds sterling (GBP) in US dollars, at the fixed rate of 1.27 USD per GBP, to 2 decimal places' PERMISSIONS FULL;\"},{\"name\":\"fn::seller_revenue\",\"args\":[[\"seller\",{\"Record\":[\"seller\"]}]],\"returns\":{\"Named\":\"decimal\"},\"comment\":\"What a seller has taken in GBP: the total of its orders that are not cancelled\",\"agent\":true,\"definition\":\"DEFINE FUNCTION OVERWRITE fn::seller_revenue($seller: record<seller>) -> decimal { RETURN math::sum((SELECT VALUE total_gbp FROM order WHERE seller = $seller AND status != 'cancelled')) } COMMENT 'What a seller has taken in GBP: the total of its orders that are not cancelled' PERMISSIONS FULL;\"}],\"settings\":{\"exposed\":[\"seller\",\"product\",\"order\",\"monthly_sales\"],\"value_hints\":[{\"Distinct\":{\"field\":{\"table\":\"product\",\"field\":\"category\"},\"limit\":20}},{\"Distinct\":{\"field\":{\"table\":\"order\",\"field\":\"status\"},\"limit\":20}}],\"examples\":{\"table\":\"query_example\",\"dimension\":4,\"k\":3,\"ef\":40},\"agent\":{\"user\":\"agent\",\"token_duration\":\"1h\",\"session_duration\":\"12h\"},\"max_rows\":50}}",
         ))
 }
 /// Runs [`SCHEMA_SURQL`] on `db`. Every statement is `OVERWRITE`, so applying it twice is safe.
@@ -387,7 +387,7 @@ pub mod queries {
             .await
     }
     /// The text of named query `seller_by_email`, sent as written with its parameters bound.
-    pub const SELLER_BY_EMAIL: &str = "SELECT name, country FROM seller WHERE email = $email LIMIT 1";
+    pub const SELLER_BY_EMAIL: &str = "SELECT name, address.country AS country FROM seller WHERE email = $email LIMIT 1";
     /// One row of query `seller_by_email`.
     pub struct SellerByEmail {
         /// `name`
@@ -433,6 +433,168 @@ pub mod queries {
                 SELLER_BY_EMAIL,
                 ::std::vec![
                     ("email", ::surqlc::runtime::Value::String(email.to_owned())),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `sellers_in`, sent as written with its parameters bound.
+    pub const SELLERS_IN: &str = "SELECT name, address.city FROM seller WHERE address.country = $country ORDER BY name LIMIT 50";
+    /// One row of query `sellers_in`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SellersIn {
+        /// `name`
+        pub name: ::std::string::String,
+        /// `address`
+        pub address: SellersInAddress,
+    }
+    impl ::surqlc::runtime::SurrealValue for SellersIn {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("address", self.address);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("sellers_in", value)?;
+            ::std::result::Result::Ok(SellersIn {
+                name: reader.field("name")?,
+                address: reader.field("address")?,
+            })
+        }
+    }
+    /// An object in the rows of query `sellers_in`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SellersInAddress {
+        /// `city`
+        pub city: ::std::string::String,
+    }
+    impl ::surqlc::runtime::SurrealValue for SellersInAddress {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("city", self.city);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("sellers_in", value)?;
+            ::std::result::Result::Ok(SellersInAddress {
+                city: reader.field("city")?,
+            })
+        }
+    }
+    /// Which sellers ship from a country, and from which city?
+    ///
+    /// Named query `sellers_in` (`:many`): every row. Its text is [`SELLERS_IN`]; parameters are bound, never spliced in.
+    pub async fn sellers_in<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        country: crate::marketplace::Country,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<SellersIn>> {
+        ::surqlc::runtime::named::many::<
+            SellersIn,
+            C,
+        >(
+                db,
+                SELLERS_IN,
+                ::std::vec![
+                    ("country", ::surqlc::runtime::SurrealValue::into_value(country)),
+                ],
+            )
+            .await
+    }
+    /// The text of named query `product_images`, sent as written with its parameters bound.
+    pub const PRODUCT_IMAGES: &str = "SELECT title, images FROM product WHERE seller = $seller ORDER BY title LIMIT 50";
+    /// One row of query `product_images`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ProductImages {
+        /// `title`
+        pub title: ::std::string::String,
+        /// `images`
+        pub images: ::std::vec::Vec<ProductImagesImages>,
+    }
+    impl ::surqlc::runtime::SurrealValue for ProductImages {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("title", self.title);
+            writer.field("images", self.images);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "product_images",
+                value,
+            )?;
+            ::std::result::Result::Ok(ProductImages {
+                title: reader.field("title")?,
+                images: reader.field("images")?,
+            })
+        }
+    }
+    /// An object in the rows of query `product_images`.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ProductImagesImages {
+        /// `url`
+        pub url: ::std::string::String,
+        /// `alt`
+        pub alt: ::std::option::Option<::std::string::String>,
+    }
+    impl ::surqlc::runtime::SurrealValue for ProductImagesImages {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("url", self.url);
+            writer.field("alt", self.alt);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new(
+                "product_images",
+                value,
+            )?;
+            ::std::result::Result::Ok(ProductImagesImages {
+                url: reader.field("url")?,
+                alt: reader.field("alt")?,
+            })
+        }
+    }
+    /// Named query `product_images` (`:many`): every row. Its text is [`PRODUCT_IMAGES`]; parameters are bound, never spliced in.
+    pub async fn product_images<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        seller: ::surqlc::runtime::Link<crate::marketplace::Seller>,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<ProductImages>> {
+        ::surqlc::runtime::named::many::<
+            ProductImages,
+            C,
+        >(
+                db,
+                PRODUCT_IMAGES,
+                ::std::vec![
+                    ("seller", ::surqlc::runtime::SurrealValue::into_value(seller)),
                 ],
             )
             .await
