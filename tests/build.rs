@@ -3,7 +3,14 @@
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("run by cargo"));
     // `enterprise` is the one with prune(...).
-    for name in ["store", "library", "memory", "meetings", "enterprise", "marketplace"] {
+    for name in [
+        "store",
+        "library",
+        "memory",
+        "meetings",
+        "enterprise",
+        "marketplace",
+    ] {
         let mut builder = surqlc::Builder::new();
         // A schema's named queries (`schemas/NAME.queries/*.surql`), checked against it at build time.
         let queries = format!("../schemas/{name}.queries");

@@ -44,7 +44,14 @@ fn every_schema_matches_its_golden_file() {
 fn the_compiled_modules_are_the_golden_ones() {
     // tests/build.rs wrote these with the Builder, and the suite compiled them with deny(warnings)
     // (tests/helpers.rs, tests/named_queries.rs, and below for the enterprise schema, which prunes).
-    for stem in ["store", "library", "memory", "meetings", "enterprise", "marketplace"] {
+    for stem in [
+        "store",
+        "library",
+        "memory",
+        "meetings",
+        "enterprise",
+        "marketplace",
+    ] {
         let built = read(
             std::path::Path::new(env!("OUT_DIR"))
                 .join(stem)

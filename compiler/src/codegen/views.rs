@@ -33,7 +33,10 @@ mod checked {
         let mut all = schema.clone();
         all.settings.exposed = schema.tables.iter().map(|t| t.name.clone()).collect();
         let report = crate::validate::validate_with(&all, text, &Options::for_named_queries());
-        let chars = |byte: usize| text.get(..byte.min(text.len())).map_or(0, |t| t.chars().count());
+        let chars = |byte: usize| {
+            text.get(..byte.min(text.len()))
+                .map_or(0, |t| t.chars().count())
+        };
         let mut out: Vec<Diagnostic> = report
             .errors()
             .map(|d| {
@@ -79,7 +82,11 @@ mod checked {
     }
 
     /// Each projection a field of the struct, of its type; each field a projection.
-    fn projection(table: &Table, source: &ViewSource, projections: &[crate::validate::Projection]) -> Vec<Diagnostic> {
+    fn projection(
+        table: &Table,
+        source: &ViewSource,
+        projections: &[crate::validate::Projection],
+    ) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         let select = table.view.as_deref().unwrap_or_default();
         for p in projections {

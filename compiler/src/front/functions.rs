@@ -42,7 +42,11 @@ pub const SURQLC_FUNCTIONS: &[&str] = &[
 
 /// The schema's user functions, and the problems inside their file (problems with the attribute
 /// itself, such as a missing file, are recorded in the schema file's `Ctxt`).
-pub fn read(cxs: &[Ctxt], items: &Items, files: &[SourceFile]) -> (Vec<ir::Function>, Vec<Diagnostic>) {
+pub fn read(
+    cxs: &[Ctxt],
+    items: &Items,
+    files: &[SourceFile],
+) -> (Vec<ir::Function>, Vec<Diagnostic>) {
     let Some((file, schema)) = items.schemas.first() else {
         return (Vec::new(), Vec::new());
     };
@@ -51,7 +55,10 @@ pub fn read(cxs: &[Ctxt], items: &Items, files: &[SourceFile]) -> (Vec<ir::Funct
     };
     let cx = &cxs[*file];
     let written = lit.value();
-    let base = files[*file].path.parent().unwrap_or(std::path::Path::new(""));
+    let base = files[*file]
+        .path
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
     let path = base.join(&written);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
@@ -90,7 +97,10 @@ fn parsed(
         Ok((functions, clashes)) if clashes.is_empty() => (functions, Vec::new()),
         Ok((_, errors)) | Err(errors) => (
             Vec::new(),
-            errors.into_iter().map(|e| at(path, text, e.start, e.end, e.message)).collect(),
+            errors
+                .into_iter()
+                .map(|e| at(path, text, e.start, e.end, e.message))
+                .collect(),
         ),
     }
 }
@@ -116,7 +126,13 @@ fn name_offset(text: &str, name: &str) -> usize {
 }
 
 /// A diagnostic at bytes `start..end` of `text` (the file at `path`).
-pub fn at(path: &std::path::Path, text: &str, start: usize, end: usize, message: String) -> Diagnostic {
+pub fn at(
+    path: &std::path::Path,
+    text: &str,
+    start: usize,
+    end: usize,
+    message: String,
+) -> Diagnostic {
     let start = start.min(text.len());
     let before = &text[..start];
     let line = before.matches('\n').count() + 1;

@@ -43,7 +43,12 @@ pub struct ViewSource {
 impl ViewSource {
     /// A diagnostic at chars `start..end` of the view's text.
     pub fn at(&self, start: usize, end: usize, message: String) -> crate::diagnostic::Diagnostic {
-        let (line, column) = self.chars.get(start).or(self.chars.last()).copied().unwrap_or(self.ident);
+        let (line, column) = self
+            .chars
+            .get(start)
+            .or(self.chars.last())
+            .copied()
+            .unwrap_or(self.ident);
         let width = match self.chars.get(end.saturating_sub(1)) {
             Some((l, c)) if *l == line && *c >= column => c - column + 1,
             _ => 1,
@@ -61,7 +66,13 @@ impl ViewSource {
         self.diagnostic(line, column, width, message)
     }
 
-    fn diagnostic(&self, line: usize, column: usize, width: usize, message: String) -> crate::diagnostic::Diagnostic {
+    fn diagnostic(
+        &self,
+        line: usize,
+        column: usize,
+        width: usize,
+        message: String,
+    ) -> crate::diagnostic::Diagnostic {
         crate::diagnostic::Diagnostic {
             path: self.path.clone(),
             line,
@@ -122,7 +133,9 @@ impl Positions {
 /// Where each char of a view's trimmed text, the struct and its fields are in `source`.
 fn view_source(source: &SourceFile, table: &super::ast::TableAst, lit: &syn::LitStr) -> ViewSource {
     let value = lit.value();
-    let lead = value[..value.len() - value.trim_start().len()].chars().count();
+    let lead = value[..value.len() - value.trim_start().len()]
+        .chars()
+        .count();
     let count = value.trim().chars().count();
     let place = |span: proc_macro2::Span| (span.start().line.max(1), span.start().column + 1);
     let chars: Vec<(usize, usize)> = (lead..lead + count)
@@ -144,9 +157,9 @@ fn view_source(source: &SourceFile, table: &super::ast::TableAst, lit: &syn::Lit
         .chain(fields.iter().map(|(_, l, _)| *l))
         .chain([ident.0]);
     for line in wanted {
-        lines.entry(line).or_insert_with(|| {
-            source.text.lines().nth(line - 1).unwrap_or("").to_owned()
-        });
+        lines
+            .entry(line)
+            .or_insert_with(|| source.text.lines().nth(line - 1).unwrap_or("").to_owned());
     }
     ViewSource {
         path: source.path.clone(),

@@ -40,7 +40,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.error(
                 span,
                 Class::FunctionArguments,
-                format!("{name} takes {takes}: {}, but got {}", signature(f), args.len()),
+                format!(
+                    "{name} takes {takes}: {}, but got {}",
+                    signature(f),
+                    args.len()
+                ),
                 format!("call it with {takes}, as the prompt lists it"),
             );
             return returns;

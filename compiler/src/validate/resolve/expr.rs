@@ -136,7 +136,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     _ => Ty::Any,
                 })
             }
-            Function::Normal(name) => Val::of(grouped_type(name, function_type(name, &args), &args, scope)),
+            Function::Normal(name) => {
+                Val::of(grouped_type(name, function_type(name, &args), &args, scope))
+            }
             Function::Custom(path) => Val::of(self.custom_call(call, path, &args)),
             _ => Val::of(Ty::Any),
         }

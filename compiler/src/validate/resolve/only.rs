@@ -100,7 +100,10 @@ fn equality_field(e: &Expr) -> Option<String> {
         },
         _ => None,
     };
-    let one_value = |e: &Expr| matches!(e, Expr::Literal(_) | Expr::Param(_)) && !matches!(e, Expr::Literal(Literal::Array(_)));
+    let one_value = |e: &Expr| {
+        matches!(e, Expr::Literal(_) | Expr::Param(_))
+            && !matches!(e, Expr::Literal(Literal::Array(_)))
+    };
     match op {
         BinaryOperator::Equal | BinaryOperator::ExactEqual => match (field(left), field(right)) {
             (Some(f), None) if one_value(right) => Some(f),
@@ -108,7 +111,9 @@ fn equality_field(e: &Expr) -> Option<String> {
             _ => None,
         },
         BinaryOperator::Inside => match (field(left), right.as_ref()) {
-            (Some(f), Expr::Literal(Literal::Array(items))) if f == "id" && items.len() == 1 => Some(f),
+            (Some(f), Expr::Literal(Literal::Array(items))) if f == "id" && items.len() == 1 => {
+                Some(f)
+            }
             _ => None,
         },
         _ => None,
