@@ -278,3 +278,53 @@ fn a_query_calls_only_the_agents_functions_with_the_right_arguments() {
         assert!(e.contains("pound_to_usdd"), "{e}");
     });
 }
+
+/// The agent calls the schema's functions under either mechanism: a `VIEWER` (nothing hidden) and
+/// a record user bound by `PERMISSIONS` (a hidden field); the application's `PERMISSIONS NONE`
+/// function is refused by the validator before the engine sees it.
+#[test]
+fn the_agent_may_call_the_schemas_functions_under_either_access() {
+    use surqlc::runtime::{run_validated, Outcome, QUERY_TIMEOUT};
+    let viewer = source(VIEW, FIELDS);
+    let record = viewer.replace(
+        "    pub placed_at: Datetime,\n}",
+        "    pub placed_at: Datetime,\n    #[surqlc(hidden)]\n    pub buyer_email: String,\n}",
+    );
+    block_on(async {
+        for (name, text) in [("agent_viewer", viewer), ("agent_record", record)] {
+            let dir = scratch_dir(name);
+            std::fs::write(dir.join("shop.functions.surql"), FUNCTIONS).unwrap();
+            let path = dir.join("shop.rs");
+            std::fs::write(&path, text).unwrap();
+            let seed = "CREATE order:1 SET seller = 'ann', total = 10dec, placed_at = time::now(), buyer_email = 'b@x';";
+            let seed = if name == "agent_viewer" {
+                seed.replace(", buyer_email = 'b@x'", "")
+            } else {
+                seed.to_owned()
+            };
+            let (output, _db, agent) = crate::ask::opened(&path, Some(&seed)).await;
+            let q = "SELECT seller, fn::pound_to_usd(total) AS usd FROM order LIMIT 5";
+            match run_validated(&agent, q, QUERY_TIMEOUT, &output.schema)
+                .await
+                .unwrap()
+            {
+                Outcome::Rows { rows, .. } => assert_eq!(
+                    rows.into_iter()
+                        .map(|r| r.into_json_value())
+                        .collect::<Vec<_>>(),
+                    [serde_json::json!({"seller": "ann", "usd": "12.70"})],
+                    "{name}"
+                ),
+                other => panic!("{name}: {other:?}"),
+            }
+            let q = "SELECT fn::internal(1) AS x FROM order LIMIT 5";
+            let refused = run_validated(&agent, q, QUERY_TIMEOUT, &output.schema)
+                .await
+                .unwrap();
+            assert!(
+                !matches!(refused, Outcome::Rows { .. }),
+                "{name}: {refused:?}"
+            );
+        }
+    });
+}
