@@ -127,7 +127,10 @@ pub(super) fn check_index_paths(cx: &Ctxt, ast: &super::ast::TableAst, table: &i
             let near = super::suggest::did_you_mean(missing, known.iter());
             cx.error_at(
                 index.span,
-                format!("`{}.{parent}` has no sub-field `{missing}` to index{near}", table.name),
+                format!(
+                    "`{}.{parent}` has no sub-field `{missing}` to index{near}",
+                    table.name
+                ),
             );
         }
     }

@@ -1,8 +1,7 @@
 //! Reads one annotated Rust item (a `syn::DeriveInput`) into the AST, lowering its clauses through `definitions`; problems go to the `Ctxt`.
 
 use super::ast::{
-    field_const_name, Container, EndAst, EnumAst, FieldAst, ObjectAst, SchemaAst, TableAst,
-    TypeAst,
+    field_const_name, Container, EndAst, EnumAst, FieldAst, ObjectAst, SchemaAst, TableAst, TypeAst,
 };
 use super::attr::{self, Derive, RenameRule};
 use super::ctxt::Ctxt;

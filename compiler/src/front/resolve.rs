@@ -8,7 +8,6 @@ use super::suggest::did_you_mean;
 use crate::ir;
 use std::collections::{BTreeMap, HashMap};
 
-
 /// Builds the IR; every problem is recorded in the `Ctxt` of the file it is in.
 pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     let names = Names::collect(cxs, items);
