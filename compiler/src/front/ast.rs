@@ -78,6 +78,8 @@ pub struct TableAst {
     pub aka: Vec<String>,
     /// `owner = "..."`: the route from a row to its end user, as written (checked by `resolve`).
     pub owner: Option<syn::LitStr>,
+    /// Where `shared` was written: every end user reads every row.
+    pub shared: Option<Span>,
 }
 
 /// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.

@@ -163,6 +163,8 @@ pub struct TableAttrs {
     pub clauses: super::clauses::TableClauses,
     /// `owner = "in<-placed<-customer"`: how a row reaches its end user (checked by `resolve`).
     pub owner: Option<LitStr>,
+    /// `shared`: every end user of the per-user agent reads every row (checked by `resolve`).
+    pub shared: Option<Span>,
 }
 
 /// On a field.
@@ -386,6 +388,11 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 return Err(meta.error("duplicate `owner`"));
             }
             Ok(())
+        } else if meta.path.is_ident("shared") {
+            if out.shared.replace(meta.path.span()).is_some() {
+                return Err(meta.error("duplicate `shared`"));
+            }
+            Ok(())
         } else if super::clauses::table_item(cx, meta, &mut out.clauses)? {
             Ok(())
         } else {
@@ -393,13 +400,14 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 meta,
                 "a table",
                 &format!(
-                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, {}",
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, `shared`, {}",
                     super::clauses::TABLE_ITEMS
                 ),
                 &[
                     "rename",
                     "aka",
                     "owner",
+                    "shared",
                     "schemaless",
                     "enforced",
                     "permissions",

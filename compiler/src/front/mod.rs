@@ -20,6 +20,7 @@ mod rename;
 pub mod resolve;
 pub mod schema_attrs;
 pub mod schema_checks;
+mod owner_routes;
 mod scope;
 mod settings;
 pub mod suggest;

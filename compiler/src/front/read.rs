@@ -88,6 +88,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         indexes: Vec::new(),
         aka: attrs.aka.clone(),
         owner: attrs.owner.clone(),
+        shared: attrs.shared,
     };
     if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
         cx.error_at(
