@@ -69,6 +69,7 @@ pub enum Status {
 
 /// An item in the catalogue. Orders containing it: product<-contains<-purchase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Table)]
+#[surqlc(shared)]
 pub struct Product {
     /// Display name of the product.
     pub name: String,

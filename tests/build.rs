@@ -3,14 +3,7 @@
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("run by cargo"));
     // `enterprise` is the one with prune(...).
-    for name in [
-        "store",
-        "library",
-        "memory",
-        "meetings",
-        "enterprise",
-        "marketplace",
-    ] {
+    for name in ["store", "library", "memory", "meetings", "enterprise", "marketplace", "clinic"] {
         let mut builder = surqlc::Builder::new();
         // A schema's named queries (`schemas/NAME.queries/*.surql`), checked against it at build time.
         let queries = format!("../schemas/{name}.queries");
@@ -22,6 +15,8 @@ fn main() {
             .out_dir(out.join(name))
             .types_path(format!("crate::{name}"))
             .agent_password("test-agent-password")
+            // The scoped schemas (store, clinic) define their per-user access, as an application's do.
+            .scope_key("test-scope-key")
             .compile()
             .unwrap_or_else(|e| panic!("{e}"));
     }

@@ -26,6 +26,7 @@ fn cases() -> Vec<Case> {
             continue;
         };
         let words: Vec<&str> = head.split_whitespace().collect();
+        // `store@user`: the case runs in an end user's session of the schema's scope.
         let code = format!("SQ{}", words[0]);
         let class =
             Class::from_code(&code).unwrap_or_else(|| panic!("line {}: no code {code}", i + 1));
@@ -58,9 +59,16 @@ async fn database(name: &str) -> Db {
     loaded(&[&output.schema_surql, &seed]).await
 }
 
-/// The validator's report with the data checks, as the runner makes them.
-async fn checked(schema: &Schema, db: &Db, query: &str) -> validate::Report {
-    let mut report = validate::validate(schema, query);
+/// The validator's report with the data checks, as the runner makes them: in an end user's
+/// session when the case names one (`store@user`), else for the team's agent.
+async fn checked(schema: &Schema, db: &Db, query: &str, end_user: bool) -> validate::Report {
+    let options = validate::Options::of(schema);
+    let options = if end_user {
+        options.in_end_user_session(schema)
+    } else {
+        options
+    };
+    let mut report = validate::validate_with(schema, query, &options);
     if !report.has_errors() {
         validate::data::check(db, schema, &mut report)
             .await
@@ -77,16 +85,19 @@ fn every_code_is_caught_and_proven_on_the_engine() {
         let mut schemas = BTreeMap::new();
         let mut dbs = BTreeMap::new();
         for case in &cases {
-            if !schemas.contains_key(&case.schema) {
-                schemas.insert(case.schema.clone(), schema(&case.schema));
-                dbs.insert(case.schema.clone(), database(&case.schema).await);
+            let name = case.schema.trim_end_matches("@user");
+            if !schemas.contains_key(name) {
+                schemas.insert(name.to_owned(), schema(name));
+                dbs.insert(name.to_owned(), database(name).await);
             }
         }
         let mut failures = Vec::new();
         for case in &cases {
-            let (schema, db) = (&schemas[&case.schema], &dbs[&case.schema]);
+            let name = case.schema.trim_end_matches("@user");
+            let as_user = case.schema.ends_with("@user");
+            let (schema, db) = (&schemas[name], &dbs[name]);
             let at = format!("catalogue.surql:{} ({})", case.line, case.class.code());
-            let wrong = checked(schema, db, &case.wrong).await;
+            let wrong = checked(schema, db, &case.wrong, as_user).await;
             if case.class == Class::EngineError {
                 // What the validator cannot see: it passes, the engine refuses.
                 if wrong.has_errors() {
@@ -103,7 +114,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
                     wrong.render(&case.wrong)
                 ));
             }
-            let fixed = checked(schema, db, &case.fixed).await;
+            let fixed = checked(schema, db, &case.fixed, as_user).await;
             if !fixed.diagnostics.is_empty() {
                 failures.push(format!(
                     "{at}: the fixed query is flagged:\n{}\n{}",

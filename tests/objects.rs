@@ -147,14 +147,24 @@ fn info_for_table_equals_a_hand_written_schemas() {
         let by_hand = loaded(&[BY_HAND]).await;
         for table in ["seller", "product", "wishlist"] {
             let (fields, indexes) = info(&built, table).await;
-            assert_eq!((&fields, &indexes), (&info(&by_hand, table).await.0, &info(&by_hand, table).await.1), "{table}");
+            assert_eq!(
+                (&fields, &indexes),
+                (
+                    &info(&by_hand, table).await.0,
+                    &info(&by_hand, table).await.1
+                ),
+                "{table}"
+            );
             // The engine prints an element's sub-field as `images.*.url`, under the element's `images.*`.
             if table == "product" {
                 assert_eq!(
                     fields["images.*.url"],
                     "DEFINE FIELD images.*.url ON product TYPE string COMMENT 'Where the picture is served from.' PERMISSIONS FULL"
                 );
-                assert_eq!(fields["images.*"], "DEFINE FIELD images.* ON product TYPE object PERMISSIONS FULL");
+                assert_eq!(
+                    fields["images.*"],
+                    "DEFINE FIELD images.* ON product TYPE object PERMISSIONS FULL"
+                );
             }
         }
     })
@@ -239,7 +249,11 @@ fn image(url: &str) -> Image {
 fn rows_with_nested_objects_and_arrays_of_objects_round_trip() {
     block_on(async {
         let db = applied().await;
-        let ada: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
+        let ada: Option<Seller> = db
+            .create(("seller", "ada"))
+            .content(seller())
+            .await
+            .unwrap();
         assert_eq!(ada, Some(seller()));
         let lamp = product(
             "Lamp",
@@ -253,10 +267,23 @@ fn rows_with_nested_objects_and_arrays_of_objects_round_trip() {
                 image("https://img/lamp-side.jpg"),
             ],
         );
-        let created: Option<Product> = db.create(("product", "lamp")).content(lamp.clone()).await.unwrap();
+        let created: Option<Product> = db
+            .create(("product", "lamp"))
+            .content(lamp.clone())
+            .await
+            .unwrap();
         let created = created.expect("a row");
         // `updated_at` is the engine's (VALUE time::now()); everything else reads back as written.
-        assert_eq!(Product { time: Stamps { updated_at: lamp.time.updated_at.clone(), ..created.time.clone() }, ..created.clone() }, lamp);
+        assert_eq!(
+            Product {
+                time: Stamps {
+                    updated_at: lamp.time.updated_at.clone(),
+                    ..created.time.clone()
+                },
+                ..created.clone()
+            },
+            lamp
+        );
         let read: Option<Product> = db.select(("product", "lamp")).await.unwrap();
         assert_eq!(read, Some(created));
         // The engine checks each element's sub-fields.
@@ -272,18 +299,39 @@ fn rows_with_nested_objects_and_arrays_of_objects_round_trip() {
 fn named_queries_over_nested_paths_return_nested_structs() {
     block_on(async {
         let db = applied().await;
-        let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
-        let _: Option<Product> = db.create(("product", "lamp")).content(product("Lamp", vec![image("https://img/lamp.jpg")])).await.unwrap();
+        let _: Option<Seller> = db
+            .create(("seller", "ada"))
+            .content(seller())
+            .await
+            .unwrap();
+        let _: Option<Product> = db
+            .create(("product", "lamp"))
+            .content(product("Lamp", vec![image("https://img/lamp.jpg")]))
+            .await
+            .unwrap();
         let cards = shop_db::queries::product_cards(&db).await.unwrap();
         assert_eq!(cards.len(), 1);
         let card = &cards[0];
-        assert_eq!((card.seller.name.as_str(), card.seller.address.city.as_str()), ("Ada's Lamps", "London"));
-        assert_eq!(card.images.url, "https://img/lamp.jpg");
+        assert_eq!(
+            (card.seller.name.as_str(), card.seller.address.city.as_str()),
+            ("Ada's Lamps", "London")
+        );
+        assert_eq!(card.images.url.as_deref(), Some("https://img/lamp.jpg"));
         // Written back, the typed row is the engine's row.
-        let raw: Vec<Value> = db.query(shop_db::queries::PRODUCT_CARDS).await.unwrap().take(0).unwrap();
+        let raw: Vec<Value> = db
+            .query(shop_db::queries::PRODUCT_CARDS)
+            .await
+            .unwrap()
+            .take(0)
+            .unwrap();
         assert_eq!(raw, vec![card.clone().into_value()]);
-        let found = shop_db::queries::products_from(&db, "GB", "https://img/lamp.jpg").await.unwrap();
-        assert_eq!(found.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["Lamp"]);
+        let found = shop_db::queries::products_from(&db, "GB", "https://img/lamp.jpg")
+            .await
+            .unwrap();
+        assert_eq!(
+            found.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            ["Lamp"]
+        );
     })
 }
 
@@ -302,8 +350,17 @@ fn the_validator_reads_every_nested_form_the_engine_answers() {
     let block = |q: &str| {
         block_on(async {
             let db = applied().await;
-            let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
-            db.query(q).await.unwrap().check().map(|_| ()).map_err(|e| e.to_string())
+            let _: Option<Seller> = db
+                .create(("seller", "ada"))
+                .content(seller())
+                .await
+                .unwrap();
+            db.query(q)
+                .await
+                .unwrap()
+                .check()
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         })
     };
     for q in [
@@ -332,12 +389,30 @@ fn the_validator_reads_every_nested_form_the_engine_answers() {
 fn typos_in_nested_paths_are_unknown_fields_with_the_nearest_name() {
     let schema = schema();
     for (q, near) in [
-        ("SELECT time.creatd_at FROM product LIMIT 5", "did you mean `time.created_at`?"),
-        ("SELECT images[*].ur FROM product LIMIT 5", "did you mean `images.url`?"),
-        ("SELECT images[0].urll FROM product LIMIT 5", "did you mean `images.url`?"),
-        ("SELECT * FROM product WHERE images[WHERE ulr = 'x'] LIMIT 5", "did you mean `images.url`?"),
-        ("SELECT * FROM seller WHERE address.geoPoint.latt > 1 LIMIT 5", "did you mean `address.geoPoint.lat`?"),
-        ("SELECT seller.address.cty FROM product LIMIT 5", "did you mean `address.city`?"),
+        (
+            "SELECT time.creatd_at FROM product LIMIT 5",
+            "did you mean `time.created_at`?",
+        ),
+        (
+            "SELECT images[*].ur FROM product LIMIT 5",
+            "did you mean `images.url`?",
+        ),
+        (
+            "SELECT images[0].urll FROM product LIMIT 5",
+            "did you mean `images.url`?",
+        ),
+        (
+            "SELECT * FROM product WHERE images[WHERE ulr = 'x'] LIMIT 5",
+            "did you mean `images.url`?",
+        ),
+        (
+            "SELECT * FROM seller WHERE address.geoPoint.latt > 1 LIMIT 5",
+            "did you mean `address.geoPoint.lat`?",
+        ),
+        (
+            "SELECT seller.address.cty FROM product LIMIT 5",
+            "did you mean `address.city`?",
+        ),
     ] {
         let found = errors(&schema, q);
         assert!(
@@ -352,23 +427,35 @@ fn typos_in_nested_paths_are_unknown_fields_with_the_nearest_name() {
 #[test]
 fn comparisons_are_typed_by_the_sub_field() {
     let schema = schema();
-    let found = errors(&schema, "SELECT * FROM seller WHERE address.kind = 'shiping' LIMIT 5");
+    let found = errors(
+        &schema,
+        "SELECT * FROM seller WHERE address.kind = 'shiping' LIMIT 5",
+    );
     assert!(
         matches!(found.as_slice(), [(Class::ValueNotInUnion, message, fix)]
             if message.contains("seller.address.kind") && fix.contains("'shipping'")),
         "{found:#?}"
     );
-    let found = errors(&schema, "SELECT * FROM product WHERE time.created_at > '2026-01-01' LIMIT 5");
-    assert!(!found.is_empty(), "a datetime compared with a string: {found:#?}");
+    let found = errors(
+        &schema,
+        "SELECT * FROM product WHERE time.created_at > '2026-01-01' LIMIT 5",
+    );
+    assert!(
+        !found.is_empty(),
+        "a datetime compared with a string: {found:#?}"
+    );
 }
 
 #[test]
 fn result_types_nest_as_the_engines_rows_do() {
     let schema = schema();
-    let report = validate::validate(&schema, "SELECT name, seller.name, seller.address.city, images[0].url FROM product LIMIT 5");
+    let report = validate::validate(
+        &schema,
+        "SELECT name, seller.name, seller.address.city, images[0].url FROM product LIMIT 5",
+    );
     assert_eq!(
         report.result.map(|t| t.to_string()).as_deref(),
-        Some("array<{ name: string, seller: { name: string, address: { city: string } }, images: { url: string } }>")
+        Some("array<{ name: string, seller: { name: string, address: { city: string } }, images: { url: option<string> } }>")
     );
     let report = validate::validate(&schema, "SELECT images[*].url FROM product LIMIT 5");
     assert_eq!(
@@ -380,12 +467,23 @@ fn result_types_nest_as_the_engines_rows_do() {
 #[test]
 fn a_literal_sub_field_gets_a_value_hint_from_the_rows() {
     let schema = schema();
-    let hinted: Vec<String> = schema.settings.value_hints.iter().map(surqlc::surql::hints::label).collect();
+    let hinted: Vec<String> = schema
+        .settings
+        .value_hints
+        .iter()
+        .map(surqlc::surql::hints::label)
+        .collect();
     assert_eq!(hinted, ["seller.address.kind", "seller.billing.kind"]);
     let line = block_on(async {
         let db = applied().await;
-        let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
-        surqlc::db::query_string(&db, "RETURN fn::value_hints()").await.expect("the hints run")
+        let _: Option<Seller> = db
+            .create(("seller", "ada"))
+            .content(seller())
+            .await
+            .unwrap();
+        surqlc::db::query_string(&db, "RETURN fn::value_hints()")
+            .await
+            .expect("the hints run")
     });
     assert!(line.contains("seller.address.kind: shipping"), "{line}");
 }
@@ -400,7 +498,11 @@ fn compile_errors(from: &str, to: &str) -> Vec<String> {
     };
     match surqlc::front::compile(&[file]) {
         Ok(_) => panic!("{to:?} must be an error"),
-        Err(d) => d.0.into_iter().map(|d| format!("{}:{}: {}", d.line, d.column, d.message)).collect(),
+        Err(d) => {
+            d.0.into_iter()
+                .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
+                .collect()
+        }
     }
 }
 
@@ -447,10 +549,16 @@ fn a_doc_comment_on_the_id_is_a_warning_that_says_where_to_put_it() {
         "pub struct Seller {\n    pub id: String,",
         "pub struct Seller {\n    /// The seller's handle.\n    pub id: String,",
     );
-    let file = surqlc::front::SourceFile { path: "objects.rs".into(), text };
-    let (_, warnings) = surqlc::front::compile_with_warnings(&[file]).expect("a warning, not an error");
+    let file = surqlc::front::SourceFile {
+        path: "objects.rs".into(),
+        text,
+    };
+    let (_, warnings) =
+        surqlc::front::compile_with_warnings(&[file]).expect("a warning, not an error");
     assert!(
-        warnings.iter().any(|w| w.message.contains("the doc comment on `Seller`'s `id` is not written anywhere")),
+        warnings.iter().any(|w| w
+            .message
+            .contains("the doc comment on `Seller`'s `id` is not written anywhere")),
         "{warnings:#?}"
     );
 }
@@ -459,9 +567,14 @@ fn a_doc_comment_on_the_id_is_a_warning_that_says_where_to_put_it() {
 fn the_engine_refuses_what_an_object_refuses() {
     // `computed` in an Object is an error because the engine refuses a nested COMPUTED field.
     let refused = block_on(async {
-        let db = loaded(&["DEFINE TABLE product SCHEMAFULL; DEFINE FIELD time ON product TYPE object;"]).await;
+        let db =
+            loaded(&["DEFINE TABLE product SCHEMAFULL; DEFINE FIELD time ON product TYPE object;"])
+                .await;
         surqlc::db::execute(&db, "DEFINE FIELD time.x ON product COMPUTED 1").await
     });
     let message = refused.expect_err("the engine refuses it").to_string();
-    assert!(message.contains("`COMPUTED` fields must be top-level"), "{message}");
+    assert!(
+        message.contains("`COMPUTED` fields must be top-level"),
+        "{message}"
+    );
 }

@@ -277,7 +277,7 @@ fn the_customers_prompt_carries_only_their_values() {
         .expect("the agent's prompt");
         assert_only_mei("mei's prompt", &mine);
         assert!(
-            mine.contains("You answer for one signed-in customer: $auth is their record."),
+            mine.contains("You answer for one signed-in customer: $auth is their record"),
             "{mine}"
         );
         assert!(!whole.contains("signed-in customer"), "{whole}");
@@ -434,6 +434,7 @@ pub struct Customer {{ pub name: String }}
 #[surqlc(owner = "{owner}")]
 pub struct Purchase {{ pub total: u32, pub note: String }}
 #[derive(Table)]
+#[surqlc(shared)]
 pub struct Product {{ pub name: String }}
 #[derive(Relation)]
 #[surqlc(owner = "in")]
@@ -490,7 +491,8 @@ fn every_owner_route_is_checked_step_by_step() {
     assert!(
         found
             .iter()
-            .all(|(_, _, m)| m.contains("`owner` needs a per-user agent")),
+            .all(|(_, _, m)| m.contains("`owner` needs a per-user agent")
+                || m.contains("`shared` only means something to a per-user agent")),
         "{found:#?}"
     );
     let wrong_user = store_with_purchase_owner("<-placed<-customer")

@@ -19,6 +19,10 @@ mod meetings;
 #[path = "../schemas/marketplace.rs"]
 mod marketplace;
 
+#[path = "../schemas/clinic.rs"]
+#[allow(dead_code)] // The per-user agent's second schema; its types are read by the generated module.
+mod clinic;
+
 #[path = "../schemas/enterprise.rs"]
 #[allow(dead_code)] // Many of its fields are never read by a test.
 mod enterprise;
@@ -56,6 +60,7 @@ mod rust_version;
 mod scale;
 mod schema_cache;
 mod scope;
+mod scope_clinic;
 mod server_reads;
 mod store_lesson;
 mod store_seed;

@@ -166,6 +166,28 @@ impl<'a> Access<'a> {
         self.scope
     }
 
+    /// What the model is told when it answers for one end user (the prompt's `fn::scope_rules()`
+    /// and the MCP server's instructions say the same): who `$auth` is, how to start from it,
+    /// and that the owned tables hold only that user's rows. `None` without a scope.
+    pub fn end_user_rules(&self, schema: &Schema) -> Option<String> {
+        let scope = self.scope?;
+        let tables = schema
+            .exposed_tables()
+            .filter(|t| self.is_owned(t))
+            .map(|t| format!("`{}`", t.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let end_user = &scope.end_user;
+        Some(format!(
+            "You answer for one signed-in {end_user}: $auth is their record (read it with FROM $auth, \
+             start a path from it with $auth.field or $auth->relation->table). The database shows you \
+             only their own rows of {tables}, and every row of the other tables, so \"my\" and \"I\" \
+             mean $auth, you never need to filter by {end_user} yourself, and every answer, count or \
+             sum over those tables is this {end_user}'s own; a question about other {end_user}s' data \
+             cannot be answered.\n\n"
+        ))
+    }
+
     /// Whether the per-user agent reads only some of `table`'s rows: the end-user table and every
     /// table with an `owner` route, when the schema has a scope.
     pub fn is_owned(&self, table: &Table) -> bool {

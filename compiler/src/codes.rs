@@ -60,6 +60,11 @@ pub enum Class {
     UnknownRecord,
     /// A compared value not present in the data of a value-hinted field (needs the data).
     ValueNotPresent,
+    /// In an end user's session, a value computed over other users' rows too (EXPLAIN, a
+    /// search score or highlight, a KNN distance over an owned table): a side channel.
+    SideChannel,
+    /// `$auth` where it is no end user's record: the team's agent, or a schema without a scope.
+    AuthOutsideSession,
     /// The engine refused the query at run time (after the validator passed it).
     EngineError,
 }
@@ -178,6 +183,13 @@ const CATALOGUE: &[Entry] = &[
         false,
     ),
     e(Class::ValueNotPresent, "SQ0902", Engine::Suspicious, true),
+    e(Class::SideChannel, "SQ1001", Engine::Refused, false),
+    e(
+        Class::AuthOutsideSession,
+        "SQ1002",
+        Engine::AnswersWrongly,
+        false,
+    ),
     e(Class::EngineError, "SQ9000", Engine::Fails, false),
 ];
 
@@ -210,6 +222,8 @@ impl Class {
         Class::UnknownFunction,
         Class::UnknownRecord,
         Class::ValueNotPresent,
+        Class::SideChannel,
+        Class::AuthOutsideSession,
         Class::EngineError,
     ];
 
@@ -269,6 +283,8 @@ impl Class {
             Class::UnknownFunction => "UnknownFunction",
             Class::UnknownRecord => "UnknownRecord",
             Class::ValueNotPresent => "ValueNotPresent",
+            Class::SideChannel => "SideChannel",
+            Class::AuthOutsideSession => "AuthOutsideSession",
             Class::EngineError => "EngineError",
         }
     }

@@ -199,16 +199,17 @@ pub fn scope_for(
     ))
 }
 
-/// The scope key for a run on `endpoint`, as [`agent_password`] finds the agent's password:
-/// `SURQLC_SCOPE_KEY` if set, else on the embedded engine a fresh random one for this run.
-pub fn scope_key(endpoint: &str, why: &str) -> Result<String, Failure> {
-    secret_for_run(
-        configured_scope_key(),
-        endpoint,
-        crate::codegen::password::SCOPE_KEY_ENV,
-        "the application's scope key",
-        why,
-    )
+/// The scope key for a run that serves end users (`--as`, `--per-user`): `SURQLC_SCOPE_KEY`, or
+/// an error naming it. Never a random key, not even on the embedded engine: the per-user access
+/// would verify tokens no application can sign (every `--per-user` request would get 401), and
+/// a key that works for the run but for no one else hides the missing setting until production.
+pub fn scope_key(_endpoint: &str, why: &str) -> Result<String, Failure> {
+    configured_scope_key().ok_or_else(|| {
+        Failure::BadInput(format!(
+            "error: set {} to the application's scope key (the secret it signs end users' tokens with; any string for a local try): {why}",
+            crate::codegen::password::SCOPE_KEY_ENV
+        ))
+    })
 }
 
 /// `SURQLC_SCOPE_KEY`, if set: what signs end users' tokens (`surqlc token` needs this one).

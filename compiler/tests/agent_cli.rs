@@ -44,6 +44,9 @@ fn model_env(url: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// The scope key `--as` needs (the per-user access is defined with it).
+const SCOPE_KEY: (&str, &str) = ("SURQLC_SCOPE_KEY", "agent-cli-scope-key");
+
 fn with<'a>(env: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
     env.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
@@ -577,7 +580,7 @@ fn ask_as_a_customer_answers_from_their_rows_only() {
         "--as",
         "customer:mei",
     ]);
-    let o = run(&args, &with(&env));
+    let o = run(&args, &[&with(&env)[..], &[SCOPE_KEY]].concat());
     assert_status(&o, 0);
     let answer = json(&o);
     assert_eq!(
@@ -598,7 +601,7 @@ fn ask_as_a_customer_answers_from_their_rows_only() {
     // A user of another table, or a schema without a scope, is refused before anything runs.
     let mut wrong = STORE_ASK.to_vec();
     wrong.extend(["Which orders did I place?", "--as", "product:buds"]);
-    let o = run(&wrong, &with(&env));
+    let o = run(&wrong, &[&with(&env)[..], &[SCOPE_KEY]].concat());
     assert_status(&o, 2);
     assert!(
         stderr(&o).contains("name a row of the end-user table `customer`"),
@@ -636,7 +639,7 @@ fn eval_as_a_customer_runs_gold_and_candidate_as_them() {
         a
     };
     let scoped = args(&["--as", "customer:mei"]);
-    let o = run(&scoped.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    let o = run(&scoped.iter().map(String::as_str).collect::<Vec<_>>(), &[SCOPE_KEY]);
     assert_status(&o, 0);
     assert_eq!(json(&o)["correct"], 1, "{}", stdout(&o));
     // As the agent, the gold query reads every order and the candidate none.
@@ -658,7 +661,11 @@ fn check_query_as_a_customer_checks_ids_in_their_session() {
         "schemas/store.seed.surql",
     ];
     assert_status(&run(&base, &[]), 0);
+    // Without the scope key `--as` does not start.
     let o = run(&[&base[..], &["--as", "customer:mei"]].concat(), &[]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("set SURQLC_SCOPE_KEY"), "{}", stderr(&o));
+    let o = run(&[&base[..], &["--as", "customer:mei"]].concat(), &[SCOPE_KEY]);
     assert_status(&o, 1);
     assert!(
         stdout(&o).contains("look like purchase:p1, purchase:p6"),
@@ -673,7 +680,42 @@ fn check_query_as_a_customer_checks_ids_in_their_session() {
             "--as",
             "customer:mei",
         ],
-        &[],
+        &[SCOPE_KEY],
     );
     assert_status(&o, 2);
+    // `FROM $auth` is the customer's own row in their session.
+    let o = run(
+        &[
+            "check-query",
+            "schemas/store.rs",
+            "SELECT ->placed->purchase AS orders FROM $auth LIMIT 5",
+            "--seed",
+            "schemas/store.seed.surql",
+            "--as",
+            "customer:mei",
+        ],
+        &[SCOPE_KEY],
+    );
+    assert_status(&o, 0);
+}
+
+/// `surqlc build` of a scoped schema says when the per-user access is left out for want of a key.
+#[test]
+fn build_says_when_the_per_user_access_is_not_defined() {
+    let out = std::env::temp_dir().join(format!("surqlc-build-scope-{}", std::process::id()));
+    let args = ["build", "schemas/clinic.rs", "--out", out.to_str().unwrap()];
+    let o = run(&args, &[]);
+    assert_status(&o, 0);
+    assert!(
+        stderr(&o).contains("SURQLC_SCOPE_KEY is not set, so the per-user access `owner_agent` is not defined"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!std::fs::read_to_string(out.join("schema.surql")).unwrap().contains("DEFINE ACCESS OVERWRITE owner_agent"));
+    let o = run(&args, &[SCOPE_KEY]);
+    assert_status(&o, 0);
+    assert!(!stderr(&o).contains("SURQLC_SCOPE_KEY"), "{}", stderr(&o));
+    let surql = std::fs::read_to_string(out.join("schema.surql")).unwrap();
+    assert!(surql.contains("DEFINE ACCESS OVERWRITE owner_agent"), "the access is defined");
+    std::fs::remove_dir_all(&out).ok();
 }

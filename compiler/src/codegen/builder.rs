@@ -52,6 +52,9 @@ pub struct Output {
     pub queries: Vec<crate::codegen::queries::Query>,
     /// Whether `schema_surql` defines the agent user (a password was given).
     pub agent_defined: bool,
+    /// Whether `schema_surql` defines the per-user agent's access (the schema declares a
+    /// `scope(...)` and a scope key was given): without it no end user can sign in.
+    pub scope_access_defined: bool,
     /// The prompt's rules: the text `fn::nl2surql_prompt` puts before `SCHEMA`.
     pub preamble: String,
     /// Where each table and field was declared (for reports; not part of any generated file).
@@ -313,6 +316,7 @@ impl Builder {
             None => crate::codegen::password::scope_key(None),
         }
         .filter(|_| schema.settings.scope.is_some());
+        let scope_access_defined = scope_key.is_some();
         let options = EmitOptions {
             prompt_template: self.prompt_template.clone(),
             agent_password,
@@ -354,6 +358,7 @@ impl Builder {
             warnings,
             queries,
             agent_defined: module_options.agent_defined,
+            scope_access_defined,
             preamble,
             positions,
         })
@@ -435,6 +440,9 @@ impl Builder {
             // Cargo shows a build script's warnings again on every build that reuses its output,
             // so this stays until it is acted on: set the password, or say no agent is wanted.
             println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user (set it, e.g. under [env] in .cargo/config.toml for development, or call Builder::no_agent())");
+        }
+        if let (true, false, Some(scope)) = (cargo && !self.no_agent, output.scope_access_defined, &output.schema.settings.scope) {
+            println!("cargo:warning=surqlc: {} is not set, so schema.surql defines no per-user access `{}` and no end user can sign in (set it to the key the application signs end users' tokens with)", crate::codegen::password::SCOPE_KEY_ENV, scope.access);
         }
         Ok(output)
     }

@@ -202,26 +202,11 @@ impl<'a> ScopeView<'a> {
             define: scope_key.map(|key| {
                 agent_define::scope_statement(scope, &crate::scope_key::public_key_pem(key))
             }),
-            rules: rules(&scope.end_user, &names),
+            rules: access.end_user_rules(schema).unwrap_or_default(),
             pool_read_only: grant("!private".into()),
             values_read_only: grant(format!("tb NOTINSIDE [{}]", quoted.join(", "))),
         })
     }
-}
-
-/// The prompt's rules for the per-user agent.
-fn rules(end_user: &str, owned: &[&str]) -> String {
-    let tables = owned
-        .iter()
-        .map(|t| format!("`{t}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    format!(
-        "You answer for one signed-in {end_user}: $auth is their record. The database shows you only \
-         their own rows of {tables}, and every row of the other tables, so \"my\" and \"I\" mean $auth \
-         and you never need to filter by {end_user} yourself; a question about other {end_user}s' \
-         data cannot be answered.\n\n"
-    )
 }
 
 impl AccessView {

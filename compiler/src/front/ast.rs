@@ -80,6 +80,8 @@ pub struct TableAst {
     pub owner: Option<syn::LitStr>,
     /// `view = "SELECT ..."`: the view's SELECT as written (validated against the schema by `codegen::views`).
     pub view: Option<syn::LitStr>,
+    /// Where `shared` was written: every end user reads every row.
+    pub shared: Option<Span>,
 }
 
 /// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.

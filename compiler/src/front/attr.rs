@@ -165,6 +165,8 @@ pub struct TableAttrs {
     pub owner: Option<LitStr>,
     /// `view = "SELECT ..."`: the table is a view the engine computes (checked by `codegen::views`).
     pub view: Option<LitStr>,
+    /// `shared`: every end user of the per-user agent reads every row (checked by `resolve`).
+    pub shared: Option<Span>,
 }
 
 /// On a field.
@@ -394,6 +396,11 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 return Err(meta.error("duplicate `view`"));
             }
             Ok(())
+        } else if meta.path.is_ident("shared") {
+            if out.shared.replace(meta.path.span()).is_some() {
+                return Err(meta.error("duplicate `shared`"));
+            }
+            Ok(())
         } else if super::clauses::table_item(cx, meta, &mut out.clauses)? {
             Ok(())
         } else {
@@ -401,7 +408,7 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 meta,
                 "a table",
                 &format!(
-                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, `view = \"SELECT ...\"`, {}",
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, `shared`, `view = \"SELECT ...\"`, {}",
                     super::clauses::TABLE_ITEMS
                 ),
                 &[
@@ -409,6 +416,7 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                     "aka",
                     "owner",
                     "view",
+                    "shared",
                     "schemaless",
                     "enforced",
                     "permissions",

@@ -288,11 +288,7 @@ struct IndexField<'t> {
 
 /// The fields an index names, by Rust or database name (a path into an object field: its
 /// sub-fields by database name; a relation's `in`/`out`); unknown and computed fields are errors.
-fn index_fields<'t>(
-    cx: &Ctxt,
-    a: &clauses::IndexAttr,
-    table: &'t TableAst,
-) -> Vec<IndexField<'t>> {
+fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> Vec<IndexField<'t>> {
     let mut fields: Vec<IndexField> = Vec::new();
     for path in &a.fields {
         let ident = path.first();
@@ -345,7 +341,12 @@ fn index_fields<'t>(
 }
 
 /// The index's name as written (an identifier), or the table's name and its fields' joined by `_`.
-fn index_name(cx: &Ctxt, a: &clauses::IndexAttr, table: &TableAst, fields: &[IndexField]) -> String {
+fn index_name(
+    cx: &Ctxt,
+    a: &clauses::IndexAttr,
+    table: &TableAst,
+    fields: &[IndexField],
+) -> String {
     match &a.name {
         Some(n) => {
             if !crate::surql::is_plain_ident(&n.value) {

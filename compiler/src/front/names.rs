@@ -197,8 +197,13 @@ impl<'a> Names<'a> {
         let foreign = what.is_none()
             && (path.segments.len() > 1 || matches!(name.as_str(), "Value" | "JsonValue" | "Map"));
         let message = if foreign && near.is_empty() {
-            let shown = quote::ToTokens::to_token_stream(path).to_string().replace(' ', "");
-            format!("unsupported field type `{shown}`: {}", unsupported::foreign(&shown))
+            let shown = quote::ToTokens::to_token_stream(path)
+                .to_string()
+                .replace(' ', "");
+            format!(
+                "unsupported field type `{shown}`: {}",
+                unsupported::foreign(&shown)
+            )
         } else if near.is_empty() {
             format!(
                 "unsupported field type `{name}`: {}",
@@ -211,4 +216,3 @@ impl<'a> Names<'a> {
         None
     }
 }
-

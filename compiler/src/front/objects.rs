@@ -39,6 +39,11 @@ fn object(
         // Objects this field's type names are resolved first (their cycles found on the way).
         if let Some(inner) = f.ty.named().map(last_ident) {
             if names.objects.contains_key(&inner) {
+                if inner == name {
+                    // Inside itself directly: `read` reported it where the item was read.
+                    fields = None;
+                    continue;
+                }
                 if let Some(at) = visiting.iter().position(|v| *v == inner) {
                     let mut cycle = visiting[at..].to_vec();
                     cycle.push(inner.clone());
@@ -122,7 +127,10 @@ pub(super) fn check_index_paths(cx: &Ctxt, ast: &super::ast::TableAst, table: &i
             let near = super::suggest::did_you_mean(missing, known.iter());
             cx.error_at(
                 index.span,
-                format!("`{}.{parent}` has no sub-field `{missing}` to index{near}", table.name),
+                format!(
+                    "`{}.{parent}` has no sub-field `{missing}` to index{near}",
+                    table.name
+                ),
             );
         }
     }

@@ -1,8 +1,7 @@
 //! Reads one annotated Rust item (a `syn::DeriveInput`) into the AST, lowering its clauses through `definitions`; problems go to the `Ctxt`.
 
 use super::ast::{
-    field_const_name, Container, EndAst, EnumAst, FieldAst, ObjectAst, SchemaAst, TableAst,
-    TypeAst,
+    field_const_name, Container, EndAst, EnumAst, FieldAst, ObjectAst, SchemaAst, TableAst, TypeAst,
 };
 use super::attr::{self, Derive, RenameRule};
 use super::ctxt::Ctxt;
@@ -90,6 +89,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         aka: attrs.aka.clone(),
         owner: attrs.owner.clone(),
         view: attrs.view.clone(),
+        shared: attrs.shared,
     };
     if let Some(view) = &attrs.view {
         super::views::check_one_item(cx, view, is_relation, &attrs.clauses);

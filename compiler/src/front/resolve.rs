@@ -8,7 +8,6 @@ use super::suggest::did_you_mean;
 use crate::ir;
 use std::collections::{BTreeMap, HashMap};
 
-
 /// Builds the IR; every problem is recorded in the `Ctxt` of the file it is in.
 pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     let names = Names::collect(cxs, items);
@@ -21,12 +20,17 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
     let built = built_tables(items, &tables);
     warn_of_named_hidden_tables(cxs, &built, &settings.exposed);
     warn_of_agent_writes(cxs, &built, &tables, &settings);
+    let written = items.schemas.iter().any(|(_, s)| s.attrs.scope_end_user.is_some());
     super::scope::check_owners(
         cxs,
         items,
         &tables,
-        settings.scope.as_ref(),
-        &settings.agent,
+        &super::scope::Declared {
+            scope: settings.scope.as_ref(),
+            written,
+            exposed: &settings.exposed,
+            agent: &settings.agent,
+        },
     );
     ir::Schema {
         name,

@@ -3,7 +3,9 @@
 use super::ast::Items;
 use super::ctxt::Ctxt;
 use super::schema_attrs::SchemaAttrs;
+use super::owner_routes;
 use super::suggest::did_you_mean;
+use syn::LitStr;
 use crate::ir;
 use crate::surql::route::{self, Step};
 use std::collections::BTreeMap;
@@ -45,63 +47,105 @@ pub(super) fn settings(
     })
 }
 
+/// What the schema item says of the per-user agent, for [`check_owners`].
+pub(super) struct Declared<'a> {
+    /// The resolved scope (`None` without one, or when its end user was not a table).
+    pub scope: Option<&'a ir::Scope>,
+    /// Whether `scope(...)` was written at all (a wrong `end_user` is reported on its own).
+    pub written: bool,
+    /// The exposed tables: each must say who owns it under a scope.
+    pub exposed: &'a [String],
+    pub agent: &'a ir::AgentSettings,
+}
+
 /// Checks every `owner = "..."` route against the schema: each step must exist and lead on, and
-/// the route must end at the end-user table. A table that links to the end-user table but declares
-/// no owner is warned about: every user would read all of its rows.
-pub(super) fn check_owners(
-    cxs: &[Ctxt],
-    items: &Items,
-    tables: &[ir::Table],
-    scope: Option<&ir::Scope>,
-    agent: &ir::AgentSettings,
-) {
+/// the route must end at the end-user table. Under a scope every exposed table but the end
+/// user's must say `owner = "..."` or `shared`: left silent, a table would be shared, and every
+/// user would read all of its rows.
+pub(super) fn check_owners(cxs: &[Ctxt], items: &Items, tables: &[ir::Table], declared: &Declared) {
     let by_name: BTreeMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
+    let shared: Vec<&str> = items
+        .tables
+        .iter()
+        .filter(|(_, t)| t.shared.is_some())
+        .map(|(_, t)| t.name.as_str())
+        .collect();
     for (file, ast) in &items.tables {
         let cx = &cxs[*file];
-        let Some(scope) = scope else {
-            if let Some(lit) = &ast.owner {
-                cx.error_at(lit.span(), "`owner` needs a per-user agent: add `scope(end_user = T)` to the schema item, T the table whose rows are the users");
+        if let (Some(lit), Some(span)) = (&ast.owner, ast.shared) {
+            cx.error_at(span, format!("`{}` says both `owner = {:?}` and `shared`: a row either belongs to one user or is read by all; keep one", ast.name, lit.value()));
+            continue;
+        }
+        let Some(scope) = declared.scope else {
+            if !declared.written {
+                without_scope(cx, ast);
             }
             continue;
         };
-        if let Some(lit) = &ast.owner {
-            if ast.name == scope.end_user {
-                cx.error_at(lit.span(), format!("`{}` is the end-user table: each user reads their own row (`id = $auth`) without an owner route", ast.name));
-                continue;
+        let suggest = || routes_hint(&ast.name, &scope.end_user, &by_name, &shared);
+        if ast.name == scope.end_user {
+            let at = ast.owner.as_ref().map(LitStr::span).or(ast.shared);
+            if let Some(at) = at {
+                cx.error_at(at, format!("`{}` is the end-user table: each user reads their own row (`id = $auth`) without an owner route or `shared`", ast.name));
             }
+            continue;
+        }
+        if let Some(lit) = &ast.owner {
             let route = lit.value();
             let trimmed = route.trim();
             let lead = route.len() - route.trim_start().len();
             if let Err((offset, message)) = follow(trimmed, &ast.name, &by_name, &scope.end_user) {
-                cx.error_at(super::attr::span_in(lit, lead + offset), message);
+                cx.error_at(super::attr::span_in(lit, lead + offset), format!("{message}{}", suggest()));
             }
-        } else if ast.name != scope.end_user && ast.name != agent.user {
-            if let Some(field) = link_to(by_name.get(ast.name.as_str()), &scope.end_user) {
-                cx.warn_at(ast.name_span, format!(
-                    "`{}.{field}` links to the end-user table `{}`, but `{}` has no owner: every user of the per-user agent reads all of its rows; add #[surqlc(owner = \"{field}\")] if each row belongs to one user",
-                    ast.name, scope.end_user, ast.name
-                ));
-            }
+        } else if ast.shared.is_none()
+            && ast.name != declared.agent.user
+            && declared.exposed.contains(&ast.name)
+        {
+            let routes = owner_routes::routes_to(&ast.name, &scope.end_user, &by_name, &shared);
+            let routes: Vec<String> = routes
+                .into_iter()
+                .filter(|r| follow(r, &ast.name, &by_name, &scope.end_user).is_ok())
+                .collect();
+            let owner = match routes.first() {
+                Some(first) => format!("#[surqlc(owner = \"{first}\")] if each row belongs to one `{}`{}", scope.end_user,
+                    if routes.len() > 1 { format!(" (other routes: {})", owner_routes::listed(&routes[1..])) } else { String::new() }),
+                None => format!("#[surqlc(owner = \"...\")] with a route to `{}` (none is found through its links and relations)", scope.end_user),
+            };
+            cx.error_at(ast.name_span, format!(
+                "`{}` is exposed to the per-user agent but does not say who owns its rows; add {owner}, or #[surqlc(shared)] if every `{}` may read every row",
+                ast.name, scope.end_user
+            ));
         }
     }
 }
 
-/// The first field (or relation end) of `table` that links to `end_user`.
-fn link_to(table: Option<&&ir::Table>, end_user: &str) -> Option<String> {
-    let table = table?;
-    if let ir::TableKind::Relation { from, to } = &table.kind {
-        if from.iter().any(|t| t == end_user) {
-            return Some("in".into());
-        }
-        if to.iter().any(|t| t == end_user) {
-            return Some("out".into());
-        }
+/// `owner` and `shared` written without a scope.
+fn without_scope(cx: &Ctxt, ast: &super::ast::TableAst) {
+    const ADD: &str = "add `scope(end_user = T)` to the schema item, T the table whose rows are the users";
+    if let Some(lit) = &ast.owner {
+        cx.error_at(lit.span(), format!("`owner` needs a per-user agent: {ADD}"));
     }
-    table
-        .fields
-        .iter()
-        .find(|f| f.ty.linked_tables().iter().any(|t| t == end_user))
-        .map(|f| f.name.clone())
+    if let Some(span) = ast.shared {
+        cx.error_at(span, format!("`shared` only means something to a per-user agent: {ADD}, or remove `shared`"));
+    }
+}
+
+/// `; routes from `visit` that reach `owner`: ...`, or nothing when none is found.
+fn routes_hint(
+    table: &str,
+    end_user: &str,
+    by_name: &BTreeMap<&str, &ir::Table>,
+    shared: &[&str],
+) -> String {
+    let routes: Vec<String> = owner_routes::routes_to(table, end_user, by_name, shared)
+        .into_iter()
+        .filter(|r| follow(r, table, by_name, end_user).is_ok())
+        .collect();
+    if routes.is_empty() {
+        String::new()
+    } else {
+        format!("; routes from `{table}` that reach `{end_user}`: {}", owner_routes::listed(&routes))
+    }
 }
 
 /// Where a route stands between steps: on rows of these tables, or on edges of a relation.

@@ -92,8 +92,8 @@ impl Token {
     }
 }
 
-/// The credentials of `Bearer <credentials>`.
-fn bearer(value: &[u8]) -> Option<&[u8]> {
+/// The credentials of `Bearer <credentials>` (the scheme in any case, RFC 9110 §11.1).
+pub(super) fn bearer(value: &[u8]) -> Option<&[u8]> {
     let value = value.trim_ascii();
     let (scheme, rest) = value.split_at(value.iter().position(|b| *b == b' ')?);
     scheme

@@ -133,13 +133,21 @@ pub(super) fn tool(
     Tool::new(name, description, Arc::new(schema)).with_annotations(annotations)
 }
 
+/// The server's instructions: the loop, and whom the answers are for when it serves end users.
+fn instructions(state: &State) -> String {
+    let mut text = String::from("Answer questions from a SurrealDB database: read `schema` for the question, write one SELECT, fix what `check_query` or `run_query` reports.");
+    if let Some(rules) = state.end_user_rules() {
+        text.push(' ');
+        text.push_str(rules.trim_end());
+    }
+    text
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("surqlc", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Answer questions from a SurrealDB database: read `schema` for the question, write one SELECT, fix what `check_query` or `run_query` reports.",
-            )
+            .with_instructions(instructions(&self.state))
     }
 
     async fn list_tools(
@@ -478,9 +486,9 @@ async fn require_user(
     let offered = request
         .headers()
         .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_owned());
+        .and_then(|v| super::auth::bearer(v.as_bytes()))
+        .and_then(|t| std::str::from_utf8(t).ok())
+        .map(str::to_owned);
     let user = match &offered {
         Some(token) => users.session(token).await,
         None => None,

@@ -139,6 +139,19 @@ impl State {
         &self.schema
     }
 
+    /// Whether the calls run in end users' sessions (`--as USER` or `--per-user`).
+    pub fn serves_end_users(&self) -> bool {
+        self.per_user.is_some() || self.agent.is_end_user()
+    }
+
+    /// What the model is told about the one user it answers for, when it serves end users.
+    pub fn end_user_rules(&self) -> Option<String> {
+        if !self.serves_end_users() {
+            return None;
+        }
+        crate::access::Access::of(&self.schema).end_user_rules(&self.schema)
+    }
+
     /// The agent's session: what every caller-supplied query runs on (the end user's, in a
     /// `--per-user` call).
     pub fn agent(&self) -> Agent<Any> {

@@ -93,7 +93,12 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
         Ok(examples) => examples,
         Err(e) => return failed("reading the examples", &e),
     };
-    let mut out = format!("SCHEMA\n{block}\n\n");
+    // In an end user's session the model is told whom it answers for, as the prompt tells it.
+    let mut out = match state.end_user_rules() {
+        Some(rules) => format!("USER\n{}\n\n", rules.trim_end()),
+        None => String::new(),
+    };
+    out.push_str(&format!("SCHEMA\n{block}\n\n"));
     if !values.is_empty() {
         out.push_str(&format!("VALUES\n{values}\n\n"));
     }
@@ -157,7 +162,13 @@ async fn examples_section(
 pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
     let schema = &state.schema;
     // As the runner checks: a missing LIMIT is a warning, since run_query adds the schema's.
-    let mut report = validate::validate_with(schema, query, &validate::Options::for_runner(schema));
+    let options = validate::Options::of(schema);
+    let options = if state.agent().is_end_user() {
+        options.in_end_user_session(schema)
+    } else {
+        options
+    };
+    let mut report = validate::validate_with(schema, query, &options);
     if let Some(reason) = report.cannot_answer.take() {
         return text(
             true,

@@ -102,11 +102,25 @@ pub(super) async fn use_after_signin<C: Connection, T>(
     database: &str,
     who: &str,
 ) -> Result<Surreal<C>, surrealdb::Error> {
+    signed_in_as(agent, signed, namespace, database, who, AGENT_HINT).await
+}
+
+/// What to check when an agent (a database or record user with a password) cannot sign in.
+const AGENT_HINT: &str = "is it defined there, by the schema applied to this database, with this password? \
+     surqlc's agent has the password SURQLC_AGENT_PASSWORD held when build.rs ran";
+
+/// [`use_after_signin`] with `hint`: what to check when the sign-in fails.
+pub(super) async fn signed_in_as<C: Connection, T>(
+    agent: Surreal<C>,
+    signed: Result<T, surrealdb::Error>,
+    namespace: &str,
+    database: &str,
+    who: &str,
+    hint: &str,
+) -> Result<Surreal<C>, surrealdb::Error> {
     let tried = |e: surrealdb::Error| {
         let message = format!(
-            "{who} could not sign in to namespace `{namespace}`, database `{database}`: {} \
-             (is it defined there, by the schema applied to this database, with this password? \
-             surqlc's agent has the password SURQLC_AGENT_PASSWORD held when build.rs ran)",
+            "{who} could not sign in to namespace `{namespace}`, database `{database}`: {} ({hint})",
             e.message()
         );
         surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
@@ -123,13 +137,41 @@ pub(super) async fn use_after_signin<C: Connection, T>(
 /// A session signed in as a database-level user, such as the `VIEWER` agent: what [`run_readonly`] runs on.
 ///
 /// A distinct type so that the owner's handle cannot be passed where the agent's belongs.
+///
+/// An end user's session ([`crate::runtime::Scope::signin`], [`crate::runtime::scope::authenticate`])
+/// is one too, and knows it is: its queries are validated as that user's (`$auth` is their record,
+/// side channels over other users' rows are refused).
 #[derive(Debug, Clone)]
-pub struct Agent<C: Connection>(pub(super) Surreal<C>);
+pub struct Agent<C: Connection> {
+    pub(super) session: Surreal<C>,
+    pub(super) end_user: bool,
+}
 
 impl<C: Connection> Agent<C> {
+    /// The team's agent on `session`.
+    pub(super) fn team(session: Surreal<C>) -> Self {
+        Agent {
+            session,
+            end_user: false,
+        }
+    }
+
+    /// One end user's session.
+    pub(super) fn end_user(session: Surreal<C>) -> Self {
+        Agent {
+            session,
+            end_user: true,
+        }
+    }
+
     /// The agent's session, for anything else it may do (it has the rights of its role only).
     pub fn session(&self) -> &Surreal<C> {
-        &self.0
+        &self.session
+    }
+
+    /// Whether this is one end user's session of the per-user agent.
+    pub fn is_end_user(&self) -> bool {
+        self.end_user
     }
 }
 
@@ -143,7 +185,7 @@ pub async fn signin_agent<C: Connection>(
 ) -> Result<Agent<C>, surrealdb::Error> {
     signin_database_user(db, namespace, database, user, password)
         .await
-        .map(Agent)
+        .map(Agent::team)
 }
 
 /// Signs a new session on `db`'s connection in as a record-access agent: the record access `user`
@@ -169,7 +211,7 @@ pub async fn signin_record_agent<C: Connection>(
     let who = format!("the agent `{user}` (record access `{user}`)");
     use_after_signin(agent, signed, namespace, database, &who)
         .await
-        .map(Agent)
+        .map(Agent::team)
 }
 
 /// Runs one generated `SELECT` on the agent's session, bounded by `timeout`.
@@ -245,13 +287,17 @@ async fn validated<C: Connection>(
 ) -> Result<Outcome, surrealdb::Error> {
     use crate::validate::{self, Options};
     let reply = reply::read(surql);
-    let options = Options::for_runner(schema);
+    let options = if agent.end_user {
+        Options::of(schema).in_end_user_session(schema)
+    } else {
+        Options::of(schema)
+    };
     let mut report = validate::validate_reply(schema, &reply, &options);
     if let Some(reason) = report.cannot_answer.take() {
         return Ok(Outcome::CannotAnswer(reason));
     }
     if !report.has_errors() {
-        validate::data::check(&agent.0, schema, &mut report).await?;
+        validate::data::check(&agent.session, schema, &mut report).await?;
     }
     if report.has_errors() {
         return Ok(Outcome::Rejected(
@@ -285,7 +331,7 @@ async fn run_prepared<C: Connection>(
             Ok(Outcome::Rejected(engine_error(e.message())))
         }
     };
-    let mut response = match agent.0.query(statement).await {
+    let mut response = match agent.session.query(statement).await {
         Ok(response) => response,
         Err(e) => return rejected(e),
     };

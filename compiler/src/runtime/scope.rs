@@ -99,11 +99,14 @@ impl Scope {
         db: &Surreal<C>,
         key: &str,
     ) -> Result<Agent<C>, surrealdb::Error> {
-        let who = format!(
-            "the end user `{}` (record access `{}`; the token is signed with the key derived from {SCOPE_KEY_VAR}, which must be the one the schema was built with)",
-            self.user, self.access
+        let who = format!("the end user `{}` (record access `{}`)", self.user, self.access);
+        let table = self.user.split(':').next().unwrap_or(&self.user);
+        let hint = format!(
+            "is `{}` a row of `{table}` in this database? The per-user access admits only existing rows. \
+             And was the schema applied with the scope key {SCOPE_KEY_VAR} holds? The token is signed with the key derived from it",
+            self.user
         );
-        authenticate_as(db, &self.namespace, &self.database, &self.token(key), &who).await
+        authenticate_as(db, &self.namespace, &self.database, &self.token(key), &who, &hint).await
     }
 }
 
@@ -122,6 +125,7 @@ pub async fn authenticate<C: Connection>(
         database,
         token,
         "a session with the given token",
+        &format!("is the token signed with the key derived from the {SCOPE_KEY_VAR} the schema was applied with, unexpired, and for a row that exists?"),
     )
     .await
 }
@@ -132,10 +136,11 @@ async fn authenticate_as<C: Connection>(
     database: &str,
     token: &str,
     who: &str,
+    hint: &str,
 ) -> Result<Agent<C>, surrealdb::Error> {
     let session = db.clone();
     let signed = session.authenticate(token.to_owned()).await;
-    super::agent::use_after_signin(session, signed, namespace, database, who)
+    super::agent::signed_in_as(session, signed, namespace, database, who, hint)
         .await
-        .map(Agent)
+        .map(Agent::end_user)
 }

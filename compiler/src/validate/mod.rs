@@ -261,6 +261,11 @@ pub struct Options {
     /// Whether the caller adds `LIMIT max_rows` to a query without one (the agent's runner does):
     /// then a missing LIMIT is a warning saying so, else an error.
     pub adds_limit: bool,
+    /// The end-user table when the query runs in one end user's session (the per-user agent,
+    /// `scope(end_user = T)`): `$auth` is then that user's record, and what would measure other
+    /// users' rows (EXPLAIN, search scores, KNN distances over owned tables) is refused
+    /// ([`Class::SideChannel`]). `None`: the team's agent, for which `$auth` is an error.
+    pub end_user: Option<String>,
 }
 
 impl Options {
@@ -273,7 +278,15 @@ impl Options {
         Options {
             max_rows: Some(schema.settings.max_rows),
             adds_limit: true,
+            end_user: None,
         }
+    }
+
+    /// These options for a query that runs in an end user's session of `schema`'s per-user
+    /// agent (its `scope(end_user = T)`); unchanged when the schema declares no scope.
+    pub fn in_end_user_session(mut self, schema: &Schema) -> Self {
+        self.end_user = schema.settings.scope.as_ref().map(|s| s.end_user.clone());
+        self
     }
 
     /// The application's own named queries (`-- name:` files): the schema's checks without the
@@ -282,6 +295,7 @@ impl Options {
         Options {
             max_rows: None,
             adds_limit: false,
+            end_user: None,
         }
     }
 

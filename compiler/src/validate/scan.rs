@@ -117,6 +117,11 @@ impl Locator {
             })
     }
 
+    /// The first unused parameter `$name`.
+    pub fn param(&mut self, name: &str) -> Option<Span> {
+        self.take(|_, t| t.kind == Kind::Param && t.text.trim_start_matches('$') == name)
+    }
+
     /// The first unused string literal with content `value`.
     pub fn string(&mut self, value: &str) -> Option<Span> {
         self.take(|_, t| t.kind == Kind::Str && t.text == value)

@@ -92,10 +92,13 @@ async def as_customer(binary, root):
         command=binary,
         args=["mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql", "--as", "customer:mei"],
         cwd=root,
+        env=dict(os.environ, SURQLC_SCOPE_KEY="python-smoke-scope-key"),
     )
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
-            await session.initialize()
+            init = await session.initialize()
+            # The server says whom it answers for.
+            assert "signed-in customer" in (init.instructions or ""), init.instructions
             await meis_rows(session)
 
 

@@ -53,7 +53,7 @@ pub fn check_query_linted(
         Err(e) => return bad_input(e.to_string()),
     };
     schema.settings.lints.override_with(lints);
-    match checked(&schema, queries) {
+    match checked(&schema, queries, false) {
         Ok(checked) => checked.outcome(json),
         Err(outcome) => outcome,
     }
@@ -69,7 +69,8 @@ pub struct Checked {
     pub columns: Vec<usize>,
 }
 
-/// Validates each of `queries` against `schema` (no database; the data checks are added by the caller).
+/// Validates each of `queries` against `schema` (no database; the data checks are added by the
+/// caller), as one end user's session runs them when `end_user`.
 ///
 /// A file with `-- name:` lines is a named-query file (the application's own queries, with
 /// `$params` and `LIMIT $n`), checked with [`Options::for_named_queries`]; any other text is the
@@ -77,8 +78,14 @@ pub struct Checked {
 pub fn checked(
     schema: &surqlc::ir::Schema,
     queries: &Queries,
+    end_user: bool,
 ) -> Result<Checked, CheckQueryOutput> {
-    let mut options = Options::of(schema);
+    // `--as`: the agent's queries as that end user's session runs them (`$auth`, side channels).
+    let mut options = if end_user {
+        Options::of(schema).in_end_user_session(schema)
+    } else {
+        Options::of(schema)
+    };
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
             if q.trim().is_empty() {
@@ -245,7 +252,7 @@ pub async fn with_data(
     source: &DataSource,
     as_user: Option<&(String, String)>,
 ) -> CheckQueryOutput {
-    let mut checked = match checked(&output.schema, queries) {
+    let mut checked = match checked(&output.schema, queries, as_user.is_some()) {
         Ok(checked) => checked,
         Err(outcome) => return outcome,
     };

@@ -47,6 +47,14 @@ pub(super) fn build(
             output.schema.settings.agent.user
         );
     }
+    if let (Some(scope), false) = (&output.schema.settings.scope, output.scope_access_defined) {
+        note!(
+            "note: {} is not set, so the per-user access `{}` is not defined and no `{}` can sign in; set it to the key your application signs end users' tokens with and rebuild",
+            surqlc::runtime::SCOPE_KEY_VAR,
+            scope.access,
+            scope.end_user
+        );
+    }
     Ok(())
 }
 
@@ -292,12 +300,25 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `surqlc token`: an end user's token, signed with the scope key the schema was built with.
-pub(super) fn token(
+/// Where `surqlc token` checks that its end user exists.
+pub(super) enum UserCheck {
+    /// Not checked (said on stderr).
+    None,
+    /// `--seed FILE`: in the embedded engine, with the schema and this data loaded.
+    Seed(PathBuf),
+    /// `--endpoint URL`: on a server, by signing in with the token.
+    Server(String),
+}
+
+/// `surqlc token`: an end user's token, signed with the scope key the schema was built with; with
+/// `--seed` or `--endpoint` the token first opens the user's session there, so a token for a user
+/// that does not exist (or a key the database was not built with) is an error, not a 401 later.
+pub(super) async fn token(
     input: &Input,
     user: &str,
     ns: String,
     db: Option<String>,
+    check: UserCheck,
 ) -> Result<(), Failure> {
     use surqlc::runtime::SCOPE_KEY_VAR;
     let Some(key) = schema_db::configured_scope_key() else {
@@ -305,13 +326,36 @@ pub(super) fn token(
             "error: set {SCOPE_KEY_VAR} to the scope key the schema was built with: the token is signed with the key derived from it"
         )));
     };
-    let output = builder(input).generate()?;
-    let target = surqlc::db::Target {
+    let mut b = builder(input);
+    b.scope_key(key.clone());
+    let output = b.generate()?;
+    let mut target = surqlc::db::Target {
         namespace: ns,
         database: db.unwrap_or_else(|| output.schema.name.clone()),
         ..Default::default()
     };
     let scope = schema_db::scope_for(&output.schema, &target, user)?;
+    let conn = match check {
+        UserCheck::None => {
+            note!("note: `{user}` was not checked: pass --seed FILE or --endpoint URL to check that the end user exists\n");
+            None
+        }
+        UserCheck::Seed(seed) => {
+            let conn = schema_db::open(&output, &target).await?;
+            schema_db::load_file(&conn, &seed).await?;
+            Some(conn)
+        }
+        UserCheck::Server(endpoint) => {
+            target.endpoint = endpoint;
+            Some(schema_db::connect(&target).await?)
+        }
+    };
+    if let Some(conn) = conn {
+        scope
+            .signin(&conn, &key)
+            .await
+            .map_err(|e| Failure::BadInput(format!("error: no token printed: {}", e.message())))?;
+    }
     out!("{}\n", scope.token(&key));
     Ok(())
 }

@@ -187,6 +187,12 @@ enum Command {
         /// Database the token is for [default: the schema's name].
         #[arg(long)]
         db: Option<String>,
+        /// Check that the end user exists in this data file, loaded after the schema into the embedded engine.
+        #[arg(long, value_name = "FILE", conflicts_with = "endpoint")]
+        seed: Option<PathBuf>,
+        /// Check that the end user exists on this SurrealDB server (ws://host:port) by signing in with the token; nothing is written.
+        #[arg(long, value_name = "URL")]
+        endpoint: Option<String>,
     },
     /// Show which tables the pruned prompt carries for each question and what their schema block costs (any schema, with or without prune(...)).
     Prune(prune::PruneArgs),
@@ -526,7 +532,16 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             as_user,
             ns,
             db,
-        } => commands::token(&input, &as_user, ns, db)?,
+            seed,
+            endpoint,
+        } => {
+            let check = match (seed, endpoint) {
+                (Some(seed), _) => commands::UserCheck::Seed(seed),
+                (None, Some(endpoint)) => commands::UserCheck::Server(endpoint),
+                (None, None) => commands::UserCheck::None,
+            };
+            commands::token(&input, &as_user, ns, db, check).await?
+        }
         Command::Diff { input, target } => commands::diff(&input, target).await?,
     }
     Ok(())

@@ -141,9 +141,7 @@ impl Typer<'_, '_> {
                 }) => vec![field.clone()],
                 _ if p.name == "count()" => vec!["count".into()],
                 // The engine's key path (`seller.name`, `images.url` for `images[0].url`).
-                _ if Ty::is_nested_key(&p.name) => {
-                    p.name.split('.').map(str::to_owned).collect()
-                }
+                _ if Ty::is_nested_key(&p.name) => p.name.split('.').map(str::to_owned).collect(),
                 _ => {
                     self.fail(
                         span,
@@ -186,7 +184,9 @@ impl Typer<'_, '_> {
             let group: Vec<&Entry> = entries.iter().filter(|e| e.path[0] == head).collect();
             let first = group[0];
             let ident = field_ident(head);
-            if fields.iter().any(|f: &FieldShape| f.ident == ident) || (group.len() > 1 && group.iter().any(|e| e.path.len() == 1)) {
+            if fields.iter().any(|f: &FieldShape| f.ident == ident)
+                || (group.len() > 1 && group.iter().any(|e| e.path.len() == 1))
+            {
                 let last = group[group.len() - 1];
                 self.fail(
                     last.span,
@@ -202,7 +202,13 @@ impl Typer<'_, '_> {
                     .iter()
                     .map(|e| (e.path[1..].join("."), e.ty.clone()))
                     .collect();
-                self.rtype(&Ty::nested_row(&row), false, first.span, &first.expr, &nested)
+                self.rtype(
+                    &Ty::nested_row(&row),
+                    false,
+                    first.span,
+                    &first.expr,
+                    &nested,
+                )
             };
             if let Some(ty) = ty {
                 fields.push(FieldShape {

@@ -24,6 +24,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         match e {
             Expr::Literal(l) => Val::of(self.literal(l, scope)),
             Expr::Param(p) => Val::of(match p.as_str() {
+                "auth" => self.auth_param(),
                 "this" | "self" => scope.doc.clone(),
                 "parent" => scope.parent.map_or(Ty::Any, |p| p.doc.clone()),
                 _ => Ty::Any,
@@ -109,6 +110,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if let Function::Normal(name) = &call.receiver {
             self.aggregate_call(name.as_str(), &args, scope);
             self.search_call(name.as_str(), scope);
+            self.measured_call(name.as_str(), scope);
         }
         match &call.receiver {
             Function::Normal(name)

@@ -244,12 +244,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
             })
             .collect();
         let fix = if via.is_empty() {
-            match self.reach(source, target) {
-                Some(hops) => format!("go through the edges: `{source}{hops}`"),
-                None => format!(
-                    "from `{source}` traverse {}",
-                    self.edges_of(source).join(" or ")
-                ),
+            match (self.reach(source, target), self.link_between(source, target)) {
+                (Some(hops), _) => format!("go through the edges: `{source}{hops}`"),
+                (None, Some(link)) => link,
+                (None, None) => {
+                    let edges = self.edges_of(source);
+                    if edges.is_empty() {
+                        format!("`{source}` has no edges and no record link to `{target}`: query `{target}` on its own")
+                    } else {
+                        format!("`{target}` is not reached from `{source}`; from `{source}` traverse {}", edges.join(" or "))
+                    }
+                }
             }
         } else {
             format!("go through the edge: {}", via.join(" or "))
@@ -258,6 +263,25 @@ impl<'a, 'l> Resolver<'a, 'l> {
             format!("`{source}` and `{target}` are not linked directly: a graph step goes through an edge table"),
             fix,
         )
+    }
+
+    /// A record-link field between two tables, as a fix for a graph step where no edge is: the
+    /// field of `source` that links `target` (follow it with `.`), or the field of `target`
+    /// that links `source` (select from `target` and filter on it).
+    fn link_between(&self, source: &str, target: &str) -> Option<String> {
+        let links = |from: &str, to: &str| {
+            self.table(from).and_then(|t| {
+                super::visible_fields(t)
+                    .find(|f| f.ty.linked_tables().iter().any(|l| l == to))
+                    .map(|f| f.name.clone())
+            })
+        };
+        if let Some(field) = links(source, target) {
+            return Some(format!("`{source}.{field}` links to `{target}` (a record link, not an edge): write `{field}.` and the field you want, e.g. `{field}.*`"));
+        }
+        links(target, source).map(|field| format!(
+            "`{target}.{field}` links each `{target}` to its `{source}` (a record link, not an edge): select FROM {target} and filter on `{field}` (WHERE {field} = ... or WHERE {field} IN ...)"
+        ))
     }
 
     /// The graph steps that leave `table`: `->placed`, `<-contains`.

@@ -9,6 +9,7 @@ mod indexes;
 mod only;
 mod paths;
 mod select;
+mod session;
 
 use super::scan::Locator;
 use super::types::Ty;
@@ -27,6 +28,7 @@ pub(crate) fn statement(
     report: &mut Report,
 ) {
     let mut r = Resolver::new(schema, loc, report);
+    r.end_user = options.end_user.clone();
     // The reply gate's rule, reported with a span; the runner refuses with the same words.
     match super::reply::one_select(ast) {
         Ok(select) => {
@@ -112,6 +114,10 @@ struct Resolver<'a, 'l> {
     visible: Vec<&'a Table>,
     /// The schema's own functions (`fn::...`); the agent may call those whose `agent` is set.
     functions: &'a [crate::ir::Function],
+    /// The end-user table when the query runs in an end user's session (`$auth` is its record).
+    end_user: Option<String>,
+    /// The schema's end-user table, if it declares a per-user agent (for messages about `$auth`).
+    scope_end_user: Option<String>,
     loc: &'l mut Locator,
     report: &'l mut Report,
 }
@@ -154,6 +160,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
         Resolver {
             visible,
             functions: &schema.functions,
+            end_user: None,
+            scope_end_user: schema.settings.scope.as_ref().map(|s| s.end_user.clone()),
             loc,
             report,
         }

@@ -10,6 +10,19 @@ use crate::validate::Class;
 use surrealdb_sql::{BinaryOperator, Expr, Literal, Part, PrefixOperator};
 use surrealdb_types::ToSql;
 
+/// One element of an array (`[0]`, `[$i]`, `[-1]`, `.first()`): NONE when the array is shorter,
+/// so an option of the element; anything else is itself.
+fn one_element(ty: Ty) -> Ty {
+    match ty {
+        Ty::Array(t) => match *t {
+            Ty::Option(inner) => Ty::Option(inner),
+            Ty::Any => Ty::Any,
+            t => Ty::Option(Box::new(t)),
+        },
+        other => other,
+    }
+}
+
 /// The key path the engine writes a projection without an alias at, when the projection is a
 /// field path with indexes or filters (`images[0].url`, `images[*].url`, `time.created_at`): its
 /// field names, as `Idiom::simplify` keeps them (`images.url`). `None` for anything else.
@@ -78,10 +91,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 Part::Value(index) => self.index(cur, index, scope, path),
                 Part::First | Part::Last => Val {
-                    ty: match cur.ty {
-                        Ty::Array(t) => *t,
-                        other => other,
-                    },
+                    ty: one_element(cur.ty),
                     field: cur.field,
                 },
                 Part::All => {
@@ -142,10 +152,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 op: PrefixOperator::Negate,
                 ..
             } => Val {
-                ty: match cur.ty {
-                    Ty::Array(t) => *t,
-                    other => other,
-                },
+                ty: one_element(cur.ty),
                 field: cur.field,
             },
             Expr::Literal(Literal::String(key)) => {
@@ -210,7 +217,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     field: v.field,
                 }
             }
-            Ty::Option(inner) => self.field(inner, parent, name, path, after, scope),
+            // A field of NONE is NONE: the value read through an option is an option.
+            Ty::Option(inner) => {
+                let v = self.field(inner, parent, name, path, after, scope);
+                Val {
+                    ty: match v.ty {
+                        Ty::Option(_) | Ty::Any | Ty::None => v.ty,
+                        t => Ty::Option(Box::new(t)),
+                    },
+                    field: v.field,
+                }
+            }
             Ty::Record(table) => self.table_field(table, name, path, after),
             Ty::Object(keys) if parent.is_some() => {
                 let (table, at) = parent.expect("a schema field");

@@ -11,6 +11,7 @@ use surrealdb_types::ToSql;
 impl<'a, 'l> Resolver<'a, 'l> {
     /// Resolves a SELECT; returns the type of its result.
     pub(super) fn select(&mut self, s: &SelectStatement, parent: Option<&Scope>) -> Ty {
+        self.explain_in_session(s.explain.is_some());
         let mut docs: Vec<(Ty, Path)> = Vec::new();
         for what in &s.what {
             docs.push(self.from(what, parent));
@@ -187,6 +188,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let ty = self.select(inner, parent);
                 (ty.element().clone(), Path::default())
             }
+            // The signed-in end user's own row.
+            Expr::Param(p) if p.as_str() == "auth" => (self.auth_param(), Path::default()),
             Expr::FunctionCall(_)
             | Expr::Param(_)
             | Expr::Block(_)
