@@ -3,7 +3,7 @@
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("run by cargo"));
     // `enterprise` is the one with prune(...).
-    for name in ["store", "library", "memory", "meetings", "enterprise", "clinic"] {
+    for name in ["store", "library", "memory", "meetings", "enterprise", "marketplace", "clinic"] {
         let mut builder = surqlc::Builder::new();
         // A schema's named queries (`schemas/NAME.queries/*.surql`), checked against it at build time.
         let queries = format!("../schemas/{name}.queries");
@@ -33,6 +33,15 @@ fn main() {
         .schema("fixtures/ends.rs")
         .out_dir(out.join("ends"))
         .types_path("crate::ends::fixture")
+        .agent_password("test-agent-password")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Documents inside rows (`#[derive(Object)]`), with named queries over nested paths: tests/objects.rs.
+    surqlc::Builder::new()
+        .schema("fixtures/objects.rs")
+        .queries("fixtures/objects.queries")
+        .out_dir(out.join("objects"))
+        .types_path("crate::objects::fixture")
         .agent_password("test-agent-password")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));

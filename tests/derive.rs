@@ -1,6 +1,6 @@
 //! The derives and the compiler agree: for every table in `schemas/`, the derive's `DEFINE` text is the compiler's; derived types read and write rows.
 
-use crate::{library, meetings, memory, store};
+use crate::{library, marketplace, meetings, memory, store};
 use surqlc::runtime::{Link, Literal, Record, Relation, SurrealValue, Table};
 use surqlc_tests::*;
 
@@ -79,6 +79,23 @@ fn the_derive_defines_every_meetings_table_as_the_compiler_does() {
             of::<Assigned>(),
         ],
     );
+}
+
+#[test]
+fn the_derive_defines_every_marketplace_table_as_the_compiler_does() {
+    use marketplace::*;
+    // The view too: `MonthlySales::define()` is `DEFINE TABLE ... TYPE NORMAL ... AS SELECT ...`.
+    assert_agree(
+        "marketplace",
+        &[
+            of::<Seller>(),
+            of::<Product>(),
+            of::<Order>(),
+            of::<MonthlySales>(),
+        ],
+    );
+    assert!(MonthlySales::define().contains(" TYPE NORMAL SCHEMAFULL COMMENT "));
+    assert!(MonthlySales::table_ir().view.is_some());
 }
 
 #[test]

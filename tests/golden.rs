@@ -44,7 +44,7 @@ fn every_schema_matches_its_golden_file() {
 fn the_compiled_modules_are_the_golden_ones() {
     // tests/build.rs wrote these with the Builder, and the suite compiled them with deny(warnings)
     // (tests/helpers.rs, tests/named_queries.rs, and below for the enterprise schema, which prunes).
-    for stem in ["store", "library", "memory", "meetings", "enterprise", "clinic"] {
+    for stem in ["store", "library", "memory", "meetings", "enterprise", "marketplace", "clinic"] {
         let built = read(
             std::path::Path::new(env!("OUT_DIR"))
                 .join(stem)
@@ -78,7 +78,7 @@ fn output_is_deterministic() {
 #[test]
 fn every_schema_loads_into_the_embedded_engine() {
     block_on(async {
-        for stem in ["store", "library", "memory", "meetings", "clinic"] {
+        for stem in ["store", "library", "memory", "meetings", "marketplace", "clinic"] {
             let output = builder(stem).agent_password("pw").generate().unwrap();
             let conn = loaded(&[]).await;
             surqlc::db::execute(&conn, &output.schema_surql)

@@ -7,7 +7,7 @@ use surqlc_tests::*;
 #[test]
 fn every_gold_query_validates_and_returns_rows() {
     block_on(async {
-        for name in ["store", "meetings", "memory", "enterprise"] {
+        for name in ["store", "meetings", "memory", "enterprise", "marketplace"] {
             let golden =
                 eval::read_jsonl(&read(root().join(format!("schemas/{name}.golden.jsonl"))))
                     .unwrap_or_else(|e| panic!("{name}.golden.jsonl:{e}"));

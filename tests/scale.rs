@@ -106,6 +106,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
                     comment: Some((*ending).to_owned()),
                     clauses: Default::default(),
                     aka: Vec::new(),
+                    fields: Vec::new(),
                 }]
             } else {
                 Vec::new()
@@ -117,6 +118,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
             indexes: Vec::new(),
             aka: Vec::new(),
             owner: None,
+            view: None,
         })
         .collect();
     let schema = Schema {
@@ -129,6 +131,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
         tables,
         enums: Vec::new(),
         analyzers: Vec::new(),
+        functions: Vec::new(),
     };
     assert_block_counts(&schema, "endings");
 }

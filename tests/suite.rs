@@ -16,6 +16,9 @@ mod memory;
 #[path = "../schemas/meetings.rs"]
 mod meetings;
 
+#[path = "../schemas/marketplace.rs"]
+mod marketplace;
+
 #[path = "../schemas/clinic.rs"]
 #[allow(dead_code)] // The per-user agent's second schema; its types are read by the generated module.
 mod clinic;
@@ -33,6 +36,8 @@ mod catalogue;
 mod dependency_weight;
 mod derive;
 mod did_you_mean;
+mod document_engine;
+mod document_schemas;
 mod drift;
 mod ends;
 mod enum_docs;
@@ -43,8 +48,10 @@ mod golden_sets;
 mod helpers;
 mod hostile_docs;
 mod house;
+mod marketplace_e2e;
 mod model_client;
 mod named_queries;
+mod objects;
 mod pruner_agreement;
 mod pruning;
 mod raw_types;

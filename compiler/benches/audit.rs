@@ -48,6 +48,7 @@ fn synthetic(tables: usize) -> Schema {
                     comment: Some(format!("Field {j} of table {i}, in \"plain\" words.")),
                     clauses: Default::default(),
                     aka: Vec::new(),
+                    fields: Vec::new(),
                 })
                 .collect(),
             schemaless: false,
@@ -57,6 +58,7 @@ fn synthetic(tables: usize) -> Schema {
             indexes: Vec::new(),
             aka: Vec::new(),
             owner: None,
+            view: None,
         })
         .collect();
     Schema {
@@ -69,6 +71,7 @@ fn synthetic(tables: usize) -> Schema {
         tables,
         enums: Vec::new(),
         analyzers: Vec::new(),
+        functions: Vec::new(),
     }
 }
 

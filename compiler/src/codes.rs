@@ -54,6 +54,8 @@ pub enum Class {
     VectorDimension,
     /// A built-in function called with the wrong number of arguments, or an argument of a type it refuses.
     FunctionArguments,
+    /// A `fn::` function the schema does not define for the agent (a typo, surqlc's own, or one with `PERMISSIONS NONE`).
+    UnknownFunction,
     /// A record id written in the query that does not exist (needs the data).
     UnknownRecord,
     /// A compared value not present in the data of a value-hinted field (needs the data).
@@ -173,6 +175,7 @@ const CATALOGUE: &[Entry] = &[
     e(Class::MissingIndex, "SQ0701", Engine::Fails, false),
     e(Class::VectorDimension, "SQ0702", Engine::Fails, false),
     e(Class::FunctionArguments, "SQ0801", Engine::Fails, false),
+    e(Class::UnknownFunction, "SQ0802", Engine::Fails, false),
     e(
         Class::UnknownRecord,
         "SQ0901",
@@ -216,6 +219,7 @@ impl Class {
         Class::MissingIndex,
         Class::VectorDimension,
         Class::FunctionArguments,
+        Class::UnknownFunction,
         Class::UnknownRecord,
         Class::ValueNotPresent,
         Class::SideChannel,
@@ -276,6 +280,7 @@ impl Class {
             Class::MissingIndex => "MissingIndex",
             Class::VectorDimension => "VectorDimension",
             Class::FunctionArguments => "FunctionArguments",
+            Class::UnknownFunction => "UnknownFunction",
             Class::UnknownRecord => "UnknownRecord",
             Class::ValueNotPresent => "ValueNotPresent",
             Class::SideChannel => "SideChannel",

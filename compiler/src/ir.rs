@@ -21,6 +21,10 @@ pub struct Schema {
     /// `DEFINE ANALYZER`s, declared once on the `Schema` item and named by full-text indexes.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub analyzers: Vec<Analyzer>,
+    /// The user's `DEFINE FUNCTION`s (`#[surqlc(functions = "FILE.surql")]` on the `Schema` item),
+    /// in file order: written into `schema.surql`, listed in the prompt, known to the validator.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub functions: Vec<Function>,
     pub settings: Settings,
 }
 
@@ -83,11 +87,39 @@ pub struct Table {
     /// route reaches the signed-in user. `None`: shared (every user reads every row).
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub owner: Option<String>,
+    /// A view (`#[surqlc(view = "SELECT ...")]`): `DEFINE TABLE name TYPE NORMAL AS SELECT ...`,
+    /// its rows computed by the engine from the tables the SELECT reads. The SELECT as written.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub view: Option<Expr>,
 }
 
 impl Table {
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The field or sub-field at `path` (`address.country`; a `*` or `[*]` element step is
+    /// skipped, so `images.*.url`, `images[*].url` and `images.url` are the same sub-field).
+    pub fn field_at(&self, path: &str) -> Option<&Field> {
+        let mut parts = path
+            .split('.')
+            .map(|p| p.trim_end_matches("[*]"))
+            .filter(|p| *p != "*");
+        let mut field = self.field(parts.next()?)?;
+        for part in parts {
+            field = field.fields.iter().find(|f| f.name == part)?;
+        }
+        Some(field)
+    }
+
+    /// Every field and sub-field with its path (`time`, `time.created_at`, `images.*.url`), a
+    /// field's sub-fields right after it, in source order: one `DEFINE FIELD` each.
+    pub fn field_paths(&self) -> Vec<(String, &Field)> {
+        let mut out = Vec::with_capacity(self.fields.len());
+        for f in &self.fields {
+            f.with_paths(&f.name, &mut out);
+        }
+        out
     }
 }
 
@@ -148,6 +180,44 @@ pub struct Field {
     /// Other words for the field (`#[surqlc(aka(...))]`): searched by pruning, never shown.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub aka: Vec<String>,
+    /// The sub-fields of an object field (its type a `#[derive(Object)]` struct): each is its own
+    /// `DEFINE FIELD parent.sub` (`parent.*.sub` under an array), names relative to this field,
+    /// in source order. Empty for every other field.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub fields: Vec<Field>,
+}
+
+impl Field {
+    /// The path of the sub-field `sub` of this field, when this field's path is `path`: `path.sub`,
+    /// with `.*` after `path` for each array level of this field's type (`images.*.url`): a field
+    /// inside every element of an array, as SurrealDB 3.3 prints it (it reads `images[*].url` too,
+    /// and `INFO FOR TABLE` gives that back as `images.*.url`).
+    pub fn sub_path(&self, path: &str, sub: &str) -> String {
+        let mut out = path.to_owned();
+        let mut ty = &self.ty;
+        loop {
+            match ty {
+                Type::Option(inner) => ty = inner,
+                Type::Array(inner, _) => {
+                    out.push_str(".*");
+                    ty = inner;
+                }
+                _ => break,
+            }
+        }
+        out.push('.');
+        out.push_str(sub);
+        out
+    }
+
+    /// This field and its sub-fields, depth first in source order, each with its path (this
+    /// field's is `path`).
+    pub fn with_paths<'a>(&'a self, path: &str, out: &mut Vec<(String, &'a Field)>) {
+        out.push((path.to_owned(), self));
+        for sub in &self.fields {
+            sub.with_paths(&self.sub_path(path, &sub.name), out);
+        }
+    }
 }
 
 /// SurrealQL text of an expression as the schema wrote it (a `VALUE`, `ASSERT`, permission guard, ...).
@@ -297,6 +367,26 @@ pub struct Analyzer {
     pub comment: Option<String>,
 }
 
+/// One user function: `DEFINE FUNCTION fn::name($a: kind, ...) -> kind { ... } COMMENT '...'`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Function {
+    /// The name as queries call it, `fn::` included: `fn::pound_to_usd`.
+    pub name: String,
+    /// Each parameter's name (without `$`) and type, in order.
+    pub args: Vec<(String, Kind)>,
+    /// The declared return type; `None`: not declared (any).
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub returns: Option<Kind>,
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub comment: Option<String>,
+    /// Whether the agent may call it: its `PERMISSIONS` are not `NONE` (a `NONE` function is the
+    /// application's: the prompt does not list it and the validator reads it as unknown).
+    pub agent: bool,
+    /// The whole statement as the engine prints it, with `OVERWRITE` (what `schema.surql` writes).
+    pub definition: String,
+}
+
 /// A SurrealQL field type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
@@ -306,6 +396,8 @@ pub enum Type {
     Int,
     Float,
     Decimal,
+    /// `number`: an int, a float or a decimal, whichever the value is (`runtime::Number`).
+    Number,
     String,
     Datetime,
     Duration,

@@ -309,14 +309,16 @@ fn comment_tokens(
     encoding: Encoding,
 ) -> (usize, usize) {
     let cost = |c: &str| encoding.count(&format!(" COMMENT {}", lex::quote_str(c)));
+    // Every field and sub-field (an Object's) has its own line and COMMENT.
+    let fields: Vec<&crate::ir::Field> = table.field_paths().into_iter().map(|(_, f)| f).collect();
     let all = table
         .comment
         .iter()
-        .chain(table.fields.iter().filter_map(|f| f.comment.as_ref()))
+        .chain(fields.iter().filter_map(|f| f.comment.as_ref()))
         .map(|c| cost(c))
         .sum();
     let mut enum_docs = 0;
-    for field in &table.fields {
+    for field in fields {
         let Some(comment) = &field.comment else {
             continue;
         };

@@ -1,4 +1,4 @@
-//! Derives `Table`, `Relation`, `Literal` and `Schema` on an application's own types, reading them with the compiler's front end so the two cannot disagree.
+//! Derives `Table`, `Relation`, `Object`, `Literal`, `Ends` and `Schema` on an application's own types, reading them with the compiler's front end so the two cannot disagree.
 //!
 //! Each derive hands its one item to `surqlc::front::ast` (the code `surqlc build` runs on
 //! the whole file), reports every error that finds at its span, and emits impls of the
@@ -12,7 +12,9 @@
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
 use quote::{format_ident, quote, quote_spanned};
-use surqlc::front::ast::{Container, EndAst, EndsAst, EnumAst, SchemaAst, TableAst, TypeAst};
+use surqlc::front::ast::{
+    Container, EndAst, EndsAst, EnumAst, ObjectAst, SchemaAst, TableAst, TypeAst,
+};
 use surqlc::front::attr::Derive;
 use surqlc::front::ctxt::Ctxt;
 use surqlc::ir;
@@ -48,6 +50,14 @@ pub fn derive_ends(input: TokenStream) -> TokenStream {
     expand(input, Derive::Ends)
 }
 
+/// A struct stored inside a row: a field of its type is `TYPE object` (`option<object>`,
+/// `array<object>`) and each of its fields a sub-field `DEFINE FIELD parent.sub` with its own
+/// clauses. See `docs/annotations.md`.
+#[proc_macro_derive(Object, attributes(surqlc))]
+pub fn derive_object(input: TokenStream) -> TokenStream {
+    expand(input, Derive::Object)
+}
+
 /// The schema's prompt settings, on a unit struct.
 #[proc_macro_derive(Schema, attributes(surqlc))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
@@ -66,6 +76,7 @@ fn expand(input: TokenStream, kind: Derive) -> TokenStream {
         Some(Container::Literal(literal)) => literal_impls(literal),
         Some(Container::Schema(schema)) => schema_impls(schema),
         Some(Container::Ends(ends)) => ends_impls(ends),
+        Some(Container::Object(object)) => object_impls(object),
         None => Tokens::new(),
     };
     match cx.check() {
@@ -96,6 +107,7 @@ fn known_type(ty: &ir::Type) -> Tokens {
         ir::Type::Duration => quote!(#t::Duration),
         ir::Type::Uuid => quote!(#t::Uuid),
         ir::Type::Bytes => quote!(#t::Bytes),
+        ir::Type::Number => quote!(#t::Number),
         ir::Type::Object => quote!(#t::Object),
         ir::Type::Option(inner) => {
             let inner = known_type(inner);
@@ -217,27 +229,11 @@ fn table_trait_impl(table: &TableAst) -> Tokens {
         }
         None => quote!(::surqlc::ir::TableKind::Normal),
     };
-    let fields = table.fields.iter().map(|f| {
-        let name = string(&f.name);
-        let rust_name = string(&f.ident.to_string());
-        let ty = field_type(&f.ty);
-        let comment = option_string(&f.comment);
-        // A Literal enum's docs reach the field's comment through its `SurqlType` impl, as in the compiler.
-        let comment = match f.ty.named() {
-            Some(path) => quote_spanned! {path.span()=>
-                ::surqlc::__private::field_comment(#comment, <#path as ::surqlc::runtime::SurqlType>::meaning())
-            },
-            None => comment,
-        };
-        let clauses = ir_tokens::field_clauses(&f.clauses);
-        let aka = f.aka.iter().map(|w| string(w));
-        quote! {
-            ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment, clauses: #clauses, aka: ::std::vec![#(#aka),*] }
-        }
-    });
+    let fields = table.fields.iter().map(ir_field);
     let field_names = table.fields.iter().map(|f| &f.name);
     let table_aka = table.aka.iter().map(|w| string(w));
     let owner = option_string(&table.owner.as_ref().map(|r| r.value().trim().to_owned()));
+    let view = option_string(&table.view.as_ref().map(|v| v.value().trim().to_owned()));
     let schemaless = table.schemaless;
     let enforced = table.enforced;
     let id_type = ir_tokens::option(&table.id, |(ty, _)| known_type(ty));
@@ -267,9 +263,34 @@ fn table_trait_impl(table: &TableAst) -> Tokens {
                     indexes: ::std::vec![#(#indexes),*],
                     aka: ::std::vec![#(#table_aka),*],
                     owner: #owner,
+                    view: #view,
                 }
             }
         }
+    }
+}
+
+/// A field's `ir::Field` as an expression. What its type names is asked of that type's impl: a
+/// Literal enum's docs reach the comment and an Object's sub-fields the field, as in the compiler.
+fn ir_field(f: &surqlc::front::ast::FieldAst) -> Tokens {
+    let name = string(&f.name);
+    let rust_name = string(&f.ident.to_string());
+    let ty = field_type(&f.ty);
+    let comment = option_string(&f.comment);
+    let rt = quote!(::surqlc::runtime);
+    let (comment, fields) = match f.ty.named() {
+        Some(path) => (
+            quote_spanned! {path.span()=>
+                ::surqlc::__private::field_comment(#comment, <#path as #rt::SurqlType>::meaning())
+            },
+            quote_spanned! {path.span()=> <#path as #rt::SurqlType>::fields() },
+        ),
+        None => (comment, quote!(::std::vec::Vec::new())),
+    };
+    let clauses = ir_tokens::field_clauses(&f.clauses);
+    let aka = f.aka.iter().map(|w| string(w));
+    quote! {
+        ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment, clauses: #clauses, aka: ::std::vec![#(#aka),*], fields: #fields }
     }
 }
 
@@ -397,6 +418,70 @@ fn value_impl(table: &TableAst) -> Tokens {
 
             fn from_value(value: #rt::Value) -> ::std::result::Result<Self, #rt::surrealdb::Error> {
                 let mut reader = #rt::ObjectReader::new(#name, value)?;
+                ::std::result::Result::Ok(#ident {
+                    #(#reads)*
+                    #(#skipped)*
+                })
+            }
+        }
+    }
+}
+
+/// `impl SurqlType` (`object`, its sub-fields, its doc as the meaning every field of its type
+/// carries) and `impl SurrealValue` (the object read and written under the database names).
+fn object_impls(object: &ObjectAst) -> Tokens {
+    let ident = &object.ident;
+    let rust_name = ident.to_string();
+    let rt = quote!(::surqlc::runtime);
+    let fields = object.fields.iter().map(ir_field);
+    let meaning = surqlc::surql::meaning::of_enum(object.comment.as_deref(), []).map(|m| {
+        let m = string(&m);
+        quote! {
+            fn meaning() -> ::std::option::Option<::std::string::String> {
+                ::std::option::Option::Some(#m)
+            }
+        }
+    });
+    let writes = object.fields.iter().map(|f| {
+        let member = member(&f.ident);
+        let name = &f.name;
+        quote_spanned!(f.rust_ty.span()=> writer.field(#name, self.#member);)
+    });
+    let reads = object.fields.iter().map(|f| {
+        let member = member(&f.ident);
+        let name = &f.name;
+        quote_spanned!(f.rust_ty.span()=> #member: reader.field(#name)?,)
+    });
+    let skipped = object.skipped.iter().map(|s| {
+        let s = member(s);
+        quote!(#s: ::std::default::Default::default(),)
+    });
+    quote! {
+        #[automatically_derived]
+        impl #rt::SurqlType for #ident {
+            fn surql_type() -> ::surqlc::ir::Type {
+                ::surqlc::ir::Type::Object
+            }
+            fn fields() -> ::std::vec::Vec<::surqlc::ir::Field> {
+                ::std::vec![#(#fields),*]
+            }
+            #meaning
+        }
+
+        #[automatically_derived]
+        impl #rt::SurrealValue for #ident {
+            fn kind_of() -> #rt::surrealdb::types::Kind {
+                #rt::surrealdb::types::Kind::Object
+            }
+
+            fn into_value(self) -> #rt::Value {
+                let mut writer = #rt::ObjectWriter::new();
+                #(#writes)*
+                writer.finish()
+            }
+
+            fn from_value(value: #rt::Value) -> ::std::result::Result<Self, #rt::surrealdb::Error> {
+                let mut reader = #rt::ObjectReader::new(#rust_name, value)?;
                 ::std::result::Result::Ok(#ident {
                     #(#reads)*
                     #(#skipped)*

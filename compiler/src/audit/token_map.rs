@@ -208,7 +208,10 @@ fn parts(
     push(0, PartKind::Head, "DEFINE TABLE", own, &table_at);
     push(0, PartKind::Comment, "table comment", comment, &table_at);
     for (n, (key, line)) in lines.iter().enumerate() {
-        let field = table.fields.iter().find(|f| &f.name == key);
+        // A sub-field's line (`images.*.url`) is its own field's; an element line (`tags.*`) has none.
+        let field = (!key.ends_with(".*"))
+            .then(|| table.field_at(key))
+            .flatten();
         let comment = field.and_then(|f| f.comment.as_deref());
         let at = positions
             .field(&table.name, key)

@@ -265,12 +265,8 @@ impl Builder {
     pub fn load_with_warnings(
         &self,
     ) -> Result<(ir::Schema, Vec<crate::diagnostic::Diagnostic>), Error> {
-        let files = self
-            .schemas
-            .iter()
-            .map(SourceFile::read)
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(front::compile_with_warnings(&files)?)
+        self.load_with_positions()
+            .map(|(schema, warnings, _)| (schema, warnings))
     }
 
     /// [`Builder::load_with_warnings`], also keeping where each table and field was declared.
@@ -289,7 +285,13 @@ impl Builder {
             .iter()
             .map(SourceFile::read)
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(front::compile_with_positions(&files)?)
+        let (schema, warnings, positions) = front::compile_with_positions(&files)?;
+        // A view's SELECT needs the whole schema (and the validator), so it is checked here.
+        let views = crate::codegen::views::check(&schema, &positions);
+        if !views.is_empty() {
+            return Err(Error::Schema(crate::diagnostic::Diagnostics(views)));
+        }
+        Ok((schema, warnings, positions))
     }
 
     /// Compiles without writing anything.

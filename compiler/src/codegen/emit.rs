@@ -85,6 +85,14 @@ pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String,
     context.insert("exposed", &schema.settings.exposed);
     context.insert("value_hints", &!schema.settings.value_hints.is_empty());
     context.insert("max_rows", &schema.settings.max_rows);
+    // The functions the agent may call (not those whose PERMISSIONS are NONE), one line each.
+    let functions: Vec<String> = schema
+        .functions
+        .iter()
+        .filter(|f| f.agent)
+        .map(crate::surql::info::function_line)
+        .collect();
+    context.insert("functions", &functions);
     // A named template (not Tera::one_off), so errors name the user's file rather than `__tera_one_off`.
     let mut tera = tera::Tera::default();
     tera.autoescape_on(Vec::new());
@@ -171,4 +179,26 @@ pub(crate) fn render_schema_surql_docs(
         .map_err(|e| template_error(NAME, e))?;
     tera.render(SCHEMA_TEMPLATES[0].0, &context)
         .map_err(|e| template_error(NAME, e))
+}
+
+#[cfg(test)]
+mod reserved_functions {
+    /// `front::functions::SURQLC_FUNCTIONS` is every function `schema.surql`'s parts define, so a
+    /// user's functions file cannot take one of their names.
+    #[test]
+    fn the_reserved_names_are_the_templates_functions() {
+        let mut defined: Vec<String> = super::SCHEMA_TEMPLATES
+            .iter()
+            .flat_map(|(_, text)| text.split("DEFINE FUNCTION OVERWRITE ").skip(1))
+            .map(|rest| rest.split('(').next().unwrap_or("").to_owned())
+            .collect();
+        defined.sort();
+        defined.dedup();
+        let mut reserved: Vec<String> = crate::front::functions::SURQLC_FUNCTIONS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        reserved.sort();
+        assert_eq!(defined, reserved);
+    }
 }

@@ -65,6 +65,25 @@ fn param(
     }
 }
 
+/// An index's field path as a query names it (`address.country`, each name escaped).
+fn path(f: &str) -> String {
+    crate::surql::path_ident(f, crate::surql::field_ident)
+}
+
+/// The type of what an index covers: a relation's `in`/`out` link its ends, a path reaches into
+/// an object field.
+fn indexed_type(table: &Table, name: &str) -> Type {
+    let ends = |tables: &[String]| match tables {
+        [one] => Type::Record(one.clone()),
+        many => Type::Records(many.to_vec()),
+    };
+    match (&table.kind, name) {
+        (crate::ir::TableKind::Relation { from, .. }, "in") => ends(from),
+        (crate::ir::TableKind::Relation { to, .. }, "out") => ends(to),
+        _ => table.field_at(name).map_or(Type::Any, |f| f.ty.clone()),
+    }
+}
+
 /// The helpers for `table`'s indexes; `types` is the path the domain types live under, and
 /// `schema_table` gives the Rust type of a table a record field links to.
 pub fn helpers(
@@ -75,7 +94,6 @@ pub fn helpers(
     let t = &table.name;
     let mut out = Vec::new();
     for index in &table.indexes {
-        let field = |name: &str| table.field(name);
         match &index.kind {
             IndexKind::FullText { highlights, .. } => {
                 let f = &index.fields[0];
@@ -122,20 +140,20 @@ pub fn helpers(
                     .fields
                     .iter()
                     .map(|f| {
-                        let ty = field(f).map(|f| &f.ty).unwrap_or(&Type::Any);
-                        param(f, ty, types, schema_table)
+                        let ty = indexed_type(table, f);
+                        param(&f.replace('.', "_"), &ty, types, schema_table)
                     })
                     .collect();
                 let condition: Vec<String> = index
                     .fields
                     .iter()
                     .zip(&params)
-                    .map(|(f, p)| format!("{} = ${}", crate::surql::field_ident(f), p.var))
+                    .map(|(f, p)| format!("{} = ${}", path(f), p.var))
                     .collect();
                 let names: Vec<String> = index
                     .fields
                     .iter()
-                    .map(|f| heck::AsSnakeCase(f).to_string())
+                    .map(|f| heck::AsSnakeCase(f.replace('.', "_")).to_string())
                     .collect();
                 out.push(Helper {
                     kind: "find",

@@ -2,7 +2,8 @@
 //!
 //! The rest serves them: the agent's `DEFINE ACCESS`/`DEFINE USER` text (`agent_define`) and its
 //! password (`password`), Rust names for SurrealQL ones (`idents`), the per-index helpers
-//! (`index_helpers`), and the application's named queries read, checked and typed ([`queries`]).
+//! (`index_helpers`), the views checked against the schema (`views`), and the application's named
+//! queries read, checked and typed ([`queries`]).
 
 #[cfg(feature = "codegen")]
 mod agent_define;
@@ -24,3 +25,5 @@ pub mod queries;
 pub mod rustgen;
 #[cfg(feature = "codegen")]
 mod schema_view;
+#[cfg(feature = "codegen")]
+pub mod views;

@@ -445,6 +445,7 @@ mod tests {
             tables: Vec::new(),
             enums: Vec::new(),
             analyzers: Vec::new(),
+            functions: Vec::new(),
             settings: crate::ir::Settings::default(),
         };
         for bad in ["", "my model", "crate::store;", "::"] {

@@ -15,7 +15,10 @@ pub(crate) struct SchemaView<'a> {
     sources: String,
     /// One `DEFINE ANALYZER` statement each.
     analyzers: Vec<String>,
-    /// Each table's definition, with the permissions the agent's access gives it.
+    /// The user's `DEFINE FUNCTION OVERWRITE fn::...` statements, as the engine prints them.
+    functions: Vec<&'a str>,
+    /// Each table's definition, with the permissions the agent's access gives it; views after
+    /// the other tables (the engine fills a view from its tables when it is defined).
     tables: Vec<String>,
     /// The tables the prompt shows, in prompt order.
     exposed: &'a [String],
@@ -126,9 +129,16 @@ impl<'a> SchemaView<'a> {
                 .iter()
                 .map(surql::define_analyzer)
                 .collect(),
+            functions: schema
+                .functions
+                .iter()
+                .map(|f| f.definition.as_str())
+                .collect(),
             tables: schema
                 .tables
                 .iter()
+                .filter(|t| t.view.is_none())
+                .chain(schema.tables.iter().filter(|t| t.view.is_some()))
                 .map(|t| surql::table_definition_with(t, access.table_permissions(t).as_ref()))
                 .collect(),
             exposed: &settings.exposed,

@@ -18,6 +18,18 @@ pub enum Container {
     Literal(EnumAst),
     Schema(SchemaAst),
     Ends(EndsAst),
+    Object(ObjectAst),
+}
+
+/// A `#[derive(Object)]` struct: stored inside a row, each of its fields a sub-field of the
+/// field it types (`DEFINE FIELD parent.sub`), read as a table's fields are.
+pub struct ObjectAst {
+    pub ident: syn::Ident,
+    /// The struct's doc comment: the `COMMENT` of every field of this type (after the field's own).
+    pub comment: Option<String>,
+    pub fields: Vec<FieldAst>,
+    /// Fields serde never writes: `Default` when read.
+    pub skipped: Vec<syn::Ident>,
 }
 
 /// A `#[derive(Ends)]` enum: each variant holds one `Link<T>`; the tables it may link to, in order.
@@ -66,6 +78,8 @@ pub struct TableAst {
     pub aka: Vec<String>,
     /// `owner = "..."`: the route from a row to its end user, as written (checked by `resolve`).
     pub owner: Option<syn::LitStr>,
+    /// `view = "SELECT ..."`: the view's SELECT as written (validated against the schema by `codegen::views`).
+    pub view: Option<syn::LitStr>,
     /// Where `shared` was written: every end user reads every row.
     pub shared: Option<Span>,
 }
@@ -157,6 +171,7 @@ pub struct Items {
     pub tables: Vec<(usize, TableAst)>,
     pub enums: Vec<(usize, EnumAst)>,
     pub ends: Vec<(usize, EndsAst)>,
+    pub objects: Vec<(usize, ObjectAst)>,
     pub schemas: Vec<(usize, SchemaAst)>,
     /// Names of surqlc items that could not be read (their errors are already recorded).
     pub broken: Vec<String>,
@@ -175,6 +190,7 @@ impl Items {
             Container::Literal(e) => self.enums.push((file, e)),
             Container::Schema(s) => self.schemas.push((file, s)),
             Container::Ends(e) => self.ends.push((file, e)),
+            Container::Object(o) => self.objects.push((file, o)),
         }
     }
 }

@@ -15,6 +15,8 @@ pub enum Derive {
     Schema,
     /// An enum of `Link<T>` variants: a relation end or a record field of several tables.
     Ends,
+    /// A struct stored inside a row: a field of its type is an object with typed sub-fields.
+    Object,
 }
 
 impl Derive {
@@ -25,6 +27,7 @@ impl Derive {
             Derive::Literal => "Literal",
             Derive::Schema => "Schema",
             Derive::Ends => "Ends",
+            Derive::Object => "Object",
         }
     }
 }
@@ -54,12 +57,13 @@ pub fn surqlc_derive(cx: &Ctxt, attrs: &[Attribute]) -> Option<(Derive, Span)> {
             "Literal" => Derive::Literal,
             "Schema" => Derive::Schema,
             "Ends" => Derive::Ends,
+            "Object" => Derive::Object,
             _ => continue,
         };
         match found {
             Some((other, _)) => cx.error_spanned_by(
                 &path,
-                format!("an item can derive only one of Table, Relation, Literal, Ends and Schema; it already derives {}", other.name()),
+                format!("an item can derive only one of Table, Relation, Object, Literal, Ends and Schema; it already derives {}", other.name()),
             ),
             None => found = Some((kind, path.span())),
         }
@@ -159,6 +163,8 @@ pub struct TableAttrs {
     pub clauses: super::clauses::TableClauses,
     /// `owner = "in<-placed<-customer"`: how a row reaches its end user (checked by `resolve`).
     pub owner: Option<LitStr>,
+    /// `view = "SELECT ..."`: the table is a view the engine computes (checked by `codegen::views`).
+    pub view: Option<LitStr>,
     /// `shared`: every end user of the per-user agent reads every row (checked by `resolve`).
     pub shared: Option<Span>,
 }
@@ -384,6 +390,12 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 return Err(meta.error("duplicate `owner`"));
             }
             Ok(())
+        } else if meta.path.is_ident("view") {
+            let lit: LitStr = meta.value()?.parse()?;
+            if out.view.replace(lit).is_some() {
+                return Err(meta.error("duplicate `view`"));
+            }
+            Ok(())
         } else if meta.path.is_ident("shared") {
             if out.shared.replace(meta.path.span()).is_some() {
                 return Err(meta.error("duplicate `shared`"));
@@ -396,13 +408,14 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 meta,
                 "a table",
                 &format!(
-                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, `shared`, {}",
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, `shared`, `view = \"SELECT ...\"`, {}",
                     super::clauses::TABLE_ITEMS
                 ),
                 &[
                     "rename",
                     "aka",
                     "owner",
+                    "view",
                     "shared",
                     "schemaless",
                     "enforced",
@@ -411,6 +424,31 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 ],
             ))
         }
+    });
+    each_serde(cx, attrs, |meta| {
+        if meta.path.is_ident("rename_all") {
+            if let Some(rule) = rename_all(cx, meta)? {
+                out.rename_all = Some(rule);
+            }
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    });
+    out
+}
+
+/// `#[serde(rename_all = "...")]` on a `#[derive(Object)]` struct; it takes no `#[surqlc(...)]` of
+/// its own (its fields take every field attribute; indexes and permissions are the table's).
+pub fn object_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EnumAttrs {
+    let mut out = EnumAttrs::default();
+    each_surqlc(cx, attrs, |meta| {
+        Err(unknown(
+            meta,
+            "an object struct",
+            "no attributes (serde's rename_all; field attributes go on its fields, indexes on the table: `index(fields(parent.sub))`)",
+            &[],
+        ))
     });
     each_serde(cx, attrs, |meta| {
         if meta.path.is_ident("rename_all") {

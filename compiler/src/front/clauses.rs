@@ -47,10 +47,52 @@ pub struct PermissionsAttr {
 #[derive(Debug, Clone)]
 pub struct IndexAttr {
     pub name: Option<Spanned<String>>,
-    /// Rust field names (or database names), as written.
-    pub fields: Vec<syn::Ident>,
+    /// Rust field names (or database names), or paths into object fields, as written.
+    pub fields: Vec<IndexPath>,
     pub kind: IndexKindAttr,
     pub span: Span,
+}
+
+/// A field an index covers, as written: a field's name (`email`), a path into an object field
+/// (`address.country`: the field's name, then its sub-fields' database names), or a relation's
+/// `in`/`out`.
+#[derive(Debug, Clone)]
+pub struct IndexPath(pub Vec<syn::Ident>);
+
+impl IndexPath {
+    /// The field the path starts at.
+    pub fn first(&self) -> &syn::Ident {
+        &self.0[0]
+    }
+
+    /// The names after the first, joined by `.` (empty for a plain field).
+    pub fn rest(&self) -> String {
+        self.0[1..]
+            .iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+}
+
+impl quote::ToTokens for IndexPath {
+    fn to_tokens(&self, tokens: &mut proc_macro2::TokenStream) {
+        for (k, ident) in self.0.iter().enumerate() {
+            if k > 0 {
+                <Token![.]>::default().to_tokens(tokens);
+            }
+            ident.to_tokens(tokens);
+        }
+    }
+}
+
+fn index_path(input: syn::parse::ParseStream) -> syn::Result<IndexPath> {
+    let mut parts = vec![any_ident(input)?];
+    while input.peek(Token![.]) {
+        input.parse::<Token![.]>()?;
+        parts.push(any_ident(input)?);
+    }
+    Ok(IndexPath(parts))
 }
 
 #[derive(Debug, Clone)]
@@ -279,7 +321,7 @@ pub fn permissions(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Permissions
 /// `index(...)` on a table.
 pub fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexAttr> {
     let mut name = None;
-    let mut fields: Option<Vec<syn::Ident>> = None;
+    let mut fields: Option<Vec<IndexPath>> = None;
     let mut kind: Option<IndexKindAttr> = None;
     let span = meta.path.span();
     meta.parse_nested_meta(|inner| {
@@ -290,7 +332,7 @@ pub fn index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexAttr> {
         } else if inner.path.is_ident("fields") {
             let content;
             syn::parenthesized!(content in inner.input);
-            let list = content.parse_terminated(any_ident, Token![,])?;
+            let list = content.parse_terminated(index_path, Token![,])?;
             once(cx, &mut fields, list.into_iter().collect(), at, "index(fields)");
         } else if inner.path.is_ident("unique") {
             once(cx, &mut kind, IndexKindAttr::Unique, at, "index kind");

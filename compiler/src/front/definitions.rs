@@ -103,6 +103,8 @@ fn holds_record(ty: &TypeAst) -> bool {
 fn holds_object(ty: &TypeAst) -> bool {
     match ty {
         TypeAst::Known(ir::Type::Object | ir::Type::Any) => true,
+        // An Object struct, or a Literal enum: the compiler settles which (`objects::field`).
+        TypeAst::Named(_) => true,
         TypeAst::Option(inner) | TypeAst::Array(inner, _) => holds_object(inner),
         TypeAst::Raw(raw) => kind_has(&raw.kind, &|k| {
             matches!(k, ir::Kind::Named(n) if n == "object" || n == "any")
@@ -274,11 +276,43 @@ pub fn indexes(cx: &Ctxt, attrs: &[clauses::IndexAttr], table: &TableAst) -> Vec
     out
 }
 
-/// The fields an index names, by Rust or database name; unknown and computed fields are errors.
-fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> Vec<&'t FieldAst> {
-    let mut fields: Vec<&FieldAst> = Vec::new();
-    for ident in &a.fields {
+/// One field an index covers: its database path (`email`, `address.country`, `in`) and the
+/// table's field it starts at (`None` for a relation's `in`/`out`).
+struct IndexField<'t> {
+    name: String,
+    field: Option<&'t FieldAst>,
+    /// Whether the path goes into an object field's sub-fields (checked by `resolve`, which sees
+    /// the Object's fields).
+    nested: bool,
+}
+
+/// The fields an index names, by Rust or database name (a path into an object field: its
+/// sub-fields by database name; a relation's `in`/`out`); unknown and computed fields are errors.
+fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> Vec<IndexField<'t>> {
+    let mut fields: Vec<IndexField> = Vec::new();
+    for path in &a.fields {
+        let ident = path.first();
         let name = ident.to_string();
+        let rest = path.rest();
+        let nested = !rest.is_empty();
+        let full = |top: &str| {
+            if nested {
+                format!("{top}.{rest}")
+            } else {
+                top.to_owned()
+            }
+        };
+        if table.relation.is_some() && (name == "in" || name == "out") {
+            if nested {
+                cx.error_spanned_by(path, format!("`{name}` is a record link: an index covers this table's own fields, so index `{name}` itself"));
+            }
+            fields.push(IndexField {
+                name: name.clone(),
+                field: None,
+                nested: false,
+            });
+            continue;
+        }
         match table
             .fields
             .iter()
@@ -288,7 +322,14 @@ fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> V
                 if f.computed_span.is_some() {
                     cx.error_spanned_by(ident, format!("`{name}` is COMPUTED: the engine cannot index a field that is computed on read; store it with `value = \"...\"` instead"));
                 }
-                fields.push(f);
+                if nested && !matches!(f.ty.named(), Some(_)) && !matches!(f.ty, TypeAst::Raw(_)) {
+                    cx.error_spanned_by(path, format!("`{name}` is not an object: only an object field (a `#[derive(Object)]` type) has sub-fields to index"));
+                }
+                fields.push(IndexField {
+                    name: full(&f.name),
+                    field: Some(f),
+                    nested,
+                });
             }
             None => cx.error_spanned_by(
                 ident,
@@ -300,7 +341,12 @@ fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> V
 }
 
 /// The index's name as written (an identifier), or the table's name and its fields' joined by `_`.
-fn index_name(cx: &Ctxt, a: &clauses::IndexAttr, table: &TableAst, fields: &[&FieldAst]) -> String {
+fn index_name(
+    cx: &Ctxt,
+    a: &clauses::IndexAttr,
+    table: &TableAst,
+    fields: &[IndexField],
+) -> String {
     match &a.name {
         Some(n) => {
             if !crate::surql::is_plain_ident(&n.value) {
@@ -318,7 +364,7 @@ fn index_name(cx: &Ctxt, a: &clauses::IndexAttr, table: &TableAst, fields: &[&Fi
             let mut name = table.name.clone();
             for f in fields {
                 name.push('_');
-                name.push_str(&f.name);
+                name.push_str(&f.name.replace('.', "_"));
             }
             name
         }
@@ -329,7 +375,7 @@ fn index_name(cx: &Ctxt, a: &clauses::IndexAttr, table: &TableAst, fields: &[&Fi
 fn fulltext_index(
     cx: &Ctxt,
     a: &clauses::IndexAttr,
-    fields: &[&FieldAst],
+    fields: &[IndexField],
     analyzer: &Option<super::attr::Spanned<String>>,
     bm25: &Option<super::attr::Spanned<(f64, f64)>>,
     highlights: bool,
@@ -362,15 +408,16 @@ fn fulltext_index(
 fn hnsw_dimension(
     cx: &Ctxt,
     a: &clauses::IndexAttr,
-    fields: &[&FieldAst],
+    fields: &[IndexField],
     dimension: Option<&super::attr::Spanned<u32>>,
 ) -> u32 {
     if fields.len() > 1 {
         cx.error_at(a.span, "an HNSW index covers one vector field");
     }
-    let field_len = fields.first().and_then(|f| fixed_len(&f.ty));
+    let first = fields.first().filter(|f| !f.nested).and_then(|f| f.field);
+    let field_len = first.and_then(|f| fixed_len(&f.ty));
     if let Some(f) = fields.first() {
-        if !is_array(&f.ty) {
+        if !first.is_some_and(|f| is_array(&f.ty)) {
             cx.error_spanned_by(
                 &a.fields[0],
                 format!(

@@ -12,6 +12,9 @@ pub mod ctxt;
 pub mod definitions;
 pub mod ends;
 pub mod expr_check;
+pub mod functions;
+mod names;
+mod objects;
 pub mod positions;
 pub(crate) mod read;
 mod rename;
@@ -24,6 +27,7 @@ mod settings;
 pub mod suggest;
 pub mod types;
 pub mod unsupported;
+mod views;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir;
@@ -131,7 +135,12 @@ fn compile_here(
     } else {
         Some(resolve::resolve(&cxs, &items, &default_name))
     };
-    let mut diagnostics = Vec::new();
+    let (functions, mut diagnostics) = if parse_failed {
+        (Vec::new(), Vec::new())
+    } else {
+        functions::read(&cxs, &items, files)
+    };
+    let schema = schema.map(|schema| ir::Schema { functions, ..schema });
     let mut warnings = Vec::new();
     for (cx, file) in cxs.iter().zip(files) {
         for w in cx.take_warnings() {
@@ -194,7 +203,7 @@ fn collect(cx: &Ctxt, file: usize, syn_items: &[syn::Item], items: &mut ast::Ite
                     .plain
                     .insert(input.ident.to_string(), unsupported::classify(&input));
                 if let Some(a) = input.attrs.iter().find(|a| a.path().is_ident("surqlc")) {
-                    cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Literal, Ends or Schema)", input.ident));
+                    cx.error_spanned_by(a, format!("`{}` has #[surqlc(...)] but no surqlc derive (Table, Relation, Object, Literal, Ends or Schema)", input.ident));
                 }
             }
         }

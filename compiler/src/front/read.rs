@@ -1,7 +1,7 @@
 //! Reads one annotated Rust item (a `syn::DeriveInput`) into the AST, lowering its clauses through `definitions`; problems go to the `Ctxt`.
 
 use super::ast::{
-    field_const_name, Container, EndAst, EnumAst, FieldAst, SchemaAst, TableAst, TypeAst,
+    field_const_name, Container, EndAst, EnumAst, FieldAst, ObjectAst, SchemaAst, TableAst, TypeAst,
 };
 use super::attr::{self, Derive, RenameRule};
 use super::ctxt::Ctxt;
@@ -24,6 +24,7 @@ impl Container {
                 table(cx, input, kind == Derive::Relation).map(Container::Table)
             }
             Derive::Literal => literal(cx, input).map(Container::Literal),
+            Derive::Object => object(cx, input).map(Container::Object),
             Derive::Ends => {
                 if let Data::Enum(data) = &input.data {
                     for v in &data.variants {
@@ -87,8 +88,12 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         indexes: Vec::new(),
         aka: attrs.aka.clone(),
         owner: attrs.owner.clone(),
+        view: attrs.view.clone(),
         shared: attrs.shared,
     };
+    if let Some(view) = &attrs.view {
+        super::views::check_one_item(cx, view, is_relation, &attrs.clauses);
+    }
     if let (Some(span), false) = (attrs.clauses.enforced, is_relation) {
         cx.error_at(
             span,
@@ -121,6 +126,9 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             Column::Id => {
                 out.has_id = true;
                 out.id = super::definitions::id_key_type(&f.ty).map(|t| (t, f.ty.clone()));
+                if attr::docs(cx, &f.attrs).is_some() {
+                    cx.warn_at(ident.span(), format!("the doc comment on `{}`'s `id` is not written anywhere: the record id is the engine's, and surqlc gives it no COMMENT; say what the ids look like in the table's doc comment (e.g. \"Keyed by ISO country code\")", input.ident));
+                }
             }
             Column::Skipped => out.skipped.push(ident),
             Column::Invalid => {}
@@ -129,7 +137,6 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
     for f in &mut out.fields {
         replace_self(&mut f.ty, &input.ident);
     }
-    out.indexes = super::definitions::indexes(cx, &attrs.clauses.indexes, &out);
     if is_relation {
         match (from, to) {
             (Some(a), Some(b)) => out.relation = Some((a, b)),
@@ -139,8 +146,87 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             ),
         }
     }
-    check_field_names(cx, &out);
+    // After the ends: a relation's index may cover `in` and `out`.
+    out.indexes = super::definitions::indexes(cx, &attrs.clauses.indexes, &out);
+    check_field_names(cx, &out.fields, &out.name, &out.ident);
     Some(out)
+}
+
+/// A `#[derive(Object)]` struct: its named fields read as a table's (every field attribute), each
+/// a sub-field of whatever field it types.
+fn object(cx: &Ctxt, input: &DeriveInput) -> Option<ObjectAst> {
+    let Data::Struct(data) = &input.data else {
+        cx.error_spanned_by(
+            &input.ident,
+            format!("derive Object on a struct with named fields; a unit-only enum is a Literal, and an enum with data is stored in a field with {}", super::unsupported::FLEXIBLE_OBJECT),
+        );
+        return None;
+    };
+    let Fields::Named(fields) = &data.fields else {
+        cx.error_spanned_by(
+            &input.ident,
+            "an Object needs named fields: each is a sub-field `parent.name`",
+        );
+        return None;
+    };
+    let attrs = attr::object_attrs(cx, &input.attrs);
+    let rename_all = attrs.rename_all.map(|r| r.value);
+    let mut out = ObjectAst {
+        ident: input.ident.clone(),
+        comment: attr::docs(cx, &input.attrs),
+        fields: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let mut invalid = false;
+    for f in &fields.named {
+        let ident = syn::ext::IdentExt::unraw(f.ident.as_ref().expect("named field"));
+        reject_cfg(cx, &f.attrs);
+        match field(cx, f, ident.clone(), rename_all) {
+            Column::Field(sub) => {
+                check_sub_field(cx, &sub, &input.ident);
+                out.fields.push(sub);
+            }
+            Column::Id => cx.error_spanned_by(
+                &ident,
+                "a field `id` inside an object would be read as a record id; rename the Rust field (e.g. `key`)",
+            ),
+            Column::Skipped => out.skipped.push(ident),
+            Column::Invalid => invalid = true,
+        }
+    }
+    if out.fields.is_empty() && !invalid {
+        cx.error_spanned_by(
+            &input.ident,
+            "an Object needs at least one stored field: a field of its type would be an empty object",
+        );
+    }
+    check_field_names(cx, &out.fields, &out.ident.to_string(), &out.ident);
+    Some(out)
+}
+
+/// What a sub-field may not be: itself (an object inside itself defines sub-fields without end),
+/// or a clause the validator and the agent's access cannot follow below the top level.
+fn check_sub_field(cx: &Ctxt, sub: &FieldAst, object: &syn::Ident) {
+    if let Some(path) = sub.ty.named() {
+        if path.is_ident("Self") || path.is_ident(object) {
+            cx.error_spanned_by(
+                path,
+                format!("`{object}` contains itself: a schema defines every sub-field, so a recursive object has no schema; store this field with {}", super::unsupported::FLEXIBLE_OBJECT),
+            );
+        }
+    }
+    if sub.clauses.permissions.is_some() {
+        cx.error_at(
+            sub.name_span,
+            "`permissions` and `hidden` are a table field's: the agent's access is decided per top-level field; put them on the field of the table that holds this object",
+        );
+    }
+    if let Some(span) = sub.computed_span {
+        cx.error_at(
+            span,
+            "`computed` is a table field's: SurrealDB computes only top-level fields; use `value` (computed on every write) here",
+        );
+    }
 }
 
 /// The table's name (renamed, or the type's in snake case) and where it comes from; it must be an
@@ -194,15 +280,16 @@ fn relation_end(cx: &Ctxt, f: &syn::Field, raw: &str, ty_ident: &syn::Ident) -> 
     }
 }
 
-/// Two fields of one table with one database name, or with one derive-generated constant, are errors.
-fn check_field_names(cx: &Ctxt, out: &TableAst) {
+/// Two fields of one table (or object) with one database name, or with one derive-generated
+/// constant, are errors.
+fn check_field_names(cx: &Ctxt, fields: &[FieldAst], name: &str, ident: &syn::Ident) {
     let mut seen: Vec<&str> = Vec::new();
     let mut consts: Vec<(String, &syn::Ident)> = Vec::new();
-    for f in &out.fields {
+    for f in fields {
         if seen.contains(&f.name.as_str()) {
             cx.error_at(
                 f.name_span,
-                format!("duplicate field `{}` on table `{}`", f.name, out.name),
+                format!("duplicate field `{}` on table `{name}`", f.name),
             );
         }
         seen.push(&f.name);
@@ -211,7 +298,7 @@ fn check_field_names(cx: &Ctxt, out: &TableAst) {
         if let Some((_, other)) = consts.iter().find(|(k, _)| *k == konst) {
             cx.error_spanned_by(
                 &f.ident,
-                format!("fields `{other}` and `{}` would share the constant `{}::{konst}` the derive generates; rename one", f.ident, out.ident),
+                format!("fields `{other}` and `{}` would share the constant `{ident}::{konst}` the derive generates; rename one", f.ident),
             );
         }
         consts.push((konst, &f.ident));

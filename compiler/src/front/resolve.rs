@@ -1,19 +1,12 @@
 //! Settles what one item cannot know alone (link targets, enum types, settings) and builds the IR.
 
 pub use super::ast::Items;
-use super::ast::{TableAst, TypeAst};
+use super::ast::TableAst;
 use super::ctxt::Ctxt;
+use super::names::{last_ident, Names};
 use super::suggest::did_you_mean;
-use super::unsupported::{self, Plain};
 use crate::ir;
 use std::collections::{BTreeMap, HashMap};
-
-fn last_ident(path: &syn::Path) -> String {
-    path.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
-}
 
 /// Builds the IR; every problem is recorded in the `Ctxt` of the file it is in.
 pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
@@ -45,182 +38,15 @@ pub fn resolve(cxs: &[Ctxt], items: &Items, default_name: &str) -> ir::Schema {
         tables,
         enums: items.enums.iter().map(|(_, e)| e.to_ir()).collect(),
         analyzers,
+        functions: Vec::new(),
         settings,
-    }
-}
-
-/// What the items' type names stand for: tables (Rust name -> table name), literal enums, and the
-/// tables each Ends enum links to. Duplicate names are reported while collecting.
-struct Names<'a> {
-    items: &'a Items,
-    tables: BTreeMap<String, String>,
-    enums: BTreeMap<String, ir::LiteralEnum>,
-    ends: BTreeMap<String, Vec<String>>,
-}
-
-impl<'a> Names<'a> {
-    fn collect(cxs: &[Ctxt], items: &'a Items) -> Self {
-        let mut names = Names {
-            items,
-            tables: BTreeMap::new(),
-            enums: BTreeMap::new(),
-            ends: BTreeMap::new(),
-        };
-        let mut by_db_name: BTreeMap<&str, &TableAst> = BTreeMap::new();
-        for (file, t) in &items.tables {
-            let cx = &cxs[*file];
-            if let Some(first) = by_db_name.get(t.name.as_str()) {
-                cx.error_at(
-                    t.name_span,
-                    format!(
-                        "two tables are named `{}`: `{}` and `{}`",
-                        t.name, first.ident, t.ident
-                    ),
-                );
-            } else {
-                by_db_name.insert(&t.name, t);
-            }
-            if names
-                .tables
-                .insert(t.ident.to_string(), t.name.clone())
-                .is_some()
-            {
-                cx.error_spanned_by(
-                    &t.ident,
-                    format!("the type name `{}` is declared twice", t.ident),
-                );
-            }
-        }
-        for (file, e) in &items.enums {
-            if names.enums.insert(e.ident.to_string(), e.to_ir()).is_some()
-                || names.tables.contains_key(&e.ident.to_string())
-            {
-                cxs[*file].error_spanned_by(
-                    &e.ident,
-                    format!("the type name `{}` is declared twice", e.ident),
-                );
-            }
-        }
-        // Each Ends enum as the tables its variants link to.
-        for (file, e) in &items.ends {
-            let tables: Option<Vec<String>> = e
-                .variants
-                .iter()
-                .map(|(_, path)| names.link(&cxs[*file], path))
-                .collect();
-            if let Some(tables) = tables {
-                names.ends.insert(e.ident.to_string(), tables);
-            }
-        }
-        names
-    }
-
-    fn is_ends_enum(&self, name: &str) -> bool {
-        self.items.ends.iter().any(|(_, e)| e.ident == name)
-    }
-
-    /// The table a `Link<T>` points at, or an error at `T`.
-    fn link(&self, cx: &Ctxt, path: &syn::Path) -> Option<String> {
-        let name = last_ident(path);
-        match self.tables.get(&name) {
-            Some(table) => Some(table.clone()),
-            None if self.items.broken.contains(&name) => None,
-            None if self.enums.contains_key(&name) => {
-                cx.error_spanned_by(path, format!("`{name}` is a literal enum, not a table; a link must point at a Table or Relation"));
-                None
-            }
-            None => {
-                cx.error_spanned_by(
-                    path,
-                    format!(
-                        "`{name}` is not a table in this schema (derive Table or Relation on it){}",
-                        did_you_mean(&name, self.tables.keys())
-                    ),
-                );
-                None
-            }
-        }
-    }
-
-    /// The tables a relation's end may be.
-    fn end(&self, cx: &Ctxt, e: &super::ast::EndAst) -> Option<Vec<String>> {
-        match e {
-            super::ast::EndAst::Link(path) => Some(vec![self.link(cx, path)?]),
-            super::ast::EndAst::Ends(path) => {
-                let name = last_ident(path);
-                if let Some(tables) = self.ends.get(&name) {
-                    return Some(tables.clone());
-                }
-                if !self.items.broken.contains(&name) && !self.is_ends_enum(&name) {
-                    cx.error_spanned_by(path, format!("`{name}` is not an enum deriving Ends; a relation's end is `Link<T>` or an Ends enum of links"));
-                }
-                None
-            }
-        }
-    }
-
-    /// A field's type in the IR, or `None` once its error is recorded.
-    fn ty(&self, cx: &Ctxt, t: &TypeAst) -> Option<ir::Type> {
-        Some(match t {
-            TypeAst::Known(k) => k.clone(),
-            TypeAst::Raw(r) => ir::Type::Raw(r.clone()),
-            TypeAst::Option(inner) => ir::Type::Option(Box::new(self.ty(cx, inner)?)),
-            TypeAst::Array(inner, n) => ir::Type::Array(Box::new(self.ty(cx, inner)?), *n),
-            TypeAst::Link(path) => ir::Type::Record(self.link(cx, path)?),
-            TypeAst::Named(path) => return self.named_type(cx, path),
-        })
-    }
-
-    /// A field type named by path: an Ends enum's links, a literal enum, or an error that says
-    /// what to write instead.
-    fn named_type(&self, cx: &Ctxt, path: &syn::Path) -> Option<ir::Type> {
-        let name = last_ident(path);
-        if let Some(tables) = self.ends.get(&name) {
-            return Some(match tables.as_slice() {
-                [one] => ir::Type::Record(one.clone()),
-                _ => ir::Type::Records(tables.clone()),
-            });
-        }
-        if self.is_ends_enum(&name) {
-            // Its variants' errors are already recorded.
-            return None;
-        }
-        if let Some(e) = self.enums.get(&name) {
-            return Some(e.ty());
-        }
-        if self.items.broken.contains(&name) {
-            return None;
-        }
-        if self.tables.contains_key(&name) {
-            cx.error_spanned_by(
-                path,
-                format!("`{name}` is a table; link to its rows with `Link<{name}>`"),
-            );
-            return None;
-        }
-        let what = self.items.plain.get(&name).copied();
-        // A name that is no item of the files may be a typo of a surqlc type's.
-        let near = match what {
-            Some(_) => String::new(),
-            None => did_you_mean(&name, self.enums.keys().chain(self.tables.keys())),
-        };
-        // A likely typo gets the name alone; the escape hatches are for real types.
-        let message = if near.is_empty() {
-            format!(
-                "unsupported field type `{name}`: {}",
-                unsupported::named(&name, what.unwrap_or(Plain::Unknown))
-            )
-        } else {
-            format!("unsupported field type `{name}`{near}")
-        };
-        cx.error_spanned_by(path, message);
-        None
     }
 }
 
 /// The IR's tables, in item order; a relation whose ends do not resolve is left out (its error is
 /// recorded), and so is a field whose type does not.
 fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
+    let objects = super::objects::resolve_all(cxs, names);
     let mut tables = Vec::new();
     for (file, t) in &names.items.tables {
         let cx = &cxs[*file];
@@ -234,24 +60,9 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
         let fields = t
             .fields
             .iter()
-            .filter_map(|f| {
-                Some(ir::Field {
-                    name: f.name.clone(),
-                    rust_name: f.ident.to_string(),
-                    ty: names.ty(cx, &f.ty)?,
-                    // A Literal enum's docs say what its values mean: the field's comment carries them.
-                    comment: crate::surql::meaning::with_meaning(
-                        f.comment.clone(),
-                        f.ty.named()
-                            .and_then(|p| names.enums.get(&last_ident(p)))
-                            .and_then(crate::surql::meaning::of_literal),
-                    ),
-                    clauses: f.clauses.clone(),
-                    aka: f.aka.clone(),
-                })
-            })
+            .filter_map(|f| super::objects::field(cx, names, &objects, f))
             .collect();
-        tables.push(ir::Table {
+        let table = ir::Table {
             name: t.name.clone(),
             rust_name: t.ident.to_string(),
             comment: t.comment.clone(),
@@ -267,7 +78,10 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
                 .owner
                 .as_ref()
                 .map(|route| route.value().trim().to_owned()),
-        });
+            view: t.view.as_ref().map(|v| v.value().trim().to_owned()),
+        };
+        super::objects::check_index_paths(cx, t, &table);
+        tables.push(table);
     }
     tables
 }
@@ -349,7 +163,8 @@ fn settings(
     )
 }
 
-/// Every literal field the prompt shows (never a hidden table's or field's), as the default value hints.
+/// Every literal field the prompt shows (never a hidden table's or field's), as the default value
+/// hints; a literal sub-field of an object (`address.kind`) too, unless it is inside an array.
 fn default_hints(tables: &[ir::Table], exposed: &[String]) -> Vec<ir::ValueHint> {
     let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
     let mut hints: Vec<(String, String)> = tables
@@ -358,8 +173,15 @@ fn default_hints(tables: &[ir::Table], exposed: &[String]) -> Vec<ir::ValueHint>
         .flat_map(|t| {
             t.fields
                 .iter()
-                .filter(|f| is_literal(&f.ty) && !crate::access::is_hidden(f))
-                .map(|f| (t.name.clone(), f.name.clone()))
+                .filter(|f| !crate::access::is_hidden(f))
+                .flat_map(|f| {
+                    let mut paths = Vec::new();
+                    f.with_paths(&f.name, &mut paths);
+                    paths
+                })
+                .filter(|(path, f)| is_literal(&f.ty) && !path.contains(".*"))
+                .map(|(path, _)| (t.name.clone(), path))
+                .collect::<Vec<_>>()
         })
         .collect();
     hints.sort();

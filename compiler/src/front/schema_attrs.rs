@@ -44,6 +44,8 @@ pub struct SchemaAttrs {
     pub scope_access: Option<Spanned<String>>,
     pub scope_token: Option<Spanned<String>>,
     pub scope_session: Option<Spanned<String>>,
+    /// `functions = "FILE.surql"`: the user's `DEFINE FUNCTION`s, relative to the schema file.
+    pub functions: Option<syn::LitStr>,
 }
 
 /// The settings `#[surqlc(...)]` takes on the `Schema` item.
@@ -59,6 +61,7 @@ const SCHEMA_SETTINGS: &[&str] = &[
     "compact",
     "lints",
     "scope",
+    "functions",
 ];
 
 pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
@@ -101,6 +104,11 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
                 return Err(meta.error("duplicate `scope`"));
             }
             scope_attrs(cx, meta, &mut out)?;
+        } else if p.is_ident("functions") {
+            let lit: syn::LitStr = meta.value()?.parse()?;
+            if out.functions.replace(lit).is_some() {
+                return Err(meta.error("duplicate `functions`"));
+            }
         } else if p.is_ident("max_rows") {
             set_once(cx, &mut out.max_rows, lit_u32(meta)?, "max_rows");
         } else if p.is_ident("compact") {
@@ -109,7 +117,7 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
             }
             out.compact = true;
         } else {
-            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `lints(...)`, `scope(...)`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
+            return Err(unknown(meta, "a schema", "`expose(...)`, `value_hints(...)`, `analyzer(...)`, `examples(...)`, `agent(...)`, `budget(...)`, `prune(...)`, `lints(...)`, `scope(...)`, `functions = \"FILE.surql\"`, `max_rows = N` or `compact`", SCHEMA_SETTINGS));
         }
         Ok(())
     });

@@ -225,6 +225,7 @@ const TYPE_NAMES: &[(&str, Mapping)] = &[
     ("f32", Mapping::Scalar(ir::Type::Float)),
     ("f64", Mapping::Scalar(ir::Type::Float)),
     ("Decimal", Mapping::Scalar(ir::Type::Decimal)),
+    ("Number", Mapping::Scalar(ir::Type::Number)),
     ("Datetime", Mapping::Scalar(ir::Type::Datetime)),
     ("OffsetDateTime", Mapping::Scalar(ir::Type::Datetime)),
     ("SystemTime", Mapping::Scalar(ir::Type::Datetime)),

@@ -24,6 +24,8 @@ pub fn map(string_keys: bool) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Plain {
     Struct,
+    /// A struct that already derives surrealdb's `SurrealValue`: it stores, but has no schema.
+    ValueStruct,
     /// An enum whose variants are all units.
     UnitEnum,
     /// An enum with at least one variant carrying data.
@@ -40,8 +42,14 @@ pub fn named(name: &str, what: Plain) -> String {
     let inline = format!(
         "store it inside the row: {SURREAL_VALUE_DERIVE} on `{name}`, and {FLEXIBLE_OBJECT} on this field"
     );
+    let object = format!(
+        "#[derive(Object)] on `{name}` stores it inside the row with each of its fields a typed sub-field (`field.sub`)"
+    );
     match what {
-        Plain::Struct => format!("a struct is not a column type: {link}, or {inline}"),
+        Plain::Struct => format!("a struct is not a column type: {object}; or {link}; or {inline}"),
+        Plain::ValueStruct => format!(
+            "`{name}` derives SurrealValue, which stores it but gives its fields no schema: {object} (Object implements SurrealValue, so it replaces that derive); or keep it untyped with {FLEXIBLE_OBJECT} on this field"
+        ),
         Plain::UnitEnum => format!(
             "derive Literal on `{name}` to store it as one of its variant names (serde's renames honoured)"
         ),
@@ -49,14 +57,25 @@ pub fn named(name: &str, what: Plain) -> String {
             "an enum with data is not a literal union: {inline} (each variant is stored as an object `{{ Variant: ... }}`)"
         ),
         Plain::Unknown => format!(
-            "not a table, a Literal enum or a type surqlc maps; for a struct or an enum, {link}, or {inline}; otherwise {RAW_TYPE}"
+            "not a table, an Object, a Literal enum or a type surqlc maps; for a struct of the schema's, {object}, or {link}; for an enum, {inline}; otherwise {RAW_TYPE}"
         ),
     }
 }
 
+/// The advice for a field of another crate's type (`serde_json::Value`): surqlc cannot read its
+/// fields or derive on it, so it is stored untyped.
+pub fn foreign(path: &str) -> String {
+    format!(
+        "`{path}` is not declared in the schema files, so surqlc cannot give its fields a schema: store any value with #[surqlc(type = \"any\")], or an object with any keys with {FLEXIBLE_OBJECT} (a SCHEMAFULL table keeps an object's keys only in a FLEXIBLE field); a struct of your own: #[derive(Object)] on it, in a file of the schema"
+    )
+}
+
 /// What a plain item is.
 pub fn classify(item: &syn::DeriveInput) -> Plain {
+    let derives_value = super::attr::derive_paths(&item.attrs)
+        .any(|p| p.segments.last().is_some_and(|s| s.ident == "SurrealValue"));
     match &item.data {
+        syn::Data::Struct(_) if derives_value => Plain::ValueStruct,
         syn::Data::Struct(_) | syn::Data::Union(_) => Plain::Struct,
         syn::Data::Enum(e) if e.variants.iter().all(|v| v.fields.is_empty()) => Plain::UnitEnum,
         syn::Data::Enum(_) => Plain::DataEnum,

@@ -19,6 +19,7 @@ fn table(name: &str, kind: TableKind, fields: Vec<Field>) -> Table {
         indexes: Vec::new(),
         aka: Vec::new(),
         owner: None,
+        view: None,
     }
 }
 
@@ -30,6 +31,7 @@ fn schema() -> Schema {
         comment: Some("Who owns it.".into()),
         clauses: Default::default(),
         aka: Vec::new(),
+        fields: Vec::new(),
     };
     let tables = vec![
         table("customer", TableKind::Normal, Vec::new()),
@@ -48,6 +50,7 @@ fn schema() -> Schema {
         name: "s".into(),
         rust_name: None,
         analyzers: Vec::new(),
+        functions: Vec::new(),
         settings: Settings {
             exposed: vec!["customer".into(), "purchase".into(), "placed".into()],
             prune: Some(Prune {
@@ -114,6 +117,7 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
             ..Default::default()
         },
         aka: Vec::new(),
+        fields: Vec::new(),
     };
     let shown = Field {
         name: "tier".into(),
@@ -122,6 +126,7 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
         comment: Some("Level.".into()),
         clauses: Default::default(),
         aka: vec!["plan level".into()],
+        fields: Vec::new(),
     };
     s.tables[0].fields = vec![hidden, shown];
     s.tables[0].aka = vec!["patron".into()];

@@ -122,11 +122,12 @@ pub trait Relation: Table {
     type Out: Table;
 }
 
-/// A type with a fixed SurrealQL type: what `#[derive(Literal)]` implements for unit-only enums.
+/// A type with a fixed SurrealQL type: what `#[derive(Literal)]` implements for unit-only enums,
+/// `#[derive(Object)]` for structs stored inside a row, `#[derive(Ends)]` for record unions.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no SurrealQL type that surqlc knows",
     label = "surqlc cannot map this field's type",
-    note = "a unit-only enum: #[derive(Literal)] on it; a struct or an enum with data: make it a table and link it (#[derive(Table)] on it, and `Link<{Self}>` as the field's type), or store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and #[surqlc(type = \"object FLEXIBLE\")] on the field"
+    note = "a unit-only enum: #[derive(Literal)] on it; a struct stored inside the row: #[derive(Object)] on it (each field a typed sub-field); another crate's type (`serde_json::Value`): #[surqlc(type = \"any\")] or #[surqlc(type = \"object FLEXIBLE\")] on the field; a struct or an enum with data: make it a table and link it (#[derive(Table)] on it, and `Link<{Self}>` as the field's type), or store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and #[surqlc(type = \"object FLEXIBLE\")] on the field"
 )]
 pub trait SurqlType {
     fn surql_type() -> ir::Type;
@@ -134,6 +135,11 @@ pub trait SurqlType {
     /// the `COMMENT` of every field of this type. `None` (the default) adds nothing.
     fn meaning() -> Option<String> {
         None
+    }
+    /// The sub-fields a field of this type has (names relative to the field): what
+    /// `#[derive(Object)]` implements; empty (the default) for every other type.
+    fn fields() -> Vec<ir::Field> {
+        Vec::new()
     }
 }
 

@@ -163,7 +163,7 @@ pub fn define_index(table: &str, index: &Index) -> String {
     let fields: Vec<String> = index
         .fields
         .iter()
-        .map(|f| crate::surql::field_ident(f))
+        .map(|f| crate::surql::path_ident(f, crate::surql::field_ident))
         .collect();
     format!(
         "DEFINE INDEX OVERWRITE {} ON {table} FIELDS {}{};",

@@ -3,7 +3,7 @@
 //! This is the one place that spells a table's definition; `schema.surql`, the CLI,
 //! `build.rs` and the derives all call it, so they cannot disagree.
 
-use super::lex::{field_ident, quote_string};
+use super::lex::{field_ident, path_ident, quote_string};
 use crate::ir::{Field, Table, TableKind, Type};
 use std::fmt::Write;
 
@@ -20,6 +20,7 @@ pub fn render_type(ty: &Type) -> String {
         Type::Duration => "duration".into(),
         Type::Uuid => "uuid".into(),
         Type::Bytes => "bytes".into(),
+        Type::Number => "number".into(),
         Type::Object => "object".into(),
         Type::Option(inner) => format!("option<{}>", render_type(inner)),
         Type::Array(inner, None) => format!("array<{}>", render_type(inner)),
@@ -53,10 +54,16 @@ pub fn define_table_with(table: &Table, permissions: Option<&crate::ir::Permissi
     if let TableKind::Relation { from, to } = &table.kind {
         let (from, to) = (crate::ir::union_text(from), crate::ir::union_text(to));
         let _ = write!(out, " TYPE RELATION IN {from} OUT {to}");
+    } else if table.view.is_some() {
+        out.push_str(" TYPE NORMAL");
     }
     out.push_str(crate::surql::clauses::relation_suffix(table));
     out.push_str(crate::surql::clauses::mode(table));
     push_comment(&mut out, &table.comment);
+    // After the COMMENT, where the engine prints it: `TYPE NORMAL SCHEMAFULL COMMENT '...' AS SELECT ...`.
+    if let Some(view) = &table.view {
+        let _ = write!(out, " AS {view}");
+    }
     if let Some(p) = permissions {
         out.push(' ');
         out.push_str(&crate::surql::clauses::permissions(p, true, &|e| {
@@ -69,9 +76,14 @@ pub fn define_table_with(table: &Table, permissions: Option<&crate::ir::Permissi
 
 /// `DEFINE FIELD OVERWRITE ... ON table ...;` A field named like a keyword (`select`) is backticked.
 pub fn define_field(table: &str, field: &Field) -> String {
+    define_field_at(table, &field.name, field)
+}
+
+/// [`define_field`] of a field at `path` (`time.created_at`, `images.*.url` for a sub-field).
+pub fn define_field_at(table: &str, path: &str, field: &Field) -> String {
     let mut out = format!(
         "DEFINE FIELD OVERWRITE {} ON {} TYPE {}",
-        field_ident(&field.name),
+        path_ident(path, field_ident),
         table,
         render_type(&field.ty)
     );
@@ -115,9 +127,9 @@ pub fn table_definition_with(
             render_type(id)
         );
     }
-    for field in &table.fields {
+    for (path, field) in table.field_paths() {
         out.push('\n');
-        out.push_str(&define_field(&table.name, field));
+        out.push_str(&define_field_at(&table.name, &path, field));
     }
     for index in &table.indexes {
         out.push('\n');

@@ -81,6 +81,21 @@ pub fn canonical(text: &str) -> String {
     }
 }
 
+/// A view's `AS SELECT ...` as the engine prints it in `DEFINE TABLE` (`AS SELECT ... FROM a GROUP BY ...`);
+/// `None` if `DEFINE TABLE v AS <select>` does not parse.
+pub fn canonical_view(select: &str) -> Option<String> {
+    use surrealdb_sql::statements::DefineStatement;
+    use surrealdb_sql::{Expr, TopLevelExpr};
+    let ast = surrealdb_syn::parse(&format!("DEFINE TABLE v AS {select}")).ok()?;
+    match ast.expressions.as_slice() {
+        [TopLevelExpr::Expr(Expr::Define(define))] => match define.as_ref() {
+            DefineStatement::Table(t) => t.view.as_ref().map(|v| v.to_sql()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +106,15 @@ mod tests {
         assert!(err.start >= 11, "{err:?}");
         assert!(parse("time::now()").is_ok());
         assert!(parse("string::len($value) > 0").is_ok());
+    }
+
+    #[test]
+    fn a_view_as_the_engine_prints_it() {
+        assert_eq!(
+            canonical_view("select count() as n, seller from order group by seller").as_deref(),
+            Some("AS SELECT count() AS n, seller FROM order GROUP BY seller")
+        );
+        assert_eq!(canonical_view("SELECT * FROM a->b"), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! the first `limit` (`fn::hint_line` in `schema.surql`), so a hint never grows with the table.
 
 use crate::ir::{ValueHint, ValueHint::*};
-use crate::surql::{field_ident, quote_string};
+use crate::surql::{field_ident, path_ident, quote_string};
 
 /// A label for the hint, as its line starts (`customer.country`, `person ids`, `meeting.time range`).
 pub fn label(hint: &ValueHint) -> String {
@@ -20,7 +20,7 @@ pub fn label(hint: &ValueHint) -> String {
 pub fn expression(hint: &ValueHint) -> String {
     match hint {
         Distinct { field, limit } => {
-            let f = field_ident(&field.field);
+            let f = path_ident(&field.field, field_ident);
             format!(
                 "fn::hint_line({}, (SELECT VALUE {f} FROM {t} WHERE {f} != NONE GROUP BY {f}).sort(), NONE, {limit})",
                 quote_string(&label(hint)),
@@ -37,7 +37,7 @@ pub fn expression(hint: &ValueHint) -> String {
             )
         }
         Range { field } => {
-            let f = field_ident(&field.field);
+            let f = path_ident(&field.field, field_ident);
             let t = &field.table;
             format!(
                 "{} + \": \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} ASC LIMIT 1)[0] + \" to \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} DESC LIMIT 1)[0]",

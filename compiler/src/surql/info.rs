@@ -138,6 +138,10 @@ fn define_table(table: &Table, access: &Access, rendering: Rendering) -> String 
         out.push_str(super::clauses::mode(table));
     }
     push_comment(&mut out, table.comment.as_deref());
+    if let Some(view) = &table.view {
+        out.push(' ');
+        out.push_str(&engine_view(view));
+    }
     let permissions = access.table_permissions(table);
     let text = super::clauses::permissions(&permissions.unwrap_or_default(), true, &engine_expr);
     // Record access grants each exposed table `FOR select FULL`; the prompt leaves that out too.
@@ -162,6 +166,35 @@ pub fn engine_expr(text: &str) -> String {
     {
         text.to_owned()
     }
+}
+
+/// A view's `AS SELECT ...` as `INFO` prints it: the engine's formatter with `surql-parser`, else as written.
+pub fn engine_view(select: &str) -> String {
+    #[cfg(feature = "surql-parser")]
+    if let Some(text) = super::expr::canonical_view(select) {
+        return text;
+    }
+    format!("AS {select}")
+}
+
+/// A user function as the prompt lists it: `fn::name($a: kind, ...) -> kind: comment` (the
+/// engine's spelling of each type; without `-> ...` when it declares no return type).
+pub fn function_line(f: &crate::ir::Function) -> String {
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .map(|(name, kind)| format!("${name}: {}", print_kind(kind)))
+        .collect();
+    let mut out = format!("{}({})", f.name, args.join(", "));
+    if let Some(kind) = &f.returns {
+        out.push_str(" -> ");
+        out.push_str(&print_kind(kind));
+    }
+    if let Some(comment) = &f.comment {
+        out.push_str(": ");
+        out.push_str(&comment.replace('\n', " "));
+    }
+    out
 }
 
 /// A field's ` PERMISSIONS ...` unless it is all `FULL` or all `NONE` (the prompt strips those).
@@ -220,10 +253,18 @@ fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
             None,
         );
     }
-    for field in &table.fields {
+    for (path, field) in table.field_paths() {
         let kind = kind_of(&field.ty);
-        let mut key = field.name.clone();
-        let mut shown = escape_ident(&field.name);
+        let mut key = path.clone();
+        // The engine escapes a keyword only as a path's first name (`images.*.by`).
+        let mut shown = match path.split_once('.') {
+            Some((first, rest)) => format!(
+                "{}.{}",
+                escape_ident(first),
+                super::lex::path_ident(rest, escape_kw_free_ident)
+            ),
+            None => escape_ident(&path),
+        };
         push(
             key.clone(),
             shown.clone(),
@@ -287,6 +328,7 @@ pub fn kind_of(ty: &Type) -> Kind {
         Type::Duration => named("duration"),
         Type::Uuid => named("uuid"),
         Type::Bytes => named("bytes"),
+        Type::Number => named("number"),
         Type::Object => named("object"),
         Type::Option(inner) => Kind::either(vec![named("none"), kind_of(inner)]),
         Type::Array(inner, n) => Kind::Array(Box::new(kind_of(inner)), *n),

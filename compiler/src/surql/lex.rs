@@ -117,6 +117,17 @@ pub fn field_ident(name: &str) -> String {
     }
 }
 
+/// A field path (`time.created_at`, `images.*.url`) with each name escaped by `escape`.
+pub fn path_ident(path: &str, escape: fn(&str) -> String) -> String {
+    path.split('.')
+        .map(|part| match part {
+            "*" => part.to_owned(),
+            name => escape(name),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
 /// Whether `name` can stand unescaped as a table or field name.
 pub fn is_plain_ident(name: &str) -> bool {
     let mut chars = name.chars();

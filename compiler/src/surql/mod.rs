@@ -6,6 +6,7 @@
 //! - [`define`]: the `DEFINE TABLE`/`DEFINE FIELD` statements of `schema.surql` and the derives;
 //! - [`clauses`]: the clauses after a table's kind and a field's type, `DEFINE INDEX`, `DEFINE ANALYZER`;
 //! - `expr` (`surql-parser`): expressions read by the engine's own parser (the check, the engine's spelling);
+//! - `functions` (`surql-parser`): a file of `DEFINE FUNCTION`s read by the engine's parser into the IR;
 //! - [`hints`]: the SurrealQL behind each `fn::value_hints()` line;
 //! - [`meaning`]: what a Literal enum's doc comments add to its fields' `COMMENT`;
 //! - [`route`]: an owner route (`in<-placed<-customer`) as steps, for the per-user agent;
@@ -17,6 +18,8 @@ pub mod clauses;
 pub mod define;
 #[cfg(feature = "surql-parser")]
 pub mod expr;
+#[cfg(feature = "surql-parser")]
+pub mod functions;
 pub mod hints;
 pub mod info;
 pub mod kind;
@@ -30,4 +33,4 @@ pub use define::{
     define_analyzer, define_field, define_table, define_table_with, render_type, table_definition,
     table_definition_with,
 };
-pub use lex::{field_ident, is_plain_ident, is_reserved, quote_string};
+pub use lex::{field_ident, is_plain_ident, is_reserved, path_ident, quote_string};

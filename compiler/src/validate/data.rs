@@ -96,7 +96,7 @@ async fn absent_values<C: Connection>(
         }
         asked.push(key);
         let table = crate::surql::field_ident(&compared.table);
-        let field = crate::surql::field_ident(&compared.field);
+        let field = crate::surql::path_ident(&compared.field, crate::surql::field_ident);
         let found = match db
             .query(format!(
                 "SELECT VALUE id FROM {table} WHERE {field} = $value LIMIT 1"

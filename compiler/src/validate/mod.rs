@@ -82,7 +82,9 @@ impl fmt::Display for QueryDiagnostic {
 /// One projected expression of the top-level SELECT and its type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Projection {
-    /// The output key: the alias, or the expression as written (`*` for all fields, `VALUE` for `SELECT VALUE`).
+    /// The output key: the alias, the engine's key path for a field path (`images.url` for
+    /// `images[0].url`: the row nests there), or the expression as written (`*` for all fields,
+    /// `VALUE` for `SELECT VALUE`).
     pub name: String,
     pub ty: Ty,
 }

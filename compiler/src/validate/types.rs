@@ -47,6 +47,7 @@ impl Ty {
             ir::Type::Duration => Ty::Duration,
             ir::Type::Uuid => Ty::Uuid,
             ir::Type::Bytes => Ty::Bytes,
+            ir::Type::Number => Ty::Number,
             ir::Type::Object => Ty::AnyObject,
             ir::Type::Option(t) => Ty::Option(Box::new(Ty::of(t))),
             ir::Type::Array(t, _) => Ty::Array(Box::new(Ty::of(t))),
@@ -55,6 +56,50 @@ impl Ty {
             ir::Type::Records(_) => Ty::Any,
             ir::Type::Literal(values) => Ty::Literal(values.clone()),
         }
+    }
+
+    /// A field's type; an object field with sub-fields (`#[derive(Object)]`) is an object of
+    /// them, inside the options and arrays its type has (`array<object>`: an array of them).
+    pub fn of_field(field: &ir::Field) -> Ty {
+        if field.fields.is_empty() {
+            return Ty::of(&field.ty);
+        }
+        let object = Ty::Object(
+            field
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), Ty::of_field(f)))
+                .collect(),
+        );
+        fn wrap(ty: &ir::Type, object: Ty) -> Ty {
+            match ty {
+                ir::Type::Option(t) => Ty::Option(Box::new(wrap(t, object))),
+                ir::Type::Array(t, _) => Ty::Array(Box::new(wrap(t, object))),
+                _ => object,
+            }
+        }
+        wrap(&field.ty, object)
+    }
+
+    /// A SELECT's row as the engine builds it from its projections (names and types in order):
+    /// a projection named by a plain path (`seller.name`, `time.created_at`) is set at that path,
+    /// so it nests (`{ seller: { name } }`) and projections under one name share its object; any
+    /// other name (an alias, `count()`, `->placed->order`) is one key.
+    pub fn nested_row(row: &[(String, Ty)]) -> Ty {
+        let mut out: Vec<(String, Ty)> = Vec::new();
+        for (name, ty) in row {
+            match plain_path(name) {
+                Some(parts) => set_at(&mut out, &parts, ty),
+                None => set_at(&mut out, &[name.as_str()], ty),
+            }
+        }
+        Ty::Object(out)
+    }
+
+    /// Whether a projection's key `name` is a path of two or more plain names (`seller.name`):
+    /// the engine nests the value there.
+    pub fn is_nested_key(name: &str) -> bool {
+        plain_path(name).is_some()
     }
 
     pub fn array(inner: Ty) -> Ty {
@@ -82,6 +127,37 @@ impl Ty {
             self.element(),
             Ty::Int | Ty::Float | Ty::Decimal | Ty::Number
         )
+    }
+}
+
+/// `name`'s parts when it is a path of two or more plain names (`seller.name`).
+fn plain_path(name: &str) -> Option<Vec<&str>> {
+    let parts: Vec<&str> = name.split('.').collect();
+    (parts.len() > 1 && parts.iter().all(|p| crate::surql::is_plain_ident(p))).then_some(parts)
+}
+
+/// Sets `ty` at `path` in an object's keys, as the engine sets a projection: a later value at a
+/// key replaces the earlier one, and a path through a key that holds no object makes it one.
+fn set_at(keys: &mut Vec<(String, Ty)>, path: &[&str], ty: &Ty) {
+    let Some((head, rest)) = path.split_first() else {
+        return;
+    };
+    let at = match keys.iter().position(|(k, _)| k == head) {
+        Some(at) => at,
+        None => {
+            keys.push(((*head).to_owned(), Ty::Object(Vec::new())));
+            keys.len() - 1
+        }
+    };
+    if rest.is_empty() {
+        keys[at].1 = ty.clone();
+        return;
+    }
+    if !matches!(keys[at].1, Ty::Object(_)) {
+        keys[at].1 = Ty::Object(Vec::new());
+    }
+    if let Ty::Object(inner) = &mut keys[at].1 {
+        set_at(inner, rest, ty);
     }
 }
 

@@ -23,6 +23,15 @@ struct Item<'t> {
     simple: Option<String>,
 }
 
+/// One projection's place in the row: its key path, type and text.
+struct Entry {
+    path: Vec<String>,
+    ty: Ty,
+    span: Span,
+    expr: String,
+    whole: bool,
+}
+
 /// The query's Rust face; every problem at once.
 pub fn shape(
     schema: &Schema,
@@ -108,7 +117,8 @@ impl Typer<'_, '_> {
                 return self.rtype(&only.ty, true, span, "*", name);
             }
         }
-        let mut fields = Vec::new();
+        // Each projection's key path in the row (`seller.name` nests, as the engine nests it).
+        let mut entries: Vec<Entry> = Vec::new();
         for (k, p) in projections.iter().enumerate() {
             // The projections and the items are both in text order; a mismatch points at the query.
             let item = items.get(k).filter(|_| items.len() == projections.len());
@@ -121,15 +131,17 @@ impl Typer<'_, '_> {
                 );
                 continue;
             }
-            let key = match item {
+            let path: Vec<String> = match item {
                 Some(Item {
                     alias: Some(alias), ..
-                }) => alias.clone(),
+                }) => vec![alias.clone()],
                 Some(Item {
                     simple: Some(field),
                     ..
-                }) => field.clone(),
-                _ if p.name == "count()" => "count".into(),
+                }) => vec![field.clone()],
+                _ if p.name == "count()" => vec!["count".into()],
+                // The engine's key path (`seller.name`, `images.url` for `images[0].url`).
+                _ if Ty::is_nested_key(&p.name) => p.name.split('.').map(str::to_owned).collect(),
                 _ => {
                     self.fail(
                         span,
@@ -138,20 +150,15 @@ impl Typer<'_, '_> {
                     continue;
                 }
             };
-            let ident = field_ident(&key);
-            if fields.iter().any(|f: &FieldShape| f.ident == ident) {
-                self.fail(
-                    span,
-                    format!("two projections would both be the row's field `{ident}`: give this one another name, `{expr} AS other_name`"),
-                );
-                continue;
-            }
-            let whole = item.is_some_and(|i| i.whole);
-            let nested = format!("{name}{}", struct_name(&key));
-            if let Some(ty) = self.rtype(&p.ty, whole, span, expr, &nested) {
-                fields.push(FieldShape { ident, key, ty });
-            }
+            entries.push(Entry {
+                path,
+                ty: p.ty.clone(),
+                span,
+                expr: expr.to_owned(),
+                whole: item.is_some_and(|i| i.whole),
+            });
         }
+        let fields = self.row_fields(&entries, name);
         self.structs.insert(
             0,
             StructShape {
@@ -160,6 +167,58 @@ impl Typer<'_, '_> {
             },
         );
         Some(RType::Struct(name.to_owned()))
+    }
+
+    /// The row's fields from its projections' key paths, in order of first appearance: a key
+    /// reached by plain paths (`seller.name`, `seller.city`) is a struct of them, as the engine
+    /// nests them; a key written twice, or both whole and as a path, is an error.
+    fn row_fields(&mut self, entries: &[Entry], name: &str) -> Vec<FieldShape> {
+        let mut heads: Vec<&str> = Vec::new();
+        for e in entries {
+            if !heads.contains(&e.path[0].as_str()) {
+                heads.push(&e.path[0]);
+            }
+        }
+        let mut fields = Vec::new();
+        for head in heads {
+            let group: Vec<&Entry> = entries.iter().filter(|e| e.path[0] == head).collect();
+            let first = group[0];
+            let ident = field_ident(head);
+            if fields.iter().any(|f: &FieldShape| f.ident == ident)
+                || (group.len() > 1 && group.iter().any(|e| e.path.len() == 1))
+            {
+                let last = group[group.len() - 1];
+                self.fail(
+                    last.span,
+                    format!("two projections would both be the row's field `{ident}`: give this one another name, `{} AS other_name`", last.expr),
+                );
+                continue;
+            }
+            let nested = format!("{name}{}", struct_name(head));
+            let ty = if first.path.len() == 1 {
+                self.rtype(&first.ty, first.whole, first.span, &first.expr, &nested)
+            } else {
+                let row: Vec<(String, Ty)> = group
+                    .iter()
+                    .map(|e| (e.path[1..].join("."), e.ty.clone()))
+                    .collect();
+                self.rtype(
+                    &Ty::nested_row(&row),
+                    false,
+                    first.span,
+                    &first.expr,
+                    &nested,
+                )
+            };
+            if let Some(ty) = ty {
+                fields.push(FieldShape {
+                    ident,
+                    key: head.to_owned(),
+                    ty,
+                });
+            }
+        }
+        fields
     }
 
     /// The Rust type of a value of type `ty`; `whole`: a record is the row (`x.*`), not its id.
@@ -360,6 +419,7 @@ fn item<'t>(text: &'t str, tokens: &[Token]) -> Item<'t> {
         [one] if one.kind == Kind::Ident => Some(one.text.clone()),
         _ => None,
     };
+
     Item {
         span: Span {
             start,

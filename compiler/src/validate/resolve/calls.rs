@@ -197,7 +197,7 @@ fn fix(sig: &Signature, kind: Kind, ty: &Ty) -> String {
 
 /// Where the call `name(...)` is written: its name through its closing parenthesis. Of several
 /// calls of `name`, the one whose written arguments best match `args` (count, strings, names).
-fn call_span(loc: &Locator, name: &str, args: &[Expr]) -> Option<Span> {
+pub(super) fn call_span(loc: &Locator, name: &str, args: &[Expr]) -> Option<Span> {
     let parts: Vec<&str> = name.split("::").collect();
     let tokens = &loc.tokens;
     let mut best: Option<(usize, usize, usize)> = None;

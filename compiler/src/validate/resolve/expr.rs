@@ -1,6 +1,6 @@
 //! Expressions: literals, operators, comparisons with declared fields (compared values, type mismatches), functions and their result types.
 
-use super::{arithmetic, datetime_hint, function_type};
+use super::{arithmetic, datetime_hint, function_type, grouped_type};
 use super::{Resolver, Scope, Val, COMPARISONS};
 use crate::suggest::nearest;
 use crate::validate::params::{across, cast_ty, user_param, ParamUse};
@@ -138,7 +138,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     _ => Ty::Any,
                 })
             }
-            Function::Normal(name) => Val::of(function_type(name, &args)),
+            Function::Normal(name) => {
+                Val::of(grouped_type(name, function_type(name, &args), &args, scope))
+            }
+            Function::Custom(path) => Val::of(self.custom_call(call, path, &args)),
             _ => Val::of(Ty::Any),
         }
     }

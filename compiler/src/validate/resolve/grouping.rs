@@ -1,11 +1,11 @@
-//! Aggregates and the SELECT's shape: `count()` and other aggregates outside GROUP, what a grouped SELECT may project, `*` under GROUP, duplicate output names, `FROM ONLY` without `LIMIT 1`, conditions that are not booleans.
+//! Aggregates and the SELECT's shape: `count()` and other aggregates outside GROUP, what a grouped SELECT may project, `*` under GROUP, duplicate output names, conditions that are not booleans (`FROM ONLY` is `only.rs`').
 
 use super::{Resolver, Scope, Val};
 use crate::surql::scan::{self, Kind};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
-use surrealdb_sql::{BinaryOperator, Expr, Field, Fields, Literal, SelectStatement};
+use surrealdb_sql::{BinaryOperator, Expr, Field, Fields, SelectStatement};
 use surrealdb_types::ToSql;
 
 /// Whether the engine folds a group's values with `name` (the signature table's aggregate flag,
@@ -191,28 +191,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 );
             }
             seen.push((name, expr));
-        }
-    }
-
-    fn only_without_limit_one(&mut self, s: &SelectStatement) {
-        if !s.only {
-            return;
-        }
-        // A record id gives one row; a table (or a traversal from one) many.
-        let many = s.what.iter().any(|w| match w {
-            Expr::Table(_) => true,
-            Expr::Idiom(i) => i.0.len() > 1,
-            _ => false,
-        });
-        let one = matches!(&s.limit, Some(l) if matches!(l.0, Expr::Literal(Literal::Integer(1))));
-        if many && !one {
-            let span = self.loc.word("ONLY").or_all(self.loc);
-            self.error(
-                span,
-                Class::OnlyWithoutLimitOne,
-                "FROM ONLY a table without LIMIT 1: the engine fails (\"Expected a single result output when using the ONLY keyword\")".into(),
-                "add LIMIT 1 to get one row, or drop ONLY to get a list".into(),
-            );
         }
     }
 

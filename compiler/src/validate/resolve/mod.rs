@@ -1,10 +1,12 @@
 //! The walk over SurrealDB's AST: resolves tables, field paths, graph steps and compared literals against the IR, giving every expression a [`Ty`].
 
 mod calls;
+mod custom;
 mod expr;
 mod graph;
 mod grouping;
 mod indexes;
+mod only;
 mod paths;
 mod select;
 mod session;
@@ -69,6 +71,9 @@ struct Path {
 /// What unqualified names in a clause refer to.
 struct Scope<'p> {
     doc: Ty,
+    /// The schema field (table, path) the document is an element of, inside a bracket filter on
+    /// an object field (`images[WHERE url = ...]`): its sub-fields are named by it.
+    doc_field: Option<(String, String)>,
     /// How the FROM reached the document's table, when it was a traversal.
     origin: Path,
     /// Projected aliases (and expressions without one) with their types.
@@ -94,6 +99,7 @@ impl<'p> Scope<'p> {
         };
         Scope {
             doc,
+            doc_field: None,
             origin,
             projected: Vec::new(),
             all: false,
@@ -106,6 +112,8 @@ impl<'p> Scope<'p> {
 
 struct Resolver<'a, 'l> {
     visible: Vec<&'a Table>,
+    /// The schema's own functions (`fn::...`); the agent may call those whose `agent` is set.
+    functions: &'a [crate::ir::Function],
     /// The end-user table when the query runs in an end user's session (`$auth` is its record).
     end_user: Option<String>,
     /// The schema's end-user table, if it declares a per-user agent (for messages about `$auth`).
@@ -151,6 +159,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         };
         Resolver {
             visible,
+            functions: &schema.functions,
             end_user: None,
             scope_end_user: schema.settings.scope.as_ref().map(|s| s.end_user.clone()),
             loc,
@@ -240,6 +249,25 @@ fn arithmetic(l: &Ty, r: &Ty) -> Ty {
 }
 
 /// The result type of a built-in function from its name and argument types.
+/// A built-in call's type under GROUP: `array::distinct`/`array::group` fold the group's values
+/// into an array (the engine collects them, then calls the function on the collection).
+fn grouped_type(name: &str, ty: Ty, args: &[Val], scope: &Scope) -> Ty {
+    if scope.grouped != Some(true) {
+        return ty;
+    }
+    let first = args.first().map_or(Ty::Any, |a| a.ty.clone());
+    match name {
+        "array::distinct" => Ty::array(first),
+        // `array::group` flattens one level: the values of an array field, merged.
+        "array::group" => match first {
+            Ty::Array(_) => first,
+            Ty::Any => Ty::Any,
+            one => Ty::array(one),
+        },
+        _ => ty,
+    }
+}
+
 fn function_type(name: &str, args: &[Val]) -> Ty {
     let first = args.first().map_or(Ty::Any, |a| a.ty.clone());
     let (module, func) = name.split_once("::").unwrap_or(("", name));

@@ -10,11 +10,46 @@ use crate::validate::Class;
 use surrealdb_sql::{BinaryOperator, Expr, Literal, Part, PrefixOperator};
 use surrealdb_types::ToSql;
 
+/// One element of an array (`[0]`, `[$i]`, `[-1]`, `.first()`): NONE when the array is shorter,
+/// so an option of the element; anything else is itself.
+fn one_element(ty: Ty) -> Ty {
+    match ty {
+        Ty::Array(t) => match *t {
+            Ty::Option(inner) => Ty::Option(inner),
+            Ty::Any => Ty::Any,
+            t => Ty::Option(Box::new(t)),
+        },
+        other => other,
+    }
+}
+
+/// The key path the engine writes a projection without an alias at, when the projection is a
+/// field path with indexes or filters (`images[0].url`, `images[*].url`, `time.created_at`): its
+/// field names, as `Idiom::simplify` keeps them (`images.url`). `None` for anything else.
+pub(super) fn output_key(expr: &Expr) -> Option<String> {
+    let Expr::Idiom(idiom) = expr else {
+        return None;
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for part in &idiom.0 {
+        match part {
+            Part::Field(name) => names.push(name.as_str()),
+            Part::Value(_) | Part::All | Part::First | Part::Last | Part::Where(_) => {}
+            _ => return None,
+        }
+    }
+    (names.len() > 1 && matches!(idiom.0.first(), Some(Part::Field(_)))).then(|| names.join("."))
+}
+
 impl<'a, 'l> Resolver<'a, 'l> {
     /// An idiom relative to the scope's document.
     pub(super) fn idiom_in(&mut self, parts: &[Part], scope: &Scope) -> Val {
         let mut path = scope.origin.clone();
-        self.parts(parts, scope.doc.clone(), scope, &mut path)
+        let start = Val {
+            ty: scope.doc.clone(),
+            field: scope.doc_field.clone(),
+        };
+        self.parts_from(parts, start, scope, &mut path)
     }
 
     pub(super) fn parts(
@@ -24,13 +59,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
         scope: &Scope,
         path: &mut Path,
     ) -> Val {
-        let mut cur = Val::of(start);
+        self.parts_from(parts, Val::of(start), scope, path)
+    }
+
+    fn parts_from(&mut self, parts: &[Part], start: Val, scope: &Scope, path: &mut Path) -> Val {
+        let mut cur = start;
         let mut prev: Option<&Part> = None;
         for part in parts {
             cur = match part {
                 Part::Field(name) => {
                     let after: &[&str] = if prev.is_some() { &["."] } else { &[] };
-                    let v = self.field(&cur.ty, name.as_str(), path, after, scope);
+                    let parent = cur.field.as_ref();
+                    let v = self.field(&cur.ty, parent, name.as_str(), path, after, scope);
                     if !path.text.is_empty() {
                         path.text.push('.');
                     }
@@ -43,16 +83,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     v
                 }
                 Part::Where(cond) => {
-                    let inner = Scope::new(cur.ty.element().clone(), Some(scope));
+                    let mut inner = Scope::new(cur.ty.element().clone(), Some(scope));
+                    // Inside a filter on an array of objects the document is one element.
+                    inner.doc_field = cur.field.clone();
                     self.expr(cond, &inner);
                     cur
                 }
                 Part::Value(index) => self.index(cur, index, scope, path),
                 Part::First | Part::Last => Val {
-                    ty: match cur.ty {
-                        Ty::Array(t) => *t,
-                        other => other,
-                    },
+                    ty: one_element(cur.ty),
                     field: cur.field,
                 },
                 Part::All => {
@@ -113,14 +152,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 op: PrefixOperator::Negate,
                 ..
             } => Val {
-                ty: match cur.ty {
-                    Ty::Array(t) => *t,
-                    other => other,
-                },
+                ty: one_element(cur.ty),
                 field: cur.field,
             },
             Expr::Literal(Literal::String(key)) => {
-                self.field(&cur.ty, key.as_str(), path, &[], scope)
+                self.field(&cur.ty, cur.field.as_ref(), key.as_str(), path, &[], scope)
             }
             Expr::Binary { op, .. }
                 if COMPARISONS.contains(op)
@@ -162,10 +198,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
     }
 
-    /// `.name` on a value of type `on`.
+    /// `.name` on a value of type `on`; `parent` is the schema field (table and path) the value
+    /// is, when it is one: an object field's sub-fields are named by it.
     pub(super) fn field(
         &mut self,
         on: &Ty,
+        parent: Option<&(String, String)>,
         name: &str,
         path: &Path,
         after: &[&str],
@@ -173,14 +211,28 @@ impl<'a, 'l> Resolver<'a, 'l> {
     ) -> Val {
         match on {
             Ty::Array(inner) => {
-                let v = self.field(inner, name, path, after, scope);
+                let v = self.field(inner, parent, name, path, after, scope);
                 Val {
                     ty: Ty::array(v.ty),
                     field: v.field,
                 }
             }
-            Ty::Option(inner) => self.field(inner, name, path, after, scope),
+            // A field of NONE is NONE: the value read through an option is an option.
+            Ty::Option(inner) => {
+                let v = self.field(inner, parent, name, path, after, scope);
+                Val {
+                    ty: match v.ty {
+                        Ty::Option(_) | Ty::Any | Ty::None => v.ty,
+                        t => Ty::Option(Box::new(t)),
+                    },
+                    field: v.field,
+                }
+            }
             Ty::Record(table) => self.table_field(table, name, path, after),
+            Ty::Object(keys) if parent.is_some() => {
+                let (table, at) = parent.expect("a schema field");
+                self.sub_field(keys, table, at, name, after)
+            }
             Ty::Object(keys) => match keys.iter().find(|(k, _)| k == name) {
                 Some((_, ty)) => Val::of(ty.clone()),
                 None => {
@@ -214,6 +266,40 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 Val::of(Ty::Any)
             }
         }
+    }
+
+    /// `.name` on the object field `table.at` (a `#[derive(Object)]` field): its sub-field, or
+    /// an unknown field with the nearest name.
+    fn sub_field(
+        &mut self,
+        keys: &[(String, Ty)],
+        table: &str,
+        at: &str,
+        name: &str,
+        after: &[&str],
+    ) -> Val {
+        if let Some((_, ty)) = keys.iter().find(|(k, _)| k == name) {
+            return Val {
+                ty: ty.clone(),
+                field: Some((table.to_owned(), format!("{at}.{name}"))),
+            };
+        }
+        let span = self.loc.ident(name, after).or_all(self.loc);
+        let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+        let fix = match nearest(name, names.iter().copied()) {
+            Some(near) => format!(
+                "did you mean `{at}.{near}`? The fields of `{at}` are: {}",
+                names.join(", ")
+            ),
+            None => format!("the fields of `{at}` are: {}", names.join(", ")),
+        };
+        self.error(
+            span,
+            Class::UnknownField,
+            format!("`{table}.{at}` has no field `{name}`"),
+            fix,
+        );
+        Val::of(Ty::Any)
     }
 
     pub(super) fn table_field(
@@ -253,7 +339,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         if let Some(f) = visible_fields(t).find(|f| f.name == name) {
             return Val {
-                ty: Ty::of(&f.ty),
+                ty: Ty::of_field(f),
                 field: Some((table.to_owned(), name.to_owned())),
             };
         }

@@ -79,7 +79,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 })
                 .collect();
         }
-        let item = value.unwrap_or(Ty::Object(row));
+        let item = value.unwrap_or_else(|| Ty::nested_row(&row));
         if s.only {
             item
         } else {
@@ -114,7 +114,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                             let v = self.expr(&selector.expr, scope);
                             let name = match &selector.alias {
                                 Some(alias) => alias.to_sql(),
-                                None => selector.expr.to_sql(),
+                                None => super::paths::output_key(&selector.expr)
+                                    .unwrap_or_else(|| selector.expr.to_sql()),
                             };
                             row.push((name, v.ty));
                         }
