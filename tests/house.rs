@@ -354,7 +354,7 @@ fn the_command_line_tests_share_their_helpers() {
 /// Lines over 150 characters in `compiler/src` (a file's first line, its one-line `//!`
 /// contract, aside) when `rustfmt.toml` set 120: they are shortened as their files are next
 /// edited, and this number only goes down. `cli/src` has none.
-const LONG_LINES_IN_THE_LIBRARY: usize = 75;
+const LONG_LINES_IN_THE_LIBRARY: usize = 33;
 
 #[test]
 fn source_lines_stay_under_150_characters() {

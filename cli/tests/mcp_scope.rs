@@ -55,8 +55,9 @@ async fn assert_meis_rows(client: &Client) {
     assert_eq!(purchases, ["purchase:p1", "purchase:p1", "purchase:p6"]);
     assert_eq!(ids_of(client, "SELECT id FROM product").await.len(), 6);
     let schema = text(&call(client, "schema", json!({ "question": "what did I order?" })).await);
+    // The `schema` tool says whom the answers are for, before the schema block.
     assert!(
-        schema.contains("signed-in customer") || !schema.contains("Omar"),
+        schema.starts_with("USER\nYou answer for one signed-in customer: $auth is their record"),
         "{schema}"
     );
     assert!(

@@ -46,7 +46,8 @@ pub fn check_dimension(schema: &crate::ir::Schema, vector: &[f64]) -> Result<(),
         return Ok(());
     }
     Err(Failure::BadInput(format!(
-        "error: the question's vector has {} value{}, but the few-shot pool's embeddings have {dimension} (examples(dimension = {dimension}) in the schema)",
+        "error: the question's vector has {} value{}, but the few-shot pool's embeddings have {dimension} \
+            (examples(dimension = {dimension}) in the schema)",
         vector.len(),
         if vector.len() == 1 { "" } else { "s" }
     )))
@@ -181,7 +182,8 @@ pub fn scope_for(
 ) -> Result<crate::runtime::Scope, Failure> {
     let Some(scope) = &schema.settings.scope else {
         return Err(Failure::BadInput(format!(
-            "error: --as {user}: the schema declares no per-user agent; add scope(end_user = T) to its Schema item and owner = \"...\" to the tables whose rows belong to one user"
+            "error: --as {user}: the schema declares no per-user agent; add scope(end_user = T) to its Schema \
+                item and owner = \"...\" to the tables whose rows belong to one user"
         )));
     };
     let key = user.strip_prefix(&format!("{}:", scope.end_user));

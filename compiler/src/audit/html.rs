@@ -156,7 +156,9 @@ fn header(body: &mut String, map: &TokenMap) {
         }
         body.push_str("</ul>\n");
     }
-    body.push_str("<p class=\"muted\">Each rectangle is an exposed table, its area its tokens; inside, its parts. Hover over or focus (Tab) a table for its tokens, share and the line it is declared on; the list below the map has every table.</p>\n");
+    body.push_str("<p class=\"muted\">Each rectangle is an exposed table, its area its tokens; inside, its \
+        parts. Hover over or focus (Tab) a table for its tokens, share and the line it is declared on; the \
+        list below the map has every table.</p>\n");
 }
 
 fn legend(body: &mut String, map: &TokenMap) {
@@ -194,7 +196,8 @@ fn question_list(body: &mut String, map: &TokenMap) {
     let budget = map.prune_budget.unwrap_or(0);
     let _ = writeln!(
         body,
-        "<h2>Questions: what each pruned prompt shows (pruning budget {budget} tokens)</h2>\n<div class=\"qs\">\n<label for=\"q0\">All tables (no question)</label>"
+        "<h2>Questions: what each pruned prompt shows (pruning budget {budget} tokens)</h2>\n<div \
+            class=\"qs\">\n<label for=\"q0\">All tables (no question)</label>"
     );
     for (i, q) in map.questions.iter().enumerate() {
         let _ = writeln!(
@@ -408,7 +411,9 @@ fn label(body: &mut String, t: &TableArea, inner: &Rect, strip: bool, name_width
 }
 
 fn table_list(body: &mut String, map: &TokenMap) {
-    body.push_str("<h2>Every table</h2>\n<table class=\"list\"><thead><tr><th>table</th><th class=\"n\">tokens</th><th class=\"n\">share</th><th class=\"n\">comments</th><th class=\"n\">enum docs</th>");
+    body.push_str("<h2>Every table</h2>\n<table class=\"list\"><thead><tr><th>table</th><th \
+        class=\"n\">tokens</th><th class=\"n\">share</th><th class=\"n\">comments</th><th class=\"n\">enum \
+        docs</th>");
     if !map.questions.is_empty() {
         body.push_str("<th class=\"n\">questions</th>");
     }

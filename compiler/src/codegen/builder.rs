@@ -90,7 +90,8 @@ impl std::fmt::Display for Error {
             }
             Error::BudgetUnchecked => write!(
                 f,
-                "error: a token budget is set but surqlc was built without its `tokens` feature; add `features = [\"tokens\"]` to surqlc in [build-dependencies]"
+                "error: a token budget is set but surqlc was built without its `tokens` feature; add `features \
+                    = [\"tokens\"]` to surqlc in [build-dependencies]"
             ),
             Error::NoOutDir => write!(
                 f,
@@ -439,7 +440,9 @@ impl Builder {
         if cargo && !self.no_agent && !output.agent_defined {
             // Cargo shows a build script's warnings again on every build that reuses its output,
             // so this stays until it is acted on: set the password, or say no agent is wanted.
-            println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent user (set it, e.g. under [env] in .cargo/config.toml for development, or call Builder::no_agent())");
+            println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent \
+                user (set it, e.g. under [env] in .cargo/config.toml for development, or call \
+                Builder::no_agent())");
         }
         if let (true, false, Some(scope)) = (cargo && !self.no_agent, output.scope_access_defined, &output.schema.settings.scope) {
             println!("cargo:warning=surqlc: {} is not set, so schema.surql defines no per-user access `{}` and no end user can sign in (set it to the key the application signs end users' tokens with)", crate::codegen::password::SCOPE_KEY_ENV, scope.access);

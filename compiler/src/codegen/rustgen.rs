@@ -121,7 +121,8 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let types = options.types_path.trim().trim_end_matches("::");
     if syn::parse_str::<syn::Path>(types).is_err() {
         return Err(EmitError::TypesPath(format!(
-            "types_path {:?} is not a Rust path: give the module that holds the domain types as seen from the module the generated file is included in, e.g. `super` (the default) or `crate::model`",
+            "types_path {:?} is not a Rust path: give the module that holds the domain types as seen from the \
+                module the generated file is included in, e.g. `super` (the default) or `crate::model`",
             options.types_path
         )));
     }
@@ -298,7 +299,8 @@ fn check_generated_names(tables: &[TableContext]) -> Result<(), EmitError> {
         for r in &t.traversals {
             if names.contains(&r.function.as_str()) {
                 return Err(EmitError::NameClash(format!(
-                    "the generated module `{}` would have two functions named `{}` (relation helpers are named relation_table and table_relation); rename one of the relations",
+                    "the generated module `{}` would have two functions named `{}` (relation helpers are named \
+                        relation_table and table_relation); rename one of the relations",
                     t.module, r.function
                 )));
             }

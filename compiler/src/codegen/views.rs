@@ -121,7 +121,8 @@ mod checked {
         for field in &table.fields {
             if !projections.iter().any(|p| p.name == field.name) {
                 out.push(source.at_field(Some(&field.name), format!(
-                    "`{}` is a field of the view `{}`, but its SELECT does not compute it: every row would lack it; project it (`... AS {}`) or remove the field",
+                    "`{}` is a field of the view `{}`, but its SELECT does not compute it: every row would \
+                        lack it; project it (`... AS {}`) or remove the field",
                     field.name, table.name, field.name
                 )));
             }

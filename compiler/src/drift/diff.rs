@@ -62,7 +62,9 @@ pub fn unexpected_agent_note(output: &Output, drift: &Drift, agent: DiffAgent) -
     });
     (extra && !agent.expected).then(|| {
         format!(
-            "note: without {} the schema defines no agent, so the database's agent `{user}` is listed as extra; set it (as when the schema was built), or pass --expect-agent, to compare the agent instead",
+            "note: without {} the schema defines no agent, so the database's agent `{user}` is listed as \
+                extra; set it (as when the schema was built), or pass --expect-agent, to compare the agent \
+                instead",
             crate::codegen::password::AGENT_PASSWORD_ENV
         )
     })
@@ -177,7 +179,8 @@ pub async fn read_or_apply(
                     .map(|c| c.to_string().lines().next().unwrap_or_default().to_owned())
                     .collect();
                 let mut note = format!(
-                    "note: {place} differs from the schema in {} (the prompt is the database's own; nothing was written: --apply applies the schema, surqlc diff shows each change in full):\n{}",
+                    "note: {place} differs from the schema in {} (the prompt is the database's own; nothing \
+                        was written: --apply applies the schema, surqlc diff shows each change in full):\n{}",
                     plural(lines.len(), "definition", "definitions"),
                     change_lines(&lines, 20)
                 );

@@ -126,7 +126,9 @@ impl fmt::Display for Change {
                 {
                     return write!(
                         f,
-                        "~ changed {key}: defined by another build of the agent (its fingerprint covers the password hash: another password, or another surqlc); applying the schema defines it again, which signs running agents out"
+                        "~ changed {key}: defined by another build of the agent (its fingerprint covers the \
+                            password hash: another password, or another surqlc); applying the schema defines \
+                            it again, which signs running agents out"
                     );
                 }
                 let (rest_e, comment_e) = split_comment(expected);
@@ -143,7 +145,9 @@ impl fmt::Display for Change {
                 if key.kind == "param" && key.name == CACHE_PARAM {
                     return write!(
                         f,
-                        "~ changed {key}: the cached schema block differs from the one the schema renders (apply the schema again; after a manual change, fn::refresh_schema_context() re-renders it)"
+                        "~ changed {key}: the cached schema block differs from the one the schema renders \
+                            (apply the schema again; after a manual change, fn::refresh_schema_context() \
+                            re-renders it)"
                     );
                 }
                 if expected.chars().count() <= SHOWN_WHOLE && live.chars().count() <= SHOWN_WHOLE {
@@ -569,7 +573,8 @@ mod tests {
 
     #[test]
     fn the_agents_fingerprint_is_masked_with_its_hash() {
-        let a = "DEFINE USER agent ON DATABASE PASSHASH '[REDACTED]' ROLES VIEWER COMMENT 'surqlc agent definition 0ab21513b7f1ea9b: defined again only when this changes'";
+        let a = "DEFINE USER agent ON DATABASE PASSHASH '[REDACTED]' ROLES VIEWER COMMENT 'surqlc agent \
+            definition 0ab21513b7f1ea9b: defined again only when this changes'";
         let b = a.replace("0ab21513b7f1ea9b", "763c87dd26b827ad");
         assert_ne!(a, b);
         assert_eq!(mask_fingerprint(a), mask_fingerprint(&b));

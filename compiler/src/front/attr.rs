@@ -519,7 +519,8 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             out.skip_serializing_if = Some(meta.path.span());
             Ok(true)
         } else if meta.path.is_ident("flatten") {
-            cx.error_spanned_by(&meta.path, "surqlc cannot map `#[serde(flatten)]`: declare the fields on the table, or skip this one with #[surqlc(skip)]");
+            cx.error_spanned_by(&meta.path, "surqlc cannot map `#[serde(flatten)]`: declare the fields on the \
+                table, or skip this one with #[surqlc(skip)]");
             out.flatten = true;
             Ok(true)
         } else {
@@ -552,7 +553,8 @@ pub fn enum_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EnumAttrs {
             .iter()
             .any(|k| meta.path.is_ident(k))
         {
-            Err(meta.error("surqlc cannot map a tagged or untagged enum: serde would not write the variant's name as a plain string; drop the attribute or give the field #[surqlc(type = \"...\")]"))
+            Err(meta.error("surqlc cannot map a tagged or untagged enum: serde would not write the variant's \
+                name as a plain string; drop the attribute or give the field #[surqlc(type = \"...\")]"))
         } else {
             Ok(false)
         }

@@ -530,7 +530,8 @@ pub fn field_item(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut FieldClauses) -> 
 }
 
 /// What the field-level clauses are, for the unknown-attribute message.
-pub const FIELD_ITEMS: &str = "`default = \"expr\"`, `default_always`, `value = \"expr\"`, `computed = \"expr\"`, `assert = \"expr\"`, `readonly`, `flexible`, `reference(...)`, `permissions(...)`, `hidden`";
+pub const FIELD_ITEMS: &str = "`default = \"expr\"`, `default_always`, `value = \"expr\"`, `computed = \
+    \"expr\"`, `assert = \"expr\"`, `readonly`, `flexible`, `reference(...)`, `permissions(...)`, `hidden`";
 
 /// `analyzer(...)` on the Schema item.
 pub fn analyzer(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<AnalyzerAttr> {

@@ -320,10 +320,12 @@ fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> V
         {
             Some(f) => {
                 if f.computed_span.is_some() {
-                    cx.error_spanned_by(ident, format!("`{name}` is COMPUTED: the engine cannot index a field that is computed on read; store it with `value = \"...\"` instead"));
+                    cx.error_spanned_by(ident, format!("`{name}` is COMPUTED: the engine cannot index a field that \
+                        is computed on read; store it with `value = \"...\"` instead"));
                 }
                 if nested && !matches!(f.ty.named(), Some(_)) && !matches!(f.ty, TypeAst::Raw(_)) {
-                    cx.error_spanned_by(path, format!("`{name}` is not an object: only an object field (a `#[derive(Object)]` type) has sub-fields to index"));
+                    cx.error_spanned_by(path, format!("`{name}` is not an object: only an object field (a \
+                        `#[derive(Object)]` type) has sub-fields to index"));
                 }
                 fields.push(IndexField {
                     name: full(&f.name),
@@ -386,7 +388,8 @@ fn fulltext_index(
     let analyzer = match analyzer {
         Some(an) => an.value.clone(),
         None => {
-            cx.error_at(a.span, "a full-text index names its analyzer: fulltext(analyzer = \"...\"), declared on the Schema item with analyzer(name = \"...\", ...)");
+            cx.error_at(a.span, "a full-text index names its analyzer: fulltext(analyzer = \"...\"), declared \
+                on the Schema item with analyzer(name = \"...\", ...)");
             String::new()
         }
     };

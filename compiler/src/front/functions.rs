@@ -118,7 +118,8 @@ fn parsed(
 }
 
 /// What a build without SurrealDB's parser is told about `functions` and `view`.
-pub const NEEDS_PARSER: &str = "user functions and views are read and checked with SurrealDB's parser: give the build-dependency `surqlc = { version = \"...\", features = [\"validate\"] }`";
+pub const NEEDS_PARSER: &str = "user functions and views are read and checked with SurrealDB's parser: give \
+    the build-dependency `surqlc = { version = \"...\", features = [\"validate\"] }`";
 
 #[cfg(feature = "surql-parser")]
 fn name_offset(text: &str, name: &str) -> usize {

@@ -110,7 +110,8 @@ impl<'a> Names<'a> {
                 None
             }
             None if self.objects.contains_key(&name) => {
-                cx.error_spanned_by(path, format!("`{name}` is an Object, stored inside the row, not a table: write `{name}` as the field's type (or derive Table on it to link its rows)"));
+                cx.error_spanned_by(path, format!("`{name}` is an Object, stored inside the row, not a table: \
+                    write `{name}` as the field's type (or derive Table on it to link its rows)"));
                 None
             }
             None => {
@@ -136,7 +137,8 @@ impl<'a> Names<'a> {
                     return Some(tables.clone());
                 }
                 if !self.items.broken.contains(&name) && !self.is_ends_enum(&name) {
-                    cx.error_spanned_by(path, format!("`{name}` is not an enum deriving Ends; a relation's end is `Link<T>` or an Ends enum of links"));
+                    cx.error_spanned_by(path, format!("`{name}` is not an enum deriving Ends; a relation's end is \
+                        `Link<T>` or an Ends enum of links"));
                 }
                 None
             }

@@ -218,7 +218,8 @@ fn check_sub_field(cx: &Ctxt, sub: &FieldAst, object: &syn::Ident) {
     if sub.clauses.permissions.is_some() {
         cx.error_at(
             sub.name_span,
-            "`permissions` and `hidden` are a table field's: the agent's access is decided per top-level field; put them on the field of the table that holds this object",
+            "`permissions` and `hidden` are a table field's: the agent's access is decided per top-level \
+                field; put them on the field of the table that holds this object",
         );
     }
     if let Some(span) = sub.computed_span {

@@ -415,7 +415,10 @@ fn warn_of_agent_writes(
         cxs[file].warn_at(
             ast.name_span,
             format!(
-                "`{}` lets record users {}, and this schema's agent `{agent}` is a record user (the schema hides something), so its credential could write here through any client; add `$access != \"{agent}\" AND ` before each of those rules (e.g. `permissions(create = \"$access != '{agent}' AND ...\")`), or make them `none`",
+                "`{}` lets record users {}, and this schema's agent `{agent}` is a record user (the schema \
+                    hides something), so its credential could write here through any client; add `$access != \
+                    \"{agent}\" AND ` before each of those rules (e.g. `permissions(create = \"$access != \
+                    '{agent}' AND ...\")`), or make them `none`",
                 table.name,
                 writes.join(", ")
             ),
@@ -425,4 +428,7 @@ fn warn_of_agent_writes(
 
 /// Why `prune(...)` is refused by a surqlc built without its `tokens` feature.
 #[cfg(not(feature = "tokens"))]
-const PRUNE_NEEDS_TOKENS: &str = "prune(...) fills its budget with exact o200k_base token counts, and this build of surqlc has no `tokens` feature: add \"tokens\" to surqlc's features where it is a dependency (in build.rs's case, [build-dependencies] surqlc = { version = \"0.1\", features = [\"validate\", \"tokens\"] }), so the schema.surql it writes is the one `surqlc build` writes";
+const PRUNE_NEEDS_TOKENS: &str = "prune(...) fills its budget with exact o200k_base token counts, and this \
+    build of surqlc has no `tokens` feature: add \"tokens\" to surqlc's features where it is a dependency (in \
+    build.rs's case, [build-dependencies] surqlc = { version = \"0.1\", features = [\"validate\", \"tokens\"] \
+    }), so the schema.surql it writes is the one `surqlc build` writes";

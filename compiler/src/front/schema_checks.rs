@@ -18,7 +18,8 @@ fn filter_ok(f: &str) -> Result<(), String> {
         return Ok(());
     }
     let Some((name, rest)) = lower.split_once('(') else {
-        return Err(format!("unknown filter {f:?}; expected ascii, lowercase, uppercase, edgengram(min, max), ngram(min, max), snowball(language) or mapper('path')"));
+        return Err(format!("unknown filter {f:?}; expected ascii, lowercase, uppercase, edgengram(min, max), \
+            ngram(min, max), snowball(language) or mapper('path')"));
     };
     let Some(args) = rest.strip_suffix(')') else {
         return Err(format!("filter {f:?} is missing its closing `)`"));
@@ -112,7 +113,8 @@ pub fn analyzers(cxs: &[Ctxt], items: &Items) -> Vec<ir::Analyzer> {
                 (&index.index.kind, index.analyzer_span)
             {
                 if !out.iter().any(|a| &a.name == analyzer) {
-                    cxs[*file].error_at(span, format!("unknown analyzer `{analyzer}`: declare it on the Schema item with analyzer(name = \"{analyzer}\", tokenizers(...), filters(...))"));
+                    cxs[*file].error_at(span, format!("unknown analyzer `{analyzer}`: declare it on the Schema item \
+                        with analyzer(name = \"{analyzer}\", tokenizers(...), filters(...))"));
                 }
             }
         }

@@ -112,7 +112,8 @@ pub(super) fn check_owners(cxs: &[Ctxt], items: &Items, tables: &[ir::Table], de
                 None => format!("#[surqlc(owner = \"...\")] with a route to `{}` (none is found through its links and relations)", scope.end_user),
             };
             cx.error_at(ast.name_span, format!(
-                "`{}` is exposed to the per-user agent but does not say who owns its rows; add {owner}, or #[surqlc(shared)] if every `{}` may read every row",
+                "`{}` is exposed to the per-user agent but does not say who owns its rows; add {owner}, or \
+                    #[surqlc(shared)] if every `{}` may read every row",
                 ast.name, scope.end_user
             ));
         }

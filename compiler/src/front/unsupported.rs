@@ -16,7 +16,8 @@ pub fn map(string_keys: bool) -> String {
     if string_keys {
         format!("store it as an object whose keys a SCHEMAFULL table keeps: {FLEXIBLE_OBJECT}")
     } else {
-        format!("SurrealDB object keys are strings: make the keys `String` and store it as an object whose keys a SCHEMAFULL table keeps: {FLEXIBLE_OBJECT}")
+        format!("SurrealDB object keys are strings: make the keys `String` and store it as an object whose \
+            keys a SCHEMAFULL table keeps: {FLEXIBLE_OBJECT}")
     }
 }
 
@@ -48,7 +49,9 @@ pub fn named(name: &str, what: Plain) -> String {
     match what {
         Plain::Struct => format!("a struct is not a column type: {object}; or {link}; or {inline}"),
         Plain::ValueStruct => format!(
-            "`{name}` derives SurrealValue, which stores it but gives its fields no schema: {object} (Object implements SurrealValue, so it replaces that derive); or keep it untyped with {FLEXIBLE_OBJECT} on this field"
+            "`{name}` derives SurrealValue, which stores it but gives its fields no schema: {object} (Object \
+                implements SurrealValue, so it replaces that derive); or keep it untyped with \
+                {FLEXIBLE_OBJECT} on this field"
         ),
         Plain::UnitEnum => format!(
             "derive Literal on `{name}` to store it as one of its variant names (serde's renames honoured)"
@@ -57,7 +60,8 @@ pub fn named(name: &str, what: Plain) -> String {
             "an enum with data is not a literal union: {inline} (each variant is stored as an object `{{ Variant: ... }}`)"
         ),
         Plain::Unknown => format!(
-            "not a table, an Object, a Literal enum or a type surqlc maps; for a struct of the schema's, {object}, or {link}; for an enum, {inline}; otherwise {RAW_TYPE}"
+            "not a table, an Object, a Literal enum or a type surqlc maps; for a struct of the schema's, \
+                {object}, or {link}; for an enum, {inline}; otherwise {RAW_TYPE}"
         ),
     }
 }
@@ -66,7 +70,10 @@ pub fn named(name: &str, what: Plain) -> String {
 /// fields or derive on it, so it is stored untyped.
 pub fn foreign(path: &str) -> String {
     format!(
-        "`{path}` is not declared in the schema files, so surqlc cannot give its fields a schema: store any value with #[surqlc(type = \"any\")], or an object with any keys with {FLEXIBLE_OBJECT} (a SCHEMAFULL table keeps an object's keys only in a FLEXIBLE field); a struct of your own: #[derive(Object)] on it, in a file of the schema"
+        "`{path}` is not declared in the schema files, so surqlc cannot give its fields a schema: store any \
+            value with #[surqlc(type = \"any\")], or an object with any keys with {FLEXIBLE_OBJECT} (a \
+            SCHEMAFULL table keeps an object's keys only in a FLEXIBLE field); a struct of your own: \
+            #[derive(Object)] on it, in a file of the schema"
     )
 }
 

@@ -107,7 +107,8 @@ pub(super) fn check(bound: SocketAddr, token: Option<&Token>) -> Result<(), Fail
         return Ok(());
     }
     Err(Failure::BadInput(format!(
-        "error: --http {bound} is reachable from other machines: set {TOKEN_ENV} or --token-file FILE to a bearer token every request must carry (or bind a loopback address such as 127.0.0.1)"
+        "error: --http {bound} is reachable from other machines: set {TOKEN_ENV} or --token-file FILE to a \
+            bearer token every request must carry (or bind a loopback address such as 127.0.0.1)"
     )))
 }
 

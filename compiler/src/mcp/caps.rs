@@ -110,7 +110,8 @@ mod tests {
         assert_eq!(out["rows"].as_array().unwrap().len(), 3);
         assert_eq!(
             out["truncated"],
-            "only the first 3 rows are shown: the query has more than 3 rows, and the row cap is 3; select fewer fields, filter, or aggregate to see the rest"
+            "only the first 3 rows are shown: the query has more than 3 rows, and the row cap is 3; select \
+                fewer fields, filter, or aggregate to see the rest"
         );
         assert_eq!(out["warnings"], json!(["w"]));
     }

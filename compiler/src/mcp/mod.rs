@@ -171,7 +171,9 @@ async fn report_drift(output: &Output, endpoint: &str, conn: &crate::db::Db) {
             eprintln!("the database at {endpoint} matches the schema")
         }
         Ok(drift) => eprintln!(
-            "warning: the database at {endpoint} differs from the schema ({} difference{}); serving it as it is, writing nothing (`surqlc diff` lists them, `surreal import` of `surqlc build`'s schema.surql fixes them):\n{drift}",
+            "warning: the database at {endpoint} differs from the schema ({} difference{}); serving it as it \
+                is, writing nothing (`surqlc diff` lists them, `surreal import` of `surqlc build`'s \
+                schema.surql fixes them):\n{drift}",
             drift.changes.len(),
             if drift.changes.len() == 1 { "" } else { "s" }
         ),

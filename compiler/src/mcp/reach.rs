@@ -40,7 +40,8 @@ pub(super) fn address(endpoint: &str) -> Option<String> {
 pub(super) async fn check(endpoint: &str, address: &str) -> Result<(), String> {
     let down = |why: String| {
         format!(
-            "the database at {endpoint} does not answer ({why}): nothing was run; surqlc mcp reconnects by itself once it is back, so call again shortly"
+            "the database at {endpoint} does not answer ({why}): nothing was run; surqlc mcp reconnects by \
+                itself once it is back, so call again shortly"
         )
     };
     match tokio::time::timeout(PROBE, tokio::net::TcpStream::connect(address)).await {

@@ -29,7 +29,8 @@ pub const SEEDS: usize = 6;
 pub const CANDIDATES: usize = 60;
 
 /// The line the pruned prompt puts above its block when no table shares a word with the question.
-pub const NO_MATCH_NOTE: &str = "-- No table's name or description shares a word with the question: these are the most connected tables, and others exist.\n";
+pub const NO_MATCH_NOTE: &str = "-- No table's name or description shares a word with the question: these are \
+    the most connected tables, and others exist.\n";
 
 /// One exposed table as pruning sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -359,7 +360,8 @@ pub(crate) fn warnings_for(schema: &Schema, docs: Option<&[TableDoc]>) -> Vec<St
         .iter()
         .filter(|d| d.tokens > budget as usize)
         .map(|d| format!(
-            "prune(budget = {budget}): the table `{}` alone costs {} tokens, more than the budget, so no pruned prompt can show it; raise the budget or shorten its comments",
+            "prune(budget = {budget}): the table `{}` alone costs {} tokens, more than the budget, so no \
+                pruned prompt can show it; raise the budget or shorten its comments",
             d.name, d.tokens
         ))
         .collect();
@@ -368,7 +370,9 @@ pub(crate) fn warnings_for(schema: &Schema, docs: Option<&[TableDoc]>) -> Vec<St
             .into_iter()
             .filter(|(name, _)| docs.iter().any(|d| d.name == *name && d.tokens <= budget as usize))
             .map(|(name, cost)| format!(
-                "prune(budget = {budget}): the relation `{name}` with its end tables costs {cost} tokens, more than the budget, so a question about it shows `{name}` without them; raise the budget or shorten the tables' comments"
+                "prune(budget = {budget}): the relation `{name}` with its end tables costs {cost} tokens, more \
+                    than the budget, so a question about it shows `{name}` without them; raise the budget or \
+                    shorten the tables' comments"
             )),
     );
     out

@@ -8,7 +8,9 @@ use surrealdb::types::{Kind, Object, SerializationError};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be stored in a table field: it does not implement surrealdb's `SurrealValue`",
     label = "this field's type",
-    note = "make it a table and link it (#[derive(Table)] on it, and `Link<...>` as the field's type), or store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and #[surqlc(type = \"object FLEXIBLE\")] on the field"
+    note = "make it a table and link it (#[derive(Table)] on it, and `Link<...>` as the field's type), or \
+        store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and \
+        #[surqlc(type = \"object FLEXIBLE\")] on the field"
 )]
 pub trait FieldValue: Sized {
     fn into_field_value(self) -> Value;

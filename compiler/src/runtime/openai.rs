@@ -80,7 +80,10 @@ impl Config {
     /// How to configure a model, for a message when none is.
     pub fn how_to_configure() -> String {
         format!(
-            "no model is configured: set {URL_ENV} to an OpenAI-compatible API base (e.g. http://localhost:11434/v1 for Ollama) and {MODEL_ENV} to the chat model; optionally {EMBED_MODEL_ENV} (embeddings of the schema's examples(dimension)) and {API_KEY_ENV} (or {OPENAI_API_KEY_ENV})"
+            "no model is configured: set {URL_ENV} to an OpenAI-compatible API base (e.g. \
+                http://localhost:11434/v1 for Ollama) and {MODEL_ENV} to the chat model; optionally \
+                {EMBED_MODEL_ENV} (embeddings of the schema's examples(dimension)) and {API_KEY_ENV} (or \
+                {OPENAI_API_KEY_ENV})"
         )
     }
 }
@@ -312,7 +315,9 @@ impl Embedder for OpenAi {
                 return Err(ModelError::new(
                     ModelErrorKind::Dimension,
                     format!(
-                        "the embedding model `{model}` returned {} values, but the schema's few-shot pool has examples(dimension = {dimension}): set {EMBED_MODEL_ENV} to a model of that size, or change the dimension and re-embed the examples",
+                        "the embedding model `{model}` returned {} values, but the schema's few-shot pool has \
+                            examples(dimension = {dimension}): set {EMBED_MODEL_ENV} to a model of that size, \
+                            or change the dimension and re-embed the examples",
                         vector.len()
                     ),
                 ));

@@ -125,7 +125,8 @@ pub async fn authenticate<C: Connection>(
         database,
         token,
         "a session with the given token",
-        &format!("is the token signed with the key derived from the {SCOPE_KEY_VAR} the schema was applied with, unexpired, and for a row that exists?"),
+        &format!("is the token signed with the key derived from the {SCOPE_KEY_VAR} the schema was applied \
+            with, unexpired, and for a row that exists?"),
     )
     .await
 }

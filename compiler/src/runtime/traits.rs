@@ -127,7 +127,12 @@ pub trait Relation: Table {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no SurrealQL type that surqlc knows",
     label = "surqlc cannot map this field's type",
-    note = "a unit-only enum: #[derive(Literal)] on it; a struct stored inside the row: #[derive(Object)] on it (each field a typed sub-field); another crate's type (`serde_json::Value`): #[surqlc(type = \"any\")] or #[surqlc(type = \"object FLEXIBLE\")] on the field; a struct or an enum with data: make it a table and link it (#[derive(Table)] on it, and `Link<{Self}>` as the field's type), or store it inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and #[surqlc(type = \"object FLEXIBLE\")] on the field"
+    note = "a unit-only enum: #[derive(Literal)] on it; a struct stored inside the row: #[derive(Object)] on \
+        it (each field a typed sub-field); another crate's type (`serde_json::Value`): #[surqlc(type = \
+        \"any\")] or #[surqlc(type = \"object FLEXIBLE\")] on the field; a struct or an enum with data: make \
+        it a table and link it (#[derive(Table)] on it, and `Link<{Self}>` as the field's type), or store it \
+        inside the row: `use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on it, and \
+        #[surqlc(type = \"object FLEXIBLE\")] on the field"
 )]
 pub trait SurqlType {
     fn surql_type() -> ir::Type;

@@ -193,7 +193,9 @@ mod tests {
 
     #[test]
     fn reads_functions_as_the_engine_prints_them() {
-        let text = "-- money\nDEFINE FUNCTION fn::pound_to_usd($price: number) -> number {\n    RETURN $price * 1.27;\n} COMMENT 'Pounds to dollars';\n\nDEFINE FUNCTION fn::app::secret($x: option<int>) { RETURN $x; } PERMISSIONS NONE;\n";
+        let text = "-- money\nDEFINE FUNCTION fn::pound_to_usd($price: number) -> number {\n    RETURN $price \
+            * 1.27;\n} COMMENT 'Pounds to dollars';\n\nDEFINE FUNCTION fn::app::secret($x: option<int>) { \
+            RETURN $x; } PERMISSIONS NONE;\n";
         let fns = parse(text).unwrap();
         assert_eq!(fns.len(), 2);
         assert_eq!(fns[0].name, "fn::pound_to_usd");

@@ -32,7 +32,11 @@ pub fn expression(hint: &ValueHint) -> String {
             // text in ⟨⟩ (which every SurrealDB parser reads; 3.x prints backticks, which 2.x does not read).
             let prefix = table.chars().count() + 1;
             format!(
-                "fn::hint_line({}, (SELECT VALUE id FROM {table} LIMIT {limit}).map(|$v| {{ LET $k = record::id($v); RETURN IF type::is_string($k) AND !string::matches($k, /^[A-Za-z_][A-Za-z0-9_]*$/) {{ '⟨' + $k.replace('⟩', '\\\\⟩') + '⟩' }} ELSE {{ (<string> $v).slice({prefix}) }}; }}), (SELECT count() FROM {table} GROUP ALL)[0].count ?? 0, {limit})",
+                "fn::hint_line({}, (SELECT VALUE id FROM {table} LIMIT {limit}).map(|$v| {{ LET $k = \
+                    record::id($v); RETURN IF type::is_string($k) AND !string::matches($k, \
+                    /^[A-Za-z_][A-Za-z0-9_]*$/) {{ '⟨' + $k.replace('⟩', '\\\\⟩') + '⟩' }} ELSE {{ (<string> \
+                    $v).slice({prefix}) }}; }}), (SELECT count() FROM {table} GROUP ALL)[0].count ?? 0, \
+                    {limit})",
                 quote_string(&label(hint)),
             )
         }
@@ -40,7 +44,9 @@ pub fn expression(hint: &ValueHint) -> String {
             let f = path_ident(&field.field, field_ident);
             let t = &field.table;
             format!(
-                "{} + \": \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} ASC LIMIT 1)[0] + \" to \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} DESC LIMIT 1)[0]",
+                "{} + \": \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} ASC LIMIT \
+                    1)[0] + \" to \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} DESC \
+                    LIMIT 1)[0]",
                 quote_string(&label(hint)),
             )
         }

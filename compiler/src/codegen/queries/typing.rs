@@ -477,7 +477,8 @@ mod tests {
         let shape = typed(
             &s,
             Returns::Many,
-            "SELECT out.category AS category, math::sum(qty * unit_price) AS revenue, count() AS lines, math::mean(qty) AS avg_qty FROM contains WHERE in.status = $status GROUP BY category",
+            "SELECT out.category AS category, math::sum(qty * unit_price) AS revenue, count() AS lines, \
+                math::mean(qty) AS avg_qty FROM contains WHERE in.status = $status GROUP BY category",
         )
         .unwrap();
         let rt = "::surqlc::runtime";
@@ -556,7 +557,8 @@ mod tests {
         let nested = typed(
             &s,
             Returns::Many,
-            "SELECT name, { tier: tier, since: joined } AS account, (SELECT name, price FROM product WHERE category = 'audio' LIMIT 2) AS audio FROM customer",
+            "SELECT name, { tier: tier, since: joined } AS account, (SELECT name, price FROM product WHERE \
+                category = 'audio' LIMIT 2) AS audio FROM customer",
         )
         .unwrap();
         assert_eq!(fields(&nested)[1].1, "QAccount");

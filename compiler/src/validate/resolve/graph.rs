@@ -277,10 +277,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
             })
         };
         if let Some(field) = links(source, target) {
-            return Some(format!("`{source}.{field}` links to `{target}` (a record link, not an edge): write `{field}.` and the field you want, e.g. `{field}.*`"));
+            return Some(format!("`{source}.{field}` links to `{target}` (a record link, not an edge): write \
+                `{field}.` and the field you want, e.g. `{field}.*`"));
         }
         links(target, source).map(|field| format!(
-            "`{target}.{field}` links each `{target}` to its `{source}` (a record link, not an edge): select FROM {target} and filter on `{field}` (WHERE {field} = ... or WHERE {field} IN ...)"
+            "`{target}.{field}` links each `{target}` to its `{source}` (a record link, not an edge): select \
+                FROM {target} and filter on `{field}` (WHERE {field} = ... or WHERE {field} IN ...)"
         ))
     }
 

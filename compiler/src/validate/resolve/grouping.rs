@@ -151,7 +151,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         self.error(
                             span,
                             Class::UngroupedProjection,
-                            format!("`{text}` is neither a group key nor an aggregate, so under {by} `{name}` is an array of every row's value in the group"),
+                            format!("`{text}` is neither a group key nor an aggregate, so under {by} `{name}` \
+                                is an array of every row's value in the group"),
                             format!("add it to the GROUP BY, wrap it in an aggregate (math::max({text}), array::group({text})), or leave it out"),
                         );
                     }

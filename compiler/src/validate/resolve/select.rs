@@ -262,7 +262,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         span,
                         Class::Limit,
                         "the query has no LIMIT".into(),
-                        format!("end it with LIMIT {max} (the most rows the agent may return; the agent's runner adds LIMIT {max} to a query without one)"),
+                        format!("end it with LIMIT {max} (the most rows the agent may return; the agent's \
+                            runner adds LIMIT {max} to a query without one)"),
                     )
                 }
             }

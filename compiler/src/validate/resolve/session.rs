@@ -42,7 +42,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let (message, fix) = match &self.scope_end_user {
             Some(end_user) => (
                 "`$auth` is the signed-in user's record only in an end user's session, and this query runs for the team's agent, which answers for no user".to_owned(),
-                format!("name the `{end_user}` rows the question means, or run the query as one user (`--as {end_user}:ID`, a session opened with Scope::signin)"),
+                format!("name the `{end_user}` rows the question means, or run the query as one user (`--as \
+                    {end_user}:ID`, a session opened with Scope::signin)"),
             ),
             None => (
                 "`$auth` is no end user's record here: the schema declares no per-user agent".to_owned(),
