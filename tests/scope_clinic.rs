@@ -267,3 +267,69 @@ fn every_suggested_route_is_one_the_engine_follows() {
         assert!(err.contains(&format!("`{route}`")), "{}: {err}", table.name);
     }
 }
+
+/// A scoped schema whose owned table has an HNSW index: what KNN answers one user.
+const NOTES: &str = r#"
+use surqlc::runtime::Link;
+use surqlc_macros::{Schema, Table};
+#[derive(Schema)]
+#[surqlc(expose(Person, Note), scope(end_user = Person))]
+pub struct Notebook;
+#[derive(Table)]
+pub struct Person { pub name: String }
+#[derive(Table)]
+#[surqlc(owner = "author", index(fields(embedding), hnsw(dimension = 2, dist = "euclidean", type = "f64")))]
+pub struct Note { pub author: Link<Person>, pub embedding: Vec<f64> }
+"#;
+
+#[test]
+fn an_hnsw_search_over_an_owned_table_answers_the_users_own_nearest() {
+    let path = schema_file("notebook", NOTES);
+    let output = surqlc::Builder::new()
+        .schema(&path)
+        .cargo_metadata(false)
+        .agent_password("notebook-password")
+        .scope_key(KEY)
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let schema = &output.schema;
+    let hnsw = "SELECT id FROM note WHERE embedding <|2, 40|> [0.0, 0.0] LIMIT 2";
+    let exact = "SELECT id FROM note WHERE embedding <|2, EUCLIDEAN|> [0.0, 0.0] LIMIT 2";
+    // The KNN operator stays allowed in a session (only `vector::distance::knn()` is refused).
+    let options = Options::of(schema).in_end_user_session(schema);
+    for query in [hnsw, exact] {
+        let report = validate::validate_with(schema, query, &options);
+        assert!(report.diagnostics.is_empty(), "{query}: {:?}", report.diagnostics);
+    }
+    // On the engine: bo's notes are nearer than al's, yet the HNSW search answers al her own two
+    // nearest, as the exact search does: it does not find bo's and then drop them (which would
+    // tell al, by a short answer, that nearer rows exist).
+    block_on(async {
+        let db = surqlc::db::connect(&surqlc::db::Target {
+            database: "notebook".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        surqlc::db::execute(&db, &output.schema_surql).await.unwrap();
+        surqlc::db::execute(
+            &db,
+            "CREATE person:al SET name = 'Al'; CREATE person:bo SET name = 'Bo';
+             CREATE note:a1 SET author = person:al, embedding = [5.0, 5.0];
+             CREATE note:a2 SET author = person:al, embedding = [6.0, 6.0];
+             CREATE note:b1 SET author = person:bo, embedding = [0.1, 0.1];
+             CREATE note:b2 SET author = person:bo, embedding = [0.2, 0.2];",
+        )
+        .await
+        .unwrap();
+        let mut al = owner("person:al");
+        al.database = "notebook".into();
+        al.access = "person_agent".into();
+        let al = al.signin(&db, KEY).await.expect("al signs in");
+        let by_index = surqlc::db::query_json(al.session(), hnsw).await.unwrap();
+        let by_distance = surqlc::db::query_json(al.session(), exact).await.unwrap();
+        assert_eq!(by_index, by_distance);
+        assert_eq!(by_index.as_array().unwrap().len(), 2, "{by_index}");
+        assert!(!by_distance.to_string().contains("note:b"), "{by_distance}");
+    });
+}
