@@ -62,12 +62,7 @@ async fn database(name: &str) -> Db {
 /// The validator's report with the data checks, as the runner makes them: in an end user's
 /// session when the case names one (`store@user`), else for the team's agent.
 async fn checked(schema: &Schema, db: &Db, query: &str, end_user: bool) -> validate::Report {
-    let options = validate::Options::of(schema);
-    let options = if end_user {
-        options.in_end_user_session(schema)
-    } else {
-        options
-    };
+    let options = validate::Options::for_session(schema, end_user);
     let mut report = validate::validate_with(schema, query, &options);
     if !report.has_errors() {
         validate::data::check(db, schema, &mut report)

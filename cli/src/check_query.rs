@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use surqlc::builder::Output;
 use surqlc::db::Target;
 use crate::exit::{Exit, FailureExit};
-use surqlc::schema_db::{connect, load_file, open_embedded};
+use surqlc::schema_db::{connect, load_file, open};
 use surqlc::validate::{
     render_one, split_queries, validate_with, Class, Options, Report, Severity,
 };
@@ -81,11 +81,7 @@ pub fn checked(
     end_user: bool,
 ) -> Result<Checked, CheckQueryOutput> {
     // `--as`: the agent's queries as that end user's session runs them (`$auth`, side channels).
-    let mut options = if end_user {
-        Options::of(schema).in_end_user_session(schema)
-    } else {
-        Options::of(schema)
-    };
+    let mut options = Options::for_session(schema, end_user);
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
             if q.trim().is_empty() {
@@ -242,6 +238,30 @@ pub enum DataSource {
     Server(Target),
 }
 
+impl DataSource {
+    /// Where the data is: the server's target, or `embedded` (the namespace and database a seed
+    /// is loaded into).
+    pub fn target(&self, embedded: &Target) -> Target {
+        match self {
+            DataSource::Server(target) => target.clone(),
+            DataSource::Seed(_) => embedded.clone(),
+        }
+    }
+
+    /// The database holding the data: a fresh embedded one at `embedded` with `output`'s schema
+    /// and the seed loaded, or the server, connected to and only read.
+    pub async fn open(&self, output: &Output, embedded: &Target) -> Result<surqlc::db::Db, surqlc::exit::Failure> {
+        match self {
+            DataSource::Seed(seed) => {
+                let conn = open(output, embedded).await?;
+                load_file(&conn, seed).await?;
+                Ok(conn)
+            }
+            DataSource::Server(target) => connect(target).await,
+        }
+    }
+}
+
 /// `surqlc check-query` with the data checks the agent's runner makes
 /// (`surqlc::validate::data::check`: record ids exist, compared values are present), run on the
 /// data of `source` for each query with no error but a missing `LIMIT` (which the runner adds).
@@ -256,23 +276,16 @@ pub async fn with_data(
         Ok(checked) => checked,
         Err(outcome) => return outcome,
     };
-    let conn = match source {
-        DataSource::Seed(seed) => match open_embedded(output).await {
-            Ok(conn) => load_file(&conn, seed).await.map(|()| conn),
-            Err(e) => Err(e),
-        },
-        DataSource::Server(target) => connect(target).await,
+    // A seed is loaded where `open_embedded` loads the schema: the default namespace, the schema's database.
+    let embedded = Target {
+        database: output.schema.name.clone(),
+        ..Default::default()
     };
+    let conn = source.open(output, &embedded).await;
     // As an end user: the checks see only what that user's session may read.
     let conn = match (conn, as_user) {
         (Ok(conn), Some((user, key))) => {
-            let target = match source {
-                DataSource::Server(target) => target.clone(),
-                DataSource::Seed(_) => surqlc::db::Target {
-                    database: output.schema.name.clone(),
-                    ..Default::default()
-                },
-            };
+            let target = source.target(&embedded);
             surqlc::schema_db::signin_as(&conn, &output.schema, &target, key, user)
                 .await
                 .map(|agent| agent.session().clone())

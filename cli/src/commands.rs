@@ -304,16 +304,6 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Where `surqlc token` checks that its end user exists.
-pub(super) enum UserCheck {
-    /// Not checked (said on stderr).
-    None,
-    /// `--seed FILE`: in the embedded engine, with the schema and this data loaded.
-    Seed(PathBuf),
-    /// `--endpoint URL`: on a server, by signing in with the token.
-    Server(String),
-}
-
 /// `surqlc token`: an end user's token, signed with the scope key the schema was built with; with
 /// `--seed` or `--endpoint` the token first opens the user's session there, so a token for a user
 /// that does not exist (or a key the database was not built with) is an error, not a 401 later.
@@ -322,8 +312,10 @@ pub(super) async fn token(
     user: &str,
     ns: String,
     db: Option<String>,
-    check: UserCheck,
+    seed: Option<PathBuf>,
+    endpoint: Option<String>,
 ) -> Result<(), Failure> {
+    use super::check_query::DataSource;
     use surqlc::runtime::SCOPE_KEY_VAR;
     let Some(key) = schema_db::configured_scope_key() else {
         return Err(Failure::BadInput(format!(
@@ -333,25 +325,22 @@ pub(super) async fn token(
     let mut b = builder(input);
     b.scope_key(key.clone());
     let output = b.generate()?;
-    let mut target = surqlc::db::Target {
+    let target = surqlc::db::Target {
         namespace: ns,
         database: db.unwrap_or_else(|| output.schema.name.clone()),
         ..Default::default()
     };
     let scope = schema_db::scope_for(&output.schema, &target, user)?;
-    let conn = match check {
-        UserCheck::None => {
+    let source = match (seed, endpoint) {
+        (Some(seed), _) => Some(DataSource::Seed(seed)),
+        (None, Some(endpoint)) => Some(DataSource::Server(surqlc::db::Target { endpoint, ..target.clone() })),
+        (None, None) => None,
+    };
+    let conn = match &source {
+        Some(source) => Some(source.open(&output, &target).await?),
+        None => {
             note!("note: `{user}` was not checked: pass --seed FILE or --endpoint URL to check that the end user exists\n");
             None
-        }
-        UserCheck::Seed(seed) => {
-            let conn = schema_db::open(&output, &target).await?;
-            schema_db::load_file(&conn, &seed).await?;
-            Some(conn)
-        }
-        UserCheck::Server(endpoint) => {
-            target.endpoint = endpoint;
-            Some(schema_db::connect(&target).await?)
         }
     };
     if let Some(conn) = conn {

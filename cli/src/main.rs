@@ -555,12 +555,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             seed,
             endpoint,
         } => {
-            let check = match (seed, endpoint) {
-                (Some(seed), _) => commands::UserCheck::Seed(seed),
-                (None, Some(endpoint)) => commands::UserCheck::Server(endpoint),
-                (None, None) => commands::UserCheck::None,
-            };
-            commands::token(&input, &as_user, ns, db, check).await?
+commands::token(&input, &as_user, ns, db, seed, endpoint).await?
         }
         Command::Diff { input, target } => commands::diff(&input, target).await?,
     }

@@ -133,6 +133,13 @@ pub fn hidden_fields(table: &Table) -> Vec<&str> {
         .collect()
 }
 
+/// Whether an end user of the per-user agent whose users are rows of `end_user` reads only some of
+/// `table`'s rows: the end-user table itself and every table with an `owner` route. The one rule
+/// behind [`Access::is_owned`] and the validator's side-channel checks.
+pub fn is_owned_by(table: &Table, end_user: &str) -> bool {
+    table.name == end_user || table.owner.is_some()
+}
+
 /// The agent's access to one schema, worked out once (schemas may hold thousands of tables).
 #[derive(Debug, Clone)]
 pub struct Access<'a> {
@@ -191,7 +198,7 @@ impl<'a> Access<'a> {
     /// Whether the per-user agent reads only some of `table`'s rows: the end-user table and every
     /// table with an `owner` route, when the schema has a scope.
     pub fn is_owned(&self, table: &Table) -> bool {
-        self.owner_condition(table).is_some()
+        self.scope.is_some_and(|s| is_owned_by(table, &s.end_user))
     }
 
     /// The condition a row of `table` meets when it belongs to the signed-in end user (`$auth`):

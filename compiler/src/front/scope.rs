@@ -101,11 +101,7 @@ pub(super) fn check_owners(cxs: &[Ctxt], items: &Items, tables: &[ir::Table], de
             && ast.name != declared.agent.user
             && declared.exposed.contains(&ast.name)
         {
-            let routes = owner_routes::routes_to(&ast.name, &scope.end_user, &by_name, &shared);
-            let routes: Vec<String> = routes
-                .into_iter()
-                .filter(|r| follow(r, &ast.name, &by_name, &scope.end_user).is_ok())
-                .collect();
+            let routes = checked_routes(&ast.name, &scope.end_user, &by_name, &shared);
             let owner = match routes.first() {
                 Some(first) => format!("#[surqlc(owner = \"{first}\")] if each row belongs to one `{}`{}", scope.end_user,
                     if routes.len() > 1 { format!(" (other routes: {})", owner_routes::listed(&routes[1..])) } else { String::new() }),
@@ -131,6 +127,20 @@ fn without_scope(cx: &Ctxt, ast: &super::ast::TableAst) {
     }
 }
 
+/// The routes from `table` to `end_user` the walk finds ([`owner_routes::routes_to`]), each kept
+/// only if [`follow`] accepts it: a suggestion is always a route the checker takes.
+fn checked_routes(
+    table: &str,
+    end_user: &str,
+    by_name: &BTreeMap<&str, &ir::Table>,
+    shared: &[&str],
+) -> Vec<String> {
+    owner_routes::routes_to(table, end_user, by_name, shared)
+        .into_iter()
+        .filter(|r| follow(r, table, by_name, end_user).is_ok())
+        .collect()
+}
+
 /// `; routes from `visit` that reach `owner`: ...`, or nothing when none is found.
 fn routes_hint(
     table: &str,
@@ -138,10 +148,7 @@ fn routes_hint(
     by_name: &BTreeMap<&str, &ir::Table>,
     shared: &[&str],
 ) -> String {
-    let routes: Vec<String> = owner_routes::routes_to(table, end_user, by_name, shared)
-        .into_iter()
-        .filter(|r| follow(r, table, by_name, end_user).is_ok())
-        .collect();
+    let routes = checked_routes(table, end_user, by_name, shared);
     if routes.is_empty() {
         String::new()
     } else {

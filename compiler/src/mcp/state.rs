@@ -68,6 +68,9 @@ pub struct State {
     /// A server endpoint and its `host:port`: probed before each call (`reach`), so a call while
     /// the server is down fails at once. `None` on the embedded engine.
     pub(super) probe: Option<(String, String)>,
+    /// What the model is told when it answers for one end user (the schema's scope rules, the
+    /// prompt's `fn::scope_rules()`), worked out once; `None` without a scope.
+    scope_rules: Option<String>,
 }
 
 impl State {
@@ -79,7 +82,9 @@ impl State {
         caps: Caps,
         timeout: Duration,
     ) -> State {
+        let scope_rules = crate::access::Access::of(&schema).end_user_rules(&schema);
         State {
+            scope_rules,
             schema,
             reader,
             agent,
@@ -145,11 +150,11 @@ impl State {
     }
 
     /// What the model is told about the one user it answers for, when it serves end users.
-    pub fn end_user_rules(&self) -> Option<String> {
+    pub fn end_user_rules(&self) -> Option<&str> {
         if !self.serves_end_users() {
             return None;
         }
-        crate::access::Access::of(&self.schema).end_user_rules(&self.schema)
+        self.scope_rules.as_deref()
     }
 
     /// The agent's session: what every caller-supplied query runs on (the end user's, in a

@@ -162,12 +162,8 @@ async fn examples_section(
 pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
     let schema = &state.schema;
     // As the runner checks: a missing LIMIT is a warning, since run_query adds the schema's.
-    let options = validate::Options::of(schema);
-    let options = if state.agent().is_end_user() {
-        options.in_end_user_session(schema)
-    } else {
-        options
-    };
+    let agent = state.agent();
+    let options = validate::Options::for_session(schema, agent.is_end_user());
     let mut report = validate::validate_with(schema, query, &options);
     if let Some(reason) = report.cannot_answer.take() {
         return text(
@@ -176,7 +172,7 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
         );
     }
     if !report.has_errors() {
-        if let Err(e) = validate::data::check(state.agent().session(), schema, &mut report).await {
+        if let Err(e) = validate::data::check(agent.session(), schema, &mut report).await {
             return failed("checking the data", &e);
         }
     }

@@ -287,11 +287,7 @@ async fn validated<C: Connection>(
 ) -> Result<Outcome, surrealdb::Error> {
     use crate::validate::{self, Options};
     let reply = reply::read(surql);
-    let options = if agent.end_user {
-        Options::of(schema).in_end_user_session(schema)
-    } else {
-        Options::of(schema)
-    };
+    let options = Options::for_session(schema, agent.end_user);
     let mut report = validate::validate_reply(schema, &reply, &options);
     if let Some(reason) = report.cannot_answer.take() {
         return Ok(Outcome::CannotAnswer(reason));

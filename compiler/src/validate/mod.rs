@@ -278,6 +278,18 @@ impl Options {
         }
     }
 
+    /// The agent's verdict ([`Options::of`]) for a query that runs in an end user's session when
+    /// `end_user` (a session of the per-user agent: [`Options::in_end_user_session`]), else for
+    /// the team's agent: what the runner, MCP's `check_query` and `check-query --as` each ask.
+    pub fn for_session(schema: &Schema, end_user: bool) -> Self {
+        let options = Options::of(schema);
+        if end_user {
+            options.in_end_user_session(schema)
+        } else {
+            options
+        }
+    }
+
     /// These options for a query that runs in an end user's session of `schema`'s per-user
     /// agent (its `scope(end_user = T)`); unchanged when the schema declares no scope.
     pub fn in_end_user_session(mut self, schema: &Schema) -> Self {

@@ -79,7 +79,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Ty::Record(table) = scope.doc.element() else {
             return;
         };
-        let owned = table == &end_user || self.table(table).is_some_and(|t| t.owner.is_some());
+        let owned = self
+            .table(table)
+            .is_some_and(|t| crate::access::is_owned_by(t, &end_user));
         if !owned {
             return;
         }
