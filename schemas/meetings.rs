@@ -14,9 +14,7 @@ use surqlc_macros::{Relation, Schema, Table};
     value_hints(
         ids(Person),
         range(Meeting::time),
-        note(
-            "task ids are full sentences; match them with string::contains(record::id(id), '...')"
-        )
+        note("task ids are full sentences; match them with string::contains(record::id(id), '...')")
     ),
     examples(dimension = 4)
 )]

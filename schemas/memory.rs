@@ -20,9 +20,7 @@ use surqlc_macros::{Schema, Table};
         filters("lowercase", "snowball(english)"),
         comment = "English words, stemmed: 'deploying' matches 'deploy'."
     ),
-    value_hints(note(
-        "folders have no content; a file at the root has parent NONE and parent_key 'root'"
-    )),
+    value_hints(note("folders have no content; a file at the root has parent NONE and parent_key 'root'")),
     examples(dimension = 4, k = 2, ef = 40)
 )]
 pub struct Memory;

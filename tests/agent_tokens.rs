@@ -30,10 +30,7 @@ fn outputs(schema: std::path::PathBuf) -> (surqlc::builder::Output, String) {
 /// A new session on `db`'s connection authenticated with `token`; the error says why not.
 async fn authenticated(db: &surqlc::db::Db, token: &str) -> Result<String, String> {
     let session = db.clone();
-    session
-        .authenticate(token)
-        .await
-        .map_err(|e| e.to_string())?;
+    session.authenticate(token).await.map_err(|e| e.to_string())?;
     let mut response = session
         .query("RETURN [<string> $access, <string> $token.ID]")
         .await
@@ -83,9 +80,9 @@ fn an_issued_token_survives_reapplying_the_schema() {
             surqlc::db::execute(&db, &output.schema_surql)
                 .await
                 .expect("re-applies");
-            let again = authenticated(&db, &token).await.unwrap_or_else(|e| {
-                panic!("{name}: the token issued before the re-apply still authenticates: {e}")
-            });
+            let again = authenticated(&db, &token)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: the token issued before the re-apply still authenticates: {e}"));
             assert_eq!(again, who, "{name}");
 
             // A build that changes the agent's definition is applied (and so draws a new key).

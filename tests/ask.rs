@@ -4,8 +4,7 @@ use std::sync::Mutex;
 use surqlc::builder::Output;
 use surqlc::db::{Db, Target};
 use surqlc::runtime::ask::{
-    self, Answer, AskError, Asker, Embedder, Examples, Message, Model, ModelError, ModelErrorKind,
-    Role, Status,
+    self, Answer, AskError, Asker, Embedder, Examples, Message, Model, ModelError, ModelErrorKind, Role, Status,
 };
 use surqlc::runtime::Agent;
 use surqlc_tests::*;
@@ -13,22 +12,15 @@ use surqlc_tests::*;
 const PASSWORD: &str = "ask-test-password";
 
 /// `schemas/NAME.rs` applied to a fresh embedded database with `schemas/NAME.seed.surql`, and the agent signed in.
-pub async fn opened(
-    schema: &std::path::Path,
-    seed: Option<&str>,
-) -> (Output, Db, Agent<surrealdb::engine::any::Any>) {
+pub async fn opened(schema: &std::path::Path, seed: Option<&str>) -> (Output, Db, Agent<surrealdb::engine::any::Any>) {
     let mut b = surqlc::Builder::new();
-    b.schema(schema)
-        .cargo_metadata(false)
-        .agent_password(PASSWORD);
+    b.schema(schema).cargo_metadata(false).agent_password(PASSWORD);
     let output = b.generate().expect("the schema compiles");
     let target = Target {
         database: output.schema.name.clone(),
         ..Target::default()
     };
-    let conn = surqlc::schema_db::open(&output, &target)
-        .await
-        .expect("schema applies");
+    let conn = surqlc::schema_db::open(&output, &target).await.expect("schema applies");
     if let Some(seed) = seed {
         surqlc::db::execute(&conn, seed).await.expect("seed loads");
     }
@@ -70,10 +62,7 @@ impl Scripted {
 impl Model for Scripted {
     async fn complete(&self, messages: &[Message]) -> Result<String, ModelError> {
         self.seen.lock().unwrap().push(messages.to_vec());
-        let last = messages
-            .last()
-            .map(|m| m.content.as_str())
-            .unwrap_or_default();
+        let last = messages.last().map(|m| m.content.as_str()).unwrap_or_default();
         Ok(if messages.len() > 1 && last.contains(&self.trigger) {
             self.repair.clone()
         } else {
@@ -159,10 +148,7 @@ fn a_silent_failure_is_repaired_once_the_model_reads_the_validators_message() {
         for key in ["query", "rows", "attempts", "warnings", "status"] {
             assert!(json.get(key).is_some(), "{key} in {json}");
         }
-        assert_eq!(
-            json["attempts"][0]["reply"],
-            answer.attempts[0].reply.as_str()
-        );
+        assert_eq!(json["attempts"][0]["reply"], answer.attempts[0].reply.as_str());
     });
 }
 
@@ -170,21 +156,14 @@ fn a_silent_failure_is_repaired_once_the_model_reads_the_validators_message() {
 fn the_loop_stops_at_the_first_cannot_answer() {
     block_on(async {
         let (output, db, agent) = example("store").await;
-        let model = Scripted::new(
-            "-- cannot answer: the schema has no stock levels",
-            "SELECT 1",
-            "never",
-        );
+        let model = Scripted::new("-- cannot answer: the schema has no stock levels", "SELECT 1", "never");
         let answer = Asker::new(&db, &agent, &output.schema, &model)
             .attempts(5)
             .ask("How many soundbars are left in the warehouse?")
             .await
             .unwrap();
         assert_eq!(answer.status, Status::CannotAnswer);
-        assert_eq!(
-            answer.reason.as_deref(),
-            Some("the schema has no stock levels")
-        );
+        assert_eq!(answer.reason.as_deref(), Some("the schema has no stock levels"));
         assert_eq!(answer.attempts.len(), 1);
         assert_eq!(model.calls().len(), 1, "no second turn after cannot answer");
         assert!(answer.query.is_none() && answer.rows.is_empty());
@@ -195,11 +174,7 @@ fn the_loop_stops_at_the_first_cannot_answer() {
 fn the_attempts_are_bounded() {
     block_on(async {
         let (output, db, agent) = example("store").await;
-        for (bound, expected) in [
-            (None, ask::DEFAULT_ATTEMPTS as usize),
-            (Some(2), 2),
-            (Some(1), 1),
-        ] {
+        for (bound, expected) in [(None, ask::DEFAULT_ATTEMPTS as usize), (Some(2), 2), (Some(1), 1)] {
             // A double that never repairs: the same unknown table every time.
             let model = Scripted::new("SELECT * FROM stock LIMIT 5", "unused", "never matches");
             let mut asker = Asker::new(&db, &agent, &output.schema, &model);
@@ -213,10 +188,7 @@ fn the_attempts_are_bounded() {
             assert!(answer.attempts.iter().all(|a| !a.problems.is_empty()));
             // Each repair turn adds the reply and the problems: 1, 3, 5 ... messages.
             let lengths: Vec<usize> = model.calls().iter().map(Vec::len).collect();
-            assert_eq!(
-                lengths,
-                (0..expected).map(|n| 1 + 2 * n).collect::<Vec<_>>()
-            );
+            assert_eq!(lengths, (0..expected).map(|n| 1 + 2 * n).collect::<Vec<_>>());
         }
         let model = Scripted::new("SELECT 1", "", "");
         let zero = Asker::new(&db, &agent, &output.schema, &model)
@@ -246,7 +218,9 @@ pub struct Shop {
     block_on(async {
         let (output, db, agent) = opened(
             &schema,
-            Some("CREATE shop:1 SET name = 'Bakery', city = 'Lisbon'; CREATE shop:2 SET name = 'Books', city = 'Porto';"),
+            Some(
+                "CREATE shop:1 SET name = 'Bakery', city = 'Lisbon'; CREATE shop:2 SET name = 'Books', city = 'Porto';",
+            ),
         )
         .await;
         // The value is not in the data: the query runs, returns nothing, and the data check's
@@ -268,11 +242,7 @@ pub struct Shop {
         );
         assert_eq!(names(&answer, "name"), ["Bakery"]);
         // On the last attempt the empty result stands: it is a valid query's answer.
-        let model = Scripted::new(
-            "SELECT name FROM shop WHERE city = 'lisbon' LIMIT 10",
-            "",
-            "never",
-        );
+        let model = Scripted::new("SELECT name FROM shop WHERE city = 'lisbon' LIMIT 10", "", "never");
         let answer = Asker::new(&db, &agent, &output.schema, &model)
             .attempts(1)
             .ask("q")
@@ -323,11 +293,7 @@ fn the_prompt_comes_from_the_databases_functions_with_or_without_examples() {
             .await
             .unwrap();
         assert_eq!(none.examples, Examples::None);
-        assert!(
-            none.prompt.contains("EXAMPLES\n\n\nQUESTION\n"),
-            "{}",
-            none.prompt
-        );
+        assert!(none.prompt.contains("EXAMPLES\n\n\nQUESTION\n"), "{}", none.prompt);
         assert!(!none.prompt.contains("math::sum(qty * unit_price)"));
         let head = |p: &str| p.split("EXAMPLES\n").next().unwrap().to_owned();
         assert_eq!(head(&none.prompt), head(&expected));
@@ -368,13 +334,8 @@ fn a_pruned_schema_asks_with_the_pruned_prompt() {
             .await
             .unwrap();
         assert_eq!(answer.status, Status::Answered);
-        assert_eq!(
-            answer.rows,
-            [serde_json::json!({"invoice_number": "INV-9002"})]
-        );
-        let full = ask::prompt(&db, &output.schema, question, None)
-            .await
-            .unwrap();
+        assert_eq!(answer.rows, [serde_json::json!({"invoice_number": "INV-9002"})]);
+        let full = ask::prompt(&db, &output.schema, question, None).await.unwrap();
         assert_eq!(answer.prompt, full);
         let unpruned: Option<String> = db
             .query("RETURN fn::nl2surql_prompt($q, $v)")

@@ -26,12 +26,7 @@ fn static_block_equals_the_engine_for_every_schema() {
             .generate()
             .expect("schema compiles");
         let want = live_block(&output);
-        assert_eq!(
-            render::schema_block(&output.schema),
-            want,
-            "{}",
-            file.display()
-        );
+        assert_eq!(render::schema_block(&output.schema), want, "{}", file.display());
     }
 }
 
@@ -122,8 +117,7 @@ fn store() -> Schema {
 
 #[test]
 fn store_token_counts_equal_the_lesson() {
-    let want: serde_json::Value =
-        serde_json::from_str(&read(store_fixtures().join("expected/tokens.json"))).unwrap();
+    let want: serde_json::Value = serde_json::from_str(&read(store_fixtures().join("expected/tokens.json"))).unwrap();
     let schema = store();
     for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
         let cost = tokens::block_cost(&schema, Rendering::Engine, encoding);
@@ -229,10 +223,7 @@ fn unquote(text: &str) -> (String, &str) {
                     'u' => {
                         let rest = &text[i + 2..];
                         let close = rest.find('}').expect("\\u{...}");
-                        value.push(
-                            char::from_u32(u32::from_str_radix(&rest[1..close], 16).unwrap())
-                                .unwrap(),
-                        );
+                        value.push(char::from_u32(u32::from_str_radix(&rest[1..close], 16).unwrap()).unwrap());
                         for _ in 0..=close {
                             chars.next();
                         }
@@ -290,9 +281,7 @@ fn the_compact_block_loses_nothing() {
             let name = match &table.kind {
                 surqlc::ir::TableKind::Normal => head,
                 surqlc::ir::TableKind::Relation { from, to } => {
-                    let (name, ends) = head
-                        .split_once(" TYPE RELATION IN ")
-                        .expect("relation head");
+                    let (name, ends) = head.split_once(" TYPE RELATION IN ").expect("relation head");
                     assert_eq!(ends, format!("{} OUT {}", from.join(" | "), to.join(" | ")));
                     name
                 }
@@ -397,9 +386,7 @@ fn build_rs_warns_over_budget_and_fails_when_asked() {
         "{text}"
     );
     assert!(
-        text.contains(
-            "table customer costs 120 o200k_base tokens, 10 over the table budget of 110"
-        ),
+        text.contains("table customer costs 120 o200k_base tokens, 10 over the table budget of 110"),
         "{text}"
     );
 
@@ -465,9 +452,7 @@ fn keyword_field_names_load_render_and_hint() {
             "CREATE query:a SET select = 'x', from = 'fast'; CREATE query:b SET select = 'y', from = 'slow', value = 1.5;",
         ])
         .await;
-        let hints = surqlc::db::query_string(&db, "RETURN fn::value_hints()")
-            .await
-            .unwrap();
+        let hints = surqlc::db::query_string(&db, "RETURN fn::value_hints()").await.unwrap();
         assert_eq!(hints, "query.from: fast, slow");
     });
 }

@@ -40,7 +40,12 @@ fn malformed_rust() {
 
 #[test]
 fn unknown_attribute() {
-    assert_one("#[derive(Table)]\npub struct Customer {\n    #[surqlc(renmae = \"n\")]\n    pub name: String,\n}\n", 3, 14, "unknown surqlc attribute `renmae`");
+    assert_one(
+        "#[derive(Table)]\npub struct Customer {\n    #[surqlc(renmae = \"n\")]\n    pub name: String,\n}\n",
+        3,
+        14,
+        "unknown surqlc attribute `renmae`",
+    );
 }
 
 #[test]
@@ -55,7 +60,12 @@ fn unsupported_field_type() {
 
 #[test]
 fn enum_variant_with_data() {
-    assert_one("#[derive(Literal)]\npub enum Tier {\n    Free,\n    Paid(u32),\n}\n#[derive(Table)]\npub struct T {}\n", 4, 5, "carries data");
+    assert_one(
+        "#[derive(Literal)]\npub enum Tier {\n    Free,\n    Paid(u32),\n}\n#[derive(Table)]\npub struct T {}\n",
+        4,
+        5,
+        "carries data",
+    );
 }
 
 #[test]
@@ -106,10 +116,7 @@ fn hostile_doc_comment_is_not_an_error_and_never_panics() {
         text: text.into(),
     };
     let schema = compile(&[file]).expect("compiles");
-    assert_eq!(
-        schema.tables[0].comment.as_deref(),
-        Some("'\"\\ -- ; ⟩ 😀 שלום")
-    );
+    assert_eq!(schema.tables[0].comment.as_deref(), Some("'\"\\ -- ; ⟩ 😀 שלום"));
 }
 
 #[test]
@@ -168,13 +175,9 @@ fn attribute_and_lookup_errors_come_in_one_run() {
     let messages: Vec<&str> = found.iter().map(|(_, _, m)| m.as_str()).collect();
     assert_eq!(found.len(), 5, "{found:#?}");
     assert!(messages[0].contains("invalid duration"), "{messages:?}");
-    assert!(messages
-        .iter()
-        .any(|m| m.contains("unknown surqlc attribute `typ`")));
+    assert!(messages.iter().any(|m| m.contains("unknown surqlc attribute `typ`")));
     assert!(messages.iter().any(|m| m.contains("cannot be generic")));
-    assert!(messages
-        .iter()
-        .any(|m| m.contains("`Owner` is not a table")));
+    assert!(messages.iter().any(|m| m.contains("`Owner` is not a table")));
     assert!(messages.iter().any(|m| m.contains("`Nope` is not a table")));
 }
 
@@ -283,15 +286,9 @@ fn settings_the_engine_would_refuse_are_errors() {
         "#[derive(Schema)]\n#[surqlc(examples(dimension = 70000), agent(user = \"explain\"))]\npub struct S;\n#[derive(Table)]\n#[surqlc(rename = \"only\")]\npub struct T { pub a: String }\n",
     );
     assert_eq!(found.len(), 3, "{found:#?}");
-    assert!(
-        found[0].contains("at most 65535") || found.iter().any(|m| m.contains("at most 65535"))
-    );
-    assert!(found
-        .iter()
-        .any(|m| m.contains("invalid user name \"explain\"")));
-    assert!(found
-        .iter()
-        .any(|m| m.contains("`only` is a SurrealQL keyword")));
+    assert!(found[0].contains("at most 65535") || found.iter().any(|m| m.contains("at most 65535")));
+    assert!(found.iter().any(|m| m.contains("invalid user name \"explain\"")));
+    assert!(found.iter().any(|m| m.contains("`only` is a SurrealQL keyword")));
 }
 
 #[test]
@@ -317,10 +314,7 @@ fn helpers_that_would_share_a_name_are_an_error() {
         .cargo_metadata(false)
         .generate()
         .expect_err("a_b_c twice");
-    assert!(
-        err.to_string().contains("two functions named `a_b_c`"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("two functions named `a_b_c`"), "{err}");
 }
 
 #[test]
@@ -332,12 +326,8 @@ fn numbers_and_repr_enums_get_plain_messages() {
     );
     assert_eq!(found.len(), 3, "{found:#?}");
     assert!(found.iter().any(|m| m.contains("expected a whole number")));
-    assert!(found
-        .iter()
-        .any(|m| m.contains("array length is too large")));
-    assert!(found
-        .iter()
-        .any(|m| m.contains("serde_repr writes the discriminant")));
+    assert!(found.iter().any(|m| m.contains("array length is too large")));
+    assert!(found.iter().any(|m| m.contains("serde_repr writes the discriminant")));
 }
 
 #[test]
@@ -380,8 +370,7 @@ fn generated_module_names_are_rust_names() {
         .generate()
         .expect_err("two modules named note");
     assert!(
-        err.to_string()
-            .contains("would both get the generated module `note`"),
+        err.to_string().contains("would both get the generated module `note`"),
         "{err}"
     );
 }
@@ -418,10 +407,7 @@ fn assert_refused_at(text: &str, needle: &str, fragment: &str) {
         .cargo_metadata(false)
         .compile()
         .unwrap_err();
-    assert!(
-        err.to_string().contains(&format!(":{line}:{column}")),
-        "{err}"
-    );
+    assert!(err.to_string().contains(&format!(":{line}:{column}")), "{err}");
     assert!(!out.join("schema.surql").exists() && !out.join("schema.rs").exists());
     std::fs::remove_dir_all(schema.parent().unwrap()).unwrap();
 }
@@ -474,11 +460,7 @@ fn a_malformed_expression_is_refused_at_the_bad_character() {
 #[test]
 fn an_hnsw_dimension_that_disagrees_with_the_field_is_refused() {
     let text = "#[derive(Table)]\n#[surqlc(index(fields(embedding), hnsw(dimension = 8, dist = \"cosine\")))]\npub struct Doc {\n    pub embedding: [f32; 4],\n}\n";
-    assert_refused_at(
-        text,
-        "8, dist",
-        "disagrees with the field's type, an array of 4",
-    );
+    assert_refused_at(text, "8, dist", "disagrees with the field's type, an array of 4");
 }
 
 #[test]
@@ -491,8 +473,7 @@ fn a_value_hint_on_a_missing_field_is_refused() {
 fn clauses_the_engine_refuses_together_are_errors() {
     let text = "#[derive(Table)]\npub struct File {\n    pub name: String,\n    #[surqlc(computed = \"name\", readonly)]\n    pub copy: String,\n}\n";
     assert_refused_at(text, "readonly", "cannot go with `computed`");
-    let text =
-        "#[derive(Table)]\n#[surqlc(enforced)]\npub struct File {\n    pub name: String,\n}\n";
+    let text = "#[derive(Table)]\n#[surqlc(enforced)]\npub struct File {\n    pub name: String,\n}\n";
     assert_refused_at(text, "enforced", "relation");
 }
 
@@ -503,8 +484,7 @@ fn known_traps_are_warnings_with_a_position() {
         path: "schemas/lint.rs".into(),
         text: text.to_owned(),
     };
-    let (_, warnings) =
-        surqlc::front::compile_with_warnings(&[file]).expect("warnings do not stop the build");
+    let (_, warnings) = surqlc::front::compile_with_warnings(&[file]).expect("warnings do not stop the build");
     let found: Vec<(usize, usize)> = warnings.iter().map(|w| (w.line, w.column)).collect();
     assert_eq!(
         found,

@@ -3,7 +3,15 @@
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("run by cargo"));
     // `enterprise` is the one with prune(...).
-    for name in ["store", "library", "memory", "meetings", "enterprise", "marketplace", "clinic"] {
+    for name in [
+        "store",
+        "library",
+        "memory",
+        "meetings",
+        "enterprise",
+        "marketplace",
+        "clinic",
+    ] {
         let mut builder = surqlc::Builder::new();
         // A schema's named queries (`schemas/NAME.queries/*.surql`), checked against it at build time.
         let queries = format!("../schemas/{name}.queries");
@@ -65,10 +73,7 @@ fn corpus_as_named_queries(out: &std::path::Path) {
     let mut calls = String::from("{\n");
     let corpus = std::fs::read_to_string("corpus/store_right.surql").expect("the corpus");
     println!("cargo:rerun-if-changed=corpus/store_right.surql");
-    for (i, piece) in surqlc::validate::split_queries(&corpus, false)
-        .into_iter()
-        .enumerate()
-    {
+    for (i, piece) in surqlc::validate::split_queries(&corpus, false).into_iter().enumerate() {
         let code = piece
             .text
             .lines()
@@ -87,12 +92,7 @@ fn corpus_as_named_queries(out: &std::path::Path) {
     let seed = std::fs::read_to_string("../schemas/store.seed.surql").expect("the seed");
     println!("cargo:rerun-if-changed=../schemas/store.seed.surql");
     let value = |line: &str, key: &str| -> Option<String> {
-        let rest = line
-            .trim()
-            .strip_prefix(key)?
-            .trim()
-            .strip_prefix('=')?
-            .trim();
+        let rest = line.trim().strip_prefix(key)?.trim().strip_prefix('=')?.trim();
         Some(rest.strip_prefix('"')?.rsplit_once('"')?.0.to_owned())
     };
     let mut question = None;

@@ -77,10 +77,7 @@ fn cargo_build(dir: &Path) -> (bool, String) {
         .env_remove("SURQLC_AGENT_PASSWORD")
         .output()
         .expect("cargo runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 fn runs(dir: &Path) -> usize {
@@ -105,11 +102,7 @@ fn the_build_script_reruns_only_when_the_schema_changes() {
         "a second build with no change must not rerun the build script"
     );
 
-    std::fs::write(
-        dir.join("schema.rs"),
-        SCHEMA.replace("The text.", "The note's text."),
-    )
-    .unwrap();
+    std::fs::write(dir.join("schema.rs"), SCHEMA.replace("The text.", "The note's text.")).unwrap();
     let (ok, stderr) = cargo_build(&dir);
     assert!(ok, "{stderr}");
     assert_eq!(runs(&dir), 2, "a changed schema reruns it");
@@ -158,15 +151,8 @@ fn schema_errors_reach_cargo_as_its_own_errors_and_the_password_warning_can_be_s
     // Cargo shows a build script's warnings again when it reuses its output: the script does not rerun.
     let (ok, stderr) = cargo_build(&dir);
     assert!(ok, "{stderr}");
-    assert_eq!(
-        runs(&dir),
-        1,
-        "an unchanged crate does not rerun the build script"
-    );
-    assert!(
-        stderr.contains("SURQLC_AGENT_PASSWORD is not set"),
-        "{stderr}"
-    );
+    assert_eq!(runs(&dir), 1, "an unchanged crate does not rerun the build script");
+    assert!(stderr.contains("SURQLC_AGENT_PASSWORD is not set"), "{stderr}");
 
     // A schema error: cargo prints surqlc's message with file, line and column, and the source
     // line, as the build's own errors, without dumping the build script's output.
@@ -181,19 +167,16 @@ fn schema_errors_reach_cargo_as_its_own_errors_and_the_password_warning_can_be_s
     let (ok, stderr) = cargo_build(&dir);
     assert!(!ok, "the build must fail");
     assert!(
-        stderr.contains("error: errors-probe@0.0.0: schema.rs:8:15: unsupported field type `std::collections::HashSet<String>`"),
-        "{stderr}"
-    );
-    assert!(
         stderr.contains(
-            "error: errors-probe@0.0.0:     8 |     pub tags: std::collections::HashSet<String>,"
+            "error: errors-probe@0.0.0: schema.rs:8:15: unsupported field type `std::collections::HashSet<String>`"
         ),
         "{stderr}"
     );
     assert!(
-        !stderr.contains("failed to run custom build command"),
+        stderr.contains("error: errors-probe@0.0.0:     8 |     pub tags: std::collections::HashSet<String>,"),
         "{stderr}"
     );
+    assert!(!stderr.contains("failed to run custom build command"), "{stderr}");
 
     // `Builder::no_agent()`: the crate wants no agent, so there is nothing to warn about.
     std::fs::write(dir.join("schema.rs"), SCHEMA).unwrap();
@@ -262,38 +245,21 @@ fn a_build_script_writes_the_clis_schema_surql_for_a_pruning_schema_or_refuses_i
     let dir = probe_crate_with("prune", GEN_BUILD_RS);
     std::fs::write(dir.join("schema.rs"), PRUNING_SCHEMA).unwrap();
     let (ok, stderr) = cargo_build(&dir);
+    assert!(!ok, "prune(...) without `tokens` must fail the build:\n{stderr}");
+    let line = PRUNING_SCHEMA.lines().position(|l| l.contains("prune(")).unwrap() + 1;
+    let column = PRUNING_SCHEMA.lines().nth(line - 1).unwrap().find("prune").unwrap() + 1;
     assert!(
-        !ok,
-        "prune(...) without `tokens` must fail the build:\n{stderr}"
-    );
-    let line = PRUNING_SCHEMA
-        .lines()
-        .position(|l| l.contains("prune("))
-        .unwrap()
-        + 1;
-    let column = PRUNING_SCHEMA
-        .lines()
-        .nth(line - 1)
-        .unwrap()
-        .find("prune")
-        .unwrap()
-        + 1;
-    assert!(
-        stderr.contains(&format!("schema.rs:{line}:{column}: prune(...) fills its budget with exact o200k_base token counts")),
+        stderr.contains(&format!(
+            "schema.rs:{line}:{column}: prune(...) fills its budget with exact o200k_base token counts"
+        )),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("\"tokens\""),
-        "the error names the feature: {stderr}"
-    );
+    assert!(stderr.contains("\"tokens\""), "the error names the feature: {stderr}");
     assert!(!dir.join("gen/schema.surql").exists(), "nothing is written");
 
     // With `tokens`: the very bytes `surqlc build` writes (the CLI's code path, with its features).
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-    let manifest = manifest.replace(
-        "surqlc = { path = ",
-        "surqlc = { features = [\"tokens\"], path = ",
-    );
+    let manifest = manifest.replace("surqlc = { path = ", "surqlc = { features = [\"tokens\"], path = ");
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     // The build script writes to gen/, not OUT_DIR: the binary needs nothing from it.
     std::fs::write(dir.join("src/main.rs"), "fn main() {}\n").unwrap();

@@ -28,8 +28,7 @@ fn cases() -> Vec<Case> {
         let words: Vec<&str> = head.split_whitespace().collect();
         // `store@user`: the case runs in an end user's session of the schema's scope.
         let code = format!("SQ{}", words[0]);
-        let class =
-            Class::from_code(&code).unwrap_or_else(|| panic!("line {}: no code {code}", i + 1));
+        let class = Class::from_code(&code).unwrap_or_else(|| panic!("line {}: no code {code}", i + 1));
         let (wrong, fixed) = (lines[i + 1], lines[i + 2]);
         assert!(
             wrong.ends_with(';') && fixed.ends_with(';'),
@@ -49,8 +48,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn schema(name: &str) -> Schema {
-    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()])
-        .unwrap()
+    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()]).unwrap()
 }
 
 async fn database(name: &str) -> Db {
@@ -65,9 +63,7 @@ async fn checked(schema: &Schema, db: &Db, query: &str, end_user: bool) -> valid
     let options = validate::Options::for_session(schema, end_user);
     let mut report = validate::validate_with(schema, query, &options);
     if !report.has_errors() {
-        validate::data::check(db, schema, &mut report)
-            .await
-            .unwrap();
+        validate::data::check(db, schema, &mut report).await.unwrap();
     }
     report
 }
@@ -119,10 +115,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
             }
             let fixed_rows = surqlc::db::query_json(db, &case.fixed).await;
             if let Err(e) = &fixed_rows {
-                failures.push(format!(
-                    "{at}: the engine refuses the fixed query {}: {e}",
-                    case.fixed
-                ));
+                failures.push(format!("{at}: the engine refuses the fixed query {}: {e}", case.fixed));
                 continue;
             }
             let wrong_rows = surqlc::db::query_json(db, &case.wrong).await;
@@ -132,24 +125,18 @@ fn every_code_is_caught_and_proven_on_the_engine() {
                         failures.push(format!("{at}: the engine answers {rows} to {}", case.wrong));
                     }
                 }
-                "differs" => {
-                    match wrong_rows {
-                        Ok(rows) if Some(&rows) == fixed_rows.as_ref().ok() => failures
-                            .push(format!("{at}: the same answer as the fixed query: {rows}")),
-                        Ok(_) => {}
-                        Err(e) => failures
-                            .push(format!("{at}: expected an answer, the engine fails: {e}")),
+                "differs" => match wrong_rows {
+                    Ok(rows) if Some(&rows) == fixed_rows.as_ref().ok() => {
+                        failures.push(format!("{at}: the same answer as the fixed query: {rows}"))
                     }
-                }
+                    Ok(_) => {}
+                    Err(e) => failures.push(format!("{at}: expected an answer, the engine fails: {e}")),
+                },
                 // The runner's policy (one read-only SELECT, a row cap) or the data: the
                 // validator's verdict is the proof; the engine may answer.
                 "refused" | "data" => {
-                    if !matches!(case.class.engine(), validate::Engine::Refused)
-                        && case.verdict == "refused"
-                    {
-                        failures.push(format!(
-                            "{at}: `refused` for a class the runner does not refuse"
-                        ));
+                    if !matches!(case.class.engine(), validate::Engine::Refused) && case.verdict == "refused" {
+                        failures.push(format!("{at}: `refused` for a class the runner does not refuse"));
                     }
                 }
                 other => failures.push(format!("{at}: unknown verdict {other}")),
@@ -179,18 +166,10 @@ fn the_document_lists_every_code_as_the_catalogue_has_it() {
         }
         let mut words = head.split_whitespace();
         let (code, name) = (words.next().unwrap(), words.next().unwrap_or(""));
-        let class = Class::from_code(code)
-            .unwrap_or_else(|| panic!("docs/diagnostics.md: unknown code {code}"));
+        let class = Class::from_code(code).unwrap_or_else(|| panic!("docs/diagnostics.md: unknown code {code}"));
         assert_eq!(class.name(), name, "{code}");
-        let level = if class.warns_by_default() {
-            "warning"
-        } else {
-            "error"
-        };
-        assert!(
-            section.contains(&format!("- level: {level}")),
-            "{code}: level {level}"
-        );
+        let level = if class.warns_by_default() { "warning" } else { "error" };
+        assert!(section.contains(&format!("- level: {level}")), "{code}: level {level}");
         assert!(
             section.contains(&format!("- engine: {}", class.engine().describe())),
             "{code}: engine {}",
@@ -253,17 +232,13 @@ pub struct Shop {
 }
 "#,
     );
-    let err = compile(&[SourceFile::read(&path).unwrap()])
-        .unwrap_err()
-        .to_string();
+    let err = compile(&[SourceFile::read(&path).unwrap()]).unwrap_err().to_string();
     assert!(
         err.contains("SQ0502") && err.contains("cannot be allowed or made a warning"),
         "{err}"
     );
     assert!(err.contains(":4:"), "at the attribute's line: {err}");
-    let fine = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace(", warn(SQ0502)", "");
+    let fine = std::fs::read_to_string(&path).unwrap().replace(", warn(SQ0502)", "");
     std::fs::write(&path, fine).unwrap();
     let schema = compile(&[SourceFile::read(&path).unwrap()]).unwrap();
     assert_eq!(schema.settings.lints.allow, ["SQ0204"]);

@@ -11,18 +11,12 @@ fn tree(package: &str, edges: &str) -> Vec<String> {
 /// [`tree`] with extra arguments (`--no-default-features`, `--features ...`).
 fn tree_with(package: &str, edges: &str, extra: &[&str]) -> Vec<String> {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "tree", "--locked", "--prefix", "none", "-p", package, "-e", edges,
-        ])
+        .args(["tree", "--locked", "--prefix", "none", "-p", package, "-e", edges])
         .args(extra)
         .current_dir(root())
         .output()
         .expect("cargo tree runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
@@ -33,10 +27,7 @@ fn tree_with(package: &str, edges: &str, extra: &[&str]) -> Vec<String> {
 }
 
 fn assert_without(names: &[String], heavy: &[&str], what: &str) {
-    let found: Vec<&&str> = heavy
-        .iter()
-        .filter(|h| names.iter().any(|n| n == **h))
-        .collect();
+    let found: Vec<&&str> = heavy.iter().filter(|h| names.iter().any(|n| n == **h)).collect();
     assert!(found.is_empty(), "{what} pulls in {found:?}");
 }
 
@@ -87,11 +78,7 @@ fn the_model_client_is_only_in_the_model_feature() {
     // What build.rs compiles (`codegen`, the default) and what `runtime` alone links at run time
     // (its normal dependencies without the proc-macros' host side): no HTTP client.
     let codegen = tree("surqlc", "normal");
-    assert_without(
-        &codegen,
-        &["reqwest", "hyper", "surrealdb"],
-        "surqlc with codegen",
-    );
+    assert_without(&codegen, &["reqwest", "hyper", "surrealdb"], "surqlc with codegen");
     let runtime = tree_with(
         "surqlc",
         "normal,no-proc-macro",
@@ -110,11 +97,7 @@ fn the_model_client_is_only_in_the_model_feature() {
         &["--no-default-features", "--features", "model"],
     );
     assert!(model.iter().any(|n| n == "reqwest"), "{model:?}");
-    assert_without(
-        &model,
-        &["tera", "tiktoken-rs", "clap", "syn"],
-        "surqlc with model",
-    );
+    assert_without(&model, &["tera", "tiktoken-rs", "clap", "syn"], "surqlc with model");
 }
 
 #[test]
@@ -122,10 +105,7 @@ fn a_build_script_compiles_no_server() {
     // A build.rs compiles the schema with surqlc's default `codegen` feature (as store-agent's
     // does): the MCP server's SDK and HTTP stack are the `mcp` feature's (the CLI's).
     let names = tree("surqlc", "normal");
-    assert!(
-        names.iter().any(|n| n == "tera"),
-        "the build graph has codegen"
-    );
+    assert!(names.iter().any(|n| n == "tera"), "the build graph has codegen");
     assert_without(
         &names,
         &["rmcp", "axum", "hyper", "clap", "surrealdb"],
@@ -137,11 +117,7 @@ fn a_build_script_compiles_no_server() {
 fn the_command_line_is_a_crate_of_its_own() {
     // The library with every feature the command line enables carries none of the command line's
     // own dependencies; `surqlc-cli` brings them, over the library.
-    let library = tree_with(
-        "surqlc",
-        "normal",
-        &["--features", "mcp,model,check-expr,tokens"],
-    );
+    let library = tree_with("surqlc", "normal", &["--features", "mcp,model,check-expr,tokens"]);
     assert!(library.iter().any(|n| n == "rmcp"), "{library:?}");
     assert_without(
         &library,

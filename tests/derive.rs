@@ -7,11 +7,7 @@ use surqlc_tests::*;
 /// Each derived table's `define()` against the compiler's `surql::table_definition`, by table name.
 fn assert_agree(schema: &str, derived: &[(&str, String, surqlc::ir::Table)]) {
     let compiled = builder(schema).load().expect("schema compiles");
-    assert_eq!(
-        compiled.tables.len(),
-        derived.len(),
-        "{schema}: every table is checked"
-    );
+    assert_eq!(compiled.tables.len(), derived.len(), "{schema}: every table is checked");
     for (name, define, ir) in derived {
         let table = compiled
             .table(name)
@@ -87,12 +83,7 @@ fn the_derive_defines_every_marketplace_table_as_the_compiler_does() {
     // The view too: `MonthlySales::define()` is `DEFINE TABLE ... TYPE NORMAL ... AS SELECT ...`.
     assert_agree(
         "marketplace",
-        &[
-            of::<Seller>(),
-            of::<Product>(),
-            of::<Order>(),
-            of::<MonthlySales>(),
-        ],
+        &[of::<Seller>(), of::<Product>(), of::<Order>(), of::<MonthlySales>()],
     );
     assert!(MonthlySales::define().contains(" TYPE NORMAL SCHEMAFULL COMMENT "));
     assert!(MonthlySales::table_ir().view.is_some());
@@ -196,9 +187,9 @@ fn derived_types_read_and_write_rows_through_the_client() {
 #[test]
 fn a_wrong_table_or_value_is_a_clear_conversion_error() {
     use store::*;
-    let err = Link::<Customer>::from_value(surqlc::runtime::Value::RecordId(
-        surqlc::runtime::RecordId::new("product", "p1"),
-    ))
+    let err = Link::<Customer>::from_value(surqlc::runtime::Value::RecordId(surqlc::runtime::RecordId::new(
+        "product", "p1",
+    )))
     .unwrap_err();
     assert!(
         err.to_string()
@@ -229,17 +220,13 @@ fn derived_types_round_trip_through_serde_with_the_schemas_names() {
     // serde and the schema agree on names: rename_all on the enum, field names on the struct.
     let member = serde_json::to_value(library::Level::Staff).unwrap();
     assert_eq!(member, "staff");
-    assert_eq!(
-        <library::Level as Literal>::VALUES,
-        &["JUNIOR", "ADULT", "staff"]
-    );
+    assert_eq!(<library::Level as Literal>::VALUES, &["JUNIOR", "ADULT", "staff"]);
     // A link to the wrong table is refused by serde too.
     let mut wrong = json;
     wrong["out"] = serde_json::to_value(Customer::record("mei")).unwrap();
     let err = serde_json::from_value::<Contains>(wrong).unwrap_err();
     assert!(
-        err.to_string()
-            .contains("expected a record of table `product`"),
+        err.to_string().contains("expected a record of table `product`"),
         "{err}"
     );
 }
@@ -290,8 +277,7 @@ pub struct Memo {
 #[test]
 fn a_record_keeps_the_id_for_a_type_that_has_one() {
     let mut row = surqlc::runtime::ObjectWriter::new();
-    row.field("id", Memo::record("m1"))
-        .field("body", "hello".to_owned());
+    row.field("id", Memo::record("m1")).field("body", "hello".to_owned());
     let record = Record::<Memo>::from_value(row.finish()).unwrap();
     assert_eq!(record.id, Memo::record("m1"));
     assert_eq!(record.data.id, Some(Memo::record("m1")));

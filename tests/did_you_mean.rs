@@ -40,11 +40,7 @@ fn errors_with(fixed: &str, typo: &str) -> Vec<(usize, usize, String)> {
     };
     match compile(&[file]) {
         Ok(_) => panic!("{typo:?} must be an error"),
-        Err(d) => {
-            d.0.into_iter()
-                .map(|d| (d.line, d.column, d.message))
-                .collect()
-        }
+        Err(d) => d.0.into_iter().map(|d| (d.line, d.column, d.message)).collect(),
     }
 }
 
@@ -81,9 +77,7 @@ fn a_misspelled_setting_name() {
     let (line, column, message) = only(errors_with("value_hints(", "value_hint("));
     assert_eq!((line, column), (5, 10));
     assert!(
-        message.starts_with(
-            "unknown surqlc attribute `value_hint` on a schema; did you mean `value_hints`?"
-        ),
+        message.starts_with("unknown surqlc attribute `value_hint` on a schema; did you mean `value_hints`?"),
         "{message}"
     );
 }
@@ -97,10 +91,7 @@ fn a_misspelled_field_reference() {
         "`Ticket` has no field `prority`; did you mean `Ticket::priority`?"
     );
     let (_, _, message) = only(errors_with("Ticket::priority))", "Tiket::priority))"));
-    assert_eq!(
-        message,
-        "`Tiket` is not a table in this schema; did you mean `Ticket`?"
-    );
+    assert_eq!(message, "`Tiket` is not a table in this schema; did you mean `Ticket`?");
 }
 
 #[test]
@@ -110,10 +101,7 @@ fn a_misspelled_type_name() {
         message.ends_with("(derive Table or Relation on it); did you mean `Customer`?"),
         "{message}"
     );
-    let (_, _, message) = only(errors_with(
-        "pub priority: Priority,",
-        "pub priority: Priorty,",
-    ));
+    let (_, _, message) = only(errors_with("pub priority: Priority,", "pub priority: Priorty,"));
     assert!(
         message.starts_with("unsupported field type `Priorty`; did you mean `Priority`?"),
         "{message}"

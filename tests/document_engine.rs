@@ -42,20 +42,15 @@ pub struct Order { pub seller: String, pub total: Decimal, pub placed_at: Dateti
 fn a_view_is_defined_after_its_comment_and_filled_and_kept_by_the_engine() {
     block_on(async {
         let db = loaded(&[SCHEMA, DATA]).await;
-        let table = db::query_json(&db, "(INFO FOR DB).tables.monthly")
-            .await
-            .unwrap();
+        let table = db::query_json(&db, "(INFO FOR DB).tables.monthly").await.unwrap();
         assert_eq!(
             table,
             "DEFINE TABLE monthly TYPE NORMAL SCHEMAFULL COMMENT 'Per month' AS SELECT time::group(placed_at, 'month') AS month, seller, count() AS orders, math::sum(total) AS revenue FROM order GROUP BY month, seller PERMISSIONS NONE"
         );
         // Fields on a view are accepted and typed; its rows are keyed by the group.
-        let rows = db::query_json(
-            &db,
-            "SELECT month, seller, orders, revenue FROM monthly ORDER BY month",
-        )
-        .await
-        .unwrap();
+        let rows = db::query_json(&db, "SELECT month, seller, orders, revenue FROM monthly ORDER BY month")
+            .await
+            .unwrap();
         assert_eq!(
             rows,
             serde_json::json!([
@@ -63,15 +58,10 @@ fn a_view_is_defined_after_its_comment_and_filled_and_kept_by_the_engine() {
                 {"month": "2026-02-01T00:00:00Z", "seller": "bob", "orders": 1, "revenue": "7"}
             ])
         );
-        db::execute(&db, "UPDATE order:2 SET total = 6dec")
+        db::execute(&db, "UPDATE order:2 SET total = 6dec").await.unwrap();
+        let revenue = db::query_json(&db, "SELECT VALUE revenue FROM monthly WHERE seller = 'ann'")
             .await
             .unwrap();
-        let revenue = db::query_json(
-            &db,
-            "SELECT VALUE revenue FROM monthly WHERE seller = 'ann'",
-        )
-        .await
-        .unwrap();
         assert_eq!(revenue, serde_json::json!(["16"]));
         // Redefining the view (importing schema.surql again) recomputes it from its table.
         db::execute(&db, SCHEMA).await.unwrap();
@@ -106,10 +96,7 @@ fn a_function_is_listed_by_info_and_refuses_wrong_arguments() {
                 "SELECT fn::pound_to_usd('x') AS usd FROM order",
                 "Failed to coerce argument `$price`",
             ),
-            (
-                "SELECT fn::pound_to_usdd(total) AS usd FROM order",
-                "pound_to_usdd",
-            ),
+            ("SELECT fn::pound_to_usdd(total) AS usd FROM order", "pound_to_usdd"),
         ] {
             let e = db::query_json(&db, query).await.unwrap_err().to_string();
             assert!(e.contains(error), "{query}: {e}");
@@ -121,11 +108,7 @@ fn a_function_is_listed_by_info_and_refuses_wrong_arguments() {
 /// data (a second matching row): the validator refuses exactly those with SQ0602.
 const ONLY: &[(&str, bool, bool)] = &[
     // (query, answers on this data, refused by the validator)
-    (
-        "SELECT VALUE count() FROM ONLY order GROUP ALL",
-        true,
-        false,
-    ),
+    ("SELECT VALUE count() FROM ONLY order GROUP ALL", true, false),
     (
         "SELECT count() AS n FROM ONLY order WHERE seller = 'ann' GROUP ALL",
         true,
@@ -138,11 +121,7 @@ const ONLY: &[(&str, bool, bool)] = &[
         true,
         false,
     ),
-    (
-        "SELECT * FROM ONLY order WHERE id IN [order:1]",
-        true,
-        false,
-    ),
+    ("SELECT * FROM ONLY order WHERE id IN [order:1]", true, false),
     ("SELECT * FROM ONLY order WHERE email = 'a@x'", true, false),
     ("SELECT * FROM ONLY order LIMIT 1", true, false),
     ("SELECT * FROM ONLY order:1", true, false),
@@ -176,22 +155,18 @@ fn only_answers_one_row_and_fails_at_the_second_and_the_validator_agrees() {
             }
             let report = validate::validate(&schema, query);
             assert_eq!(
-                report
-                    .diagnostics
-                    .iter()
-                    .any(|d| d.class == Class::OnlyWithoutLimitOne),
+                report.diagnostics.iter().any(|d| d.class == Class::OnlyWithoutLimitOne),
                 *refused,
                 "{query}: {}",
                 report.render(query)
             );
             // What the agent's runner sends (its LIMIT and TIMEOUT added) answers as the query does.
             if !refused {
-                let sent = match validate::reply::read(query)
-                    .into_statement(std::time::Duration::from_secs(5), Some(50))
-                {
-                    Ok(validate::reply::Runnable::Select(sql)) => sql,
-                    other => panic!("{query}: {other:?}"),
-                };
+                let sent =
+                    match validate::reply::read(query).into_statement(std::time::Duration::from_secs(5), Some(50)) {
+                        Ok(validate::reply::Runnable::Select(sql)) => sql,
+                        other => panic!("{query}: {other:?}"),
+                    };
                 let ran = db::query_json(&db, &sent).await;
                 assert!(ran.is_ok(), "{sent}: {ran:?}");
             }
@@ -215,12 +190,11 @@ fn array_distinct_and_group_answer_arrays_under_group() {
         );
     });
     let schema = schema();
-    let report = validate::validate(&schema, "SELECT array::distinct(seller) AS d, array::group(seller) AS g FROM order GROUP ALL LIMIT 1");
-    let types: Vec<String> = report
-        .projections
-        .iter()
-        .map(|p| p.ty.to_string())
-        .collect();
+    let report = validate::validate(
+        &schema,
+        "SELECT array::distinct(seller) AS d, array::group(seller) AS g FROM order GROUP ALL LIMIT 1",
+    );
+    let types: Vec<String> = report.projections.iter().map(|p| p.ty.to_string()).collect();
     assert_eq!(types, ["array<string>", "array<string>"]);
 }
 

@@ -33,15 +33,10 @@ pub struct Sales {{
     )
 }
 
-const VIEW: &str =
-    "SELECT seller, count() AS orders, math::sum(total) AS revenue FROM order GROUP BY seller";
+const VIEW: &str = "SELECT seller, count() AS orders, math::sum(total) AS revenue FROM order GROUP BY seller";
 const FIELDS: &str = "    pub seller: String,\n    pub orders: i64,\n    pub revenue: Decimal,";
 
-fn build(
-    name: &str,
-    text: &str,
-    functions: &str,
-) -> Result<surqlc::builder::Output, Vec<Diagnostic>> {
+fn build(name: &str, text: &str, functions: &str) -> Result<surqlc::builder::Output, Vec<Diagnostic>> {
     let dir = scratch_dir(name);
     std::fs::write(dir.join("shop.functions.surql"), functions).unwrap();
     let path = dir.join("shop.rs");
@@ -73,9 +68,7 @@ fn a_right_view_and_functions_build_and_load() {
     let surql = &output.schema_surql;
     assert!(surql.contains("DEFINE TABLE OVERWRITE sales TYPE NORMAL SCHEMAFULL AS SELECT seller, count() AS orders, math::sum(total) AS revenue FROM order GROUP BY seller;"), "{surql}");
     // Functions before the tables, views after them.
-    let f = surql
-        .find("DEFINE FUNCTION OVERWRITE fn::pound_to_usd")
-        .unwrap();
+    let f = surql.find("DEFINE FUNCTION OVERWRITE fn::pound_to_usd").unwrap();
     let order = surql.find("DEFINE TABLE OVERWRITE order").unwrap();
     let sales = surql.find("DEFINE TABLE OVERWRITE sales").unwrap();
     assert!(f < order && order < sales);
@@ -112,10 +105,7 @@ fn a_mistake_in_the_view_points_into_the_attribute_string() {
     let view = VIEW.replace("math::sum(total)", "math::sum(totl)");
     let (line, column, under, message) = one_error("view_field", &source(&view, FIELDS), FUNCTIONS);
     assert_eq!((line, under.as_str()), (16, "totl"), "{message}");
-    assert_eq!(
-        column,
-        1 + "#[surqlc(view = \"".len() + view.find("totl").unwrap()
-    );
+    assert_eq!(column, 1 + "#[surqlc(view = \"".len() + view.find("totl").unwrap());
     assert!(message.contains("did you mean `total`"), "{message}");
     let view = VIEW.replace("FROM order", "FROM orders");
     let (line, _, under, message) = one_error("view_table", &source(&view, FIELDS), FUNCTIONS);
@@ -152,8 +142,7 @@ fn the_struct_must_match_the_views_projection() {
         "{messages:?}"
     );
     assert!(
-        messages[1]
-            .contains("`total` is a field of the view `sales`, but its SELECT does not compute it"),
+        messages[1].contains("`total` is a field of the view `sales`, but its SELECT does not compute it"),
         "{messages:?}"
     );
     // An option field takes what the SELECT computes; the view builds.
@@ -174,9 +163,7 @@ fn what_a_view_cannot_be_is_refused_where_it_is_written() {
     let fields = format!("{FIELDS}\n    #[surqlc(default = \"0\")]\n    pub extra: i64,");
     let errors = build("view_clause", &source(VIEW, &fields), FUNCTIONS).unwrap_err();
     assert!(
-        errors
-            .iter()
-            .any(|e| e.message.contains("`default` would never run")),
+        errors.iter().any(|e| e.message.contains("`default` would never run")),
         "{errors:?}"
     );
 }
@@ -193,11 +180,7 @@ fn a_functions_file_is_read_by_the_engines_parser_with_positions() {
     // A statement that is not a function; one of the prompt's own functions.
     let other = format!("{FUNCTIONS}\nDEFINE TABLE extra;\n");
     let (line, column, under, message) = one_error("fn_table", &text, &other);
-    assert_eq!(
-        (line, column, under.as_str()),
-        (7, 1, "DEFINE"),
-        "{message}"
-    );
+    assert_eq!((line, column, under.as_str()), (7, 1, "DEFINE"), "{message}");
     let clash = "DEFINE FUNCTION fn::schema_context() -> string { RETURN ''; };";
     let (_, _, _, message) = one_error("fn_clash", &text, clash);
     assert!(
@@ -207,11 +190,7 @@ fn a_functions_file_is_read_by_the_engines_parser_with_positions() {
     // A missing file, at the attribute.
     let missing = text.replace("shop.functions.surql", "nowhere.surql");
     let (line, _, under, message) = one_error("fn_missing", &missing, FUNCTIONS);
-    assert_eq!(
-        (line, under.as_str()),
-        (5, "\"nowhere.surql\""),
-        "{message}"
-    );
+    assert_eq!((line, under.as_str()), (5, "\"nowhere.surql\""), "{message}");
 }
 
 #[test]
@@ -267,14 +246,9 @@ fn a_query_calls_only_the_agents_functions_with_the_right_arguments() {
         .await;
         let q = "SELECT fn::pound_to_usdd(total) AS usd FROM order LIMIT 5";
         let mut report = check(q);
-        validate::data::check(&db, schema, &mut report)
-            .await
-            .unwrap();
+        validate::data::check(&db, schema, &mut report).await.unwrap();
         assert!(report.has(Class::UnknownFunction), "{}", report.render(q));
-        let e = surqlc::db::query_json(&db, q)
-            .await
-            .unwrap_err()
-            .to_string();
+        let e = surqlc::db::query_json(&db, q).await.unwrap_err().to_string();
         assert!(e.contains("pound_to_usdd"), "{e}");
     });
 }
@@ -296,7 +270,8 @@ fn the_agent_may_call_the_schemas_functions_under_either_access() {
             std::fs::write(dir.join("shop.functions.surql"), FUNCTIONS).unwrap();
             let path = dir.join("shop.rs");
             std::fs::write(&path, text).unwrap();
-            let seed = "CREATE order:1 SET seller = 'ann', total = 10dec, placed_at = time::now(), buyer_email = 'b@x';";
+            let seed =
+                "CREATE order:1 SET seller = 'ann', total = 10dec, placed_at = time::now(), buyer_email = 'b@x';";
             let seed = if name == "agent_viewer" {
                 seed.replace(", buyer_email = 'b@x'", "")
             } else {
@@ -304,27 +279,17 @@ fn the_agent_may_call_the_schemas_functions_under_either_access() {
             };
             let (output, _db, agent) = crate::ask::opened(&path, Some(&seed)).await;
             let q = "SELECT seller, fn::pound_to_usd(total) AS usd FROM order LIMIT 5";
-            match run_validated(&agent, q, QUERY_TIMEOUT, &output.schema)
-                .await
-                .unwrap()
-            {
+            match run_validated(&agent, q, QUERY_TIMEOUT, &output.schema).await.unwrap() {
                 Outcome::Rows { rows, .. } => assert_eq!(
-                    rows.into_iter()
-                        .map(|r| r.into_json_value())
-                        .collect::<Vec<_>>(),
+                    rows.into_iter().map(|r| r.into_json_value()).collect::<Vec<_>>(),
                     [serde_json::json!({"seller": "ann", "usd": "12.70"})],
                     "{name}"
                 ),
                 other => panic!("{name}: {other:?}"),
             }
             let q = "SELECT fn::internal(1) AS x FROM order LIMIT 5";
-            let refused = run_validated(&agent, q, QUERY_TIMEOUT, &output.schema)
-                .await
-                .unwrap();
-            assert!(
-                !matches!(refused, Outcome::Rows { .. }),
-                "{name}: {refused:?}"
-            );
+            let refused = run_validated(&agent, q, QUERY_TIMEOUT, &output.schema).await.unwrap();
+            assert!(!matches!(refused, Outcome::Rows { .. }), "{name}: {refused:?}");
         }
     });
 }

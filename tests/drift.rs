@@ -123,9 +123,7 @@ fn the_generated_check_drift_runs_beside_the_applications_database() {
     block_on(async {
         let conn = db::connect(&db::Target::default()).await.unwrap();
         store_db::apply_schema(&conn).await.unwrap();
-        let found = store_db::check_drift(&conn)
-            .await
-            .expect("check_drift runs");
+        let found = store_db::check_drift(&conn).await.expect("check_drift runs");
         assert!(found.is_empty(), "{found}");
         db::execute(&conn, CHANGES).await.unwrap();
         db::execute(&conn, "RETURN fn::refresh_schema_context();")
@@ -143,8 +141,6 @@ fn the_generated_check_drift_runs_beside_the_applications_database() {
         let dbs = db::query_json(&conn, "INFO FOR NS").await.unwrap();
         let names: Vec<&String> = dbs["databases"].as_object().unwrap().keys().collect();
         assert_eq!(names, ["store"], "{dbs}");
-        assert!(db::query_json(&conn, "INFO FOR TABLE audit_log")
-            .await
-            .is_ok());
+        assert!(db::query_json(&conn, "INFO FOR TABLE audit_log").await.is_ok());
     });
 }

@@ -124,8 +124,7 @@ fn a_traversal_lands_on_either_table() {
         assert!(report.has_errors(), "{bad} must be refused");
     }
     // The message names both tables of the end.
-    let report =
-        surqlc::validate::validate(&schema, "SELECT <-pays<-product AS p FROM invoice LIMIT 10");
+    let report = surqlc::validate::validate(&schema, "SELECT <-pays<-product AS p FROM invoice LIMIT 10");
     let text = format!("{:?}", report.diagnostics);
     assert!(text.contains("customer | supplier"), "{text}");
 }
@@ -181,10 +180,7 @@ fn the_generated_helpers_run_from_either_end() {
         payers.sort_by_key(|p| matches!(p, Party::Supplier(_)));
         assert_eq!(
             payers,
-            [
-                Party::from(Customer::record("c1")),
-                Party::from(Supplier::record("s1"))
-            ]
+            [Party::from(Customer::record("c1")), Party::from(Supplier::record("s1"))]
         );
         let paid = billing_db::supplier::pays_invoice(&db, &Supplier::record("s1"))
             .await
@@ -216,8 +212,7 @@ fn the_derive_builds_the_compilers_tables_and_reads_either_end() {
 
 #[test]
 fn an_end_that_is_neither_a_link_nor_an_ends_enum_is_an_error() {
-    let text = read(root().join("tests/fixtures/ends.rs"))
-        .replace("pub r#in: Party,", "pub r#in: Customer,");
+    let text = read(root().join("tests/fixtures/ends.rs")).replace("pub r#in: Party,", "pub r#in: Customer,");
     let file = surqlc::front::SourceFile {
         path: "ends.rs".into(),
         text,
@@ -226,8 +221,5 @@ fn an_end_that_is_neither_a_link_nor_an_ends_enum_is_an_error() {
         panic!("a table as a relation's end must be an error");
     };
     let text = errors.to_string();
-    assert!(
-        text.contains("`Customer` is not an enum deriving Ends"),
-        "{text}"
-    );
+    assert!(text.contains("`Customer` is not an enum deriving Ends"), "{text}");
 }

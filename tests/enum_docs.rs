@@ -9,7 +9,8 @@ use surqlc::surql::info::Rendering;
 use surqlc::tokens::{self, Encoding};
 use surqlc_tests::*;
 
-const PRIORITY: &str = "Answer times are contractual. urgent: Answer within one hour; normal: Answer within a working day";
+const PRIORITY: &str =
+    "Answer times are contractual. urgent: Answer within one hour; normal: Answer within a working day";
 
 fn fixture_text() -> String {
     read(root().join("tests/fixtures/enum_docs.rs"))
@@ -60,10 +61,7 @@ fn enum_docs_reach_the_field_comments_and_the_prompt() {
     let want = [
         ("priority", Some(with_field_doc.as_str())),
         ("escalated_to", Some(PRIORITY)),
-        (
-            "tiers",
-            Some("Tiers the customer has held. 'pro' is the highest tier."),
-        ),
+        ("tiers", Some("Tiers the customer has held. 'pro' is the highest tier.")),
         ("channel", Some("Where the ticket came from.")),
         (
             "state",
@@ -94,10 +92,7 @@ fn the_derive_builds_the_compilers_comments() {
     let output = compile(&fixture_text(), "enum_docs_derive");
     let compiled = output.schema.table("ticket").expect("ticket");
     assert_eq!(&fixture::Ticket::table_ir(), compiled);
-    assert_eq!(
-        fixture::Ticket::define(),
-        surqlc::surql::table_definition(compiled)
-    );
+    assert_eq!(fixture::Ticket::define(), surqlc::surql::table_definition(compiled));
 }
 
 #[test]

@@ -62,10 +62,7 @@ fn the_fixed_schema_compiles() {
 
 #[test]
 fn a_map_is_told_object_flexible() {
-    for field in [
-        "metadata: HashMap<String, String>",
-        "counters: BTreeMap<String, i64>",
-    ] {
+    for field in ["metadata: HashMap<String, String>", "counters: BTreeMap<String, i64>"] {
         let attr = format!("    {FLEXIBLE}\n    pub {field},");
         let message = one_error_when(&[(&attr, &format!("    pub {field},"))]);
         assert!(message.contains(FLEXIBLE), "{message}");
@@ -128,9 +125,8 @@ fn an_enum_with_data_is_told_to_derive_surreal_value() {
     ]);
     assert!(message.contains("an enum with data"), "{message}");
     assert!(
-        message.contains(
-            "`use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on `Contact`"
-        ) && message.contains(FLEXIBLE),
+        message.contains("`use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)] on `Contact`")
+            && message.contains(FLEXIBLE),
         "{message}"
     );
 }
@@ -141,10 +137,7 @@ fn a_unit_enum_is_told_to_derive_literal() {
         "#[derive(Debug, Clone, Copy, PartialEq, Literal)]\npub enum Priority",
         "#[derive(Debug, Clone, Copy, PartialEq)]\npub enum Priority",
     )]);
-    assert!(
-        message.contains("derive Literal on `Priority`"),
-        "{message}"
-    );
+    assert!(message.contains("derive Literal on `Priority`"), "{message}");
 }
 
 type Db = surrealdb::Surreal<surrealdb::engine::any::Any>;
@@ -181,9 +174,7 @@ fn following_every_hint_a_row_round_trips() {
         let grace = desk::Agent::record("grace");
         let _: Option<desk::Agent> = db
             .create(grace.record_id())
-            .content(desk::Agent {
-                name: "Grace".into(),
-            })
+            .content(desk::Agent { name: "Grace".into() })
             .await
             .expect("an agent row");
         for (key, contact) in [

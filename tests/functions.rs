@@ -36,9 +36,9 @@ fn special(name: &str) -> Option<(&'static [&'static str], &'static str)> {
         | "string::semver::inc::major"
         | "string::semver::inc::minor"
         | "string::semver::inc::patch" => (&["'1.2.3'"], PLAIN),
-        "string::semver::set::major"
-        | "string::semver::set::minor"
-        | "string::semver::set::patch" => (&["'1.2.3'", "4"], PLAIN),
+        "string::semver::set::major" | "string::semver::set::minor" | "string::semver::set::patch" => {
+            (&["'1.2.3'", "4"], PLAIN)
+        }
         "time::from_ulid" => (&["'01ARZ3NDEKTSV4RRFFQ69G5FAV'"], PLAIN),
         "encoding::base64::decode" => (&["'YQ'"], PLAIN),
         "encoding::json::decode" => (&["'1'"], PLAIN),
@@ -92,10 +92,7 @@ fn special(name: &str) -> Option<(&'static [&'static str], &'static str)> {
         | "crypto::bcrypt::compare"
         | "crypto::pbkdf2::compare"
         | "crypto::scrypt::compare" => return None,
-        "rand::time" => (
-            &["d'2024-01-01T00:00:00Z'", "d'2025-01-01T00:00:00Z'"],
-            PLAIN,
-        ),
+        "rand::time" => (&["d'2024-01-01T00:00:00Z'", "d'2025-01-01T00:00:00Z'"], PLAIN),
         "rand::duration" => (&["1h", "2h"], PLAIN),
         "rand::int" => (&["1", "5"], PLAIN),
         "rand::float" => (&["1.5", "2.5"], PLAIN),
@@ -107,10 +104,8 @@ fn special(name: &str) -> Option<(&'static [&'static str], &'static str)> {
         "array::windows" | "array::clump" => (&["[1, 2, 3]", "2"], PLAIN),
         "array::swap" => (&["[1, 2]", "0", "1"], PLAIN),
         "array::transpose" => (&["[[1, 2], [3, 4]]"], PLAIN),
-        "array::boolean_and" | "array::boolean_or" | "array::boolean_xor"
-        | "array::logical_and" | "array::logical_or" | "array::logical_xor" => {
-            (&["[true, false]", "[true, true]"], PLAIN)
-        }
+        "array::boolean_and" | "array::boolean_or" | "array::boolean_xor" | "array::logical_and"
+        | "array::logical_or" | "array::logical_xor" => (&["[true, false]", "[true, true]"], PLAIN),
         "vector::sum" => (&["[[1, 2], [3, 4]]"], PLAIN),
         _ => return None,
     })
@@ -155,9 +150,7 @@ fn is_kind(kind: Kind) -> Option<&'static str> {
         Kind::Duration => "type::is_duration",
         Kind::Uuid => "type::is_uuid",
         Kind::Bytes => "type::is_bytes",
-        Kind::Array | Kind::Numbers | Kind::Datetimes | Kind::Strings | Kind::Vectors => {
-            "type::is_array"
-        }
+        Kind::Array | Kind::Numbers | Kind::Datetimes | Kind::Strings | Kind::Vectors => "type::is_array",
         Kind::Object => "type::is_object",
         Kind::Record => "type::is_record",
         Kind::Set => "type::is_set",
@@ -183,11 +176,7 @@ fn probes() -> Vec<(&'static str, Ty)> {
 
 /// One call per argument and per probe of a type the table says cannot fit it: the argument's
 /// index, its kind, the probe's type, and the statement.
-fn wrong_type_calls(
-    sig: &Signature,
-    stmt: &str,
-    args: &[String],
-) -> Vec<(usize, Kind, Ty, String)> {
+fn wrong_type_calls(sig: &Signature, stmt: &str, args: &[String]) -> Vec<(usize, Kind, Ty, String)> {
     let mut wrong = Vec::new();
     for i in 0..args.len() {
         let Some(kind) = sig.arg(i) else { continue };
@@ -248,10 +237,7 @@ fn every_signature_is_what_the_engine_accepts_and_refuses() {
             if let Some(stmt) = &returns {
                 let answer = db.query(stmt.as_str()).await.and_then(|r| r.check());
                 let value = match answer {
-                    Ok(mut r) => r
-                        .take::<surrealdb::types::Value>(0)
-                        .map(|v| v.into_json_value())
-                        .ok(),
+                    Ok(mut r) => r.take::<surrealdb::types::Value>(0).map(|v| v.into_json_value()).ok(),
                     Err(_) => None,
                 };
                 match value {
@@ -268,9 +254,7 @@ fn every_signature_is_what_the_engine_accepts_and_refuses() {
                 if let Some(stmt) = stmt {
                     match results.next().flatten() {
                         Some(_) => arity_refused += 1,
-                        None => failures.push(format!(
-                            "{sig}: the engine accepted {what} arguments: `{stmt}`"
-                        )),
+                        None => failures.push(format!("{sig}: the engine accepted {what} arguments: `{stmt}`")),
                     }
                 }
             }
@@ -322,11 +306,7 @@ fn the_aggregates_are_what_the_engine_folds_under_group_by() {
             };
             let (mut args, _) = valid_args(sig);
             args[0] = field.to_owned();
-            let stmt = format!(
-                "SELECT VALUE {}({}) FROM agg GROUP ALL",
-                sig.name,
-                args.join(", ")
-            );
+            let stmt = format!("SELECT VALUE {}({}) FROM agg GROUP ALL", sig.name, args.join(", "));
             let value = surqlc::db::query_json(&db, &stmt).await;
             results.push((sig, stmt, value.map_err(|e| e.to_string())));
         }
@@ -355,18 +335,16 @@ fn the_aggregates_are_what_the_engine_folds_under_group_by() {
             (true, Ok(v)) if !per_row_none(v) => folded += 1,
             (false, Ok(v)) if per_row_none(v) => per_row += 1,
             (false, Err(_)) => per_row += 1,
-            (true, v) => failures.push(format!(
-                "{sig} is marked aggregate, but `{stmt}` gives {v:?}"
-            )),
-            (false, v) => failures.push(format!(
-                "{sig} is not marked aggregate, but `{stmt}` folds: {v:?}"
-            )),
+            (true, v) => failures.push(format!("{sig} is marked aggregate, but `{stmt}` gives {v:?}")),
+            (false, v) => failures.push(format!("{sig} is not marked aggregate, but `{stmt}` folds: {v:?}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let aggregates = signatures().iter().filter(|s| s.aggregate).count();
     assert_eq!(folded + 1, aggregates, "every aggregate but count folded");
-    eprintln!("{folded} aggregates folded a row's value under GROUP ALL, {per_row} other functions refused it row by row");
+    eprintln!(
+        "{folded} aggregates folded a row's value under GROUP ALL, {per_row} other functions refused it row by row"
+    );
     for (stmt, value) in wrong {
         let value = value.unwrap_or_else(|e| panic!("`{stmt}` fails: {e}"));
         let answer = &value[0];
@@ -387,11 +365,7 @@ fn the_wrong_calls_of_the_corpus_fail_on_the_engine() {
         .filter(|p| p.text.contains("-- expect: FunctionArguments"))
         .map(|p| p.text)
         .collect();
-    assert!(
-        queries.len() >= 10,
-        "{} FunctionArguments queries",
-        queries.len()
-    );
+    assert!(queries.len() >= 10, "{} FunctionArguments queries", queries.len());
     let outcomes = block_on(async {
         let schema = builder("store").generate().unwrap().schema_surql;
         let db = loaded(&[&schema, &read(root().join("schemas/store.seed.surql"))]).await;
@@ -399,18 +373,14 @@ fn the_wrong_calls_of_the_corpus_fail_on_the_engine() {
         for q in &queries {
             out.push((
                 q.clone(),
-                surqlc::db::query_json(&db, q)
-                    .await
-                    .map_err(|e| e.to_string()),
+                surqlc::db::query_json(&db, q).await.map_err(|e| e.to_string()),
             ));
         }
         out
     });
     let wrong_answer = |v: &serde_json::Value| {
         let empty = |x: &serde_json::Value| {
-            x.is_null()
-                || x == &serde_json::json!(0)
-                || x.as_array().is_some_and(|a| a.iter().all(|e| e.is_null()))
+            x.is_null() || x == &serde_json::json!(0) || x.as_array().is_some_and(|a| a.iter().all(|e| e.is_null()))
         };
         v.as_array().is_some_and(|rows| {
             !rows.is_empty()
@@ -436,10 +406,7 @@ fn the_wrong_calls_of_the_corpus_fail_on_the_engine() {
 }
 
 fn store_schema() -> surqlc::ir::Schema {
-    surqlc::front::compile(&[
-        surqlc::front::SourceFile::read(root().join("schemas/store.rs")).unwrap(),
-    ])
-    .unwrap()
+    surqlc::front::compile(&[surqlc::front::SourceFile::read(root().join("schemas/store.rs")).unwrap()]).unwrap()
 }
 
 #[test]
@@ -451,8 +418,8 @@ fn the_table_covers_the_modules_a_select_uses() {
             .or_default() += 1;
     }
     for module in [
-        "array", "count", "math", "string", "time", "duration", "type", "record", "rand", "geo",
-        "object", "value", "crypto", "search", "vector", "meta",
+        "array", "count", "math", "string", "time", "duration", "type", "record", "rand", "geo", "object", "value",
+        "crypto", "search", "vector", "meta",
     ] {
         assert!(per_module.contains_key(module), "no {module}:: functions");
     }
@@ -469,13 +436,7 @@ fn the_table_covers_the_modules_a_select_uses() {
     ] {
         assert!(signature(name).is_some(), "{name}");
     }
-    for aggregate in [
-        "count",
-        "math::sum",
-        "math::mean",
-        "array::group",
-        "time::max",
-    ] {
+    for aggregate in ["count", "math::sum", "math::mean", "array::group", "time::max"] {
         assert!(signature(aggregate).unwrap().aggregate, "{aggregate}");
     }
     assert!(!signature("math::abs").unwrap().aggregate);
@@ -501,42 +462,35 @@ fn diagnosed(query: &str) -> Option<(validate::Severity, String, String)> {
 #[test]
 fn a_wrong_call_is_one_error_with_the_signature() {
     use validate::Severity::{Error, Warning};
-    let (severity, at, text) =
-        diagnosed("SELECT name, math::round(price, 2) AS p FROM product LIMIT 5").unwrap();
+    let (severity, at, text) = diagnosed("SELECT name, math::round(price, 2) AS p FROM product LIMIT 5").unwrap();
     assert_eq!((severity, at.as_str()), (Error, "math::round(price, 2)"));
     assert!(
-        text.starts_with(
-            "math::round takes 1 argument: math::round(number) -> number, but got 2 arguments; "
-        ),
+        text.starts_with("math::round takes 1 argument: math::round(number) -> number, but got 2 arguments; "),
         "{text}"
     );
     assert!(text.contains("math::fixed(number, int)"), "{text}");
 
     // Too few, with an example of the full call.
-    let (_, at, text) =
-        diagnosed("SELECT name FROM customer WHERE string::starts_with(name) LIMIT 5").unwrap();
+    let (_, at, text) = diagnosed("SELECT name FROM customer WHERE string::starts_with(name) LIMIT 5").unwrap();
     assert_eq!(at, "string::starts_with(name)");
     assert!(
-        text.contains(
-            "takes 2 arguments: string::starts_with(string, string) -> bool, but got 1 argument"
-        ),
+        text.contains("takes 2 arguments: string::starts_with(string, string) -> bool, but got 1 argument"),
         "{text}"
     );
     assert!(text.contains("string::starts_with('a', 'a')"), "{text}");
 
     // The argument's type, its field and the engine's outcome; the span is the call that is wrong.
-    let (severity, at, text) = diagnosed(
-        "SELECT name FROM customer WHERE time::month(joined) = time::month('2024-05-01') LIMIT 5",
-    )
-    .unwrap();
-    assert_eq!(
-        (severity, at.as_str()),
-        (Error, "time::month('2024-05-01')")
+    let (severity, at, text) =
+        diagnosed("SELECT name FROM customer WHERE time::month(joined) = time::month('2024-05-01') LIMIT 5").unwrap();
+    assert_eq!((severity, at.as_str()), (Error, "time::month('2024-05-01')"));
+    assert!(
+        text.contains(
+            "argument 1 of time::month is a string, but time::month(datetime?) -> int takes a datetime there"
+        ),
+        "{text}"
     );
-    assert!(text.contains("argument 1 of time::month is a string, but time::month(datetime?) -> int takes a datetime there"), "{text}");
     assert!(text.contains("d'2024-01-01T00:00:00Z'"), "{text}");
-    let (_, _, text) =
-        diagnosed("SELECT name FROM product WHERE string::contains(price, '9') LIMIT 5").unwrap();
+    let (_, _, text) = diagnosed("SELECT name FROM product WHERE string::contains(price, '9') LIMIT 5").unwrap();
     assert!(
         text.contains("argument 1 of string::contains is product.price, a decimal"),
         "{text}"
@@ -544,28 +498,21 @@ fn a_wrong_call_is_one_error_with_the_signature() {
 
     // An aggregate over strings: a wrong answer under GROUP BY, so an error too.
     let (severity, _, text) =
-        diagnosed("SELECT category, math::sum(name) AS s FROM product GROUP BY category LIMIT 5")
-            .unwrap();
+        diagnosed("SELECT category, math::sum(name) AS s FROM product GROUP BY category LIMIT 5").unwrap();
     assert_eq!(severity, Error);
     assert!(text.contains("answers 0 or NONE"), "{text}");
 
     // An aggregate's extra argument under GROUP BY is ignored by the engine: a warning.
-    let (severity, _, text) =
-        diagnosed("SELECT count(name, tier) AS n FROM customer GROUP ALL LIMIT 5").unwrap();
+    let (severity, _, text) = diagnosed("SELECT count(name, tier) AS n FROM customer GROUP ALL LIMIT 5").unwrap();
     assert_eq!(severity, Warning);
     assert!(text.contains("ignores the extra ones"), "{text}");
-    let (severity, _, _) =
-        diagnosed("SELECT math::sum(price, 2) AS n FROM product LIMIT 5").unwrap();
+    let (severity, _, _) = diagnosed("SELECT math::sum(price, 2) AS n FROM product LIMIT 5").unwrap();
     assert_eq!(severity, Error);
 
     // A nested call's declared result.
-    let (_, at, text) =
-        diagnosed("SELECT string::len(time::now()) AS n FROM customer LIMIT 5").unwrap();
+    let (_, at, text) = diagnosed("SELECT string::len(time::now()) AS n FROM customer LIMIT 5").unwrap();
     assert_eq!(at, "string::len(time::now())");
-    assert!(
-        text.contains("argument 1 of string::len is a datetime"),
-        "{text}"
-    );
+    assert!(text.contains("argument 1 of string::len is a datetime"), "{text}");
 
     // The name in any case, as the parser reads it.
     let (_, at, _) = diagnosed("SELECT MATH::ABS(name) AS a FROM product LIMIT 5").unwrap();
@@ -604,6 +551,10 @@ fn what_is_not_known_is_not_flagged() {
         "SELECT name.len() AS n FROM customer LIMIT 5",
     ] {
         let report = validate::validate(&store_schema(), query);
-        assert!(!report.has(Class::FunctionArguments), "{query}: {}", report.render(query));
+        assert!(
+            !report.has(Class::FunctionArguments),
+            "{query}: {}",
+            report.render(query)
+        );
     }
 }

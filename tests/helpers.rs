@@ -26,9 +26,7 @@ async fn store_db() -> Db {
     let db = surrealdb::engine::any::connect("mem://").await.unwrap();
     db.use_ns("ai").use_db("store").await.unwrap();
     store_db::apply_schema(&db).await.expect("schema applies");
-    store_db::apply_schema(&db)
-        .await
-        .expect("and applies twice");
+    store_db::apply_schema(&db).await.expect("and applies twice");
     db.query(read(root().join("schemas/store.seed.surql")))
         .await
         .unwrap()
@@ -76,13 +74,8 @@ fn prompt_functions_are_typed_calls() {
         assert_eq!(examples.len(), 3);
         assert!(examples.windows(2).all(|w| w[0].distance <= w[1].distance));
         let context = store_db::example_context(&db, &qvec).await.unwrap();
-        assert!(context.starts_with(&format!(
-            "-- {}\n{}",
-            examples[0].question, examples[0].surql
-        )));
-        let prompt = store_db::nl2surql_prompt(&db, "How many orders?", &qvec)
-            .await
-            .unwrap();
+        assert!(context.starts_with(&format!("-- {}\n{}", examples[0].question, examples[0].surql)));
+        let prompt = store_db::nl2surql_prompt(&db, "How many orders?", &qvec).await.unwrap();
         assert!(prompt.contains(&block) && prompt.ends_with("QUESTION\nHow many orders?\nSURQL\n"));
 
         let id = store_db::remember_example(
@@ -94,9 +87,7 @@ fn prompt_functions_are_typed_calls() {
         .await
         .expect("the owner may remember an example");
         assert_eq!(id.table.as_str(), "query_example");
-        let nearest = store_db::similar_examples(&db, &[0.0, 1.0, 0.0, 0.0])
-            .await
-            .unwrap();
+        let nearest = store_db::similar_examples(&db, &[0.0, 1.0, 0.0, 0.0]).await.unwrap();
         assert_eq!(nearest[0].question, "How many orders?");
     });
 }
@@ -106,15 +97,10 @@ fn typed_reads_and_traversals_in_both_directions() {
     block_on(async {
         let db = store_db().await;
         let mei = Customer::record("mei");
-        let got = store_db::customer::get(&db, &mei)
-            .await
-            .unwrap()
-            .expect("mei exists");
+        let got = store_db::customer::get(&db, &mei).await.unwrap().expect("mei exists");
         assert_eq!((got.name.as_str(), got.tier), ("Mei Tanaka", Tier::Pro));
         assert_eq!(
-            store_db::customer::get(&db, &Customer::record("nobody"))
-                .await
-                .unwrap(),
+            store_db::customer::get(&db, &Customer::record("nobody")).await.unwrap(),
             None
         );
         assert_eq!(store_db::customer::select(&db, 2).await.unwrap().len(), 2);
@@ -132,9 +118,7 @@ fn typed_reads_and_traversals_in_both_directions() {
         let p1 = Purchase::record("p1");
         let buyer = store_db::purchase::customer_placed(&db, &p1).await.unwrap();
         assert_eq!(names(&buyer), ["Mei Tanaka"]);
-        let placed = store_db::customer::placed_edges_from(&db, &mei)
-            .await
-            .unwrap();
+        let placed = store_db::customer::placed_edges_from(&db, &mei).await.unwrap();
         assert_eq!(placed.len(), 2);
         assert!(placed.iter().all(|e| e.r#in == mei));
         assert_eq!(
@@ -143,9 +127,7 @@ fn typed_reads_and_traversals_in_both_directions() {
         );
 
         // A purchase's products, a product's purchases, and the order lines with qty and unit_price.
-        let products = store_db::purchase::contains_product(&db, &p1)
-            .await
-            .unwrap();
+        let products = store_db::purchase::contains_product(&db, &p1).await.unwrap();
         assert_eq!(names(&products), ["Compact Soundbar", "Sport Buds"]);
         let buds = Product::record("buds");
         let mut with_buds: Vec<String> = store_db::product::purchase_contains(&db, &buds)
@@ -156,9 +138,7 @@ fn typed_reads_and_traversals_in_both_directions() {
             .collect();
         with_buds.sort();
         assert_eq!(with_buds, ["purchase:p1", "purchase:p5"]);
-        let mut lines = store_db::purchase::contains_edges_from(&db, &p1)
-            .await
-            .unwrap();
+        let mut lines = store_db::purchase::contains_edges_from(&db, &p1).await.unwrap();
         lines.sort_by_key(|l| l.qty);
         let line: Vec<(u32, String, String)> = lines
             .iter()
@@ -171,9 +151,7 @@ fn typed_reads_and_traversals_in_both_directions() {
                 (2, "55".to_owned(), "product:buds".to_owned())
             ]
         );
-        let sold = store_db::product::contains_edges_to(&db, &buds)
-            .await
-            .unwrap();
+        let sold = store_db::product::contains_edges_to(&db, &buds).await.unwrap();
         assert_eq!(sold.iter().map(|l| l.qty).sum::<u32>(), 3);
     });
 }
@@ -206,11 +184,7 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
             Outcome::Rejected(text) => text,
             other => panic!("{other:?}"),
         };
-        let text = refused(
-            store_db::run_readonly(&agent, "DELETE customer")
-                .await
-                .unwrap(),
-        );
+        let text = refused(store_db::run_readonly(&agent, "DELETE customer").await.unwrap());
         assert!(text.contains("only a SELECT"), "{text}");
         let text = refused(
             store_db::run_readonly(&agent, "SELECT * FROM customer; SELECT * FROM product")
@@ -244,12 +218,9 @@ fn the_agent_runs_one_select_and_gets_repair_signals_otherwise() {
         // A write hidden in a subquery passes the parser (it is one SELECT) but not the VIEWER role.
         // (The validator refuses it too; the unvalidated runner shows the role alone holds.)
         let text = refused(
-            store_db::run_readonly(
-                &agent,
-                "SELECT * FROM (DELETE customer RETURN BEFORE) LIMIT 5",
-            )
-            .await
-            .unwrap(),
+            store_db::run_readonly(&agent, "SELECT * FROM (DELETE customer RETURN BEFORE) LIMIT 5")
+                .await
+                .unwrap(),
         );
         assert!(text.contains("the agent may only read"), "{text}");
         let _ = surqlc::runtime::run_readonly(
@@ -291,8 +262,7 @@ fn a_slow_query_hits_the_timeout() {
         .unwrap();
         match outcome {
             Outcome::Rejected(text) => assert!(
-                text.to_lowercase().contains("timed out")
-                    || text.to_lowercase().contains("timeout"),
+                text.to_lowercase().contains("timed out") || text.to_lowercase().contains("timeout"),
                 "{text}"
             ),
             other => panic!("{other:?}"),
@@ -305,10 +275,7 @@ fn without_an_agent_password_signin_says_why() {
     block_on(async {
         let db = store_db().await;
         assert_eq!(
-            (
-                store_db::AGENT_DEFINED,
-                store_without_agent_db::AGENT_DEFINED
-            ),
+            (store_db::AGENT_DEFINED, store_without_agent_db::AGENT_DEFINED),
             (true, false)
         );
         let err = store_without_agent_db::agent_signin(&db, "ai", "store", "anything")
@@ -341,10 +308,7 @@ fn a_wrong_agent_password_names_the_user_namespace_and_database_tried() {
         let err = store_db::agent_signin(&db, "ai", "shop", "test-agent-password")
             .await
             .expect_err("no agent in that database");
-        assert!(
-            err.to_string().contains("namespace `ai`, database `shop`"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("namespace `ai`, database `shop`"), "{err}");
     });
 }
 
@@ -366,9 +330,7 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
         // A silent failure (an unknown field reads as NULL) is refused with its fix.
         let text = rejected(run("SELECT name, email FROM customer LIMIT 5").await);
         assert!(
-            text.starts_with(
-                "error[SQ0102 UnknownField] 1:14 `email`: `customer` has no field `email`"
-            ),
+            text.starts_with("error[SQ0102 UnknownField] 1:14 `email`: `customer` has no field `email`"),
             "{text}"
         );
         // No LIMIT: the runner adds the schema's max_rows and says so.
@@ -381,13 +343,9 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
             other => panic!("{other:?}"),
         }
         let text = rejected(run("SELECT name FROM customer LIMIT 500").await);
-        assert!(
-            text.contains("LIMIT 500 is more than the 50 rows"),
-            "{text}"
-        );
+        assert!(text.contains("LIMIT 500 is more than the 50 rows"), "{text}");
         // The data checks: a record id that does not exist, with the ids that do.
-        let text =
-            rejected(run("SELECT ->placed->purchase AS orders FROM customer:alice LIMIT 5").await);
+        let text = rejected(run("SELECT ->placed->purchase AS orders FROM customer:alice LIMIT 5").await);
         assert!(
             text.contains("error[SQ0901 UnknownRecord]")
                 && text.contains("customer:alice")
@@ -429,11 +387,9 @@ fn the_runner_validates_first_and_enforces_the_row_limit() {
         .expect_err("an invalid example is refused");
         assert!(err.to_string().contains("has no field `email`"), "{err}");
         // The generated schema_ir() is the compiler's IR.
-        let compiled = surqlc::front::compile(&[surqlc::front::SourceFile::read(
-            root().join("schemas/store.rs"),
-        )
-        .unwrap()])
-        .unwrap();
+        let compiled =
+            surqlc::front::compile(&[surqlc::front::SourceFile::read(root().join("schemas/store.rs")).unwrap()])
+                .unwrap();
         assert_eq!(*store_db::schema_ir(), compiled);
     });
 }
@@ -460,11 +416,7 @@ fn a_reply_is_parsed_once_per_run() {
         ] {
             let before = surqlc::validate::reply::replies_parsed();
             store_db::run_readonly(&agent, reply).await.unwrap();
-            assert_eq!(
-                surqlc::validate::reply::replies_parsed() - before,
-                1,
-                "{reply}"
-            );
+            assert_eq!(surqlc::validate::reply::replies_parsed() - before, 1, "{reply}");
         }
     })
 }

@@ -56,11 +56,7 @@ fn hostile() -> impl Strategy<Value = String> {
         })
 }
 
-async fn round_trip(
-    conn: &db::Db,
-    table_doc: &str,
-    field_doc: &str,
-) -> (serde_json::Value, serde_json::Value) {
+async fn round_trip(conn: &db::Db, table_doc: &str, field_doc: &str) -> (serde_json::Value, serde_json::Value) {
     let file = SourceFile {
         path: "hostile.rs".into(),
         text: schema_text(table_doc, field_doc),

@@ -74,10 +74,7 @@ fn references(at: &str, text: &str, known: &BTreeSet<String>) -> BTreeSet<String
             {
                 (vec![], "crate::".len())
             } else if rest.starts_with("super::")
-                && (i == 0
-                    || !(bytes[i - 1] as char).is_alphanumeric()
-                        && bytes[i - 1] != b'_'
-                        && bytes[i - 1] != b':')
+                && (i == 0 || !(bytes[i - 1] as char).is_alphanumeric() && bytes[i - 1] != b'_' && bytes[i - 1] != b':')
             {
                 let mut up = 0;
                 let mut len = 0;
@@ -100,17 +97,11 @@ fn references(at: &str, text: &str, known: &BTreeSet<String>) -> BTreeSet<String
             let path = tail[..path_end].trim_end_matches(':');
             let mut candidates = vec![path.to_owned()];
             if tail[path_end..].starts_with('{') {
-                let close = tail[path_end..]
-                    .find('}')
-                    .map_or(tail.len(), |c| path_end + c);
+                let close = tail[path_end..].find('}').map_or(tail.len(), |c| path_end + c);
                 for item in tail[path_end + 1..close].split(',') {
                     let item = item.trim().split(" as ").next().unwrap_or("").trim();
                     if !item.is_empty() && item != "self" {
-                        candidates.push(
-                            format!("{path}::{item}")
-                                .trim_start_matches("::")
-                                .to_owned(),
-                        );
+                        candidates.push(format!("{path}::{item}").trim_start_matches("::").to_owned());
                     }
                 }
             }
@@ -196,10 +187,7 @@ fn no_module_imports_one_that_imports_it_back() {
     );
     assert!(binary["prune"].contains("stdio"), "{binary:?}");
     // The reader sees real edges (a checker that finds none would pass anything).
-    assert!(
-        edges["front::read"].contains("front::definitions"),
-        "{edges:?}"
-    );
+    assert!(edges["front::read"].contains("front::definitions"), "{edges:?}");
     assert!(
         edges["validate"].contains("surql") || edges["runtime"].contains("validate"),
         "{edges:?}"
@@ -207,7 +195,10 @@ fn no_module_imports_one_that_imports_it_back() {
     // The two generated files are siblings: `rustgen` takes what it shares with `emit` from
     // `generated`, not from `emit`.
     let rustgen = &edges["codegen::rustgen"];
-    assert!(rustgen.contains("codegen::generated") && !rustgen.contains("codegen::emit"), "{rustgen:?}");
+    assert!(
+        rustgen.contains("codegen::generated") && !rustgen.contains("codegen::emit"),
+        "{rustgen:?}"
+    );
 }
 
 #[test]
@@ -216,10 +207,7 @@ fn a_cycle_is_found_where_there_is_one() {
     assert!(references("a::x", "use super::y::Thing;", &known).contains("a::y"));
     assert!(references("a::y", "use super::{x, z};", &known).contains("a::x"));
     assert!(references("a::y", "let v = crate::a::x::f();", &known).contains("a::x"));
-    assert_eq!(
-        siblings("a::x", "a::y"),
-        Some(("a::x".into(), "a::y".into()))
-    );
+    assert_eq!(siblings("a::x", "a::y"), Some(("a::x".into(), "a::y".into())));
     assert_eq!(siblings("a::x", "a"), None);
 }
 
@@ -230,14 +218,8 @@ fn no_module_is_over_800_lines_and_each_says_what_it_is_for() {
         .map(|(m, t)| (format!("(bin surqlc) {m}"), t));
     for (module, text) in modules().into_iter().chain(binary) {
         let lines = text.lines().count();
-        assert!(
-            lines <= MAX_LINES,
-            "{module} has {lines} lines (at most {MAX_LINES})"
-        );
-        assert!(
-            text.starts_with("//!"),
-            "{module} does not open with a `//!` contract"
-        );
+        assert!(lines <= MAX_LINES, "{module} has {lines} lines (at most {MAX_LINES})");
+        assert!(text.starts_with("//!"), "{module} does not open with a `//!` contract");
     }
 }
 
@@ -304,7 +286,10 @@ fn the_library_and_the_command_line_are_two_crates_and_one_way() {
     let library_deps = dependency_names(&library);
     let cli_deps = dependency_names(&cli);
     // The reader sees real dependencies (one that finds none would pass anything).
-    assert!(library_deps.contains("syn") && library_deps.contains("rmcp"), "{library_deps:?}");
+    assert!(
+        library_deps.contains("syn") && library_deps.contains("rmcp"),
+        "{library_deps:?}"
+    );
     // The command line is over the library; the library never depends on it, nor on clap.
     assert!(cli_deps.contains("surqlc") && cli_deps.contains("clap"), "{cli_deps:?}");
     for name in ["surqlc-cli", "clap", "indicatif", "mimalloc", "libmimalloc-sys"] {
@@ -412,17 +397,29 @@ fn the_readme_is_a_front_door_and_the_guide_holds_the_reference() {
         }
         pages += 1;
         if name != "README.md" {
-            assert!(index.contains(&format!("]({name})")), "docs/README.md does not link {name}");
+            assert!(
+                index.contains(&format!("]({name})")),
+                "docs/README.md does not link {name}"
+            );
         }
         // Every relative link of the guide resolves, from the page's folder.
         let text = std::fs::read_to_string(&path).unwrap();
         for target in relative_links(&text) {
-            assert!(docs.join(&target).exists(), "docs/{name} links {target}, which is not there");
+            assert!(
+                docs.join(&target).exists(),
+                "docs/{name} links {target}, which is not there"
+            );
         }
     }
     assert!(pages >= 10, "docs/ has {pages} pages");
     for target in relative_links(&readme) {
-        assert!(root().join(&target).exists(), "README.md links {target}, which is not there");
+        assert!(
+            root().join(&target).exists(),
+            "README.md links {target}, which is not there"
+        );
     }
-    assert!(readme.contains("](docs/README.md)"), "the README links the guide's index");
+    assert!(
+        readme.contains("](docs/README.md)"),
+        "the README links the guide's index"
+    );
 }

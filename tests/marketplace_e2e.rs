@@ -5,9 +5,7 @@ mod marketplace_db {
     include!(concat!(env!("OUT_DIR"), "/marketplace/schema.rs"));
 }
 
-use crate::marketplace::{
-    Address, Category, Country, Image, MonthlySales, Order, Product, Seller, Stamps, Status,
-};
+use crate::marketplace::{Address, Category, Country, Image, MonthlySales, Order, Product, Seller, Stamps, Status};
 use surqlc::runtime::{surrealdb, Datetime, Decimal, SurrealValue, Value};
 use surqlc_tests::*;
 
@@ -73,10 +71,7 @@ async fn a_product_with_objects_round_trips(db: &Db, seller_id: &surqlc::runtime
         .await
         .unwrap()
         .expect("written");
-    assert!(
-        back.time.updated_at > at("2026-01-01T00:00:00Z"),
-        "{back:?}"
-    );
+    assert!(back.time.updated_at > at("2026-01-01T00:00:00Z"), "{back:?}");
     assert_eq!(
         back,
         Product {
@@ -109,24 +104,9 @@ async fn a_product_with_objects_round_trips(db: &Db, seller_id: &surqlc::runtime
 fn rows_round_trip_typed_and_the_view_keeps_up() {
     block_on(async {
         let db = seeded().await;
-        assert_eq!(
-            marketplace_db::seller::select(&db, 100)
-                .await
-                .unwrap()
-                .len(),
-            4
-        );
-        assert_eq!(
-            marketplace_db::product::select(&db, 100)
-                .await
-                .unwrap()
-                .len(),
-            8
-        );
-        assert_eq!(
-            marketplace_db::order::select(&db, 100).await.unwrap().len(),
-            12
-        );
+        assert_eq!(marketplace_db::seller::select(&db, 100).await.unwrap().len(), 4);
+        assert_eq!(marketplace_db::product::select(&db, 100).await.unwrap().len(), 8);
+        assert_eq!(marketplace_db::order::select(&db, 100).await.unwrap().len(), 12);
 
         // A seller and an order written from Rust read back unchanged.
         let seller = Seller {
@@ -175,11 +155,7 @@ fn rows_round_trip_typed_and_the_view_keeps_up() {
             .unwrap();
         assert_eq!(march.len(), 1);
         assert_eq!(
-            (
-                march[0].month,
-                march[0].orders,
-                march[0].revenue_gbp.clone()
-            ),
+            (march[0].month, march[0].orders, march[0].revenue_gbp.clone()),
             (at("2026-03-01T00:00:00Z"), 1, dec("30.00"))
         );
         let rows: Vec<MonthlySales> = db
@@ -205,9 +181,7 @@ fn rows_round_trip_typed_and_the_view_keeps_up() {
             .unwrap()
             .check()
             .unwrap();
-        let march = marketplace_db::queries::monthly_sales_of(&db, seller_id)
-            .await
-            .unwrap();
+        let march = marketplace_db::queries::monthly_sales_of(&db, seller_id).await.unwrap();
         assert!(march.is_empty() || march[0].orders == 0, "{march:?}");
     });
 }
@@ -218,10 +192,7 @@ fn the_database_functions_answer_typed_through_named_queries() {
         let db = seeded().await;
         use marketplace_db::queries as q;
         let books = q::prices_in_usd(&db, Category::Books).await.unwrap();
-        let prices: Vec<(String, Decimal)> = books
-            .iter()
-            .map(|b| (b.title.clone(), b.price_usd.clone()))
-            .collect();
+        let prices: Vec<(String, Decimal)> = books.iter().map(|b| (b.title.clone(), b.price_usd.clone())).collect();
         assert_eq!(
             prices,
             [
@@ -230,9 +201,7 @@ fn the_database_functions_answer_typed_through_named_queries() {
             ]
         );
         // fn::seller_revenue leaves the cancelled order out: 39 + 54 + 78.
-        let revenue = q::seller_revenue(&db, Seller::record("kochwerk"))
-            .await
-            .unwrap();
+        let revenue = q::seller_revenue(&db, Seller::record("kochwerk")).await.unwrap();
         assert_eq!(revenue, dec("171.00"));
         assert_eq!(q::order_count(&db, Status::Shipped).await.unwrap(), 7);
         let ada = q::seller_by_email(&db, "hello@adabooks.example")
@@ -284,11 +253,14 @@ fn the_prompt_shows_what_a_view_is_computed_from_and_lists_the_functions() {
         );
         // The functions the agent may call, with their parameters and comments.
         assert!(prompt.contains("11. Besides SurrealDB's built-in functions, call only these functions of this database:\n   fn::pound_to_usd($gbp: decimal) -> decimal: A price in pounds sterling (GBP) in US dollars"), "{prompt}");
-        assert!(prompt.contains("   fn::seller_revenue($seller: record<seller>) -> decimal: What a seller has taken in GBP"), "{prompt}");
-        // The nested objects' sub-fields are in the schema block too.
         assert!(
             prompt
-                .contains("DEFINE FIELD address.country ON seller TYPE 'DE' | 'FR' | 'GB' | 'US'"),
+                .contains("   fn::seller_revenue($seller: record<seller>) -> decimal: What a seller has taken in GBP"),
+            "{prompt}"
+        );
+        // The nested objects' sub-fields are in the schema block too.
+        assert!(
+            prompt.contains("DEFINE FIELD address.country ON seller TYPE 'DE' | 'FR' | 'GB' | 'US'"),
             "{prompt}"
         );
     });

@@ -116,13 +116,7 @@ fn the_repair_turn_carries_the_validators_text_over_http() {
 /// The error a chat request to a stand-in answering `reply` gives.
 fn chat_error(reply: Reply, timeout: Duration) -> surqlc::runtime::ModelError {
     let reply = std::sync::Mutex::new(Some(reply));
-    let server = StandIn::start(move |_, _| {
-        reply
-            .lock()
-            .unwrap()
-            .take()
-            .unwrap_or(Reply::status(500, ""))
-    });
+    let server = StandIn::start(move |_, _| reply.lock().unwrap().take().unwrap_or(Reply::status(500, "")));
     let model = client(&server.url, |c| c.timeout = timeout);
     let e = block_on(model.complete(&[Message::user("p")])).unwrap_err();
     assert!(!e.message.contains('\n'), "one line: {e}");
@@ -146,10 +140,7 @@ fn every_failure_is_a_one_line_cause() {
             && e.message.contains("SURQLC_API_KEY"),
         "{e}"
     );
-    let e = chat_error(
-        Reply::status(404, r#"{"error": "model 'nope' not found"}"#),
-        long,
-    );
+    let e = chat_error(Reply::status(404, r#"{"error": "model 'nope' not found"}"#), long);
     assert_eq!(e.kind, ModelErrorKind::Status(404));
     assert!(
         e.message.contains("model 'nope' not found")

@@ -29,11 +29,7 @@ type Db = surrealdb::Surreal<surrealdb::engine::any::Any>;
 async fn seeded(name: &str, schema: &str) -> Db {
     let db = surrealdb::engine::any::connect("mem://").await.unwrap();
     db.use_ns("ai").use_db(name).await.unwrap();
-    db.query(schema)
-        .await
-        .unwrap()
-        .check()
-        .expect("schema applies");
+    db.query(schema).await.unwrap().check().expect("schema applies");
     db.query(read(root().join(format!("schemas/{name}.seed.surql"))))
         .await
         .unwrap()
@@ -61,12 +57,7 @@ fn without_none(v: Value) -> Value {
 
 /// Runs `text` untyped with the same bindings and checks that the typed rows are the engine's rows,
 /// every one (the property: the types are the engine's). The rows are the function's own result.
-async fn same_rows<R: SurrealValue>(
-    db: &Db,
-    text: &str,
-    bindings: Vec<(&'static str, Value)>,
-    typed: Vec<R>,
-) {
+async fn same_rows<R: SurrealValue>(db: &Db, text: &str, bindings: Vec<(&'static str, Value)>, typed: Vec<R>) {
     let rows = same_rows_or_none(db, text, bindings, typed).await;
     assert!(rows > 0, "{text}: the seed data gives rows");
 }
@@ -87,11 +78,7 @@ async fn same_rows_or_none<R: SurrealValue>(
     let rows = raw.len();
     for (engine, row) in raw.into_iter().zip(typed) {
         assert_ne!(engine, Value::None, "{text}");
-        assert_eq!(
-            without_none(row.into_value()),
-            without_none(engine),
-            "{text}"
-        );
+        assert_eq!(without_none(row.into_value()), without_none(engine), "{text}");
     }
     rows
 }
@@ -136,10 +123,7 @@ fn store_queries_return_the_engines_rows_typed() {
         assert!(revenue.windows(2).all(|w| w[0].revenue >= w[1].revenue));
         same_rows(&db, q::REVENUE_BY_CATEGORY, shipped(), revenue).await;
 
-        let mei = q::customer_by_name(&db, "Mei Tanaka")
-            .await
-            .unwrap()
-            .expect("Mei");
+        let mei = q::customer_by_name(&db, "Mei Tanaka").await.unwrap().expect("Mei");
         assert_eq!(mei.tier, Tier::Pro);
         assert_eq!(mei.id, crate::store::Customer::record("mei"));
         assert!(q::customer_by_name(&db, "Nobody").await.unwrap().is_none());
@@ -176,22 +160,14 @@ fn store_queries_return_the_engines_rows_typed() {
         assert!(lines
             .iter()
             .all(|l| l.line_total == l.unit_price * surqlc::runtime::Decimal::from(l.qty)));
-        let bindings = vec![
-            ("status", Value::String("shipped".into())),
-            ("n", Value::from_t(10i64)),
-        ];
+        let bindings = vec![("status", Value::String("shipped".into())), ("n", Value::from_t(10i64))];
         same_rows(&db, q::ORDER_LINES, bindings, lines).await;
 
         let spanish = q::customer_orders(&db, Country::ES).await.unwrap();
-        let omar = spanish
-            .iter()
-            .find(|c| c.name == "Omar Haddad")
-            .expect("Omar");
+        let omar = spanish.iter().find(|c| c.name == "Omar Haddad").expect("Omar");
         assert_eq!(omar.orders.len(), omar.order_rows.len());
         // `time::max` of a customer's order dates: NONE for a customer without orders.
-        assert!(spanish
-            .iter()
-            .all(|c| c.last_order.is_some() != c.orders.is_empty()));
+        assert!(spanish.iter().all(|c| c.last_order.is_some() != c.orders.is_empty()));
         same_rows(
             &db,
             q::CUSTOMER_ORDERS,
@@ -221,10 +197,7 @@ fn store_queries_return_the_engines_rows_typed() {
         .await;
 
         let audio = q::product_names(&db, Category::Audio).await.unwrap();
-        assert_eq!(
-            audio,
-            vec!["Compact Soundbar".to_owned(), "Sport Buds".to_owned()]
-        );
+        assert_eq!(audio, vec!["Compact Soundbar".to_owned(), "Sport Buds".to_owned()]);
     })
 }
 
@@ -248,19 +221,10 @@ fn record_keys_and_options_are_typed() {
         )
         .await;
         let alice = crate::meetings::Person::record("Alice Chen".to_owned());
-        let person = q::person_tasks(&db, alice.clone())
-            .await
-            .unwrap()
-            .expect("Alice");
+        let person = q::person_tasks(&db, alice.clone()).await.unwrap().expect("Alice");
         let name: String = person.name.clone();
         assert_eq!(name, "Alice Chen");
-        same_rows(
-            &db,
-            q::PERSON_TASKS,
-            vec![("who", alice.into_value())],
-            vec![person],
-        )
-        .await;
+        same_rows(&db, q::PERSON_TASKS, vec![("who", alice.into_value())], vec![person]).await;
 
         let db = seeded("memory", memory_db::SCHEMA_SURQL).await;
         let files = memory_db::queries::files_under(&db, "root").await.unwrap();
@@ -296,47 +260,17 @@ fn membership_operators_type_parameters_by_their_contract() {
         use store_db::queries as q;
         let one = |v: &str| vec![("status", Value::String(v.into()))];
 
-        let contains = q::customers_with_order_status(&db, Status::Shipped)
-            .await
-            .unwrap();
+        let contains = q::customers_with_order_status(&db, Status::Shipped).await.unwrap();
         let hand = by_hand(&db, q::CUSTOMERS_WITH_ORDER_STATUS, one("shipped")).await;
-        assert!(
-            !hand.is_empty(),
-            "the seed has customers with a shipped order"
-        );
-        same_rows(
-            &db,
-            q::CUSTOMERS_WITH_ORDER_STATUS,
-            one("shipped"),
-            contains,
-        )
-        .await;
+        assert!(!hand.is_empty(), "the seed has customers with a shipped order");
+        same_rows(&db, q::CUSTOMERS_WITH_ORDER_STATUS, one("shipped"), contains).await;
 
-        let inside = q::customers_with_order_status_in(&db, Status::Cancelled)
-            .await
-            .unwrap();
-        same_rows(
-            &db,
-            q::CUSTOMERS_WITH_ORDER_STATUS_IN,
-            one("cancelled"),
-            inside,
-        )
-        .await;
+        let inside = q::customers_with_order_status_in(&db, Status::Cancelled).await.unwrap();
+        same_rows(&db, q::CUSTOMERS_WITH_ORDER_STATUS_IN, one("cancelled"), inside).await;
 
-        let tiers = q::customers_of_tiers(&db, vec![Tier::Pro, Tier::Plus])
-            .await
-            .unwrap();
-        assert!(tiers
-            .iter()
-            .all(|r| matches!(r.tier, Tier::Pro | Tier::Plus)));
-        let list = |vs: &[&str]| {
-            Value::Array(
-                vs.iter()
-                    .map(|v| Value::String((*v).into()))
-                    .collect::<Vec<_>>()
-                    .into(),
-            )
-        };
+        let tiers = q::customers_of_tiers(&db, vec![Tier::Pro, Tier::Plus]).await.unwrap();
+        assert!(tiers.iter().all(|r| matches!(r.tier, Tier::Pro | Tier::Plus)));
+        let list = |vs: &[&str]| Value::Array(vs.iter().map(|v| Value::String((*v).into())).collect::<Vec<_>>().into());
         same_rows(
             &db,
             q::CUSTOMERS_OF_TIERS,
@@ -345,9 +279,7 @@ fn membership_operators_type_parameters_by_their_contract() {
         )
         .await;
 
-        let any = q::customers_buying_any(&db, vec![Category::Audio])
-            .await
-            .unwrap();
+        let any = q::customers_buying_any(&db, vec![Category::Audio]).await.unwrap();
         same_rows(
             &db,
             q::CUSTOMERS_BUYING_ANY,
@@ -359,9 +291,7 @@ fn membership_operators_type_parameters_by_their_contract() {
         // `content @@ $words`: the search text is a string.
         let memory = seeded("memory", memory_db::SCHEMA_SURQL).await;
         let words = "deploy release";
-        let found = memory_db::queries::files_mentioning(&memory, words)
-            .await
-            .unwrap();
+        let found = memory_db::queries::files_mentioning(&memory, words).await.unwrap();
         same_rows(
             &memory,
             memory_db::queries::FILES_MENTIONING,
@@ -390,20 +320,12 @@ fn questions_of_queries_without_parameters_seed_the_few_shot_pool() {
         // Only queries without parameters: the agent's runner binds none.
         assert_eq!(
             q::EXAMPLES,
-            &[(
-                "What do products cost on average in each category?",
-                q::CATEGORY_PRICES
-            )]
+            &[("What do products cost on average in each category?", q::CATEGORY_PRICES)]
         );
         let added = q::seed_examples(&db, &Fixed).await.unwrap();
         assert_eq!(added.len(), 1);
-        assert!(
-            q::seed_examples(&db, &Fixed).await.unwrap().is_empty(),
-            "seeded once"
-        );
-        let nearest = store_db::similar_examples(&db, &[0.0, 0.0, 0.0, 1.0])
-            .await
-            .unwrap();
+        assert!(q::seed_examples(&db, &Fixed).await.unwrap().is_empty(), "seeded once");
+        let nearest = store_db::similar_examples(&db, &[0.0, 0.0, 0.0, 1.0]).await.unwrap();
         assert_eq!(nearest[0].question, q::EXAMPLES[0].0);
         assert_eq!(nearest[0].surql, q::CATEGORY_PRICES);
     })

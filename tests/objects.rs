@@ -149,10 +149,7 @@ fn info_for_table_equals_a_hand_written_schemas() {
             let (fields, indexes) = info(&built, table).await;
             assert_eq!(
                 (&fields, &indexes),
-                (
-                    &info(&by_hand, table).await.0,
-                    &info(&by_hand, table).await.1
-                ),
+                (&info(&by_hand, table).await.0, &info(&by_hand, table).await.1),
                 "{table}"
             );
             // The engine prints an element's sub-field as `images.*.url`, under the element's `images.*`.
@@ -213,10 +210,7 @@ fn seller() -> Seller {
             city: "London".into(),
             country: "GB".into(),
             kind: AddressKind::Shipping,
-            geo_point: Some(Geo {
-                lat: 51.5,
-                lon: -0.12,
-            }),
+            geo_point: Some(Geo { lat: 51.5, lon: -0.12 }),
         },
         billing: None,
     }
@@ -249,11 +243,7 @@ fn image(url: &str) -> Image {
 fn rows_with_nested_objects_and_arrays_of_objects_round_trip() {
     block_on(async {
         let db = applied().await;
-        let ada: Option<Seller> = db
-            .create(("seller", "ada"))
-            .content(seller())
-            .await
-            .unwrap();
+        let ada: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
         assert_eq!(ada, Some(seller()));
         let lamp = product(
             "Lamp",
@@ -267,11 +257,7 @@ fn rows_with_nested_objects_and_arrays_of_objects_round_trip() {
                 image("https://img/lamp-side.jpg"),
             ],
         );
-        let created: Option<Product> = db
-            .create(("product", "lamp"))
-            .content(lamp.clone())
-            .await
-            .unwrap();
+        let created: Option<Product> = db.create(("product", "lamp")).content(lamp.clone()).await.unwrap();
         let created = created.expect("a row");
         // `updated_at` is the engine's (VALUE time::now()); everything else reads back as written.
         assert_eq!(
@@ -287,7 +273,13 @@ fn rows_with_nested_objects_and_arrays_of_objects_round_trip() {
         let read: Option<Product> = db.select(("product", "lamp")).await.unwrap();
         assert_eq!(read, Some(created));
         // The engine checks each element's sub-fields.
-        let wrong = db.query("CREATE product:bad SET name = 'x', price = 1, seller = seller:ada, images = [{ url: 1 }], time = {}").await.unwrap().check();
+        let wrong = db
+            .query(
+                "CREATE product:bad SET name = 'x', price = 1, seller = seller:ada, images = [{ url: 1 }], time = {}",
+            )
+            .await
+            .unwrap()
+            .check();
         let message = wrong.expect_err("a number is not a url").to_string();
         assert!(message.contains("images.*.url"), "{message}");
         // A sub-field of an absent `option<object>` is not required.
@@ -299,11 +291,7 @@ fn rows_with_nested_objects_and_arrays_of_objects_round_trip() {
 fn named_queries_over_nested_paths_return_nested_structs() {
     block_on(async {
         let db = applied().await;
-        let _: Option<Seller> = db
-            .create(("seller", "ada"))
-            .content(seller())
-            .await
-            .unwrap();
+        let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
         let _: Option<Product> = db
             .create(("product", "lamp"))
             .content(product("Lamp", vec![image("https://img/lamp.jpg")]))
@@ -328,10 +316,7 @@ fn named_queries_over_nested_paths_return_nested_structs() {
         let found = shop_db::queries::products_from(&db, "GB", "https://img/lamp.jpg")
             .await
             .unwrap();
-        assert_eq!(
-            found.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
-            ["Lamp"]
-        );
+        assert_eq!(found.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["Lamp"]);
     })
 }
 
@@ -350,11 +335,7 @@ fn the_validator_reads_every_nested_form_the_engine_answers() {
     let block = |q: &str| {
         block_on(async {
             let db = applied().await;
-            let _: Option<Seller> = db
-                .create(("seller", "ada"))
-                .content(seller())
-                .await
-                .unwrap();
+            let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
             db.query(q)
                 .await
                 .unwrap()
@@ -393,10 +374,7 @@ fn typos_in_nested_paths_are_unknown_fields_with_the_nearest_name() {
             "SELECT time.creatd_at FROM product LIMIT 5",
             "did you mean `time.created_at`?",
         ),
-        (
-            "SELECT images[*].ur FROM product LIMIT 5",
-            "did you mean `images.url`?",
-        ),
+        ("SELECT images[*].ur FROM product LIMIT 5", "did you mean `images.url`?"),
         (
             "SELECT images[0].urll FROM product LIMIT 5",
             "did you mean `images.url`?",
@@ -427,10 +405,7 @@ fn typos_in_nested_paths_are_unknown_fields_with_the_nearest_name() {
 #[test]
 fn comparisons_are_typed_by_the_sub_field() {
     let schema = schema();
-    let found = errors(
-        &schema,
-        "SELECT * FROM seller WHERE address.kind = 'shiping' LIMIT 5",
-    );
+    let found = errors(&schema, "SELECT * FROM seller WHERE address.kind = 'shiping' LIMIT 5");
     assert!(
         matches!(found.as_slice(), [(Class::ValueNotInUnion, message, fix)]
             if message.contains("seller.address.kind") && fix.contains("'shipping'")),
@@ -440,10 +415,7 @@ fn comparisons_are_typed_by_the_sub_field() {
         &schema,
         "SELECT * FROM product WHERE time.created_at > '2026-01-01' LIMIT 5",
     );
-    assert!(
-        !found.is_empty(),
-        "a datetime compared with a string: {found:#?}"
-    );
+    assert!(!found.is_empty(), "a datetime compared with a string: {found:#?}");
 }
 
 #[test]
@@ -476,11 +448,7 @@ fn a_literal_sub_field_gets_a_value_hint_from_the_rows() {
     assert_eq!(hinted, ["seller.address.kind", "seller.billing.kind"]);
     let line = block_on(async {
         let db = applied().await;
-        let _: Option<Seller> = db
-            .create(("seller", "ada"))
-            .content(seller())
-            .await
-            .unwrap();
+        let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
         surqlc::db::query_string(&db, "RETURN fn::value_hints()")
             .await
             .expect("the hints run")
@@ -538,7 +506,9 @@ fn a_struct_that_derives_surreal_value_is_told_to_derive_object() {
         "#[derive(Debug, Clone, PartialEq, SurrealValue)]\npub struct Geo",
     );
     assert!(
-        errors.iter().any(|e| e.contains("`Geo` derives SurrealValue, which stores it but gives its fields no schema: #[derive(Object)] on `Geo`")),
+        errors.iter().any(|e| e.contains(
+            "`Geo` derives SurrealValue, which stores it but gives its fields no schema: #[derive(Object)] on `Geo`"
+        )),
         "{errors:#?}"
     );
 }
@@ -553,8 +523,7 @@ fn a_doc_comment_on_the_id_is_a_warning_that_says_where_to_put_it() {
         path: "objects.rs".into(),
         text,
     };
-    let (_, warnings) =
-        surqlc::front::compile_with_warnings(&[file]).expect("a warning, not an error");
+    let (_, warnings) = surqlc::front::compile_with_warnings(&[file]).expect("a warning, not an error");
     assert!(
         warnings.iter().any(|w| w
             .message
@@ -567,14 +536,9 @@ fn a_doc_comment_on_the_id_is_a_warning_that_says_where_to_put_it() {
 fn the_engine_refuses_what_an_object_refuses() {
     // `computed` in an Object is an error because the engine refuses a nested COMPUTED field.
     let refused = block_on(async {
-        let db =
-            loaded(&["DEFINE TABLE product SCHEMAFULL; DEFINE FIELD time ON product TYPE object;"])
-                .await;
+        let db = loaded(&["DEFINE TABLE product SCHEMAFULL; DEFINE FIELD time ON product TYPE object;"]).await;
         surqlc::db::execute(&db, "DEFINE FIELD time.x ON product COMPUTED 1").await
     });
     let message = refused.expect_err("the engine refuses it").to_string();
-    assert!(
-        message.contains("`COMPUTED` fields must be top-level"),
-        "{message}"
-    );
+    assert!(message.contains("`COMPUTED` fields must be top-level"), "{message}");
 }

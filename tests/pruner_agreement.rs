@@ -63,13 +63,7 @@ fn the_pruner_chooses_as_the_database_does_on_every_schema() {
             // table shares a word with.
             let mut questions: Vec<String> = docs
                 .iter()
-                .map(|d| {
-                    d.doc
-                        .split_whitespace()
-                        .take(8)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
+                .map(|d| d.doc.split_whitespace().take(8).collect::<Vec<_>>().join(" "))
                 .collect();
             questions.extend(
                 docs.iter()
@@ -92,20 +86,10 @@ fn the_pruner_chooses_as_the_database_does_on_every_schema() {
                         let theirs = prune_eval::run_with(&run.db, strategy, knobs, &q, budget, 0)
                             .await
                             .unwrap();
-                        let mine = prune_eval::run_by(
-                            &run.db,
-                            Some(&pruner),
-                            strategy,
-                            knobs,
-                            &q,
-                            budget,
-                            0,
-                        )
-                        .await
-                        .unwrap();
-                        let context = format!(
-                            "{schema}, {question:?}, {budget} tokens, closure {closure}, {knobs:?}"
-                        );
+                        let mine = prune_eval::run_by(&run.db, Some(&pruner), strategy, knobs, &q, budget, 0)
+                            .await
+                            .unwrap();
+                        let context = format!("{schema}, {question:?}, {budget} tokens, closure {closure}, {knobs:?}");
                         assert_eq!(mine.tables, theirs.tables, "{context}");
                         assert_eq!(mine.block, theirs.block, "{context}");
                         compared += 1;

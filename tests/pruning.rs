@@ -16,12 +16,8 @@ async fn enterprise() -> (Db, Vec<Question>, usize, surqlc::builder::Output) {
         "RETURN fn::pruned_index_values();",
     ])
     .await;
-    prune_eval::store_hashed_embeddings(&db, dimension)
-        .await
-        .unwrap();
-    let questions =
-        prune_eval::read_questions(&read(root().join("schemas/enterprise.questions.json")))
-            .unwrap();
+    prune_eval::store_hashed_embeddings(&db, dimension).await.unwrap();
+    let questions = prune_eval::read_questions(&read(root().join("schemas/enterprise.questions.json"))).unwrap();
     (db, questions, dimension, output)
 }
 
@@ -34,30 +30,17 @@ fn the_enterprise_benchmark() {
         let (db, questions, dimension, output) = enterprise().await;
         assert!(questions.len() >= 60, "at least 60 labelled questions");
         assert!(output.schema.settings.exposed.len() >= 150);
-        let prune = output
-            .schema
-            .settings
-            .prune
-            .clone()
-            .expect("enterprise prunes");
+        let prune = output.schema.settings.prune.clone().expect("enterprise prunes");
         let full_block = surqlc::surql::info::schema_block(&output.schema);
         let full = Encoding::O200kBase.count(&full_block) as u32;
-        assert!(
-            full > 5 * prune.budget,
-            "the benchmark needs pruning: {full}"
-        );
+        assert!(full > 5 * prune.budget, "the benchmark needs pruning: {full}");
 
         // The stored blocks are the live fn::schema_context(), and their costs exact.
-        let live = db::query_string(&db, "RETURN fn::schema_context()")
+        let live = db::query_string(&db, "RETURN fn::schema_context()").await.unwrap();
+        assert_eq!(live, full_block);
+        let rows = db::query_json(&db, "SELECT block, tokens FROM schema_doc ORDER BY position")
             .await
             .unwrap();
-        assert_eq!(live, full_block);
-        let rows = db::query_json(
-            &db,
-            "SELECT block, tokens FROM schema_doc ORDER BY position",
-        )
-        .await
-        .unwrap();
         let blocks: Vec<String> = rows
             .as_array()
             .unwrap()
@@ -128,8 +111,7 @@ fn the_enterprise_benchmark() {
         // labelled afterwards): the thesaurus, synonyms, person hubs, field-level pruning and value
         // linking keep at least 95% of them whole.
         let paraphrased =
-            prune_eval::read_questions(&read(root().join("schemas/enterprise.paraphrased.json")))
-                .unwrap();
+            prune_eval::read_questions(&read(root().join("schemas/enterprise.paraphrased.json"))).unwrap();
         assert!(paraphrased.len() >= 80);
         let report = prune_eval::evaluate_with(
             &db,
@@ -160,12 +142,7 @@ fn the_enterprise_benchmark() {
         // The pruned prompt the application makes is the database's, byte for byte (a sample:
         // each of the database's prompts takes a while in a debug build), the no-match note included.
         let nothing = "?!".to_owned();
-        for question in paraphrased
-            .iter()
-            .step_by(9)
-            .map(|q| &q.question)
-            .chain([&nothing])
-        {
+        for question in paraphrased.iter().step_by(9).map(|q| &q.question).chain([&nothing]) {
             let v: Vec<f64> = surqlc::prune::hashed_embedding(question, dimension)
                 .into_iter()
                 .map(f64::from)
@@ -188,36 +165,21 @@ fn the_enterprise_benchmark() {
             serde_json::json!({"tb": "customer", "field": "name"}),
             "{links}"
         );
-        let none = db::query_json(
-            &db,
-            "RETURN fn::pruned_value_links('how many people are there')",
-        )
-        .await
-        .unwrap();
+        let none = db::query_json(&db, "RETURN fn::pruned_value_links('how many people are there')")
+            .await
+            .unwrap();
         assert_eq!(none, serde_json::json!([]));
 
         // No budget is exceeded, whatever the strategy.
         for budget in [1, 150, 1200, full - 1] {
             for q in questions.iter().step_by(29) {
-                for strategy in [
-                    Strategy::FullText,
-                    Strategy::FullTextClosure,
-                    Strategy::FullTextVector,
-                ] {
+                for strategy in [Strategy::FullText, Strategy::FullTextClosure, Strategy::FullTextVector] {
                     let o = prune_eval::run_with(&db, strategy, Knobs::BUILT, q, budget, dimension)
                         .await
                         .unwrap();
-                    let mine = prune_eval::run_by(
-                        &db,
-                        Some(&pruner),
-                        strategy,
-                        Knobs::BUILT,
-                        q,
-                        budget,
-                        dimension,
-                    )
-                    .await
-                    .unwrap();
+                    let mine = prune_eval::run_by(&db, Some(&pruner), strategy, Knobs::BUILT, q, budget, dimension)
+                        .await
+                        .unwrap();
                     assert_eq!(
                         (&mine.tables, &mine.block),
                         (&o.tables, &o.block),
@@ -279,20 +241,8 @@ async fn agrees(
         let mine = prune_eval::run_by(db, Some(pruner), strategy, knobs, q, budget, dimension)
             .await
             .unwrap();
-        assert_eq!(
-            mine.tables,
-            theirs.tables,
-            "{}: {:?}",
-            strategy.name(),
-            q.question
-        );
-        assert_eq!(
-            mine.block,
-            theirs.block,
-            "{}: {:?}",
-            strategy.name(),
-            q.question
-        );
+        assert_eq!(mine.tables, theirs.tables, "{}: {:?}", strategy.name(), q.question);
+        assert_eq!(mine.block, theirs.block, "{}: {:?}", strategy.name(), q.question);
     }
 }
 
@@ -308,26 +258,18 @@ pub(crate) fn pruned_store(settings: &str) -> String {
 fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_always_tables() {
     block_on(async {
         let store = read(root().join("schemas/store.seed.surql"));
-        let path = schema_file(
-            "pruned_store",
-            &pruned_store("prune(budget = 2000, always(Product))"),
-        );
+        let path = schema_file("pruned_store", &pruned_store("prune(budget = 2000, always(Product))"));
         let mut b = surqlc::Builder::new();
         b.schema(&path).cargo_metadata(false);
         let output = b.generate().unwrap();
-        assert_eq!(
-            output.schema.settings.prune.as_ref().unwrap().always,
-            ["product"]
-        );
+        assert_eq!(output.schema.settings.prune.as_ref().unwrap().always, ["product"]);
         let db = loaded(&[&output.schema_surql, &store]).await;
         let qvec = [0.92, 0.0, 0.4, 0.0];
         let question = "Which category earns us the most money?";
         let whole = surqlc::runtime::module::nl2surql_prompt(&db, question, &qvec)
             .await
             .unwrap();
-        let pruned = pruned_prompt_on(&db, question, qvec.to_vec())
-            .await
-            .unwrap();
+        let pruned = pruned_prompt_on(&db, question, qvec.to_vec()).await.unwrap();
         assert_eq!(pruned, whole);
         // Under a tight budget the always-included table comes first, and value hints follow the tables shown.
         let tables = pruned_tables(&db, "Who are our customers?", 150).await;
@@ -348,20 +290,14 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
         // The application's pruner makes the same choices.
         let pruner = surqlc::runtime::Pruner::load(&db).await.unwrap().unwrap();
         assert_eq!(pruner.prompt(&db, question, &qvec).await.unwrap(), whole);
-        for (question, budget) in [
-            ("Who are our customers?", 150),
-            ("units on an order line", 300),
-        ] {
+        for (question, budget) in [("Who are our customers?", 150), ("units on an order line", 300)] {
             let theirs = pruned_tables(&db, question, budget).await;
             let how = surqlc::runtime::Mechanisms {
                 closure: true,
                 fields: false,
                 values: true,
             };
-            let (mine, _) = pruner
-                .select(&db, question, None, budget, how)
-                .await
-                .unwrap();
+            let (mine, _) = pruner.select(&db, question, None, budget, how).await.unwrap();
             assert_eq!(mine.tables, theirs, "{question:?} at {budget}");
         }
         // Reloading the schema keeps the rows (and any embeddings) and changes nothing, but drops
@@ -373,12 +309,9 @@ fn a_pruned_prompt_that_fits_is_the_whole_prompt_and_a_tight_one_keeps_its_alway
         .await
         .unwrap();
         db::execute(&db, &output.schema_surql).await.unwrap();
-        let stale = db::query_json(
-            &db,
-            "SELECT VALUE val FROM schema_doc_value WHERE tb = 'gone'",
-        )
-        .await
-        .unwrap();
+        let stale = db::query_json(&db, "SELECT VALUE val FROM schema_doc_value WHERE tb = 'gone'")
+            .await
+            .unwrap();
         assert_eq!(stale, serde_json::json!([]));
         let rows = db::query_json(&db, "SELECT VALUE name FROM schema_doc ORDER BY position")
             .await
@@ -413,10 +346,7 @@ fn bad_prune_settings_are_errors_with_positions() {
         found[0].starts_with("6:36: prune(budget) must be at least 1"),
         "{found:#?}"
     );
-    assert!(
-        found[1].starts_with("6:62: unknown prune(mix) \"bm25\""),
-        "{found:#?}"
-    );
+    assert!(found[1].starts_with("6:62: unknown prune(mix) \"bm25\""), "{found:#?}");
     assert!(
         found
             .iter()
@@ -424,19 +354,14 @@ fn bad_prune_settings_are_errors_with_positions() {
         "{found:#?}"
     );
     assert!(
-        found
-            .iter()
-            .any(|m| m.starts_with("6:49: `Nope` is not a table")),
+        found.iter().any(|m| m.starts_with("6:49: `Nope` is not a table")),
         "{found:#?}"
     );
     let found = errors(&format!(
         "{tables}#[derive(Table)]\npub struct SchemaDoc {{}}\n#[derive(Schema)]\n#[surqlc(prune, prune(budget = 9))]\npub struct S;\n"
     ));
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(
-        found.iter().any(|m| m.contains("duplicate `prune`")),
-        "{found:#?}"
-    );
+    assert!(found.iter().any(|m| m.contains("duplicate `prune`")), "{found:#?}");
     assert!(
         found
             .iter()
@@ -459,11 +384,7 @@ async fn pruned_tables(db: &Db, question: &str, budget: u32) -> Vec<String> {
 }
 
 /// `fn::pruned_select` with fields and values: the tables, the fields shown, and the block.
-async fn pruned_choice(
-    db: &Db,
-    question: &str,
-    budget: u32,
-) -> (Vec<String>, serde_json::Value, String) {
+async fn pruned_choice(db: &Db, question: &str, budget: u32) -> (Vec<String>, serde_json::Value, String) {
     let v: serde_json::Value = db
         .query(
             "LET $c = fn::pruned_select($q, NONE, $b, true, true, true);
@@ -479,11 +400,7 @@ async fn pruned_choice(
         .unwrap()
         .into_json_value();
     let tables = serde_json::from_value(v["tables"].clone()).unwrap();
-    (
-        tables,
-        v["fields"].clone(),
-        v["block"].as_str().unwrap().to_owned(),
-    )
+    (tables, v["fields"].clone(), v["block"].as_str().unwrap().to_owned())
 }
 
 async fn pruned_prompt(db: &Db, question: &str) -> String {
@@ -505,10 +422,7 @@ async fn pruned_prompt(db: &Db, question: &str) -> String {
 fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune() {
     block_on(async {
         const BUDGET: u32 = 300;
-        let path = schema_file(
-            "pruned_store_300",
-            &pruned_store(&format!("prune(budget = {BUDGET})")),
-        );
+        let path = schema_file("pruned_store_300", &pruned_store(&format!("prune(budget = {BUDGET})")));
         let mut b = surqlc::Builder::new();
         b.schema(&path).cargo_metadata(false);
         let output = b.generate().unwrap();
@@ -527,15 +441,10 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
         let whole_db = loaded(&[&whole_output.schema_surql]).await;
         // The store without prune(...), the budget from the command line.
         let plain = root().join("schemas/store.rs");
-        let pruner = surqlc::audit::prune_run::PruneRun::open(
-            std::slice::from_ref(&plain),
-            None,
-            None,
-            Some(BUDGET),
-            None,
-        )
-        .await
-        .unwrap();
+        let pruner =
+            surqlc::audit::prune_run::PruneRun::open(std::slice::from_ref(&plain), None, None, Some(BUDGET), None)
+                .await
+                .unwrap();
         for q in [
             "Which category earns us the most money?",
             "units on an order line",
@@ -561,12 +470,7 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
                 })
                 .collect();
             assert_eq!(block, rendered.join("\n\n"), "{q}");
-            assert!(
-                pruned_prompt(&db, q)
-                    .await
-                    .contains(&format!("{block}\n\n")),
-                "{q}"
-            );
+            assert!(pruned_prompt(&db, q).await.contains(&format!("{block}\n\n")), "{q}");
             assert_eq!(choice.tokens, Encoding::O200kBase.count(&block));
             assert!(choice.tokens <= BUDGET as usize);
             // Without field-level pruning: the whole blocks of fn::pruned_tables' choice, as before it.
@@ -584,9 +488,7 @@ fn surqlc_prune_chooses_what_the_pruned_prompt_shows_on_a_schema_without_prune()
             );
         }
         // The two-step path: a catalogue within the budget, then the prompt for the tables a model chose.
-        let catalog = db::query_string(&db, "RETURN fn::table_catalog()")
-            .await
-            .unwrap();
+        let catalog = db::query_string(&db, "RETURN fn::table_catalog()").await.unwrap();
         assert_eq!(catalog.lines().count(), docs.len(), "{catalog}");
         assert!(
             catalog.contains("contains (purchase->contains->product): One line of an order"),
@@ -640,9 +542,7 @@ fn a_relation_too_big_with_its_ends_comes_alone_and_a_question_matching_nothing_
         // The build says what cannot fit.
         let warnings: Vec<String> = output.warnings.iter().map(|w| w.to_string()).collect();
         assert!(
-            warnings
-                .iter()
-                .any(|w| w.contains("the table `customer` alone costs")),
+            warnings.iter().any(|w| w.contains("the table `customer` alone costs")),
             "{warnings:#?}"
         );
         let db = loaded(&[&output.schema_surql]).await;
@@ -669,10 +569,7 @@ fn a_relation_too_big_with_its_ends_comes_alone_and_a_question_matching_nothing_
         };
         assert!(!matches("zzz qqq").await && matches("order lines").await);
         let budget = cost("customer") + cost("product");
-        assert_eq!(
-            pruned_tables(&db, "zzz qqq", budget).await,
-            ["customer", "product"]
-        );
+        assert_eq!(pruned_tables(&db, "zzz qqq", budget).await, ["customer", "product"]);
         // And the prompt says so (only then).
         let note = "-- No table's name or description shares a word with the question";
         let path = schema_file(
@@ -686,11 +583,7 @@ fn a_relation_too_big_with_its_ends_comes_alone_and_a_question_matching_nothing_
         assert!(!pruned_prompt(&db, "order lines").await.contains(note));
         // The application's pruner writes the same prompts, note and all.
         let pruner = surqlc::runtime::Pruner::load(&db).await.unwrap().unwrap();
-        for q in [
-            "zzz qqq",
-            "order lines",
-            "Which customers bought the most units?",
-        ] {
+        for q in ["zzz qqq", "order lines", "Which customers bought the most units?"] {
             let mine = pruner.prompt(&db, q, &[0.92, 0.0, 0.4, 0.0]).await.unwrap();
             assert_eq!(mine, pruned_prompt(&db, q).await, "{q:?}");
         }
@@ -727,9 +620,7 @@ fn the_agent_gets_the_pruned_prompt_the_application_gets_under_either_mechanism(
         );
         let path = schema_file("pruned_library", &library);
         let mut b = surqlc::Builder::new();
-        b.schema(&path)
-            .cargo_metadata(false)
-            .agent_password(PASSWORD);
+        b.schema(&path).cargo_metadata(false).agent_password(PASSWORD);
         let output = b.generate().unwrap();
         assert!(output.schema.settings.prune.is_some());
         assert_eq!(access::mechanism(&output.schema), Mechanism::RecordAccess);
@@ -738,10 +629,9 @@ fn the_agent_gets_the_pruned_prompt_the_application_gets_under_either_mechanism(
             "CREATE library_example SET question = 'Which books are there?', surql = 'SELECT title FROM book LIMIT 5', embedding = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];",
         ])
         .await;
-        let agent =
-            surqlc::runtime::signin_record_agent(&db, "ai", "store", "librarian_bot", PASSWORD)
-                .await
-                .unwrap();
+        let agent = surqlc::runtime::signin_record_agent(&db, "ai", "store", "librarian_bot", PASSWORD)
+            .await
+            .unwrap();
         let q = "Which books did members borrow?";
         let v = vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
         let owner = pruned_prompt_on(&db, q, v.clone()).await.unwrap();
@@ -749,12 +639,7 @@ fn the_agent_gets_the_pruned_prompt_the_application_gets_under_either_mechanism(
             owner.contains("DEFINE TABLE") && owner.contains("SELECT title FROM book"),
             "{owner}"
         );
-        assert_eq!(
-            pruned_prompt_on(agent.session(), q, v.clone())
-                .await
-                .unwrap(),
-            owner
-        );
+        assert_eq!(pruned_prompt_on(agent.session(), q, v.clone()).await.unwrap(), owner);
         // The application's pruner, read on the agent's own session, writes the same prompt.
         let pruner = surqlc::runtime::Pruner::load(agent.session())
             .await
@@ -762,17 +647,13 @@ fn the_agent_gets_the_pruned_prompt_the_application_gets_under_either_mechanism(
             .expect("the agent reads the pruning facts");
         assert_eq!(pruner.prompt(agent.session(), q, &v).await.unwrap(), owner);
         // What the agent may read of the rows is what the prompt shows: nothing hidden.
-        let docs = db::query_json(&db, "SELECT VALUE doc FROM schema_doc")
-            .await
-            .unwrap();
+        let docs = db::query_json(&db, "SELECT VALUE doc FROM schema_doc").await.unwrap();
         assert!(!docs.to_string().to_lowercase().contains("phone"), "{docs}");
 
         // VIEWER: the store hides nothing.
         let path = schema_file("pruned_store_viewer", &pruned_store("prune(budget = 300)"));
         let mut b = surqlc::Builder::new();
-        b.schema(&path)
-            .cargo_metadata(false)
-            .agent_password(PASSWORD);
+        b.schema(&path).cargo_metadata(false).agent_password(PASSWORD);
         let output = b.generate().unwrap();
         assert_eq!(access::mechanism(&output.schema), Mechanism::Viewer);
         let db = loaded(&[
@@ -787,10 +668,7 @@ fn the_agent_gets_the_pruned_prompt_the_application_gets_under_either_mechanism(
         let q = "Which category earns us the most money?";
         let owner = pruned_prompt_on(&db, q, v.clone()).await.unwrap();
         assert!(owner.contains("SELECT name FROM product"), "{owner}");
-        assert_eq!(
-            pruned_prompt_on(agent.session(), q, v).await.unwrap(),
-            owner
-        );
+        assert_eq!(pruned_prompt_on(agent.session(), q, v).await.unwrap(), owner);
     });
 }
 
@@ -845,9 +723,7 @@ fn aka_reaches_the_ir_through_the_compiler_and_the_derive() {
         "#[derive(Table)]\n#[surqlc(aka(\"x\", \"x\", \"\"))]\npub struct A {\n    #[surqlc(aka())]\n    pub b: String,\n}\n",
     );
     assert!(
-        found
-            .iter()
-            .any(|m| m.starts_with("2:19: \"x\" is in aka(...) twice")),
+        found.iter().any(|m| m.starts_with("2:19: \"x\" is in aka(...) twice")),
         "{found:#?}"
     );
     assert!(
@@ -857,9 +733,7 @@ fn aka_reaches_the_ir_through_the_compiler_and_the_derive() {
         "{found:#?}"
     );
     assert!(
-        found
-            .iter()
-            .any(|m| m.contains("`aka(...)` needs at least one word")),
+        found.iter().any(|m| m.contains("`aka(...)` needs at least one word")),
         "{found:#?}"
     );
 }
@@ -898,12 +772,7 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
         // Showing any one field, or all of them, costs at most the compact cost plus theirs.
         for f in &t.rest {
             let shown = surqlc::prune::fields::render_block(t, &[f.name.as_str()]);
-            assert!(
-                count(&shown) <= t.tokens + f.tokens,
-                "{}.{}",
-                t.name,
-                f.name
-            );
+            assert!(count(&shown) <= t.tokens + f.tokens, "{}.{}", t.name, f.name);
         }
         let all: usize = t.rest.iter().map(|f| f.tokens).sum();
         assert!(count(&d.block) <= t.tokens + all, "{}", t.name);
@@ -915,12 +784,8 @@ fn a_compact_block_keeps_links_names_the_rest_and_its_costs_bound_any_block_show
     // Value linking indexes the readable string fields, not literal enums or links.
     let values = surqlc::prune::fields::value_fields(schema);
     assert!(values.contains(&("customer".to_owned(), "name".to_owned())));
-    assert!(!values
-        .iter()
-        .any(|(t, f)| t == "customer" && f == "segment"));
-    assert!(!values
-        .iter()
-        .any(|(t, f)| t == "customer" && f == "account_manager"));
+    assert!(!values.iter().any(|(t, f)| t == "customer" && f == "segment"));
+    assert!(!values.iter().any(|(t, f)| t == "customer" && f == "account_manager"));
 }
 
 /// Value linking follows writes: a value written after the index was built is linked at once by
@@ -934,37 +799,25 @@ fn values_written_after_start_are_linked_by_the_next_question() {
         let mut b = surqlc::Builder::new();
         b.schema(&path).cargo_metadata(false);
         let output = b.generate().unwrap();
-        let db = loaded(&[
-            &output.schema_surql,
-            &store,
-            "RETURN fn::pruned_index_values()",
-        ])
-        .await;
+        let db = loaded(&[&output.schema_surql, &store, "RETURN fn::pruned_index_values()"]).await;
         let links = |q: &'static str| {
             let db = db.clone();
             async move {
                 db::query_json(
                     &db,
-                    &format!(
-                        "RETURN fn::pruned_value_links({})",
-                        surqlc::surql::quote_string(q)
-                    ),
+                    &format!("RETURN fn::pruned_value_links({})", surqlc::surql::quote_string(q)),
                 )
                 .await
                 .unwrap()
                 .to_string()
             }
         };
-        assert!(!links("What did Zed Quartz order?")
-            .await
-            .contains("customer"));
+        assert!(!links("What did Zed Quartz order?").await.contains("customer"));
         db::execute(&db, "CREATE customer:zed SET name = 'Zed Quartz', country = 'GB', tier = 'free', joined = time::now(); UPDATE product:buds SET name = 'Sport Buds Ultra';")
             .await
             .unwrap();
         assert!(
-            links("What did Zed Quartz order?")
-                .await
-                .contains("\"customer\""),
+            links("What did Zed Quartz order?").await.contains("\"customer\""),
             "{}",
             links("What did Zed Quartz order?").await
         );

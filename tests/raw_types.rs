@@ -45,11 +45,7 @@ fn kind_text() -> impl Strategy<Value = String> {
             prop::collection::vec(inner.clone(), 1..3).prop_map(|v| format!("[{}]", v.join(", "))),
             prop::collection::vec(inner, 1..3).prop_map(|v| {
                 let keys = ["b", "a", "c"];
-                let fields: Vec<String> = v
-                    .iter()
-                    .zip(keys)
-                    .map(|(k, key)| format!("{key}: {k}"))
-                    .collect();
+                let fields: Vec<String> = v.iter().zip(keys).map(|(k, key)| format!("{key}: {k}")).collect();
                 format!("{{ {} }}", fields.join(", "))
             }),
         ]
@@ -60,20 +56,13 @@ fn kind_text() -> impl Strategy<Value = String> {
 /// table `t` (`table` is its kind), without its permissions. A fresh table each time: a field
 /// redefined in place keeps the `f.*` element fields an earlier array type derived.
 async fn engine_line(db: &surqlc::db::Db, table: &str, text: &str) -> Result<String, String> {
-    let define = format!(
-        "REMOVE TABLE IF EXISTS t; DEFINE TABLE t {table}; DEFINE FIELD f ON t TYPE {text};"
-    );
-    surqlc::db::execute(db, &define)
-        .await
-        .map_err(|e| e.to_string())?;
+    let define = format!("REMOVE TABLE IF EXISTS t; DEFINE TABLE t {table}; DEFINE FIELD f ON t TYPE {text};");
+    surqlc::db::execute(db, &define).await.map_err(|e| e.to_string())?;
     let info = surqlc::db::query_json(db, "INFO FOR TABLE t")
         .await
         .map_err(|e| e.to_string())?;
     let line = info["fields"]["f"].as_str().ok_or("no field f")?.to_owned();
-    Ok(line
-        .strip_suffix(" PERMISSIONS FULL")
-        .unwrap_or(&line)
-        .to_owned())
+    Ok(line.strip_suffix(" PERMISSIONS FULL").unwrap_or(&line).to_owned())
 }
 
 #[test]
@@ -91,9 +80,8 @@ fn the_static_rendering_of_a_raw_type_is_the_engines() {
     });
     runner
         .run(&kind_text(), |text| {
-            let raw = kind::parse(&text).map_err(|e| {
-                TestCaseError::fail(format!("{text}: the reader refused it: {e:?}"))
-            })?;
+            let raw =
+                kind::parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: the reader refused it: {e:?}")))?;
             let ours = info::field_line("t", "f", &Type::Raw(raw));
             match rt.block_on(engine_line(&db, "SCHEMALESS", &text)) {
                 Ok(line) => {
@@ -114,11 +102,7 @@ fn the_static_rendering_of_a_raw_type_is_the_engines() {
                 refused.borrow().iter().take(5).collect::<Vec<_>>()
             )
         });
-    assert!(
-        checked.get() >= 48,
-        "only {} types were compared",
-        checked.get()
-    );
+    assert!(checked.get() >= 48, "only {} types were compared", checked.get());
 }
 
 #[test]

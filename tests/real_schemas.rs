@@ -47,9 +47,7 @@ async fn snapshot(db: &Db, tables: &[&str]) -> String {
     let mut out = String::new();
     let mut script = String::from("INFO FOR DB;");
     for t in tables {
-        script.push_str(&format!(
-            "INFO FOR TABLE {t}; SELECT * FROM {t} ORDER BY id;"
-        ));
+        script.push_str(&format!("INFO FOR TABLE {t}; SELECT * FROM {t} ORDER BY id;"));
     }
     let mut response = db.query(script).await.unwrap().check().unwrap();
     for i in 0..(1 + 2 * tables.len()) {
@@ -67,24 +65,13 @@ fn importing_either_schema_and_its_data_twice_changes_nothing() {
             (
                 "meetings",
                 meetings_db::SCHEMA_SURQL,
-                &[
-                    "person",
-                    "meeting",
-                    "task",
-                    "attended",
-                    "discussed",
-                    "assigned",
-                ][..],
+                &["person", "meeting", "task", "attended", "discussed", "assigned"][..],
             ),
         ] {
             let seed = read(root().join(format!("schemas/{name}.seed.surql")));
             let db = loaded(&[schema, &seed]).await;
             let once = snapshot(&db, tables).await;
-            db.query(schema)
-                .await
-                .unwrap()
-                .check()
-                .expect("schema imports again");
+            db.query(schema).await.unwrap().check().expect("schema imports again");
             db.query(seed.as_str())
                 .await
                 .unwrap()
@@ -134,11 +121,7 @@ fn the_composite_unique_index_refuses_a_name_twice_in_one_folder_only() {
         // The same name under another parent is fine.
         create(
             &db,
-            file(
-                "editor.md",
-                Some(memory::File::record("projects")),
-                Some("other"),
-            ),
+            file("editor.md", Some(memory::File::record("projects")), Some("other")),
         )
         .await
         .expect("editor.md under projects");
@@ -147,12 +130,10 @@ fn the_composite_unique_index_refuses_a_name_twice_in_one_folder_only() {
             .unwrap()
             .expect("the unique lookup finds it");
         assert_eq!(found.content.as_deref(), Some("other"));
-        assert!(
-            memory_db::file::find_by_parent_key_and_name(&db, "root", "nope.md")
-                .await
-                .unwrap()
-                .is_none()
-        );
+        assert!(memory_db::file::find_by_parent_key_and_name(&db, "root", "nope.md")
+            .await
+            .unwrap()
+            .is_none());
     })
 }
 
@@ -167,21 +148,11 @@ fn path_and_is_folder_are_computed_for_a_three_level_tree() {
         assert_eq!(editor.path, "/projects/web/editor.md");
         assert!(!editor.is_folder);
         assert_eq!(editor.parent_key, "web");
-        let web = memory_db::file::get_by_key(&db, "web")
-            .await
-            .unwrap()
-            .unwrap();
+        let web = memory_db::file::get_by_key(&db, "web").await.unwrap().unwrap();
         assert_eq!((web.path.as_str(), web.is_folder), ("/projects/web", true));
-        let projects = memory_db::file::get_by_key(&db, "projects")
-            .await
-            .unwrap()
-            .unwrap();
+        let projects = memory_db::file::get_by_key(&db, "projects").await.unwrap().unwrap();
         assert_eq!(
-            (
-                projects.path.as_str(),
-                projects.is_folder,
-                projects.parent_key.as_str()
-            ),
+            (projects.path.as_str(), projects.is_folder, projects.parent_key.as_str()),
             ("/projects", true, "root")
         );
     })
@@ -191,9 +162,7 @@ fn path_and_is_folder_are_computed_for_a_three_level_tree() {
 fn full_text_search_finds_a_stemmed_word_with_a_highlight() {
     block_on(async {
         let db = memory().await;
-        let hits = memory_db::file::search_content(&db, "deploying", 5)
-            .await
-            .unwrap();
+        let hits = memory_db::file::search_content(&db, "deploying", 5).await.unwrap();
         assert_eq!(hits.len(), 1, "{hits:?}");
         assert_eq!(hits[0].record.name, "deploy.md");
         assert!(hits[0].score > 0.0);
@@ -211,10 +180,7 @@ fn nearest_neighbours_come_in_distance_order() {
             .unwrap();
         let names: Vec<&str> = near.iter().map(|n| n.record.name.as_str()).collect();
         assert_eq!(names, ["deploy.md", "editor.md", "notes.md"]);
-        assert!(
-            near.windows(2).all(|w| w[0].distance <= w[1].distance),
-            "{near:?}"
-        );
+        assert!(near.windows(2).all(|w| w[0].distance <= w[1].distance), "{near:?}");
     })
 }
 
@@ -247,10 +213,7 @@ fn an_id_hint_stays_bounded_when_the_table_grows_to_10000_rows() {
             .unwrap();
         let hints = meetings_db::value_hints(&db).await.unwrap();
         let line = hints.lines().next().unwrap();
-        assert!(
-            line.starts_with("person ids (10000 total, first 20): "),
-            "{line}"
-        );
+        assert!(line.starts_with("person ids (10000 total, first 20): "), "{line}");
         let listed = line.split_once("): ").unwrap().1;
         assert_eq!(listed.split(", ").count(), 20, "{line}");
         assert!(line.len() < 400, "{} bytes", line.len());

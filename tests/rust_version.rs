@@ -10,11 +10,7 @@ fn cargo(args: &[&str]) -> String {
         .current_dir(root())
         .output()
         .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -27,9 +23,8 @@ fn version(v: &str) -> Vec<u64> {
 
 #[test]
 fn the_declared_rust_version_covers_every_dependency() {
-    let metadata: serde_json::Value =
-        serde_json::from_str(&cargo(&["metadata", "--locked", "--format-version", "1"]))
-            .expect("cargo metadata is JSON");
+    let metadata: serde_json::Value = serde_json::from_str(&cargo(&["metadata", "--locked", "--format-version", "1"]))
+        .expect("cargo metadata is JSON");
     let packages: BTreeMap<&str, &serde_json::Value> = metadata["packages"]
         .as_array()
         .unwrap()
@@ -40,10 +35,7 @@ fn the_declared_rust_version_covers_every_dependency() {
     let mut checked = 0;
     for node in metadata["resolve"]["nodes"].as_array().unwrap() {
         let package = packages[node["id"].as_str().unwrap()];
-        let is_member = metadata["workspace_members"]
-            .as_array()
-            .unwrap()
-            .contains(&node["id"]);
+        let is_member = metadata["workspace_members"].as_array().unwrap().contains(&node["id"]);
         let Some(declared) = rust_version(package).filter(|_| is_member) else {
             continue;
         };
@@ -70,10 +62,7 @@ fn the_declared_rust_version_covers_every_dependency() {
     assert!(checked > 10, "only {checked} dependencies checked");
 
     // The default-feature library, every package as locked.
-    let surqlc = packages
-        .values()
-        .find(|p| p["name"] == "surqlc")
-        .expect("surqlc");
+    let surqlc = packages.values().find(|p| p["name"] == "surqlc").expect("surqlc");
     let declared = rust_version(surqlc).expect("surqlc declares a rust-version");
     let tree = cargo(&[
         "tree",
@@ -93,10 +82,7 @@ fn the_declared_rust_version_covers_every_dependency() {
             continue;
         };
         let v = v.trim_start_matches('v');
-        let Some(p) = packages
-            .values()
-            .find(|p| p["name"] == name && p["version"] == v)
-        else {
+        let Some(p) = packages.values().find(|p| p["name"] == name && p["version"] == v) else {
             continue;
         };
         if let Some(needs) = rust_version(p) {

@@ -25,12 +25,7 @@ fn assert_block_counts(schema: &Schema, what: &str) {
             let access = surqlc::access::Access::of(schema);
             for (table, counted) in schema.exposed_tables().zip(&cost.tables) {
                 let text = render::table_block_as(&access, table, rendering);
-                assert_eq!(
-                    counted.tokens,
-                    encoding.count(&text),
-                    "{what}: {}",
-                    table.name
-                );
+                assert_eq!(counted.tokens, encoding.count(&text), "{what}: {}", table.name);
             }
         }
     }
@@ -143,9 +138,6 @@ fn both_costs_are_the_two_block_costs() {
         let (active, other) = tokens::both_costs(&schema, encoding);
         let rendering = Rendering::of(&schema);
         assert_eq!(active, tokens::block_cost(&schema, rendering, encoding));
-        assert_eq!(
-            other,
-            tokens::block_cost(&schema, rendering.other(), encoding)
-        );
+        assert_eq!(other, tokens::block_cost(&schema, rendering.other(), encoding));
     }
 }

@@ -65,10 +65,7 @@ fn a_compact_schema_caches_the_compact_block() {
     block_on(async {
         let db = loaded(&[&output.schema_surql]).await;
         let cached = string(&db, CACHED).await;
-        assert_eq!(
-            cached,
-            string(&db, "RETURN fn::schema_context_compact()").await
-        );
+        assert_eq!(cached, string(&db, "RETURN fn::schema_context_compact()").await);
         assert_eq!(cached, string(&db, LIVE).await);
         assert!(!cached.contains("SCHEMAFULL"), "{cached}");
     });
@@ -96,8 +93,7 @@ fn applying_a_changed_schema_refreshes_the_cache() {
         let new = string(&db, CACHED).await;
         assert_ne!(new, old);
         assert!(
-            new.contains("as printed on the invoice")
-                && new.contains("DEFINE FIELD sku ON product"),
+            new.contains("as printed on the invoice") && new.contains("DEFINE FIELD sku ON product"),
             "{new}"
         );
         assert_eq!(new, string(&db, LIVE).await);
@@ -120,10 +116,7 @@ fn a_manual_define_leaves_the_cache_stale_until_refreshed() {
         assert_eq!(string(&db, CACHED).await, old, "the cache is a snapshot");
         let live = string(&db, LIVE).await;
         assert!(live.contains("DEFINE FIELD email ON customer"), "{live}");
-        assert_eq!(
-            string(&db, "RETURN fn::refresh_schema_context()").await,
-            live
-        );
+        assert_eq!(string(&db, "RETURN fn::refresh_schema_context()").await, live);
         assert_eq!(string(&db, CACHED).await, live);
         // Applying the schema again renders the cache from what is then defined.
         db::execute(&db, &output.schema_surql).await.unwrap();
@@ -145,10 +138,7 @@ fn the_viewer_agent_reads_the_cache_but_cannot_refresh_it() {
         agent.use_ns("ai").use_db("store").await.unwrap();
         assert_eq!(string(&agent, CACHED).await, owner_view);
         let refused = db::query_string(&agent, "RETURN fn::refresh_schema_context()").await;
-        assert!(
-            refused.is_err(),
-            "a VIEWER must not rewrite the cache: {refused:?}"
-        );
+        assert!(refused.is_err(), "a VIEWER must not rewrite the cache: {refused:?}");
         assert_eq!(string(&db, CACHED).await, owner_view);
     });
 }

@@ -31,28 +31,15 @@ fn scope(user: &str) -> Scope {
 /// The store loaded with its seed, and the sessions of two customers.
 async fn store_db() -> (surqlc::db::Db, Session, Session) {
     let output = store();
-    let db = loaded(&[
-        &output.schema_surql,
-        &read(root().join("schemas/store.seed.surql")),
-    ])
-    .await;
-    let mei = scope("customer:mei")
-        .signin(&db, KEY)
-        .await
-        .expect("mei signs in");
-    let sam = scope("customer:sam")
-        .signin(&db, KEY)
-        .await
-        .expect("sam signs in");
+    let db = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+    let mei = scope("customer:mei").signin(&db, KEY).await.expect("mei signs in");
+    let sam = scope("customer:sam").signin(&db, KEY).await.expect("sam signs in");
     (db, mei, sam)
 }
 
 /// Every statement's result (or error) as JSON texts.
 async fn run(session: &surqlc::db::Db, query: &str) -> Vec<String> {
-    let mut response = session
-        .query(query)
-        .await
-        .unwrap_or_else(|e| panic!("{query}: {e}"));
+    let mut response = session.query(query).await.unwrap_or_else(|e| panic!("{query}: {e}"));
     (0..response.num_statements())
         .map(|i| match response.take::<surrealdb::types::Value>(i) {
             Ok(v) => v.into_json_value().to_string(),
@@ -69,10 +56,7 @@ async fn one(session: &Session, query: &str) -> String {
 fn a_customer_reads_their_own_rows_and_the_shared_ones() {
     block_on(async {
         let (_db, mei, sam) = store_db().await;
-        assert_eq!(
-            one(&mei, "SELECT VALUE id FROM customer").await,
-            r#"["customer:mei"]"#
-        );
+        assert_eq!(one(&mei, "SELECT VALUE id FROM customer").await, r#"["customer:mei"]"#);
         assert_eq!(
             one(&mei, "SELECT VALUE id FROM purchase ORDER BY id").await,
             r#"["purchase:p1","purchase:p6"]"#
@@ -107,10 +91,7 @@ const OTHERS: &[&str] = &[
 
 fn assert_only_mei(query: &str, answer: &str) {
     for other in OTHERS {
-        assert!(
-            !answer.contains(other),
-            "{query} showed mei `{other}`: {answer}"
-        );
+        assert!(!answer.contains(other), "{query} showed mei `{other}`: {answer}");
     }
 }
 
@@ -160,10 +141,7 @@ fn no_route_leaves_the_customers_rows() {
             ("SELECT count() FROM placed GROUP ALL", r#"[{"count":2}]"#),
             ("SELECT count() FROM contains GROUP ALL", r#"[{"count":3}]"#),
             ("SELECT count() FROM customer GROUP ALL", r#"[{"count":1}]"#),
-            (
-                "SELECT math::sum(qty) AS n FROM contains GROUP ALL",
-                r#"[{"n":4}]"#,
-            ),
+            ("SELECT math::sum(qty) AS n FROM contains GROUP ALL", r#"[{"n":4}]"#),
             ("RETURN count(SELECT * FROM purchase)", "2"),
             ("RETURN array::len((SELECT VALUE id FROM contains))", "3"),
         ] {
@@ -203,10 +181,7 @@ fn the_customer_writes_nothing() {
 fn only_the_applications_tokens_for_real_customers_sign_in() {
     block_on(async {
         let (db, _mei, _sam) = store_db().await;
-        assert!(scope("customer:mei")
-            .signin(&db, "another key")
-            .await
-            .is_err());
+        assert!(scope("customer:mei").signin(&db, "another key").await.is_err());
         assert!(scope("customer:nobody").signin(&db, KEY).await.is_err());
         assert!(scope("product:buds").signin(&db, KEY).await.is_err());
         let mut tampered = scope("customer:mei").token(KEY);
@@ -214,11 +189,9 @@ fn only_the_applications_tokens_for_real_customers_sign_in() {
         let sam = scope("customer:sam").token(KEY);
         let mid = |t: &str| t.split('.').nth(1).unwrap().to_owned();
         tampered = tampered.replace(&mid(&tampered), &mid(&sam));
-        assert!(
-            surqlc::runtime::scope::authenticate(&db, "ai", "store", &tampered)
-                .await
-                .is_err()
-        );
+        assert!(surqlc::runtime::scope::authenticate(&db, "ai", "store", &tampered)
+            .await
+            .is_err());
         let again = surqlc::runtime::scope::authenticate(&db, "ai", "store", &sam)
             .await
             .expect("the application's token opens sam's session");
@@ -241,10 +214,7 @@ fn reapplying_the_schema_keeps_tokens_valid() {
         let mei = surqlc::runtime::scope::authenticate(&db, "ai", "store", &token)
             .await
             .expect("the token issued before still works");
-        assert_eq!(
-            one(&mei, "SELECT VALUE id FROM customer").await,
-            r#"["customer:mei"]"#
-        );
+        assert_eq!(one(&mei, "SELECT VALUE id FROM customer").await, r#"["customer:mei"]"#);
     });
 }
 
@@ -256,40 +226,26 @@ fn the_customers_prompt_carries_only_their_values() {
         let (db, mei, _sam) = store_db().await;
         let schema = store().schema;
         let vector = [0.1, 0.9, 0.0, 0.1];
-        let mine = surqlc::runtime::ask::prompt(
-            mei.session(),
-            &schema,
-            "What did I order?",
-            Some(&vector),
-        )
-        .await
-        .expect("mei's prompt");
+        let mine = surqlc::runtime::ask::prompt(mei.session(), &schema, "What did I order?", Some(&vector))
+            .await
+            .expect("mei's prompt");
         let agent = surqlc::runtime::signin_agent(&db, "ai", "store", "agent", PASSWORD)
             .await
             .expect("the agent signs in");
-        let whole = surqlc::runtime::ask::prompt(
-            agent.session(),
-            &schema,
-            "What did I order?",
-            Some(&vector),
-        )
-        .await
-        .expect("the agent's prompt");
+        let whole = surqlc::runtime::ask::prompt(agent.session(), &schema, "What did I order?", Some(&vector))
+            .await
+            .expect("the agent's prompt");
         assert_only_mei("mei's prompt", &mine);
         assert!(
             mine.contains("You answer for one signed-in customer: $auth is their record"),
             "{mine}"
         );
         assert!(!whole.contains("signed-in customer"), "{whole}");
-        let block =
-            |p: &str| p[p.find("SCHEMA\n").unwrap()..p.find("VALUES\n").unwrap()].to_owned();
+        let block = |p: &str| p[p.find("SCHEMA\n").unwrap()..p.find("VALUES\n").unwrap()].to_owned();
         assert_eq!(block(&mine), block(&whole));
         assert!(!block(&mine).contains("PERMISSIONS"), "{mine}");
         // The agent's hints name every country; mei's only hers.
-        assert!(
-            whole.contains("customer.country: DE, ES, GB, US"),
-            "{whole}"
-        );
+        assert!(whole.contains("customer.country: DE, ES, GB, US"), "{whole}");
         assert!(mine.contains("customer.country: GB\n"), "{mine}");
     });
 }
@@ -314,10 +270,7 @@ fn examples_naming_a_customers_values_stay_with_the_agent() {
         let agent = surqlc::runtime::signin_agent(&db, "ai", "store", "agent", PASSWORD)
             .await
             .expect("the agent signs in");
-        assert!(run(agent.session(), examples)
-            .await
-            .join("")
-            .contains("Omar Haddad"));
+        assert!(run(agent.session(), examples).await.join("").contains("Omar Haddad"));
         assert_eq!(
             run(&db, "SELECT VALUE private FROM query_example WHERE private").await,
             ["[true]"]
@@ -340,19 +293,10 @@ fn generated_queries_see_exactly_the_users_rows() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let users = ["mei", "omar", "lena", "sam", "ines"];
     let (db, sessions) = rt.block_on(async {
-        let db = loaded(&[
-            &output.schema_surql,
-            &read(root().join("schemas/store.seed.surql")),
-        ])
-        .await;
+        let db = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
         let mut sessions = Vec::new();
         for u in users {
-            sessions.push(
-                scope(&format!("{end_user}:{u}"))
-                    .signin(&db, KEY)
-                    .await
-                    .unwrap(),
-            );
+            sessions.push(scope(&format!("{end_user}:{u}")).signin(&db, KEY).await.unwrap());
         }
         (db, sessions)
     });
@@ -391,10 +335,7 @@ fn generated_queries_see_exactly_the_users_rows() {
                     .unwrap();
                 format!("{user} IN array::flatten([{route}])")
             };
-            let theirs = ids(
-                &db,
-                &format!("(SELECT VALUE id FROM {table} WHERE {condition})"),
-            );
+            let theirs = ids(&db, &format!("(SELECT VALUE id FROM {table} WHERE {condition})"));
             let limited = query.contains("LIMIT");
             let expected: Vec<String> = if limited {
                 let mut all = theirs.clone();
@@ -403,18 +344,11 @@ fn generated_queries_see_exactly_the_users_rows() {
                 top.sort();
                 top
             } else {
-                ids(&db, query)
-                    .into_iter()
-                    .filter(|id| theirs.contains(id))
-                    .collect()
+                ids(&db, query).into_iter().filter(|id| theirs.contains(id)).collect()
             };
             let seen = ids(
                 sessions[u].session(),
-                &if limited {
-                    format!("({query})")
-                } else {
-                    query.clone()
-                },
+                &if limited { format!("({query})") } else { query.clone() },
             );
             prop_assert_eq!(seen, expected, "{} as {}", query, user);
             Ok(())
@@ -454,11 +388,7 @@ fn route_errors(text: &str) -> Vec<(usize, usize, String)> {
     };
     match surqlc::front::compile(&[file]) {
         Ok(_) => Vec::new(),
-        Err(d) => {
-            d.0.into_iter()
-                .map(|d| (d.line, d.column, d.message))
-                .collect()
-        }
+        Err(d) => d.0.into_iter().map(|d| (d.line, d.column, d.message)).collect(),
     }
 }
 
@@ -485,8 +415,8 @@ fn every_owner_route_is_checked_step_by_step() {
         assert_eq!((*line, *col), (7, column), "{route}: {message}");
     }
     // `owner` without a scope, and a scope whose end user is not a table.
-    let no_scope = store_with_purchase_owner("<-placed<-customer")
-        .replace("#[surqlc(scope(end_user = Customer))]\n", "");
+    let no_scope =
+        store_with_purchase_owner("<-placed<-customer").replace("#[surqlc(scope(end_user = Customer))]\n", "");
     let found = route_errors(&no_scope);
     assert!(
         found
@@ -495,8 +425,8 @@ fn every_owner_route_is_checked_step_by_step() {
                 || m.contains("`shared` only means something to a per-user agent")),
         "{found:#?}"
     );
-    let wrong_user = store_with_purchase_owner("<-placed<-customer")
-        .replace("end_user = Customer", "end_user = Client");
+    let wrong_user =
+        store_with_purchase_owner("<-placed<-customer").replace("end_user = Customer", "end_user = Client");
     let found = route_errors(&wrong_user);
     assert!(
         found
@@ -525,33 +455,20 @@ fn pruning_value_links_of_owned_tables_stay_with_the_agent() {
             "RETURN fn::pruned_index_values()",
         ])
         .await;
-        let all = run(&db, "SELECT VALUE val FROM schema_doc_value")
-            .await
-            .join("");
-        assert!(
-            all.contains("Omar Haddad"),
-            "the owner's index holds every name: {all}"
-        );
-        let mei = scope("customer:mei")
-            .signin(&db, KEY)
-            .await
-            .expect("mei signs in");
+        let all = run(&db, "SELECT VALUE val FROM schema_doc_value").await.join("");
+        assert!(all.contains("Omar Haddad"), "the owner's index holds every name: {all}");
+        let mei = scope("customer:mei").signin(&db, KEY).await.expect("mei signs in");
         let hers = one(&mei, "SELECT VALUE val FROM schema_doc_value").await;
-        assert!(
-            !hers.contains("Mei Tanaka"),
-            "owned values stay with the agent: {hers}"
-        );
-        assert!(
-            hers.contains("Compact Soundbar"),
-            "shared values are linked: {hers}"
-        );
-        let prompt = one(&mei, "RETURN fn::nl2surql_prompt_pruned('What did I order from Omar Haddad?', [0.1, 0.9, 0.0, 0.1])").await;
+        assert!(!hers.contains("Mei Tanaka"), "owned values stay with the agent: {hers}");
+        assert!(hers.contains("Compact Soundbar"), "shared values are linked: {hers}");
+        let prompt = one(
+            &mei,
+            "RETURN fn::nl2surql_prompt_pruned('What did I order from Omar Haddad?', [0.1, 0.9, 0.0, 0.1])",
+        )
+        .await;
         assert!(prompt.contains("signed-in customer"), "{prompt}");
         for other in ["Sam Carter", "Lena", "customer:omar", "purchase:p2"] {
-            assert!(
-                !prompt.contains(other),
-                "{other} in mei's pruned prompt: {prompt}"
-            );
+            assert!(!prompt.contains(other), "{other} in mei's pruned prompt: {prompt}");
         }
     });
 }
@@ -563,13 +480,7 @@ fn route_queries(schema: &surqlc::ir::Schema) -> Vec<(String, String)> {
     let end_user = &schema.settings.scope.as_ref().unwrap().end_user;
     // Each query returns ids of `table` (an owned one): its rows, or reached from a shared table.
     let mut queries: Vec<(String, String)> = Vec::new();
-    let owned = |name: &str| {
-        name == end_user
-            || schema
-                .tables
-                .iter()
-                .any(|t| t.name == name && t.owner.is_some())
-    };
+    let owned = |name: &str| name == end_user || schema.tables.iter().any(|t| t.name == name && t.owner.is_some());
     for t in schema.tables.iter().filter(|t| owned(&t.name)) {
         queries.push((t.name.clone(), format!("SELECT VALUE id FROM {}", t.name)));
         queries.push((
@@ -586,14 +497,17 @@ fn route_queries(schema: &surqlc::ir::Schema) -> Vec<(String, String)> {
                 if owned(&r.name) {
                     queries.push((
                         r.name.clone(),
-                        format!(
-                            "array::flatten(SELECT VALUE {arrow}{} FROM {shared})",
-                            r.name
-                        ),
+                        format!("array::flatten(SELECT VALUE {arrow}{} FROM {shared})", r.name),
                     ));
                 }
                 for end in far.iter().filter(|f| owned(f)) {
-                    queries.push((end.clone(), format!("array::distinct(array::flatten(SELECT VALUE {arrow}{}{arrow}{end} FROM {shared}))", r.name)));
+                    queries.push((
+                        end.clone(),
+                        format!(
+                            "array::distinct(array::flatten(SELECT VALUE {arrow}{}{arrow}{end} FROM {shared}))",
+                            r.name
+                        ),
+                    ));
                 }
             }
         }

@@ -87,9 +87,15 @@ fn an_owner_reads_their_rows_through_routes_of_three_and_four_steps() {
         let (_db, ana) = clinic(false).await;
         let cases = [
             ("SELECT VALUE name FROM pet ORDER BY name", r#"["Luna","Rex"]"#),
-            ("SELECT VALUE id FROM visit ORDER BY id", r#"["visit:v1","visit:v2","visit:v3"]"#),
+            (
+                "SELECT VALUE id FROM visit ORDER BY id",
+                r#"["visit:v1","visit:v2","visit:v3"]"#,
+            ),
             ("SELECT VALUE qty FROM prescribed ORDER BY qty", "[5,10]"),
-            ("SELECT VALUE id FROM invoice ORDER BY id", r#"["invoice:i1","invoice:i2","invoice:i3"]"#),
+            (
+                "SELECT VALUE id FROM invoice ORDER BY id",
+                r#"["invoice:i1","invoice:i2","invoice:i3"]"#,
+            ),
             ("SELECT count() FROM visit GROUP ALL", r#"[{"count":3}]"#),
             ("SELECT count() FROM vet GROUP ALL", r#"[{"count":2}]"#),
         ];
@@ -97,10 +103,13 @@ fn an_owner_reads_their_rows_through_routes_of_three_and_four_steps() {
             let got = surqlc::db::query_json(ana.session(), query).await.unwrap().to_string();
             assert_eq!(got, expected, "{query}");
         }
-        let total = surqlc::db::query_json(ana.session(), "SELECT math::sum(amount) AS total FROM invoice GROUP ALL")
-            .await
-            .unwrap()
-            .to_string();
+        let total = surqlc::db::query_json(
+            ana.session(),
+            "SELECT math::sum(amount) AS total FROM invoice GROUP ALL",
+        )
+        .await
+        .unwrap()
+        .to_string();
         assert!(total.contains("315"), "ana's invoices: 45 + 60 + 210, {total}");
     });
 }
@@ -151,7 +160,10 @@ fn a_search_score_is_computed_over_every_owners_rows() {
         let b = surqlc::db::query_json(among.session(), query).await.unwrap();
         assert_ne!(a, b, "the engine's scores for ana's rows");
         let refused = answer(&alone, query).await;
-        assert!(refused.contains("SQ1001") && refused.contains("search::score"), "{refused}");
+        assert!(
+            refused.contains("SQ1001") && refused.contains("search::score"),
+            "{refused}"
+        );
     });
 }
 
@@ -162,7 +174,11 @@ fn session_options() -> Options {
 #[test]
 fn auth_is_the_signed_in_owner() {
     let schema = clinic_db::schema_ir();
-    let report = validate::validate_with(schema, "SELECT ->owns->pet.name AS pets FROM $auth LIMIT 5", &session_options());
+    let report = validate::validate_with(
+        schema,
+        "SELECT ->owns->pet.name AS pets FROM $auth LIMIT 5",
+        &session_options(),
+    );
     assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
     assert_eq!(report.projections[0].ty.to_string(), "array<string>");
     let typo = validate::validate_with(schema, "SELECT $auth.nme FROM pet LIMIT 1", &session_options());
@@ -181,7 +197,10 @@ fn auth_is_the_signed_in_owner() {
 
 async fn answer_sorted(ana: &Session) -> String {
     let rows = answer(ana, "SELECT VALUE ->owns->pet.name FROM $auth LIMIT 5").await;
-    assert!(rows.contains("Rex") && rows.contains("Luna") && !rows.contains("Bolt"), "{rows}");
+    assert!(
+        rows.contains("Rex") && rows.contains("Luna") && !rows.contains("Bolt"),
+        "{rows}"
+    );
     rows
 }
 
@@ -189,12 +208,21 @@ async fn answer_sorted(ana: &Session) -> String {
 fn the_prompt_and_its_rules_say_whom_the_agent_answers_for() {
     block_on(async {
         let (_db, ana) = clinic(false).await;
-        let prompt = surqlc::db::query_string(ana.session(), "RETURN fn::nl2surql_prompt('How many visits did my pets have?', [0.1, 0.2, 0.3, 0.4])")
-            .await
-            .unwrap();
-        assert!(prompt.contains("You answer for one signed-in owner: $auth is their record"), "{prompt}");
+        let prompt = surqlc::db::query_string(
+            ana.session(),
+            "RETURN fn::nl2surql_prompt('How many visits did my pets have?', [0.1, 0.2, 0.3, 0.4])",
+        )
+        .await
+        .unwrap();
+        assert!(
+            prompt.contains("You answer for one signed-in owner: $auth is their record"),
+            "{prompt}"
+        );
         assert!(prompt.contains("FROM $auth"), "{prompt}");
-        assert!(prompt.contains("`visit`") && prompt.contains("`invoice`") && !prompt.contains("`vet`,"), "{prompt}");
+        assert!(
+            prompt.contains("`visit`") && prompt.contains("`invoice`") && !prompt.contains("`vet`,"),
+            "{prompt}"
+        );
         for other in ["Ben Okafor", "Cho Min", "owner:ben", "Bolt", "Tofu"] {
             assert!(!prompt.contains(other), "{other} in ana's prompt");
         }
@@ -214,7 +242,10 @@ fn clinic_text() -> String {
 fn a_table_that_does_not_say_who_owns_it_is_an_error_with_the_routes_to_its_owner() {
     let text = clinic_text().replace("    owner = \"pet<-owns<-owner\",\n", "");
     let err = compiled(&text).unwrap_err();
-    assert!(err.contains("`visit` is exposed to the per-user agent but does not say who owns its rows"), "{err}");
+    assert!(
+        err.contains("`visit` is exposed to the per-user agent but does not say who owns its rows"),
+        "{err}"
+    );
     assert!(err.contains("#[surqlc(owner = \"pet<-owns<-owner\")]"), "{err}");
     assert!(err.contains("#[surqlc(shared)]"), "{err}");
     // At the table's name: `pub struct Visit`.
@@ -233,7 +264,10 @@ fn a_table_that_does_not_say_who_owns_it_is_an_error_with_the_routes_to_its_owne
 
 #[test]
 fn owner_and_shared_are_checked_against_the_scope() {
-    let both = clinic_text().replace("#[surqlc(shared)]\npub struct Vet", "#[surqlc(shared, owner = \"in\")]\npub struct Vet");
+    let both = clinic_text().replace(
+        "#[surqlc(shared)]\npub struct Vet",
+        "#[surqlc(shared, owner = \"in\")]\npub struct Vet",
+    );
     let err = compiled(&both).unwrap_err();
     assert!(err.contains("says both"), "{err}");
     // A typo in end_user is reported once, not as "add scope(...)" on every owned table.
@@ -244,14 +278,26 @@ fn owner_and_shared_are_checked_against_the_scope() {
     assert!(!err.contains("needs a per-user agent"), "{err}");
     // `shared` without a scope means nothing.
     let no_scope = clinic_text()
-        .replace("    scope(end_user = Owner, access = \"owner_agent\", token = \"15m\", session = \"1h\")\n", "")
-        .replace("agent(user = \"agent\", token = \"1h\", session = \"12h\"),", "agent(user = \"agent\", token = \"1h\", session = \"12h\")");
+        .replace(
+            "    scope(end_user = Owner, access = \"owner_agent\", token = \"15m\", session = \"1h\")\n",
+            "",
+        )
+        .replace(
+            "agent(user = \"agent\", token = \"1h\", session = \"12h\"),",
+            "agent(user = \"agent\", token = \"1h\", session = \"12h\")",
+        );
     let err = compiled(&no_scope).unwrap_err();
-    assert!(err.contains("`shared` only means something to a per-user agent"), "{err}");
+    assert!(
+        err.contains("`shared` only means something to a per-user agent"),
+        "{err}"
+    );
     // A wrong route's error names the routes that do reach the owner.
     let wrong = clinic_text().replace("owner = \"pet<-owns<-owner\"", "owner = \"visit.pet.owner\"");
     let err = compiled(&wrong).unwrap_err();
-    assert!(err.contains("routes from `visit` that reach `owner`: `pet<-owns<-owner`"), "{err}");
+    assert!(
+        err.contains("routes from `visit` that reach `owner`: `pet<-owns<-owner`"),
+        "{err}"
+    );
 }
 
 #[test]

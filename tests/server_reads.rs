@@ -65,9 +65,7 @@ fn an_agent_the_schema_does_not_define_is_extra() {
     block_on(async {
         let conn = loaded(&[&with_agent.schema_surql]).await;
         let dump = export(&conn, "export-agent").await;
-        let drift = diff::diff(&without, &diff_source(dump.clone()), false)
-            .await
-            .unwrap();
+        let drift = diff::diff(&without, &diff_source(dump.clone()), false).await.unwrap();
         let lines = drift.to_string();
         assert!(lines.contains("+ extra access agent"), "{lines}");
         let agent = DiffAgent {
@@ -80,26 +78,19 @@ fn an_agent_the_schema_does_not_define_is_extra() {
             "{note}"
         );
         // Expected, the same agent is in sync.
-        let drift = diff::diff(&with_agent, &diff_source(dump), false)
-            .await
-            .unwrap();
+        let drift = diff::diff(&with_agent, &diff_source(dump), false).await.unwrap();
         assert!(drift.is_empty(), "{drift}");
     });
 }
 
 #[test]
 fn prompt_reads_a_server_and_applies_only_when_asked() {
-    let output = builder("store")
-        .agent_password(PASSWORD)
-        .generate()
-        .unwrap();
+    let output = builder("store").agent_password(PASSWORD).generate().unwrap();
     block_on(async {
         let conn = loaded(&[&output.schema_surql]).await;
         let place = "namespace `ai`, database `store` at test";
         assert_eq!(
-            diff::read_or_apply(&conn, &output, false, place)
-                .await
-                .unwrap(),
+            diff::read_or_apply(&conn, &output, false, place).await.unwrap(),
             "",
             "in sync: nothing to say"
         );
@@ -111,51 +102,25 @@ fn prompt_reads_a_server_and_applies_only_when_asked() {
         )
         .await
         .unwrap();
-        let fields = || async {
-            db::query_json(&conn, "INFO FOR TABLE customer")
-                .await
-                .unwrap()["fields"]
-                .to_string()
-        };
+        let fields = || async { db::query_json(&conn, "INFO FOR TABLE customer").await.unwrap()["fields"].to_string() };
         // Read: the drift is reported, and nothing is written.
-        let said = diff::read_or_apply(&conn, &output, false, place)
-            .await
-            .unwrap();
-        assert!(
-            said.contains(place) && said.contains("nothing was written"),
-            "{said}"
-        );
-        assert!(
-            said.contains("- missing field joined ON customer"),
-            "{said}"
-        );
-        assert!(
-            said.contains("~ changed comment on table product"),
-            "{said}"
-        );
+        let said = diff::read_or_apply(&conn, &output, false, place).await.unwrap();
+        assert!(said.contains(place) && said.contains("nothing was written"), "{said}");
+        assert!(said.contains("- missing field joined ON customer"), "{said}");
+        assert!(said.contains("~ changed comment on table product"), "{said}");
         assert!(said.contains("+ extra table audit_log"), "{said}");
         assert!(!fields().await.contains("joined"), "read mode wrote");
         // Apply: written, and said.
-        let said = diff::read_or_apply(&conn, &output, true, place)
-            .await
-            .unwrap();
-        assert!(
-            said.starts_with(&format!("applied the schema to {place}")),
-            "{said}"
-        );
+        let said = diff::read_or_apply(&conn, &output, true, place).await.unwrap();
+        assert!(said.starts_with(&format!("applied the schema to {place}")), "{said}");
         assert!(said.contains("defined field joined ON customer"), "{said}");
         assert!(said.contains("redefined table product"), "{said}");
         assert!(
             said.contains("1 definition the schema does not make left as it was"),
             "{said}"
         );
-        assert!(
-            fields().await.contains("joined"),
-            "apply mode did not write"
-        );
-        let said = diff::read_or_apply(&conn, &output, true, place)
-            .await
-            .unwrap();
+        assert!(fields().await.contains("joined"), "apply mode did not write");
+        let said = diff::read_or_apply(&conn, &output, true, place).await.unwrap();
         assert!(said.contains("no definition changed"), "{said}");
     });
 }

@@ -20,19 +20,14 @@ async fn lesson_db() -> (Db, String) {
         .generate()
         .expect("store.rs compiles");
     let seed = read(store_fixtures().join("seed.surql"));
-    (
-        loaded(&[&output.schema_surql, &seed]).await,
-        output.schema_surql,
-    )
+    (loaded(&[&output.schema_surql, &seed]).await, output.schema_surql)
 }
 
 #[test]
 fn schema_context_matches_the_lesson() {
     block_on(async {
         let (db, _) = lesson_db().await;
-        let got = db::query_string(&db, "RETURN fn::schema_context()")
-            .await
-            .unwrap();
+        let got = db::query_string(&db, "RETURN fn::schema_context()").await.unwrap();
         assert_eq!(got, expected("schema_context.txt"));
     })
 }
@@ -42,9 +37,7 @@ fn value_hints_and_examples_match_the_lesson() {
     block_on(async {
         let (db, _) = lesson_db().await;
         assert_eq!(
-            db::query_string(&db, "RETURN fn::value_hints()")
-                .await
-                .unwrap(),
+            db::query_string(&db, "RETURN fn::value_hints()").await.unwrap(),
             expected("value_hints.txt")
         );
         let examples = db::query_string(&db, "RETURN fn::example_context([0.92, 0.0, 0.4, 0.0])")
@@ -69,22 +62,13 @@ fn prompt_with_the_lesson_preamble_matches_byte_for_byte() {
 fn default_rules_keep_the_prompt_structure() {
     block_on(async {
         let output = builder("store").generate().unwrap();
-        let db = loaded(&[
-            &output.schema_surql,
-            &read(store_fixtures().join("seed.surql")),
-        ])
-        .await;
+        let db = loaded(&[&output.schema_surql, &read(store_fixtures().join("seed.surql"))]).await;
         let prompt = surqlc::runtime::module::nl2surql_prompt(&db, QUESTION, &QVEC)
             .await
             .unwrap();
-        let (preamble, rest) = prompt
-            .split_once("SCHEMA\n")
-            .expect("prompt has a SCHEMA section");
+        let (preamble, rest) = prompt.split_once("SCHEMA\n").expect("prompt has a SCHEMA section");
         for rule in ["no DISTINCT", "alias", "[WHERE", "in.field"] {
-            assert!(
-                preamble.contains(rule),
-                "default rules mention {rule:?}:\n{preamble}"
-            );
+            assert!(preamble.contains(rule), "default rules mention {rule:?}:\n{preamble}");
         }
         let lesson = expected("nl2surql_prompt.txt");
         assert_eq!(
@@ -130,10 +114,7 @@ fn the_agent_can_read_but_not_write() {
             schema.contains("PASSHASH \"$argon2id$"),
             "the password is stored hashed"
         );
-        assert!(
-            !schema.contains("agent-secret"),
-            "the password is not in the file"
-        );
+        assert!(!schema.contains("agent-secret"), "the password is not in the file");
         db.signin(db::database_user("ai", "store", "agent", "agent-secret"))
             .await
             .expect("agent signs in at database level");
@@ -141,11 +122,7 @@ fn the_agent_can_read_but_not_write() {
         let names = db::query_json(&db, "SELECT VALUE name FROM customer ORDER BY name")
             .await
             .unwrap();
-        assert_eq!(
-            names.as_array().unwrap().len(),
-            6,
-            "SELECT works as the agent"
-        );
+        assert_eq!(names.as_array().unwrap().len(), 6, "SELECT works as the agent");
 
         let define = db
             .query("DEFINE FIELD hax ON customer TYPE string")
@@ -159,14 +136,14 @@ fn the_agent_can_read_but_not_write() {
         );
 
         let _ = db.query("DELETE customer").await.unwrap();
-        let _ = db.query("CREATE customer:zed SET name = 'Zed', country = 'US', tier = 'pro', joined = time::now()").await.unwrap();
+        let _ = db
+            .query("CREATE customer:zed SET name = 'Zed', country = 'US', tier = 'pro', joined = time::now()")
+            .await
+            .unwrap();
         let after = db::query_json(&db, "SELECT VALUE name FROM customer ORDER BY name")
             .await
             .unwrap();
-        assert_eq!(
-            after, names,
-            "DELETE and CREATE leave the six customers as they were"
-        );
+        assert_eq!(after, names, "DELETE and CREATE leave the six customers as they were");
 
         let remember = db
             .query("RETURN fn::remember_example('q', 'SELECT 1', [0.1, 0.2, 0.3, 0.4])")
@@ -175,10 +152,7 @@ fn the_agent_can_read_but_not_write() {
         let err = remember
             .expect_err("fn::remember_example fails for the agent")
             .to_string();
-        assert!(
-            err.contains("EDITOR or OWNER"),
-            "a clear refusal, got: {err}"
-        );
+        assert!(err.contains("EDITOR or OWNER"), "a clear refusal, got: {err}");
         let pool = db::query_json(&db, "RETURN count(SELECT id FROM query_example)")
             .await
             .unwrap();
@@ -193,9 +167,7 @@ fn importing_twice_keeps_definitions_and_rows() {
         let before = db::query_json(&db, "INFO FOR DB").await.unwrap();
         let count = "RETURN [count(SELECT id FROM customer), count(SELECT id FROM contains), count(SELECT id FROM query_example)]";
         let rows_before = db::query_json(&db, count).await.unwrap();
-        db::execute(&db, &schema)
-            .await
-            .expect("second import loads");
+        db::execute(&db, &schema).await.expect("second import loads");
         assert_eq!(db::query_json(&db, "INFO FOR DB").await.unwrap(), before);
         assert_eq!(db::query_json(&db, count).await.unwrap(), rows_before);
         assert_eq!(rows_before, serde_json::json!([6, 13, 6]));

@@ -8,9 +8,7 @@ fn normalize(value: serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match value {
         Value::Array(items) => Value::Array(items.into_iter().map(normalize).collect()),
-        Value::Object(map) => {
-            Value::Object(map.into_iter().map(|(k, v)| (k, normalize(v))).collect())
-        }
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, normalize(v))).collect()),
         Value::Number(n) => serde_json::json!(n.as_f64()),
         Value::String(s) => match s.parse::<f64>() {
             Ok(n) => serde_json::json!(n),
@@ -23,11 +21,7 @@ fn normalize(value: serde_json::Value) -> serde_json::Value {
 /// The compiled store schema with the project's own data loaded.
 async fn store_with_own_data() -> surqlc::db::Db {
     let output = builder("store").generate().unwrap();
-    loaded(&[
-        &output.schema_surql,
-        &read(root().join("schemas/store.seed.surql")),
-    ])
-    .await
+    loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await
 }
 
 #[test]
@@ -36,20 +30,15 @@ fn every_example_returns_the_rows_it_claims() {
         let conn = store_with_own_data().await;
         let expected: serde_json::Value =
             serde_json::from_str(&read(root().join("schemas/store.seed.expected.json"))).unwrap();
-        let examples = db::query_json(
-            &conn,
-            "SELECT meta::id(id) AS id, surql FROM query_example ORDER BY id",
-        )
-        .await
-        .unwrap();
+        let examples = db::query_json(&conn, "SELECT meta::id(id) AS id, surql FROM query_example ORDER BY id")
+            .await
+            .unwrap();
         let examples = examples.as_array().unwrap();
         assert_eq!(examples.len(), 6);
         for example in examples {
             let id = example["id"].as_str().unwrap();
             let surql = example["surql"].as_str().unwrap();
-            let want = expected
-                .get(id)
-                .unwrap_or_else(|| panic!("no expected rows for {id}"));
+            let want = expected.get(id).unwrap_or_else(|| panic!("no expected rows for {id}"));
             let got = db::query_json(&conn, surql)
                 .await
                 .unwrap_or_else(|e| panic!("{id} fails: {e}"));
@@ -75,8 +64,6 @@ fn the_readme_prompt_shows_the_nearest_examples() {
             first,
             "-- Which product category brings in the most revenue from shipped orders?"
         );
-        assert!(
-            prompt.contains("customer.country: DE, ES, GB, US\ncustomer.tier: free, plus, pro\n")
-        );
+        assert!(prompt.contains("customer.country: DE, ES, GB, US\ncustomer.tier: free, plus, pro\n"));
     })
 }

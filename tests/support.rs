@@ -56,9 +56,7 @@ pub fn builder(schema: &str) -> surqlc::Builder {
 
 /// A fresh embedded database with `script`s loaded in order.
 pub async fn loaded(scripts: &[&str]) -> Db {
-    let conn = db::connect(&Target::default())
-        .await
-        .expect("embedded engine starts");
+    let conn = db::connect(&Target::default()).await.expect("embedded engine starts");
     for script in scripts {
         db::execute(&conn, script).await.expect("script loads");
     }

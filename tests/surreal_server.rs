@@ -24,10 +24,7 @@ fn surreal_import_loads_the_schema_and_the_helpers_work_over_ws() {
     let server = SurrealServer::start();
 
     // The schema tests/build.rs compiled (agent password "test-agent-password"), then the lesson's data.
-    server.import(
-        "store",
-        &Path::new(env!("OUT_DIR")).join("store/schema.surql"),
-    );
+    server.import("store", &Path::new(env!("OUT_DIR")).join("store/schema.surql"));
     server.import("store", &store_fixtures().join("seed.surql"));
 
     block_on(async {
@@ -68,10 +65,7 @@ fn surreal_import_loads_the_schema_and_the_helpers_work_over_ws() {
 #[ignore = "needs a surreal 3.3 server binary in SURREAL_BIN (bash .ci/build-surreal); .ci/run runs it when set"]
 fn on_a_server_the_record_access_agent_reads_only_what_the_prompt_shows() {
     let server = SurrealServer::start();
-    server.import(
-        "library",
-        &Path::new(env!("OUT_DIR")).join("library/schema.surql"),
-    );
+    server.import("library", &Path::new(env!("OUT_DIR")).join("library/schema.surql"));
     let token = block_on(async {
         let target = surqlc::db::Target {
             endpoint: server.ws(),
@@ -102,17 +96,11 @@ fn on_a_server_the_record_access_agent_reads_only_what_the_prompt_shows() {
             seen.push_str(&value.into_json_value().to_string());
         }
         assert!(seen.contains("Ann"), "{seen}");
-        assert!(
-            !seen.contains("987654") && !seen.contains("SECRET"),
-            "{seen}"
-        );
+        assert!(!seen.contains("987654") && !seen.contains("SECRET"), "{seen}");
         let block = surqlc::db::query_string(agent.session(), "RETURN fn::schema_context()")
             .await
             .unwrap();
-        assert!(
-            block.contains("displayName") && !block.contains("phone"),
-            "{block}"
-        );
+        assert!(block.contains("displayName") && !block.contains("phone"), "{block}");
         let info = agent
             .session()
             .query("INFO FOR TABLE loan_audit")
@@ -137,15 +125,7 @@ fn on_a_server_the_record_access_agent_reads_only_what_the_prompt_shows() {
     let mut sql = Command::new(&server.bin)
         .args(["sql", "--endpoint"])
         .arg(server.ws())
-        .args([
-            "--ns",
-            "ai",
-            "--db",
-            "library",
-            "--token",
-            &token,
-            "--hide-welcome",
-        ])
+        .args(["--ns", "ai", "--db", "library", "--token", &token, "--hide-welcome"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -158,11 +138,7 @@ fn on_a_server_the_record_access_agent_reads_only_what_the_prompt_shows() {
         .write_all(b"SELECT * FROM member; SELECT * FROM loan_audit;\n")
         .unwrap();
     let out = sql.wait_with_output().unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("Ann"), "{text}");
-    assert!(
-        !text.contains("SECRET") && !text.contains("987654"),
-        "{text}"
-    );
+    assert!(!text.contains("SECRET") && !text.contains("987654"), "{text}");
 }

@@ -6,8 +6,7 @@ use surqlc::validate::{self, split_queries, Class, Report, Severity};
 use surqlc_tests::*;
 
 fn schema(name: &str) -> Schema {
-    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()])
-        .unwrap()
+    compile(&[SourceFile::read(root().join("schemas").join(format!("{name}.rs"))).unwrap()]).unwrap()
 }
 
 /// `(expected classes, needs data, query, line)` for each query of a corpus file.
@@ -24,9 +23,10 @@ fn corpus(file: &str) -> Vec<(Vec<Class>, bool, String, usize)> {
                         if word == "(data)" {
                             data = true;
                         } else {
-                            classes.push(Class::from_name(word).unwrap_or_else(|| {
-                                panic!("{file}:{}: unknown class {word}", piece.line)
-                            }));
+                            classes.push(
+                                Class::from_name(word)
+                                    .unwrap_or_else(|| panic!("{file}:{}: unknown class {word}", piece.line)),
+                            );
                         }
                     }
                 }
@@ -48,10 +48,7 @@ fn every_wrong_query_is_caught_with_its_class_and_a_fix() {
     let mut seen = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
     for (classes, data, query, line) in &wrong {
-        assert!(
-            !classes.is_empty(),
-            "line {line}: no `-- expect:` for {query}"
-        );
+        assert!(!classes.is_empty(), "line {line}: no `-- expect:` for {query}");
         if *data {
             continue;
         }
@@ -84,10 +81,7 @@ fn every_wrong_query_is_caught_with_its_class_and_a_fix() {
         Class::SqlHabit,
         Class::Limit,
     ] {
-        assert!(
-            seen.contains(&class),
-            "the wrong corpus has no {class} query"
-        );
+        assert!(seen.contains(&class), "the wrong corpus has no {class} query");
     }
 }
 
@@ -100,8 +94,7 @@ fn no_right_query_is_flagged() {
         .iter()
         .filter_map(|(_, _, query, line)| {
             let report = validate::validate(&store, query);
-            (!report.diagnostics.is_empty())
-                .then(|| format!("line {line}:\n{query}\n{}", describe(&report, query)))
+            (!report.diagnostics.is_empty()).then(|| format!("line {line}:\n{query}\n{}", describe(&report, query)))
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -126,10 +119,7 @@ fn the_issue_examples_read_as_the_issue_asks() {
     let (at, _) = check(
         "SELECT name, email FROM customer LIMIT 50",
         Class::UnknownField,
-        &[
-            "`customer` has no field `email`",
-            "name, country, tier, joined",
-        ],
+        &["`customer` has no field `email`", "name, country, tier, joined"],
     );
     assert_eq!(at, "email");
     let (at, _) = check(
@@ -186,28 +176,16 @@ fn projections_carry_their_types() {
     assert_eq!(
         types[..4],
         [
-            (
-                "category".to_owned(),
-                "\"audio\" | \"home\" | \"wearables\"".to_owned()
-            ),
+            ("category".to_owned(), "\"audio\" | \"home\" | \"wearables\"".to_owned()),
             ("revenue".to_owned(), "decimal".to_owned()),
             ("lines".to_owned(), "int".to_owned()),
             // One element of a list may be missing: NONE when the order has no buyer.
             ("buyer".to_owned(), "option<string>".to_owned()),
         ]
     );
-    let report = validate::validate(
-        &store,
-        "SELECT VALUE ->placed->purchase FROM customer LIMIT 5",
-    );
-    assert_eq!(
-        report.projections[0].ty.to_string(),
-        "array<record<purchase>>"
-    );
-    assert_eq!(
-        report.result.unwrap().to_string(),
-        "array<array<record<purchase>>>"
-    );
+    let report = validate::validate(&store, "SELECT VALUE ->placed->purchase FROM customer LIMIT 5");
+    assert_eq!(report.projections[0].ty.to_string(), "array<record<purchase>>");
+    assert_eq!(report.result.unwrap().to_string(), "array<array<record<purchase>>>");
 }
 
 #[test]
@@ -298,26 +276,16 @@ fn a_habit_that_parses_is_still_caught() {
     let query = "SELECT * FROM customer WHERE name IS NULL LIMIT 5";
     let report = validate::validate(&store, query);
     assert!(report.has(Class::SqlHabit), "{}", report.render(query));
-    assert!(report
-        .diagnostics
-        .iter()
-        .all(|d| d.severity == Severity::Error));
+    assert!(report.diagnostics.iter().all(|d| d.severity == Severity::Error));
 }
 
 #[test]
 fn a_file_of_examples_splits_at_blank_lines_and_semicolons_outside_strings() {
     let text = "-- head\n\nSELECT 'a;\n\nb' FROM x;\nSELECT 2 FROM y;\n\n-- cannot answer: no\n";
-    let pieces: Vec<String> = split_queries(text, true)
-        .into_iter()
-        .map(|p| p.text)
-        .collect();
+    let pieces: Vec<String> = split_queries(text, true).into_iter().map(|p| p.text).collect();
     assert_eq!(
         pieces,
-        [
-            "SELECT 'a;\n\nb' FROM x;",
-            "\nSELECT 2 FROM y;",
-            "-- cannot answer: no"
-        ]
+        ["SELECT 'a;\n\nb' FROM x;", "\nSELECT 2 FROM y;", "-- cannot answer: no"]
     );
     assert_eq!(split_queries(text, false).len(), 2);
 }
@@ -327,20 +295,14 @@ fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
     block_on(async {
         let store = schema("store");
         let output = builder("store").generate().unwrap();
-        let conn = loaded(&[
-            &output.schema_surql,
-            &read(root().join("schemas/store.seed.surql")),
-        ])
-        .await;
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
         let mut checked = 0;
         for (classes, data, query, line) in corpus("store_wrong.surql") {
             if !data {
                 continue;
             }
             let mut report = validate::validate(&store, &query);
-            validate::data::check(&conn, &store, &mut report)
-                .await
-                .unwrap();
+            validate::data::check(&conn, &store, &mut report).await.unwrap();
             for class in &classes {
                 assert!(
                     report.has(*class),
@@ -355,14 +317,8 @@ fn the_wrong_queries_that_need_data_are_caught_on_the_store_data() {
         // And the right corpus stays clean with the data checks too.
         for (_, _, query, line) in corpus("store_right.surql") {
             let mut report = validate::validate(&store, &query);
-            validate::data::check(&conn, &store, &mut report)
-                .await
-                .unwrap();
-            assert!(
-                report.diagnostics.is_empty(),
-                "line {line}: {}",
-                report.render(&query)
-            );
+            validate::data::check(&conn, &store, &mut report).await.unwrap();
+            assert!(report.diagnostics.is_empty(), "line {line}: {}", report.render(&query));
             if report.cannot_answer.is_none() {
                 surqlc::db::query_json(&conn, &query)
                     .await
@@ -434,11 +390,7 @@ fn mutated() -> impl proptest::strategy::Strategy<Value = String> {
     (
         proptest::sample::select(queries),
         proptest::collection::vec(
-            (
-                any::<prop::sample::Index>(),
-                0usize..6,
-                proptest::sample::select(SALT),
-            ),
+            (any::<prop::sample::Index>(), 0usize..6, proptest::sample::select(SALT)),
             0..6,
         ),
     )
@@ -483,15 +435,8 @@ fn the_validating_runner_never_panics_on_mutated_queries() {
     use proptest::strategy::{Strategy, ValueTree};
     block_on(async {
         let store = schema("store");
-        let output = builder("store")
-            .agent_password("fuzz-password")
-            .generate()
-            .unwrap();
-        let conn = loaded(&[
-            &output.schema_surql,
-            &read(root().join("schemas/store.seed.surql")),
-        ])
-        .await;
+        let output = builder("store").agent_password("fuzz-password").generate().unwrap();
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
         let agent = surqlc::runtime::signin_agent(&conn, "ai", "store", "agent", "fuzz-password")
             .await
             .unwrap();
@@ -499,14 +444,9 @@ fn the_validating_runner_never_panics_on_mutated_queries() {
         let strategy = mutated();
         for _ in 0..150 {
             let text = strategy.new_tree(&mut runner).unwrap().current();
-            surqlc::runtime::run_validated(
-                &agent,
-                &text,
-                std::time::Duration::from_secs(2),
-                &store,
-            )
-            .await
-            .unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            surqlc::runtime::run_validated(&agent, &text, std::time::Duration::from_secs(2), &store)
+                .await
+                .unwrap_or_else(|e| panic!("{text:?}: {e}"));
         }
     })
 }
@@ -519,11 +459,7 @@ fn an_undeclared_field_of_a_schemaless_table_warns_without_blocking() {
     assert!(!report.has_errors(), "{}", describe(&report, query));
     let warning = report.warnings().next().expect("a warning for `role`");
     assert_eq!(warning.class, Class::UnknownField);
-    assert!(
-        warning.message.contains("SCHEMALESS"),
-        "{}",
-        warning.message
-    );
+    assert!(warning.message.contains("SCHEMALESS"), "{}", warning.message);
     // A SCHEMAFULL table's unknown field still blocks.
     let query = "SELECT nme FROM meeting LIMIT 5";
     let report = surqlc::validate::validate(&meetings, query);
@@ -537,16 +473,10 @@ fn the_default_rules_say_what_the_engine_does_with_group_by_and_order_by() {
     let store = schema("store");
     let rules = surqlc::codegen::emit::render_preamble(&store, &Default::default()).unwrap();
     let rule = rules.lines().find(|l| l.starts_with("6.")).unwrap();
-    assert!(
-        rule.contains("ORDER BY may name an alias or any field"),
-        "{rule}"
-    );
+    assert!(rule.contains("ORDER BY may name an alias or any field"), "{rule}");
     assert!(!rule.contains("ORDER BY accepts only"), "{rule}");
     // ORDER BY a field that is not returned: clean (store_right.surql runs it on the engine too).
-    let report = validate::validate(
-        &store,
-        "SELECT name FROM product ORDER BY price DESC LIMIT 5",
-    );
+    let report = validate::validate(&store, "SELECT name FROM product ORDER BY price DESC LIMIT 5");
     assert!(report.diagnostics.is_empty(), "{}", report.render(""));
     // GROUP BY a path that is not projected: the engine's parse error, with the alias fix.
     let query = "SELECT count() AS orders FROM placed GROUP BY in.tier LIMIT 50";
@@ -554,8 +484,7 @@ fn the_default_rules_say_what_the_engine_does_with_group_by_and_order_by() {
     let d = report.errors().next().expect("an error");
     assert_eq!(d.class, Class::Syntax);
     assert!(
-        d.fix
-            .contains("project `in.tier AS tier` and write `GROUP BY tier`"),
+        d.fix.contains("project `in.tier AS tier` and write `GROUP BY tier`"),
         "{}",
         report.render(query)
     );
@@ -583,10 +512,7 @@ fn repair_examples_come_from_the_schema_being_checked() {
         let text = validate::validate(&meetings, query).render(query);
         assert!(text.contains(example), "{query}: {text}");
         for store_name in ["customer", "purchase", "country"] {
-            assert!(
-                !text.contains(store_name),
-                "{query} quotes the store: {text}"
-            );
+            assert!(!text.contains(store_name), "{query} quotes the store: {text}");
         }
     }
 }
@@ -604,12 +530,7 @@ fn a_datetime_compared_with_a_string_says_what_the_engine_does() {
     assert!(d.fix.contains("d'2025-08-15"), "{}", d.fix);
     let query = "SELECT * FROM purchase WHERE placed_at = '2025-08-15' LIMIT 5";
     let report = validate::validate(&store, query);
-    assert!(report
-        .errors()
-        .next()
-        .unwrap()
-        .message
-        .contains("never matches"));
+    assert!(report.errors().next().unwrap().message.contains("never matches"));
 }
 
 #[test]
@@ -619,11 +540,7 @@ fn a_comparison_with_null_is_the_missing_value_mistake() {
     block_on(async {
         let memory = schema("memory");
         let output = builder("memory").generate().unwrap();
-        let conn = loaded(&[
-            &output.schema_surql,
-            &read(root().join("schemas/memory.seed.surql")),
-        ])
-        .await;
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/memory.seed.surql"))]).await;
         let count = |rows: serde_json::Value| rows.as_array().map_or(0, Vec::len);
         let null = "SELECT name FROM file WHERE content = NULL LIMIT 50";
         let report = validate::validate(&memory, null);
@@ -634,21 +551,14 @@ fn a_comparison_with_null_is_the_missing_value_mistake() {
         assert_eq!(count(surqlc::db::query_json(&conn, null).await.unwrap()), 0);
         let not_null = "SELECT name FROM file WHERE content != NULL LIMIT 50";
         let report = validate::validate(&memory, not_null);
-        assert!(
-            report.has(Class::NullComparison),
-            "{}",
-            report.render(not_null)
-        );
+        assert!(report.has(Class::NullComparison), "{}", report.render(not_null));
         assert!(report.diagnostics[0].message.contains("matches every row"));
         let all = count(
             surqlc::db::query_json(&conn, "SELECT name FROM file LIMIT 50")
                 .await
                 .unwrap(),
         );
-        assert_eq!(
-            count(surqlc::db::query_json(&conn, not_null).await.unwrap()),
-            all
-        );
+        assert_eq!(count(surqlc::db::query_json(&conn, not_null).await.unwrap()), all);
         let mut folders = None;
         for right in [
             "SELECT name FROM file WHERE content = NONE LIMIT 50",

@@ -86,15 +86,9 @@ fn a_schema_that_hides_something_gets_a_record_access_agent() {
     let surql = &output.schema_surql;
     assert!(surql.contains("DEFINE ACCESS OVERWRITE agent ON DATABASE TYPE RECORD"));
     assert!(surql.contains("REMOVE USER IF EXISTS agent ON DATABASE;"));
-    assert!(
-        !surql.contains("ROLES VIEWER"),
-        "no VIEWER beside record access"
-    );
+    assert!(!surql.contains("ROLES VIEWER"), "no VIEWER beside record access");
     // The store hides nothing: the lesson's VIEWER, and no record access.
-    let store = builder("store")
-        .agent_password(PASSWORD)
-        .generate()
-        .unwrap();
+    let store = builder("store").agent_password(PASSWORD).generate().unwrap();
     assert_eq!(access::mechanism(&store.schema), Mechanism::Viewer);
     assert!(store.schema_surql.contains("ROLES VIEWER"));
     assert!(!store.schema_surql.contains("DEFINE ACCESS"));
@@ -151,26 +145,13 @@ fn hidden_rows_and_fields_are_unreadable_by_every_route() {
             assert!(!seen.contains("argon2"), "{route} showed the hash: {seen}");
         }
         // Refusals rather than empty answers, where the engine refuses.
-        assert!(as_agent(&agent, "INFO FOR TABLE case")
-            .await
-            .starts_with("error"));
+        assert!(as_agent(&agent, "INFO FOR TABLE case").await.starts_with("error"));
         assert!(as_agent(&agent, "INFO FOR DB").await.starts_with("error"));
-        assert_eq!(
-            as_agent(&agent, "RETURN record::exists(case:c1)").await,
-            "false"
-        );
+        assert_eq!(as_agent(&agent, "RETURN record::exists(case:c1)").await, "false");
         // Sorting by a hidden field orders nothing: e2 (1000) does not come before e1 (987654).
         assert_eq!(
-            as_agent(
-                &agent,
-                "SELECT VALUE name FROM employee ORDER BY salary ASC"
-            )
-            .await,
-            as_agent(
-                &agent,
-                "SELECT VALUE name FROM employee ORDER BY salary DESC"
-            )
-            .await
+            as_agent(&agent, "SELECT VALUE name FROM employee ORDER BY salary ASC").await,
+            as_agent(&agent, "SELECT VALUE name FROM employee ORDER BY salary DESC").await
         );
         // The agent cannot write, even where it can read.
         for write in [
@@ -184,18 +165,18 @@ fn hidden_rows_and_fields_are_unreadable_by_every_route() {
             let _ = as_agent(&agent, write).await;
         }
         assert_eq!(
-            db::query_json(
-                &db,
-                "SELECT VALUE [name, salary] FROM employee ORDER BY name"
-            )
-            .await
-            .unwrap(),
+            db::query_json(&db, "SELECT VALUE [name, salary] FROM employee ORDER BY name")
+                .await
+                .unwrap(),
             serde_json::json!([["Ada", 987654], ["Bo", 1000]])
         );
         assert_eq!(
-            db::query_json(&db, "RETURN [count(SELECT * FROM case), count(SELECT * FROM team), count(SELECT * FROM query_example)]")
-                .await
-                .unwrap(),
+            db::query_json(
+                &db,
+                "RETURN [count(SELECT * FROM case), count(SELECT * FROM team), count(SELECT * FROM query_example)]"
+            )
+            .await
+            .unwrap(),
             serde_json::json!([1, 1, 0])
         );
     });
@@ -211,11 +192,7 @@ fn the_exposed_part_reads_as_before() {
             r#"["Ada","Bo"]"#
         );
         assert_eq!(
-            as_agent(
-                &agent,
-                "SELECT VALUE ->member_of->team.name FROM employee:e1"
-            )
-            .await,
+            as_agent(&agent, "SELECT VALUE ->member_of->team.name FROM employee:e1").await,
             r#"[["Core"]]"#
         );
         // The edge into the hidden table is exposed: the agent sees that it exists, not what it points to.
@@ -224,15 +201,11 @@ fn the_exposed_part_reads_as_before() {
             "[1]"
         );
         // The prompt's block is the one the IR renders, without the hidden fields, read by owner and agent alike.
-        let block = db::query_string(&db, "RETURN fn::schema_context()")
-            .await
-            .unwrap();
+        let block = db::query_string(&db, "RETURN fn::schema_context()").await.unwrap();
         assert_eq!(block, surqlc::surql::info::schema_block(&output.schema));
         assert_eq!(
             block,
-            db::query_string(&db, "RETURN fn::schema_context_live()")
-                .await
-                .unwrap()
+            db::query_string(&db, "RETURN fn::schema_context_live()").await.unwrap()
         );
         assert_eq!(
             as_agent(&agent, "RETURN fn::schema_context()").await,
@@ -260,20 +233,13 @@ fn a_compact_block_leaves_the_hidden_fields_out_too() {
         .unwrap_or_else(|e| panic!("{e}"));
     block_on(async {
         let db = loaded(&[&output.schema_surql]).await;
-        let block = db::query_string(&db, "RETURN fn::schema_context()")
-            .await
-            .unwrap();
+        let block = db::query_string(&db, "RETURN fn::schema_context()").await.unwrap();
         assert_eq!(block, surqlc::surql::info::schema_block(&output.schema));
         assert_eq!(
             block,
-            db::query_string(&db, "RETURN fn::schema_context_live()")
-                .await
-                .unwrap()
+            db::query_string(&db, "RETURN fn::schema_context_live()").await.unwrap()
         );
-        assert!(
-            block.starts_with("DEFINE TABLE employee COMMENT"),
-            "{block}"
-        );
+        assert!(block.starts_with("DEFINE TABLE employee COMMENT"), "{block}");
         for gone in ["salary", "notes", "PERMISSIONS"] {
             assert!(!block.contains(gone), "the block shows {gone}:\n{block}");
         }
@@ -305,9 +271,7 @@ fn the_generated_library_module_signs_in_by_record_access() {
         let db = surrealdb::engine::any::connect("mem://").await.unwrap();
         db.use_ns("ai").use_db("library").await.unwrap();
         library_db::apply_schema(&db).await.expect("schema applies");
-        library_db::apply_schema(&db)
-            .await
-            .expect("and applies twice");
+        library_db::apply_schema(&db).await.expect("and applies twice");
         db.query(LIBRARY_ROWS)
             .await
             .unwrap()
@@ -321,10 +285,7 @@ fn the_generated_library_module_signs_in_by_record_access() {
             .unwrap();
         let rows = serde_json::to_string(&outcome.rows_json().expect("rows")).unwrap();
         assert!(rows.contains("Ann") && !rows.contains("987654"), "{rows}");
-        for query in [
-            "SELECT phone FROM member LIMIT 5",
-            "SELECT * FROM loan_audit LIMIT 5",
-        ] {
+        for query in ["SELECT phone FROM member LIMIT 5", "SELECT * FROM loan_audit LIMIT 5"] {
             match library_db::run_readonly(&agent, query).await.unwrap() {
                 Outcome::Rejected(why) => assert!(!why.contains("987654"), "{why}"),
                 other => panic!("{query} should be refused: {other:?}"),
@@ -337,10 +298,7 @@ fn the_generated_library_module_signs_in_by_record_access() {
             .await
             .expect_err("a wrong password is refused")
             .to_string();
-        assert!(
-            wrong.contains("librarian_bot") && wrong.contains("library"),
-            "{wrong}"
-        );
+        assert!(wrong.contains("librarian_bot") && wrong.contains("library"), "{wrong}");
     });
 }
 
@@ -390,25 +348,24 @@ fn a_record_access_agent_that_could_write_is_warned_of_with_the_remedy() {
         let agent = surqlc::runtime::signin_record_agent(&db, "ai", "store", "agent", PASSWORD)
             .await
             .unwrap();
-        let wrote = as_agent(&agent, "CREATE note SET text = 'x', secret = 'y' RETURN NONE; SELECT count() FROM note GROUP ALL").await;
-        assert!(
-            wrote.ends_with("[{\"count\":1}]"),
-            "the risk is real: {wrote}"
-        );
+        let wrote = as_agent(
+            &agent,
+            "CREATE note SET text = 'x', secret = 'y' RETURN NONE; SELECT count() FROM note GROUP ALL",
+        )
+        .await;
+        assert!(wrote.ends_with("[{\"count\":1}]"), "the risk is real: {wrote}");
         // The remedy the warning gives shuts the agent out and keeps the rule for others.
         let guarded = writable("$access != 'agent' AND true");
-        assert!(
-            guarded.warnings.is_empty(),
-            "the remedy silences the warning"
-        );
+        assert!(guarded.warnings.is_empty(), "the remedy silences the warning");
         let db = loaded(&[&guarded.schema_surql]).await;
         let agent = surqlc::runtime::signin_record_agent(&db, "ai", "store", "agent", PASSWORD)
             .await
             .unwrap();
-        let wrote = as_agent(&agent, "CREATE note SET text = 'x', secret = 'y' RETURN NONE; SELECT count() FROM note GROUP ALL").await;
-        assert!(
-            !wrote.ends_with("[{\"count\":1}]"),
-            "the agent still wrote: {wrote}"
-        );
+        let wrote = as_agent(
+            &agent,
+            "CREATE note SET text = 'x', secret = 'y' RETURN NONE; SELECT count() FROM note GROUP ALL",
+        )
+        .await;
+        assert!(!wrote.ends_with("[{\"count\":1}]"), "the agent still wrote: {wrote}");
     })
 }

@@ -123,9 +123,7 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 async fn stage(url: &str, work: &'static Workload, sessions: usize, calls: usize) -> Stage {
     let mut clients = Vec::new();
     for _ in 0..sessions {
-        let transport = StreamableHttpClientTransport::from_config(
-            StreamableHttpClientTransportConfig::with_uri(url),
-        );
+        let transport = StreamableHttpClientTransport::from_config(StreamableHttpClientTransportConfig::with_uri(url));
         let client = ClientConfig::default()
             .serve(transport)
             .await
@@ -152,9 +150,7 @@ async fn stage(url: &str, work: &'static Workload, sessions: usize, calls: usize
                     .call_tool(CallToolRequestParams::new(TOOLS[k]).with_arguments(arguments))
                     .await;
                 match answer {
-                    Ok(result) if result.is_error != Some(true) => {
-                        out.latencies[k].push(at.elapsed())
-                    }
+                    Ok(result) if result.is_error != Some(true) => out.latencies[k].push(at.elapsed()),
                     _ => out.errors += 1,
                 }
             }

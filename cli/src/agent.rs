@@ -31,13 +31,10 @@ async fn open(run: &Run<'_>) -> Result<(Db, Agent<surrealdb::engine::any::Any>),
         schema_db::load_file(&conn, seed).await?;
     }
     if let Some(user) = &run.as_user {
-        let agent =
-            schema_db::signin_as(&conn, &run.output.schema, run.target, &user.key, &user.user)
-                .await?;
+        let agent = schema_db::signin_as(&conn, &run.output.schema, run.target, &user.key, &user.user).await?;
         return Ok((agent.session().clone(), agent));
     }
-    let agent =
-        schema_db::signin_agent(&conn, &run.output.schema, run.target, run.password).await?;
+    let agent = schema_db::signin_agent(&conn, &run.output.schema, run.target, run.password).await?;
     Ok((conn, agent))
 }
 
@@ -83,8 +80,8 @@ async fn load_pruner(conn: &Db) -> Option<Pruner> {
 
 /// `surqlc ask`.
 pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
-    let client = model(run.output)?
-        .ok_or_else(|| Failure::BadInput(format!("error: {}", Config::how_to_configure())))?;
+    let client =
+        model(run.output)?.ok_or_else(|| Failure::BadInput(format!("error: {}", Config::how_to_configure())))?;
     if let Some(vector) = &run.vector {
         schema_db::check_dimension(&run.output.schema, vector)?;
     }
@@ -98,10 +95,7 @@ pub async fn ask(run: Run<'_>, question: &str) -> Result<(), Failure> {
     if run.json {
         let mut value = serde_json::to_value(&answer).unwrap_or_default();
         if let Some(object) = value.as_object_mut() {
-            object.insert(
-                "prompt_tokens".into(),
-                Encoding::default().count(&answer.prompt).into(),
-            );
+            object.insert("prompt_tokens".into(), Encoding::default().count(&answer.prompt).into());
         }
         out(&format!(
             "{}\n",
@@ -163,20 +157,13 @@ fn answer_text(answer: &Answer, most: u32) -> String {
             text += &table(&answer.rows);
         }
         (Status::CannotAnswer, _) => {
-            text += &format!(
-                "cannot answer: {}\n",
-                answer.reason.as_deref().unwrap_or_default()
-            );
+            text += &format!("cannot answer: {}\n", answer.reason.as_deref().unwrap_or_default());
         }
         _ => {
             text += &format!(
                 "no valid query in {} repl{}\n",
                 answer.attempts.len(),
-                if answer.attempts.len() == 1 {
-                    "y"
-                } else {
-                    "ies"
-                }
+                if answer.attempts.len() == 1 { "y" } else { "ies" }
             )
         }
     }
@@ -226,13 +213,7 @@ pub fn table(rows: &[serde_json::Value]) -> String {
         .collect();
     let header: Vec<String> = columns
         .iter()
-        .map(|c| {
-            if c.is_empty() {
-                "value".into()
-            } else {
-                c.clone()
-            }
-        })
+        .map(|c| if c.is_empty() { "value".into() } else { c.clone() })
         .collect();
     let widths: Vec<usize> = (0..columns.len())
         .map(|i| {
@@ -260,11 +241,7 @@ pub fn table(rows: &[serde_json::Value]) -> String {
             text += &line(row);
         }
     }
-    text += &format!(
-        "({} row{})\n",
-        rows.len(),
-        if rows.len() == 1 { "" } else { "s" }
-    );
+    text += &format!("({} row{})\n", rows.len(), if rows.len() == 1 { "" } else { "s" });
     text
 }
 
@@ -297,9 +274,7 @@ async fn question_prompt(
     question: &str,
 ) -> Result<String, Failure> {
     let prompt = match pruner {
-        Some(pruner) => {
-            surqlc::runtime::ask::prompt_pruned(conn, schema, pruner, question, None).await
-        }
+        Some(pruner) => surqlc::runtime::ask::prompt_pruned(conn, schema, pruner, question, None).await,
         None => surqlc::runtime::ask::prompt(conn, schema, question, None).await,
     };
     prompt.map_err(|e| Failure::Failed(format!("error: the prompt failed: {e}")))
@@ -314,10 +289,7 @@ pub async fn eval(
 ) -> Result<(), Failure> {
     let gold = read_items(golden)?;
     if gold.is_empty() {
-        return Err(Failure::BadInput(format!(
-            "error: {}: no questions",
-            golden.display()
-        )));
+        return Err(Failure::BadInput(format!("error: {}: no questions", golden.display())));
     }
     let given = match candidates {
         Some(path) => Some(read_candidates(path)?),
@@ -354,8 +326,7 @@ pub async fn eval(
                     .rev()
                     .find(|c| c.question.trim() == item.question.trim())
                     .map(|c| c.query.clone());
-                let prompt =
-                    question_prompt(&conn, schema, pruner.as_ref(), &item.question).await?;
+                let prompt = question_prompt(&conn, schema, pruner.as_ref(), &item.question).await?;
                 (Candidate::Given(query), prompt)
             }
             (None, Some(client)) => {
@@ -385,12 +356,7 @@ pub async fn eval(
     drop(progress);
     let report = AccuracyReport::new(results);
     if let Some(path) = html {
-        let page = surqlc::audit::eval_html::render(
-            &report,
-            &replies,
-            &golden.display().to_string(),
-            encoding.name(),
-        );
+        let page = surqlc::audit::eval_html::render(&report, &replies, &golden.display().to_string(), encoding.name());
         crate::audit_cmd::write_html(path, &page)?;
     }
     if run.json {
@@ -413,11 +379,7 @@ fn report_text(report: &AccuracyReport, golden: &Path) -> String {
         golden.display(),
         report.repairs
     );
-    let tokens: Vec<usize> = report
-        .questions
-        .iter()
-        .filter_map(|q| q.prompt_tokens)
-        .collect();
+    let tokens: Vec<usize> = report.questions.iter().filter_map(|q| q.prompt_tokens).collect();
     if let (Some(min), Some(max)) = (tokens.iter().min(), tokens.iter().max()) {
         text += &format!(
             "prompt tokens per question ({}): mean {}, min {min}, max {max}\n",
@@ -440,11 +402,7 @@ fn report_text(report: &AccuracyReport, golden: &Path) -> String {
     if !misses.is_empty() {
         text += "\nmisses:\n";
         for q in misses {
-            text += &format!(
-                "miss: {:?}: {}\n",
-                q.question,
-                q.reason.as_deref().unwrap_or("wrong")
-            );
+            text += &format!("miss: {:?}: {}\n", q.question, q.reason.as_deref().unwrap_or("wrong"));
         }
     }
     text

@@ -83,15 +83,11 @@ pub async fn audit(input: Input, args: AuditArgs) -> Result<(), Failure> {
             None => (Vec::new(), None),
         };
         let budget = budget.or(&output.schema.settings.budget);
-        let map =
-            audit::token_map::TokenMap::new(&output, &report, &budget, &choices, prune_budget);
+        let map = audit::token_map::TokenMap::new(&output, &report, &budget, &choices, prune_budget);
         write_html(path, &audit::html::render(&map))?;
     }
     let text = match args.format {
-        Format::Json => format!(
-            "{}\n",
-            serde_json::to_string_pretty(&report.json()).unwrap_or_default()
-        ),
+        Format::Json => format!("{}\n", serde_json::to_string_pretty(&report.json()).unwrap_or_default()),
         Format::Text => report.text(),
     };
     stdio::out(&text)?;
@@ -109,14 +105,7 @@ async fn choose(
 ) -> Result<(Vec<audit::prune_run::PrunedTables>, u32), Failure> {
     use audit::prune_run::{self, PruneRun};
     let questions = prune_run::read_questions(file)?;
-    let run = PruneRun::open(
-        &input.schemas,
-        input.prompt_template.as_deref(),
-        seed,
-        None,
-        None,
-    )
-    .await?;
+    let run = PruneRun::open(&input.schemas, input.prompt_template.as_deref(), seed, None, None).await?;
     let progress = Progress::new(questions.len(), "questions");
     let mut choices = Vec::with_capacity(questions.len());
     for q in &questions {
@@ -129,12 +118,7 @@ async fn choose(
 
 /// Writes a report to `path`, saying so on stderr.
 pub fn write_html(path: &Path, html: &str) -> Result<(), Failure> {
-    std::fs::write(path, html)
-        .map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", path.display())))?;
-    stdio::note(&format!(
-        "wrote {} ({} KB)",
-        path.display(),
-        html.len().div_ceil(1024)
-    ));
+    std::fs::write(path, html).map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", path.display())))?;
+    stdio::note(&format!("wrote {} ({} KB)", path.display(), html.len().div_ceil(1024)));
     Ok(())
 }

@@ -1,13 +1,11 @@
 //! `surqlc check-query`: validate one query, or a file of examples, against a Rust schema file, as text or JSON; with data, the runner's data checks too.
 
+use crate::exit::{Exit, FailureExit};
 use std::path::{Path, PathBuf};
 use surqlc::builder::Output;
 use surqlc::db::Target;
-use crate::exit::{Exit, FailureExit};
 use surqlc::schema_db::{connect, load_file, open};
-use surqlc::validate::{
-    render_one, split_queries, validate_with, Class, Options, Report, Severity,
-};
+use surqlc::validate::{render_one, split_queries, validate_with, Class, Options, Report, Severity};
 
 /// Where the queries come from.
 pub enum Queries {
@@ -75,11 +73,7 @@ pub struct Checked {
 /// A file with `-- name:` lines is a named-query file (the application's own queries, with
 /// `$params` and `LIMIT $n`), checked with [`Options::for_named_queries`]; any other text is the
 /// agent's queries, checked with the schema's own options.
-pub fn checked(
-    schema: &surqlc::ir::Schema,
-    queries: &Queries,
-    end_user: bool,
-) -> Result<Checked, CheckQueryOutput> {
+pub fn checked(schema: &surqlc::ir::Schema, queries: &Queries, end_user: bool) -> Result<Checked, CheckQueryOutput> {
     // `--as`: the agent's queries as that end user's session runs them (`$auth`, side channels).
     let mut options = Options::for_session(schema, end_user);
     let (label, pieces) = match queries {
@@ -90,27 +84,19 @@ pub fn checked(
             ("query".to_owned(), vec![(q.clone(), 1usize, 1usize)])
         }
         Queries::File(path) => match std::fs::read_to_string(path) {
-            Ok(text) if surqlc::surql::named::is_named(&text) => {
-                match surqlc::surql::named::parse(&text) {
-                    Ok(named) => {
-                        options = Options::for_named_queries();
-                        (
-                            display(path),
-                            named
-                                .into_iter()
-                                .map(|q| (q.text, q.column, q.line))
-                                .collect(),
-                        )
-                    }
-                    Err(errors) => {
-                        let lines: Vec<String> = errors
-                            .iter()
-                            .map(|e| format!("{}:{e}", display(path)))
-                            .collect();
-                        return Err(bad_input(lines.join("\n")));
-                    }
+            Ok(text) if surqlc::surql::named::is_named(&text) => match surqlc::surql::named::parse(&text) {
+                Ok(named) => {
+                    options = Options::for_named_queries();
+                    (
+                        display(path),
+                        named.into_iter().map(|q| (q.text, q.column, q.line)).collect(),
+                    )
                 }
-            }
+                Err(errors) => {
+                    let lines: Vec<String> = errors.iter().map(|e| format!("{}:{e}", display(path))).collect();
+                    return Err(bad_input(lines.join("\n")));
+                }
+            },
             Ok(text) => (
                 display(path),
                 split_queries(&text, true)
@@ -118,12 +104,7 @@ pub fn checked(
                     .map(|p| (p.text, 1, p.line))
                     .collect(),
             ),
-            Err(e) => {
-                return Err(bad_input(format!(
-                    "error: cannot read {}: {e}",
-                    path.display()
-                )))
-            }
+            Err(e) => return Err(bad_input(format!("error: cannot read {}: {e}", path.display()))),
         },
     };
     if pieces.is_empty() {
@@ -138,11 +119,7 @@ pub fn checked(
             (text, line, report)
         })
         .collect();
-    Ok(Checked {
-        label,
-        items,
-        columns,
-    })
+    Ok(Checked { label, items, columns })
 }
 
 impl Checked {
@@ -152,11 +129,7 @@ impl Checked {
         let failed = reports.iter().filter(|(_, _, r)| r.has_errors()).count();
         let warned = reports
             .iter()
-            .filter(|(_, _, r)| {
-                r.diagnostics
-                    .iter()
-                    .any(|d| d.severity == Severity::Warning)
-            })
+            .filter(|(_, _, r)| r.diagnostics.iter().any(|d| d.severity == Severity::Warning))
             .count();
         let stdout = if json {
             let items: Vec<serde_json::Value> = reports
@@ -209,8 +182,7 @@ impl Checked {
 /// does not is the query (so `SCHEMA.rs... 'QUERY'` reads as before, in any order). `Err` says
 /// what is wrong.
 pub fn split_arguments(args: &[String]) -> Result<(Vec<PathBuf>, Option<String>), String> {
-    let (schemas, rest): (Vec<&String>, Vec<&String>) =
-        args.iter().partition(|a| a.trim_end().ends_with(".rs"));
+    let (schemas, rest): (Vec<&String>, Vec<&String>) = args.iter().partition(|a| a.trim_end().ends_with(".rs"));
     if schemas.is_empty() {
         return Err(
             "error: give the schema file(s) first: surqlc check-query SCHEMA.rs... 'QUERY' (schema files end in .rs)"
@@ -336,8 +308,7 @@ mod tests {
 
     #[test]
     fn schema_files_are_the_arguments_ending_in_rs() {
-        let (schemas, query) =
-            split_arguments(&words(&["a.rs", "b.rs", "SELECT * FROM t LIMIT 5"])).unwrap();
+        let (schemas, query) = split_arguments(&words(&["a.rs", "b.rs", "SELECT * FROM t LIMIT 5"])).unwrap();
         assert_eq!(schemas, [PathBuf::from("a.rs"), PathBuf::from("b.rs")]);
         assert_eq!(query.as_deref(), Some("SELECT * FROM t LIMIT 5"));
         let (schemas, query) = split_arguments(&words(&["a.rs"])).unwrap();

@@ -1,13 +1,12 @@
 //! The command line's commands, one function each (`run` in `main.rs` dispatches to them).
 
 use super::{
-    builder, print_warnings, stdio, tables, DiffTarget, Format, Input, LintArgs, McpArgs, RunArgs,
-    ServerArgs,
+    builder, print_warnings, stdio, tables, DiffTarget, Format, Input, LintArgs, McpArgs, RunArgs, ServerArgs,
 };
+use crate::exit::Exit;
 use std::path::PathBuf;
 use surqlc::audit;
 use surqlc::drift::diff;
-use crate::exit::Exit;
 use surqlc::exit::Failure;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
@@ -67,20 +66,12 @@ pub(super) async fn check(input: &Input) -> Result<(), Failure> {
     let output = builder(&input).generate()?;
     print_warnings(&output.warnings);
     schema_db::open_embedded(&output).await?;
-    note!(
-        "ok: {} compile and load",
-        tables(output.schema.tables.len())
-    );
+    note!("ok: {} compile and load", tables(output.schema.tables.len()));
     Ok(())
 }
 
 /// `surqlc prompt`: the prompt for a question on the embedded engine or a server (read, or applied with `--apply`), its token costs on stderr.
-pub(super) async fn prompt(
-    input: &Input,
-    run: RunArgs,
-    apply: bool,
-    pruned: bool,
-) -> Result<(), Failure> {
+pub(super) async fn prompt(input: &Input, run: RunArgs, apply: bool, pruned: bool) -> Result<(), Failure> {
     let output = builder(&input).generate()?;
     if !run.vector.is_empty() {
         schema_db::check_dimension(&output.schema, &run.vector)?;
@@ -121,23 +112,16 @@ pub(super) async fn prompt(
     }
     let prompt = schema_db::prompt_for(&conn, &output, &run.question, vector, pruned).await;
     let prompt = prompt.map_err(|failure| match failure {
-        Failure::Failed(m) if server && !apply => Failure::Failed(format!(
-            "{m}\n(was the schema applied to {place}? --apply applies it)"
-        )),
+        Failure::Failed(m) if server && !apply => {
+            Failure::Failed(format!("{m}\n(was the schema applied to {place}? --apply applies it)"))
+        }
         other => other,
     })?;
     // The token report goes to stderr so stdout stays the prompt, ready to pipe to a model.
     let encoding = Encoding::default();
     let (cost, alternative) = audit::block_costs(&output, encoding);
-    note!(
-        "{}",
-        audit::cost_table(&cost, &alternative, &[], &[]).trim_end()
-    );
-    note!(
-        "prompt: {} tokens ({})\n",
-        encoding.count(&prompt),
-        encoding.name()
-    );
+    note!("{}", audit::cost_table(&cost, &alternative, &[], &[]).trim_end());
+    note!("prompt: {} tokens ({})\n", encoding.count(&prompt), encoding.name());
     out!("{prompt}");
     Ok(())
 }
@@ -162,18 +146,10 @@ pub(super) async fn check_query(
     }
     let (schemas, positional) = split_arguments(&args).map_err(Failure::BadInput)?;
     let queries = match (positional.or(query), file) {
-        (Some(_), Some(_)) => {
-            return Err(Failure::BadInput(
-                "error: give a QUERY or --file FILE, not both".into(),
-            ))
-        }
+        (Some(_), Some(_)) => return Err(Failure::BadInput("error: give a QUERY or --file FILE, not both".into())),
         (None, Some(file)) => Queries::File(file),
         (Some(query), None) => Queries::Inline(query),
-        (None, None) => {
-            return Err(Failure::BadInput(
-                "error: give a QUERY or --file FILE".into(),
-            ))
-        }
+        (None, None) => return Err(Failure::BadInput("error: give a QUERY or --file FILE".into())),
     };
     let json = format == Format::Json;
     let source = match (seed, endpoint) {
@@ -246,10 +222,7 @@ pub(super) fn scope_key_for(
 /// `surqlc mcp`: the MCP server over stdio or streamable HTTP, started before the database loads.
 pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
     let endpoint = mcp.endpoint.unwrap_or_else(|| surqlc::db::EMBEDDED.into());
-    let password = schema_db::agent_password(
-        &endpoint,
-        &format!("run_query signs in as the agent on {endpoint}"),
-    )?;
+    let password = schema_db::agent_password(&endpoint, &format!("run_query signs in as the agent on {endpoint}"))?;
     let mut b = builder(&input);
     b.agent_password(password.as_str());
     let scope_key = scope_key_for(
@@ -333,7 +306,10 @@ pub(super) async fn token(
     let scope = schema_db::scope_for(&output.schema, &target, user)?;
     let source = match (seed, endpoint) {
         (Some(seed), _) => Some(DataSource::Seed(seed)),
-        (None, Some(endpoint)) => Some(DataSource::Server(surqlc::db::Target { endpoint, ..target.clone() })),
+        (None, Some(endpoint)) => Some(DataSource::Server(surqlc::db::Target {
+            endpoint,
+            ..target.clone()
+        })),
         (None, None) => None,
     };
     let conn = match &source {
@@ -361,9 +337,7 @@ pub(super) async fn diff(input: &Input, target: DiffTarget) -> Result<(), Failur
     let source = diff::DiffSource {
         dump: target.dump,
         target: target.server.target(
-            target
-                .endpoint
-                .unwrap_or_else(|| surqlc::db::EMBEDDED.into()),
+            target.endpoint.unwrap_or_else(|| surqlc::db::EMBEDDED.into()),
             &output.schema,
         ),
     };

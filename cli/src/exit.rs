@@ -52,10 +52,7 @@ mod tests {
 
     #[test]
     fn the_documented_statuses() {
-        assert_eq!(
-            [Exit::Ok, Exit::Failed, Exit::BadInput].map(Exit::code),
-            [0, 1, 2]
-        );
+        assert_eq!([Exit::Ok, Exit::Failed, Exit::BadInput].map(Exit::code), [0, 1, 2]);
         assert_eq!(Failure::BadInput(String::new()).exit(), Exit::BadInput);
         assert_eq!(Failure::Failed(String::new()).exit(), Exit::Failed);
     }

@@ -13,12 +13,12 @@ mod progress;
 mod prune;
 mod stdio;
 
+use crate::exit::{Exit, FailureExit};
 use clap::{Args, Parser, Subcommand};
 use lints::LintArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use surqlc::db::Target;
-use crate::exit::{Exit, FailureExit};
 use surqlc::exit::Failure;
 use surqlc::schema_db;
 use surqlc::tokens::Encoding;
@@ -268,12 +268,7 @@ struct ServerArgs {
     #[arg(long, requires = "pass")]
     user: Option<String>,
     /// Root password for a server endpoint.
-    #[arg(
-        long,
-        requires = "user",
-        env = "SURQLC_ROOT_PASSWORD",
-        hide_env_values = true
-    )]
+    #[arg(long, requires = "user", env = "SURQLC_ROOT_PASSWORD", hide_env_values = true)]
     pass: Option<String>,
 }
 
@@ -403,10 +398,7 @@ fn non_empty(text: &str) -> Result<String, String> {
 fn encoding(name: &str) -> Result<Encoding, String> {
     Encoding::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = Encoding::ALL.iter().map(|e| e.name()).collect();
-        format!(
-            "unknown encoding {name:?}; expected one of {}",
-            known.join(", ")
-        )
+        format!("unknown encoding {name:?}; expected one of {}", known.join(", "))
     })
 }
 
@@ -554,9 +546,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             db,
             seed,
             endpoint,
-        } => {
-commands::token(&input, &as_user, ns, db, seed, endpoint).await?
-        }
+        } => commands::token(&input, &as_user, ns, db, seed, endpoint).await?,
         Command::Diff { input, target } => commands::diff(&input, target).await?,
     }
     Ok(())
@@ -565,10 +555,7 @@ commands::token(&input, &as_user, ns, db, seed, endpoint).await?
 fn main() -> ExitCode {
     allocator::keep_freed_memory();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(e) => {
             note!("error: cannot start the async runtime: {e}");

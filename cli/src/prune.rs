@@ -35,11 +35,7 @@ pub async fn prune(args: PruneArgs) -> Result<(), Failure> {
     let questions = match (&args.question, &args.questions) {
         (Some(q), _) => vec![q.clone()],
         (None, Some(file)) => prune_run::read_questions(file)?,
-        (None, None) => {
-            return Err(Failure::BadInput(
-                "error: give --question Q or --questions FILE".into(),
-            ))
-        }
+        (None, None) => return Err(Failure::BadInput("error: give --question Q or --questions FILE".into())),
     };
     let vector = (!args.vector.is_empty()).then_some(args.vector);
     let run = PruneRun::open(

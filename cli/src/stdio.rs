@@ -18,18 +18,13 @@ pub fn out(text: &str) -> Result<(), Failure> {
         return Ok(());
     }
     let mut stdout = io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
             STDOUT_CLOSED.store(true, Ordering::Relaxed);
             Ok(())
         }
-        Err(e) => Err(Failure::Failed(format!(
-            "error: cannot write to stdout: {e}"
-        ))),
+        Err(e) => Err(Failure::Failed(format!("error: cannot write to stdout: {e}"))),
     }
 }
 

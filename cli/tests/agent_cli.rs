@@ -15,8 +15,7 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("stdout is one JSON object ({e}):\n{}", stdout(o)))
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is one JSON object ({e}):\n{}", stdout(o)))
 }
 
 fn model_env(url: &str) -> Vec<(&'static str, String)> {
@@ -66,10 +65,7 @@ fn ask_prints_the_query_the_rows_and_the_attempts() {
     assert_eq!(attempts.len(), 2);
     assert!(attempts[0]["reply"].as_str().unwrap().contains("level"));
     assert!(
-        attempts[0]["problems"][0]
-            .as_str()
-            .unwrap()
-            .contains("`level`"),
+        attempts[0]["problems"][0].as_str().unwrap().contains("`level`"),
         "{answer}"
     );
     assert_eq!(attempts[1]["problems"], serde_json::json!([]));
@@ -107,15 +103,9 @@ fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
     assert_eq!(answer["attempts"].as_array().unwrap().len(), 2);
     assert_eq!(answer["query"], serde_json::Value::Null);
     assert_eq!(answer["status"], "no_valid_query");
-    assert!(
-        stderr(&o).contains("no valid query in 2 attempts"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("no valid query in 2 attempts"), "{}", stderr(&o));
 
-    let url = model(vec![Reply::chat(
-        "-- cannot answer: no stock levels in the schema",
-    )]);
+    let url = model(vec![Reply::chat("-- cannot answer: no stock levels in the schema")]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.extend(["What is in stock?", "--format", "json"]);
@@ -124,9 +114,7 @@ fn ask_exits_1_without_a_valid_query_and_on_cannot_answer() {
     assert_eq!(json(&o)["attempts"].as_array().unwrap().len(), 1);
     assert!(stderr(&o).contains("no stock levels"));
     // As text, the verdict is said once, on stdout; nothing repeats it on stderr.
-    let url = model(vec![Reply::chat(
-        "-- cannot answer: no stock levels in the schema",
-    )]);
+    let url = model(vec![Reply::chat("-- cannot answer: no stock levels in the schema")]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
     args.push("What is in stock?");
@@ -163,10 +151,7 @@ fn ask_exits_2_with_one_line_on_bad_input_and_endpoint_errors() {
     assert!(one_line(&o).contains("SURQLC_MODEL is not"));
     // HTTP 401, 404 and 500 from the endpoint.
     for (status, expect) in [(401, "HTTP 401"), (404, "HTTP 404"), (500, "HTTP 500")] {
-        let url = model(vec![Reply::status(
-            status,
-            r#"{"error": {"message": "nope"}}"#,
-        )]);
+        let url = model(vec![Reply::status(status, r#"{"error": {"message": "nope"}}"#)]);
         let env = model_env(&url);
         let o = run(&args, &with(&env));
         assert_status(&o, 2);
@@ -283,8 +268,7 @@ fn eval_judges_candidates_by_their_rows() {
         reason("List the audio products from cheapest to most expensive."),
         "wrong result: the gold rows, in another order"
     );
-    assert!(reason("How many orders were cancelled?")
-        .starts_with("invalid: error[SQ0101 UnknownTable]"));
+    assert!(reason("How many orders were cancelled?").starts_with("invalid: error[SQ0101 UnknownTable]"));
     assert!(reason("What did Sam Carter buy?").starts_with("refused: cannot answer"));
     assert_eq!(
         reason("How much revenue did shipped orders bring in each month?"),
@@ -304,14 +288,8 @@ fn eval_judges_candidates_by_their_rows() {
             .any(|(_, r)| r.starts_with("invalid: error[SQ0901 UnknownRecord]")),
         "{misses:?}"
     );
-    assert!(
-        misses.iter().any(|(_, r)| r.starts_with("refused")),
-        "{misses:?}"
-    );
-    assert!(
-        misses.iter().any(|(_, r)| r.starts_with("wrong result")),
-        "{misses:?}"
-    );
+    assert!(misses.iter().any(|(_, r)| r.starts_with("refused")), "{misses:?}");
+    assert!(misses.iter().any(|(_, r)| r.starts_with("wrong result")), "{misses:?}");
 
     // The gold queries as their own candidates: everything right.
     let report = eval_json("memory", "schemas/memory.golden.jsonl");
@@ -336,20 +314,10 @@ fn eval_text_prints_accuracy_repairs_tokens_and_a_line_per_miss() {
     );
     assert_status(&o, 0);
     let text = stdout(&o);
-    assert!(
-        text.starts_with("execution accuracy: 7/12 (58.3%)"),
-        "{text}"
-    );
+    assert!(text.starts_with("execution accuracy: 7/12 (58.3%)"), "{text}");
     assert!(text.contains("repairs used: 0"), "{text}");
-    assert!(
-        text.contains("prompt tokens per question (o200k_base)"),
-        "{text}"
-    );
-    assert_eq!(
-        text.lines().filter(|l| l.starts_with("miss: ")).count(),
-        5,
-        "{text}"
-    );
+    assert!(text.contains("prompt tokens per question (o200k_base)"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("miss: ")).count(), 5, "{text}");
 }
 
 #[test]
@@ -432,10 +400,7 @@ fn eval_refuses_a_bad_golden_file_with_its_position() {
         err.contains(&format!("{}:1:", golden.display())) && err.contains("gold query"),
         "{err}"
     );
-    let o = run(
-        &["eval", "schemas/store.rs", "--golden", "missing.jsonl"],
-        &[],
-    );
+    let o = run(&["eval", "schemas/store.rs", "--golden", "missing.jsonl"], &[]);
     assert_status(&o, 2);
     assert!(stderr(&o).contains("cannot read missing.jsonl"));
 }
@@ -452,25 +417,16 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
     let pro_names = "SELECT name FROM customer WHERE tier = 'pro' LIMIT 50";
     let pro_tiers = "SELECT name, tier FROM customer WHERE tier = 'pro' LIMIT 50";
     // Every category has two or more products, so a descending array is another order.
-    let statuses =
-        "SELECT category, array::group(name) AS names FROM product GROUP BY category LIMIT 50";
+    let statuses = "SELECT category, array::group(name) AS names FROM product GROUP BY category LIMIT 50";
     let sorted = "SELECT category, array::sort(array::group(name)) AS names FROM product GROUP BY category LIMIT 50";
-    let reversed = "SELECT category, array::sort::desc(array::group(name)) AS n FROM product GROUP BY category LIMIT 50";
+    let reversed =
+        "SELECT category, array::sort::desc(array::group(name)) AS n FROM product GROUP BY category LIMIT 50";
     std::fs::write(
         &golden,
         [
-            line(
-                "Who is on the pro tier?",
-                serde_json::json!([pro_names, pro_tiers]),
-            ),
-            line(
-                "Who is on the pro tier, again?",
-                serde_json::json!([pro_names]),
-            ),
-            line(
-                "Which products are in each category?",
-                serde_json::json!(statuses),
-            ),
+            line("Who is on the pro tier?", serde_json::json!([pro_names, pro_tiers])),
+            line("Who is on the pro tier, again?", serde_json::json!([pro_names])),
+            line("Which products are in each category?", serde_json::json!(statuses)),
             line(
                 "Which products are in each category, sorted?",
                 serde_json::json!(sorted),
@@ -483,14 +439,8 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
         &candidates,
         [
             line("Who is on the pro tier?", serde_json::json!(pro_tiers)),
-            line(
-                "Who is on the pro tier, again?",
-                serde_json::json!(pro_tiers),
-            ),
-            line(
-                "Which products are in each category?",
-                serde_json::json!(reversed),
-            ),
+            line("Who is on the pro tier, again?", serde_json::json!(pro_tiers)),
+            line("Which products are in each category?", serde_json::json!(reversed)),
             line(
                 "Which products are in each category, sorted?",
                 serde_json::json!(reversed),
@@ -528,18 +478,11 @@ fn eval_takes_several_gold_answers_and_compares_unsorted_arrays_as_multisets() {
     // reversed array is right where the gold does not sort it, wrong where it does.
     assert_eq!(verdicts, [true, false, true, false], "{report:#}");
     // A list in a candidates file is refused with its position.
-    std::fs::write(
-        &candidates,
-        line("q", serde_json::json!([pro_names, pro_tiers])),
-    )
-    .unwrap();
+    std::fs::write(&candidates, line("q", serde_json::json!([pro_names, pro_tiers]))).unwrap();
     let o = run(&args, &[]);
     assert_status(&o, 2);
     assert!(
-        stderr(&o).contains(&format!(
-            "{}:1: a candidate is one query",
-            candidates.display()
-        )),
+        stderr(&o).contains(&format!("{}:1: a candidate is one query", candidates.display())),
         "{}",
         stderr(&o)
     );
@@ -555,13 +498,7 @@ fn ask_as_a_customer_answers_from_their_rows_only() {
     )]);
     let env = model_env(&url);
     let mut args = STORE_ASK.to_vec();
-    args.extend([
-        "Which orders did I place?",
-        "--format",
-        "json",
-        "--as",
-        "customer:mei",
-    ]);
+    args.extend(["Which orders did I place?", "--format", "json", "--as", "customer:mei"]);
     let o = run(&args, &[&with(&env)[..], &[SCOPE_KEY]].concat());
     assert_status(&o, 0);
     let answer = json(&o);
@@ -570,15 +507,9 @@ fn ask_as_a_customer_answers_from_their_rows_only() {
         serde_json::json!([{"id": "purchase:p1", "status": "shipped"}, {"id": "purchase:p6", "status": "shipped"}])
     );
     let prompt = answer["prompt"].as_str().expect("the prompt");
-    assert!(
-        prompt.contains("You answer for one signed-in customer"),
-        "{prompt}"
-    );
+    assert!(prompt.contains("You answer for one signed-in customer"), "{prompt}");
     for other in ["Omar", "Sam Carter", "customer.country: DE"] {
-        assert!(
-            !prompt.contains(other),
-            "{other} in mei's prompt:\n{prompt}"
-        );
+        assert!(!prompt.contains(other), "{other} in mei's prompt:\n{prompt}");
     }
     // A user of another table, or a schema without a scope, is refused before anything runs.
     let mut wrong = STORE_ASK.to_vec();
@@ -599,7 +530,11 @@ fn eval_as_a_customer_runs_gold_and_candidate_as_them() {
     std::fs::create_dir_all(&dir).unwrap();
     let gold = dir.join("gold.jsonl");
     let candidates = dir.join("candidates.jsonl");
-    std::fs::write(&gold, "{\"question\": \"Which orders are mine?\", \"query\": \"SELECT id FROM purchase ORDER BY id LIMIT 50\"}\n").unwrap();
+    std::fs::write(
+        &gold,
+        "{\"question\": \"Which orders are mine?\", \"query\": \"SELECT id FROM purchase ORDER BY id LIMIT 50\"}\n",
+    )
+    .unwrap();
     std::fs::write(&candidates, "{\"question\": \"Which orders are mine?\", \"query\": \"SELECT id FROM purchase WHERE <-placed<-customer CONTAINS $auth ORDER BY id LIMIT 50\"}\n").unwrap();
     let args = |extra: &[&'static str]| {
         let mut a: Vec<String> = [
@@ -655,13 +590,7 @@ fn check_query_as_a_customer_checks_ids_in_their_session() {
         stdout(&o)
     );
     let o = run(
-        &[
-            "check-query",
-            "schemas/store.rs",
-            query,
-            "--as",
-            "customer:mei",
-        ],
+        &["check-query", "schemas/store.rs", query, "--as", "customer:mei"],
         &[SCOPE_KEY],
     );
     assert_status(&o, 2);
@@ -693,11 +622,16 @@ fn build_says_when_the_per_user_access_is_not_defined() {
         "{}",
         stderr(&o)
     );
-    assert!(!std::fs::read_to_string(out.join("schema.surql")).unwrap().contains("DEFINE ACCESS OVERWRITE owner_agent"));
+    assert!(!std::fs::read_to_string(out.join("schema.surql"))
+        .unwrap()
+        .contains("DEFINE ACCESS OVERWRITE owner_agent"));
     let o = run(&args, &[SCOPE_KEY]);
     assert_status(&o, 0);
     assert!(!stderr(&o).contains("SURQLC_SCOPE_KEY"), "{}", stderr(&o));
     let surql = std::fs::read_to_string(out.join("schema.surql")).unwrap();
-    assert!(surql.contains("DEFINE ACCESS OVERWRITE owner_agent"), "the access is defined");
+    assert!(
+        surql.contains("DEFINE ACCESS OVERWRITE owner_agent"),
+        "the access is defined"
+    );
     std::fs::remove_dir_all(&out).ok();
 }

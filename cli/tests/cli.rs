@@ -9,10 +9,7 @@ use std::process::{Command, Output};
 use support::{assert_status, root, stderr, stdout, surqlc};
 
 fn run(args: &[&str]) -> Output {
-    surqlc()
-        .args(args)
-        .output()
-        .expect("the surqlc binary runs")
+    surqlc().args(args).output().expect("the surqlc binary runs")
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -66,18 +63,10 @@ fn help_describes_every_subcommand() {
     let o = run(&["--help"]);
     assert_status(&o, 0);
     for sub in ["build", "check", "prompt", "audit", "mcp"] {
-        assert!(
-            stdout(&o).contains(sub),
-            "--help lists {sub}: {}",
-            stdout(&o)
-        );
+        assert!(stdout(&o).contains(sub), "--help lists {sub}: {}", stdout(&o));
         let o = run(&[sub, "--help"]);
         assert_status(&o, 0);
-        assert!(
-            stdout(&o).contains("SCHEMA.rs"),
-            "{sub} --help: {}",
-            stdout(&o)
-        );
+        assert!(stdout(&o).contains("SCHEMA.rs"), "{sub} --help: {}", stdout(&o));
     }
     let o = run(&["frobnicate"]);
     assert_status(&o, 2);
@@ -91,13 +80,9 @@ fn the_readme_main_job_prints_the_prompt() {
     assert_status(&o, 0);
     let prompt = stdout(&o);
     let fixtures = root().join("../shared/fixtures/store");
-    let block =
-        std::fs::read_to_string(fixtures.join("expected/schema_context.txt")).expect("block");
+    let block = std::fs::read_to_string(fixtures.join("expected/schema_context.txt")).expect("block");
     // The built-in rules (templates/prompt_rules.tera), then the lesson's schema block.
-    assert!(
-        prompt.starts_with("You translate questions into SurrealQL"),
-        "{prompt}"
-    );
+    assert!(prompt.starts_with("You translate questions into SurrealQL"), "{prompt}");
     assert!(
         prompt.contains(&format!("SCHEMA\n{}\n\n", block.trim_end())),
         "{prompt}"
@@ -108,10 +93,7 @@ fn the_readme_main_job_prints_the_prompt() {
         .and_then(|(_, rest)| rest.split_once("\n\nQUESTION"))
         .map(|(examples, _)| examples)
         .expect("an EXAMPLES section");
-    assert!(
-        examples.starts_with("-- "),
-        "examples from the seed: {examples:?}"
-    );
+    assert!(examples.starts_with("-- "), "examples from the seed: {examples:?}");
     // The token report goes to stderr, so stdout stays the prompt.
     assert!(stderr(&o).contains("schema block"), "{}", stderr(&o));
     assert!(stderr(&o).contains("prompt: "), "{}", stderr(&o));
@@ -125,32 +107,20 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = run(&args);
     assert_status(&o, 0);
-    let want = std::fs::read_to_string(
-        root().join("../shared/fixtures/store/expected/nl2surql_prompt.txt"),
-    )
-    .expect("expected prompt");
+    let want = std::fs::read_to_string(root().join("../shared/fixtures/store/expected/nl2surql_prompt.txt"))
+        .expect("expected prompt");
     // The lesson's prompt, byte for byte, after its preamble (surqlc's built-in rules are longer
     // than the lesson's; tests/store_lesson.rs checks the lesson's preamble through --prompt-template).
-    let after_rules = |p: &str| {
-        p.split_once("\n\nSCHEMA\n")
-            .map(|(_, rest)| rest.to_owned())
-    };
+    let after_rules = |p: &str| p.split_once("\n\nSCHEMA\n").map(|(_, rest)| rest.to_owned());
     assert_eq!(after_rules(&stdout(&o)), after_rules(&want));
     assert!(after_rules(&want).is_some());
     let o = run(&[
         &args[..],
-        &[
-            "--prompt-template",
-            "../shared/fixtures/store/lesson-preamble.txt",
-        ],
+        &["--prompt-template", "../shared/fixtures/store/lesson-preamble.txt"],
     ]
     .concat());
     assert_status(&o, 0);
-    assert_eq!(
-        stdout(&o),
-        want,
-        "with the lesson's preamble as the template"
-    );
+    assert_eq!(stdout(&o), want, "with the lesson's preamble as the template");
 }
 
 #[test]
@@ -196,7 +166,11 @@ fn build_writes_both_files_and_notes_the_missing_agent() {
         .output()
         .expect("runs");
     assert_status(&o, 0);
-    assert!(!stderr(&o).contains("SURQLC_AGENT_PASSWORD is not set"), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("SURQLC_AGENT_PASSWORD is not set"),
+        "{}",
+        stderr(&o)
+    );
     let surql = std::fs::read_to_string(out.join("schema.surql")).expect("schema.surql");
     assert!(surql.contains("DEFINE USER OVERWRITE agent ON DATABASE PASSHASH"));
 }
@@ -227,11 +201,7 @@ fn bad_input_exits_2_with_a_position() {
         let o = run(&args);
         assert_status(&o, 2);
         assert!(stderr(&o).contains("bad.rs:3:"), "{sub}: {}", stderr(&o));
-        assert!(
-            stderr(&o).contains("`strng` is not a SurrealQL type"),
-            "{}",
-            stderr(&o)
-        );
+        assert!(stderr(&o).contains("`strng` is not a SurrealQL type"), "{}", stderr(&o));
     }
     assert!(!dir.join("schema.surql").exists(), "nothing written");
     let o = run(&["check", "schemas/no-such.rs"]);
@@ -240,14 +210,7 @@ fn bad_input_exits_2_with_a_position() {
     let o = run(&["audit", "schemas/store.rs", "--encoding", "nope"]);
     assert_status(&o, 2);
     assert!(stderr(&o).contains("unknown encoding"), "{}", stderr(&o));
-    let o = run(&[
-        "prompt",
-        "schemas/store.rs",
-        "--question",
-        "q",
-        "--vector",
-        "1,2",
-    ]);
+    let o = run(&["prompt", "schemas/store.rs", "--question", "q", "--vector", "1,2"]);
     assert_status(&o, 2);
     assert!(stderr(&o).contains("has 2 values"), "{}", stderr(&o));
 }
@@ -331,14 +294,7 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
         .collect();
     assert_eq!(
         sections,
-        [
-            "preamble",
-            "schema",
-            "value hints",
-            "examples",
-            "question",
-            "total"
-        ]
+        ["preamble", "schema", "value hints", "examples", "question", "total"]
     );
 }
 
@@ -346,14 +302,7 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
 fn shell_words_split_like_the_shell() {
     assert_eq!(
         split_shell_words(r#"prompt a.rs --question "Which one?" --vector 1,2"#),
-        [
-            "prompt",
-            "a.rs",
-            "--question",
-            "Which one?",
-            "--vector",
-            "1,2"
-        ]
+        ["prompt", "a.rs", "--question", "Which one?", "--vector", "1,2"]
     );
 }
 
@@ -378,12 +327,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
         "-- name: ok :many\nSELECT name FROM customer LIMIT $n;\n\n-- name: broken :many\n-- question: Where do they live?\nSELECT name,\n       city FROM customer;\n",
     )
     .unwrap();
-    let o = run(&[
-        "check-query",
-        "schemas/store.rs",
-        "--file",
-        bad.to_str().unwrap(),
-    ]);
+    let o = run(&["check-query", "schemas/store.rs", "--file", bad.to_str().unwrap()]);
     assert_status(&o, 1);
     assert!(stdout(&o).contains("bad.surql:7:8: "), "{}", stdout(&o));
     assert!(stdout(&o).contains("city"), "{}", stdout(&o));
@@ -402,12 +346,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
     assert!(!out.join("schema.surql").exists(), "nothing written");
     // A malformed annotation is bad input at its position.
     std::fs::write(&bad, "-- name: broken :all\nSELECT name FROM customer;\n").unwrap();
-    let o = run(&[
-        "check-query",
-        "schemas/store.rs",
-        "--file",
-        bad.to_str().unwrap(),
-    ]);
+    let o = run(&["check-query", "schemas/store.rs", "--file", bad.to_str().unwrap()]);
     assert_status(&o, 2);
     assert!(
         stderr(&o).contains("bad.surql:1:17: `:all` is not :many, :one, :opt or :value"),
@@ -450,11 +389,7 @@ fn dropping_a_field_a_named_query_uses_breaks_the_build() {
         "{}",
         stderr(&o)
     );
-    assert!(
-        stderr(&o).contains("in query `recent_purchases`"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("in query `recent_purchases`"), "{}", stderr(&o));
     assert!(stderr(&o).contains("placed_at"), "{}", stderr(&o));
 }
 
@@ -497,32 +432,12 @@ fn a_parameter_nothing_types_fails_the_build_at_its_position() {
 /// `surqlc prune`'s bad input: a clear line, status 2.
 #[test]
 fn prune_refuses_bad_input() {
-    let o = run(&[
-        "prune",
-        "schemas/store.rs",
-        "--question",
-        "x",
-        "--budget",
-        "0",
-    ]);
+    let o = run(&["prune", "schemas/store.rs", "--question", "x", "--budget", "0"]);
     assert_status(&o, 2);
-    assert!(
-        stderr(&o).contains("--budget must be at least 1"),
-        "{}",
-        stderr(&o)
-    );
-    let o = run(&[
-        "prune",
-        "schemas/store.rs",
-        "--questions",
-        "no/such/file.txt",
-    ]);
+    assert!(stderr(&o).contains("--budget must be at least 1"), "{}", stderr(&o));
+    let o = run(&["prune", "schemas/store.rs", "--questions", "no/such/file.txt"]);
     assert_status(&o, 2);
-    assert!(
-        stderr(&o).contains("cannot read no/such/file.txt"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("cannot read no/such/file.txt"), "{}", stderr(&o));
     let o = run(&["prune", "schemas/store.rs"]);
     assert_status(&o, 2);
 }
@@ -554,10 +469,7 @@ fn prune_prints_the_tables_each_question_gets() {
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect();
     assert_eq!(lines.len(), 2, "{}", stdout(&o));
-    assert_eq!(
-        lines[1]["question"],
-        "How many units were on each order line?"
-    );
+    assert_eq!(lines[1]["question"], "How many units were on each order line?");
     for line in &lines {
         let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["question", "tables", "tokens"]);
@@ -576,14 +488,7 @@ fn prune_prints_the_tables_each_question_gets() {
     );
     // A question no table shares a word with gets the fallback tables, and is told so (at 300
     // tokens all five compact blocks fit: field-level pruning).
-    let o = run(&[
-        "prune",
-        "schemas/store.rs",
-        "--question",
-        "zzz qqq",
-        "--budget",
-        "150",
-    ]);
+    let o = run(&["prune", "schemas/store.rs", "--question", "zzz qqq", "--budget", "150"]);
     assert_status(&o, 0);
     assert!(
         stdout(&o).contains("note: no table shares a word with the question"),
@@ -592,26 +497,14 @@ fn prune_prints_the_tables_each_question_gets() {
     );
     // A closed stdout ends the output quietly, never with a panic.
     let mut child = surqlc()
-        .args([
-            "prune",
-            "schemas/store.rs",
-            "--questions",
-            q,
-            "--budget",
-            "300",
-        ])
+        .args(["prune", "schemas/store.rs", "--questions", q, "--budget", "300"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// A full disk is not a closed pipe: `prune`'s output failing to be written fails the run (status 1).
@@ -628,11 +521,7 @@ fn prune_fails_when_its_output_cannot_be_written() {
         .output()
         .expect("runs");
     assert_status(&o, 1);
-    assert!(
-        stderr(&o).contains("cannot write to stdout"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("cannot write to stdout"), "{}", stderr(&o));
 }
 
 /// `SURQLC_TEST_BIN` names the binary every CLI test runs (worktrees sharing one target directory
@@ -645,11 +534,7 @@ fn the_binary_under_test_is_surqlc_test_bin_when_set() {
     let dir = scratch("test-bin");
     let mark = dir.join("ran");
     let standin = dir.join("surqlc");
-    std::fs::write(
-        &standin,
-        format!("#!/bin/sh\necho \"$@\" > '{}'\n", mark.display()),
-    )
-    .unwrap();
+    std::fs::write(&standin, format!("#!/bin/sh\necho \"$@\" > '{}'\n", mark.display())).unwrap();
     std::fs::set_permissions(&standin, std::fs::Permissions::from_mode(0o755)).unwrap();
     let this = std::env::current_exe().expect("the test binary");
     // The stand-in prints no help, so that test fails: only the mark is looked at.

@@ -8,10 +8,7 @@ use std::process::{Output, Stdio};
 use support::{assert_status, root, surqlc};
 
 fn run(args: &[&str]) -> Output {
-    surqlc()
-        .args(args)
-        .output()
-        .expect("the surqlc binary runs")
+    surqlc().args(args).output().expect("the surqlc binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -57,11 +54,7 @@ fn check_query_takes_several_schema_files_and_the_query_anywhere() {
     assert!(text(&o.stdout).contains("beta"), "{}", text(&o.stdout));
     // The README's spellings still work.
     assert_status(
-        &run(&[
-            "check-query",
-            "schemas/store.rs",
-            "SELECT name FROM customer LIMIT 5",
-        ]),
+        &run(&["check-query", "schemas/store.rs", "SELECT name FROM customer LIMIT 5"]),
         0,
     );
     let file = dir.join("queries.surql");
@@ -81,19 +74,14 @@ fn check_query_takes_several_schema_files_and_the_query_anywhere() {
     ] {
         let o = run(&args);
         assert_status(&o, 2);
-        assert!(
-            text(&o.stderr).starts_with("error: "),
-            "{}",
-            text(&o.stderr)
-        );
+        assert!(text(&o.stderr).starts_with("error: "), "{}", text(&o.stderr));
     }
 }
 
 #[test]
 fn check_query_runs_the_data_checks_on_a_seed() {
     // The people's ids are full names: a guessed id parses and resolves, and matches nothing.
-    let guessed =
-        "SELECT record::id(out) AS meeting FROM attended WHERE in = person:alice LIMIT 50";
+    let guessed = "SELECT record::id(out) AS meeting FROM attended WHERE in = person:alice LIMIT 50";
     let o = run(&["check-query", "schemas/meetings.rs", guessed]);
     assert_status(&o, 0);
     let o = run(&[
@@ -110,8 +98,7 @@ fn check_query_runs_the_data_checks_on_a_seed() {
         out.contains("there is no record `person:alice`") && out.contains("Alice Chen"),
         "the fix names the real ids: {out}"
     );
-    let right =
-        "SELECT record::id(out) AS meeting FROM attended WHERE in = person:⟨Alice Chen⟩ LIMIT 50";
+    let right = "SELECT record::id(out) AS meeting FROM attended WHERE in = person:⟨Alice Chen⟩ LIMIT 50";
     let o = run(&[
         "check-query",
         "schemas/meetings.rs",
@@ -151,16 +138,11 @@ fn check_query_exits_as_audit_does() {
     let clean = run(&["check-query", store, "SELECT name FROM customer LIMIT 5"]);
     assert_status(&clean, 0);
     assert_eq!(text(&clean.stdout), "");
-    let wrong = run(&[
-        "check-query",
-        store,
-        "SELECT name, email FROM customer LIMIT 5",
-    ]);
+    let wrong = run(&["check-query", store, "SELECT name, email FROM customer LIMIT 5"]);
     assert_status(&wrong, 1);
     assert!(
-        text(&wrong.stdout).starts_with(
-            "query:1:14: error[SQ0102 UnknownField] `email`: `customer` has no field `email`"
-        ),
+        text(&wrong.stdout)
+            .starts_with("query:1:14: error[SQ0102 UnknownField] `email`: `customer` has no field `email`"),
         "{}",
         text(&wrong.stdout)
     );
@@ -178,12 +160,7 @@ fn check_query_exits_as_audit_does() {
     assert_eq!(first["line"], 5);
     assert_eq!(first["diagnostics"][0]["class"], "UnknownField");
     assert_eq!(first["diagnostics"][0]["text"], "email");
-    let right = run(&[
-        "check-query",
-        store,
-        "--file",
-        "tests/corpus/store_right.surql",
-    ]);
+    let right = run(&["check-query", store, "--file", "tests/corpus/store_right.surql"]);
     assert_status(&right, 0);
     assert_status(&run(&["check-query", "schemas/nope.rs", "SELECT 1"]), 2);
     assert_status(&run(&["check-query", store, "--file", "nope.surql"]), 2);
@@ -199,12 +176,7 @@ fn with_closed_stdout(args: &[&str], status: i32) {
         .expect("spawns");
     drop(child.stdout.take());
     let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
     let exit = child.wait().expect("exits");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     assert_eq!(exit.code(), Some(status), "{args:?}: {err}");
@@ -215,19 +187,12 @@ fn a_closed_stdout_is_not_a_panic() {
     let dir = scratch("pipe");
     let dump = dir.join("other.surql");
     std::fs::write(&dump, "DEFINE TABLE stray SCHEMALESS;\n").unwrap();
-    with_closed_stdout(
-        &["diff", "schemas/store.rs", "--dump", dump.to_str().unwrap()],
-        1,
-    );
+    with_closed_stdout(&["diff", "schemas/store.rs", "--dump", dump.to_str().unwrap()], 1);
     with_closed_stdout(&["audit", "schemas/store.rs"], 0);
     with_closed_stdout(&["--help"], 0);
     with_closed_stdout(&["diff", "--help"], 0);
     with_closed_stdout(
-        &[
-            "check-query",
-            "schemas/store.rs",
-            "SELECT nme FROM customer LIMIT 5",
-        ],
+        &["check-query", "schemas/store.rs", "SELECT nme FROM customer LIMIT 5"],
         1,
     );
     with_closed_stdout(
@@ -257,10 +222,7 @@ fn build_says_where_the_file_goes() {
         )),
         "{err}"
     );
-    assert!(
-        err.contains("for namespace `ai`, database `store`"),
-        "{err}"
-    );
+    assert!(err.contains("for namespace `ai`, database `store`"), "{err}");
     let o = run(&[
         "build",
         "schemas/store.rs",
@@ -311,10 +273,7 @@ fn prompt_pruned_prints_the_pruned_prompt() {
     assert_status(&cut, 0);
     let (whole, cut) = (text(&whole.stdout), text(&cut.stdout));
     let tables = |p: &str| p.matches("DEFINE TABLE ").count();
-    assert!(
-        cut.contains("QUESTION\nWhich customers are on the pro tier?"),
-        "{cut}"
-    );
+    assert!(cut.contains("QUESTION\nWhich customers are on the pro tier?"), "{cut}");
     assert!(cut.contains("DEFINE TABLE customer"), "{cut}");
     assert!(
         tables(&cut) < tables(&whole),

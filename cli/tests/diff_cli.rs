@@ -42,23 +42,14 @@ fn built_store(out: &std::path::Path, password: Option<&str>) -> String {
         cmd.env("SURQLC_AGENT_PASSWORD", p);
     }
     let built = cmd.output().unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     std::fs::read_to_string(out.join("schema.surql")).unwrap()
 }
 
 /// A dump with `CHANGES` applied: each change on a line of its own, status 1.
 fn drift_is_listed(drifted: &std::path::Path) {
     let out = diff(drifted, Some("diff-test"));
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let headlines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("    ")).collect();
     assert_eq!(
@@ -90,26 +81,15 @@ fn diff_against_a_dump() {
     std::fs::write(&drifted, format!("{surql}\n{CHANGES}")).unwrap();
 
     let ok = diff(&in_sync, Some("diff-test"));
-    assert_eq!(
-        ok.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&ok.stdout)
-    );
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
     assert!(ok.stdout.is_empty());
     let said = String::from_utf8_lossy(&ok.stderr);
-    assert!(
-        said.contains("in sync: ") && said.contains("in_sync.surql"),
-        "{said}"
-    );
+    assert!(said.contains("in sync: ") && said.contains("in_sync.surql"), "{said}");
     // Without the agent's password the schema defines no agent, as `surqlc build` would write it:
     // the database's agent is extra, and the note says why.
     let extra = diff(&in_sync, None);
     assert_eq!(extra.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8_lossy(&extra.stdout),
-        "+ extra user agent\n"
-    );
+    assert_eq!(String::from_utf8_lossy(&extra.stdout), "+ extra user agent\n");
     let said = String::from_utf8_lossy(&extra.stderr);
     assert!(
         said.contains("SURQLC_AGENT_PASSWORD") && said.contains("--expect-agent"),
@@ -117,12 +97,7 @@ fn diff_against_a_dump() {
     );
     // Expected without the password, the user is compared without its hash: in sync.
     let ok = diff_with(&in_sync, None, &["--expect-agent"]);
-    assert_eq!(
-        ok.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&ok.stdout)
-    );
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
     // A database loaded from a build without the password has no agent: in sync without it,
     // missing when the password says there should be one.
     let no_agent = dir.join("no_agent.surql");
@@ -130,10 +105,7 @@ fn diff_against_a_dump() {
     assert_eq!(diff(&no_agent, None).status.code(), Some(0));
     let missing = diff(&no_agent, Some("diff-test"));
     assert_eq!(missing.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8_lossy(&missing.stdout),
-        "- missing user agent\n"
-    );
+    assert_eq!(String::from_utf8_lossy(&missing.stdout), "- missing user agent\n");
     // INFO redacts a user's hash, but the fingerprint in the agent's COMMENT covers it: another
     // password is a change (applying the schema would define the agent again).
     let other = diff(&in_sync, Some("another"));
@@ -148,10 +120,7 @@ fn diff_against_a_dump() {
     drift_is_listed(&drifted);
 
     // Bad input: status 2.
-    assert_eq!(
-        diff(&dir.join("missing.surql"), None).status.code(),
-        Some(2)
-    );
+    assert_eq!(diff(&dir.join("missing.surql"), None).status.code(), Some(2));
     let no_target = surqlc()
         .arg("diff")
         .arg(root().join("schemas/store.rs"))
@@ -159,11 +128,7 @@ fn diff_against_a_dump() {
         .unwrap();
     assert_eq!(no_target.status.code(), Some(2));
     let bad_schema = dir.join("bad.rs");
-    std::fs::write(
-        &bad_schema,
-        "#[derive(Table)] pub struct T { pub x: HashMap<u8, u8> }",
-    )
-    .unwrap();
+    std::fs::write(&bad_schema, "#[derive(Table)] pub struct T { pub x: HashMap<u8, u8> }").unwrap();
     let bad = surqlc()
         .arg("diff")
         .arg(&bad_schema)
@@ -171,11 +136,6 @@ fn diff_against_a_dump() {
         .arg(&in_sync)
         .output()
         .unwrap();
-    assert_eq!(
-        bad.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&bad.stderr)
-    );
+    assert_eq!(bad.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,10 +7,7 @@ use std::process::{Command, Output};
 use support::{assert_status, root, surqlc};
 
 fn run(args: &[&str]) -> Output {
-    surqlc()
-        .args(args)
-        .output()
-        .expect("the surqlc binary runs")
+    surqlc().args(args).output().expect("the surqlc binary runs")
 }
 
 fn assert_ok(o: &Output) {
@@ -42,16 +39,11 @@ fn tables(schema: &str) -> (Vec<String>, Vec<String>) {
 
 /// Five of the enterprise benchmark's questions, one per line.
 fn enterprise_questions(dir: &Path) -> PathBuf {
-    let all: Vec<serde_json::Value> = serde_json::from_str(
-        &std::fs::read_to_string(root().join("schemas/enterprise.questions.json")).unwrap(),
-    )
-    .unwrap();
+    let all: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(root().join("schemas/enterprise.questions.json")).unwrap())
+            .unwrap();
     let path = dir.join("questions.txt");
-    let lines: Vec<&str> = all
-        .iter()
-        .take(5)
-        .map(|q| q["question"].as_str().unwrap())
-        .collect();
+    let lines: Vec<&str> = all.iter().take(5).map(|q| q["question"].as_str().unwrap()).collect();
     std::fs::write(&path, lines.join("\n")).unwrap();
     path
 }
@@ -73,9 +65,7 @@ fn audit_html(schema: &str, dir: &Path, extra: &[&str]) -> String {
 /// No address anywhere, nothing loaded from anywhere, a policy that forbids loading.
 fn assert_self_contained(html: &str) {
     assert!(html.starts_with("<!DOCTYPE html>"));
-    for banned in [
-        "http://", "https://", "//cdn", " src=", " href=", "url(", "@import",
-    ] {
+    for banned in ["http://", "https://", "//cdn", " src=", " href=", "url(", "@import"] {
         assert!(!html.contains(banned), "the page has {banned:?}");
     }
     assert!(html.contains("default-src 'none'"));
@@ -152,16 +142,10 @@ fn check_map(html: &str, schema: &str) {
     assert_self_contained(html);
     let (exposed, hidden) = tables(schema);
     for t in &exposed {
-        assert!(
-            html.contains(&format!("data-table=\"{t}\"")),
-            "{schema}: no {t}"
-        );
+        assert!(html.contains(&format!("data-table=\"{t}\"")), "{schema}: no {t}");
     }
     for t in &hidden {
-        assert!(
-            !html.contains(t.as_str()),
-            "{schema}: hidden {t} is on the page"
-        );
+        assert!(!html.contains(t.as_str()), "{schema}: hidden {t} is on the page");
     }
     let boxes = boxes(html);
     assert_eq!(boxes.len(), exposed.len());
@@ -185,10 +169,7 @@ fn audit_html_shows_what_literal_enum_docs_cost() {
     let html = audit_html("tests/fixtures/enum_docs.rs", &dir, &[]);
     check_map(&html, "tests/fixtures/enum_docs.rs");
     assert!(html.contains("class=\"p enumdoc\""), "an enum doc part");
-    assert!(
-        html.contains("enum doc (60 tokens)"),
-        "as the audit counts them"
-    );
+    assert!(html.contains("enum doc (60 tokens)"), "as the audit counts them");
 }
 
 #[test]
@@ -219,16 +200,9 @@ fn audit_html_maps_the_enterprise_schema_with_questions() {
     );
     check_map(&html, "schemas/enterprise.rs");
     assert!(html.contains(" over</span>"), "the block over its budget");
-    assert_eq!(
-        html.matches("<label for=\"q").count(),
-        6,
-        "5 questions and none"
-    );
+    assert_eq!(html.matches("<label for=\"q").count(), 6, "5 questions and none");
     assert!(html.contains(" q5"), "a table the fifth question shows");
-    assert!(
-        html.contains("of 2000 tokens"),
-        "each question against prune's budget"
-    );
+    assert!(html.contains("of 2000 tokens"), "each question against prune's budget");
     assert!(html.contains("budget(block = 12000)"));
 }
 
@@ -276,17 +250,8 @@ fn eval_html_puts_accuracy_first_and_wrong_answers_first() {
 fn progress_stays_off_stderr_that_is_not_a_terminal() {
     let dir = scratch("progress");
     let file = dir.join("q.txt");
-    std::fs::write(
-        &file,
-        "Which customers are gold?\nWhat does a product cost?\n",
-    )
-    .unwrap();
-    let o = run(&[
-        "prune",
-        "schemas/store.rs",
-        "--questions",
-        file.to_str().unwrap(),
-    ]);
+    std::fs::write(&file, "Which customers are gold?\nWhat does a product cost?\n").unwrap();
+    let o = run(&["prune", "schemas/store.rs", "--questions", file.to_str().unwrap()]);
     assert_ok(&o);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("ETA") && !err.contains('\r'), "{err}");
@@ -364,9 +329,11 @@ var s=document.querySelector('.map svg');if(s){var b=s.getBoundingClientRect();o
 document.querySelectorAll('.map g.t').forEach(function(g){var r=g.querySelector('rect.box').getBoundingClientRect();\
 o.boxes.push([g.getAttribute('data-table'),+g.getAttribute('data-tokens'),r.left,r.top,r.width,r.height]);});\
 var p=document.createElement('pre');p.id='measured';p.textContent=JSON.stringify(o);document.body.appendChild(p);},100)});</script>";
-        let page = html
-            .replacen("<head>\n", &format!("<head>\n{watch}\n"), 1)
-            .replacen("</body>", &format!("{measure}</body>"), 1);
+        let page = html.replacen("<head>\n", &format!("<head>\n{watch}\n"), 1).replacen(
+            "</body>",
+            &format!("{measure}</body>"),
+            1,
+        );
         let path = dir.join(name);
         std::fs::write(&path, page).unwrap();
         path
@@ -375,10 +342,7 @@ var p=document.createElement('pre');p.id='measured';p.textContent=JSON.stringify
     fn measured(dom: &str) -> serde_json::Value {
         let start = dom.find("<pre id=\"measured\">").expect("the probe ran") + 19;
         let text = &dom[start..][..dom[start..].find("</pre>").unwrap()];
-        let text = text
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&");
+        let text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
         serde_json::from_str(&text).unwrap()
     }
 
@@ -452,42 +416,24 @@ var p=document.createElement('pre');p.id='measured';p.textContent=JSON.stringify
         let page = probed(html, dir, &format!("{label}.html"));
         let (dom, log) = chromium(&page, dir, "--dump-dom");
         for name in names {
-            assert!(
-                dom.contains(name.as_str()),
-                "{label}: {name} is not in the DOM"
-            );
+            assert!(dom.contains(name.as_str()), "{label}: {name} is not in the DOM");
         }
         let m = measured(&dom);
-        assert_eq!(
-            m["resources"],
-            serde_json::json!([]),
-            "{label} loaded something"
-        );
+        assert_eq!(m["resources"], serde_json::json!([]), "{label} loaded something");
         assert_eq!(
             m["violations"],
             serde_json::json!([]),
             "{label} tried to load something"
         );
-        assert!(
-            page_requests(&log).is_empty(),
-            "{label}: {:?}",
-            page_requests(&log)
-        );
-        assert!(
-            m["sw"].as_f64() <= m["vw"].as_f64(),
-            "{label}: wider than the window"
-        );
+        assert!(page_requests(&log).is_empty(), "{label}: {:?}", page_requests(&log));
+        assert!(m["sw"].as_f64() <= m["vw"].as_f64(), "{label}: wider than the window");
         let boxes: Vec<(String, f64, [f64; 4])> = m["boxes"]
             .as_array()
             .unwrap()
             .iter()
             .map(|b| {
                 let f = |i: usize| b[i].as_f64().unwrap();
-                (
-                    b[0].as_str().unwrap().to_owned(),
-                    f(1),
-                    [f(2), f(3), f(4), f(5)],
-                )
+                (b[0].as_str().unwrap().to_owned(), f(1), [f(2), f(3), f(4), f(5)])
             })
             .collect();
         if let Some(svg) = m["svg"].as_array() {

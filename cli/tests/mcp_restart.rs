@@ -23,21 +23,13 @@ fn calls_fail_fast_while_the_server_is_down_and_succeed_after_it_restarts() {
     runtime().block_on(async {
         let mut command = surqlc();
         command
-            .args([
-                "mcp",
-                "schemas/store.rs",
-                "--endpoint",
-                &server.ws(),
-                "--timeout",
-                "10",
-            ])
+            .args(["mcp", "schemas/store.rs", "--endpoint", &server.ws(), "--timeout", "10"])
             .args(["--user", "root", "--pass", "root"])
             .env("SURQLC_AGENT_PASSWORD", "restart-test");
-        let (transport, _) =
-            rmcp::transport::TokioChildProcess::builder(tokio::process::Command::from(command))
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("surqlc starts");
+        let (transport, _) = rmcp::transport::TokioChildProcess::builder(tokio::process::Command::from(command))
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("surqlc starts");
         use rmcp::ServiceExt;
         let client = rmcp::model::ClientConfig::default()
             .serve(transport)
@@ -71,12 +63,7 @@ fn calls_fail_fast_while_the_server_is_down_and_succeed_after_it_restarts() {
             answer = call(&client, "run_query", count.clone()).await;
         }
         eprintln!("after the restart: ok after {:?}", restarted.elapsed());
-        assert_eq!(
-            rows(&answer)["rows"],
-            json!([{"n": 5}]),
-            "{}",
-            text(&answer)
-        );
+        assert_eq!(rows(&answer)["rows"], json!([{"n": 5}]), "{}", text(&answer));
         client.cancel().await.ok();
     });
     drop(server);

@@ -21,9 +21,7 @@ fn ids(answer: &Value) -> Vec<String> {
 }
 
 async fn ids_of(client: &Client, query: &str) -> Vec<String> {
-    ids(&rows(
-        &call(client, "run_query", json!({ "query": query })).await,
-    ))
+    ids(&rows(&call(client, "run_query", json!({ "query": query })).await))
 }
 
 /// What mei sees: her purchases, their lines and edges, herself, and every product.
@@ -32,19 +30,9 @@ async fn assert_meis_rows(client: &Client) {
         ids_of(client, "SELECT id FROM purchase").await,
         ["purchase:p1", "purchase:p6"]
     );
-    assert_eq!(
-        ids_of(client, "SELECT id FROM customer").await,
-        ["customer:mei"]
-    );
+    assert_eq!(ids_of(client, "SELECT id FROM customer").await, ["customer:mei"]);
     assert_eq!(ids_of(client, "SELECT id, in FROM placed").await.len(), 2);
-    let lines = rows(
-        &call(
-            client,
-            "run_query",
-            json!({ "query": "SELECT in, out FROM contains" }),
-        )
-        .await,
-    );
+    let lines = rows(&call(client, "run_query", json!({ "query": "SELECT in, out FROM contains" })).await);
     let mut purchases: Vec<&str> = lines["rows"]
         .as_array()
         .unwrap()
@@ -91,10 +79,7 @@ fn as_a_customer_on_stdio_run_query_returns_only_their_rows() {
             instructions.contains("You answer for one signed-in customer: $auth is their record"),
             "{instructions}"
         );
-        assert_eq!(
-            ids_of(&client, "SELECT id FROM $auth LIMIT 1").await,
-            ["customer:mei"]
-        );
+        assert_eq!(ids_of(&client, "SELECT id FROM $auth LIMIT 1").await, ["customer:mei"]);
         let explained = call(
             &client,
             "check_query",
@@ -111,10 +96,7 @@ fn as_a_customer_on_stdio_run_query_returns_only_their_rows() {
         .await;
         assert!(is_error(&refused));
         let said = text(&refused);
-        assert!(
-            said.contains("look like purchase:p1, purchase:p6"),
-            "{said}"
-        );
+        assert!(said.contains("look like purchase:p1, purchase:p6"), "{said}");
         client.cancel().await.ok();
     });
 }
@@ -129,11 +111,7 @@ fn per_user_over_http_each_token_is_its_user_and_no_token_no_tools() {
             .envs(key)
             .output()
             .expect("surqlc token runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap().trim().to_owned()
     };
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;

@@ -8,8 +8,7 @@ use support::surqlc;
 
 /// Builds the store with `queries` as its only query file; the status and stderr.
 fn build(name: &str, queries: &str) -> (Output, PathBuf, String) {
-    let dir =
-        std::env::temp_dir().join(format!("surqlc-queries-cli-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("surqlc-queries-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("q.surql");
@@ -125,8 +124,5 @@ fn declared_parameters_come_first_in_the_function() {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    assert!(
-        signature.contains("n: i64, tier: super::super::Tier"),
-        "{signature}"
-    );
+    assert!(signature.contains("n: i64, tier: super::super::Tier"), "{signature}");
 }

@@ -23,10 +23,7 @@ const PASSWORD: &str = "verdicts-test-password";
 /// The queries: both corpora of the validator, and the LIMIT cases.
 fn corpus() -> Vec<String> {
     let mut queries = Vec::new();
-    for file in [
-        "tests/corpus/store_right.surql",
-        "tests/corpus/store_wrong.surql",
-    ] {
+    for file in ["tests/corpus/store_right.surql", "tests/corpus/store_wrong.surql"] {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
         for piece in validate::split_queries(&text, false) {
             let code: Vec<&str> = piece
@@ -99,17 +96,12 @@ fn check_query_verdicts(queries: &[String]) -> Vec<bool> {
     let file = dir.join("queries.surql");
     std::fs::write(
         &file,
-        in_file
-            .iter()
-            .map(|q| q.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-            + "\n",
+        in_file.iter().map(|q| q.as_str()).collect::<Vec<_>>().join("\n\n") + "\n",
     )
     .unwrap();
     let out = check_query(&["--file".as_ref(), file.as_os_str()]);
-    let json: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let json: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     let from_file: Vec<bool> = json["queries"]
         .as_array()
         .unwrap()
@@ -122,11 +114,7 @@ fn check_query_verdicts(queries: &[String]) -> Vec<bool> {
                 .any(|d| d["severity"] == "error")
         })
         .collect();
-    assert_eq!(
-        from_file.len(),
-        in_file.len(),
-        "check-query split the file as written"
-    );
+    assert_eq!(from_file.len(), in_file.len(), "check-query split the file as written");
     let mut from_file = from_file.into_iter();
     let verdicts = queries
         .iter()

@@ -54,11 +54,9 @@ fn main() {
             .cargo_metadata(false)
             .agent_password("bench-password");
         let output = builder.generate().expect("the schema compiles");
-        let seed =
-            std::fs::read_to_string(root.join(format!("schemas/{name}.seed.surql"))).expect("seed");
+        let seed = std::fs::read_to_string(root.join(format!("schemas/{name}.seed.surql"))).expect("seed");
         let golden = eval::read_jsonl(
-            &std::fs::read_to_string(root.join(format!("schemas/{name}.golden.jsonl")))
-                .expect("golden"),
+            &std::fs::read_to_string(root.join(format!("schemas/{name}.golden.jsonl"))).expect("golden"),
         )
         .expect("golden reads");
         let target = surqlc::db::Target {
@@ -66,14 +64,11 @@ fn main() {
             ..Default::default()
         };
         runtime.block_on(async {
-            let db = surqlc::schema_db::open(&output, &target)
-                .await
-                .expect("schema");
+            let db = surqlc::schema_db::open(&output, &target).await.expect("schema");
             surqlc::db::execute(&db, &seed).await.expect("seed");
-            let agent =
-                surqlc::schema_db::signin_agent(&db, &output.schema, &target, "bench-password")
-                    .await
-                    .expect("agent");
+            let agent = surqlc::schema_db::signin_agent(&db, &output.schema, &target, "bench-password")
+                .await
+                .expect("agent");
             let schema = &output.schema;
             let questions = &golden;
             let time = |wrong_first: usize, rounds: usize| {

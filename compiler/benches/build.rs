@@ -43,10 +43,7 @@ fn cpu_seconds() -> Option<f64> {
 
 fn main() {
     allocator::keep_freed_memory();
-    let tables: usize = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(1000);
+    let tables: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(1000);
     let dir = std::env::temp_dir().join(format!("surqlc-bench-build-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("synthetic.rs");

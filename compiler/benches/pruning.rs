@@ -53,10 +53,7 @@ fn rows() -> Vec<Row> {
         ),
         closure(
             "closure + person hubs (who/whom)",
-            DocOptions {
-                hubs: true,
-                ..plain
-            },
+            DocOptions { hubs: true, ..plain },
             Knobs::NONE,
         ),
         closure(
@@ -111,17 +108,12 @@ fn rows() -> Vec<Row> {
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut builder = surqlc::Builder::new();
-    builder
-        .schema(root.join("schemas/enterprise.rs"))
-        .cargo_metadata(false);
+    builder.schema(root.join("schemas/enterprise.rs")).cargo_metadata(false);
     let output = builder.generate().unwrap_or_else(|e| panic!("{e}"));
     let schema = &output.schema;
     let dimension = schema.settings.examples.dimension as usize;
     let read = |name: &str| {
-        prune_eval::read_questions(
-            &std::fs::read_to_string(root.join("schemas").join(name)).unwrap(),
-        )
-        .unwrap()
+        prune_eval::read_questions(&std::fs::read_to_string(root.join("schemas").join(name)).unwrap()).unwrap()
     };
     let sets: Vec<(&str, Vec<Question>)> = vec![
         ("original", read("enterprise.questions.json")),

@@ -19,10 +19,7 @@ use surqlc::tokens::{self, Encoding};
 /// CPU time of the whole process (every thread, finished ones included): what the work costs,
 /// whatever else shares the machine.
 fn cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid, writable timespec.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
@@ -80,15 +77,7 @@ fn bench_build(sizes: &[usize]) {
     println!("milliseconds, CPU time (wall-clock in brackets)");
     println!(
         "{:>7} {:>16} {:>16} {:>16} {:>16} {:>14} {:>16} {:>14} {:>12}",
-        "tables",
-        "front",
-        "schema.surql",
-        "schema.rs",
-        "build",
-        "build/table",
-        "audit",
-        "audit/table",
-        "block tokens"
+        "tables", "front", "schema.surql", "schema.rs", "build", "build/table", "audit", "audit/table", "block tokens"
     );
     for &n in sizes {
         let path = schema_file(n);
@@ -106,9 +95,7 @@ fn bench_build(sizes: &[usize]) {
             std::hint::black_box(b.load().unwrap());
         });
         let surql = median(runs, || {
-            std::hint::black_box(
-                surqlc::codegen::emit::render_schema_surql(&schema, &Default::default()).unwrap(),
-            );
+            std::hint::black_box(surqlc::codegen::emit::render_schema_surql(&schema, &Default::default()).unwrap());
         });
         // schema.rs has no public entry of its own: generate (front end, both files) less the rest.
         let generate = median(runs, || {
@@ -142,17 +129,9 @@ fn bench_build(sizes: &[usize]) {
             both(surql),
             both(rust),
             both(build),
-            format!(
-                "{:.3} ({:.3})",
-                ms(build.cpu) / n as f64,
-                ms(build.wall) / n as f64
-            ),
+            format!("{:.3} ({:.3})", ms(build.cpu) / n as f64, ms(build.wall) / n as f64),
             both(audit),
-            format!(
-                "{:.3} ({:.3})",
-                ms(audit.cpu) / n as f64,
-                ms(audit.wall) / n as f64
-            ),
+            format!("{:.3} ({:.3})", ms(audit.cpu) / n as f64, ms(audit.wall) / n as f64),
             block_tokens
         );
     }
@@ -265,19 +244,14 @@ fn rustc_probe(cases: Vec<(String, String, PathBuf)>) {
         .join("rustc-probe");
     let cargo = |what: &str| {
         let start = Instant::now();
-        let out =
-            std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args([what, "--quiet", "--lib"])
-                .arg("--target-dir")
-                .arg(&target)
-                .current_dir(&dir)
-                .output()
-                .expect("cargo runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([what, "--quiet", "--lib"])
+            .arg("--target-dir")
+            .arg(&target)
+            .current_dir(&dir)
+            .output()
+            .expect("cargo runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         start.elapsed()
     };
     println!(
@@ -317,18 +291,10 @@ fn rustc_probe(cases: Vec<(String, String, PathBuf)>) {
 
 fn main() {
     allocator::keep_freed_memory();
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let mode = args
         .iter()
-        .find(|a| {
-            matches!(
-                a.as_str(),
-                "build" | "context" | "rustc" | "rustc-schemas" | "all"
-            )
-        })
+        .find(|a| matches!(a.as_str(), "build" | "context" | "rustc" | "rustc-schemas" | "all"))
         .cloned()
         .unwrap_or_else(|| "all".into());
     let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();

@@ -18,9 +18,7 @@ fn per_call(total: Duration, n: usize) -> f64 {
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut builder = surqlc::Builder::new();
-    builder
-        .schema(root.join("schemas/store.rs"))
-        .cargo_metadata(false);
+    builder.schema(root.join("schemas/store.rs")).cargo_metadata(false);
     let output = builder.generate().expect("the store compiles");
     let schema = output.schema;
     let seed = std::fs::read_to_string(root.join("schemas/store.seed.surql")).expect("seed");
@@ -32,9 +30,7 @@ fn main() {
         let db = surqlc::db::connect(&surqlc::db::Target::default())
             .await
             .expect("engine");
-        surqlc::db::execute(&db, &output.schema_surql)
-            .await
-            .expect("schema");
+        surqlc::db::execute(&db, &output.schema_surql).await.expect("schema");
         surqlc::db::execute(&db, &seed).await.expect("seed");
         db
     });
@@ -43,9 +39,7 @@ fn main() {
         "query", "validate µs", "EXPLAIN µs", "ratio"
     );
     for (i, query) in QUERIES.iter().enumerate() {
-        assert!(surqlc::validate::validate(&schema, query)
-            .diagnostics
-            .is_empty());
+        assert!(surqlc::validate::validate(&schema, query).diagnostics.is_empty());
         let explain = format!("{} EXPLAIN", query.trim_end_matches(';'));
         // Warm up both.
         for _ in 0..50 {

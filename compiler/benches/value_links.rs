@@ -8,9 +8,8 @@ use std::time::Instant;
 const WRITES: usize = 2000;
 
 /// Write `i`: a customer whose name no row holds yet (the event links it).
-const NEW_VALUE: fn(usize) -> String = |i| {
-    format!("CREATE customer SET name = 'Customer {i}', country = 'GB', tier = 'free', joined = time::now()")
-};
+const NEW_VALUE: fn(usize) -> String =
+    |i| format!("CREATE customer SET name = 'Customer {i}', country = 'GB', tier = 'free', joined = time::now()");
 /// Write `i`: a tier change on a seeded customer (its values are linked already).
 const KNOWN_VALUE: fn(usize) -> String = |i| {
     let tier = ["free", "plus", "pro"][i % 3];
@@ -36,24 +35,13 @@ fn main() {
     let seed = std::fs::read_to_string(root.join("schemas/store.seed.surql")).expect("seed");
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     for (what, write) in [
-        (
-            "CREATE customer with a new name: a new value each",
-            NEW_VALUE,
-        ),
-        (
-            "UPDATE a customer's tier: values already linked",
-            KNOWN_VALUE,
-        ),
+        ("CREATE customer with a new name: a new value each", NEW_VALUE),
+        ("UPDATE a customer's tier: values already linked", KNOWN_VALUE),
     ] {
         println!("{WRITES} single-row writes ({what}), embedded engine:");
         let mut rates = Vec::new();
         for events in [false, true, false, true] {
-            let rate = runtime.block_on(writes_per_second(
-                &output.schema_surql,
-                &seed,
-                events,
-                write,
-            ));
+            let rate = runtime.block_on(writes_per_second(&output.schema_surql, &seed, events, write));
             println!(
                 "  {:<28} {rate:>8.0} writes/s",
                 if events {
@@ -65,11 +53,7 @@ fn main() {
             rates.push((events, rate));
         }
         let mean = |with: bool| {
-            let r: Vec<f64> = rates
-                .iter()
-                .filter(|(e, _)| *e == with)
-                .map(|(_, r)| *r)
-                .collect();
+            let r: Vec<f64> = rates.iter().filter(|(e, _)| *e == with).map(|(_, r)| *r).collect();
             r.iter().sum::<f64>() / r.len() as f64
         };
         println!(
@@ -80,12 +64,7 @@ fn main() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-async fn writes_per_second(
-    schema: &str,
-    seed: &str,
-    events: bool,
-    write: fn(usize) -> String,
-) -> f64 {
+async fn writes_per_second(schema: &str, seed: &str, events: bool, write: fn(usize) -> String) -> f64 {
     let db = surqlc::db::connect(&surqlc::db::Target::default())
         .await
         .expect("engine");
@@ -98,11 +77,7 @@ async fn writes_per_second(
     }
     let start = Instant::now();
     for i in 0..WRITES {
-        db.query(write(i))
-            .await
-            .expect("write")
-            .check()
-            .expect("written");
+        db.query(write(i)).await.expect("write").check().expect("written");
     }
     let rate = WRITES as f64 / start.elapsed().as_secs_f64();
     let linked = surqlc::db::query_json(

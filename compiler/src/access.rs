@@ -76,19 +76,15 @@ pub fn record_writes(table: &Table) -> Vec<&'static str> {
     let Some(p) = &table.permissions else {
         return Vec::new();
     };
-    [
-        ("create", &p.create),
-        ("update", &p.update),
-        ("delete", &p.delete),
-    ]
-    .into_iter()
-    .filter(|(_, rule)| match rule {
-        Some(Permission::Full) => true,
-        Some(Permission::Where(e)) => !e.contains("$access"),
-        _ => false,
-    })
-    .map(|(op, _)| op)
-    .collect()
+    [("create", &p.create), ("update", &p.update), ("delete", &p.delete)]
+        .into_iter()
+        .filter(|(_, rule)| match rule {
+            Some(Permission::Full) => true,
+            Some(Permission::Where(e)) => !e.contains("$access"),
+            _ => false,
+        })
+        .map(|(op, _)| op)
+        .collect()
 }
 
 fn reasons_with(tables: &[Table], exposed: &std::collections::HashSet<&str>) -> Vec<String> {
@@ -104,18 +100,9 @@ fn reasons_with(tables: &[Table], exposed: &std::collections::HashSet<&str>) -> 
             out.push(format!("table {} limits select", table.name));
         }
         for field in &table.fields {
-            match field
-                .clauses
-                .permissions
-                .as_ref()
-                .and_then(|p| p.select.as_ref())
-            {
-                Some(Permission::None) => {
-                    out.push(format!("field {}.{} is hidden", table.name, field.name))
-                }
-                Some(Permission::Where(_)) => {
-                    out.push(format!("field {}.{} limits select", table.name, field.name))
-                }
+            match field.clauses.permissions.as_ref().and_then(|p| p.select.as_ref()) {
+                Some(Permission::None) => out.push(format!("field {}.{} is hidden", table.name, field.name)),
+                Some(Permission::Where(_)) => out.push(format!("field {}.{} limits select", table.name, field.name)),
                 _ => {}
             }
         }
@@ -250,9 +237,7 @@ impl<'a> Access<'a> {
             let scoped = format!("$access = \"{}\" OR {condition}", self.agent);
             p.select = Some(match p.select.take() {
                 None | Some(Permission::Full) => Permission::Where(scoped),
-                Some(Permission::Where(declared)) => {
-                    Permission::Where(format!("({scoped}) AND ({declared})"))
-                }
+                Some(Permission::Where(declared)) => Permission::Where(format!("({scoped}) AND ({declared})")),
                 Some(Permission::None) => Permission::None,
             });
         }

@@ -78,12 +78,7 @@ pub async fn query_json(db: &Db, statement: &str) -> Result<serde_json::Value, E
 // back would close a loop (tests/house.rs). What asks for a prompt (`schema_db`, the tests) builds with the runtime.
 
 /// Credentials of a database-level user, such as the agent. A database user must name its namespace and database.
-pub fn database_user(
-    namespace: &str,
-    database: &str,
-    user: &str,
-    password: &str,
-) -> surrealdb::opt::auth::Database {
+pub fn database_user(namespace: &str, database: &str, user: &str, password: &str) -> surrealdb::opt::auth::Database {
     surrealdb::opt::auth::Database {
         namespace: namespace.into(),
         database: database.into(),

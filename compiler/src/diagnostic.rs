@@ -25,10 +25,7 @@ impl Diagnostic {
             .map(|e| {
                 let span = e.span();
                 let (start, end) = (span.start(), span.end());
-                let text = source
-                    .lines()
-                    .nth(start.line.saturating_sub(1))
-                    .map(str::to_owned);
+                let text = source.lines().nth(start.line.saturating_sub(1)).map(str::to_owned);
                 let width = if end.line == start.line {
                     end.column.saturating_sub(start.column).max(1)
                 } else {
@@ -67,13 +64,7 @@ impl fmt::Display for Diagnostic {
             // About the file as a whole: no position to give.
             return write!(f, "  --> {}", self.path.display());
         }
-        write!(
-            f,
-            "  --> {}:{}:{}",
-            self.path.display(),
-            self.line,
-            self.column
-        )?;
+        write!(f, "  --> {}:{}:{}", self.path.display(), self.line, self.column)?;
         if let Some((line, width)) = &self.snippet {
             let gutter = self.line.to_string().len();
             let pad = line

@@ -35,6 +35,5 @@ pub fn failed<E: std::fmt::Display>(what: &str) -> impl Fn(E) -> Failure + '_ {
 
 /// The text of a file the user named; unreadable is bad input.
 pub fn read_input(path: &std::path::Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::BadInput(format!("error: cannot read {}: {e}", path.display())))
+    std::fs::read_to_string(path).map_err(|e| Failure::BadInput(format!("error: cannot read {}: {e}", path.display())))
 }

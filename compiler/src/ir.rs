@@ -101,10 +101,7 @@ impl Table {
     /// The field or sub-field at `path` (`address.country`; a `*` or `[*]` element step is
     /// skipped, so `images.*.url`, `images[*].url` and `images.url` are the same sub-field).
     pub fn field_at(&self, path: &str) -> Option<&Field> {
-        let mut parts = path
-            .split('.')
-            .map(|p| p.trim_end_matches("[*]"))
-            .filter(|p| *p != "*");
+        let mut parts = path.split('.').map(|p| p.trim_end_matches("[*]")).filter(|p| *p != "*");
         let mut field = self.field(parts.next()?)?;
         for part in parts {
             field = field.fields.iter().find(|f| f.name == part)?;
@@ -558,10 +555,7 @@ pub struct Settings {
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub prune: Option<Prune>,
     /// The validator's levels for this schema's queries (`lints(allow(...), deny(...))`).
-    #[cfg_attr(
-        feature = "ir-serde",
-        serde(default, skip_serializing_if = "Lints::is_empty")
-    )]
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Lints::is_empty"))]
     pub lints: Lints,
     /// The per-user agent (`scope(end_user = ...)`); `None` unless the schema asks for it.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]

@@ -113,9 +113,7 @@ pub async fn prompt_sections(
         .await
         .and_then(|r| r.check())
         .map_err(failed("fn::example_context failed"))?;
-    let examples: Option<String> = response
-        .take(0)
-        .map_err(failed("fn::example_context failed"))?;
+    let examples: Option<String> = response.take(0).map_err(failed("fn::example_context failed"))?;
     let parts = PromptParts {
         preamble: &output.preamble,
         schema_block: &block,
@@ -147,9 +145,7 @@ pub async fn signin_agent(
     let (ns, db) = (target.namespace.as_str(), target.database.as_str());
     let signed = match crate::access::mechanism(schema) {
         Mechanism::Viewer => crate::runtime::signin_agent(conn, ns, db, user, password).await,
-        Mechanism::RecordAccess => {
-            crate::runtime::signin_record_agent(conn, ns, db, user, password).await
-        }
+        Mechanism::RecordAccess => crate::runtime::signin_record_agent(conn, ns, db, user, password).await,
     };
     signed.map_err(|e| Failure::BadInput(format!("error: {}", e.message())))
 }
@@ -175,11 +171,7 @@ pub async fn signin_as(
 /// The [`crate::runtime::Scope`] for `--as USER`: the schema must declare `scope(...)`, and `user`
 /// must be a record id of its end-user table.
 #[cfg(feature = "runtime")]
-pub fn scope_for(
-    schema: &crate::ir::Schema,
-    target: &Target,
-    user: &str,
-) -> Result<crate::runtime::Scope, Failure> {
+pub fn scope_for(schema: &crate::ir::Schema, target: &Target, user: &str) -> Result<crate::runtime::Scope, Failure> {
     let Some(scope) = &schema.settings.scope else {
         return Err(Failure::BadInput(format!(
             "error: --as {user}: the schema declares no per-user agent; add scope(end_user = T) to its Schema \
@@ -248,9 +240,7 @@ fn secret_for_run(
     if db::is_embedded(endpoint) {
         return Ok(random_password());
     }
-    Err(Failure::BadInput(format!(
-        "error: set {var} to {what}: {why}"
-    )))
+    Err(Failure::BadInput(format!("error: set {var} to {what}: {why}")))
 }
 
 /// 128 bits from [`crate::random::random_hex`]: enough for a database that lives and dies inside

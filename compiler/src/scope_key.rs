@@ -12,9 +12,7 @@ use ed25519_dalek::{Signer, SigningKey};
 use sha2::{Digest, Sha256};
 
 /// The DER prefix of an Ed25519 `SubjectPublicKeyInfo` (RFC 8410), before the 32 key bytes.
-const SPKI_PREFIX: [u8; 12] = [
-    0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
-];
+const SPKI_PREFIX: [u8; 12] = [0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00];
 
 fn signing_key(scope_key: &str) -> SigningKey {
     let seed: [u8; 32] = Sha256::new()
@@ -78,10 +76,7 @@ mod tests {
         assert_eq!(public_key_pem("a"), public_key_pem("a"));
         assert_ne!(public_key_pem("a"), public_key_pem("b"));
         let pem = public_key_pem("a");
-        assert!(
-            pem.starts_with("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA"),
-            "{pem}"
-        );
+        assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA"), "{pem}");
         let claims = Claims {
             namespace: "ai",
             database: "store",

@@ -81,16 +81,10 @@ mod tests {
     fn near_names() {
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("ab", "ba"), 1);
-        assert_eq!(
-            nearest("custmer", ["customer", "product"]),
-            Some("customer")
-        );
+        assert_eq!(nearest("custmer", ["customer", "product"]), Some("customer"));
         assert_eq!(nearest("Status", ["status"]), Some("status"));
         assert_eq!(nearest("customers", ["customer"]), Some("customer"));
-        assert_eq!(
-            nearest("email", ["name", "country", "tier", "joined"]),
-            None
-        );
+        assert_eq!(nearest("email", ["name", "country", "tier", "joined"]), None);
         assert_eq!(distance("value_hint", "value_hints"), 1);
         assert_eq!(distance("é", "e"), 1);
     }

@@ -106,14 +106,7 @@ pub fn block_cost(schema: &Schema, rendering: Rendering, encoding: Encoding) -> 
     let meanings = enum_meanings(schema);
     let counted = parallel_map(&exposed, |t| {
         let comments = comment_tokens(t, &meanings, encoding);
-        table_cost(
-            &access,
-            t,
-            rendering,
-            encoding,
-            comments,
-            &mut LineMemo::new(),
-        )
+        table_cost(&access, t, rendering, encoding, comments, &mut LineMemo::new())
     });
     assemble(schema, rendering, encoding, counted)
 }
@@ -130,8 +123,7 @@ pub fn both_costs(schema: &Schema, encoding: Encoding) -> (BlockCost, BlockCost)
         let mut memo = LineMemo::new();
         [active, active.other()].map(|r| table_cost(&access, t, r, encoding, comments, &mut memo))
     });
-    let (ours, other): (Vec<Counted>, Vec<Counted>) =
-        counted.into_iter().map(|[a, b]| (a, b)).unzip();
+    let (ours, other): (Vec<Counted>, Vec<Counted>) = counted.into_iter().map(|[a, b]| (a, b)).unzip();
     (
         assemble(schema, active, encoding, ours),
         assemble(schema, active.other(), encoding, other),
@@ -166,22 +158,15 @@ fn table_cost(
 }
 
 /// The block's cost from its tables' counts, in prompt order.
-fn assemble(
-    schema: &Schema,
-    rendering: Rendering,
-    encoding: Encoding,
-    counted: Vec<Counted>,
-) -> BlockCost {
-    let block_chars =
-        counted.iter().map(|(c, _)| c.chars).sum::<usize>() + 2 * counted.len().saturating_sub(1);
+fn assemble(schema: &Schema, rendering: Rendering, encoding: Encoding, counted: Vec<Counted>) -> BlockCost {
+    let block_chars = counted.iter().map(|(c, _)| c.chars).sum::<usize>() + 2 * counted.len().saturating_sub(1);
     let last = counted.len().saturating_sub(1);
     let summed: Option<usize> = counted
         .iter()
         .enumerate()
         .map(|(i, (c, gap))| if i == last { Some(c.tokens) } else { *gap })
         .sum();
-    let block_tokens =
-        summed.unwrap_or_else(|| encoding.count(&info::schema_block_as(schema, rendering)));
+    let block_tokens = summed.unwrap_or_else(|| encoding.count(&info::schema_block_as(schema, rendering)));
     BlockCost {
         rendering,
         encoding,
@@ -303,11 +288,7 @@ impl BlockCost {
 }
 
 /// The table's comment tokens, and of those what its fields' Literal enum types' docs add.
-fn comment_tokens(
-    table: &Table,
-    meanings: &[(Type, String)],
-    encoding: Encoding,
-) -> (usize, usize) {
+fn comment_tokens(table: &Table, meanings: &[(Type, String)], encoding: Encoding) -> (usize, usize) {
     let cost = |c: &str| encoding.count(&format!(" COMMENT {}", lex::quote_str(c)));
     // Every field and sub-field (an Object's) has its own line and COMMENT.
     let fields: Vec<&crate::ir::Field> = table.field_paths().into_iter().map(|(_, f)| f).collect();
@@ -378,8 +359,7 @@ pub fn savings(schema: &Schema, encoding: Encoding) -> Vec<Saving> {
             let Some(values) = lex::inside_list(&raw.clauses) else {
                 continue;
             };
-            let optional =
-                matches!(&raw.kind, Kind::Either(m) if m.contains(&Kind::Named("none".into())));
+            let optional = matches!(&raw.kind, Kind::Either(m) if m.contains(&Kind::Named("none".into())));
             let literal = Type::Literal(values.clone());
             let union = if optional {
                 Type::Option(Box::new(literal))

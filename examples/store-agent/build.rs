@@ -6,9 +6,7 @@ fn main() {
     // a *debug* build falls back to a development password (src/dev_password.txt) and says so;
     // a release build without the variable defines no agent at all.
     let mut builder = surqlc::Builder::new();
-    builder
-        .schema("../../schemas/store.rs")
-        .types_path("crate::store");
+    builder.schema("../../schemas/store.rs").types_path("crate::store");
     let from_env = std::env::var("SURQLC_AGENT_PASSWORD").is_ok_and(|p| !p.is_empty());
     if !from_env && std::env::var("PROFILE").as_deref() == Ok("debug") {
         println!("cargo:warning=store-agent: SURQLC_AGENT_PASSWORD is not set; this debug build uses the development password in src/dev_password.txt");

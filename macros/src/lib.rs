@@ -12,9 +12,7 @@
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
 use quote::{format_ident, quote, quote_spanned};
-use surqlc::front::ast::{
-    Container, EndAst, EndsAst, EnumAst, ObjectAst, SchemaAst, TableAst, TypeAst,
-};
+use surqlc::front::ast::{Container, EndAst, EndsAst, EnumAst, ObjectAst, SchemaAst, TableAst, TypeAst};
 use surqlc::front::attr::Derive;
 use surqlc::front::ctxt::Ctxt;
 use surqlc::ir;

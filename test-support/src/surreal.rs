@@ -71,9 +71,7 @@ impl SurrealServer {
         let status = Command::new(&self.bin)
             .args(["import", "--endpoint"])
             .arg(format!("http://127.0.0.1:{}", self.port))
-            .args([
-                "--user", "root", "--pass", "root", "--ns", "ai", "--db", database,
-            ])
+            .args(["--user", "root", "--pass", "root", "--ns", "ai", "--db", database])
             .arg(file)
             .status()
             .expect("surreal import runs");

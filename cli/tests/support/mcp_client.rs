@@ -40,12 +40,7 @@ pub async fn stdio_with(args: &[&str], env: &[(&str, &str)]) -> Client {
         .expect("surqlc mcp answers initialize")
 }
 
-pub const STORE: &[&str] = &[
-    "mcp",
-    "schemas/store.rs",
-    "--seed",
-    "schemas/store.seed.surql",
-];
+pub const STORE: &[&str] = &["mcp", "schemas/store.rs", "--seed", "schemas/store.seed.surql"];
 
 pub async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
     let arguments = arguments.as_object().cloned().unwrap_or_default();
@@ -79,8 +74,8 @@ pub fn rows(result: &CallToolResult) -> Value {
 /// same JSON as its `structuredContent`.
 pub fn data(result: &CallToolResult) -> Value {
     let said = text(result);
-    let (_, inner) = mcp::untrusted_data(&said)
-        .unwrap_or_else(|| panic!("the data sits between untrusted-data markers: {said}"));
+    let (_, inner) =
+        mcp::untrusted_data(&said).unwrap_or_else(|| panic!("the data sits between untrusted-data markers: {said}"));
     let parsed: Value = serde_json::from_str(inner).expect("JSON between the markers");
     assert_eq!(
         result.structured_content.as_ref(),
@@ -101,11 +96,7 @@ pub fn http_server(extra: &[&str]) -> (std::process::Child, String) {
 pub fn http_server_with(
     args: &[&str],
     env: &[(&str, &str)],
-) -> (
-    std::process::Child,
-    String,
-    std::sync::Arc<std::sync::Mutex<String>>,
-) {
+) -> (std::process::Child, String, std::sync::Arc<std::sync::Mutex<String>>) {
     use std::io::{BufRead, BufReader};
     let mut child = surqlc()
         .args([STORE, args].concat())
@@ -144,12 +135,7 @@ pub fn http_server_with(
 
 /// One raw HTTP/1.1 exchange on loopback: the status line's code and the headers (the body, an
 /// event stream that may stay open, is not read).
-pub fn http_exchange(
-    url: &str,
-    method: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (u16, String) {
+pub fn http_exchange(url: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let rest = url.strip_prefix("http://").expect("an http URL");
     let (host, path) = rest.split_at(rest.find('/').expect("a path"));
@@ -206,11 +192,7 @@ pub fn store_on_server(server: &super::SurrealServer, out: &std::path::Path, pas
         .env("SURQLC_AGENT_PASSWORD", password)
         .output()
         .expect("surqlc build runs");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     server.import("store", &out.join("schema.surql"));
     server.import("store", &super::root().join("schemas/store.seed.surql"));
 }

@@ -23,31 +23,18 @@ const CSS: &str = "\
 
 /// The page for `report` on the golden file `golden`; `attempts[i]` are question `i`'s model
 /// replies (empty for a candidates file), `encoding` names the prompt tokens' encoding.
-pub fn render(
-    report: &AccuracyReport,
-    attempts: &[Vec<Attempt>],
-    golden: &str,
-    encoding: &str,
-) -> String {
+pub fn render(report: &AccuracyReport, attempts: &[Vec<Attempt>], golden: &str, encoding: &str) -> String {
     let mut body = String::new();
     let _ = writeln!(body, "<h1>Execution accuracy on {}</h1>", escape(golden));
     let _ = writeln!(
         body,
         "<p class=\"acc {}\">{}/{} ({:.1}%)</p>",
-        if report.correct == report.total {
-            "good"
-        } else {
-            "bad"
-        },
+        if report.correct == report.total { "good" } else { "bad" },
         report.correct,
         report.total,
         report.accuracy * 100.0
     );
-    let tokens: Vec<usize> = report
-        .questions
-        .iter()
-        .filter_map(|q| q.prompt_tokens)
-        .collect();
+    let tokens: Vec<usize> = report.questions.iter().filter_map(|q| q.prompt_tokens).collect();
     let _ = write!(
         body,
         "<p class=\"facts\">{} wrong, repairs used: {}",
@@ -81,11 +68,7 @@ pub fn render(
 }
 
 fn question(body: &mut String, q: &QuestionResult, attempts: &[Attempt], encoding: &str) {
-    let (class, tag) = if q.correct {
-        ("ok", "right")
-    } else {
-        ("miss", "wrong")
-    };
+    let (class, tag) = if q.correct { ("ok", "right") } else { ("miss", "wrong") };
     let _ = writeln!(
         body,
         "<section class=\"q {class}\"><h3><span class=\"tag\">{tag}</span>{}</h3>",
@@ -164,10 +147,7 @@ mod tests {
 
     #[test]
     fn wrong_first_and_everything_escaped() {
-        let report = AccuracyReport::new(vec![
-            result("right one", true),
-            result("<i>wrong</i>", false),
-        ]);
+        let report = AccuracyReport::new(vec![result("right one", true), result("<i>wrong</i>", false)]);
         let attempts = vec![
             vec![],
             vec![Attempt {
@@ -176,9 +156,7 @@ mod tests {
             }],
         ];
         let html = render(&report, &attempts, "golden<>.jsonl", "o200k_base");
-        let wrong = html
-            .find("&lt;i&gt;wrong&lt;/i&gt;")
-            .expect("the wrong question");
+        let wrong = html.find("&lt;i&gt;wrong&lt;/i&gt;").expect("the wrong question");
         let right = html.find("right one").expect("the right question");
         assert!(wrong < right, "wrong first");
         assert!(html.contains("1/2 (50.0%)"));

@@ -13,18 +13,10 @@ pub struct HintCost {
 }
 
 /// Evaluates each of the schema's value hints on `db` (schema and data loaded) and counts its line with `count`.
-pub async fn hint_costs(
-    db: &Db,
-    schema: &Schema,
-    count: impl Fn(&str) -> usize,
-) -> Result<Vec<HintCost>, Error> {
+pub async fn hint_costs(db: &Db, schema: &Schema, count: impl Fn(&str) -> usize) -> Result<Vec<HintCost>, Error> {
     let mut out = Vec::new();
     for hint in &schema.settings.value_hints {
-        let line = query_string(
-            db,
-            &format!("RETURN {}", crate::surql::hints::expression(hint)),
-        )
-        .await?;
+        let line = query_string(db, &format!("RETURN {}", crate::surql::hints::expression(hint))).await?;
         out.push(HintCost {
             label: crate::surql::hints::label(hint),
             tokens: count(&line),

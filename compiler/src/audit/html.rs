@@ -27,10 +27,7 @@ pub fn render(map: &TokenMap) -> String {
     if questions {
         body.push_str("<input type=\"radio\" name=\"q\" id=\"q0\" class=\"vh\" checked>\n");
         for i in 1..=map.questions.len() {
-            let _ = writeln!(
-                body,
-                "<input type=\"radio\" name=\"q\" id=\"q{i}\" class=\"vh\">"
-            );
+            let _ = writeln!(body, "<input type=\"radio\" name=\"q\" id=\"q{i}\" class=\"vh\">");
         }
     }
     legend(&mut body, map);
@@ -101,11 +98,7 @@ fn meter(tokens: usize, budget: u32) -> String {
 }
 
 fn header(body: &mut String, map: &TokenMap) {
-    let _ = writeln!(
-        body,
-        "<h1>{}: the schema block in tokens</h1>",
-        escape(&map.schema)
-    );
+    let _ = writeln!(body, "<h1>{}: the schema block in tokens</h1>", escape(&map.schema));
     let _ = write!(
         body,
         "<p><b>{}</b> {} tokens in the {} rendering, {} exposed table{}. ",
@@ -135,7 +128,9 @@ fn header(body: &mut String, map: &TokenMap) {
                 }
             );
         }
-        None => body.push_str("<span class=\"muted\">No block budget (<code>budget(block = N)</code> or <code>--budget N</code>).</span>"),
+        None => body.push_str(
+            "<span class=\"muted\">No block budget (<code>budget(block = N)</code> or <code>--budget N</code>).</span>",
+        ),
     }
     match map.budget.table {
         Some(limit) => {
@@ -156,9 +151,11 @@ fn header(body: &mut String, map: &TokenMap) {
         }
         body.push_str("</ul>\n");
     }
-    body.push_str("<p class=\"muted\">Each rectangle is an exposed table, its area its tokens; inside, its \
+    body.push_str(
+        "<p class=\"muted\">Each rectangle is an exposed table, its area its tokens; inside, its \
         parts. Hover over or focus (Tab) a table for its tokens, share and the line it is declared on; the \
-        list below the map has every table.</p>\n");
+        list below the map has every table.</p>\n",
+    );
 }
 
 fn legend(body: &mut String, map: &TokenMap) {
@@ -314,9 +311,8 @@ fn table_group(body: &mut String, map: &TokenMap, t: &TableArea, r: &Rect) {
             escape(&title)
         );
         // A field's name on its line's rectangle, where it fits.
-        let fits = p.kind == PartKind::Field
-            && pr.h >= FONT + 2.0
-            && p.label.chars().count() as f64 * CHAR + 4.0 <= pr.w;
+        let fits =
+            p.kind == PartKind::Field && pr.h >= FONT + 2.0 && p.label.chars().count() as f64 * CHAR + 4.0 <= pr.w;
         if fits {
             let _ = write!(
                 body,
@@ -349,16 +345,11 @@ fn part_rects(t: &TableArea, area: Rect) -> Vec<Rect> {
             _ => lines.push((p.line, i..i + 1)),
         }
     }
-    let weight = |r: &std::ops::Range<usize>| -> f64 {
-        t.parts[r.clone()].iter().map(|p| p.tokens as f64).sum()
-    };
+    let weight = |r: &std::ops::Range<usize>| -> f64 { t.parts[r.clone()].iter().map(|p| p.tokens as f64).sum() };
     let weights: Vec<f64> = lines.iter().map(|(_, r)| weight(r)).collect();
     let mut out = Vec::with_capacity(t.parts.len());
     for ((_, range), rect) in lines.iter().zip(squarify(&weights, area)) {
-        let inner: Vec<f64> = t.parts[range.clone()]
-            .iter()
-            .map(|p| p.tokens as f64)
-            .collect();
+        let inner: Vec<f64> = t.parts[range.clone()].iter().map(|p| p.tokens as f64).collect();
         out.extend(squarify(&inner, rect));
     }
     out
@@ -411,9 +402,11 @@ fn label(body: &mut String, t: &TableArea, inner: &Rect, strip: bool, name_width
 }
 
 fn table_list(body: &mut String, map: &TokenMap) {
-    body.push_str("<h2>Every table</h2>\n<table class=\"list\"><thead><tr><th>table</th><th \
+    body.push_str(
+        "<h2>Every table</h2>\n<table class=\"list\"><thead><tr><th>table</th><th \
         class=\"n\">tokens</th><th class=\"n\">share</th><th class=\"n\">comments</th><th class=\"n\">enum \
-        docs</th>");
+        docs</th>",
+    );
     if !map.questions.is_empty() {
         body.push_str("<th class=\"n\">questions</th>");
     }
@@ -421,13 +414,7 @@ fn table_list(body: &mut String, map: &TokenMap) {
     let mut order: Vec<&TableArea> = map.tables.iter().collect();
     order.sort_by(|a, b| b.tokens.cmp(&a.tokens).then(a.name.cmp(&b.name)));
     for t in order {
-        let sum = |kind: PartKind| -> usize {
-            t.parts
-                .iter()
-                .filter(|p| p.kind == kind)
-                .map(|p| p.tokens)
-                .sum()
-        };
+        let sum = |kind: PartKind| -> usize { t.parts.iter().filter(|p| p.kind == kind).map(|p| p.tokens).sum() };
         let _ = write!(
             body,
             "<tr{}><td><code>{}</code>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}%</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
@@ -440,11 +427,7 @@ fn table_list(body: &mut String, map: &TokenMap) {
             sum(PartKind::EnumDoc)
         );
         if !map.questions.is_empty() {
-            let shown = map
-                .questions
-                .iter()
-                .filter(|q| q.tables.contains(&t.name))
-                .count();
+            let shown = map.questions.iter().filter(|q| q.tables.contains(&t.name)).count();
             let _ = write!(body, "<td class=\"n\">{shown}</td>");
         }
         let _ = writeln!(

@@ -102,9 +102,7 @@ impl Findings {
     pub fn text(&self) -> String {
         let mut out = cost_table(&self.cost, &self.alternative, &self.savings, &self.sections);
         if self.live == Some(None) {
-            out.push_str(
-                "\nlive: the embedded engine's fn::schema_context() equals the static rendering\n",
-            );
+            out.push_str("\nlive: the embedded engine's fn::schema_context() equals the static rendering\n");
         }
         for w in &self.prune {
             out.push_str(&format!("\nwarning: {w}\n"));
@@ -189,8 +187,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Findings, 
             if let Some(seed) = &q.seed {
                 schema_db::load_file(&conn, seed).await?;
             }
-            let (whole, parts) =
-                schema_db::prompt_sections(&conn, output, &q.question, &q.vector).await?;
+            let (whole, parts) = schema_db::prompt_sections(&conn, output, &q.question, &q.vector).await?;
             sections = parts
                 .iter()
                 .map(|(name, text)| Section::of(name, text, encoding))
@@ -228,12 +225,7 @@ fn share(part: usize, whole: usize) -> f64 {
 }
 
 /// The per-table cost table, then the prompt's sections, the savings and where comments cost most.
-pub fn cost_table(
-    cost: &BlockCost,
-    alternative: &BlockCost,
-    savings: &[Saving],
-    sections: &[Section],
-) -> String {
+pub fn cost_table(cost: &BlockCost, alternative: &BlockCost, savings: &[Saving], sections: &[Section]) -> String {
     const BAR: usize = 30;
     let mut out = String::new();
     let width = cost
@@ -261,11 +253,7 @@ pub fn cost_table(
     );
     let most = cost.tables.iter().map(|t| t.tokens).max().unwrap_or(0);
     for (t, alt) in cost.tables.iter().zip(&alternative.tables) {
-        let bar = if most == 0 {
-            0
-        } else {
-            (t.tokens * BAR).div_ceil(most)
-        };
+        let bar = if most == 0 { 0 } else { (t.tokens * BAR).div_ceil(most) };
         let _ = writeln!(
             out,
             "{:<width$} {:>7} {:>7} {:>5.1}%  {:<BAR$}  {:>7}",
@@ -310,24 +298,12 @@ pub fn cost_table(
 /// The cost table's closing advice: where comments cost most, what Literal enums' docs cost, and
 /// whether the other rendering is cheaper.
 fn write_advice(out: &mut String, cost: &BlockCost, alternative: &BlockCost) {
-    let mut by_comments: Vec<_> = cost
-        .tables
-        .iter()
-        .filter(|t| t.comment_tokens > 0)
-        .collect();
-    by_comments.sort_by(|a, b| {
-        b.comment_tokens
-            .cmp(&a.comment_tokens)
-            .then(a.table.cmp(&b.table))
-    });
+    let mut by_comments: Vec<_> = cost.tables.iter().filter(|t| t.comment_tokens > 0).collect();
+    by_comments.sort_by(|a, b| b.comment_tokens.cmp(&a.comment_tokens).then(a.table.cmp(&b.table)));
     if !by_comments.is_empty() {
         let _ = writeln!(out, "\ncomments cost most in");
         for t in by_comments.iter().take(3) {
-            let _ = writeln!(
-                out,
-                "  {}: {} of its {} tokens",
-                t.table, t.comment_tokens, t.tokens
-            );
+            let _ = writeln!(out, "  {}: {} of its {} tokens", t.table, t.comment_tokens, t.tokens);
         }
     }
     let enum_docs: usize = cost.tables.iter().map(|t| t.enum_doc_tokens).sum();
@@ -362,11 +338,7 @@ fn first_difference(ours: &str, live: &str) -> String {
         let start = s[..at.min(s.len())].rfind('\n').map_or(0, |i| i + 1);
         s[start..].lines().next().unwrap_or("").to_owned()
     };
-    format!(
-        "line {line}\n  static: {}\n  live:   {}",
-        snippet(ours),
-        snippet(live)
-    )
+    format!("line {line}\n  static: {}\n  live:   {}", snippet(ours), snippet(live))
 }
 
 #[cfg(test)]

@@ -52,8 +52,10 @@ table.list td.n,table.list th.n{text-align:right;font-variant-numeric:tabular-nu
 pub fn page(title: &str, css: &str, body: &str, script: &str) -> String {
     let mut out = String::with_capacity(body.len() + 8192);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src \
-        'unsafe-inline'; script-src 'unsafe-inline'\">\n");
+    out.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src \
+        'unsafe-inline'; script-src 'unsafe-inline'\">\n",
+    );
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str(&format!("<title>{}</title>\n", escape(title)));
     out.push_str("<style>");

@@ -95,11 +95,7 @@ pub struct StrategyRecall {
 impl StrategyRecall {
     /// Share of questions whose block holds every table they need.
     pub fn recall(&self) -> f64 {
-        let hits = self
-            .outcomes
-            .iter()
-            .filter(|o| o.missing.is_empty())
-            .count();
+        let hits = self.outcomes.iter().filter(|o| o.missing.is_empty()).count();
         hits as f64 / self.outcomes.len().max(1) as f64
     }
 
@@ -111,8 +107,7 @@ impl StrategyRecall {
     }
 
     pub fn mean_tokens(&self) -> f64 {
-        self.outcomes.iter().map(|o| o.tokens as f64).sum::<f64>()
-            / self.outcomes.len().max(1) as f64
+        self.outcomes.iter().map(|o| o.tokens as f64).sum::<f64>() / self.outcomes.len().max(1) as f64
     }
 
     pub fn max_tokens(&self) -> usize {
@@ -120,22 +115,13 @@ impl StrategyRecall {
     }
 
     pub fn mean_tables(&self) -> f64 {
-        self.outcomes
-            .iter()
-            .map(|o| o.tables.len() as f64)
-            .sum::<f64>()
-            / self.outcomes.len().max(1) as f64
+        self.outcomes.iter().map(|o| o.tables.len() as f64).sum::<f64>() / self.outcomes.len().max(1) as f64
     }
 
     /// Mean and largest time per call.
     pub fn times(&self) -> (Duration, Duration) {
         let total: Duration = self.outcomes.iter().map(|o| o.elapsed).sum();
-        let max = self
-            .outcomes
-            .iter()
-            .map(|o| o.elapsed)
-            .max()
-            .unwrap_or_default();
+        let max = self.outcomes.iter().map(|o| o.elapsed).max().unwrap_or_default();
         (total / self.outcomes.len().max(1) as u32, max)
     }
 }
@@ -159,9 +145,7 @@ pub async fn store_hashed_embeddings(db: &Db, dimension: usize) -> Result<(), Er
         let mut attempt = 0;
         loop {
             let result = db
-                .query(format!(
-                    "UPDATE {DOC_TABLE} SET embedding = $v WHERE name = $n"
-                ))
+                .query(format!("UPDATE {DOC_TABLE} SET embedding = $v WHERE name = $n"))
                 .bind(("v", vector.clone()))
                 .bind(("n", name.clone()))
                 .await
@@ -180,11 +164,7 @@ pub async fn store_hashed_embeddings(db: &Db, dimension: usize) -> Result<(), Er
 
 /// Rewrites every `schema_doc` row's full-text document as `options` builds it, so one loaded
 /// database measures each document mechanism ([`crate::prune::DocOptions`]) in turn.
-pub async fn set_docs(
-    db: &Db,
-    schema: &crate::ir::Schema,
-    options: crate::prune::DocOptions,
-) -> Result<(), Error> {
+pub async fn set_docs(db: &Db, schema: &crate::ir::Schema, options: crate::prune::DocOptions) -> Result<(), Error> {
     for d in crate::prune::table_docs_with(schema, options) {
         let mut attempt = 0;
         loop {
@@ -242,8 +222,7 @@ pub async fn run_by(
     budget: u32,
     dimension: usize,
 ) -> Result<PrunedQuestion, Error> {
-    let qvec = (strategy == Strategy::FullTextVector)
-        .then(|| hashed_embedding(&question.question, dimension));
+    let qvec = (strategy == Strategy::FullTextVector).then(|| hashed_embedding(&question.question, dimension));
     let pruner = pruner.filter(|p| strategy != Strategy::All && !p.fits_whole(budget));
     let started = Instant::now();
     let (tables, block) = match pruner {
@@ -262,9 +241,7 @@ pub async fn run_by(
         }
         None => {
             let statement = match strategy {
-                Strategy::All => {
-                    "RETURN { tables: fn::exposed_tables(), block: fn::schema_context() }"
-                }
+                Strategy::All => "RETURN { tables: fn::exposed_tables(), block: fn::schema_context() }",
                 _ => {
                     "LET $t = fn::pruned_select($q, $v, $b, $c, $f, $l);
                       RETURN { tables: $t.tables, block: fn::pruned_choice_block($t, $b) }"
@@ -342,12 +319,7 @@ pub async fn evaluate_with(
         if strategy == Strategy::All && outcomes.len() >= ALL_SAMPLES {
             let first = &outcomes[0];
             outcomes.push(PrunedQuestion {
-                missing: q
-                    .tables
-                    .iter()
-                    .filter(|t| !first.tables.contains(t))
-                    .cloned()
-                    .collect(),
+                missing: q.tables.iter().filter(|t| !first.tables.contains(t)).cloned().collect(),
                 elapsed: first.elapsed,
                 ..first.clone()
             });
@@ -358,9 +330,7 @@ pub async fn evaluate_with(
     if strategy == Strategy::All && outcomes.len() > ALL_SAMPLES {
         let timed: Duration = outcomes[..ALL_SAMPLES].iter().map(|o| o.elapsed).sum();
         let mean = timed / ALL_SAMPLES as u32;
-        outcomes[ALL_SAMPLES..]
-            .iter_mut()
-            .for_each(|o| o.elapsed = mean);
+        outcomes[ALL_SAMPLES..].iter_mut().for_each(|o| o.elapsed = mean);
     }
     Ok(StrategyRecall { strategy, outcomes })
 }

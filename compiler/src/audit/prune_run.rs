@@ -87,9 +87,7 @@ impl PruneRun {
         }
         let prune = settings(&schema, budget, vector.is_some());
         if prune.budget == 0 {
-            return Err(Failure::BadInput(
-                "error: --budget must be at least 1".into(),
-            ));
+            return Err(Failure::BadInput("error: --budget must be at least 1".into()));
         }
         let budget = prune.budget;
         let fields = prune.fields;
@@ -104,28 +102,24 @@ impl PruneRun {
             scope_key: None,
             sources: schemas.to_vec(),
         };
-        let surql = emit::render_schema_surql(&schema, &options)
-            .map_err(|e| Failure::BadInput(format!("error: {e}")))?;
+        let surql =
+            emit::render_schema_surql(&schema, &options).map_err(|e| Failure::BadInput(format!("error: {e}")))?;
         let target = Target {
             database: schema.name.clone(),
             ..Target::default()
         };
-        let db = db::connect(&target).await.map_err(|e| {
-            Failure::Failed(format!("error: cannot open the embedded database: {e}"))
-        })?;
-        db::execute(&db, &surql).await.map_err(|e| {
-            Failure::Failed(format!(
-                "error: the database rejected the generated schema: {e}"
-            ))
-        })?;
+        let db = db::connect(&target)
+            .await
+            .map_err(|e| Failure::Failed(format!("error: cannot open the embedded database: {e}")))?;
+        db::execute(&db, &surql)
+            .await
+            .map_err(|e| Failure::Failed(format!("error: the database rejected the generated schema: {e}")))?;
         if let Some(seed) = seed {
             crate::schema_db::load_file(&db, seed).await?;
             // Value linking reads the values of the loaded data.
             db::execute(&db, "RETURN fn::pruned_index_values()")
                 .await
-                .map_err(|e| {
-                    Failure::Failed(format!("error: fn::pruned_index_values failed: {e}"))
-                })?;
+                .map_err(|e| Failure::Failed(format!("error: fn::pruned_index_values failed: {e}")))?;
         }
         Ok(PruneRun {
             db,
@@ -160,8 +154,7 @@ impl PruneRun {
         let block = value["block"].as_str().unwrap_or_default();
         Ok(PrunedTables {
             // Not every table shown, and none matched: the fallback chose them.
-            fallback: value["matches"] == false
-                && tables.len() < self.schema.settings.exposed.len(),
+            fallback: value["matches"] == false && tables.len() < self.schema.settings.exposed.len(),
             question: question.to_owned(),
             tables,
             tokens: Encoding::O200kBase.count(block),

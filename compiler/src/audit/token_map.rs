@@ -21,12 +21,7 @@ pub enum PartKind {
 }
 
 impl PartKind {
-    pub const ALL: [PartKind; 4] = [
-        PartKind::Head,
-        PartKind::Field,
-        PartKind::Comment,
-        PartKind::EnumDoc,
-    ];
+    pub const ALL: [PartKind; 4] = [PartKind::Head, PartKind::Field, PartKind::Comment, PartKind::EnumDoc];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -123,14 +118,7 @@ impl TokenMap {
             .iter()
             .filter_map(|cost| {
                 let table = index.get(cost.table.as_str())?;
-                let parts = parts(
-                    output,
-                    &access,
-                    table,
-                    report.cost.rendering,
-                    encoding,
-                    &meanings,
-                );
+                let parts = parts(output, &access, table, report.cost.rendering, encoding, &meanings);
                 Some(TableArea {
                     name: cost.table.clone(),
                     tokens: cost.tokens,
@@ -209,9 +197,7 @@ fn parts(
     push(0, PartKind::Comment, "table comment", comment, &table_at);
     for (n, (key, line)) in lines.iter().enumerate() {
         // A sub-field's line (`images.*.url`) is its own field's; an element line (`tags.*`) has none.
-        let field = (!key.ends_with(".*"))
-            .then(|| table.field_at(key))
-            .flatten();
+        let field = (!key.ends_with(".*")).then(|| table.field_at(key)).flatten();
         let comment = field.and_then(|f| f.comment.as_deref());
         let at = positions
             .field(&table.name, key)
@@ -230,24 +216,13 @@ fn parts(
             comment_tokens - enum_doc,
             &at,
         );
-        push(
-            n + 1,
-            PartKind::EnumDoc,
-            &format!("{key} enum doc"),
-            enum_doc,
-            &at,
-        );
+        push(n + 1, PartKind::EnumDoc, &format!("{key} enum doc"), enum_doc, &at);
     }
     out
 }
 
 /// What the meaning of the field's Literal enum adds to its comment `c` (as `tokens` counts it).
-fn enum_doc_tokens(
-    ty: &crate::ir::Type,
-    c: &str,
-    meanings: &[(crate::ir::Type, String)],
-    encoding: Encoding,
-) -> usize {
+fn enum_doc_tokens(ty: &crate::ir::Type, c: &str, meanings: &[(crate::ir::Type, String)], encoding: Encoding) -> usize {
     let cost = |c: &str| encoding.count(&format!(" COMMENT {}", lex::quote_str(c)));
     let stored = crate::tokens::stored_type(ty);
     meanings

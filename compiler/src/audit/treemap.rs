@@ -47,12 +47,7 @@ impl Rect {
     pub fn inset(&self, by: f64) -> Rect {
         let dx = by.min(self.w / 2.0);
         let dy = by.min(self.h / 2.0);
-        Rect::new(
-            self.x + dx,
-            self.y + dy,
-            self.w - 2.0 * dx,
-            self.h - 2.0 * dy,
-        )
+        Rect::new(self.x + dx, self.y + dy, self.w - 2.0 * dx, self.h - 2.0 * dy)
     }
 }
 
@@ -77,9 +72,7 @@ pub fn squarify(weights: &[f64], bounds: Rect) -> Vec<Rect> {
         let side = free.w.min(free.h);
         // Grow the row while that does not make its worst aspect ratio worse.
         let mut end = start + 1;
-        while end < areas.len()
-            && worst(&areas[start..=end], side) <= worst(&areas[start..end], side)
-        {
+        while end < areas.len() && worst(&areas[start..=end], side) <= worst(&areas[start..end], side) {
             end += 1;
         }
         let last = end == areas.len();
@@ -94,9 +87,7 @@ fn worst(areas: &[(usize, f64)], side: f64) -> f64 {
     let sum: f64 = areas.iter().map(|(_, a)| a).sum();
     let (min, max) = areas
         .iter()
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), (_, a)| {
-            (lo.min(*a), hi.max(*a))
-        });
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), (_, a)| (lo.min(*a), hi.max(*a)));
     let s2 = side * side;
     let sum2 = sum * sum;
     (s2 * max / sum2).max(sum2 / (s2 * min))
@@ -107,11 +98,7 @@ fn worst(areas: &[(usize, f64)], side: f64) -> f64 {
 fn place_row(row: &[(usize, f64)], free: Rect, last: bool, out: &mut [Rect]) -> Rect {
     let sum: f64 = row.iter().map(|(_, a)| a).sum();
     let vertical = free.w >= free.h; // a column at the left edge
-    let (length, depth_room) = if vertical {
-        (free.h, free.w)
-    } else {
-        (free.w, free.h)
-    };
+    let (length, depth_room) = if vertical { (free.h, free.w) } else { (free.w, free.h) };
     let depth = if last {
         depth_room
     } else {

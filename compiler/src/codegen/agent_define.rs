@@ -61,11 +61,7 @@ pub fn statement(user: &str, token: &str, session: &str, kind: AgentKind<'_>) ->
         ),
     };
     let fingerprint = fingerprint(&define);
-    let body = format!(
-        "{define}\n    COMMENT {};",
-        quote_string(&comment(&fingerprint))
-    )
-    .replace('\n', "\n    ");
+    let body = format!("{define}\n    COMMENT {};", quote_string(&comment(&fingerprint))).replace('\n', "\n    ");
     format!(
         "IF !string::contains((INFO FOR DB).{group}[{}] ?? \"\", {}) {{\n    {body}\n}};",
         quote_string(user),
@@ -90,7 +86,10 @@ pub fn scope_statement(scope: &crate::ir::Scope, public_key_pem: &str) -> String
          COMMENT {comment};",
         access = scope.access,
         key = quote_string(public_key_pem),
-        refusal = quote_string(&format!("a {} token must name an existing {} row", scope.access, scope.end_user)),
+        refusal = quote_string(&format!(
+            "a {} token must name an existing {} row",
+            scope.access, scope.end_user
+        )),
         token = scope.token_duration,
         session = scope.session_duration,
         comment = quote_string(&format!(
@@ -157,9 +156,7 @@ mod tests {
             r.starts_with("IF !string::contains((INFO FOR DB).accesses[\"agent\"] ?? \"\", \""),
             "{r}"
         );
-        assert!(r.contains(
-            "\n    DEFINE ACCESS OVERWRITE agent ON DATABASE TYPE RECORD\n        SIGNIN"
-        ));
+        assert!(r.contains("\n    DEFINE ACCESS OVERWRITE agent ON DATABASE TYPE RECORD\n        SIGNIN"));
         assert!(r.ends_with("so issued tokens stay valid\";\n};"), "{r}");
     }
 }

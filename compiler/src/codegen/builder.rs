@@ -252,8 +252,7 @@ impl Builder {
 
     fn emits_cargo_metadata(&self) -> bool {
         self.cargo_metadata.unwrap_or_else(|| {
-            std::env::var_os("OUT_DIR").is_some()
-                && std::env::var_os("CARGO_MANIFEST_DIR").is_some()
+            std::env::var_os("OUT_DIR").is_some() && std::env::var_os("CARGO_MANIFEST_DIR").is_some()
         })
     }
 
@@ -263,9 +262,7 @@ impl Builder {
     }
 
     /// Runs the front end only, keeping its lints.
-    pub fn load_with_warnings(
-        &self,
-    ) -> Result<(ir::Schema, Vec<crate::diagnostic::Diagnostic>), Error> {
+    pub fn load_with_warnings(&self) -> Result<(ir::Schema, Vec<crate::diagnostic::Diagnostic>), Error> {
         self.load_with_positions()
             .map(|(schema, warnings, _)| (schema, warnings))
     }
@@ -299,7 +296,11 @@ impl Builder {
     pub fn generate(&self) -> Result<Output, Error> {
         let (schema, mut warnings, positions) = self.load_with_positions()?;
         // Pruning's rows, once: for its section of schema.surql and for its warnings.
-        let prune_docs = schema.settings.prune.as_ref().map(|_| crate::prune::table_docs(&schema));
+        let prune_docs = schema
+            .settings
+            .prune
+            .as_ref()
+            .map(|_| crate::prune::table_docs(&schema));
         // What prune(...) cannot do at its budget is said at build time (and by `audit`).
         let prune_warnings = crate::prune::warnings_for(&schema, prune_docs.as_deref());
         warnings.extend(prune_warnings.into_iter().map(|message| {
@@ -310,8 +311,7 @@ impl Builder {
             }
         }));
         let agent_password =
-            crate::codegen::password::agent_password(self.agent_password.as_deref())
-                .filter(|_| !self.no_agent);
+            crate::codegen::password::agent_password(self.agent_password.as_deref()).filter(|_| !self.no_agent);
         // A key given to the builder is used even with `no_agent` (`check-query --as` needs the
         // per-user access only); the environment's only when the build defines agents.
         let scope_key = match self.scope_key.as_deref().filter(|k| !k.is_empty()) {
@@ -328,12 +328,11 @@ impl Builder {
             sources: self.schemas.clone(),
         };
         let preamble = emit::render_preamble(&schema, &options)?;
-        let schema_surql =
-            emit::render_schema_surql_docs(&schema, &options, &preamble, prune_docs.as_deref())?;
-        let query_files = crate::codegen::queries::check::files(&self.queries)
-            .map_err(|(path, e)| Error::Io(path, e))?;
-        let queries = crate::codegen::queries::check::read_and_check(&schema, &query_files)
-            .map_err(|refused| match refused {
+        let schema_surql = emit::render_schema_surql_docs(&schema, &options, &preamble, prune_docs.as_deref())?;
+        let query_files =
+            crate::codegen::queries::check::files(&self.queries).map_err(|(path, e)| Error::Io(path, e))?;
+        let queries =
+            crate::codegen::queries::check::read_and_check(&schema, &query_files).map_err(|refused| match refused {
                 crate::codegen::queries::check::Refused::Io(path, e) => Error::Io(path, e),
                 crate::codegen::queries::check::Refused::Invalid(d) => Error::Schema(d),
             })?;
@@ -383,10 +382,7 @@ impl Builder {
             }
             if !self.no_agent {
                 println!("cargo:rerun-if-env-changed={AGENT_PASSWORD_ENV}");
-                println!(
-                    "cargo:rerun-if-env-changed={}",
-                    crate::codegen::password::SCOPE_KEY_ENV
-                );
+                println!("cargo:rerun-if-env-changed={}", crate::codegen::password::SCOPE_KEY_ENV);
             }
         }
         let mut output = self.generate()?;
@@ -424,27 +420,25 @@ impl Builder {
         }
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),
-            None => std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or(Error::NoOutDir)?,
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or(Error::NoOutDir)?,
         };
         std::fs::create_dir_all(&out_dir).map_err(|e| Error::Io(out_dir.clone(), e))?;
-        write_if_changed(
-            &out_dir.join(format!("{}.surql", self.stem())),
-            &output.schema_surql,
-        )?;
-        write_if_changed(
-            &out_dir.join(format!("{}.rs", self.stem())),
-            &output.rust_module,
-        )?;
+        write_if_changed(&out_dir.join(format!("{}.surql", self.stem())), &output.schema_surql)?;
+        write_if_changed(&out_dir.join(format!("{}.rs", self.stem())), &output.rust_module)?;
         if cargo && !self.no_agent && !output.agent_defined {
             // Cargo shows a build script's warnings again on every build that reuses its output,
             // so this stays until it is acted on: set the password, or say no agent is wanted.
-            println!("cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent \
+            println!(
+                "cargo:warning=surqlc: {AGENT_PASSWORD_ENV} is not set, so schema.surql defines no agent \
                 user (set it, e.g. under [env] in .cargo/config.toml for development, or call \
-                Builder::no_agent())");
+                Builder::no_agent())"
+            );
         }
-        if let (true, false, Some(scope)) = (cargo && !self.no_agent, output.scope_access_defined, &output.schema.settings.scope) {
+        if let (true, false, Some(scope)) = (
+            cargo && !self.no_agent,
+            output.scope_access_defined,
+            &output.schema.settings.scope,
+        ) {
             println!("cargo:warning=surqlc: {} is not set, so schema.surql defines no per-user access `{}` and no end user can sign in (set it to the key the application signs end users' tokens with)", crate::codegen::password::SCOPE_KEY_ENV, scope.access);
         }
         Ok(output)

@@ -1,7 +1,7 @@
 //! Renders `schema.surql` from the IR through the Tera templates in `templates/`.
 
-pub use crate::codegen::generated::{source_names, sources_line, EmitError};
 use crate::codegen::generated::template_error;
+pub use crate::codegen::generated::{source_names, sources_line, EmitError};
 use crate::ir::Schema;
 use crate::surql;
 use std::collections::HashMap;
@@ -58,10 +58,7 @@ pub struct EmitOptions {
     pub sources: Vec<PathBuf>,
 }
 
-fn surql_string_filter(
-    value: &tera::Value,
-    _: &HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
+fn surql_string_filter(value: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
     let s = value
         .as_str()
         .ok_or_else(|| tera::Error::msg("surql_string expects a string"))?;
@@ -98,8 +95,7 @@ pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String,
     tera.autoescape_on(Vec::new());
     tera.add_raw_template(&name, &text)
         .map_err(|e| template_error(&name, e))?;
-    tera.render(&name, &context)
-        .map_err(|e| template_error(&name, e))
+    tera.render(&name, &context).map_err(|e| template_error(&name, e))
 }
 
 /// The parts `fn::nl2surql_prompt` joins, each as the database returns it.
@@ -140,11 +136,7 @@ pub fn render_schema_surql(schema: &Schema, options: &EmitOptions) -> Result<Str
 }
 
 /// The whole `schema.surql` text around an already rendered preamble.
-pub fn render_schema_surql_with(
-    schema: &Schema,
-    options: &EmitOptions,
-    preamble: &str,
-) -> Result<String, EmitError> {
+pub fn render_schema_surql_with(schema: &Schema, options: &EmitOptions, preamble: &str) -> Result<String, EmitError> {
     render_schema_surql_docs(schema, options, preamble, None)
 }
 

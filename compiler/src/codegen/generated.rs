@@ -53,10 +53,8 @@ pub fn source_names(paths: &[PathBuf]) -> Vec<String> {
     paths
         .iter()
         .map(|p| {
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            )
+            p.file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
         })
         .collect()
 }

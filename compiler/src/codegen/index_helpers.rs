@@ -30,12 +30,7 @@ pub struct Param {
 }
 
 /// A parameter for a field of this type: borrowed where a borrow reads naturally.
-fn param(
-    name: &str,
-    ty: &Type,
-    types: &str,
-    schema_table: &dyn Fn(&str) -> Option<String>,
-) -> Param {
+fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Option<String>) -> Param {
     let ident = crate::codegen::idents::rust_ident(name);
     let (rust_type, bind) = match ty {
         Type::String | Type::Literal(_) => ("&str".to_owned(), format!("{ident}.to_owned()")),
@@ -43,10 +38,7 @@ fn param(
         Type::Float => ("f64".into(), ident.clone()),
         Type::Bool => ("bool".into(), ident.clone()),
         Type::Uuid => ("::surqlc::runtime::Uuid".into(), ident.clone()),
-        Type::Datetime => (
-            "&::surqlc::runtime::Datetime".into(),
-            format!("{ident}.clone()"),
-        ),
+        Type::Datetime => ("&::surqlc::runtime::Datetime".into(), format!("{ident}.clone()")),
         Type::Record(t) => match schema_table(t) {
             Some(rust) => (
                 format!("&::surqlc::runtime::Link<{types}::{rust}>"),
@@ -86,11 +78,7 @@ fn indexed_type(table: &Table, name: &str) -> Type {
 
 /// The helpers for `table`'s indexes; `types` is the path the domain types live under, and
 /// `schema_table` gives the Rust type of a table a record field links to.
-pub fn helpers(
-    table: &Table,
-    types: &str,
-    schema_table: &dyn Fn(&str) -> Option<String>,
-) -> Vec<Helper> {
+pub fn helpers(table: &Table, types: &str, schema_table: &dyn Fn(&str) -> Option<String>) -> Vec<Helper> {
     let t = &table.name;
     let mut out = Vec::new();
     for index in &table.indexes {
@@ -168,10 +156,7 @@ pub fn helpers(
                             .join(" and "),
                         index.name
                     ),
-                    query: format!(
-                        "SELECT * FROM {t} WHERE {} LIMIT 1",
-                        condition.join(" AND ")
-                    ),
+                    query: format!("SELECT * FROM {t} WHERE {} LIMIT 1", condition.join(" AND ")),
                     params,
                 });
             }

@@ -81,10 +81,7 @@ fn function_ident(parts: &[&str]) -> String {
         .join("_")
 }
 
-fn rust_string(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
+fn rust_string(value: &tera::Value, _: &std::collections::HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
     let s = value
         .as_str()
         .ok_or_else(|| tera::Error::msg("rust_string expects a string"))?;
@@ -93,10 +90,7 @@ fn rust_string(
 }
 
 /// One `#[doc = " line"]` per line, so prettyplease prints `///` comments rather than a `/** */` block.
-fn rust_doc(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
+fn rust_doc(value: &tera::Value, _: &std::collections::HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
     let s = value
         .as_str()
         .ok_or_else(|| tera::Error::msg("rust_doc expects a string"))?;
@@ -172,11 +166,7 @@ fn table_contexts(schema: &Schema, types: &str, nested: &str) -> Vec<TableContex
 
 /// Keeps the modules of the tables `helper_tables` names (by table or Rust type name); a name that
 /// is neither is an error.
-fn keep_helper_tables(
-    schema: &Schema,
-    chosen: &[String],
-    tables: &mut Vec<TableContext>,
-) -> Result<(), EmitError> {
+fn keep_helper_tables(schema: &Schema, chosen: &[String], tables: &mut Vec<TableContext>) -> Result<(), EmitError> {
     let mut names = std::collections::HashMap::new();
     for t in &schema.tables {
         names.insert(t.rust_name.as_str(), t.name.as_str());
@@ -202,17 +192,10 @@ fn add_traversals(schema: &Schema, nested: &str, tables: &mut [TableContext]) {
     let rust_type = |rust_name: &str| format!("{nested}::{rust_name}");
     // Lookups by name through maps: the module stays linear in the number of tables.
     let by_name = schema.table_index();
-    let position: std::collections::HashMap<String, usize> = tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.clone(), i))
-        .collect();
+    let position: std::collections::HashMap<String, usize> =
+        tables.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
     for relation in &schema.tables {
-        let TableKind::Relation {
-            from: froms,
-            to: tos,
-        } = &relation.kind
-        else {
+        let TableKind::Relation { from: froms, to: tos } = &relation.kind else {
             continue;
         };
         let r = &relation.name;
@@ -233,9 +216,7 @@ fn add_traversals(schema: &Schema, nested: &str, tables: &mut [TableContext]) {
                         function: function_ident(&[r, to]),
                         rust_type: rust_type(&by_name[to.as_str()].rust_name),
                         query: format!("SELECT * FROM $id->{r}->{to}"),
-                        doc: format!(
-                            "The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`."
-                        ),
+                        doc: format!("The `{to}` rows this `{from}` reaches through `{r}`: `{from}:id->{r}->{to}`."),
                     },
                 );
             }
@@ -245,20 +226,21 @@ fn add_traversals(schema: &Schema, nested: &str, tables: &mut [TableContext]) {
                     function: function_ident(&[r, "edges_from"]),
                     rust_type: rust_type(&relation.rust_name),
                     query: format!("SELECT * FROM {r} WHERE in = $id"),
-                    doc: format!(
-                        "The `{r}` edges whose `in` is this `{from}`, with their own fields."
-                    ),
+                    doc: format!("The `{r}` edges whose `in` is this `{from}`, with their own fields."),
                 },
             );
         }
         for to in tos.iter().filter(known) {
             for from in froms.iter().filter(known) {
-                push(to, Traversal {
-                    function: function_ident(&[from, r]),
-                    rust_type: rust_type(&by_name[from.as_str()].rust_name),
-                    query: format!("SELECT * FROM $id<-{r}<-{from}"),
-                    doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`."),
-                });
+                push(
+                    to,
+                    Traversal {
+                        function: function_ident(&[from, r]),
+                        rust_type: rust_type(&by_name[from.as_str()].rust_name),
+                        query: format!("SELECT * FROM $id<-{r}<-{from}"),
+                        doc: format!("The `{from}` rows that reach this `{to}` through `{r}`: `{to}:id<-{r}<-{from}`."),
+                    },
+                );
             }
             push(
                 to,
@@ -266,9 +248,7 @@ fn add_traversals(schema: &Schema, nested: &str, tables: &mut [TableContext]) {
                     function: function_ident(&[r, "edges_to"]),
                     rust_type: rust_type(&relation.rust_name),
                     query: format!("SELECT * FROM {r} WHERE out = $id"),
-                    doc: format!(
-                        "The `{r}` edges whose `out` is this `{to}`, with their own fields."
-                    ),
+                    doc: format!("The `{r}` edges whose `out` is this `{to}`, with their own fields."),
                 },
             );
         }
@@ -324,8 +304,7 @@ fn module_context(
     context.insert("schema_ir_json", SCHEMA_IR_PLACEHOLDER);
     context.insert("max_rows", &schema.settings.max_rows);
     context.insert("tables", tables);
-    let queries = crate::codegen::queries::rust::contexts(&options.queries, nested)
-        .map_err(EmitError::NameClash)?;
+    let queries = crate::codegen::queries::rust::contexts(&options.queries, nested).map_err(EmitError::NameClash)?;
     context.insert("queries", &queries);
     context.insert(
         "query_examples",
@@ -409,10 +388,7 @@ fn format_parallel(text: &str) -> Result<String, EmitError> {
         return format(&groups[0]);
     }
     let results: Vec<Result<String, EmitError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = groups
-            .iter()
-            .map(|g| scope.spawn(move || format(g)))
-            .collect();
+        let handles: Vec<_> = groups.iter().map(|g| scope.spawn(move || format(g))).collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
@@ -456,10 +432,7 @@ mod tests {
                 ..Default::default()
             };
             let err = super::render_module(&schema, &options).expect_err(bad);
-            assert!(
-                err.to_string().contains("is not a Rust path"),
-                "{bad:?}: {err}"
-            );
+            assert!(err.to_string().contains("is not a Rust path"), "{bad:?}: {err}");
         }
     }
 }

@@ -124,16 +124,8 @@ impl<'a> SchemaView<'a> {
         SchemaView {
             version: env!("CARGO_PKG_VERSION"),
             sources,
-            analyzers: schema
-                .analyzers
-                .iter()
-                .map(surql::define_analyzer)
-                .collect(),
-            functions: schema
-                .functions
-                .iter()
-                .map(|f| f.definition.as_str())
-                .collect(),
+            analyzers: schema.analyzers.iter().map(surql::define_analyzer).collect(),
+            functions: schema.functions.iter().map(|f| f.definition.as_str()).collect(),
             tables: schema
                 .tables
                 .iter()
@@ -142,11 +134,7 @@ impl<'a> SchemaView<'a> {
                 .map(|t| surql::table_definition_with(t, access.table_permissions(t).as_ref()))
                 .collect(),
             exposed: &settings.exposed,
-            value_hints: settings
-                .value_hints
-                .iter()
-                .map(surql::hints::expression)
-                .collect(),
+            value_hints: settings.value_hints.iter().map(surql::hints::expression).collect(),
             pool: Pool {
                 table: &pool.table,
                 dimension: pool.dimension,
@@ -167,10 +155,7 @@ impl<'a> SchemaView<'a> {
 impl<'a> ScopeView<'a> {
     fn of(schema: &'a Schema, access: &Access, scope_key: Option<&str>) -> Option<Self> {
         let scope = schema.settings.scope.as_ref()?;
-        let owned: Vec<&crate::ir::Table> = schema
-            .exposed_tables()
-            .filter(|t| access.is_owned(t))
-            .collect();
+        let owned: Vec<&crate::ir::Table> = schema.exposed_tables().filter(|t| access.is_owned(t)).collect();
         let names: Vec<&str> = owned.iter().map(|t| t.name.as_str()).collect();
         let quoted: Vec<String> = names.iter().map(|t| surql::quote_string(t)).collect();
         // Every string field value linking indexes (the same rule), and the ids, of each owned table.
@@ -182,15 +167,16 @@ impl<'a> ScopeView<'a> {
                 let strings: Vec<String> = linked
                     .iter()
                     .filter(|(tb, _)| *tb == t.name)
-                    .map(|(_, field)| {
-                        format!("(SELECT VALUE {} FROM {table})", surql::field_ident(field))
-                    })
+                    .map(|(_, field)| format!("(SELECT VALUE {} FROM {table})", surql::field_ident(field)))
                     .collect();
                 std::iter::once(format!("(SELECT VALUE <string> id FROM {table})")).chain(strings)
             })
             .collect();
         let grant = |rule: String| {
-            format!(" PERMISSIONS FOR select WHERE $access != {} OR {rule}, FOR create, update, delete NONE", surql::quote_string(&scope.access))
+            format!(
+                " PERMISSIONS FOR select WHERE $access != {} OR {rule}, FOR create, update, delete NONE",
+                surql::quote_string(&scope.access)
+            )
         };
         Some(ScopeView {
             access: &scope.access,
@@ -200,9 +186,7 @@ impl<'a> ScopeView<'a> {
             owned: format!("[{}]", quoted.join(", ")),
             owned_list: names.join(", "),
             owned_values: owned_values.join(", "),
-            define: scope_key.map(|key| {
-                agent_define::scope_statement(scope, &crate::scope_key::public_key_pem(key))
-            }),
+            define: scope_key.map(|key| agent_define::scope_statement(scope, &crate::scope_key::public_key_pem(key))),
             rules: access.end_user_rules(schema).unwrap_or_default(),
             pool_read_only: grant("!private".into()),
             values_read_only: grant(format!("tb NOTINSIDE [{}]", quoted.join(", "))),
@@ -232,11 +216,7 @@ impl AccessView {
             reasons: access.reasons_on_one_line(),
             identity: access::IDENTITY_TABLE,
             stripped,
-            read_only: if grants {
-                format!(" {read_only}")
-            } else {
-                String::new()
-            },
+            read_only: if grants { format!(" {read_only}") } else { String::new() },
         }
     }
 }
@@ -251,12 +231,7 @@ impl<'a> AgentView<'a> {
                     identity: access::IDENTITY_TABLE,
                 },
             };
-            agent_define::statement(
-                &agent.user,
-                &agent.token_duration,
-                &agent.session_duration,
-                kind,
-            )
+            agent_define::statement(&agent.user, &agent.token_duration, &agent.session_duration, kind)
         });
         AgentView {
             user: &agent.user,
@@ -277,13 +252,8 @@ fn hidden_fields_literal(schema: &Schema) -> String {
         .filter_map(|t| {
             let hidden = access::hidden_fields(t);
             (!hidden.is_empty()).then(|| {
-                let names: Vec<String> =
-                    hidden.iter().map(|f| surql::lex::quote_string(f)).collect();
-                format!(
-                    "{}: [{}]",
-                    surql::lex::quote_string(&t.name),
-                    names.join(", ")
-                )
+                let names: Vec<String> = hidden.iter().map(|f| surql::lex::quote_string(f)).collect();
+                format!("{}: [{}]", surql::lex::quote_string(&t.name), names.join(", "))
             })
         })
         .collect();

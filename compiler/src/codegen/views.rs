@@ -33,10 +33,7 @@ mod checked {
         let mut all = schema.clone();
         all.settings.exposed = schema.tables.iter().map(|t| t.name.clone()).collect();
         let report = crate::validate::validate_with(&all, text, &Options::for_named_queries());
-        let chars = |byte: usize| {
-            text.get(..byte.min(text.len()))
-                .map_or(0, |t| t.chars().count())
-        };
+        let chars = |byte: usize| text.get(..byte.min(text.len())).map_or(0, |t| t.chars().count());
         let mut out: Vec<Diagnostic> = report
             .errors()
             .map(|d| {
@@ -82,11 +79,7 @@ mod checked {
     }
 
     /// Each projection a field of the struct, of its type; each field a projection.
-    fn projection(
-        table: &Table,
-        source: &ViewSource,
-        projections: &[crate::validate::Projection],
-    ) -> Vec<Diagnostic> {
+    fn projection(table: &Table, source: &ViewSource, projections: &[crate::validate::Projection]) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         let select = table.view.as_deref().unwrap_or_default();
         for p in projections {
@@ -120,11 +113,14 @@ mod checked {
         }
         for field in &table.fields {
             if !projections.iter().any(|p| p.name == field.name) {
-                out.push(source.at_field(Some(&field.name), format!(
-                    "`{}` is a field of the view `{}`, but its SELECT does not compute it: every row would \
+                out.push(source.at_field(
+                    Some(&field.name),
+                    format!(
+                        "`{}` is a field of the view `{}`, but its SELECT does not compute it: every row would \
                         lack it; project it (`... AS {}`) or remove the field",
-                    field.name, table.name, field.name
-                )));
+                        field.name, table.name, field.name
+                    ),
+                ));
             }
         }
         out

@@ -27,10 +27,7 @@ pub struct DiffAgent {
 /// password (`SURQLC_AGENT_PASSWORD`) the agent is expected; without it the schema defines none,
 /// so an agent in the database is reported as extra, unless `expect_agent`, which builds the
 /// agent with a stand-in password and compares it without its hash.
-pub fn agent_for_diff(
-    builder: &mut crate::codegen::builder::Builder,
-    expect_agent: bool,
-) -> DiffAgent {
+pub fn agent_for_diff(builder: &mut crate::codegen::builder::Builder, expect_agent: bool) -> DiffAgent {
     let have_password = crate::codegen::password::agent_password(None).is_some();
     if have_password {
         DiffAgent {
@@ -88,17 +85,11 @@ pub fn unredact_access_keys(dump: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// `surqlc diff`: both sides read from the engine (see [`crate::drift`]), so both are in its spelling.
-pub async fn diff(
-    output: &Output,
-    source: &DiffSource,
-    ignore_passhash: bool,
-) -> Result<Drift, Failure> {
+pub async fn diff(output: &Output, source: &DiffSource, ignore_passhash: bool) -> Result<Drift, Failure> {
     let bad = |what: String| move |e: db::Error| Failure::BadInput(format!("error: {what}: {e}"));
     let expected = super::embedded_definitions(&output.schema_surql)
         .await
-        .map_err(bad(
-            "the embedded database rejected the generated schema".into()
-        ))?;
+        .map_err(bad("the embedded database rejected the generated schema".into()))?;
     let live = match &source.dump {
         Some(dump) => {
             let text = read_input(dump)?;
@@ -128,9 +119,7 @@ pub async fn diff(
 pub async fn drift_on(conn: &Db, output: &Output, ignore_passhash: bool) -> Result<Drift, Failure> {
     let expected = super::embedded_definitions(&output.schema_surql)
         .await
-        .map_err(failed(
-            "the embedded database rejected the generated schema",
-        ))?;
+        .map_err(failed("the embedded database rejected the generated schema"))?;
     let live = super::definitions(conn)
         .await
         .map_err(failed("cannot read the database's definitions"))?;
@@ -158,12 +147,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// the one the database renders, and the returned text (for stderr) lists how its definitions
 /// differ from the schema, empty when they do not. With `apply` it applies the schema and says
 /// what that changed. `place` names the database in those messages.
-pub async fn read_or_apply(
-    conn: &Db,
-    output: &Output,
-    apply: bool,
-    place: &str,
-) -> Result<String, Failure> {
+pub async fn read_or_apply(conn: &Db, output: &Output, apply: bool, place: &str) -> Result<String, Failure> {
     let agent = DiffAgent {
         expected: output.agent_defined,
         ignore_passhash: false,

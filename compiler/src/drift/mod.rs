@@ -28,11 +28,7 @@ const DB_KINDS: &[(&str, &str)] = &[
 
 /// The kinds `INFO FOR TABLE` lists (its `lives` are connections, not definitions; its `tables` are
 /// views, which `INFO FOR DB` lists already).
-const TABLE_KINDS: &[(&str, &str)] = &[
-    ("fields", "field"),
-    ("indexes", "index"),
-    ("events", "event"),
-];
+const TABLE_KINDS: &[(&str, &str)] = &[("fields", "field"), ("indexes", "index"), ("events", "event")];
 
 /// Kinds whose `INFO` entry holds run-time state: compared by presence only.
 const PRESENCE_ONLY: &[(&str, &str)] = &[("sequences", "sequence"), ("modules", "module")];
@@ -75,19 +71,13 @@ pub enum Change {
     /// In the database, not defined by the schema.
     Extra { key: Key, live: String },
     /// Defined by both, differently.
-    Changed {
-        key: Key,
-        expected: String,
-        live: String,
-    },
+    Changed { key: Key, expected: String, live: String },
 }
 
 impl Change {
     pub fn key(&self) -> &Key {
         match self {
-            Change::Missing { key, .. }
-            | Change::Extra { key, .. }
-            | Change::Changed { key, .. } => key,
+            Change::Missing { key, .. } | Change::Extra { key, .. } | Change::Changed { key, .. } => key,
         }
     }
 }
@@ -116,13 +106,8 @@ impl fmt::Display for Change {
         match self {
             Change::Missing { key, .. } => write!(f, "- missing {key}"),
             Change::Extra { key, .. } => write!(f, "+ extra {key}"),
-            Change::Changed {
-                key,
-                expected,
-                live,
-            } => {
-                if (key.kind == "user" || key.kind == "access")
-                    && mask_fingerprint(expected) == mask_fingerprint(live)
+            Change::Changed { key, expected, live } => {
+                if (key.kind == "user" || key.kind == "access") && mask_fingerprint(expected) == mask_fingerprint(live)
                 {
                     return write!(
                         f,
@@ -154,10 +139,7 @@ impl fmt::Display for Change {
                     write!(f, "~ changed {key}:\n    was: {expected}\n    now: {live}")
                 } else {
                     let (was, now) = first_difference(expected, live);
-                    write!(
-                        f,
-                        "~ changed {key}, first difference:\n    was: {was}\n    now: {now}"
-                    )
+                    write!(f, "~ changed {key}, first difference:\n    was: {was}\n    now: {now}")
                 }
             }
         }
@@ -259,10 +241,7 @@ pub async fn definitions<C: Connection>(db: &Surreal<C>) -> Result<Definitions, 
         order += 1;
         // A table's own definitions follow the tables.
         if *group == "tables" {
-            let tables: Vec<String> = entries(&info, "tables")
-                .into_iter()
-                .map(|(n, _)| n)
-                .collect();
+            let tables: Vec<String> = entries(&info, "tables").into_iter().map(|(n, _)| n).collect();
             let mut statement = String::new();
             for t in &tables {
                 statement.push_str("INFO FOR TABLE ");
@@ -319,9 +298,7 @@ pub async fn expected_beside<C: Connection>(
 ) -> Result<Definitions, surrealdb::Error> {
     let namespace: Option<String> = db.query("RETURN session::ns()").await?.check()?.take(0)?;
     let namespace = namespace.ok_or_else(|| {
-        surrealdb::Error::internal(
-            "check_drift needs a connection with a namespace selected".to_owned(),
-        )
+        surrealdb::Error::internal("check_drift needs a connection with a namespace selected".to_owned())
     })?;
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -348,10 +325,7 @@ pub async fn expected_beside<C: Connection>(
 }
 
 /// How `db`'s database differs from what `schema_surql` defines, both read from the engine (see [`expected_beside`]).
-pub async fn check_drift<C: Connection>(
-    db: &Surreal<C>,
-    schema_surql: &str,
-) -> Result<Drift, surrealdb::Error> {
+pub async fn check_drift<C: Connection>(db: &Surreal<C>, schema_surql: &str) -> Result<Drift, surrealdb::Error> {
     let expected = expected_beside(db, schema_surql).await?;
     let live = definitions(db).await?;
     Ok(compare(&expected, &live, CompareOptions::default()))
@@ -365,10 +339,7 @@ pub async fn embedded_definitions(script: &str) -> Result<Definitions, surrealdb
     definitions(&conn).await
 }
 
-async fn info<C: Connection>(
-    db: &Surreal<C>,
-    statement: &str,
-) -> Result<serde_json::Value, surrealdb::Error> {
+async fn info<C: Connection>(db: &Surreal<C>, statement: &str) -> Result<serde_json::Value, surrealdb::Error> {
     Ok(infos(db, statement, 1).await?.pop().unwrap_or_default())
 }
 
@@ -454,9 +425,7 @@ fn mask_passhash(def: &str) -> String {
     let end = if value.kind == Kind::Str {
         value.end
     } else {
-        def[value.start..]
-            .find(' ')
-            .map_or(def.len(), |i| value.start + i)
+        def[value.start..].find(' ').map_or(def.len(), |i| value.start + i)
     };
     format!("{}<hash>{}", &def[..value.start], &def[end..])
 }
@@ -496,11 +465,7 @@ fn first_difference(a: &str, b: &str) -> (String, String) {
         format!(
             "{}{text}{}",
             if start > 0 { "..." } else { "" },
-            if s.len() > start + text.len() {
-                "..."
-            } else {
-                ""
-            }
+            if s.len() > start + text.len() { "..." } else { "" }
         )
     };
     (window(a), window(b))
@@ -512,17 +477,12 @@ mod tests {
 
     #[test]
     fn a_comment_is_split_off_at_top_level_only() {
-        let (rest, c) = split_comment(
-            "DEFINE TABLE t TYPE NORMAL SCHEMAFULL COMMENT 'it\\'s \" COMMENT x' PERMISSIONS NONE",
-        );
-        assert_eq!(
-            rest,
-            "DEFINE TABLE t TYPE NORMAL SCHEMAFULL PERMISSIONS NONE"
-        );
+        let (rest, c) =
+            split_comment("DEFINE TABLE t TYPE NORMAL SCHEMAFULL COMMENT 'it\\'s \" COMMENT x' PERMISSIONS NONE");
+        assert_eq!(rest, "DEFINE TABLE t TYPE NORMAL SCHEMAFULL PERMISSIONS NONE");
         assert_eq!(c.as_deref(), Some("'it\\'s \" COMMENT x'"));
-        let (rest, c) = split_comment(
-            "DEFINE FUNCTION fn::f() { RETURN 'a COMMENT b' + \" COMMENT 'x'\"; } PERMISSIONS FULL",
-        );
+        let (rest, c) =
+            split_comment("DEFINE FUNCTION fn::f() { RETURN 'a COMMENT b' + \" COMMENT 'x'\"; } PERMISSIONS FULL");
         assert_eq!(c, None);
         assert!(rest.ends_with("PERMISSIONS FULL"));
     }
@@ -538,14 +498,9 @@ mod tests {
     #[test]
     fn a_comment_inside_a_quoted_name_is_part_of_the_name() {
         // `⟨⟩` quotes a name as backticks do: what is inside is not a clause.
-        let (rest, c) = split_comment(
-            "DEFINE TABLE ⟨a COMMENT 'b'⟩ TYPE NORMAL COMMENT 'real' PERMISSIONS NONE",
-        );
+        let (rest, c) = split_comment("DEFINE TABLE ⟨a COMMENT 'b'⟩ TYPE NORMAL COMMENT 'real' PERMISSIONS NONE");
         assert_eq!(c.as_deref(), Some("'real'"));
-        assert_eq!(
-            rest,
-            "DEFINE TABLE ⟨a COMMENT 'b'⟩ TYPE NORMAL PERMISSIONS NONE"
-        );
+        assert_eq!(rest, "DEFINE TABLE ⟨a COMMENT 'b'⟩ TYPE NORMAL PERMISSIONS NONE");
         let (rest, c) = split_comment("DEFINE FIELD x ON t TYPE string -- COMMENT 'no'");
         assert_eq!(
             (rest.as_str(), c),
@@ -556,9 +511,7 @@ mod tests {
     #[test]
     fn only_the_passhash_keyword_is_masked() {
         assert_eq!(
-            mask_passhash(
-                "DEFINE USER `a PASSHASH b` ON DATABASE PASSHASH '$argon2id$x' ROLES VIEWER"
-            ),
+            mask_passhash("DEFINE USER `a PASSHASH b` ON DATABASE PASSHASH '$argon2id$x' ROLES VIEWER"),
             "DEFINE USER `a PASSHASH b` ON DATABASE PASSHASH <hash> ROLES VIEWER"
         );
         assert_eq!(
@@ -586,10 +539,7 @@ mod tests {
             items
                 .iter()
                 .map(|(kind, name, text)| {
-                    let order = ["table", "field", "index"]
-                        .iter()
-                        .position(|k| k == kind)
-                        .unwrap_or(9);
+                    let order = ["table", "field", "index"].iter().position(|k| k == kind).unwrap_or(9);
                     let table = name.split(" ON ").nth(1).unwrap_or("").to_owned();
                     (
                         Key {
@@ -608,11 +558,7 @@ mod tests {
     #[test]
     fn compare_lists_missing_extra_and_changed_in_order() {
         let expected = defs(&[
-            (
-                "table",
-                "product",
-                "DEFINE TABLE product COMMENT 'An item.'",
-            ),
+            ("table", "product", "DEFINE TABLE product COMMENT 'An item.'"),
             (
                 "field",
                 "email ON customer",
@@ -626,11 +572,7 @@ mod tests {
         ]);
         let live = defs(&[
             ("table", "audit", "DEFINE TABLE audit"),
-            (
-                "table",
-                "product",
-                "DEFINE TABLE product COMMENT 'A thing.'",
-            ),
+            ("table", "product", "DEFINE TABLE product COMMENT 'A thing.'"),
             (
                 "index",
                 "by_name ON product",

@@ -85,8 +85,7 @@ pub fn docs(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
         };
         match &nv.value {
             syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
+                lit: syn::Lit::Str(s), ..
             }) => {
                 let text = s.value();
                 let line = text.strip_prefix(' ').map(str::to_owned).unwrap_or(text);
@@ -263,11 +262,7 @@ pub(super) fn set_once<T>(cx: &Ctxt, slot: &mut Option<Spanned<T>>, value: Spann
 }
 
 /// Runs `f` on every item of every `#[surqlc(...)]` attribute, reporting syntax errors.
-pub(super) fn each_surqlc(
-    cx: &Ctxt,
-    attrs: &[Attribute],
-    mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
-) {
+pub(super) fn each_surqlc(cx: &Ctxt, attrs: &[Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("surqlc")) {
         if let Err(err) = attr.parse_nested_meta(|meta| f(&meta)) {
             cx.syn_error(err);
@@ -276,11 +271,7 @@ pub(super) fn each_surqlc(
 }
 
 /// Runs `f` on serde items surqlc reads; the rest are skipped (serde checks its own).
-fn each_serde(
-    cx: &Ctxt,
-    attrs: &[Attribute],
-    mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<bool>,
-) {
+fn each_serde(cx: &Ctxt, attrs: &[Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<bool>) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let result = attr.parse_nested_meta(|meta| {
             if !f(&meta)? {
@@ -295,20 +286,11 @@ fn each_serde(
 }
 
 /// An unknown name in `#[surqlc(...)]`, with the closest of the `known` names when one is near.
-pub(super) fn unknown(
-    meta: &ParseNestedMeta,
-    place: &str,
-    expected: &str,
-    known: &[&str],
-) -> syn::Error {
-    let name = meta
-        .path
-        .get_ident()
-        .map(|i| i.to_string())
-        .unwrap_or_else(|| {
-            let path = &meta.path;
-            quote::quote!(#path).to_string().replace(' ', "")
-        });
+pub(super) fn unknown(meta: &ParseNestedMeta, place: &str, expected: &str, known: &[&str]) -> syn::Error {
+    let name = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_else(|| {
+        let path = &meta.path;
+        quote::quote!(#path).to_string().replace(' ', "")
+    });
     match super::suggest::closest(&name, known) {
         Some(near) => meta.error(format!(
             "unknown surqlc attribute `{name}` on {place}; did you mean `{near}`? (expected {expected})"
@@ -341,10 +323,7 @@ fn rename_all(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<R
             span: lit.span(),
         })),
         None => {
-            cx.error_at(
-                lit.span(),
-                format!("unknown rename_all rule {:?}", lit.value()),
-            );
+            cx.error_at(lit.span(), format!("unknown rename_all rule {:?}", lit.value()));
             Ok(None)
         }
     }
@@ -354,14 +333,9 @@ fn rename_all(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<R
 fn aka(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut Vec<String>) -> syn::Result<()> {
     let content;
     syn::parenthesized!(content in meta.input);
-    let words = content.parse_terminated(
-        |input: syn::parse::ParseStream| input.parse::<LitStr>(),
-        syn::Token![,],
-    )?;
+    let words = content.parse_terminated(|input: syn::parse::ParseStream| input.parse::<LitStr>(), syn::Token![,])?;
     if words.is_empty() {
-        return Err(
-            meta.error("`aka(...)` needs at least one word, e.g. aka(\"vendor\", \"provider\")")
-        );
+        return Err(meta.error("`aka(...)` needs at least one word, e.g. aka(\"vendor\", \"provider\")"));
     }
     for w in words {
         let value = w.value();
@@ -519,8 +493,11 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             out.skip_serializing_if = Some(meta.path.span());
             Ok(true)
         } else if meta.path.is_ident("flatten") {
-            cx.error_spanned_by(&meta.path, "surqlc cannot map `#[serde(flatten)]`: declare the fields on the \
-                table, or skip this one with #[surqlc(skip)]");
+            cx.error_spanned_by(
+                &meta.path,
+                "surqlc cannot map `#[serde(flatten)]`: declare the fields on the \
+                table, or skip this one with #[surqlc(skip)]",
+            );
             out.flatten = true;
             Ok(true)
         } else {
@@ -549,12 +526,11 @@ pub fn enum_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EnumAttrs {
                 out.rename_all = Some(rule);
             }
             Ok(true)
-        } else if ["tag", "content", "untagged"]
-            .iter()
-            .any(|k| meta.path.is_ident(k))
-        {
-            Err(meta.error("surqlc cannot map a tagged or untagged enum: serde would not write the variant's \
-                name as a plain string; drop the attribute or give the field #[surqlc(type = \"...\")]"))
+        } else if ["tag", "content", "untagged"].iter().any(|k| meta.path.is_ident(k)) {
+            Err(meta.error(
+                "surqlc cannot map a tagged or untagged enum: serde would not write the variant's \
+                name as a plain string; drop the attribute or give the field #[surqlc(type = \"...\")]",
+            ))
         } else {
             Ok(false)
         }
@@ -569,12 +545,7 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             set_once(cx, &mut out.rename, lit_str(meta)?, "rename");
             Ok(())
         } else {
-            Err(unknown(
-                meta,
-                "an enum variant",
-                "`rename = \"...\"`",
-                &["rename"],
-            ))
+            Err(unknown(meta, "an enum variant", "`rename = \"...\"`", &["rename"]))
         }
     });
     let mut serde_seen = None;

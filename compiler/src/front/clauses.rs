@@ -67,11 +67,7 @@ impl IndexPath {
 
     /// The names after the first, joined by `.` (empty for a plain field).
     pub fn rest(&self) -> String {
-        self.0[1..]
-            .iter()
-            .map(|i| i.to_string())
-            .collect::<Vec<_>>()
-            .join(".")
+        self.0[1..].iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")
     }
 }
 
@@ -202,10 +198,7 @@ fn lit_str(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
 
 fn expr_lit(meta: &ParseNestedMeta) -> syn::Result<ExprLit> {
     let lit = lit_str(meta)?;
-    Ok(ExprLit {
-        text: lit.value(),
-        lit,
-    })
+    Ok(ExprLit { text: lit.value(), lit })
 }
 
 fn spanned_str(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
@@ -289,9 +282,7 @@ pub fn permissions(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Permissions
             out.delete_span = Some(inner.path.span());
             &mut out.delete
         } else {
-            return Err(inner.error(
-                "expected `select`, `create`, `update` or `delete` in permissions(...)",
-            ));
+            return Err(inner.error("expected `select`, `create`, `update` or `delete` in permissions(...)"));
         };
         let value: syn::Expr = inner.value()?.parse()?;
         let permission = match &value {
@@ -389,9 +380,7 @@ fn fulltext(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexKindAttr> {
         } else if ft.path.is_ident("highlights") {
             highlights = true;
         } else {
-            return Err(ft.error(
-                "expected `analyzer = \"...\"`, `bm25(k1, b)` or `highlights` in fulltext(...)",
-            ));
+            return Err(ft.error("expected `analyzer = \"...\"`, `bm25(k1, b)` or `highlights` in fulltext(...)"));
         }
         Ok(())
     })?;
@@ -424,9 +413,7 @@ fn hnsw(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<IndexKindAttr> {
                 let v = meta_u32(&h)?;
                 once(cx, &mut m, v, at, "hnsw(m)");
             } else {
-                return Err(
-                    h.error("expected `dimension`, `dist`, `type`, `efc` or `m` in hnsw(...)")
-                );
+                return Err(h.error("expected `dimension`, `dist`, `type`, `efc` or `m` in hnsw(...)"));
             }
             Ok(())
         })?;
@@ -515,10 +502,7 @@ pub fn field_item(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut FieldClauses) -> 
                 Ok(())
             })?;
         }
-        let r = ReferenceAttr {
-            on_delete,
-            span: at,
-        };
+        let r = ReferenceAttr { on_delete, span: at };
         once(cx, &mut out.reference, r, at, "reference");
     } else if p.is_ident("permissions") {
         let perms = permissions(cx, meta)?;
@@ -576,10 +560,7 @@ pub fn analyzer(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<AnalyzerAttr> 
 fn hint_path(expr: &syn::Expr) -> syn::Result<syn::ExprPath> {
     match expr {
         syn::Expr::Path(p) => Ok(p.clone()),
-        other => Err(syn::Error::new_spanned(
-            other,
-            "expected `Type::field` or `Type`",
-        )),
+        other => Err(syn::Error::new_spanned(other, "expected `Type::field` or `Type`")),
     }
 }
 

@@ -40,9 +40,7 @@ impl Ctxt {
 
     /// Records a warning at `span`: reported, but the schema still compiles.
     pub fn warn_at<M: Display>(&self, span: proc_macro2::Span, message: M) {
-        self.warnings
-            .borrow_mut()
-            .push(syn::Error::new(span, message));
+        self.warnings.borrow_mut().push(syn::Error::new(span, message));
     }
 
     /// The warnings recorded so far, in the order found.

@@ -50,15 +50,9 @@ pub fn id_key_type(ty: &syn::Type) -> Option<ir::Type> {
     let _ = probe.check();
     fn key(t: &TypeAst, top: bool) -> Option<ir::Type> {
         match t {
-            TypeAst::Known(k @ (ir::Type::Int | ir::Type::String | ir::Type::Uuid)) => {
-                Some(k.clone())
-            }
-            TypeAst::Known(k @ (ir::Type::Float | ir::Type::Bool | ir::Type::Datetime)) if !top => {
-                Some(k.clone())
-            }
-            TypeAst::Array(inner, n) if top => {
-                Some(ir::Type::Array(Box::new(key(inner, false)?), *n))
-            }
+            TypeAst::Known(k @ (ir::Type::Int | ir::Type::String | ir::Type::Uuid)) => Some(k.clone()),
+            TypeAst::Known(k @ (ir::Type::Float | ir::Type::Bool | ir::Type::Datetime)) if !top => Some(k.clone()),
+            TypeAst::Array(inner, n) if top => Some(ir::Type::Array(Box::new(key(inner, false)?), *n)),
             _ => None,
         }
     }
@@ -143,12 +137,18 @@ pub fn field_clauses(cx: &Ctxt, c: &clauses::FieldClauses, ty: &TypeAst) -> ir::
     }
     if let Some(span) = c.flexible {
         if !holds_object(ty) {
-            cx.error_at(span, "`flexible` is for object fields: it lets an object hold keys the schema does not declare");
+            cx.error_at(
+                span,
+                "`flexible` is for object fields: it lets an object hold keys the schema does not declare",
+            );
         }
     }
     if let Some(r) = &c.reference {
         if !holds_record(ty) {
-            cx.error_at(r.span, "`reference` is for record links: make the field a `Link<T>` (or an Option or Vec of one)");
+            cx.error_at(
+                r.span,
+                "`reference` is for record links: make the field a `Link<T>` (or an Option or Vec of one)",
+            );
         }
     }
     ir::FieldClauses {
@@ -304,7 +304,12 @@ fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> V
         };
         if table.relation.is_some() && (name == "in" || name == "out") {
             if nested {
-                cx.error_spanned_by(path, format!("`{name}` is a record link: an index covers this table's own fields, so index `{name}` itself"));
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "`{name}` is a record link: an index covers this table's own fields, so index `{name}` itself"
+                    ),
+                );
             }
             fields.push(IndexField {
                 name: name.clone(),
@@ -313,19 +318,25 @@ fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> V
             });
             continue;
         }
-        match table
-            .fields
-            .iter()
-            .find(|f| f.ident == name || f.name == name)
-        {
+        match table.fields.iter().find(|f| f.ident == name || f.name == name) {
             Some(f) => {
                 if f.computed_span.is_some() {
-                    cx.error_spanned_by(ident, format!("`{name}` is COMPUTED: the engine cannot index a field that \
-                        is computed on read; store it with `value = \"...\"` instead"));
+                    cx.error_spanned_by(
+                        ident,
+                        format!(
+                            "`{name}` is COMPUTED: the engine cannot index a field that \
+                        is computed on read; store it with `value = \"...\"` instead"
+                        ),
+                    );
                 }
                 if nested && !matches!(f.ty.named(), Some(_)) && !matches!(f.ty, TypeAst::Raw(_)) {
-                    cx.error_spanned_by(path, format!("`{name}` is not an object: only an object field (a \
-                        `#[derive(Object)]` type) has sub-fields to index"));
+                    cx.error_spanned_by(
+                        path,
+                        format!(
+                            "`{name}` is not an object: only an object field (a \
+                        `#[derive(Object)]` type) has sub-fields to index"
+                        ),
+                    );
                 }
                 fields.push(IndexField {
                     name: full(&f.name),
@@ -333,31 +344,20 @@ fn index_fields<'t>(cx: &Ctxt, a: &clauses::IndexAttr, table: &'t TableAst) -> V
                     nested,
                 });
             }
-            None => cx.error_spanned_by(
-                ident,
-                format!("`{}` has no field `{name}` to index", table.ident),
-            ),
+            None => cx.error_spanned_by(ident, format!("`{}` has no field `{name}` to index", table.ident)),
         }
     }
     fields
 }
 
 /// The index's name as written (an identifier), or the table's name and its fields' joined by `_`.
-fn index_name(
-    cx: &Ctxt,
-    a: &clauses::IndexAttr,
-    table: &TableAst,
-    fields: &[IndexField],
-) -> String {
+fn index_name(cx: &Ctxt, a: &clauses::IndexAttr, table: &TableAst, fields: &[IndexField]) -> String {
     match &a.name {
         Some(n) => {
             if !crate::surql::is_plain_ident(&n.value) {
                 cx.error_at(
                     n.span,
-                    format!(
-                        "index name {:?} must be ASCII letters, digits and underscores",
-                        n.value
-                    ),
+                    format!("index name {:?} must be ASCII letters, digits and underscores", n.value),
                 );
             }
             n.value.clone()
@@ -388,8 +388,11 @@ fn fulltext_index(
     let analyzer = match analyzer {
         Some(an) => an.value.clone(),
         None => {
-            cx.error_at(a.span, "a full-text index names its analyzer: fulltext(analyzer = \"...\"), declared \
-                on the Schema item with analyzer(name = \"...\", ...)");
+            cx.error_at(
+                a.span,
+                "a full-text index names its analyzer: fulltext(analyzer = \"...\"), declared \
+                on the Schema item with analyzer(name = \"...\", ...)",
+            );
             String::new()
         }
     };
@@ -449,10 +452,7 @@ fn hnsw_dimension(
         }
     };
     if dimension == 0 || dimension > u32::from(u16::MAX) {
-        cx.error_at(
-            a.span,
-            format!("an HNSW dimension must be from 1 to {}", u16::MAX),
-        );
+        cx.error_at(a.span, format!("an HNSW dimension must be from 1 to {}", u16::MAX));
     }
     dimension
 }

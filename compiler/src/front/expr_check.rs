@@ -104,14 +104,9 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
     for t in scan(text) {
         match t.kind {
             Kind::Str | Kind::Ident if t.open => {
-                let quote = text[t.start..]
-                    .chars()
-                    .find(|c| matches!(c, '\'' | '"' | '`' | '⟨'));
+                let quote = text[t.start..].chars().find(|c| matches!(c, '\'' | '"' | '`' | '⟨'));
                 let quote = quote.unwrap_or('\'');
-                return err(
-                    t.start,
-                    format!("the quote opened with {quote} is not closed"),
-                );
+                return err(t.start, format!("the quote opened with {quote} is not closed"));
             }
             Kind::Comment => {
                 let what = match &t.text[..1] {
@@ -119,10 +114,7 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
                     "#" => "comments (`#`) are",
                     _ => "comments are",
                 };
-                return err(
-                    t.start,
-                    format!("{what} not allowed in an attribute expression"),
-                );
+                return err(t.start, format!("{what} not allowed in an attribute expression"));
             }
             Kind::Punct => match t.text.as_str() {
                 "{" => open.push(('}', t.start)),
@@ -141,10 +133,7 @@ pub fn check_expr_shape(text: &str) -> Result<(), ExprError> {
         }
     }
     match open.pop() {
-        Some((want, at)) => err(
-            at,
-            format!("this bracket is not closed (expected `{want}`)"),
-        ),
+        Some((want, at)) => err(at, format!("this bracket is not closed (expected `{want}`)")),
         None => Ok(()),
     }
 }
@@ -167,10 +156,7 @@ pub fn report_expr(cx: &Ctxt, e: &ExprLit, what: &str) {
     if let Err(err) = check_expr(&e.text) {
         cx.error_at(
             value_subspan(&e.lit, err.start, err.end),
-            format!(
-                "`{what}` is not a valid SurrealQL expression: {}",
-                err.message
-            ),
+            format!("`{what}` is not a valid SurrealQL expression: {}", err.message),
         );
     }
 }

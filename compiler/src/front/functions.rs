@@ -42,11 +42,7 @@ pub const SURQLC_FUNCTIONS: &[&str] = &[
 
 /// The schema's user functions, and the problems inside their file (problems with the attribute
 /// itself, such as a missing file, are recorded in the schema file's `Ctxt`).
-pub fn read(
-    cxs: &[Ctxt],
-    items: &Items,
-    files: &[SourceFile],
-) -> (Vec<ir::Function>, Vec<Diagnostic>) {
+pub fn read(cxs: &[Ctxt], items: &Items, files: &[SourceFile]) -> (Vec<ir::Function>, Vec<Diagnostic>) {
     let Some((file, schema)) = items.schemas.first() else {
         return (Vec::new(), Vec::new());
     };
@@ -55,17 +51,17 @@ pub fn read(
     };
     let cx = &cxs[*file];
     let written = lit.value();
-    let base = files[*file]
-        .path
-        .parent()
-        .unwrap_or(std::path::Path::new(""));
+    let base = files[*file].path.parent().unwrap_or(std::path::Path::new(""));
     let path = base.join(&written);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) => {
             cx.error_at(
                 lit.span(),
-                format!("cannot read the functions file {} ({e}); its path is relative to the schema file", path.display()),
+                format!(
+                    "cannot read the functions file {} ({e}); its path is relative to the schema file",
+                    path.display()
+                ),
             );
             return (Vec::new(), Vec::new());
         }
@@ -75,12 +71,7 @@ pub fn read(
 
 /// `text` read by the engine's parser, each error placed in the file at `path`.
 #[cfg(feature = "surql-parser")]
-fn parsed(
-    _cx: &Ctxt,
-    _lit: &syn::LitStr,
-    path: &std::path::Path,
-    text: &str,
-) -> (Vec<ir::Function>, Vec<Diagnostic>) {
+fn parsed(_cx: &Ctxt, _lit: &syn::LitStr, path: &std::path::Path, text: &str) -> (Vec<ir::Function>, Vec<Diagnostic>) {
     let found = crate::surql::functions::parse(text).map(|functions| {
         let clashes: Vec<_> = functions
             .iter()
@@ -88,7 +79,10 @@ fn parsed(
             .map(|f| crate::surql::functions::FunctionsError {
                 start: name_offset(text, &f.name),
                 end: name_offset(text, &f.name) + f.name.len(),
-                message: format!("{} is one of the functions schema.surql defines for the prompt; give yours another name", f.name),
+                message: format!(
+                    "{} is one of the functions schema.surql defines for the prompt; give yours another name",
+                    f.name
+                ),
             })
             .collect();
         (functions, clashes)
@@ -107,12 +101,7 @@ fn parsed(
 
 /// Without SurrealDB's parser a functions file cannot be read: refused where it is named.
 #[cfg(not(feature = "surql-parser"))]
-fn parsed(
-    cx: &Ctxt,
-    lit: &syn::LitStr,
-    _path: &std::path::Path,
-    _text: &str,
-) -> (Vec<ir::Function>, Vec<Diagnostic>) {
+fn parsed(cx: &Ctxt, lit: &syn::LitStr, _path: &std::path::Path, _text: &str) -> (Vec<ir::Function>, Vec<Diagnostic>) {
     cx.error_at(lit.span(), NEEDS_PARSER);
     (Vec::new(), Vec::new())
 }
@@ -127,13 +116,7 @@ fn name_offset(text: &str, name: &str) -> usize {
 }
 
 /// A diagnostic at bytes `start..end` of `text` (the file at `path`).
-pub fn at(
-    path: &std::path::Path,
-    text: &str,
-    start: usize,
-    end: usize,
-    message: String,
-) -> Diagnostic {
+pub fn at(path: &std::path::Path, text: &str, start: usize, end: usize, message: String) -> Diagnostic {
     let start = start.min(text.len());
     let before = &text[..start];
     let line = before.matches('\n').count() + 1;

@@ -15,13 +15,13 @@ pub mod expr_check;
 pub mod functions;
 mod names;
 mod objects;
+mod owner_routes;
 pub mod positions;
 pub(crate) mod read;
 mod rename;
 pub mod resolve;
 pub mod schema_attrs;
 pub mod schema_checks;
-mod owner_routes;
 mod scope;
 mod settings;
 pub mod suggest;
@@ -70,9 +70,7 @@ pub fn compile(files: &[SourceFile]) -> Result<ir::Schema, Diagnostics> {
 }
 
 /// As [`compile`], also returning the lints (warnings with a position and a one-line why).
-pub fn compile_with_warnings(
-    files: &[SourceFile],
-) -> Result<(ir::Schema, Vec<Diagnostic>), Diagnostics> {
+pub fn compile_with_warnings(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>), Diagnostics> {
     compile_with_positions(files).map(|(schema, warnings, _)| (schema, warnings))
 }
 
@@ -88,20 +86,15 @@ pub fn compile_with_positions(
             .stack_size(256 << 20)
             .spawn_scoped(scope, || compile_here(files))
         {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Err(_) => compile_here(files),
         }
     })
 }
 
-fn compile_here(
-    files: &[SourceFile],
-) -> Result<(ir::Schema, Vec<Diagnostic>, positions::Positions), Diagnostics> {
+fn compile_here(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>, positions::Positions), Diagnostics> {
     let same = |a: &Path, b: &Path| {
-        a == b
-            || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+        a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
     };
     for (i, file) in files.iter().enumerate() {
         if files[..i].iter().any(|f| same(&f.path, &file.path)) {
@@ -161,10 +154,7 @@ fn compile_here(
     match schema {
         Some(schema) if diagnostics.is_empty() => {
             if schema.tables.is_empty() {
-                let path = files
-                    .first()
-                    .map(|f| f.path.as_path())
-                    .unwrap_or(Path::new("<none>"));
+                let path = files.first().map(|f| f.path.as_path()).unwrap_or(Path::new("<none>"));
                 return Err(Diagnostics(vec![Diagnostic::whole_file(
                     path,
                     "no tables found: mark a struct with #[derive(Table)] or #[derive(Relation)]",

@@ -8,10 +8,7 @@ use crate::ir;
 use std::collections::BTreeMap;
 
 pub(super) fn last_ident(path: &syn::Path) -> String {
-    path.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
+    path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default()
 }
 
 /// What the items' type names stand for: tables (Rust name -> table name), literal enums, the
@@ -40,33 +37,20 @@ impl<'a> Names<'a> {
             if let Some(first) = by_db_name.get(t.name.as_str()) {
                 cx.error_at(
                     t.name_span,
-                    format!(
-                        "two tables are named `{}`: `{}` and `{}`",
-                        t.name, first.ident, t.ident
-                    ),
+                    format!("two tables are named `{}`: `{}` and `{}`", t.name, first.ident, t.ident),
                 );
             } else {
                 by_db_name.insert(&t.name, t);
             }
-            if names
-                .tables
-                .insert(t.ident.to_string(), t.name.clone())
-                .is_some()
-            {
-                cx.error_spanned_by(
-                    &t.ident,
-                    format!("the type name `{}` is declared twice", t.ident),
-                );
+            if names.tables.insert(t.ident.to_string(), t.name.clone()).is_some() {
+                cx.error_spanned_by(&t.ident, format!("the type name `{}` is declared twice", t.ident));
             }
         }
         for (file, e) in &items.enums {
             if names.enums.insert(e.ident.to_string(), e.to_ir()).is_some()
                 || names.tables.contains_key(&e.ident.to_string())
             {
-                cxs[*file].error_spanned_by(
-                    &e.ident,
-                    format!("the type name `{}` is declared twice", e.ident),
-                );
+                cxs[*file].error_spanned_by(&e.ident, format!("the type name `{}` is declared twice", e.ident));
             }
         }
         for (file, o) in &items.objects {
@@ -75,10 +59,7 @@ impl<'a> Names<'a> {
                 || names.enums.contains_key(&name)
                 || names.objects.insert(name.clone(), (*file, o)).is_some()
             {
-                cxs[*file].error_spanned_by(
-                    &o.ident,
-                    format!("the type name `{name}` is declared twice"),
-                );
+                cxs[*file].error_spanned_by(&o.ident, format!("the type name `{name}` is declared twice"));
             }
         }
         // Each Ends enum as the tables its variants link to.
@@ -106,12 +87,20 @@ impl<'a> Names<'a> {
             Some(table) => Some(table.clone()),
             None if self.items.broken.contains(&name) => None,
             None if self.enums.contains_key(&name) => {
-                cx.error_spanned_by(path, format!("`{name}` is a literal enum, not a table; a link must point at a Table or Relation"));
+                cx.error_spanned_by(
+                    path,
+                    format!("`{name}` is a literal enum, not a table; a link must point at a Table or Relation"),
+                );
                 None
             }
             None if self.objects.contains_key(&name) => {
-                cx.error_spanned_by(path, format!("`{name}` is an Object, stored inside the row, not a table: \
-                    write `{name}` as the field's type (or derive Table on it to link its rows)"));
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "`{name}` is an Object, stored inside the row, not a table: \
+                    write `{name}` as the field's type (or derive Table on it to link its rows)"
+                    ),
+                );
                 None
             }
             None => {
@@ -137,8 +126,13 @@ impl<'a> Names<'a> {
                     return Some(tables.clone());
                 }
                 if !self.items.broken.contains(&name) && !self.is_ends_enum(&name) {
-                    cx.error_spanned_by(path, format!("`{name}` is not an enum deriving Ends; a relation's end is \
-                        `Link<T>` or an Ends enum of links"));
+                    cx.error_spanned_by(
+                        path,
+                        format!(
+                            "`{name}` is not an enum deriving Ends; a relation's end is \
+                        `Link<T>` or an Ends enum of links"
+                        ),
+                    );
                 }
                 None
             }
@@ -196,16 +190,11 @@ impl<'a> Names<'a> {
         };
         // A likely typo gets the name alone; the escape hatches are for real types. A path of
         // another crate (`serde_json::Value`) or a dynamic value type is stored untyped.
-        let foreign = what.is_none()
-            && (path.segments.len() > 1 || matches!(name.as_str(), "Value" | "JsonValue" | "Map"));
+        let foreign =
+            what.is_none() && (path.segments.len() > 1 || matches!(name.as_str(), "Value" | "JsonValue" | "Map"));
         let message = if foreign && near.is_empty() {
-            let shown = quote::ToTokens::to_token_stream(path)
-                .to_string()
-                .replace(' ', "");
-            format!(
-                "unsupported field type `{shown}`: {}",
-                unsupported::foreign(&shown)
-            )
+            let shown = quote::ToTokens::to_token_stream(path).to_string().replace(' ', "");
+            format!("unsupported field type `{shown}`: {}", unsupported::foreign(&shown))
         } else if near.is_empty() {
             format!(
                 "unsupported field type `{name}`: {}",

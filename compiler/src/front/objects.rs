@@ -70,12 +70,7 @@ fn object(
 /// The IR of the field `f` (a table's or an Object's, declared in `cx`'s file): its type settled,
 /// what its type's doc comments say in its comment (a Literal enum's values, an Object's doc),
 /// an Object's sub-fields; `None` once its error is recorded.
-pub(super) fn field(
-    cx: &Ctxt,
-    names: &Names,
-    objects: &Resolved,
-    f: &FieldAst,
-) -> Option<ir::Field> {
+pub(super) fn field(cx: &Ctxt, names: &Names, objects: &Resolved, f: &FieldAst) -> Option<ir::Field> {
     let ty = names.ty(cx, &f.ty)?;
     let named = f.ty.named().map(last_ident);
     let object = named.as_deref().and_then(|n| names.objects.get(n));
@@ -87,10 +82,7 @@ pub(super) fn field(
     }
     let meaning = match (&named, object) {
         (_, Some((_, o))) => crate::surql::meaning::of_enum(o.comment.as_deref(), []),
-        (Some(n), None) => names
-            .enums
-            .get(n)
-            .and_then(crate::surql::meaning::of_literal),
+        (Some(n), None) => names.enums.get(n).and_then(crate::surql::meaning::of_literal),
         (None, None) => None,
     };
     let fields = match &named {
@@ -127,10 +119,7 @@ pub(super) fn check_index_paths(cx: &Ctxt, ast: &super::ast::TableAst, table: &i
             let near = super::suggest::did_you_mean(missing, known.iter());
             cx.error_at(
                 index.span,
-                format!(
-                    "`{}.{parent}` has no sub-field `{missing}` to index{near}",
-                    table.name
-                ),
+                format!("`{}.{parent}` has no sub-field `{missing}` to index{near}", table.name),
             );
         }
     }

@@ -66,13 +66,7 @@ impl ViewSource {
         self.diagnostic(line, column, width, message)
     }
 
-    fn diagnostic(
-        &self,
-        line: usize,
-        column: usize,
-        width: usize,
-        message: String,
-    ) -> crate::diagnostic::Diagnostic {
+    fn diagnostic(&self, line: usize, column: usize, width: usize, message: String) -> crate::diagnostic::Diagnostic {
         crate::diagnostic::Diagnostic {
             path: self.path.clone(),
             line,
@@ -122,8 +116,7 @@ impl Positions {
                     .or_insert_with(|| at(field.ident.span()));
             }
             if let Some(lit) = &table.view {
-                out.views
-                    .insert(table.name.clone(), view_source(source, table, lit));
+                out.views.insert(table.name.clone(), view_source(source, table, lit));
             }
         }
         out
@@ -133,9 +126,7 @@ impl Positions {
 /// Where each char of a view's trimmed text, the struct and its fields are in `source`.
 fn view_source(source: &SourceFile, table: &super::ast::TableAst, lit: &syn::LitStr) -> ViewSource {
     let value = lit.value();
-    let lead = value[..value.len() - value.trim_start().len()]
-        .chars()
-        .count();
+    let lead = value[..value.len() - value.trim_start().len()].chars().count();
     let count = value.trim().chars().count();
     let place = |span: proc_macro2::Span| (span.start().line.max(1), span.start().column + 1);
     let chars: Vec<(usize, usize)> = (lead..lead + count)

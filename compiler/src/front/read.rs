@@ -1,8 +1,6 @@
 //! Reads one annotated Rust item (a `syn::DeriveInput`) into the AST, lowering its clauses through `definitions`; problems go to the `Ctxt`.
 
-use super::ast::{
-    field_const_name, Container, EndAst, EnumAst, FieldAst, ObjectAst, SchemaAst, TableAst, TypeAst,
-};
+use super::ast::{field_const_name, Container, EndAst, EnumAst, FieldAst, ObjectAst, SchemaAst, TableAst, TypeAst};
 use super::attr::{self, Derive, RenameRule};
 use super::ctxt::Ctxt;
 use super::types::{is_builtin_type_name, link_target, map_type};
@@ -13,16 +11,11 @@ impl Container {
     /// Reads `input` as the kind its derive says; problems go to `cx`.
     pub fn from_derive_input(cx: &Ctxt, input: &DeriveInput, kind: Derive) -> Option<Container> {
         if !input.generics.params.is_empty() {
-            cx.error_spanned_by(
-                &input.generics,
-                format!("a {} cannot be generic", kind.name()),
-            );
+            cx.error_spanned_by(&input.generics, format!("a {} cannot be generic", kind.name()));
             return None;
         }
         match kind {
-            Derive::Table | Derive::Relation => {
-                table(cx, input, kind == Derive::Relation).map(Container::Table)
-            }
+            Derive::Table | Derive::Relation => table(cx, input, kind == Derive::Relation).map(Container::Table),
             Derive::Literal => literal(cx, input).map(Container::Literal),
             Derive::Object => object(cx, input).map(Container::Object),
             Derive::Ends => {
@@ -35,10 +28,7 @@ impl Container {
             }
             Derive::Schema => {
                 if !matches!(&input.data, Data::Struct(s) if s.fields.is_empty()) {
-                    cx.error_spanned_by(
-                        &input.ident,
-                        "derive Schema on a unit struct, e.g. `pub struct Store;`",
-                    );
+                    cx.error_spanned_by(&input.ident, "derive Schema on a unit struct, e.g. `pub struct Store;`");
                 }
                 let attrs = super::schema_attrs::schema_attrs(cx, &input.attrs);
                 super::settings::check(cx, &attrs);
@@ -58,9 +48,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         _ => {
             cx.error_spanned_by(
                 &input.ident,
-                format!(
-                    "derive {what} on a struct; enums map to literal unions with derive Literal"
-                ),
+                format!("derive {what} on a struct; enums map to literal unions with derive Literal"),
             );
             return None;
         }
@@ -232,11 +220,7 @@ fn check_sub_field(cx: &Ctxt, sub: &FieldAst, object: &syn::Ident) {
 
 /// The table's name (renamed, or the type's in snake case) and where it comes from; it must be an
 /// identifier and no keyword.
-fn table_name(
-    cx: &Ctxt,
-    input: &DeriveInput,
-    rename: Option<attr::Spanned<String>>,
-) -> (String, proc_macro2::Span) {
+fn table_name(cx: &Ctxt, input: &DeriveInput, rename: Option<attr::Spanned<String>>) -> (String, proc_macro2::Span) {
     let (name, name_span) = match rename {
         Some(r) => (r.value, r.span),
         None => (
@@ -262,16 +246,10 @@ fn table_name(
 /// that it is not renamed, skipped or retyped; `None` when its type is neither.
 fn relation_end(cx: &Ctxt, f: &syn::Field, raw: &str, ty_ident: &syn::Ident) -> Option<EndAst> {
     let end_attrs = attr::field_attrs(cx, &f.attrs);
-    if end_attrs.rename.is_some()
-        || end_attrs.skip
-        || end_attrs.ty.is_some()
-        || end_attrs.clauses.any()
-    {
+    if end_attrs.rename.is_some() || end_attrs.skip || end_attrs.ty.is_some() || end_attrs.clauses.any() {
         cx.error_spanned_by(
             f,
-            format!(
-                "a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"
-            ),
+            format!("a relation's `{raw}` is the engine's: it cannot be renamed, skipped or retyped"),
         );
     }
     match link_target(&f.ty) {
@@ -288,10 +266,7 @@ fn check_field_names(cx: &Ctxt, fields: &[FieldAst], name: &str, ident: &syn::Id
     let mut consts: Vec<(String, &syn::Ident)> = Vec::new();
     for f in fields {
         if seen.contains(&f.name.as_str()) {
-            cx.error_at(
-                f.name_span,
-                format!("duplicate field `{}` on table `{name}`", f.name),
-            );
+            cx.error_at(f.name_span, format!("duplicate field `{}` on table `{name}`", f.name));
         }
         seen.push(&f.name);
         // The derive names each field by a constant; two Rust fields must not share one.
@@ -439,10 +414,7 @@ fn literal(cx: &Ctxt, input: &DeriveInput) -> Option<EnumAst> {
                 )
             }
         };
-        if variants
-            .iter()
-            .any(|(_, existing, _, _)| *existing == value)
-        {
+        if variants.iter().any(|(_, existing, _, _)| *existing == value) {
             cx.error_at(span, format!("two variants are stored as {value:?}"));
         }
         variants.push((v.ident.clone(), value, span, attr::docs(cx, &v.attrs)));

@@ -45,15 +45,9 @@ impl RenameRule {
                 }
                 snake
             }
-            RenameRule::ScreamingSnake => RenameRule::Snake
-                .apply_to_variant(variant)
-                .to_ascii_uppercase(),
-            RenameRule::Kebab => RenameRule::Snake
-                .apply_to_variant(variant)
-                .replace('_', "-"),
-            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
-                .apply_to_variant(variant)
-                .replace('_', "-"),
+            RenameRule::ScreamingSnake => RenameRule::Snake.apply_to_variant(variant).to_ascii_uppercase(),
+            RenameRule::Kebab => RenameRule::Snake.apply_to_variant(variant).replace('_', "-"),
+            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake.apply_to_variant(variant).replace('_', "-"),
         }
     }
 
@@ -79,9 +73,7 @@ impl RenameRule {
             }
             RenameRule::Camel => lower_first(&RenameRule::Pascal.apply_to_field(field)),
             RenameRule::Kebab => field.replace('_', "-"),
-            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
-                .apply_to_field(field)
-                .replace('_', "-"),
+            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake.apply_to_field(field).replace('_', "-"),
         }
     }
 }

@@ -74,10 +74,7 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
             fields,
             indexes: t.indexes.iter().map(|i| i.index.clone()).collect(),
             aka: t.aka.clone(),
-            owner: t
-                .owner
-                .as_ref()
-                .map(|route| route.value().trim().to_owned()),
+            owner: t.owner.as_ref().map(|route| route.value().trim().to_owned()),
             view: t.view.as_ref().map(|v| v.value().trim().to_owned()),
         };
         super::objects::check_index_paths(cx, t, &table);
@@ -95,11 +92,23 @@ fn refuse_reserved_table_names(cxs: &[Ctxt], items: &Items, settings: &ir::Setti
         cxs[*file].error_at(table.name_span, format!("the few-shot pool table `{}` clashes with a table of the schema; rename one with examples(table = \"...\")", settings.examples.table));
     }
     if let Some((file, table)) = named(crate::access::IDENTITY_TABLE) {
-        cxs[*file].error_at(table.name_span, format!("the table `{}` is where surqlc keeps the record-access agent's password hash; rename this table", crate::access::IDENTITY_TABLE));
+        cxs[*file].error_at(
+            table.name_span,
+            format!(
+                "the table `{}` is where surqlc keeps the record-access agent's password hash; rename this table",
+                crate::access::IDENTITY_TABLE
+            ),
+        );
     }
     if settings.prune.is_some() {
         if let Some((file, table)) = named(crate::prune::DOC_TABLE) {
-            cxs[*file].error_at(table.name_span, format!("the table `{}` is where prune(...) keeps its per-table rows; rename this table", crate::prune::DOC_TABLE));
+            cxs[*file].error_at(
+                table.name_span,
+                format!(
+                    "the table `{}` is where prune(...) keeps its per-table rows; rename this table",
+                    crate::prune::DOC_TABLE
+                ),
+            );
         }
     }
 }
@@ -140,9 +149,7 @@ fn settings(
     if let Some(span) = a.prune {
         cx.error_at(span, PRUNE_NEEDS_TOKENS);
     }
-    let prune = a
-        .prune
-        .map(|_| prune_settings(cx, items, table_names, a, &exposed));
+    let prune = a.prune.map(|_| prune_settings(cx, items, table_names, a, &exposed));
     let scope = super::scope::settings(cx, a, table_names);
     let settings = ir::Settings {
         exposed,
@@ -153,7 +160,13 @@ fn settings(
     };
     if let (Some(scope), Some(access)) = (&settings.scope, &a.scope_access) {
         if scope.access == settings.agent.user {
-            cx.error_at(access.span, format!("the per-user agent's access cannot take the name of the agent `{}`; name it e.g. \"{}_agent\"", settings.agent.user, scope.end_user));
+            cx.error_at(
+                access.span,
+                format!(
+                    "the per-user agent's access cannot take the name of the agent `{}`; name it e.g. \"{}_agent\"",
+                    settings.agent.user, scope.end_user
+                ),
+            );
         }
     }
     (
@@ -205,9 +218,7 @@ fn exposed_tables(
     let mut seen = std::collections::HashSet::new();
     for p in paths {
         match table_names.get(&last_ident(p)) {
-            Some(name) if !seen.insert(name) => {
-                cx.error_spanned_by(p, format!("`{name}` is exposed twice"))
-            }
+            Some(name) if !seen.insert(name) => cx.error_spanned_by(p, format!("`{name}` is exposed twice")),
             Some(name) => exposed.push(name.clone()),
             None if items.broken.contains(&last_ident(p)) => {}
             None => cx.error_spanned_by(
@@ -243,20 +254,14 @@ fn prune_settings(
             ),
             Some(name) => always.push(name.clone()),
             None if items.broken.contains(&last_ident(p)) => {}
-            None => cx.error_spanned_by(
-                p,
-                format!("`{}` is not a table in this schema", last_ident(p)),
-            ),
+            None => cx.error_spanned_by(p, format!("`{}` is not a table in this schema", last_ident(p))),
         }
     }
     // Prompt order, so the pruned block is a subsequence of the full one.
     always.sort_by_key(|t| exposed.iter().position(|e| e == t));
     let defaults = ir::Prune::default();
     ir::Prune {
-        budget: a
-            .prune_budget
-            .as_ref()
-            .map_or(defaults.budget, |b| b.value.max(1)),
+        budget: a.prune_budget.as_ref().map_or(defaults.budget, |b| b.value.max(1)),
         always,
         mix: a
             .prune_mix
@@ -273,36 +278,24 @@ fn prune_settings(
 fn written_settings(a: &super::schema_attrs::SchemaAttrs) -> ir::Settings {
     use super::settings::{count_rule, dimension_rule, duration_rule, name_rule};
     let defaults = ir::Settings::default();
-    let pick_str = |v: &Option<super::attr::Spanned<String>>,
-                    d: String,
-                    rule: fn(&str) -> Result<(), String>| match v {
+    let pick_str = |v: &Option<super::attr::Spanned<String>>, d: String, rule: fn(&str) -> Result<(), String>| match v {
         Some(s) if rule(&s.value).is_ok() => s.value.clone(),
         _ => d,
     };
-    let pick_count = |v: &Option<super::attr::Spanned<u32>>,
-                      d: u32,
-                      rule: fn(u32) -> Result<(), String>| match v {
+    let pick_count = |v: &Option<super::attr::Spanned<u32>>, d: u32, rule: fn(u32) -> Result<(), String>| match v {
         Some(s) if rule(s.value).is_ok() => s.value,
         _ => d,
     };
     ir::Settings {
         examples: ir::ExampleSettings {
-            table: pick_str(
-                &a.examples_table,
-                defaults.examples.table.clone(),
-                name_rule,
-            ),
+            table: pick_str(&a.examples_table, defaults.examples.table.clone(), name_rule),
             dimension: pick_count(&a.dimension, defaults.examples.dimension, dimension_rule),
             k: pick_count(&a.k, defaults.examples.k, count_rule),
             ef: pick_count(&a.ef, defaults.examples.ef, count_rule),
         },
         agent: ir::AgentSettings {
             user: pick_str(&a.agent_user, defaults.agent.user.clone(), name_rule),
-            token_duration: pick_str(
-                &a.token_duration,
-                defaults.agent.token_duration.clone(),
-                duration_rule,
-            ),
+            token_duration: pick_str(&a.token_duration, defaults.agent.token_duration.clone(), duration_rule),
             session_duration: pick_str(
                 &a.session_duration,
                 defaults.agent.session_duration.clone(),
@@ -343,10 +336,7 @@ fn is_literal(ty: &ir::Type) -> bool {
 
 /// Each table item with the IR table built from it, in item order: one name map for the warnings
 /// that point at an item but read its table.
-fn built_tables<'a>(
-    items: &'a Items,
-    tables: &'a [ir::Table],
-) -> Vec<(usize, &'a TableAst, &'a ir::Table)> {
+fn built_tables<'a>(items: &'a Items, tables: &'a [ir::Table]) -> Vec<(usize, &'a TableAst, &'a ir::Table)> {
     let by_name: HashMap<&str, &ir::Table> = tables.iter().map(|t| (t.name.as_str(), t)).collect();
     items
         .tables
@@ -358,11 +348,7 @@ fn built_tables<'a>(
 /// A warning where the prompt would name a table it hides: an exposed relation's end, or an exposed
 /// record link, pointing at a table outside `expose(...)`. The agent still cannot read that table,
 /// but the schema block tells the model it exists.
-fn warn_of_named_hidden_tables(
-    cxs: &[Ctxt],
-    built: &[(usize, &TableAst, &ir::Table)],
-    exposed: &[String],
-) {
+fn warn_of_named_hidden_tables(cxs: &[Ctxt], built: &[(usize, &TableAst, &ir::Table)], exposed: &[String]) {
     let exposed: std::collections::HashSet<&str> = exposed.iter().map(String::as_str).collect();
     let hidden = |name: &str| !exposed.contains(name);
     for &(file, ast, table) in built {

@@ -128,19 +128,9 @@ pub fn schema_attrs(cx: &Ctxt, attrs: &[Attribute]) -> SchemaAttrs {
 fn examples_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("table") {
-            set_once(
-                cx,
-                &mut out.examples_table,
-                lit_str(&inner)?,
-                "examples(table)",
-            );
+            set_once(cx, &mut out.examples_table, lit_str(&inner)?, "examples(table)");
         } else if inner.path.is_ident("dimension") {
-            set_once(
-                cx,
-                &mut out.dimension,
-                lit_u32(&inner)?,
-                "examples(dimension)",
-            );
+            set_once(cx, &mut out.dimension, lit_u32(&inner)?, "examples(dimension)");
         } else if inner.path.is_ident("k") {
             set_once(cx, &mut out.k, lit_u32(&inner)?, "examples(k)");
         } else if inner.path.is_ident("ef") {
@@ -163,19 +153,9 @@ fn agent_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
         if inner.path.is_ident("user") {
             set_once(cx, &mut out.agent_user, lit_str(&inner)?, "agent(user)");
         } else if inner.path.is_ident("token") {
-            set_once(
-                cx,
-                &mut out.token_duration,
-                lit_str(&inner)?,
-                "agent(token)",
-            );
+            set_once(cx, &mut out.token_duration, lit_str(&inner)?, "agent(token)");
         } else if inner.path.is_ident("session") {
-            set_once(
-                cx,
-                &mut out.session_duration,
-                lit_str(&inner)?,
-                "agent(session)",
-            );
+            set_once(cx, &mut out.session_duration, lit_str(&inner)?, "agent(session)");
         } else {
             return Err(unknown(
                 &inner,
@@ -201,12 +181,7 @@ fn scope_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
         } else if inner.path.is_ident("token") {
             set_once(cx, &mut out.scope_token, lit_str(&inner)?, "scope(token)");
         } else if inner.path.is_ident("session") {
-            set_once(
-                cx,
-                &mut out.scope_session,
-                lit_str(&inner)?,
-                "scope(session)",
-            );
+            set_once(cx, &mut out.scope_session, lit_str(&inner)?, "scope(session)");
         } else {
             return Err(unknown(
                 &inner,

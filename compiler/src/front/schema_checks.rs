@@ -18,27 +18,23 @@ fn filter_ok(f: &str) -> Result<(), String> {
         return Ok(());
     }
     let Some((name, rest)) = lower.split_once('(') else {
-        return Err(format!("unknown filter {f:?}; expected ascii, lowercase, uppercase, edgengram(min, max), \
-            ngram(min, max), snowball(language) or mapper('path')"));
+        return Err(format!(
+            "unknown filter {f:?}; expected ascii, lowercase, uppercase, edgengram(min, max), \
+            ngram(min, max), snowball(language) or mapper('path')"
+        ));
     };
     let Some(args) = rest.strip_suffix(')') else {
         return Err(format!("filter {f:?} is missing its closing `)`"));
     };
     let args: Vec<&str> = args.split(',').map(str::trim).collect();
     match (name.trim(), args.as_slice()) {
-        ("edgengram" | "ngram", [a, b]) if a.parse::<u16>().is_ok() && b.parse::<u16>().is_ok() => {
-            Ok(())
-        }
+        ("edgengram" | "ngram", [a, b]) if a.parse::<u16>().is_ok() && b.parse::<u16>().is_ok() => Ok(()),
         ("snowball", [lang]) if SNOWBALL.contains(lang) => Ok(()),
         ("snowball", _) => Err(format!(
             "unknown snowball language in {f:?}; expected one of {}",
             SNOWBALL.join(", ")
         )),
-        ("mapper", [path])
-            if path.len() >= 2 && (path.starts_with('\'') || path.starts_with('"')) =>
-        {
-            Ok(())
-        }
+        ("mapper", [path]) if path.len() >= 2 && (path.starts_with('\'') || path.starts_with('"')) => Ok(()),
         _ => Err(format!("malformed filter {f:?}")),
     }
 }
@@ -76,10 +72,7 @@ pub fn analyzers(cxs: &[Ctxt], items: &Items) -> Vec<ir::Analyzer> {
                 cx.error_at(a.name.span, format!("invalid analyzer name {name:?}: use letters, digits and underscores, and not a SurrealQL keyword"));
             }
             if out.iter().any(|o| &o.name == name) {
-                cx.error_at(
-                    a.name.span,
-                    format!("the analyzer `{name}` is declared twice"),
-                );
+                cx.error_at(a.name.span, format!("the analyzer `{name}` is declared twice"));
             }
             let mut tokenizers = Vec::new();
             for t in &a.tokenizers {
@@ -109,12 +102,15 @@ pub fn analyzers(cxs: &[Ctxt], items: &Items) -> Vec<ir::Analyzer> {
     }
     for (file, t) in &items.tables {
         for index in &t.indexes {
-            if let (ir::IndexKind::FullText { analyzer, .. }, Some(span)) =
-                (&index.index.kind, index.analyzer_span)
-            {
+            if let (ir::IndexKind::FullText { analyzer, .. }, Some(span)) = (&index.index.kind, index.analyzer_span) {
                 if !out.iter().any(|a| &a.name == analyzer) {
-                    cxs[*file].error_at(span, format!("unknown analyzer `{analyzer}`: declare it on the Schema item \
-                        with analyzer(name = \"{analyzer}\", tokenizers(...), filters(...))"));
+                    cxs[*file].error_at(
+                        span,
+                        format!(
+                            "unknown analyzer `{analyzer}`: declare it on the Schema item \
+                        with analyzer(name = \"{analyzer}\", tokenizers(...), filters(...))"
+                        ),
+                    );
                 }
             }
         }
@@ -160,10 +156,7 @@ fn hint_field(
 ) -> Option<ir::FieldRef> {
     let segs: Vec<&syn::PathSegment> = path.path.segments.iter().collect();
     let [ty, field] = segs.as_slice() else {
-        cx.error_spanned_by(
-            path,
-            "write a value hint as `Type::field`, e.g. `Customer::country`",
-        );
+        cx.error_spanned_by(path, "write a value hint as `Type::field`, e.g. `Customer::country`");
         return None;
     };
     let table = hint_table(cx, items, tables, table_names, path, ty)?;
@@ -284,9 +277,7 @@ fn can_be_none(ty: &super::ast::TypeAst) -> bool {
         TypeAst::Known(ir::Type::Option(_) | ir::Type::Any) => true,
         TypeAst::Raw(raw) => match &raw.kind {
             ir::Kind::Named(n) => n == "none" || n == "any",
-            ir::Kind::Either(members) => members
-                .iter()
-                .any(|m| matches!(m, ir::Kind::Named(n) if n == "none")),
+            ir::Kind::Either(members) => members.iter().any(|m| matches!(m, ir::Kind::Named(n) if n == "none")),
             _ => false,
         },
         _ => false,
@@ -327,8 +318,7 @@ pub fn lints(cxs: &[Ctxt], items: &Items) {
                 let Some(f) = t.fields.iter().find(|f| &f.name == name) else {
                     continue;
                 };
-                let filled = f.clauses.value.is_some()
-                    || f.clauses.default.as_ref().is_some_and(|d| d.always);
+                let filled = f.clauses.value.is_some() || f.clauses.default.as_ref().is_some_and(|d| d.always);
                 if can_be_none(&f.ty) && !filled {
                     cx.warn_at(f.name_span, format!("the UNIQUE index `{}` covers `{}`, which can be NONE: rows where it is NONE skip the uniqueness check; store a mirror with `value = \"...\"` that is never NONE", index.index.name, f.name));
                 }

@@ -2,27 +2,19 @@
 
 use super::ast::Items;
 use super::ctxt::Ctxt;
-use super::schema_attrs::SchemaAttrs;
 use super::owner_routes;
+use super::schema_attrs::SchemaAttrs;
 use super::suggest::did_you_mean;
-use syn::LitStr;
 use crate::ir;
 use crate::surql::route::{self, Step};
 use std::collections::BTreeMap;
+use syn::LitStr;
 
 /// The scope's settings, or `None` when the schema declares none (or its end user is not a table:
 /// reported here).
-pub(super) fn settings(
-    cx: &Ctxt,
-    a: &SchemaAttrs,
-    table_names: &BTreeMap<String, String>,
-) -> Option<ir::Scope> {
+pub(super) fn settings(cx: &Ctxt, a: &SchemaAttrs, table_names: &BTreeMap<String, String>) -> Option<ir::Scope> {
     let path = a.scope_end_user.as_ref()?;
-    let ident = path
-        .segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default();
+    let ident = path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
     let Some(end_user) = table_names.get(&ident) else {
         cx.error_spanned_by(
             path,
@@ -34,9 +26,7 @@ pub(super) fn settings(
         return None;
     };
     let valid = |v: &Option<super::attr::Spanned<String>>, rule: fn(&str) -> Result<(), String>| {
-        v.as_ref()
-            .filter(|s| rule(&s.value).is_ok())
-            .map(|s| s.value.clone())
+        v.as_ref().filter(|s| rule(&s.value).is_ok()).map(|s| s.value.clone())
     };
     use super::settings::{duration_rule, name_rule};
     Some(ir::Scope {
@@ -95,23 +85,36 @@ pub(super) fn check_owners(cxs: &[Ctxt], items: &Items, tables: &[ir::Table], de
             let trimmed = route.trim();
             let lead = route.len() - route.trim_start().len();
             if let Err((offset, message)) = follow(trimmed, &ast.name, &by_name, &scope.end_user) {
-                cx.error_at(super::attr::span_in(lit, lead + offset), format!("{message}{}", suggest()));
+                cx.error_at(
+                    super::attr::span_in(lit, lead + offset),
+                    format!("{message}{}", suggest()),
+                );
             }
-        } else if ast.shared.is_none()
-            && ast.name != declared.agent.user
-            && declared.exposed.contains(&ast.name)
-        {
+        } else if ast.shared.is_none() && ast.name != declared.agent.user && declared.exposed.contains(&ast.name) {
             let routes = checked_routes(&ast.name, &scope.end_user, &by_name, &shared);
             let owner = match routes.first() {
-                Some(first) => format!("#[surqlc(owner = \"{first}\")] if each row belongs to one `{}`{}", scope.end_user,
-                    if routes.len() > 1 { format!(" (other routes: {})", owner_routes::listed(&routes[1..])) } else { String::new() }),
-                None => format!("#[surqlc(owner = \"...\")] with a route to `{}` (none is found through its links and relations)", scope.end_user),
+                Some(first) => format!(
+                    "#[surqlc(owner = \"{first}\")] if each row belongs to one `{}`{}",
+                    scope.end_user,
+                    if routes.len() > 1 {
+                        format!(" (other routes: {})", owner_routes::listed(&routes[1..]))
+                    } else {
+                        String::new()
+                    }
+                ),
+                None => format!(
+                    "#[surqlc(owner = \"...\")] with a route to `{}` (none is found through its links and relations)",
+                    scope.end_user
+                ),
             };
-            cx.error_at(ast.name_span, format!(
-                "`{}` is exposed to the per-user agent but does not say who owns its rows; add {owner}, or \
+            cx.error_at(
+                ast.name_span,
+                format!(
+                    "`{}` is exposed to the per-user agent but does not say who owns its rows; add {owner}, or \
                     #[surqlc(shared)] if every `{}` may read every row",
-                ast.name, scope.end_user
-            ));
+                    ast.name, scope.end_user
+                ),
+            );
         }
     }
 }
@@ -123,18 +126,16 @@ fn without_scope(cx: &Ctxt, ast: &super::ast::TableAst) {
         cx.error_at(lit.span(), format!("`owner` needs a per-user agent: {ADD}"));
     }
     if let Some(span) = ast.shared {
-        cx.error_at(span, format!("`shared` only means something to a per-user agent: {ADD}, or remove `shared`"));
+        cx.error_at(
+            span,
+            format!("`shared` only means something to a per-user agent: {ADD}, or remove `shared`"),
+        );
     }
 }
 
 /// The routes from `table` to `end_user` the walk finds ([`owner_routes::routes_to`]), each kept
 /// only if [`follow`] accepts it: a suggestion is always a route the checker takes.
-fn checked_routes(
-    table: &str,
-    end_user: &str,
-    by_name: &BTreeMap<&str, &ir::Table>,
-    shared: &[&str],
-) -> Vec<String> {
+fn checked_routes(table: &str, end_user: &str, by_name: &BTreeMap<&str, &ir::Table>, shared: &[&str]) -> Vec<String> {
     owner_routes::routes_to(table, end_user, by_name, shared)
         .into_iter()
         .filter(|r| follow(r, table, by_name, end_user).is_ok())
@@ -142,17 +143,15 @@ fn checked_routes(
 }
 
 /// `; routes from `visit` that reach `owner`: ...`, or nothing when none is found.
-fn routes_hint(
-    table: &str,
-    end_user: &str,
-    by_name: &BTreeMap<&str, &ir::Table>,
-    shared: &[&str],
-) -> String {
+fn routes_hint(table: &str, end_user: &str, by_name: &BTreeMap<&str, &ir::Table>, shared: &[&str]) -> String {
     let routes = checked_routes(table, end_user, by_name, shared);
     if routes.is_empty() {
         String::new()
     } else {
-        format!("; routes from `{table}` that reach `{end_user}`: {}", owner_routes::listed(&routes))
+        format!(
+            "; routes from `{table}` that reach `{end_user}`: {}",
+            owner_routes::listed(&routes)
+        )
     }
 }
 
@@ -180,9 +179,13 @@ fn follow(
         Place::Rows(reached) => Err((
             0,
             format!(
-            "the route `{route}` from `{start}` reaches {}, not the end-user table `{end_user}`",
-            reached.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or ")
-        ),
+                "the route `{route}` from `{start}` reaches {}, not the end-user table `{end_user}`",
+                reached
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
         )),
         Place::Edges { relation, out } => Err((
             route.len(),
@@ -196,24 +199,12 @@ fn follow(
 }
 
 /// One step from `place`, or why it does not lead on.
-fn step<'a>(
-    place: Place<'a>,
-    step: Step<'_>,
-    tables: &BTreeMap<&'a str, &'a ir::Table>,
-) -> Result<Place<'a>, String> {
+fn step<'a>(place: Place<'a>, step: Step<'_>, tables: &BTreeMap<&'a str, &'a ir::Table>) -> Result<Place<'a>, String> {
     let out = matches!(step, Step::Out(_));
     match (place, step) {
         (Place::Rows(current), Step::Field(name)) => field_step(&current, name, tables),
-        (Place::Rows(current), Step::Out(name) | Step::In(name)) => {
-            onto_edges(&current, name, out, tables)
-        }
-        (
-            Place::Edges {
-                relation,
-                out: along,
-            },
-            Step::Out(name) | Step::In(name),
-        ) => {
+        (Place::Rows(current), Step::Out(name) | Step::In(name)) => onto_edges(&current, name, out, tables),
+        (Place::Edges { relation, out: along }, Step::Out(name) | Step::In(name)) => {
             if out != along {
                 return Err(format!(
                     "a route keeps its direction across an edge: write `{}{name}`",
@@ -222,13 +213,7 @@ fn step<'a>(
             }
             off_edges(relation, along, name, tables)
         }
-        (
-            Place::Edges {
-                relation,
-                out: along,
-            },
-            Step::Field(name),
-        ) => Err(format!(
+        (Place::Edges { relation, out: along }, Step::Field(name)) => Err(format!(
             "after `{}{}` name the table at its end (e.g. `{}{}`) before `.{name}`",
             arrow(along),
             relation.name,
@@ -270,12 +255,8 @@ fn field_step<'a>(
     for t in current {
         let table = tables[t];
         let linked: Vec<&'a str> = match (&table.kind, name) {
-            (ir::TableKind::Relation { .. }, "in") => {
-                ends(table, false).iter().map(String::as_str).collect()
-            }
-            (ir::TableKind::Relation { .. }, "out") => {
-                ends(table, true).iter().map(String::as_str).collect()
-            }
+            (ir::TableKind::Relation { .. }, "in") => ends(table, false).iter().map(String::as_str).collect(),
+            (ir::TableKind::Relation { .. }, "out") => ends(table, true).iter().map(String::as_str).collect(),
             (_, "id") => vec![table.name.as_str()],
             _ => {
                 let Some(field) = table.field(name) else {
@@ -284,12 +265,7 @@ fn field_step<'a>(
                         did_you_mean(name, table.fields.iter().map(|f| &f.name))
                     ));
                 };
-                let linked: Vec<&'a str> = field
-                    .ty
-                    .linked_tables()
-                    .iter()
-                    .map(String::as_str)
-                    .collect();
+                let linked: Vec<&'a str> = field.ty.linked_tables().iter().map(String::as_str).collect();
                 if linked.is_empty() {
                     return Err(format!(
                         "`{t}.{name}` is not a record link, so the route cannot go on from it"
@@ -319,10 +295,7 @@ fn onto_edges<'a>(
     let Some(relation) = tables.get(name).copied().filter(is_relation) else {
         return Err(format!(
             "`{name}` is not a relation in this schema{}",
-            did_you_mean(
-                name,
-                tables.values().filter(|t| is_relation(t)).map(|t| &t.name)
-            )
+            did_you_mean(name, tables.values().filter(|t| is_relation(t)).map(|t| &t.name))
         ));
     };
     let near = ends(relation, !out);
@@ -330,7 +303,11 @@ fn onto_edges<'a>(
         return Err(format!(
             "`{}{name}` does not start at {}: `{name}` goes from {} to {}; follow it the other way with `{}{name}`",
             arrow(out),
-            current.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or "),
+            current
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(" or "),
             ir::union_text(ends(relation, false)),
             ir::union_text(ends(relation, true)),
             arrow(!out)

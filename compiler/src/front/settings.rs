@@ -55,14 +55,9 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
             }
         }
     }
-    for v in [
-        &a.token_duration,
-        &a.session_duration,
-        &a.scope_token,
-        &a.scope_session,
-    ]
-    .into_iter()
-    .flatten()
+    for v in [&a.token_duration, &a.session_duration, &a.scope_token, &a.scope_session]
+        .into_iter()
+        .flatten()
     {
         if let Err(why) = duration_rule(&v.value) {
             cx.error_at(v.span, format!("invalid duration {:?}: {why}", v.value));
@@ -88,11 +83,7 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
             cx.error_at(d.span, format!("examples(dimension) {why}"));
         }
     }
-    for (codes, deny) in [
-        (&a.lints_allow, false),
-        (&a.lints_warn, false),
-        (&a.lints_deny, true),
-    ] {
+    for (codes, deny) in [(&a.lints_allow, false), (&a.lints_warn, false), (&a.lints_deny, true)] {
         for code in codes {
             if let Err(why) = lint_rule(&code.value, deny) {
                 cx.error_at(code.span, why);
@@ -108,8 +99,7 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
 
 /// Why `value` is not a retrieval mix for `prune(mix = "...")`, if it is not.
 pub(crate) fn mix_rule(value: &str) -> Result<crate::ir::RetrievalMix, String> {
-    crate::ir::RetrievalMix::from_name(value)
-        .ok_or_else(|| "use \"fulltext\" or \"fulltext+vector\"".into())
+    crate::ir::RetrievalMix::from_name(value).ok_or_else(|| "use \"fulltext\" or \"fulltext+vector\"".into())
 }
 
 /// Why `code` cannot take a lint level ([`crate::codes::lint_rule`]); `deny` never relaxes.

@@ -70,10 +70,7 @@ use super::unsupported::RAW_TYPE as UNSUPPORTED_HINT;
 pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
     let unsupported = || {
         let shown = type_to_string(ty);
-        cx.error_spanned_by(
-            ty,
-            format!("unsupported field type `{shown}`; {UNSUPPORTED_HINT}"),
-        );
+        cx.error_spanned_by(ty, format!("unsupported field type `{shown}`; {UNSUPPORTED_HINT}"));
         None
     };
     match ty {
@@ -85,11 +82,8 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
         syn::Type::Array(arr) => {
             let len = match &arr.len {
                 syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(n),
-                    ..
-                }) => n
-                    .base10_parse::<u64>()
-                    .map_err(|_| "array length is too large"),
+                    lit: syn::Lit::Int(n), ..
+                }) => n.base10_parse::<u64>().map_err(|_| "array length is too large"),
                 _ => Err("array length must be an integer literal"),
             };
             let len = match len {
@@ -99,10 +93,7 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                     return None;
                 }
             };
-            Some(TypeAst::Array(
-                Box::new(map_type(cx, &arr.elem)?),
-                Some(len),
-            ))
+            Some(TypeAst::Array(Box::new(map_type(cx, &arr.elem)?), Some(len)))
         }
         syn::Type::Path(_) => {
             let Some((name, args)) = last_segment(ty) else {
@@ -113,26 +104,20 @@ pub fn map_type(cx: &Ctxt, ty: &syn::Type) -> Option<TypeAst> {
                 .find(|(n, m)| *n == name && m.arity().contains(&args.len()))
                 .map(|(_, m)| m);
             match (mapping, args.as_slice()) {
-                (Some(Mapping::Scalar(t) | Mapping::Zoned(t)), _) => {
-                    Some(TypeAst::Known(t.clone()))
-                }
-                (Some(Mapping::Option), [inner]) => match map_type(cx, inner)? {
-                    TypeAst::Option(_) => {
-                        cx.error_spanned_by(ty, "`Option<Option<T>>` has no SurrealQL type: a field is NONE or a value; use one `Option`");
-                        None
+                (Some(Mapping::Scalar(t) | Mapping::Zoned(t)), _) => Some(TypeAst::Known(t.clone())),
+                (Some(Mapping::Option), [inner]) => {
+                    match map_type(cx, inner)? {
+                        TypeAst::Option(_) => {
+                            cx.error_spanned_by(ty, "`Option<Option<T>>` has no SurrealQL type: a field is NONE or a value; use one `Option`");
+                            None
+                        }
+                        inner => Some(TypeAst::Option(Box::new(inner))),
                     }
-                    inner => Some(TypeAst::Option(Box::new(inner))),
-                },
-                (Some(Mapping::Array), [inner]) => {
-                    Some(TypeAst::Array(Box::new(map_type(cx, inner)?), None))
                 }
+                (Some(Mapping::Array), [inner]) => Some(TypeAst::Array(Box::new(map_type(cx, inner)?), None)),
                 (Some(Mapping::Transparent), [inner]) => map_type(cx, inner),
-                (Some(Mapping::Link), [_]) => {
-                    link_target(ty).map(TypeAst::Link).or_else(unsupported)
-                }
-                (None, [key, _])
-                    if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") =>
-                {
+                (Some(Mapping::Link), [_]) => link_target(ty).map(TypeAst::Link).or_else(unsupported),
+                (None, [key, _]) if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") => {
                     let string_keys = is_string(key);
                     cx.error_spanned_by(
                         ty,

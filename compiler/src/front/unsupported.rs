@@ -5,8 +5,7 @@
 pub const FLEXIBLE_OBJECT: &str = "#[surqlc(type = \"object FLEXIBLE\")]";
 
 /// The import and derive that give a type of the application's a `SurrealValue` impl.
-pub const SURREAL_VALUE_DERIVE: &str =
-    "`use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)]";
+pub const SURREAL_VALUE_DERIVE: &str = "`use surqlc::runtime::SurrealValue;` and #[derive(SurrealValue)]";
 
 /// For a type surqlc has no mapping for and knows nothing about.
 pub const RAW_TYPE: &str = "give its SurrealQL type with #[surqlc(type = \"...\")]";
@@ -16,8 +15,10 @@ pub fn map(string_keys: bool) -> String {
     if string_keys {
         format!("store it as an object whose keys a SCHEMAFULL table keeps: {FLEXIBLE_OBJECT}")
     } else {
-        format!("SurrealDB object keys are strings: make the keys `String` and store it as an object whose \
-            keys a SCHEMAFULL table keeps: {FLEXIBLE_OBJECT}")
+        format!(
+            "SurrealDB object keys are strings: make the keys `String` and store it as an object whose \
+            keys a SCHEMAFULL table keeps: {FLEXIBLE_OBJECT}"
+        )
     }
 }
 
@@ -37,12 +38,10 @@ pub enum Plain {
 
 /// The advice for a field of type `name`, an item of the application's without a surqlc derive.
 pub fn named(name: &str, what: Plain) -> String {
-    let link = format!(
-        "make it a table and link it (#[derive(Table)] on `{name}`, and `Link<{name}>` as this field's type)"
-    );
-    let inline = format!(
-        "store it inside the row: {SURREAL_VALUE_DERIVE} on `{name}`, and {FLEXIBLE_OBJECT} on this field"
-    );
+    let link =
+        format!("make it a table and link it (#[derive(Table)] on `{name}`, and `Link<{name}>` as this field's type)");
+    let inline =
+        format!("store it inside the row: {SURREAL_VALUE_DERIVE} on `{name}`, and {FLEXIBLE_OBJECT} on this field");
     let object = format!(
         "#[derive(Object)] on `{name}` stores it inside the row with each of its fields a typed sub-field (`field.sub`)"
     );
@@ -79,8 +78,8 @@ pub fn foreign(path: &str) -> String {
 
 /// What a plain item is.
 pub fn classify(item: &syn::DeriveInput) -> Plain {
-    let derives_value = super::attr::derive_paths(&item.attrs)
-        .any(|p| p.segments.last().is_some_and(|s| s.ident == "SurrealValue"));
+    let derives_value =
+        super::attr::derive_paths(&item.attrs).any(|p| p.segments.last().is_some_and(|s| s.ident == "SurrealValue"));
     match &item.data {
         syn::Data::Struct(_) if derives_value => Plain::ValueStruct,
         syn::Data::Struct(_) | syn::Data::Union(_) => Plain::Struct,

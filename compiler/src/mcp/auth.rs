@@ -46,10 +46,7 @@ impl Token {
         let (from, token) = match file {
             Some(file) => {
                 let read = std::fs::read_to_string(file).map_err(|e| {
-                    Failure::BadInput(format!(
-                        "error: cannot read the token file {}: {e}",
-                        file.display()
-                    ))
+                    Failure::BadInput(format!("error: cannot read the token file {}: {e}", file.display()))
                 })?;
                 (
                     format!("the token file {}", file.display()),
@@ -61,8 +58,8 @@ impl Token {
                 Err(std::env::VarError::NotPresent) => return Ok(None),
                 Err(std::env::VarError::NotUnicode(_)) => {
                     return Err(Failure::BadInput(format!(
-                    "error: {TOKEN_ENV}: the token must be visible ASCII characters without spaces"
-                )))
+                        "error: {TOKEN_ENV}: the token must be visible ASCII characters without spaces"
+                    )))
                 }
             },
         };
@@ -96,9 +93,7 @@ impl Token {
 pub(super) fn bearer(value: &[u8]) -> Option<&[u8]> {
     let value = value.trim_ascii();
     let (scheme, rest) = value.split_at(value.iter().position(|b| *b == b' ')?);
-    scheme
-        .eq_ignore_ascii_case(b"bearer")
-        .then(|| rest.trim_ascii())
+    scheme.eq_ignore_ascii_case(b"bearer").then(|| rest.trim_ascii())
 }
 
 /// Refuses to serve `bound` (a non-loopback address) without a token: one line, bad input.
@@ -154,24 +149,14 @@ mod tests {
             b"0123456789abcdef-secret",
             b"",
         ] {
-            assert!(
-                !t.accepts(Some(wrong)),
-                "{}",
-                String::from_utf8_lossy(wrong)
-            );
+            assert!(!t.accepts(Some(wrong)), "{}", String::from_utf8_lossy(wrong));
         }
         assert!(!t.accepts(None));
     }
 
     #[test]
     fn a_bad_token_is_refused_without_repeating_it_and_debug_hides_it() {
-        for bad in [
-            "",
-            "   ",
-            "short",
-            "has a space in it ok",
-            "é-0123456789abcdef",
-        ] {
+        for bad in ["", "   ", "short", "has a space in it ok", "é-0123456789abcdef"] {
             let e = Token::new(bad).unwrap_err();
             assert!(bad.trim().is_empty() || !e.contains(bad.trim()), "{e}");
         }

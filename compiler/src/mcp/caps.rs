@@ -121,9 +121,10 @@ mod tests {
         let rows: Vec<Value> = (0..10).map(|i| json!({ "i": i })).collect();
         let out = parsed(&render(&rows, &[], caps(3, 1 << 20), false));
         assert_eq!(out["rows"].as_array().unwrap().len(), 3);
-        assert!(out["truncated"].as_str().unwrap().starts_with(
-            "only the first 3 rows are shown: the query has 10 rows, and the row cap is 3;"
-        ));
+        assert!(out["truncated"]
+            .as_str()
+            .unwrap()
+            .starts_with("only the first 3 rows are shown: the query has 10 rows, and the row cap is 3;"));
     }
 
     #[test]
@@ -132,10 +133,12 @@ mod tests {
         let out = parsed(&render(&rows, &[], caps(50, 350), false));
         let kept = out["rows"].as_array().unwrap();
         assert_eq!(kept.len(), 3, "{out}");
-        assert!(out["truncated"]
-            .as_str()
-            .unwrap()
-            .starts_with("only 3 of the 10 rows read are shown: the next row would pass the byte cap (350 bytes); select"), "{out}");
+        assert!(
+            out["truncated"].as_str().unwrap().starts_with(
+                "only 3 of the 10 rows read are shown: the next row would pass the byte cap (350 bytes); select"
+            ),
+            "{out}"
+        );
         // Both caps: the byte cut among the rows read, and the rows past the row cap said.
         let out = parsed(&render(&rows[..5], &[], caps(5, 350), true));
         assert!(out["truncated"]
@@ -146,9 +149,6 @@ mod tests {
         let big = vec![json!({ "s": "y".repeat(1000) })];
         let out = parsed(&render(&big, &[], caps(50, 350), false));
         assert_eq!(out["rows"], json!([]));
-        assert!(out["truncated"]
-            .as_str()
-            .unwrap()
-            .contains("0 of the 1 rows read"));
+        assert!(out["truncated"].as_str().unwrap().contains("0 of the 1 rows read"));
     }
 }

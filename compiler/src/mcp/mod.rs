@@ -86,9 +86,9 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
                 "error: --allow-remember on a server needs --user/--pass of an EDITOR or OWNER user".into(),
             ));
         }
-        let conn = db::connect(target).await.map_err(|e| {
-            Failure::BadInput(format!("error: cannot connect to {}: {e}", target.endpoint))
-        })?;
+        let conn = db::connect(target)
+            .await
+            .map_err(|e| Failure::BadInput(format!("error: cannot connect to {}: {e}", target.endpoint)))?;
         // Without credentials of its own, the server reads the prompt functions as the agent.
         let privileged = target.root.is_some().then(|| conn.clone());
         let editor = if options.allow_remember {
@@ -207,9 +207,9 @@ impl Transport {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| Failure::BadInput(format!("error: cannot listen on {addr}: {e}")))?;
-        let bound = listener.local_addr().map_err(|e| {
-            Failure::Failed(format!("error: cannot read the listening address: {e}"))
-        })?;
+        let bound = listener
+            .local_addr()
+            .map_err(|e| Failure::Failed(format!("error: cannot read the listening address: {e}")))?;
         // With --per-user every request carries its user's token, checked by the engine.
         if !options.per_user {
             auth::check(bound, options.token.as_ref())?;
@@ -225,11 +225,7 @@ impl Transport {
     pub fn url(&self) -> Option<String> {
         match self {
             Transport::Stdio => None,
-            Transport::Http(http) => http
-                .listener
-                .local_addr()
-                .ok()
-                .map(|a| format!("http://{a}/mcp")),
+            Transport::Http(http) => http.listener.local_addr().ok().map(|a| format!("http://{a}/mcp")),
         }
     }
 }
@@ -244,8 +240,6 @@ pub async fn serve_on(state: State, transport: Transport) -> Result<(), Failure>
     let server = Server::new(state);
     match transport {
         Transport::Stdio => server::serve_stdio(server).await,
-        Transport::Http(http) => {
-            server::serve_http(server, http.listener, http.token, http.allowed_hosts).await
-        }
+        Transport::Http(http) => server::serve_http(server, http.listener, http.token, http.allowed_hosts).await,
     }
 }

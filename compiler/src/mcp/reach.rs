@@ -57,10 +57,7 @@ mod tests {
 
     #[test]
     fn endpoints_give_their_address() {
-        assert_eq!(
-            address("ws://127.0.0.1:8000").as_deref(),
-            Some("127.0.0.1:8000")
-        );
+        assert_eq!(address("ws://127.0.0.1:8000").as_deref(), Some("127.0.0.1:8000"));
         assert_eq!(
             address("wss://db.example.com/rpc").as_deref(),
             Some("db.example.com:443")

@@ -5,9 +5,8 @@ use super::state::{text, State};
 use super::tools;
 use crate::exit::Failure;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -97,15 +96,11 @@ impl Server {
                 Some(query) => tools::run_query(state, query).await,
                 None => tools::bad_argument("query", "a string"),
             },
-            tools::REMEMBER_EXAMPLE if state.editor.is_some() => {
-                match (text("question"), text("query")) {
-                    (Some(question), Some(query)) => {
-                        tools::remember_example(state, question, query).await
-                    }
-                    (None, _) => tools::bad_argument("question", "a string"),
-                    (_, None) => tools::bad_argument("query", "a string"),
-                }
-            }
+            tools::REMEMBER_EXAMPLE if state.editor.is_some() => match (text("question"), text("query")) {
+                (Some(question), Some(query)) => tools::remember_example(state, question, query).await,
+                (None, _) => tools::bad_argument("question", "a string"),
+                (_, None) => tools::bad_argument("query", "a string"),
+            },
             // ---- Extension point: `ask` and named-query tools register through State::with_tool. ----
             other => {
                 let extra = state.extra.iter().find(|t| t.tool().name == other)?;
@@ -137,8 +132,10 @@ pub(super) fn tool(
 
 /// The server's instructions: the loop, and whom the answers are for when it serves end users.
 fn instructions(state: &State) -> String {
-    let mut text = String::from("Answer questions from a SurrealDB database: read `schema` for the question, \
-        write one SELECT, fix what `check_query` or `run_query` reports.");
+    let mut text = String::from(
+        "Answer questions from a SurrealDB database: read `schema` for the question, \
+        write one SELECT, fix what `check_query` or `run_query` reports.",
+    );
     if let Some(rules) = state.end_user_rules() {
         text.push(' ');
         text.push_str(rules.trim_end());
@@ -406,10 +403,7 @@ async fn require_token(
 ) -> axum::response::Response {
     use axum::http::{header, StatusCode};
     use axum::response::IntoResponse;
-    let offered = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .map(|v| v.as_bytes());
+    let offered = request.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes());
     if token.accepts(offered) {
         return next.run(request).await;
     }
@@ -463,11 +457,10 @@ impl Users {
                 return Some(user);
             }
         }
-        let user =
-            crate::runtime::scope::authenticate(&self.db, &self.namespace, &self.database, token)
-                .await
-                .ok()
-                .map(UserSession)?;
+        let user = crate::runtime::scope::authenticate(&self.db, &self.namespace, &self.database, token)
+            .await
+            .ok()
+            .map(UserSession)?;
         if let Ok(mut seen) = self.seen.lock() {
             if seen.len() >= USERS_KEPT {
                 seen.clear();

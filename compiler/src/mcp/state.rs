@@ -117,9 +117,7 @@ impl State {
 
     /// The namespace and database of `--per-user` sessions, if the server serves one user per request.
     pub fn per_user_target(&self) -> Option<(&str, &str)> {
-        self.per_user
-            .as_ref()
-            .map(|(ns, db)| (ns.as_str(), db.as_str()))
+        self.per_user.as_ref().map(|(ns, db)| (ns.as_str(), db.as_str()))
     }
 
     /// Questions get embedded: `schema` shows the nearest examples, and `remember_example` works.

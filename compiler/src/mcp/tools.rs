@@ -45,11 +45,7 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
             let by_vector = (prune.mix == crate::ir::RetrievalMix::FullTextVector)
                 .then(|| qvec.clone())
                 .flatten();
-            if let Some(pruner) = state
-                .pruner
-                .as_ref()
-                .filter(|p| !p.fits_whole(prune.budget))
-            {
+            if let Some(pruner) = state.pruner.as_ref().filter(|p| !p.fits_whole(prune.budget)) {
                 match pruned_sections(pruner, db, q, by_vector.as_deref(), prune.budget).await {
                     Ok(pair) => pair,
                     Err(e) => return failed("reading the pruned schema", &e),
@@ -62,9 +58,7 @@ pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolRes
                 }
             }
         }
-        (Some(prune), None)
-            if crate::prune::cost::full_block_cost(&state.schema) > prune.budget as usize =>
-        {
+        (Some(prune), None) if crate::prune::cost::full_block_cost(&state.schema) > prune.budget as usize => {
             return text(
                 true,
                 format!(
@@ -151,9 +145,7 @@ async fn examples_section(
         }
         // ---- Extension point: with an embedder (issue 19's client) the branch above runs. ----
         (None, Some(_)) => "(examples omitted: no embedding model configured)".into(),
-        (None, None) => {
-            "(examples omitted: give a question to get the examples nearest to it)".into()
-        }
+        (None, None) => "(examples omitted: give a question to get the examples nearest to it)".into(),
     })
 }
 
@@ -183,10 +175,7 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
         return text(true, message);
     }
     if report.warnings().next().is_some() {
-        return text(
-            true,
-            format!("ok, with warnings:\n{}", report.render(query).trim_end()),
-        );
+        return text(true, format!("ok, with warnings:\n{}", report.render(query).trim_end()));
     }
     text(true, "ok")
 }
@@ -195,14 +184,8 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
 /// past the row cap, so a cut is said only when rows were left out); the rows capped and wrapped
 /// as untrusted data, or the refusal as a tool error.
 pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
-    let outcome = runtime::run_validated_capped(
-        &state.agent(),
-        query,
-        state.timeout,
-        &state.schema,
-        state.caps.rows,
-    )
-    .await;
+    let outcome =
+        runtime::run_validated_capped(&state.agent(), query, state.timeout, &state.schema, state.caps.rows).await;
     match outcome {
         Ok((Outcome::Rows { rows, warnings }, more)) => {
             let rows: Vec<serde_json::Value> = rows.into_iter().map(runtime::to_json).collect();
@@ -223,10 +206,7 @@ pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
 /// stored, by `fn::remember_example` on the EDITOR/OWNER session (which checks the role itself).
 pub(super) async fn remember_example(state: &State, question: &str, query: &str) -> CallToolResult {
     let Some(editor) = &state.editor else {
-        return text(
-            false,
-            "remember_example is off: start surqlc mcp with --allow-remember",
-        );
+        return text(false, "remember_example is off: start surqlc mcp with --allow-remember");
     };
     if question.trim().is_empty() {
         return bad_argument("question", "a non-empty string");
@@ -244,12 +224,7 @@ pub(super) async fn remember_example(state: &State, question: &str, query: &str)
     match runtime::run_validated(&state.agent(), query, state.timeout, &state.schema).await {
         Ok(Outcome::Rows { .. }) => {}
         Ok(Outcome::Rejected(message)) => return text(false, format!("not stored: {message}")),
-        Ok(Outcome::CannotAnswer(_)) => {
-            return text(
-                false,
-                "not stored: a `-- cannot answer` reply is not an example",
-            )
-        }
+        Ok(Outcome::CannotAnswer(_)) => return text(false, "not stored: a `-- cannot answer` reply is not an example"),
         Err(e) => return failed("running the query", &e),
     }
     let stored = editor
@@ -275,9 +250,7 @@ async fn pruned_sections(
     qvec: Option<&[f64]>,
     budget: u32,
 ) -> Result<(String, String), surrealdb::Error> {
-    let (choice, _) = pruner
-        .select(db, question, qvec, budget, pruner.built())
-        .await?;
+    let (choice, _) = pruner.select(db, question, qvec, budget, pruner.built()).await?;
     let block = pruner.block(&choice);
     let values = runtime::module::text(
         db.query("RETURN fn::pruned_value_hints($tables)")

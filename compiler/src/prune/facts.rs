@@ -20,11 +20,7 @@ pub fn graph_literal(docs: &[TableDoc]) -> String {
         .into_iter()
         .map(|(name, attrs)| {
             let fields: Vec<String> = attrs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-            format!(
-                "{}: {{ {} }}",
-                crate::surql::quote_string(&name),
-                fields.join(", ")
-            )
+            format!("{}: {{ {} }}", crate::surql::quote_string(&name), fields.join(", "))
         })
         .collect();
     format!("{{ {} }}", entries.join(", "))
@@ -42,9 +38,7 @@ pub fn graph_parts(docs: &[TableDoc]) -> Vec<(&'static str, String)> {
         .map(|(i, key)| {
             let items: Vec<String> = tables
                 .iter()
-                .map(|(name, attrs)| {
-                    format!("{}: {}", crate::surql::quote_string(name), attrs[i].1)
-                })
+                .map(|(name, attrs)| format!("{}: {}", crate::surql::quote_string(name), attrs[i].1))
                 .collect();
             (*key, format!("{{ {} }}", items.join(", ")))
         })
@@ -90,10 +84,7 @@ fn graph_attributes(docs: &[TableDoc]) -> Vec<(String, Vec<(&'static str, String
                     None => by_end.push((other.clone(), vec![relation.clone()])),
                 }
             }
-            let b: Vec<String> = by_end
-                .iter()
-                .map(|(o, rs)| format!("{}: {}", q(o), list(rs)))
-                .collect();
+            let b: Vec<String> = by_end.iter().map(|(o, rs)| format!("{}: {}", q(o), list(rs))).collect();
             // Adjacent: one step away, or across one relation (a customer's orders via `placed`).
             let mut adjacent = d.neighbors.clone();
             adjacent.extend(d.edges.iter().map(|(_, o)| o.clone()));
@@ -120,16 +111,13 @@ fn graph_attributes(docs: &[TableDoc]) -> Vec<(String, Vec<(&'static str, String
 /// tables, the tables value hints describe (what the schema's author thought worth showing),
 /// then every table by how many tables it connects (the hubs a question most likely needs).
 pub fn fallback_order(schema: &Schema, docs: &[TableDoc]) -> Vec<String> {
-    let mut out: Vec<String> = docs
-        .iter()
-        .filter(|d| d.always)
-        .map(|d| d.name.clone())
-        .collect();
+    let mut out: Vec<String> = docs.iter().filter(|d| d.always).map(|d| d.name.clone()).collect();
     let exposed: HashSet<&str> = docs.iter().map(|d| d.name.as_str()).collect();
     for h in &schema.settings.value_hints {
         let table = match h {
-            crate::ir::ValueHint::Distinct { field, .. }
-            | crate::ir::ValueHint::Range { field } => Some(field.table.as_str()),
+            crate::ir::ValueHint::Distinct { field, .. } | crate::ir::ValueHint::Range { field } => {
+                Some(field.table.as_str())
+            }
             crate::ir::ValueHint::Ids { table, .. } => Some(table.as_str()),
             crate::ir::ValueHint::Note(_) => None,
         };
@@ -256,11 +244,7 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
         .iter()
         .zip(&compact)
         .map(|(d, c)| {
-            let edges: Vec<String> = d
-                .edges
-                .iter()
-                .map(|(e, o)| list(&[e.clone(), o.clone()]))
-                .collect();
+            let edges: Vec<String> = d.edges.iter().map(|(e, o)| list(&[e.clone(), o.clone()])).collect();
             TemplateRow {
                 key: crate::surql::lex::escape_kw_free_ident(&d.name),
                 name: d.name.clone(),
@@ -288,8 +272,9 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
         .map(|h| TemplateHint {
             // A note belongs to no table: every pruned prompt keeps it.
             table: match h {
-                crate::ir::ValueHint::Distinct { field, .. }
-                | crate::ir::ValueHint::Range { field } => Some(field.table.clone()),
+                crate::ir::ValueHint::Distinct { field, .. } | crate::ir::ValueHint::Range { field } => {
+                    Some(field.table.clone())
+                }
                 crate::ir::ValueHint::Ids { table, .. } => Some(table.clone()),
                 crate::ir::ValueHint::Note(_) => None,
             },
@@ -306,11 +291,7 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
             total.to_string()
         })
         .collect();
-    let always: Vec<String> = docs
-        .iter()
-        .filter(|d| d.always)
-        .map(|d| d.name.clone())
-        .collect();
+    let always: Vec<String> = docs.iter().filter(|d| d.always).map(|d| d.name.clone()).collect();
     Some(TemplateContext {
         graph_parts: graph_parts(&docs),
         always: list(&always),

@@ -54,10 +54,7 @@ pub fn summary<S: AsRef<str>>(rest: &[S]) -> Option<String> {
         n => Some(format!(
             "-- ... and {n} more field{}: {}",
             if n == 1 { "" } else { "s" },
-            rest.iter()
-                .map(AsRef::as_ref)
-                .collect::<Vec<_>>()
-                .join(", ")
+            rest.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", ")
         )),
     }
 }
@@ -107,11 +104,7 @@ pub fn table_fields(schema: &Schema) -> Vec<TableFields> {
         .collect()
 }
 
-fn of_table(
-    table: &Table,
-    access: &crate::access::Access,
-    rendering: render::Rendering,
-) -> TableFields {
+fn of_table(table: &Table, access: &crate::access::Access, rendering: render::Rendering) -> TableFields {
     let (head, lines) = render::table_parts_as(access, table, rendering);
     let is_link = |root: &str| {
         matches!(root, "id" | "in" | "out")
@@ -183,10 +176,7 @@ pub fn value_fields(schema: &Schema) -> Vec<(String, String)> {
                     Type::Option(inner) => matches!(**inner, Type::String),
                     _ => false,
                 })
-                .filter(|f| {
-                    !matches!(t.kind, TableKind::Relation { .. })
-                        || (f.name != "in" && f.name != "out")
-                })
+                .filter(|f| !matches!(t.kind, TableKind::Relation { .. }) || (f.name != "in" && f.name != "out"))
                 .map(|f| (t.name.clone(), f.name.clone()))
                 .collect::<Vec<_>>()
         })

@@ -106,16 +106,10 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
             for f in from {
                 for o in to {
                     if is_exposed(o) {
-                        edges_of
-                            .entry(f)
-                            .or_default()
-                            .push((t.name.clone(), o.clone()));
+                        edges_of.entry(f).or_default().push((t.name.clone(), o.clone()));
                     }
                     if o != f && is_exposed(f) {
-                        edges_of
-                            .entry(o)
-                            .or_default()
-                            .push((t.name.clone(), f.clone()));
+                        edges_of.entry(o).or_default().push((t.name.clone(), f.clone()));
                     }
                 }
             }
@@ -146,22 +140,13 @@ pub fn table_docs_with(schema: &Schema, options: DocOptions) -> Vec<TableDoc> {
             let block = render::table_block_as(&access, table, rendering);
             let ends = match &table.kind {
                 // A shown relation brings every table at its ends.
-                TableKind::Relation { from, to } => dedup(
-                    from.iter()
-                        .chain(to)
-                        .filter(|t| is_exposed(t))
-                        .cloned()
-                        .collect(),
-                ),
+                TableKind::Relation { from, to } => {
+                    dedup(from.iter().chain(to).filter(|t| is_exposed(t)).cloned().collect())
+                }
                 TableKind::Normal => Vec::new(),
             };
             let mut links = ends.clone();
-            links.extend(
-                table
-                    .fields
-                    .iter()
-                    .flat_map(|f| f.ty.linked_tables().iter().cloned()),
-            );
+            links.extend(table.fields.iter().flat_map(|f| f.ty.linked_tables().iter().cloned()));
             let links = dedup(
                 links
                     .into_iter()
@@ -279,10 +264,9 @@ pub fn holds_people(table: &Table) -> bool {
 /// vector path; an application stores real embeddings instead.
 pub fn hashed_embedding(text: &str, dimension: usize) -> Vec<f32> {
     const STOP: &[&str] = &[
-        "a", "an", "and", "are", "as", "at", "by", "did", "do", "does", "each", "for", "from",
-        "has", "have", "how", "in", "is", "it", "its", "many", "much", "of", "on", "or", "our",
-        "the", "their", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who",
-        "with",
+        "a", "an", "and", "are", "as", "at", "by", "did", "do", "does", "each", "for", "from", "has", "have", "how",
+        "in", "is", "it", "its", "many", "much", "of", "on", "or", "our", "the", "their", "this", "to", "was", "we",
+        "were", "what", "when", "where", "which", "who", "with",
     ];
     let mut v = vec![0f32; dimension.max(1)];
     for word in text
@@ -333,10 +317,7 @@ pub fn oversized_groups(docs: &[TableDoc], budget: u32) -> Vec<(String, usize)> 
 }
 
 /// `docs` when the caller has the schema's [`table_docs`], else them computed here.
-pub(crate) fn given_or_computed<'a>(
-    schema: &Schema,
-    docs: Option<&'a [TableDoc]>,
-) -> std::borrow::Cow<'a, [TableDoc]> {
+pub(crate) fn given_or_computed<'a>(schema: &Schema, docs: Option<&'a [TableDoc]>) -> std::borrow::Cow<'a, [TableDoc]> {
     docs.map_or_else(|| table_docs(schema).into(), Into::into)
 }
 
@@ -359,21 +340,25 @@ pub(crate) fn warnings_for(schema: &Schema, docs: Option<&[TableDoc]>) -> Vec<St
     let mut out: Vec<String> = docs
         .iter()
         .filter(|d| d.tokens > budget as usize)
-        .map(|d| format!(
-            "prune(budget = {budget}): the table `{}` alone costs {} tokens, more than the budget, so no \
+        .map(|d| {
+            format!(
+                "prune(budget = {budget}): the table `{}` alone costs {} tokens, more than the budget, so no \
                 pruned prompt can show it; raise the budget or shorten its comments",
-            d.name, d.tokens
-        ))
+                d.name, d.tokens
+            )
+        })
         .collect();
     out.extend(
         oversized_groups(&docs, budget)
             .into_iter()
             .filter(|(name, _)| docs.iter().any(|d| d.name == *name && d.tokens <= budget as usize))
-            .map(|(name, cost)| format!(
-                "prune(budget = {budget}): the relation `{name}` with its end tables costs {cost} tokens, more \
+            .map(|(name, cost)| {
+                format!(
+                    "prune(budget = {budget}): the relation `{name}` with its end tables costs {cost} tokens, more \
                     than the budget, so a question about it shows `{name}` without them; raise the budget or \
                     shorten the tables' comments"
-            )),
+                )
+            }),
     );
     out
 }

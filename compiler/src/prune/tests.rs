@@ -78,9 +78,7 @@ fn rows_carry_relations_and_text() {
     assert_eq!(docs[1].neighbors, ["customer", "placed"]);
     assert_eq!(docs[2].neighbors, ["customer", "purchase"]);
     assert!(docs[1].doc.contains("owner ref: Who owns it."));
-    assert!(docs[2]
-        .doc
-        .starts_with("placed\nplaced\ncustomer purchase\n"));
+    assert!(docs[2].doc.starts_with("placed\nplaced\ncustomer purchase\n"));
     for d in &docs {
         assert_eq!(d.position, names.iter().position(|n| *n == d.name).unwrap());
         assert!(d.tokens > 0);
@@ -94,10 +92,7 @@ fn costs_add_up_to_the_block_and_one_separator_at_most() {
     let sum: usize = docs.iter().map(|d| d.tokens).sum();
     let block = full_block_cost(&s);
     // The last table's separator is the only slack: one token, or two bytes.
-    assert!(
-        sum >= block && sum <= block + cost(SEPARATOR),
-        "{sum} vs {block}"
-    );
+    assert!(sum >= block && sum <= block + cost(SEPARATOR), "{sum} vs {block}");
 }
 
 #[test]
@@ -133,11 +128,7 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
     let docs = table_docs(&s);
     assert!(!docs[0].doc.contains("mobile"), "{}", docs[0].doc);
     assert!(!docs[0].doc.contains("Personal"), "{}", docs[0].doc);
-    assert!(
-        docs[0].doc.contains("tier: Level. (plan level)"),
-        "{}",
-        docs[0].doc
-    );
+    assert!(docs[0].doc.contains("tier: Level. (plan level)"), "{}", docs[0].doc);
     assert!(docs[0].doc.contains("patron\npatron"), "{}", docs[0].doc);
     // The thesaurus's words for the name, and a customer is someone "who" questions are about.
     assert!(docs[0].doc.contains("client"), "{}", docs[0].doc);
@@ -169,11 +160,7 @@ fn the_graph_fallback_catalog_and_oversized_groups() {
     // One literal per attribute, for the parameters the prompt functions read.
     let parts = graph_parts(&docs);
     let part = |k: &str| parts.iter().find(|(key, _)| *key == k).unwrap().1.clone();
-    assert!(
-        part("g").contains(&format!("\"placed\": {group}")),
-        "{}",
-        part("g")
-    );
+    assert!(part("g").contains(&format!("\"placed\": {group}")), "{}", part("g"));
     assert!(
         part("b").contains("\"placed\": { \"purchase\": [\"placed\"] }")
             || part("b").contains("\"customer\": { \"purchase\": [\"placed\"] }"),
@@ -185,15 +172,9 @@ fn the_graph_fallback_catalog_and_oversized_groups() {
         "{}",
         part("e")
     );
-    assert!(
-        graph.contains("b: { \"purchase\": [\"placed\"] }"),
-        "{graph}"
-    );
+    assert!(graph.contains("b: { \"purchase\": [\"placed\"] }"), "{graph}");
     // Always first, then by connections (customer, purchase and placed have two each: prompt order).
-    assert_eq!(
-        fallback_order(&s, &docs),
-        ["customer", "purchase", "placed"]
-    );
+    assert_eq!(fallback_order(&s, &docs), ["customer", "purchase", "placed"]);
     assert_eq!(
         catalog_line(&s.tables[2]),
         "placed (customer->placed->purchase): The placed table"
@@ -208,8 +189,7 @@ fn the_graph_fallback_catalog_and_oversized_groups() {
     small.settings.prune.as_mut().unwrap().budget = docs[2].tokens as u32;
     let w = warnings(&small);
     assert!(
-        w.iter()
-            .any(|m| m.contains("relation `placed` with its end tables")),
+        w.iter().any(|m| m.contains("relation `placed` with its end tables")),
         "{w:?}"
     );
     small.settings.prune = None;

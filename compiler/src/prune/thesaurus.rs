@@ -9,14 +9,7 @@
 
 /// Synonym groups. A word may be in more than one group.
 const GROUPS: &[&[&str]] = &[
-    &[
-        "customer",
-        "client",
-        "buyer",
-        "shopper",
-        "purchaser",
-        "account",
-    ],
+    &["customer", "client", "buyer", "shopper", "purchaser", "account"],
     &["supplier", "vendor", "provider", "seller"],
     &["employee", "staff", "worker", "personnel", "colleague"],
     &["candidate", "applicant"],
@@ -197,12 +190,7 @@ pub fn is_person_word(word: &str) -> bool {
 /// The other words of every group that `word` (lower-case; a table name's word, or the whole
 /// name with its `_`) belongs to, in group order, each once. A plural `s` does not matter.
 pub fn synonyms(word: &str) -> Vec<&'static str> {
-    let stem = |w: &str| {
-        w.strip_suffix('s')
-            .filter(|s| s.len() > 2)
-            .unwrap_or(w)
-            .to_owned()
-    };
+    let stem = |w: &str| w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_owned();
     let key = stem(word);
     let mut out: Vec<&'static str> = Vec::new();
     for group in GROUPS.iter().filter(|g| g.iter().any(|w| stem(w) == key)) {

@@ -11,10 +11,7 @@ pub enum Outcome {
     /// The statement ran; its rows (a statement that returns one value gives one row), and the
     /// validator's warnings (one line each: a value not present in the data, a LIMIT the runner
     /// added), to hand back with the rows.
-    Rows {
-        rows: Vec<Value>,
-        warnings: Vec<String>,
-    },
+    Rows { rows: Vec<Value>, warnings: Vec<String> },
     /// The model replied `-- cannot answer: <reason>`; the reason.
     CannotAnswer(String),
     /// The statement was refused before it ran, or the engine rejected it: the text to send back to the model.
@@ -55,9 +52,7 @@ pub fn to_json(value: Value) -> serde_json::Value {
                 )
         }
         Value::Array(items) => serde_json::Value::Array(items.into_iter().map(to_json).collect()),
-        Value::Object(object) => {
-            serde_json::Value::Object(object.into_iter().map(|(k, v)| (k, to_json(v))).collect())
-        }
+        Value::Object(object) => serde_json::Value::Object(object.into_iter().map(|(k, v)| (k, to_json(v))).collect()),
         other => other.into_json_value(),
     }
 }
@@ -83,14 +78,7 @@ pub async fn signin_database_user<C: Connection>(
             password: password.into(),
         })
         .await;
-    use_after_signin(
-        agent,
-        signed,
-        namespace,
-        database,
-        &format!("user `{user}`"),
-    )
-    .await
+    use_after_signin(agent, signed, namespace, database, &format!("user `{user}`")).await
 }
 
 /// `agent` on `namespace`/`database` once its sign-in gave `signed`. The engine says only that
@@ -126,11 +114,7 @@ pub(super) async fn signed_in_as<C: Connection, T>(
         surrealdb::Error::from_details(message, e.details().clone()).with_cause(e)
     };
     signed.map_err(tried)?;
-    agent
-        .use_ns(namespace)
-        .use_db(database)
-        .await
-        .map_err(tried)?;
+    agent.use_ns(namespace).use_db(database).await.map_err(tried)?;
     Ok(agent)
 }
 
@@ -296,9 +280,7 @@ async fn validated<C: Connection>(
         validate::data::check(&agent.session, schema, &mut report).await?;
     }
     if report.has_errors() {
-        return Ok(Outcome::Rejected(
-            report.render(surql).trim_end().to_owned(),
-        ));
+        return Ok(Outcome::Rejected(report.render(surql).trim_end().to_owned()));
     }
     let add_limit = report.missing_limit.then_some(schema.settings.max_rows);
     let statement = match reply.into_probing_statement(timeout, add_limit, probe) {
@@ -306,10 +288,7 @@ async fn validated<C: Connection>(
         Ok(Runnable::CannotAnswer(reason)) => return Ok(Outcome::CannotAnswer(reason)),
         Err(message) => return Ok(Outcome::Rejected(message)),
     };
-    let warnings = report
-        .warnings()
-        .map(|d| validate::render_one(d, surql))
-        .collect();
+    let warnings = report.warnings().map(|d| validate::render_one(d, surql)).collect();
     run_prepared(agent, statement, warnings).await
 }
 
@@ -405,8 +384,14 @@ mod tests {
             ("SELECT * FROM x TIMEOUT 1h", "TIMEOUT"),
             ("SELECT 'open", "does not parse"),
             // Texts a light lexer would split differently from the engine.
-            ("SELECT * FROM customer WHERE name = /'/; DELETE customer; SELECT * FROM customer WHERE name = /'/", "3 statements"),
-            ("SELECT * FROM customer --\r; DELETE customer; SELECT * FROM customer\n WHERE true", "3 statements"),
+            (
+                "SELECT * FROM customer WHERE name = /'/; DELETE customer; SELECT * FROM customer WHERE name = /'/",
+                "3 statements",
+            ),
+            (
+                "SELECT * FROM customer --\r; DELETE customer; SELECT * FROM customer\n WHERE true",
+                "3 statements",
+            ),
             ("SELECT * FROM customer --\u{2028}; DELETE customer", "2 statements"),
         ] {
             let err = prepare_select(text, Duration::from_secs(1)).expect_err(text);
@@ -428,9 +413,11 @@ mod tests {
 
     #[test]
     fn a_probing_statement_reads_one_row_past_the_cap_and_keeps_a_smaller_limit() {
-        let probing = |reply: &str, add: Option<u32>| match reply::read(reply)
-            .into_probing_statement(Duration::from_secs(5), add, Some(10))
-        {
+        let probing = |reply: &str, add: Option<u32>| match reply::read(reply).into_probing_statement(
+            Duration::from_secs(5),
+            add,
+            Some(10),
+        ) {
             Ok(Runnable::Select(s)) => s,
             other => panic!("{reply:?}: {other:?}"),
         };
@@ -459,8 +446,7 @@ mod tests {
         );
         // Without a probe, the statement is the runner's usual one.
         assert_eq!(
-            reply::read("SELECT name FROM customer")
-                .into_statement(Duration::from_secs(5), Some(50)),
+            reply::read("SELECT name FROM customer").into_statement(Duration::from_secs(5), Some(50)),
             Ok(Runnable::Select(
                 "SELECT name FROM customer LIMIT 50 TIMEOUT 5s;".into()
             ))
@@ -469,10 +455,8 @@ mod tests {
 
     #[test]
     fn a_fenced_reply_is_unwrapped() {
-        assert!(
-            select("```surql\nSELECT name FROM customer LIMIT 5;\n```\n")
-                .starts_with("SELECT name FROM customer LIMIT 5 TIMEOUT")
-        );
+        assert!(select("```surql\nSELECT name FROM customer LIMIT 5;\n```\n")
+            .starts_with("SELECT name FROM customer LIMIT 5 TIMEOUT"));
         assert!(select("```\nSELECT * FROM a\n```").starts_with("SELECT * FROM a TIMEOUT"));
     }
 
@@ -483,15 +467,9 @@ mod tests {
                 "-- cannot answer: no stock levels in the schema\n",
                 Duration::from_secs(1)
             ),
-            Ok(Checked::CannotAnswer(
-                "no stock levels in the schema".to_owned()
-            ))
+            Ok(Checked::CannotAnswer("no stock levels in the schema".to_owned()))
         );
         // A comment line followed by a statement is not a refusal to answer.
-        assert!(prepare_select(
-            "-- cannot answer: x\rDELETE customer",
-            Duration::from_secs(1)
-        )
-        .is_err());
+        assert!(prepare_select("-- cannot answer: x\rDELETE customer", Duration::from_secs(1)).is_err());
     }
 }

@@ -92,10 +92,7 @@ impl std::error::Error for ModelError {}
 
 /// A chat model: the conversation so far in, the next reply's text out.
 pub trait Model: Sync {
-    fn complete(
-        &self,
-        messages: &[Message],
-    ) -> impl Future<Output = Result<String, ModelError>> + Send;
+    fn complete(&self, messages: &[Message]) -> impl Future<Output = Result<String, ModelError>> + Send;
 }
 
 /// An embedding model: text in, its vector out (in the space of the few-shot pool's embeddings).
@@ -104,10 +101,7 @@ pub trait Embedder: Sync {
 }
 
 impl<M: Model> Model for &M {
-    fn complete(
-        &self,
-        messages: &[Message],
-    ) -> impl Future<Output = Result<String, ModelError>> + Send {
+    fn complete(&self, messages: &[Message]) -> impl Future<Output = Result<String, ModelError>> + Send {
         (**self).complete(messages)
     }
 }
@@ -243,12 +237,7 @@ pub struct Asker<'a, C: Connection, M, E = NoEmbedder> {
 
 impl<'a, C: Connection, M: Model> Asker<'a, C, M> {
     /// [`DEFAULT_ATTEMPTS`] attempts, [`super::QUERY_TIMEOUT`], no embedder and no vector.
-    pub fn new(
-        db: &'a Surreal<C>,
-        agent: &'a Agent<C>,
-        schema: &'a ir::Schema,
-        model: &'a M,
-    ) -> Self {
+    pub fn new(db: &'a Surreal<C>, agent: &'a Agent<C>, schema: &'a ir::Schema, model: &'a M) -> Self {
         Asker {
             db,
             agent,
@@ -306,10 +295,7 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
     }
 
     /// The question's vector and where it came from, checked against the schema's dimension.
-    pub async fn question_vector(
-        &self,
-        question: &str,
-    ) -> Result<(Option<Vec<f64>>, Examples), AskError> {
+    pub async fn question_vector(&self, question: &str) -> Result<(Option<Vec<f64>>, Examples), AskError> {
         let dimension = self.schema.settings.examples.dimension as usize;
         let (vector, source) = match (self.embedder, &self.vector) {
             (Some(embedder), _) => (embedder.embed(question).await?, Examples::Embedded),
@@ -326,9 +312,7 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
                 vector.len()
             );
             return Err(match source {
-                Examples::Embedded => {
-                    AskError::Model(ModelError::new(ModelErrorKind::Dimension, message))
-                }
+                Examples::Embedded => AskError::Model(ModelError::new(ModelErrorKind::Dimension, message)),
                 _ => AskError::Input(message),
             });
         }
@@ -340,15 +324,11 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
     /// model as the next user turn. Stops early on `-- cannot answer`.
     pub async fn ask(&self, question: &str) -> Result<Answer, AskError> {
         if self.attempts == 0 {
-            return Err(AskError::Input(
-                "the loop needs at least 1 attempt".to_owned(),
-            ));
+            return Err(AskError::Input("the loop needs at least 1 attempt".to_owned()));
         }
         let (vector, examples) = self.question_vector(question).await?;
         let prompt = match self.pruner {
-            Some(pruner) => {
-                prompt_pruned(self.db, self.schema, pruner, question, vector.as_deref()).await?
-            }
+            Some(pruner) => prompt_pruned(self.db, self.schema, pruner, question, vector.as_deref()).await?,
             None => prompt(self.db, self.schema, question, vector.as_deref()).await?,
         };
         let mut answer = Answer {
@@ -369,51 +349,49 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
         for n in 0..self.attempts {
             let reply = self.model.complete(&messages).await?;
             let last = n + 1 == self.attempts;
-            let (problems, repair) =
-                match run_validated(self.agent, &reply, self.timeout, self.schema).await? {
-                    Outcome::CannotAnswer(reason) => {
-                        answer.attempts.push(Attempt {
-                            reply,
-                            problems: Vec::new(),
-                        });
-                        answer.status = Status::CannotAnswer;
-                        answer.reason = Some(reason);
-                        return Ok(answer);
-                    }
-                    Outcome::Rows { rows, warnings } => {
-                        let rows: Vec<serde_json::Value> = rows.into_iter().map(to_json).collect();
-                        if rows.is_empty() && !warnings.is_empty() && !last {
-                            fallback = Some((query_text(&reply), rows, warnings.clone()));
-                            let repair = format!(
+            let (problems, repair) = match run_validated(self.agent, &reply, self.timeout, self.schema).await? {
+                Outcome::CannotAnswer(reason) => {
+                    answer.attempts.push(Attempt {
+                        reply,
+                        problems: Vec::new(),
+                    });
+                    answer.status = Status::CannotAnswer;
+                    answer.reason = Some(reason);
+                    return Ok(answer);
+                }
+                Outcome::Rows { rows, warnings } => {
+                    let rows: Vec<serde_json::Value> = rows.into_iter().map(to_json).collect();
+                    if rows.is_empty() && !warnings.is_empty() && !last {
+                        fallback = Some((query_text(&reply), rows, warnings.clone()));
+                        let repair = format!(
                             "The query ran but returned no rows, and the checks say why:\n{}\n{}",
                             warnings.join("\n"),
                             REPLY_RULE
                         );
-                            (warnings, repair)
-                        } else {
-                            answer.attempts.push(Attempt {
-                                reply: reply.clone(),
-                                problems: Vec::new(),
-                            });
-                            answer.status = Status::Answered;
-                            answer.query = Some(query_text(&reply));
-                            answer.rows = rows;
-                            answer.warnings = warnings;
-                            return Ok(answer);
-                        }
+                        (warnings, repair)
+                    } else {
+                        answer.attempts.push(Attempt {
+                            reply: reply.clone(),
+                            problems: Vec::new(),
+                        });
+                        answer.status = Status::Answered;
+                        answer.query = Some(query_text(&reply));
+                        answer.rows = rows;
+                        answer.warnings = warnings;
+                        return Ok(answer);
                     }
-                    Outcome::Rejected(text) => {
-                        let problems: Vec<String> = text
-                            .lines()
-                            .map(str::trim)
-                            .filter(|l| !l.is_empty())
-                            .map(str::to_owned)
-                            .collect();
-                        let repair =
-                            format!("The query was refused:\n{}\n{}", text.trim(), REPLY_RULE);
-                        (problems, repair)
-                    }
-                };
+                }
+                Outcome::Rejected(text) => {
+                    let problems: Vec<String> = text
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .map(str::to_owned)
+                        .collect();
+                    let repair = format!("The query was refused:\n{}\n{}", text.trim(), REPLY_RULE);
+                    (problems, repair)
+                }
+            };
             answer.attempts.push(Attempt {
                 reply: reply.clone(),
                 problems,
@@ -505,9 +483,7 @@ impl Source<'_> {
     ) -> Result<String, surrealdb::Error> {
         match self {
             Source::Pruner(pruner) => pruner.prompt(db, question, qvec).await,
-            Source::Function(function) => {
-                super::module::prompt_function(db, function, question, qvec).await
-            }
+            Source::Function(function) => super::module::prompt_function(db, function, question, qvec).await,
         }
     }
 }
@@ -527,9 +503,7 @@ async fn prompt_by<C: Connection>(
     stand_in[0] = 1.0;
     // The examples the stand-in found, to cut out (asked with the prompt when one call makes it).
     let [prompt, examples]: [String; 2] = match source {
-        Source::Function(function) => {
-            super::module::prompt_and_examples(db, function, question, &stand_in).await?
-        }
+        Source::Function(function) => super::module::prompt_and_examples(db, function, question, &stand_in).await?,
         Source::Pruner(_) => {
             let examples = super::module::example_context(db, &stand_in).await?;
             let prompt = source.prompt(db, question, &stand_in).await?;

@@ -46,13 +46,8 @@ impl ObjectReader {
     /// The field `name`, converted; a missing field reads as `NONE` (so an `Option` is `None`).
     pub fn field<V: FieldValue>(&mut self, name: &str) -> Result<V, surrealdb::Error> {
         let value = self.object.remove(name).unwrap_or(Value::None);
-        V::from_field_value(value).map_err(|e| {
-            conversion_error(format!(
-                "field `{name}` of `{}`: {}",
-                self.table,
-                e.message()
-            ))
-        })
+        V::from_field_value(value)
+            .map_err(|e| conversion_error(format!("field `{name}` of `{}`: {}", self.table, e.message())))
     }
 }
 

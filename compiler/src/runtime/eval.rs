@@ -145,11 +145,7 @@ pub fn is_ordered(query: &str) -> bool {
 
 /// Whether two results hold the same rows: each row as the multiset of its values, the rows as a
 /// multiset, or as a sequence when `ordered`; arrays inside rows as multisets.
-pub fn same_rows(
-    gold: &[serde_json::Value],
-    candidate: &[serde_json::Value],
-    ordered: bool,
-) -> bool {
+pub fn same_rows(gold: &[serde_json::Value], candidate: &[serde_json::Value], ordered: bool) -> bool {
     same_rows_in(
         gold,
         candidate,
@@ -161,18 +157,12 @@ pub fn same_rows(
 }
 
 /// [`same_rows`] with what the gold query orders ([`order_of`]).
-pub fn same_rows_in(
-    gold: &[serde_json::Value],
-    candidate: &[serde_json::Value],
-    order: Order,
-) -> bool {
+pub fn same_rows_in(gold: &[serde_json::Value], candidate: &[serde_json::Value], order: Order) -> bool {
     if gold.len() != candidate.len() {
         return false;
     }
     let row_eq = |a: &serde_json::Value, b: &serde_json::Value| {
-        same_multiset(&row_values(a), &row_values(b), |x, y| {
-            same_value(x, y, order.arrays)
-        })
+        same_multiset(&row_values(a), &row_values(b), |x, y| same_value(x, y, order.arrays))
     };
     if order.rows {
         return gold.iter().zip(candidate).all(|(a, b)| row_eq(a, b));
@@ -287,11 +277,7 @@ impl AccuracyReport {
         AccuracyReport {
             total,
             correct,
-            accuracy: if total == 0 {
-                0.0
-            } else {
-                correct as f64 / total as f64
-            },
+            accuracy: if total == 0 { 0.0 } else { correct as f64 / total as f64 },
             repairs,
             questions,
         }
@@ -353,10 +339,7 @@ pub async fn judge<C: Connection>(
 ) -> Result<QuestionResult, EvalError> {
     let mut golds = Vec::new();
     for query in gold.queries() {
-        golds.push((
-            gold_rows(agent, schema, timeout, query).await?,
-            order_of(query),
-        ));
+        golds.push((gold_rows(agent, schema, timeout, query).await?, order_of(query)));
     }
     let (gold_rows, order) = (&golds[0].0, golds[0].1);
     let mut result = QuestionResult {
@@ -399,10 +382,7 @@ pub async fn judge<C: Connection>(
                 }
                 Status::CannotAnswer => {
                     result.candidate = answer.attempts.last().map(|a| a.reply.trim().to_owned());
-                    result.reason = Some(format!(
-                        "refused: cannot answer: {}",
-                        answer.reason.unwrap_or_default()
-                    ));
+                    result.reason = Some(format!("refused: cannot answer: {}", answer.reason.unwrap_or_default()));
                     return Ok(result);
                 }
                 Status::NoValidQuery => {
@@ -432,15 +412,8 @@ pub async fn judge<C: Connection>(
 }
 
 /// Why `rows` are not the first gold query's: another order, other values, or another count.
-fn miss_reason(
-    gold_rows: &[serde_json::Value],
-    rows: &[serde_json::Value],
-    order: Order,
-) -> String {
-    let unordered = Order {
-        rows: false,
-        ..order
-    };
+fn miss_reason(gold_rows: &[serde_json::Value], rows: &[serde_json::Value], order: Order) -> String {
+    let unordered = Order { rows: false, ..order };
     let plural = if rows.len() == 1 { "" } else { "s" };
     if order.rows && same_rows_in(gold_rows, rows, unordered) {
         "wrong result: the gold rows, in another order".to_owned()
@@ -479,15 +452,9 @@ mod tests {
 
     #[test]
     fn rows_compare_as_multisets_of_values() {
-        let gold = [
-            json!({"name": "Ann", "n": 3}),
-            json!({"name": "Bo", "n": 1}),
-        ];
+        let gold = [json!({"name": "Ann", "n": 3}), json!({"name": "Bo", "n": 1})];
         // Other names, other row order, a float for an integer.
-        let renamed = [
-            json!({"total": 1.0, "who": "Bo"}),
-            json!({"total": 3, "who": "Ann"}),
-        ];
+        let renamed = [json!({"total": 1.0, "who": "Bo"}), json!({"total": 3, "who": "Ann"})];
         assert!(same_rows(&gold, &renamed, false));
         assert!(!same_rows(&gold, &renamed, true));
         let value = [json!("Ann"), json!("Bo")];
@@ -499,10 +466,7 @@ mod tests {
         assert!(!same_rows(&gold, &gold[..1], false));
         assert!(!same_rows(
             &gold,
-            &[
-                json!({"name": "Ann", "n": 3}),
-                json!({"name": "Bo", "n": 2})
-            ],
+            &[json!({"name": "Ann", "n": 3}), json!({"name": "Bo", "n": 2})],
             false
         ));
         // A multiset: duplicates count.
@@ -533,9 +497,7 @@ mod tests {
             assert!(same_rows_in(&gold, &gold, order), "{sorting}");
         }
         // A word in a string is not a sort.
-        assert!(
-            !order_of("SELECT name FROM owner WHERE note = 'array::sort ORDER BY' LIMIT 5").arrays
-        );
+        assert!(!order_of("SELECT name FROM owner WHERE note = 'array::sort ORDER BY' LIMIT 5").arrays);
         // Duplicates count inside arrays too.
         assert!(!same_rows(&[json!([1, 1, 2])], &[json!([1, 2, 2])], false));
         // One row holding an array is not the same values as several rows.
@@ -548,16 +510,8 @@ mod tests {
 
     #[test]
     fn floats_agree_within_a_relative_tolerance_and_integers_exactly() {
-        assert!(same_rows(
-            &[json!({"avg": 0.1 + 0.2})],
-            &[json!({"a": 0.3})],
-            false
-        ));
-        assert!(same_rows(
-            &[json!(1.0e20)],
-            &[json!(1.0000000000001e20)],
-            false
-        ));
+        assert!(same_rows(&[json!({"avg": 0.1 + 0.2})], &[json!({"a": 0.3})], false));
+        assert!(same_rows(&[json!(1.0e20)], &[json!(1.0000000000001e20)], false));
         assert!(!same_rows(&[json!(1.0)], &[json!(1.00001)], false));
         assert!(same_rows(&[json!(3)], &[json!(3.0)], false));
         assert!(!same_rows(
@@ -581,10 +535,7 @@ mod tests {
         .unwrap();
         assert_eq!(items[0].query, "SELECT 1");
         assert_eq!(items[0].alternatives, ["SELECT 2"]);
-        assert_eq!(
-            items[0].queries().collect::<Vec<_>>(),
-            ["SELECT 1", "SELECT 2"]
-        );
+        assert_eq!(items[0].queries().collect::<Vec<_>>(), ["SELECT 1", "SELECT 2"]);
         assert!(items[1].alternatives.is_empty());
         // Written back, a single query stays a string and the list keeps its alternatives.
         let json = serde_json::to_string(&items[1]).unwrap();
@@ -597,12 +548,8 @@ mod tests {
 
     #[test]
     fn order_by_is_read_from_the_parsed_gold() {
-        assert!(is_ordered(
-            "SELECT name FROM customer ORDER BY name LIMIT 5"
-        ));
-        assert!(!is_ordered(
-            "SELECT name FROM customer WHERE note = 'ORDER BY' LIMIT 5"
-        ));
+        assert!(is_ordered("SELECT name FROM customer ORDER BY name LIMIT 5"));
+        assert!(!is_ordered("SELECT name FROM customer WHERE note = 'ORDER BY' LIMIT 5"));
         assert!(!is_ordered(
             "SELECT count() FROM (SELECT * FROM a ORDER BY b) GROUP ALL"
         ));
@@ -610,8 +557,7 @@ mod tests {
 
     #[test]
     fn golden_lines_are_read_with_their_positions() {
-        let items =
-            read_jsonl("\n{\"question\": \"q\", \"query\": \"SELECT 1\"}\n// note\n").unwrap();
+        let items = read_jsonl("\n{\"question\": \"q\", \"query\": \"SELECT 1\"}\n// note\n").unwrap();
         assert_eq!(items.len(), 1);
         assert_eq!(items[0].line, 2);
         let err = read_jsonl("{\"question\": \"q\"}\n").unwrap_err();

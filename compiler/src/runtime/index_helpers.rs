@@ -4,10 +4,7 @@ use super::{Nearest, Record, RecordKey, Scored, Table, Value};
 use surrealdb::{Connection, Error, Surreal};
 
 /// The row of `T` whose key is `key`, with its id.
-pub async fn get_by_key<T: Table, C: Connection>(
-    db: &Surreal<C>,
-    key: T::Key,
-) -> Result<Option<Record<T>>, Error> {
+pub async fn get_by_key<T: Table, C: Connection>(db: &Surreal<C>, key: T::Key) -> Result<Option<Record<T>>, Error> {
     let id = super::Link::<T>::new(key.into_key());
     let rows: Vec<Record<T>> = db
         .query("SELECT * FROM $id")

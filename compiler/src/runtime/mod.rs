@@ -27,13 +27,12 @@ mod traits;
 mod values;
 
 pub use agent::{
-    prepare_select, run_readonly, run_validated, run_validated_capped, signin_agent,
-    signin_database_user, signin_record_agent, to_json, Agent, Checked, Outcome,
+    prepare_select, run_readonly, run_validated, run_validated_capped, signin_agent, signin_database_user,
+    signin_record_agent, to_json, Agent, Checked, Outcome,
 };
 pub use ask::{Answer, Asker, Attempt, Embedder, Message, Model, ModelError};
 pub use codec::{
-    ends_mismatch, literal_from_value, literal_kind, record_table, FieldValue, ObjectReader,
-    ObjectWriter,
+    ends_mismatch, literal_from_value, literal_kind, record_table, FieldValue, ObjectReader, ObjectWriter,
 };
 pub use index_helpers::{find_one, get_by_key, nearest, search};
 pub use module::SchemaModule;

@@ -52,9 +52,7 @@ pub async fn apply_schema<M: SchemaModule, C: Connection>(db: &Surreal<C>) -> Re
 }
 
 /// How `db`'s definitions differ from the schema file; see [`crate::drift::check_drift`].
-pub async fn check_drift<M: SchemaModule, C: Connection>(
-    db: &Surreal<C>,
-) -> Result<crate::drift::Drift, Error> {
+pub async fn check_drift<M: SchemaModule, C: Connection>(db: &Surreal<C>) -> Result<crate::drift::Drift, Error> {
     crate::drift::check_drift(db, M::SCHEMA_SURQL).await
 }
 
@@ -75,10 +73,7 @@ pub async fn value_hints<C: Connection>(db: &Surreal<C>) -> Result<String, Error
 }
 
 /// `fn::similar_examples(qvec)`: the pooled examples nearest to the question's embedding, nearest first.
-pub async fn similar_examples<C: Connection>(
-    db: &Surreal<C>,
-    qvec: &[f64],
-) -> Result<Vec<Example>, Error> {
+pub async fn similar_examples<C: Connection>(db: &Surreal<C>, qvec: &[f64]) -> Result<Vec<Example>, Error> {
     db.query("RETURN fn::similar_examples($qvec)")
         .bind(("qvec", qvec.to_vec()))
         .await?
@@ -87,10 +82,7 @@ pub async fn similar_examples<C: Connection>(
 }
 
 /// `fn::example_context(qvec)`: the nearest examples as prompt text.
-pub async fn example_context<C: Connection>(
-    db: &Surreal<C>,
-    qvec: &[f64],
-) -> Result<String, Error> {
+pub async fn example_context<C: Connection>(db: &Surreal<C>, qvec: &[f64]) -> Result<String, Error> {
     text(
         db.query("RETURN fn::example_context($qvec)")
             .bind(("qvec", qvec.to_vec())),
@@ -99,11 +91,7 @@ pub async fn example_context<C: Connection>(
 }
 
 /// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
-pub async fn nl2surql_prompt<C: Connection>(
-    db: &Surreal<C>,
-    question: &str,
-    qvec: &[f64],
-) -> Result<String, Error> {
+pub async fn nl2surql_prompt<C: Connection>(db: &Surreal<C>, question: &str, qvec: &[f64]) -> Result<String, Error> {
     prompt_function(db, "fn::nl2surql_prompt", question, qvec).await
 }
 
@@ -133,17 +121,9 @@ pub(crate) async fn prompt_and_examples<C: Connection>(
     question: &str,
     qvec: &[f64],
 ) -> Result<[String; 2], Error> {
-    let statement = format!(
-        "RETURN [{}, fn::example_context($qvec)]",
-        prompt_call(function)
-    );
-    let texts: Vec<String> = prompt_query(db, &statement, question, qvec)
-        .await?
-        .check()?
-        .take(0)?;
-    Ok(texts
-        .try_into()
-        .unwrap_or_else(|_| [String::new(), String::new()]))
+    let statement = format!("RETURN [{}, fn::example_context($qvec)]", prompt_call(function));
+    let texts: Vec<String> = prompt_query(db, &statement, question, qvec).await?.check()?.take(0)?;
+    Ok(texts.try_into().unwrap_or_else(|_| [String::new(), String::new()]))
 }
 
 /// A prompt function's call on the bound `$question` and `$qvec`.
@@ -152,12 +132,7 @@ fn prompt_call(function: &str) -> String {
 }
 
 /// `statement` with `$question` and `$qvec` bound.
-fn prompt_query<'a, C: Connection>(
-    db: &'a Surreal<C>,
-    statement: &str,
-    question: &str,
-    qvec: &[f64],
-) -> Query<'a, C> {
+fn prompt_query<'a, C: Connection>(db: &'a Surreal<C>, statement: &str, question: &str, qvec: &[f64]) -> Query<'a, C> {
     db.query(statement.to_owned())
         .bind(("question", question.to_owned()))
         .bind(("qvec", qvec.to_vec()))
@@ -176,10 +151,7 @@ pub async fn remember_example<M: SchemaModule, C: Connection>(
     let report = validate::<M>(surql);
     if report.has_errors() || report.cannot_answer.is_some() {
         return Err(Error::validation(
-            format!(
-                "not a valid example query:\n{}",
-                report.render(surql).trim_end()
-            ),
+            format!("not a valid example query:\n{}", report.render(surql).trim_end()),
             None,
         ));
     }
@@ -241,10 +213,7 @@ pub fn validate<M: SchemaModule>(surql: &str) -> crate::validate::Report {
 
 /// Runs one generated `SELECT` on the agent's session with the module's timeout, validated and
 /// data-checked first ([`super::run_validated`]).
-pub async fn run_readonly<M: SchemaModule, C: Connection>(
-    agent: &Agent<C>,
-    surql: &str,
-) -> Result<Outcome, Error> {
+pub async fn run_readonly<M: SchemaModule, C: Connection>(agent: &Agent<C>, surql: &str) -> Result<Outcome, Error> {
     super::run_validated(agent, surql, M::QUERY_TIMEOUT, M::schema_ir()).await
 }
 
@@ -254,11 +223,7 @@ pub async fn select<T: Table, C: Connection>(
     surql: &'static str,
     limit: u32,
 ) -> Result<Vec<Record<T>>, Error> {
-    db.query(surql)
-        .bind(("limit", limit))
-        .await?
-        .check()?
-        .take(0)
+    db.query(surql).bind(("limit", limit)).await?.check()?.take(0)
 }
 
 /// The rows a generated traversal from record `id` reaches (`surql` binds `$id`).
@@ -267,9 +232,5 @@ pub async fn traverse<T: Table, F: Table, C: Connection>(
     surql: &'static str,
     id: &super::Link<F>,
 ) -> Result<Vec<Record<T>>, Error> {
-    db.query(surql)
-        .bind(("id", id.record_id()))
-        .await?
-        .check()?
-        .take(0)
+    db.query(surql).bind(("id", id.record_id())).await?.check()?.take(0)
 }

@@ -61,17 +61,12 @@ impl Config {
         config.embed_model = var(EMBED_MODEL_ENV).map(|m| m.trim().to_owned());
         config.api_key = var(API_KEY_ENV).or_else(|| var(OPENAI_API_KEY_ENV));
         if let Some(seconds) = var(TIMEOUT_ENV) {
-            let seconds: f64 = seconds
-                .trim()
-                .parse()
-                .ok()
-                .filter(|s| *s > 0.0)
-                .ok_or_else(|| {
-                    ModelError::new(
-                        ModelErrorKind::Configuration,
-                        format!("{TIMEOUT_ENV} is `{seconds}`, not a number of seconds"),
-                    )
-                })?;
+            let seconds: f64 = seconds.trim().parse().ok().filter(|s| *s > 0.0).ok_or_else(|| {
+                ModelError::new(
+                    ModelErrorKind::Configuration,
+                    format!("{TIMEOUT_ENV} is `{seconds}`, not a number of seconds"),
+                )
+            })?;
             config.timeout = Duration::from_secs_f64(seconds);
         }
         Ok(Some(config))
@@ -178,10 +173,7 @@ impl OpenAi {
         } else {
             ModelError::new(
                 ModelErrorKind::Unreachable,
-                format!(
-                    "the request to the model endpoint {url} failed: {}",
-                    root_cause(&e)
-                ),
+                format!("the request to the model endpoint {url} failed: {}", root_cause(&e)),
             )
         }
     }
@@ -221,9 +213,7 @@ fn status_error(status: u16, url: &str, model: &str, body: &str) -> ModelError {
         format!(": {}", excerpt(&said))
     };
     let advice = match status {
-        401 | 403 => format!(
-            " (check the API key: {API_KEY_ENV}, or {OPENAI_API_KEY_ENV}, is sent as a bearer token)"
-        ),
+        401 | 403 => format!(" (check the API key: {API_KEY_ENV}, or {OPENAI_API_KEY_ENV}, is sent as a bearer token)"),
         404 => format!(
             " (check {URL_ENV}, the API base such as http://localhost:11434/v1, and that the model `{model}` exists)"
         ),
@@ -280,9 +270,7 @@ impl Model for OpenAi {
             .ok_or_else(|| {
                 ModelError::new(
                     ModelErrorKind::Reply,
-                    format!(
-                        "the model `{model}` returned no message (the completion has no choices)"
-                    ),
+                    format!("the model `{model}` returned no message (the completion has no choices)"),
                 )
             })
     }
@@ -299,17 +287,12 @@ impl Embedder for OpenAi {
         };
         let body = serde_json::json!({ "model": model, "input": text });
         let embeddings: Embeddings = self.post("embeddings", model, body).await?;
-        let vector = embeddings
-            .data
-            .into_iter()
-            .next()
-            .map(|d| d.embedding)
-            .ok_or_else(|| {
-                ModelError::new(
-                    ModelErrorKind::Reply,
-                    format!("the embedding model `{model}` returned no embedding"),
-                )
-            })?;
+        let vector = embeddings.data.into_iter().next().map(|d| d.embedding).ok_or_else(|| {
+            ModelError::new(
+                ModelErrorKind::Reply,
+                format!("the embedding model `{model}` returned no embedding"),
+            )
+        })?;
         if let Some(dimension) = self.config.dimension {
             if vector.len() != dimension {
                 return Err(ModelError::new(

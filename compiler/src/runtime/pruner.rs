@@ -199,15 +199,9 @@ impl Pruner {
     /// agent's: the parameters and `schema_doc` are readable by both). `None` when its schema has
     /// no `prune(...)`. Read it again after applying a different `schema.surql`.
     pub async fn load<C: Connection>(db: &Surreal<C>) -> Result<Option<Pruner>> {
-        let mut response = db
-            .query(format!("RETURN ${DOC_TABLE}_settings"))
-            .await?
-            .check()?;
+        let mut response = db.query(format!("RETURN ${DOC_TABLE}_settings")).await?.check()?;
         let settings: surrealdb::types::Value = response.take(0)?;
-        if matches!(
-            settings,
-            surrealdb::types::Value::None | surrealdb::types::Value::Null
-        ) {
+        if matches!(settings, surrealdb::types::Value::None | surrealdb::types::Value::Null) {
             return Ok(None);
         }
         let settings: Settings = decode("$schema_doc_settings", settings)?;
@@ -239,14 +233,8 @@ impl Pruner {
             let facts = TableFacts {
                 cost: graph.t.remove(&name).ok_or_else(|| missing("cost"))?,
                 group: graph.g.remove(&name).ok_or_else(|| missing("group cost"))?,
-                compact_cost: graph
-                    .m
-                    .remove(&name)
-                    .ok_or_else(|| missing("compact cost"))?,
-                compact_group: graph
-                    .h
-                    .remove(&name)
-                    .ok_or_else(|| missing("compact group cost"))?,
+                compact_cost: graph.m.remove(&name).ok_or_else(|| missing("compact cost"))?,
+                compact_group: graph.h.remove(&name).ok_or_else(|| missing("compact group cost"))?,
                 position: graph.p.remove(&name).ok_or_else(|| missing("position"))?,
                 ends: graph.e.remove(&name).unwrap_or_default(),
                 links: graph.l.remove(&name).unwrap_or_default(),
@@ -346,12 +334,8 @@ impl Pruner {
         )
         .await;
         let rank: Rank = decode("fn::pruned_rank's result", rank?.check()?.take(0)?)?;
-        let linked: Vec<Linked> =
-            decode("fn::pruned_value_links' result", linked?.check()?.take(0)?)?;
-        let matches: Vec<(String, String)> = decode(
-            "fn::pruned_field_matches' result",
-            fields?.check()?.take(0)?,
-        )?;
+        let linked: Vec<Linked> = decode("fn::pruned_value_links' result", linked?.check()?.take(0)?)?;
+        let matches: Vec<(String, String)> = decode("fn::pruned_field_matches' result", fields?.check()?.take(0)?)?;
         // array::distinct(matches + the named things' fields), as fn::pruned_search has it.
         let shown = if how.fields {
             let named = linked.iter().map(|l| (l.tb.clone(), l.field.clone()));
@@ -371,11 +355,7 @@ impl Pruner {
     fn choose(&self, found: &Found, budget: u32, how: Mechanisms) -> Choice {
         let candidates = self.candidates(found, how);
         // The rows `SELECT ... FROM` the keys finds: a key without a row is left out.
-        let shown: Vec<&FieldRow> = found
-            .shown
-            .iter()
-            .filter_map(|key| self.fields.get(key))
-            .collect();
+        let shown: Vec<&FieldRow> = found.shown.iter().filter_map(|key| self.fields.get(key)).collect();
         let mut extra: HashMap<&str, i64> = HashMap::new();
         for row in &shown {
             *extra.entry(row.tb.as_str()).or_default() += row.tokens;
@@ -403,11 +383,7 @@ impl Pruner {
                 fill = self.grow(fill, link, &ask);
             }
         }
-        let mut positions: Vec<usize> = fill
-            .chosen
-            .iter()
-            .map(|t| self.tables[*t].position)
-            .collect();
+        let mut positions: Vec<usize> = fill.chosen.iter().map(|t| self.tables[*t].position).collect();
         positions.sort_unstable();
         let tables: Vec<String> = positions
             .into_iter()
@@ -441,11 +417,7 @@ impl Pruner {
         seeds.truncate(self.settings.seeds + valued.len());
         let always = self.settings.always.iter().filter_map(|n| self.key(n));
         if seeds.is_empty() {
-            self.settings
-                .fallback
-                .iter()
-                .filter_map(|n| self.key(n))
-                .collect()
+            self.settings.fallback.iter().filter_map(|n| self.key(n)).collect()
         } else if how.closure {
             let around = |t: &str, f: fn(&TableFacts) -> &Vec<String>| -> Vec<&str> {
                 self.tables
@@ -453,18 +425,14 @@ impl Pruner {
                     .map(|facts| f(facts).iter().filter_map(|n| self.key(n)).collect())
                     .unwrap_or_default()
             };
-            let near_seeds: Vec<&str> =
-                distinct(seeds.iter().flat_map(|t| around(t, |f| &f.neighbors)))
-                    .into_iter()
-                    .filter(|t| !seeds.contains(t))
-                    .collect();
+            let near_seeds: Vec<&str> = distinct(seeds.iter().flat_map(|t| around(t, |f| &f.neighbors)))
+                .into_iter()
+                .filter(|t| !seeds.contains(t))
+                .collect();
             let joins = near_seeds
                 .into_iter()
                 .filter(|t| intersect(&around(t, |f| &f.neighbors), &seeds).len() >= 2);
-            let adjacent: Vec<&str> = seeds
-                .iter()
-                .flat_map(|t| around(t, |f| &f.adjacent))
-                .collect();
+            let adjacent: Vec<&str> = seeds.iter().flat_map(|t| around(t, |f| &f.adjacent)).collect();
             let related = intersect(&ranked, &adjacent);
             let links = seeds.iter().flat_map(|t| around(t, |f| &f.links));
             distinct(
@@ -476,11 +444,7 @@ impl Pruner {
                     .chain(ranked.iter().copied()),
             )
         } else {
-            distinct(
-                always
-                    .chain(seeds.iter().copied())
-                    .chain(ranked.iter().copied()),
-            )
+            distinct(always.chain(seeds.iter().copied()).chain(ranked.iter().copied()))
         }
     }
 
@@ -495,11 +459,7 @@ impl Pruner {
             return fill;
         }
         let facts = &self.tables[name];
-        let group = if ask.fields {
-            facts.compact_group
-        } else {
-            facts.group
-        };
+        let group = if ask.fields { facts.compact_group } else { facts.group };
         // array::complement([name] + ends, chosen): duplicates kept, as the database keeps them.
         let new: Vec<&str> = if ask.closure && group <= ask.budget {
             std::iter::once(name)
@@ -521,20 +481,13 @@ impl Pruner {
                     .flat_map(|o| by_end[o].iter().filter_map(|r| self.key(r)))
                     .collect::<Vec<_>>()
             });
-            distinct(found)
-                .into_iter()
-                .filter(|r| !have.contains(r))
-                .collect()
+            distinct(found).into_iter().filter(|r| !have.contains(r)).collect()
         } else {
             Vec::new()
         };
         let price = |t: &str| {
             let facts = &self.tables[t];
-            let base = if ask.fields {
-                facts.compact_cost
-            } else {
-                facts.cost
-            };
+            let base = if ask.fields { facts.compact_cost } else { facts.cost };
             base + ask.extra.get(t).copied().unwrap_or(0)
         };
         let cost = fill.cost + new.iter().chain(&bridges).map(|t| price(t)).sum::<i64>();
@@ -566,8 +519,7 @@ impl Pruner {
                 let Some(shown) = fields.get(name) else {
                     return facts.compact.clone();
                 };
-                let mut lines: Vec<(i64, &str)> =
-                    facts.kept.iter().map(|(o, l)| (*o, l.as_str())).collect();
+                let mut lines: Vec<(i64, &str)> = facts.kept.iter().map(|(o, l)| (*o, l.as_str())).collect();
                 lines.extend(shown.iter().map(|f| (f.order, f.lines.as_str())));
                 lines.sort();
                 let rest: Vec<&str> = facts
@@ -576,11 +528,7 @@ impl Pruner {
                     .filter(|r| !shown.iter().any(|f| f.name == **r))
                     .map(String::as_str)
                     .collect();
-                crate::prune::fields::assemble(
-                    &facts.head,
-                    lines.into_iter().map(|(_, l)| l),
-                    &rest,
-                )
+                crate::prune::fields::assemble(&facts.head, lines.into_iter().map(|(_, l)| l), &rest)
             })
             .collect();
         blocks.join(crate::prune::cost::SEPARATOR)
@@ -588,26 +536,13 @@ impl Pruner {
 
     /// `fn::nl2surql_prompt_pruned(question, qvec)`, the same bytes: the choice made here, the
     /// text around it (value hints of the shown tables, examples) from `fn::pruned_prompt_for`.
-    pub async fn prompt<C: Connection>(
-        &self,
-        db: &Surreal<C>,
-        question: &str,
-        qvec: &[f64],
-    ) -> Result<String> {
+    pub async fn prompt<C: Connection>(&self, db: &Surreal<C>, question: &str, qvec: &[f64]) -> Result<String> {
         let budget = self.settings.budget;
         if self.fits_whole(budget) {
-            return super::module::prompt_function(
-                db,
-                "fn::nl2surql_prompt_pruned",
-                question,
-                qvec,
-            )
-            .await;
+            return super::module::prompt_function(db, "fn::nl2surql_prompt_pruned", question, qvec).await;
         }
         let ranking_vector = self.settings.vector.then_some(qvec);
-        let (choice, matches) = self
-            .select(db, question, ranking_vector, budget, self.built())
-            .await?;
+        let (choice, matches) = self.select(db, question, ranking_vector, budget, self.built()).await?;
         let mut schema = String::new();
         if !matches {
             schema.push_str(crate::prune::NO_MATCH_NOTE);

@@ -35,13 +35,11 @@ impl Scope {
         database: &str,
         user: &super::Link<T>,
     ) -> Result<Scope, surrealdb::Error> {
-        let refuse = |message: String| {
-            surrealdb::Error::configuration(message, None::<surrealdb::types::ConfigurationError>)
-        };
+        let refuse =
+            |message: String| surrealdb::Error::configuration(message, None::<surrealdb::types::ConfigurationError>);
         let Some(scope) = &M::schema_ir().settings.scope else {
             return Err(refuse(
-                "the schema declares no per-user agent: add scope(end_user = T) to its Schema item"
-                    .into(),
+                "the schema declares no per-user agent: add scope(end_user = T) to its Schema item".into(),
             ));
         };
         if scope.end_user != T::TABLE {
@@ -51,12 +49,7 @@ impl Scope {
                 T::TABLE
             )));
         }
-        Ok(Scope::from_ir(
-            scope,
-            namespace,
-            database,
-            &user.to_string(),
-        ))
+        Ok(Scope::from_ir(scope, namespace, database, &user.to_string()))
     }
 
     /// The schema's `scope` for the end user `user` (`customer:mei`) on `namespace`/`database`.
@@ -94,11 +87,7 @@ impl Scope {
 
     /// A new session on `db`'s connection signed in as this end user with a fresh token.
     /// `db` keeps its own credentials.
-    pub async fn signin<C: Connection>(
-        &self,
-        db: &Surreal<C>,
-        key: &str,
-    ) -> Result<Agent<C>, surrealdb::Error> {
+    pub async fn signin<C: Connection>(&self, db: &Surreal<C>, key: &str) -> Result<Agent<C>, surrealdb::Error> {
         let who = format!("the end user `{}` (record access `{}`)", self.user, self.access);
         let table = self.user.split(':').next().unwrap_or(&self.user);
         let hint = format!(
@@ -125,8 +114,10 @@ pub async fn authenticate<C: Connection>(
         database,
         token,
         "a session with the given token",
-        &format!("is the token signed with the key derived from the {SCOPE_KEY_VAR} the schema was applied \
-            with, unexpired, and for a row that exists?"),
+        &format!(
+            "is the token signed with the key derived from the {SCOPE_KEY_VAR} the schema was applied \
+            with, unexpired, and for a row that exists?"
+        ),
     )
     .await
 }

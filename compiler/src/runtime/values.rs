@@ -213,8 +213,7 @@ impl<T: Table> SurrealValue for Scored<T> {
             )));
         };
         let score = f64::from_value(object.remove("score").unwrap_or(Value::None))?;
-        let highlight =
-            Option::<String>::from_value(object.remove("highlight").unwrap_or(Value::None))?;
+        let highlight = Option::<String>::from_value(object.remove("highlight").unwrap_or(Value::None))?;
         Ok(Scored {
             record: Record::from_value(Value::Object(object))?,
             score,

@@ -3,19 +3,13 @@
 //! [`crate::surql`] assembles the statements; this spells the parts issue 9 added, in the
 //! order the engine's own formatter writes them, so `INFO` echoes them in the same order.
 
-use crate::ir::{
-    Analyzer, FieldClauses, Index, IndexKind, OnDelete, Permission, Permissions, Table, TableKind,
-};
+use crate::ir::{Analyzer, FieldClauses, Index, IndexKind, OnDelete, Permission, Permissions, Table, TableKind};
 use std::fmt::Write;
 
 /// `PERMISSIONS FOR select WHERE ..., FOR create, update FULL` for the operations written, in the
 /// engine's order, grouping operations that share a rule; the engine's default fills the others.
 pub fn permissions(p: &Permissions, table: bool, expr: &dyn Fn(&str) -> String) -> String {
-    let default = if table {
-        Permission::None
-    } else {
-        Permission::Full
-    };
+    let default = if table { Permission::None } else { Permission::Full };
     let mut ops: Vec<(&str, Permission)> = vec![
         ("select", p.select.clone().unwrap_or(default.clone())),
         ("create", p.create.clone().unwrap_or(default.clone())),
@@ -63,11 +57,7 @@ pub fn field_clauses(c: &FieldClauses, expr: &dyn Fn(&str) -> String) -> String 
         out.push_str(" FLEXIBLE");
     }
     if let Some(d) = &c.default {
-        out.push_str(if d.always {
-            " DEFAULT ALWAYS "
-        } else {
-            " DEFAULT "
-        });
+        out.push_str(if d.always { " DEFAULT ALWAYS " } else { " DEFAULT " });
         out.push_str(&expr(&d.expr));
     }
     if c.readonly {
@@ -143,10 +133,7 @@ pub fn index_kind(kind: &IndexKind) -> String {
             out
         }
         IndexKind::Hnsw(h) => {
-            let mut out = format!(
-                " HNSW DIMENSION {} DIST {} TYPE {}",
-                h.dimension, h.dist, h.vector_type
-            );
+            let mut out = format!(" HNSW DIMENSION {} DIST {} TYPE {}", h.dimension, h.dist, h.vector_type);
             if let Some(efc) = h.efc {
                 let _ = write!(out, " EFC {efc}");
             }

@@ -27,11 +27,7 @@ pub fn render_type(ty: &Type) -> String {
         Type::Array(inner, Some(n)) => format!("array<{}, {n}>", render_type(inner)),
         Type::Record(table) => format!("record<{table}>"),
         Type::Records(tables) => format!("record<{}>", crate::ir::union_text(tables)),
-        Type::Literal(values) => values
-            .iter()
-            .map(|v| quote_string(v))
-            .collect::<Vec<_>>()
-            .join(" | "),
+        Type::Literal(values) => values.iter().map(|v| quote_string(v)).collect::<Vec<_>>().join(" | "),
         Type::Raw(raw) => raw.text.clone(),
     }
 }
@@ -66,9 +62,7 @@ pub fn define_table_with(table: &Table, permissions: Option<&crate::ir::Permissi
     }
     if let Some(p) = permissions {
         out.push(' ');
-        out.push_str(&crate::surql::clauses::permissions(p, true, &|e| {
-            e.to_owned()
-        }));
+        out.push_str(&crate::surql::clauses::permissions(p, true, &|e| e.to_owned()));
     }
     out.push(';');
     out
@@ -87,16 +81,11 @@ pub fn define_field_at(table: &str, path: &str, field: &Field) -> String {
         table,
         render_type(&field.ty)
     );
-    out.push_str(&crate::surql::clauses::field_clauses(
-        &field.clauses,
-        &|e| e.to_owned(),
-    ));
+    out.push_str(&crate::surql::clauses::field_clauses(&field.clauses, &|e| e.to_owned()));
     push_comment(&mut out, &field.comment);
     if let Some(p) = &field.clauses.permissions {
         out.push(' ');
-        out.push_str(&crate::surql::clauses::permissions(p, false, &|e| {
-            e.to_owned()
-        }));
+        out.push_str(&crate::surql::clauses::permissions(p, false, &|e| e.to_owned()));
     }
     out.push(';');
     out
@@ -114,10 +103,7 @@ pub fn table_definition(table: &Table) -> String {
 }
 
 /// [`table_definition`] with the table's `PERMISSIONS` as the schema sets them ([`crate::access::Access`]).
-pub fn table_definition_with(
-    table: &Table,
-    permissions: Option<&crate::ir::Permissions>,
-) -> String {
+pub fn table_definition_with(table: &Table, permissions: Option<&crate::ir::Permissions>) -> String {
     let mut out = define_table_with(table, permissions);
     if let Some(id) = &table.id {
         let _ = write!(

@@ -47,11 +47,7 @@ pub fn parse(text: &str) -> Result<surrealdb_sql::Expr, ExprError> {
                     }
                     None => (0, 1),
                 };
-                found = Some(ExprError {
-                    start,
-                    end,
-                    message,
-                });
+                found = Some(ExprError { start, end, message });
                 err
             })
         },
@@ -119,9 +115,6 @@ mod tests {
 
     #[test]
     fn respells_as_the_engine_does() {
-        assert_eq!(
-            canonical("parent IS NONE || true"),
-            canonical("parent = NONE OR true")
-        );
+        assert_eq!(canonical("parent IS NONE || true"), canonical("parent = NONE OR true"));
     }
 }

@@ -42,10 +42,7 @@ pub fn parse(text: &str) -> Result<Vec<ir::Function>, Vec<FunctionsError>> {
         };
         match function(f) {
             Ok(function) if out.iter().any(|o| o.name == function.name) => {
-                errors.push(at(format!(
-                    "{} is defined twice in this file",
-                    function.name
-                )));
+                errors.push(at(format!("{} is defined twice in this file", function.name)));
             }
             Ok(function) => out.push(function),
             Err(message) => errors.push(at(message)),
@@ -67,33 +64,18 @@ fn not_a_function(sql: String) -> String {
 }
 
 /// One statement to the IR: its name, typed parameters, return type, comment and text.
-fn function(
-    f: &surrealdb_sql::statements::DefineFunctionStatement,
-) -> Result<ir::Function, String> {
+fn function(f: &surrealdb_sql::statements::DefineFunctionStatement) -> Result<ir::Function, String> {
     let name = format!("fn::{}", f.name.as_str());
     let kind = |k: &surrealdb_sql::Kind, what: &str| {
         crate::surql::kind::parse(&k.to_sql())
             .map(|raw| raw.kind)
-            .map_err(|e| {
-                format!(
-                    "{name}: {what} type `{}` cannot be read: {}",
-                    k.to_sql(),
-                    e.message
-                )
-            })
+            .map_err(|e| format!("{name}: {what} type `{}` cannot be read: {}", k.to_sql(), e.message))
     };
     let mut args = Vec::new();
     for (param, k) in &f.args {
-        args.push((
-            param.trim_start_matches('$').to_owned(),
-            kind(k, "the parameter's")?,
-        ));
+        args.push((param.trim_start_matches('$').to_owned(), kind(k, "the parameter's")?));
     }
-    let returns = f
-        .returns
-        .as_ref()
-        .map(|k| kind(k, "the return"))
-        .transpose()?;
+    let returns = f.returns.as_ref().map(|k| kind(k, "the return")).transpose()?;
     let comment = match &f.comment {
         Expr::Literal(Literal::String(s)) => Some(s.as_str().to_owned()),
         Expr::Literal(Literal::None) => None,
@@ -207,9 +189,9 @@ mod tests {
         assert_eq!(fns[0].comment.as_deref(), Some("Pounds to dollars"));
         assert!(fns[0].agent && !fns[1].agent);
         assert!(
-            fns[0].definition.starts_with(
-                "DEFINE FUNCTION OVERWRITE fn::pound_to_usd($price: number) -> number {"
-            ),
+            fns[0]
+                .definition
+                .starts_with("DEFINE FUNCTION OVERWRITE fn::pound_to_usd($price: number) -> number {"),
             "{}",
             fns[0].definition
         );
@@ -221,15 +203,8 @@ mod tests {
     fn points_at_what_is_wrong() {
         let text = "DEFINE FUNCTION fn::a() { RETURN 1; };\nDEFINE TABLE x;\n";
         let errors = parse(text).unwrap_err();
-        assert_eq!(
-            errors[0].start,
-            text.find("DEFINE TABLE").unwrap(),
-            "{errors:?}"
-        );
-        assert!(
-            errors[0].message.contains("not `DEFINE TABLE`"),
-            "{errors:?}"
-        );
+        assert_eq!(errors[0].start, text.find("DEFINE TABLE").unwrap(), "{errors:?}");
+        assert!(errors[0].message.contains("not `DEFINE TABLE`"), "{errors:?}");
         let text = "DEFINE FUNCTION fn::a($x: int) { RETURN $x +; };";
         let errors = parse(text).unwrap_err();
         assert!(errors[0].start > text.find('{').unwrap(), "{errors:?}");

@@ -92,11 +92,7 @@ pub fn table_block_as(access: &Access, table: &Table, rendering: Rendering) -> S
 /// [`table_block_as`] in parts: the `DEFINE TABLE` line, then each shown field's key (`name`,
 /// `name.*`, `id`, `in`) with its `DEFINE FIELD` line, every line ending in `;` (field pruning
 /// shows some of them).
-pub fn table_parts_as(
-    access: &Access,
-    table: &Table,
-    rendering: Rendering,
-) -> (String, Vec<(String, String)>) {
+pub fn table_parts_as(access: &Access, table: &Table, rendering: Rendering) -> (String, Vec<(String, String)>) {
     let mut head = define_table(table, access, rendering);
     head.push(';');
     let hidden = crate::access::hidden_fields(table);
@@ -147,8 +143,7 @@ fn define_table(table: &Table, access: &Access, rendering: Rendering) -> String 
     // Record access grants each exposed table `FOR select FULL`; the prompt leaves that out too.
     // A scoped table's select rule (who owns which row) is the engine's business, not the model's.
     let read_only = access.grants_record_users()
-        && (text == READ_ONLY_TABLE
-            || (access.is_owned(table) && text.starts_with("PERMISSIONS FOR select WHERE")));
+        && (text == READ_ONLY_TABLE || (access.is_owned(table) && text.starts_with("PERMISSIONS FOR select WHERE")));
     if text != "PERMISSIONS FULL" && text != "PERMISSIONS NONE" && !read_only {
         out.push(' ');
         out.push_str(&text);
@@ -219,11 +214,7 @@ fn field_clauses(field: &crate::ir::Field) -> String {
 fn field_lines(table: &Table, rendering: Rendering) -> Vec<(String, String)> {
     let on = escape_ident(&table.name);
     let mut lines = Vec::new();
-    let mut push = |key: String,
-                    shown: String,
-                    kind: &str,
-                    comment: Option<&str>,
-                    field: Option<&crate::ir::Field>| {
+    let mut push = |key: String, shown: String, kind: &str, comment: Option<&str>, field: Option<&crate::ir::Field>| {
         let mut line = format!("DEFINE FIELD {shown} ON {on} TYPE {kind}");
         if let Some(f) = field {
             line.push_str(&field_clauses(f));
@@ -350,9 +341,7 @@ fn array_element(kind: &Kind) -> Option<&Kind> {
         Kind::Array(inner, _) if !inner.is_any() => Some(inner),
         Kind::Either(members) => {
             // `none | array<T>`: the engine still types the elements.
-            let mut arrays = members
-                .iter()
-                .filter(|m| !matches!(m, Kind::Named(p) if p == "none"));
+            let mut arrays = members.iter().filter(|m| !matches!(m, Kind::Named(p) if p == "none"));
             match (arrays.next(), arrays.next()) {
                 (Some(only), None) => array_element(only),
                 _ => None,
@@ -384,18 +373,13 @@ pub fn print_kind(kind: &Kind) -> String {
         Kind::Set(inner, None) => format!("set<{}>", print_kind(inner)),
         Kind::Set(inner, Some(n)) => format!("set<{}, {n}>", print_kind(inner)),
         Kind::Record(tables) => format!("record<{}>", names(tables)),
-        Kind::Either(members) => members
-            .iter()
-            .map(print_kind)
-            .collect::<Vec<_>>()
-            .join(" | "),
+        Kind::Either(members) => members.iter().map(print_kind).collect::<Vec<_>>().join(" | "),
         Kind::Literal(KindLiteral::String(s)) => quote_str(s),
         Kind::Literal(KindLiteral::Integer(n)) => n.to_string(),
         Kind::Literal(KindLiteral::Bool(b)) => b.to_string(),
-        Kind::Literal(KindLiteral::Array(items)) => format!(
-            "[{}]",
-            items.iter().map(print_kind).collect::<Vec<_>>().join(", ")
-        ),
+        Kind::Literal(KindLiteral::Array(items)) => {
+            format!("[{}]", items.iter().map(print_kind).collect::<Vec<_>>().join(", "))
+        }
         Kind::Literal(KindLiteral::Object(fields)) => {
             // The engine keeps object types in a BTreeMap: keys print sorted.
             let mut sorted: Vec<&(String, Kind)> = fields.iter().collect();
@@ -421,10 +405,7 @@ mod tests {
             Some(2),
         )));
         assert_eq!(render_kind(&opt_arr), "none | array<none | string, 2>");
-        assert_eq!(
-            render_kind(&Type::Array(Box::new(Type::Any), None)),
-            "array"
-        );
+        assert_eq!(render_kind(&Type::Array(Box::new(Type::Any), None)), "array");
         assert_eq!(
             render_kind(&Type::Option(Box::new(Type::Literal(vec![
                 "b".into(),
@@ -433,8 +414,7 @@ mod tests {
             ])))),
             "none | 'b' | 'a'"
         );
-        let raw = crate::surql::kind::parse("option<{ b: int, a: 'x' | 1 }> ASSERT $value != NONE")
-            .expect("a type");
+        let raw = crate::surql::kind::parse("option<{ b: int, a: 'x' | 1 }> ASSERT $value != NONE").expect("a type");
         assert_eq!(
             render_kind(&Type::Raw(raw)),
             "none | { a: 'x' | 1, b: int } ASSERT $value != NONE"

@@ -16,9 +16,8 @@ pub struct KindError {
 
 /// Kind names without arguments.
 const NAMED: &[&str] = &[
-    "any", "none", "null", "bool", "bytes", "datetime", "decimal", "duration", "float", "int",
-    "number", "object", "string", "uuid", "regex", "range", "function", "record", "table",
-    "geometry", "file",
+    "any", "none", "null", "bool", "bytes", "datetime", "decimal", "duration", "float", "int", "number", "object",
+    "string", "uuid", "regex", "range", "function", "record", "table", "geometry", "file",
 ];
 
 /// Geometry kinds `geometry<...>` takes.
@@ -63,9 +62,7 @@ pub fn parse(text: &str) -> Result<RawType, KindError> {
             e
         })?;
         if !p.rest().starts_with(|c: char| c.is_ascii_alphabetic()) {
-            return Err(p.error(
-                "after the type only clauses may follow (ASSERT, DEFAULT, VALUE, READONLY, ...)",
-            ));
+            return Err(p.error("after the type only clauses may follow (ASSERT, DEFAULT, VALUE, READONLY, ...)"));
         }
     }
     Ok(RawType {
@@ -105,9 +102,7 @@ fn check_clauses(text: &str) -> Result<(), KindError> {
                 return err(at, format!("unbalanced `{c}`"));
             }
             '}' | ']' | ')' => {}
-            '-' if chars.peek().map(|(_, c)| *c) == Some('-') => {
-                return err(at, "it contains a comment (`--`)".into())
-            }
+            '-' if chars.peek().map(|(_, c)| *c) == Some('-') => return err(at, "it contains a comment (`--`)".into()),
             '/' if matches!(chars.peek().map(|(_, c)| *c), Some('*' | '/')) => {
                 return err(at, "it contains a comment".into())
             }
@@ -214,9 +209,7 @@ impl Parser<'_> {
                 let s = self.quoted(first, first)?;
                 Ok(Kind::Literal(KindLiteral::String(s)))
             }
-            '-' | '0'..='9' => self
-                .integer()
-                .map(|n| Kind::Literal(KindLiteral::Integer(n))),
+            '-' | '0'..='9' => self.integer().map(|n| Kind::Literal(KindLiteral::Integer(n))),
             '[' => {
                 self.pos += 1;
                 let mut items = Vec::new();
@@ -267,9 +260,9 @@ impl Parser<'_> {
             .unwrap_or(self.text.len() - digits_at);
         let end = digits_at + len;
         if self.text[end..].starts_with(|c: char| c == '.' || c.is_ascii_alphabetic()) {
-            return Err(self.error(
-                "only whole numbers are read as literal types here (no floats, decimals or durations)",
-            ));
+            return Err(
+                self.error("only whole numbers are read as literal types here (no floats, decimals or durations)")
+            );
         }
         let n = self.text[start..end]
             .parse()
@@ -432,10 +425,7 @@ mod tests {
             kind("GEOMETRY<Point>"),
             Kind::Parameterized("geometry".into(), vec!["point".into()])
         );
-        assert_eq!(
-            kind("set<int>"),
-            Kind::Set(Box::new(Kind::Named("int".into())), None)
-        );
+        assert_eq!(kind("set<int>"), Kind::Set(Box::new(Kind::Named("int".into())), None));
         assert_eq!(kind("record"), Kind::Named("record".into()));
     }
 
@@ -464,11 +454,7 @@ mod tests {
             ("strng", 0, "not a SurrealQL type"),
             ("array<strin>", 6, "not a SurrealQL type"),
             ("int DEFAULT (1", 12, "not closed"),
-            (
-                "int ASSERT $value < 3 AND $value > 0)",
-                36,
-                "unbalanced `)`",
-            ),
+            ("int ASSERT $value < 3 AND $value > 0)", 36, "unbalanced `)`"),
             ("1.5", 0, "whole numbers"),
             ("geometry<pint>", 9, "not a geometry kind"),
         ] {

@@ -57,11 +57,10 @@ fn escape_into(out: &mut String, s: &str, quote: char) {
 
 /// Words the engine's formatter backticks where a keyword could stand (`RESERVED_KEYWORD` in surrealdb-common).
 const RESERVED: &[&str] = &[
-    "ALTER", "BEGIN", "BREAK", "CANCEL", "COMMIT", "CONTINUE", "CREATE", "DEFINE", "DELETE", "FOR",
-    "IF", "INFO", "INSERT", "KILL", "LIVE", "OPTION", "REBUILD", "RETURN", "RELATE", "REMOVE",
-    "SELECT", "LET", "SHOW", "SLEEP", "THROW", "UPDATE", "UPSERT", "USE", "DIFF", "RAND", "NONE",
-    "NULL", "AFTER", "BEFORE", "VALUE", "BY", "ALL", "TRUE", "FALSE", "WHERE", "TABLE", "TB",
-    "SEQUENCE", "FUNCTION",
+    "ALTER", "BEGIN", "BREAK", "CANCEL", "COMMIT", "CONTINUE", "CREATE", "DEFINE", "DELETE", "FOR", "IF", "INFO",
+    "INSERT", "KILL", "LIVE", "OPTION", "REBUILD", "RETURN", "RELATE", "REMOVE", "SELECT", "LET", "SHOW", "SLEEP",
+    "THROW", "UPDATE", "UPSERT", "USE", "DIFF", "RAND", "NONE", "NULL", "AFTER", "BEFORE", "VALUE", "BY", "ALL",
+    "TRUE", "FALSE", "WHERE", "TABLE", "TB", "SEQUENCE", "FUNCTION",
 ];
 
 /// Words the parser refuses as a bare name although `INFO` prints them bare (found by trying every keyword).
@@ -99,18 +98,12 @@ fn backticked(name: &str) -> String {
 
 /// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
 pub fn is_reserved(name: &str) -> bool {
-    escape_ident(name).starts_with('`')
-        || PARSER_ONLY_RESERVED
-            .iter()
-            .any(|k| k.eq_ignore_ascii_case(name))
+    escape_ident(name).starts_with('`') || PARSER_ONLY_RESERVED.iter().any(|k| k.eq_ignore_ascii_case(name))
 }
 
 /// A field name as a statement of surqlc's must spell it: backticked when it is a keyword.
 pub fn field_ident(name: &str) -> String {
-    if PARSER_ONLY_RESERVED
-        .iter()
-        .any(|k| k.eq_ignore_ascii_case(name))
-    {
+    if PARSER_ONLY_RESERVED.iter().any(|k| k.eq_ignore_ascii_case(name)) {
         format!("`{name}`")
     } else {
         escape_ident(name)
@@ -246,9 +239,7 @@ mod tests {
 
     #[test]
     fn reads_durations_and_inside_lists() {
-        assert!(
-            is_duration("1d12h") && is_duration("30ms") && !is_duration("1x") && !is_duration("")
-        );
+        assert!(is_duration("1d12h") && is_duration("30ms") && !is_duration("1x") && !is_duration(""));
         assert_eq!(
             inside_list("ASSERT $value INSIDE ['a', \"b\\\"c\"]"),
             Some(vec!["a".into(), "b\"c".into()])

@@ -14,20 +14,14 @@ use crate::ir::LiteralEnum;
 pub fn of_literal(e: &LiteralEnum) -> Option<String> {
     of_enum(
         e.comment.as_deref(),
-        e.variants.iter().map(|(_, value)| {
-            (
-                value.as_str(),
-                e.variant_docs.get(value).map(String::as_str),
-            )
-        }),
+        e.variants
+            .iter()
+            .map(|(_, value)| (value.as_str(), e.variant_docs.get(value).map(String::as_str))),
     )
 }
 
 /// [`of_literal`] from the parts: the enum's doc and `(stored value, variant doc)` in source order.
-pub fn of_enum<'a>(
-    doc: Option<&str>,
-    values: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
-) -> Option<String> {
+pub fn of_enum<'a>(doc: Option<&str>, values: impl IntoIterator<Item = (&'a str, Option<&'a str>)>) -> Option<String> {
     let list: Vec<String> = values
         .into_iter()
         .filter_map(|(value, doc)| {
@@ -87,11 +81,7 @@ fn one_line(s: &str) -> String {
 
 /// A value as the list names it: bare when it is one word, else quoted as the engine quotes strings.
 fn label(value: &str) -> String {
-    if !value.is_empty()
-        && value
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-    {
+    if !value.is_empty() && value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
         value.to_owned()
     } else {
         super::lex::quote_str(value)

@@ -84,37 +84,23 @@ const QUESTION: &str = "-- question:";
 const PARAM: &str = "-- param:";
 
 fn annotation<'t>(t: &'t Token, prefix: &str) -> Option<&'t str> {
-    (t.kind == Kind::Comment)
-        .then(|| t.text.strip_prefix(prefix))
-        .flatten()
+    (t.kind == Kind::Comment).then(|| t.text.strip_prefix(prefix)).flatten()
 }
 
 /// Whether `text` is a named-query file (holds a `-- name:` line) rather than plain examples.
 pub fn is_named(text: &str) -> bool {
-    scan::scan(text)
-        .iter()
-        .any(|t| annotation(t, NAME).is_some())
+    scan::scan(text).iter().any(|t| annotation(t, NAME).is_some())
 }
 
 /// Records a problem of the file at byte `at`.
 fn push_error(text: &str, at: usize, message: String, errors: &mut Vec<FileError>) {
     let (line, column) = line_col(text, at);
-    errors.push(FileError {
-        line,
-        column,
-        message,
-    });
+    errors.push(FileError { line, column, message });
 }
 
 /// The parameters of one `-- param: $a, $b` line (its list starts at byte `at`): each a `$` and an
 /// identifier, declared once.
-fn declare_params(
-    text: &str,
-    list: &str,
-    mut at: usize,
-    params: &mut Vec<DeclaredParam>,
-    errors: &mut Vec<FileError>,
-) {
+fn declare_params(text: &str, list: &str, mut at: usize, params: &mut Vec<DeclaredParam>, errors: &mut Vec<FileError>) {
     for word in list.split_inclusive([',', ' ', '\t']) {
         let name = word.trim_end_matches([',', ' ', '\t']);
         let here = at;
@@ -124,9 +110,7 @@ fn declare_params(
         }
         let (line, column) = line_col(text, here);
         match name.strip_prefix('$').filter(|n| {
-            n.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_')
+            n.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
                 && n.chars().all(|c| c.is_alphanumeric() || c == '_')
         }) {
             Some(n) if params.iter().any(|p| p.name == n) => {
@@ -192,9 +176,7 @@ pub fn line_col(text: &str, at: usize) -> (usize, usize) {
 pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
     let tokens = scan::scan(text);
     let mut errors = Vec::new();
-    let error = |at: usize, message: String, errors: &mut Vec<FileError>| {
-        push_error(text, at, message, errors)
-    };
+    let error = |at: usize, message: String, errors: &mut Vec<FileError>| push_error(text, at, message, errors);
     let starts: Vec<usize> = tokens
         .iter()
         .enumerate()
@@ -202,11 +184,7 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
         .map(|(i, _)| i)
         .collect();
     if starts.is_empty() {
-        error(
-            0,
-            "no query: start one with `-- name: NAME :many`".into(),
-            &mut errors,
-        );
+        error(0, "no query: start one with `-- name: NAME :many`".into(), &mut errors);
         return Err(errors);
     }
     if let Some(t) = tokens[..starts[0]].iter().find(|t| t.kind != Kind::Comment) {
@@ -242,10 +220,7 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
             }
             i += 1;
         }
-        let code: Vec<&Token> = tokens[i..end]
-            .iter()
-            .filter(|t| t.kind != Kind::Comment)
-            .collect();
+        let code: Vec<&Token> = tokens[i..end].iter().filter(|t| t.kind != Kind::Comment).collect();
         let Some(begin) = code.first() else {
             error(
                 head.start,
@@ -258,10 +233,7 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
         if let Some(prev) = queries.iter().find(|q| q.name == name) {
             error(
                 head.start + NAME.len() + 1,
-                format!(
-                    "query `{name}` is defined twice (first at line {})",
-                    prev.name_line
-                ),
+                format!("query `{name}` is defined twice (first at line {})", prev.name_line),
                 &mut errors,
             );
             continue;
@@ -300,32 +272,23 @@ fn header(text: &str, head: &Token, errors: &mut Vec<FileError>) -> Option<(Stri
     }
     let fail = |at: usize, message: String, errors: &mut Vec<FileError>| {
         let (line, column) = line_col(text, at);
-        errors.push(FileError {
-            line,
-            column,
-            message,
-        });
+        errors.push(FileError { line, column, message });
         None
     };
     let usage = "write `-- name: NAME :many` (or :one, :opt, :value)";
     let Some(&(name_at, name)) = words.first() else {
-        return fail(
-            head.start,
-            format!("`-- name:` without a name: {usage}"),
-            errors,
-        );
+        return fail(head.start, format!("`-- name:` without a name: {usage}"), errors);
     };
-    let valid = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+    let valid = name.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     if !valid {
         return fail(
             name_at,
-            format!("`{name}` is not a query name: use snake_case letters, digits and `_` (it becomes a Rust function)"),
+            format!(
+                "`{name}` is not a query name: use snake_case letters, digits and `_` (it becomes a Rust function)"
+            ),
             errors,
         );
     }
@@ -337,11 +300,7 @@ fn header(text: &str, head: &Token, errors: &mut Vec<FileError>) -> Option<(Stri
         );
     };
     let Some(returns) = kind.strip_prefix(':').and_then(Returns::from_name) else {
-        return fail(
-            kind_at,
-            format!("`{kind}` is not :many, :one, :opt or :value"),
-            errors,
-        );
+        return fail(kind_at, format!("`{kind}` is not :many, :one, :opt or :value"), errors);
     };
     if let Some(&(extra_at, extra)) = words.get(2) {
         return fail(extra_at, format!("unexpected `{extra}`: {usage}"), errors);
@@ -393,18 +352,16 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
     }
 
     fn errors(text: &str) -> Vec<String> {
-        parse(text)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        parse(text).unwrap_err().iter().map(ToString::to_string).collect()
     }
 
     #[test]
     fn malformed_annotations_point_at_line_and_column() {
         assert_eq!(
             errors("-- name: Bad :many\nSELECT 1"),
-            vec!["1:10: `Bad` is not a query name: use snake_case letters, digits and `_` (it becomes a Rust function)"]
+            vec![
+                "1:10: `Bad` is not a query name: use snake_case letters, digits and `_` (it becomes a Rust function)"
+            ]
         );
         assert_eq!(
             errors("-- name: a :all\nSELECT 1"),
@@ -412,7 +369,9 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
         );
         assert_eq!(
             errors("-- name: a\nSELECT 1"),
-            vec!["1:11: query `a` says nothing of what it returns: write `-- name: NAME :many` (or :one, :opt, :value)"]
+            vec![
+                "1:11: query `a` says nothing of what it returns: write `-- name: NAME :many` (or :one, :opt, :value)"
+            ]
         );
         assert_eq!(
             errors("-- name: a :one\n-- question: q\n"),

@@ -98,14 +98,8 @@ mod tests {
     #[test]
     fn routes_read_as_steps() {
         assert_eq!(steps("in"), [Step::Field("in")]);
-        assert_eq!(
-            steps("buyer.account"),
-            [Step::Field("buyer"), Step::Field("account")]
-        );
-        assert_eq!(
-            steps("<-placed<-customer"),
-            [Step::In("placed"), Step::In("customer")]
-        );
+        assert_eq!(steps("buyer.account"), [Step::Field("buyer"), Step::Field("account")]);
+        assert_eq!(steps("<-placed<-customer"), [Step::In("placed"), Step::In("customer")]);
         assert_eq!(
             steps("in<-placed<-customer"),
             [Step::Field("in"), Step::In("placed"), Step::In("customer")]

@@ -50,8 +50,7 @@ impl Token {
 }
 
 const MULTI_PUNCT: &[&str] = &[
-    "<->", "->", "<-", "<~", "::", "..", "!=", "<=", ">=", "==", "?:", "??", "?=", "*=", "||",
-    "&&", "<>",
+    "<->", "->", "<-", "<~", "::", "..", "!=", "<=", ">=", "==", "?:", "??", "?=", "*=", "||", "&&", "<>",
 ];
 
 /// The tokens of `text` that are code: [`scan`] without comments.
@@ -106,8 +105,7 @@ fn token_at(text: &str, chars: &[(usize, char)], i: usize) -> (Token, usize) {
         return plain(Kind::Comment, &text[start..end_of(j)], j);
     }
     if c == '/' && next == Some('*') {
-        let close = (i + 2..chars.len())
-            .find(|&j| chars[j].1 == '*' && chars.get(j + 1).map(|b| b.1) == Some('/'));
+        let close = (i + 2..chars.len()).find(|&j| chars[j].1 == '*' && chars.get(j + 1).map(|b| b.1) == Some('/'));
         let j = close.map_or(chars.len(), |j| (j + 2).min(chars.len()));
         let (token, j) = plain(Kind::Comment, &text[start..end_of(j)], j);
         let open = close.is_none();

@@ -24,10 +24,7 @@ pub async fn check<C: Connection>(
 }
 
 /// An error for each record id the query names that does not exist, with ids the table has.
-async fn missing_records<C: Connection>(
-    db: &Surreal<C>,
-    report: &mut Report,
-) -> Result<(), surrealdb::Error> {
+async fn missing_records<C: Connection>(db: &Surreal<C>, report: &mut Report) -> Result<(), surrealdb::Error> {
     let mut seen: Vec<String> = Vec::new();
     for record in report.records.clone() {
         if seen.contains(&record.id) {
@@ -35,9 +32,7 @@ async fn missing_records<C: Connection>(
         }
         seen.push(record.id.clone());
         // The id is SurrealDB's own rendering of the parsed literal, so it is safe to splice.
-        let Some(found) =
-            values(db, &format!("SELECT VALUE id FROM {} LIMIT 1", record.id)).await?
-        else {
+        let Some(found) = values(db, &format!("SELECT VALUE id FROM {} LIMIT 1", record.id)).await? else {
             continue;
         };
         if !found.is_empty() {
@@ -59,7 +54,10 @@ async fn missing_records<C: Connection>(
             class: Class::UnknownRecord,
             message: format!("there is no record `{}`", record.id),
             fix: if samples.is_empty() {
-                format!("`{}` has no rows; select FROM {} and filter by a field instead", record.table, record.table)
+                format!(
+                    "`{}` has no rows; select FROM {} and filter by a field instead",
+                    record.table, record.table
+                )
             } else {
                 format!(
                     "ids of `{}` look like {}: do not guess ids, select FROM {} WHERE a field matches",
@@ -86,11 +84,7 @@ async fn absent_values<C: Connection>(
             matches!(h, crate::ir::ValueHint::Distinct { field, .. }
                     if field.table == compared.table && field.field == compared.field)
         });
-        let key = (
-            compared.table.clone(),
-            compared.field.clone(),
-            compared.value.clone(),
-        );
+        let key = (compared.table.clone(), compared.field.clone(), compared.value.clone());
         if !hinted || asked.contains(&key) {
             continue;
         }
@@ -98,9 +92,7 @@ async fn absent_values<C: Connection>(
         let table = crate::surql::field_ident(&compared.table);
         let field = crate::surql::path_ident(&compared.field, crate::surql::field_ident);
         let found = match db
-            .query(format!(
-                "SELECT VALUE id FROM {table} WHERE {field} = $value LIMIT 1"
-            ))
+            .query(format!("SELECT VALUE id FROM {table} WHERE {field} = $value LIMIT 1"))
             .bind(("value", compared.value.clone()))
             .await
         {
@@ -140,10 +132,7 @@ async fn absent_values<C: Connection>(
 }
 
 /// The rows of `query` as values, `None` when the engine refuses it (only a connection failure is an error).
-async fn values<C: Connection>(
-    db: &Surreal<C>,
-    query: &str,
-) -> Result<Option<Vec<Value>>, surrealdb::Error> {
+async fn values<C: Connection>(db: &Surreal<C>, query: &str) -> Result<Option<Vec<Value>>, surrealdb::Error> {
     match db.query(query).await {
         Ok(mut response) => match response.take::<Value>(0) {
             Ok(Value::Array(items)) => Ok(Some(items.into_iter().collect())),

@@ -202,10 +202,7 @@ impl fmt::Display for Signature {
 
 /// The signature of built-in function `name` (as the parser spells it: lower case), if the table has it.
 pub fn signature(name: &str) -> Option<&'static Signature> {
-    TABLE
-        .binary_search_by(|s| s.name.cmp(name))
-        .ok()
-        .map(|i| &TABLE[i])
+    TABLE.binary_search_by(|s| s.name.cmp(name)).ok().map(|i| &TABLE[i])
 }
 
 /// Every signature, sorted by name.
@@ -260,13 +257,7 @@ pub fn fits(kind: Kind, ty: &Ty, aggregate: bool) -> bool {
     }
 }
 
-const fn f(
-    name: &'static str,
-    args: &'static [Kind],
-    min: usize,
-    variadic: Option<Kind>,
-    returns: Kind,
-) -> Signature {
+const fn f(name: &'static str, args: &'static [Kind], min: usize, variadic: Option<Kind>, returns: Kind) -> Signature {
     Signature {
         name,
         args,
@@ -301,12 +292,7 @@ mod tests {
     #[test]
     fn sorted_unique_and_complete_against_the_parser() {
         for pair in TABLE.windows(2) {
-            assert!(
-                pair[0].name < pair[1].name,
-                "{} before {}",
-                pair[0].name,
-                pair[1].name
-            );
+            assert!(pair[0].name < pair[1].name, "{} before {}", pair[0].name, pair[1].name);
         }
         let mut missing = Vec::new();
         for (path, (kind, _)) in surrealdb_sql::builtin_paths::PATHS.entries() {
@@ -344,18 +330,12 @@ mod tests {
         assert_eq!(sum.arity(), "takes 1 argument");
         assert!(sum.aggregate);
         let slice = signature("string::slice").unwrap();
-        assert_eq!(
-            slice.to_string(),
-            "string::slice(string, any?, int?) -> string"
-        );
+        assert_eq!(slice.to_string(), "string::slice(string, any?, int?) -> string");
         assert_eq!(slice.arity(), "takes 1 to 3 arguments");
         let join = signature("string::join").unwrap();
         assert_eq!(join.to_string(), "string::join(any, any...) -> string");
         assert_eq!(join.arity(), "takes at least 1 argument");
-        assert_eq!(
-            signature("time::now").unwrap().arity(),
-            "takes no arguments"
-        );
+        assert_eq!(signature("time::now").unwrap().arity(), "takes no arguments");
         assert!(signature("http::get").is_none());
     }
 

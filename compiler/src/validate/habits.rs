@@ -26,10 +26,7 @@ pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
 const FUNCTIONS: &[(&str, &str)] = &[
     ("sum", "math::sum(x) (with GROUP BY alias or GROUP ALL)"),
     ("avg", "math::mean(x) (with GROUP BY alias or GROUP ALL)"),
-    (
-        "average",
-        "math::mean(x) (with GROUP BY alias or GROUP ALL)",
-    ),
+    ("average", "math::mean(x) (with GROUP BY alias or GROUP ALL)"),
     ("min", "math::min(x) (with GROUP BY alias or GROUP ALL)"),
     ("max", "math::max(x) (with GROUP BY alias or GROUP ALL)"),
     ("now", "time::now()"),
@@ -37,14 +34,8 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("current_timestamp", "time::now()"),
     ("lower", "string::lowercase(x)"),
     ("upper", "string::uppercase(x)"),
-    (
-        "length",
-        "string::len(x) for a string, array::len(x) for an array",
-    ),
-    (
-        "len",
-        "string::len(x) for a string, array::len(x) for an array",
-    ),
+    ("length", "string::len(x) for a string, array::len(x) for an array"),
+    ("len", "string::len(x) for a string, array::len(x) for an array"),
     ("char_length", "string::len(x)"),
     ("concat", "string::concat(a, b) or a + b"),
     ("substring", "string::slice(x, start, len)"),
@@ -52,10 +43,7 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("coalesce", "a ?? b"),
     ("ifnull", "a ?? b"),
     ("nvl", "a ?? b"),
-    (
-        "date_trunc",
-        "time::floor(x, 1d) or time::format(x, '%Y-%m')",
-    ),
+    ("date_trunc", "time::floor(x, 1d) or time::format(x, '%Y-%m')"),
     ("extract", "time::year(x), time::month(x), time::day(x)"),
     ("year", "time::year(x)"),
     ("month", "time::month(x)"),
@@ -329,9 +317,7 @@ impl Examples {
             })
         });
         let relation = exposed.iter().find_map(|t| match &t.kind {
-            TableKind::Relation { from, to } => {
-                Some((from[0].as_str(), t.name.as_str(), to[0].as_str()))
-            }
+            TableKind::Relation { from, to } => Some((from[0].as_str(), t.name.as_str(), to[0].as_str())),
             TableKind::Normal => None,
         });
         Examples {

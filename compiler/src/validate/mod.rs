@@ -130,15 +130,11 @@ pub struct Report {
 
 impl Report {
     pub fn errors(&self) -> impl Iterator<Item = &QueryDiagnostic> {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error)
     }
 
     pub fn warnings(&self) -> impl Iterator<Item = &QueryDiagnostic> {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Warning)
     }
 
     pub fn has_errors(&self) -> bool {
@@ -156,18 +152,13 @@ impl Report {
         if lints.is_empty() {
             return;
         }
-        let listed =
-            |list: &[String], c: Class| list.iter().any(|code| code.eq_ignore_ascii_case(c.code()));
-        self.diagnostics.retain(|d| {
-            !(listed(&lints.allow, d.class)
-                && (d.class.may_warn() || d.severity == Severity::Warning))
-        });
+        let listed = |list: &[String], c: Class| list.iter().any(|code| code.eq_ignore_ascii_case(c.code()));
+        self.diagnostics
+            .retain(|d| !(listed(&lints.allow, d.class) && (d.class.may_warn() || d.severity == Severity::Warning)));
         for d in &mut self.diagnostics {
             if listed(&lints.deny, d.class) {
                 d.severity = Severity::Error;
-            } else if listed(&lints.warn, d.class)
-                && (d.class.may_warn() || d.severity == Severity::Warning)
-            {
+            } else if listed(&lints.warn, d.class) && (d.class.may_warn() || d.severity == Severity::Warning) {
                 d.severity = Severity::Warning;
             }
         }
@@ -176,8 +167,7 @@ impl Report {
 
     /// Sorts errors before warnings, each in text order, and drops exact duplicates.
     pub(crate) fn finish(&mut self) {
-        self.diagnostics
-            .sort_by_key(|d| (d.severity, d.span.start, d.span.end));
+        self.diagnostics.sort_by_key(|d| (d.severity, d.span.start, d.span.end));
         self.diagnostics.dedup();
     }
 
@@ -235,17 +225,9 @@ pub fn render_one(d: &QueryDiagnostic, query: &str) -> String {
     };
     let text = d.span.text(query);
     if text.is_empty() || text.len() > 80 || text.contains('\n') {
-        format!(
-            "{severity}[{} {}] {line}:{col}: {d}",
-            d.class.code(),
-            d.class
-        )
+        format!("{severity}[{} {}] {line}:{col}: {d}", d.class.code(), d.class)
     } else {
-        format!(
-            "{severity}[{} {}] {line}:{col} `{text}`: {d}",
-            d.class.code(),
-            d.class
-        )
+        format!("{severity}[{} {}] {line}:{col} `{text}`: {d}", d.class.code(), d.class)
     }
 }
 

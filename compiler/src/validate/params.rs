@@ -62,13 +62,9 @@ pub(crate) fn across(op: &BinaryOperator, other: &Ty, param_on_left: bool) -> Ty
     }
     let list = |t: Ty| if t == Ty::Any { Ty::Any } else { Ty::array(t) };
     match op {
-        B::Equal
-        | B::ExactEqual
-        | B::NotEqual
-        | B::LessThan
-        | B::LessThanEqual
-        | B::MoreThan
-        | B::MoreThanEqual => other.clone(),
+        B::Equal | B::ExactEqual | B::NotEqual | B::LessThan | B::LessThanEqual | B::MoreThan | B::MoreThanEqual => {
+            other.clone()
+        }
         // The element side is the one the array is not on.
         B::AllEqual | B::AnyEqual | B::Contain | B::NotContain => {
             if param_on_left {
@@ -84,12 +80,9 @@ pub(crate) fn across(op: &BinaryOperator, other: &Ty, param_on_left: bool) -> Ty
                 list(other.clone())
             }
         }
-        B::ContainAll
-        | B::ContainAny
-        | B::ContainNone
-        | B::AllInside
-        | B::AnyInside
-        | B::NoneInside => list(element_of(other)),
+        B::ContainAll | B::ContainAny | B::ContainNone | B::AllInside | B::AnyInside | B::NoneInside => {
+            list(element_of(other))
+        }
         // `placed_at + $age`: a duration moves a datetime.
         B::Add | B::Subtract if *other == Ty::Datetime && !param_on_left => Ty::Duration,
         // `price * $factor`: a number of the other side's kind.
@@ -185,10 +178,7 @@ mod tests {
             used("a", Ty::Int, false),
             used("b", Ty::Datetime, true),
         ];
-        assert_eq!(
-            resolved(&uses),
-            vec![("b".into(), Ty::Datetime), ("a".into(), Ty::Int)]
-        );
+        assert_eq!(resolved(&uses), vec![("b".into(), Ty::Datetime), ("a".into(), Ty::Int)]);
     }
 
     #[cfg(feature = "front")]
@@ -205,10 +195,7 @@ mod tests {
         assert!(!report.has_errors(), "{:?}", report.diagnostics);
         let typed = resolved(&report.params);
         assert_eq!(typed.iter().find(|(n, _)| n == "n").unwrap().1, Ty::Int);
-        assert_eq!(
-            typed.iter().find(|(n, _)| n == "since").unwrap().1,
-            Ty::Datetime
-        );
+        assert_eq!(typed.iter().find(|(n, _)| n == "since").unwrap().1, Ty::Datetime);
         assert!(matches!(
             &typed.iter().find(|(n, _)| n == "tier").unwrap().1,
             Ty::Literal(values) if values.contains(&"pro".to_owned())
@@ -267,18 +254,9 @@ mod tests {
                 "SELECT name FROM customer WHERE ->placed->purchase.status ?= $p",
                 status.clone(),
             ),
-            (
-                "SELECT name FROM customer WHERE tier IN $p",
-                Ty::array(tier()),
-            ),
-            (
-                "SELECT name FROM customer WHERE tier NOT IN $p",
-                Ty::array(tier()),
-            ),
-            (
-                "SELECT name FROM customer WHERE $p CONTAINS tier",
-                Ty::array(tier()),
-            ),
+            ("SELECT name FROM customer WHERE tier IN $p", Ty::array(tier())),
+            ("SELECT name FROM customer WHERE tier NOT IN $p", Ty::array(tier())),
+            ("SELECT name FROM customer WHERE $p CONTAINS tier", Ty::array(tier())),
             (
                 "SELECT name FROM customer WHERE ->placed->purchase.status CONTAINSANY $p",
                 Ty::array(status.clone()),
@@ -287,10 +265,7 @@ mod tests {
                 "SELECT name FROM customer WHERE $p ALLINSIDE ->placed->purchase.status",
                 Ty::array(status.clone()),
             ),
-            (
-                "SELECT name FROM customer WHERE name CONTAINS $p",
-                Ty::String,
-            ),
+            ("SELECT name FROM customer WHERE name CONTAINS $p", Ty::String),
             ("SELECT name FROM customer WHERE tier = $p", tier()),
             (
                 "SELECT name FROM customer WHERE joined > time::now() - $p",

@@ -11,8 +11,7 @@ pub(super) fn diagnose(error: &str, body: &str, base: usize, locator: &Locator) 
         severity: Severity::Error,
         class: Class::Syntax,
         fix: known_fix(message).unwrap_or_else(|| {
-            "write one SurrealQL SELECT statement: SELECT fields FROM table WHERE ... LIMIT n"
-                .into()
+            "write one SurrealQL SELECT statement: SELECT fields FROM table WHERE ... LIMIT n".into()
         }),
         message: format!("the query does not parse: {message}"),
     }
@@ -73,10 +72,7 @@ fn error_span(error: &str, body: &str, base: usize) -> Option<Span> {
         .nth(col.saturating_sub(1))
         .map_or(line_text.len(), |(o, _)| o);
     let start = line_start + offset;
-    let end = body[start..]
-        .chars()
-        .next()
-        .map_or(start, |c| start + c.len_utf8());
+    let end = body[start..].chars().next().map_or(start, |c| start + c.len_utf8());
     Some(Span {
         start: base + start,
         end: base + end,
@@ -94,11 +90,9 @@ mod tests {
             fix,
             "GROUP BY works only on what the SELECT projects: project `in.plan AS plan` and write `GROUP BY plan`"
         );
-        assert!(
-            known_fix("Missing group idiom `tier` in statement selection")
-                .unwrap()
-                .contains("add `tier` to the SELECT's fields")
-        );
+        assert!(known_fix("Missing group idiom `tier` in statement selection")
+            .unwrap()
+            .contains("add `tier` to the SELECT's fields"));
         assert_eq!(known_fix("Unexpected token `FROM`"), None);
     }
 }

@@ -128,11 +128,7 @@ pub enum Runnable {
 impl Reply<'_> {
     /// The statement the runner sends: the parsed SELECT with `TIMEOUT timeout` and, when it has
     /// none, `LIMIT add_limit`; else the refusal as text for the model.
-    pub fn into_statement(
-        self,
-        timeout: std::time::Duration,
-        add_limit: Option<u32>,
-    ) -> Result<Runnable, String> {
+    pub fn into_statement(self, timeout: std::time::Duration, add_limit: Option<u32>) -> Result<Runnable, String> {
         self.into_probing_statement(timeout, add_limit, None)
     }
 
@@ -147,9 +143,7 @@ impl Reply<'_> {
     ) -> Result<Runnable, String> {
         let mut ast = match self.read {
             Read::CannotAnswer(reason) => return Ok(Runnable::CannotAnswer(reason)),
-            Read::Unparsed(error) => {
-                return Err(format!("the query does not parse: {}", error.trim_end()))
-            }
+            Read::Unparsed(error) => return Err(format!("the query does not parse: {}", error.trim_end())),
             Read::Parsed(ast) => ast,
         };
         if let Err(refusal) = one_select(&ast) {
@@ -168,9 +162,7 @@ impl Reply<'_> {
 
 /// The runner's TIMEOUT (at least 1 ms, the engine's smallest) and, on a SELECT without one, its LIMIT.
 fn set_policy(select: &mut SelectStatement, timeout: std::time::Duration, add_limit: Option<u32>) {
-    select.timeout = Expr::Literal(Literal::Duration(
-        timeout.max(std::time::Duration::from_millis(1)),
-    ));
+    select.timeout = Expr::Literal(Literal::Duration(timeout.max(std::time::Duration::from_millis(1))));
     if let (None, Some(n)) = (&select.limit, add_limit) {
         select.limit = Some(Limit(Expr::Literal(Literal::Integer(i64::from(n)))));
     }

@@ -62,12 +62,7 @@ impl Locator {
 
     /// An empty span at the end of the statement (before a trailing `;`).
     pub fn end(&self) -> Span {
-        let end = self
-            .tokens
-            .iter()
-            .rev()
-            .find(|t| !t.is_punct(";"))
-            .map_or(0, |t| t.end);
+        let end = self.tokens.iter().rev().find(|t| !t.is_punct(";")).map_or(0, |t| t.end);
         self.shift(Span { start: end, end })
     }
 
@@ -104,17 +99,14 @@ impl Locator {
             let found = self.take_in(|tokens, i| {
                 tokens[i].kind == Kind::Ident
                     && tokens[i].text == name
-                    && prev(tokens, i)
-                        .is_some_and(|p| after.iter().any(|a| p.text.eq_ignore_ascii_case(a)))
+                    && prev(tokens, i).is_some_and(|p| after.iter().any(|a| p.text.eq_ignore_ascii_case(a)))
             });
             if found.is_some() {
                 return found;
             }
         }
         self.take(|_, t| t.kind == Kind::Ident && t.text == name)
-            .or_else(|| {
-                self.take(|_, t| t.kind == Kind::Ident && t.text.eq_ignore_ascii_case(name))
-            })
+            .or_else(|| self.take(|_, t| t.kind == Kind::Ident && t.text.eq_ignore_ascii_case(name)))
     }
 
     /// The first unused parameter `$name`.
@@ -187,9 +179,7 @@ impl Locator {
         let i = (0..self.tokens.len()).find(|&i| {
             !self.used[i]
                 && self.tokens[i].is_punct("[")
-                && self
-                    .prev(i)
-                    .is_some_and(|p| p.kind == Kind::Ident || p.is_punct("]"))
+                && self.prev(i).is_some_and(|p| p.kind == Kind::Ident || p.is_punct("]"))
                 && self.tokens.get(i + 1).is_some_and(|n| {
                     !(n.is_word("where")
                         || n.is_punct("?")
@@ -238,8 +228,7 @@ mod tests {
 
     #[test]
     fn names_strings_and_comments() {
-        let text =
-            "SELECT `a b`, d'2025-01-01' FROM x->y -- c 'not a string'\nWHERE s = \"it\\\"s\"";
+        let text = "SELECT `a b`, d'2025-01-01' FROM x->y -- c 'not a string'\nWHERE s = \"it\\\"s\"";
         let t = tokens(text);
         let kinds: Vec<(Kind, &str)> = t.iter().map(|t| (t.kind, t.text.as_str())).collect();
         assert_eq!(

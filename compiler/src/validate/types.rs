@@ -64,13 +64,7 @@ impl Ty {
         if field.fields.is_empty() {
             return Ty::of(&field.ty);
         }
-        let object = Ty::Object(
-            field
-                .fields
-                .iter()
-                .map(|f| (f.name.clone(), Ty::of_field(f)))
-                .collect(),
-        );
+        let object = Ty::Object(field.fields.iter().map(|f| (f.name.clone(), Ty::of_field(f))).collect());
         fn wrap(ty: &ir::Type, object: Ty) -> Ty {
             match ty {
                 ir::Type::Option(t) => Ty::Option(Box::new(wrap(t, object))),
@@ -123,10 +117,7 @@ impl Ty {
     }
 
     pub fn is_numeric(&self) -> bool {
-        matches!(
-            self.element(),
-            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number
-        )
+        matches!(self.element(), Ty::Int | Ty::Float | Ty::Decimal | Ty::Number)
     }
 }
 
@@ -178,10 +169,7 @@ impl fmt::Display for Ty {
             Ty::Uuid => f.write_str("uuid"),
             Ty::Bytes => f.write_str("bytes"),
             Ty::Literal(values) => {
-                let quoted: Vec<String> = values
-                    .iter()
-                    .map(|v| crate::surql::quote_string(v))
-                    .collect();
+                let quoted: Vec<String> = values.iter().map(|v| crate::surql::quote_string(v)).collect();
                 f.write_str(&quoted.join(" | "))
             }
             Ty::Record(t) => write!(f, "record<{t}>"),

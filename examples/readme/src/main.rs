@@ -88,8 +88,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Send the prompt to your model; its reply runs as the read-only agent.
     let reply = "SELECT in.tier AS tier, count() AS orders FROM placed GROUP BY tier ORDER BY orders DESC LIMIT 50;";
-    let password =
-        std::env::var("SURQLC_AGENT_PASSWORD").unwrap_or_else(|_| "dev-only-password".into());
+    let password = std::env::var("SURQLC_AGENT_PASSWORD").unwrap_or_else(|_| "dev-only-password".into());
     let agent = store::db::agent_signin(&db, "shop", "store", &password).await?;
     match store::db::run_readonly(&agent, reply).await? {
         // Parsed, validated against the schema and the data, LIMIT and TIMEOUT enforced.

@@ -43,7 +43,10 @@ fn fenced_blocks(markdown: &str) -> Vec<(String, String)> {
             }
         }
     }
-    assert!(open.is_none(), "README.md or docs/your-crate.md has an unclosed code fence");
+    assert!(
+        open.is_none(),
+        "README.md or docs/your-crate.md has an unclosed code fence"
+    );
     blocks
 }
 
@@ -148,9 +151,7 @@ fn the_readme_surql_block_is_what_surqlc_generates() {
 }
 
 fn run(binary: &Path) -> String {
-    let out = Command::new(binary)
-        .output()
-        .expect("the README's main runs");
+    let out = Command::new(binary).output().expect("the README's main runs");
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -166,10 +167,7 @@ fn the_readme_main_runs_end_to_end() {
         "{stdout}"
     );
     // The prompt: the live schema, the values present, and the remembered example.
-    assert!(
-        stdout.contains("\nSCHEMA\nDEFINE TABLE customer"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("\nSCHEMA\nDEFINE TABLE customer"), "{stdout}");
     assert!(stdout.contains("customer.tier: pro"), "{stdout}");
     let examples = stdout
         .split_once("\nEXAMPLES\n")

@@ -46,23 +46,17 @@ async fn run() -> Result<(), String> {
     }
     let (data_name, data) = match arg {
         Some(path) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.to_string_lossy()))?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.to_string_lossy()))?;
             (path.to_string_lossy().into_owned(), text)
         }
-        None => (
-            "schemas/store.seed.surql".to_owned(),
-            DEFAULT_DATA.to_owned(),
-        ),
+        None => ("schemas/store.seed.surql".to_owned(), DEFAULT_DATA.to_owned()),
     };
 
     let db = surrealdb::engine::any::connect("mem://")
         .await
         .map_err(|e| format!("cannot start the embedded engine: {e}"))?;
-    db.use_ns("ai")
-        .use_db("store")
-        .await
-        .map_err(|e| e.to_string())?;
+    db.use_ns("ai").use_db("store").await.map_err(|e| e.to_string())?;
     store_db::apply_schema(&db)
         .await
         .map_err(|e| format!("the engine rejected schema.surql: {e}"))?;
@@ -80,11 +74,7 @@ async fn run() -> Result<(), String> {
     let password = match std::env::var("SURQLC_AGENT_PASSWORD") {
         Ok(p) if !p.is_empty() => p,
         _ if cfg!(debug_assertions) => include_str!("dev_password.txt").trim().to_owned(),
-        _ => {
-            return Err(
-                "set SURQLC_AGENT_PASSWORD (at build time and at run time) for the agent".into(),
-            )
-        }
+        _ => return Err("set SURQLC_AGENT_PASSWORD (at build time and at run time) for the agent".into()),
     };
     let agent = store_db::agent_signin(&db, "ai", "store", &password)
         .await
@@ -142,19 +132,14 @@ async fn ask<C: surrealdb::Connection>(
                 println!("{row}");
             }
         }
-        Status::CannotAnswer => println!(
-            "-- the model cannot answer: {}",
-            answer.reason.unwrap_or_default()
-        ),
+        Status::CannotAnswer => println!("-- the model cannot answer: {}", answer.reason.unwrap_or_default()),
         Status::NoValidQuery => println!("-- no valid query in {} attempts", answer.attempts.len()),
     }
     Ok(())
 }
 
 /// Runs the lesson's revenue query as the agent, as a model would have replied.
-async fn run_lesson_reply<C: surrealdb::Connection>(
-    agent: &surqlc::runtime::Agent<C>,
-) -> Result<(), String> {
+async fn run_lesson_reply<C: surrealdb::Connection>(agent: &surqlc::runtime::Agent<C>) -> Result<(), String> {
     println!("{MODEL_REPLY}\n");
     match store_db::run_readonly(agent, MODEL_REPLY)
         .await
@@ -177,9 +162,7 @@ async fn run_lesson_reply<C: surrealdb::Connection>(
 
 /// The typed helpers, for the application's own code: the biggest order's lines.
 async fn typed_helpers<C: surrealdb::Connection>(db: &surrealdb::Surreal<C>) -> Result<(), String> {
-    let purchases = store_db::purchase::select(db, 100)
-        .await
-        .map_err(|e| e.to_string())?;
+    let purchases = store_db::purchase::select(db, 100).await.map_err(|e| e.to_string())?;
     let mut largest: Option<(usize, String)> = None;
     for purchase in &purchases {
         let lines = store_db::purchase::contains_edges_from(db, &purchase.id)

@@ -40,10 +40,8 @@ fn on_the_lessons_data_the_agent_gets_the_lessons_revenue_rows() {
     let fixtures = root().join("../shared/fixtures/store");
     let seed = fixtures.join("seed.surql");
     let (stdout, _) = run(&[seed.to_str().unwrap()]);
-    let want: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(fixtures.join("expected/revenue.json")).unwrap(),
-    )
-    .unwrap();
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures.join("expected/revenue.json")).unwrap()).unwrap();
     assert_eq!(rows(&stdout), want);
     // wearables 1155, audio 913, home 340
     assert_eq!(want[0]["revenue"], 1155);
@@ -53,14 +51,10 @@ fn on_the_lessons_data_the_agent_gets_the_lessons_revenue_rows() {
 #[test]
 fn by_default_it_runs_on_the_projects_own_data() {
     let (stdout, stderr) = run(&[]);
-    assert!(
-        stdout.starts_with("You translate questions into SurrealQL"),
-        "{stdout}"
-    );
-    let expected: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("schemas/store.seed.expected.json")).unwrap(),
-    )
-    .unwrap();
+    assert!(stdout.starts_with("You translate questions into SurrealQL"), "{stdout}");
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("schemas/store.seed.expected.json")).unwrap())
+            .unwrap();
     // The seed's own revenue example, worked out by hand: wearables 399, home 266, audio 259.
     assert_eq!(rows(&stdout), expected["ex_category_revenue"]);
     assert!(stderr.contains("typed helpers: 7 purchases"), "{stderr}");
@@ -77,31 +71,20 @@ fn stand_in(reply: &str) -> String {
 fn with_a_model_configured_it_asks_through_the_agent_loop() {
     // The stand-in replies with a query on a field `contains` does not have, every time: the loop
     // sends the validator's message back and gives up after its 3 attempts.
-    let url = stand_in("SELECT out.category AS category, math::sum(price) AS revenue FROM contains GROUP BY category LIMIT 50");
-    let (stdout, _) = run_with(
-        &[],
-        &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")],
+    let url = stand_in(
+        "SELECT out.category AS category, math::sum(price) AS revenue FROM contains GROUP BY category LIMIT 50",
     );
+    let (stdout, _) = run_with(&[], &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")]);
     assert!(stdout.contains("-- attempt 3: SELECT"), "{stdout}");
-    assert!(
-        stdout.contains("`price`"),
-        "the validator's message: {stdout}"
-    );
-    assert!(
-        stdout.contains("-- no valid query in 3 attempts"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("`price`"), "the validator's message: {stdout}");
+    assert!(stdout.contains("-- no valid query in 3 attempts"), "{stdout}");
     // And with the lesson's query it gets the rows.
     let url = stand_in("SELECT out.category AS category, math::sum(qty * unit_price) AS revenue FROM contains WHERE in.status = 'shipped' GROUP BY category ORDER BY revenue DESC LIMIT 50;");
-    let (stdout, _) = run_with(
-        &[],
-        &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")],
-    );
+    let (stdout, _) = run_with(&[], &[("SURQLC_MODEL_URL", &url), ("SURQLC_MODEL", "standin")]);
     assert!(stdout.contains("-- attempt 1: SELECT"), "{stdout}");
-    let expected: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("schemas/store.seed.expected.json")).unwrap(),
-    )
-    .unwrap();
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("schemas/store.seed.expected.json")).unwrap())
+            .unwrap();
     assert_eq!(rows(&stdout), expected["ex_category_revenue"]);
 }
 
@@ -113,8 +96,5 @@ fn a_missing_data_file_is_a_clear_error() {
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.starts_with("error: cannot read no/such/file.surql"),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with("error: cannot read no/such/file.surql"), "{stderr}");
 }

@@ -63,11 +63,7 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
                             line: q.name_line,
                             column: 1,
                             snippet: snippet(&text, q.name_line, 1),
-                            message: format!(
-                                "query `{}` is also defined in {}",
-                                q.name,
-                                first.display()
-                            ),
+                            message: format!("query `{}` is also defined in {}", q.name, first.display()),
                             warning: false,
                         });
                         continue;
@@ -101,12 +97,7 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
 /// The validator's errors on `query`, moved to their place in the file; when there are none, the
 /// query's Rust face ([`super::typing`]) or why it has none.
 #[cfg(feature = "validate")]
-fn validate(
-    schema: &Schema,
-    path: &Path,
-    text: &str,
-    query: &NamedQuery,
-) -> (Vec<Diagnostic>, Option<Shape>) {
+fn validate(schema: &Schema, path: &Path, text: &str, query: &NamedQuery) -> (Vec<Diagnostic>, Option<Shape>) {
     let options = crate::validate::Options::for_named_queries();
     let report = crate::validate::validate_with(schema, &query.text, &options);
     let mut out = untyped_params(path, text, query, &report);
@@ -116,11 +107,7 @@ fn validate(
             .into_iter()
             .map(|(span, message)| place(path, text, query, span, message)),
     );
-    out.extend(
-        report
-            .errors()
-            .map(|d| place(path, text, query, d.span, d.to_string())),
-    );
+    out.extend(report.errors().map(|d| place(path, text, query, d.span, d.to_string())));
     if !out.is_empty() {
         return (out, None);
     }
@@ -138,13 +125,7 @@ fn validate(
 
 /// A problem at `span` of `query`'s text, as a diagnostic at its line and column in the file.
 #[cfg(feature = "validate")]
-fn place(
-    path: &Path,
-    text: &str,
-    query: &NamedQuery,
-    span: crate::validate::Span,
-    message: String,
-) -> Diagnostic {
+fn place(path: &Path, text: &str, query: &NamedQuery, span: crate::validate::Span, message: String) -> Diagnostic {
     let (l, c) = span.line_col(&query.text);
     let line = query.line + l - 1;
     let column = if l == 1 { c + query.column - 1 } else { c };
@@ -160,12 +141,7 @@ fn place(
 
 /// A parameter no use gives a type to (and no cast): the function could not type its argument.
 #[cfg(feature = "validate")]
-fn untyped_params(
-    path: &Path,
-    text: &str,
-    query: &NamedQuery,
-    report: &crate::validate::Report,
-) -> Vec<Diagnostic> {
+fn untyped_params(path: &Path, text: &str, query: &NamedQuery, report: &crate::validate::Report) -> Vec<Diagnostic> {
     use crate::surql::scan::{self, Kind};
     let typed = crate::validate::params::resolved(&report.params);
     let tokens = scan::code(&query.text);
@@ -210,17 +186,12 @@ fn untyped_params(
 #[cfg(feature = "validate")]
 fn cast_hint(tokens: &[crate::surql::scan::Token], i: usize) -> String {
     let p = &tokens[i].text;
-    let condition = i
-        .checked_sub(1)
-        .and_then(|j| tokens.get(j))
-        .is_some_and(|prev| {
-            ["where", "and", "or", "not"]
-                .iter()
-                .any(|w| prev.is_word(w))
-                || prev.is_punct("!")
-                || prev.is_punct("&&")
-                || prev.is_punct("||")
-        });
+    let condition = i.checked_sub(1).and_then(|j| tokens.get(j)).is_some_and(|prev| {
+        ["where", "and", "or", "not"].iter().any(|w| prev.is_word(w))
+            || prev.is_punct("!")
+            || prev.is_punct("&&")
+            || prev.is_punct("||")
+    });
     if condition {
         format!("to the bool a condition needs: `<bool> ${p}`")
     } else {
@@ -246,11 +217,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("surqlc-queries-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let dropped = dir.join("store.rs");
-        std::fs::write(
-            &dropped,
-            schema.replace("    pub placed_at: Datetime,\n", ""),
-        )
-        .unwrap();
+        std::fs::write(&dropped, schema.replace("    pub placed_at: Datetime,\n", "")).unwrap();
         let queries = root.join("schemas/store.queries");
         let e = Builder::new()
             .schema(&dropped)

@@ -149,9 +149,7 @@ mod tests {
 
     #[test]
     fn types_are_spelled_with_full_paths() {
-        let t = RType::Vec(Box::new(RType::Option(Box::new(RType::Link(
-            "Product".into(),
-        )))));
+        let t = RType::Vec(Box::new(RType::Option(Box::new(RType::Link("Product".into())))));
         assert_eq!(
             t.rust("crate::store"),
             "::std::vec::Vec<::std::option::Option<::surqlc::runtime::Link<crate::store::Product>>>"

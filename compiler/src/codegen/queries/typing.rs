@@ -33,11 +33,7 @@ struct Entry {
 }
 
 /// The query's Rust face; every problem at once.
-pub fn shape(
-    schema: &Schema,
-    query: &NamedQuery,
-    report: &Report,
-) -> Result<Shape, Vec<Untypable>> {
+pub fn shape(schema: &Schema, query: &NamedQuery, report: &Report) -> Result<Shape, Vec<Untypable>> {
     let text = query.text.as_str();
     let tokens = scan::code(text);
     let mut errors = Vec::new();
@@ -63,7 +59,9 @@ pub fn shape(
         if query.returns == Returns::Value {
             typer.errors.push(Untypable {
                 span: whole_query,
-                message: "`:value` returns one value: write `SELECT VALUE expr ...`, or annotate the query `:one` for a row".into(),
+                message:
+                    "`:value` returns one value: write `SELECT VALUE expr ...`, or annotate the query `:one` for a row"
+                        .into(),
             });
         }
         typer.row(report, &items, whole_query, &row_name)
@@ -103,13 +101,7 @@ impl Typer<'_, '_> {
     }
 
     /// The row of a `SELECT a, b AS c`: a struct of its projections, or the table's own struct for `SELECT *`.
-    fn row(
-        &mut self,
-        report: &Report,
-        items: &[Item],
-        whole_query: Span,
-        name: &str,
-    ) -> Option<RType> {
+    fn row(&mut self, report: &Report, items: &[Item], whole_query: Span, name: &str) -> Option<RType> {
         let projections = &report.projections;
         if let [only] = projections.as_slice() {
             if only.name == "*" {
@@ -132,12 +124,9 @@ impl Typer<'_, '_> {
                 continue;
             }
             let path: Vec<String> = match item {
+                Some(Item { alias: Some(alias), .. }) => vec![alias.clone()],
                 Some(Item {
-                    alias: Some(alias), ..
-                }) => vec![alias.clone()],
-                Some(Item {
-                    simple: Some(field),
-                    ..
+                    simple: Some(field), ..
                 }) => vec![field.clone()],
                 _ if p.name == "count()" => vec!["count".into()],
                 // The engine's key path (`seller.name`, `images.url` for `images[0].url`).
@@ -198,17 +187,8 @@ impl Typer<'_, '_> {
             let ty = if first.path.len() == 1 {
                 self.rtype(&first.ty, first.whole, first.span, &first.expr, &nested)
             } else {
-                let row: Vec<(String, Ty)> = group
-                    .iter()
-                    .map(|e| (e.path[1..].join("."), e.ty.clone()))
-                    .collect();
-                self.rtype(
-                    &Ty::nested_row(&row),
-                    false,
-                    first.span,
-                    &first.expr,
-                    &nested,
-                )
+                let row: Vec<(String, Ty)> = group.iter().map(|e| (e.path[1..].join("."), e.ty.clone())).collect();
+                self.rtype(&Ty::nested_row(&row), false, first.span, &first.expr, &nested)
             };
             if let Some(ty) = ty {
                 fields.push(FieldShape {
@@ -325,7 +305,10 @@ impl Typer<'_, '_> {
                 if out.iter().any(|p| p.ident == ident) {
                     self.fail(
                         span,
-                        format!("`${}` would be the same Rust argument `{ident}` as another parameter: rename one of them", t.text),
+                        format!(
+                            "`${}` would be the same Rust argument `{ident}` as another parameter: rename one of them",
+                            t.text
+                        ),
                     );
                     continue;
                 }
@@ -346,9 +329,7 @@ fn field_ident(key: &str) -> String {
 }
 
 fn is_plain_key(key: &str) -> bool {
-    key.chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
+    key.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && key.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
@@ -443,11 +424,7 @@ mod tests {
     }
 
     fn typed(schema: &Schema, returns: Returns, text: &str) -> Result<Shape, Vec<Untypable>> {
-        let report = crate::validate::validate_with(
-            schema,
-            text,
-            &crate::validate::Options::for_named_queries(),
-        );
+        let report = crate::validate::validate_with(schema, text, &crate::validate::Options::for_named_queries());
         assert!(!report.has_errors(), "{text}: {:?}", report.diagnostics);
         let query = NamedQuery {
             name: "q".into(),
@@ -509,10 +486,7 @@ mod tests {
             vec![
                 ("id".into(), format!("{rt}::Link<t::Customer>")),
                 ("name".into(), "::std::string::String".into()),
-                (
-                    "orders".into(),
-                    format!("::std::vec::Vec<{rt}::Link<t::Purchase>>")
-                ),
+                ("orders".into(), format!("::std::vec::Vec<{rt}::Link<t::Purchase>>")),
                 (
                     "order_rows".into(),
                     format!("::std::vec::Vec<{rt}::Record<t::Purchase>>")
@@ -520,20 +494,10 @@ mod tests {
             ]
         );
         assert_eq!(shape.params[0].ty, RType::Int);
-        let all = typed(
-            &s,
-            Returns::Opt,
-            "SELECT * FROM customer WHERE name = $name",
-        )
-        .unwrap();
+        let all = typed(&s, Returns::Opt, "SELECT * FROM customer WHERE name = $name").unwrap();
         assert_eq!(all.row, RType::Row("Customer".into()));
         assert_eq!(all.params[0].ty, RType::String);
-        let value = typed(
-            &s,
-            Returns::Value,
-            "SELECT VALUE count() FROM purchase GROUP ALL",
-        )
-        .unwrap();
+        let value = typed(&s, Returns::Value, "SELECT VALUE count() FROM purchase GROUP ALL").unwrap();
         assert_eq!(value.row, RType::Int);
     }
 
@@ -545,12 +509,7 @@ mod tests {
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].message.contains("cast it: `<int>"), "{errors:?}");
         assert_eq!(errors[0].span.text(text), "rand() * 2 AS noise");
-        let unnamed = typed(
-            &s,
-            Returns::Many,
-            "SELECT string::uppercase(name) FROM customer",
-        )
-        .unwrap_err();
+        let unnamed = typed(&s, Returns::Many, "SELECT string::uppercase(name) FROM customer").unwrap_err();
         assert!(unnamed[0].message.contains("AS name"), "{unnamed:?}");
         let value = typed(&s, Returns::Value, "SELECT name FROM customer").unwrap_err();
         assert!(value[0].message.contains("SELECT VALUE"), "{value:?}");
@@ -564,11 +523,7 @@ mod tests {
         assert_eq!(fields(&nested)[1].1, "QAccount");
         assert_eq!(fields(&nested)[2].1, "::std::vec::Vec<QAudio>");
         let audio = nested.structs.iter().find(|s| s.name == "QAudio").unwrap();
-        let keys: Vec<(&str, String)> = audio
-            .fields
-            .iter()
-            .map(|f| (f.key.as_str(), f.ty.rust("t")))
-            .collect();
+        let keys: Vec<(&str, String)> = audio.fields.iter().map(|f| (f.key.as_str(), f.ty.rust("t"))).collect();
         assert_eq!(
             keys,
             vec![
@@ -582,10 +537,7 @@ mod tests {
             "SELECT name, tier AS name FROM customer",
             &crate::validate::Options::for_named_queries(),
         );
-        assert!(
-            twice.has(crate::validate::Class::DuplicateAlias),
-            "{twice:?}"
-        );
+        assert!(twice.has(crate::validate::Class::DuplicateAlias), "{twice:?}");
         // A cast gives the type.
         let cast = typed(
             &s,

@@ -44,10 +44,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         for (i, arg) in args.iter().enumerate() {
             let Some(kind) = sig.arg(i) else { continue };
-            let ty = call
-                .arguments
-                .get(i)
-                .map_or(Ty::Any, |e| argument_type(e, &arg.ty));
+            let ty = call.arguments.get(i).map_or(Ty::Any, |e| argument_type(e, &arg.ty));
             if fits(kind, &ty, sig.aggregate) {
                 continue;
             }
@@ -83,9 +80,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 fn argument_type(e: &Expr, resolved: &Ty) -> Ty {
     match e {
         Expr::FunctionCall(call) => match &call.receiver {
-            Function::Normal(name) => {
-                functions::signature(name).map_or(Ty::Any, |s| s.returns.ty())
-            }
+            Function::Normal(name) => functions::signature(name).map_or(Ty::Any, |s| s.returns.ty()),
             _ => Ty::Any,
         },
         _ => resolved.clone(),
@@ -188,9 +183,9 @@ fn fix(sig: &Signature, kind: Kind, ty: &Ty) -> String {
         Kind::Record if is_string => {
             "pass the record itself (a record link field, or table:key without quotes), not a string".into()
         }
-        Kind::String => format!(
-            "pass a string (a string field or a quoted literal), or convert with type::string(...): {sig}"
-        ),
+        Kind::String => {
+            format!("pass a string (a string field or a quoted literal), or convert with type::string(...): {sig}")
+        }
         _ => format!("pass {} such as {}: {sig}", a_kind(kind), kind.sample()),
     }
 }

@@ -19,8 +19,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
             let listed: Vec<&str> = callable().map(|f| f.name.as_str()).collect();
             let fix = match (near, listed.is_empty()) {
                 (Some(near), _) => format!("did you mean {near}? Call it exactly as the prompt lists it"),
-                (None, true) => "this database defines no functions for queries: use SurrealDB's built-in functions".into(),
-                (None, false) => format!("call one of the database's functions ({}) or a built-in one", listed.join(", ")),
+                (None, true) => {
+                    "this database defines no functions for queries: use SurrealDB's built-in functions".into()
+                }
+                (None, false) => format!(
+                    "call one of the database's functions ({}) or a built-in one",
+                    listed.join(", ")
+                ),
             };
             self.error(
                 span,
@@ -40,11 +45,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.error(
                 span,
                 Class::FunctionArguments,
-                format!(
-                    "{name} takes {takes}: {}, but got {}",
-                    signature(f),
-                    args.len()
-                ),
+                format!("{name} takes {takes}: {}, but got {}", signature(f), args.len()),
                 format!("call it with {takes}, as the prompt lists it"),
             );
             return returns;

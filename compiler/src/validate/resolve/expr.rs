@@ -82,12 +82,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 Val::of(ty.unwrap_or(Ty::Any))
             }
             Expr::Closure(_) | Expr::Break | Expr::Continue => Val::of(Ty::Any),
-            Expr::Return(_)
-            | Expr::Throw(_)
-            | Expr::Let(_)
-            | Expr::Sleep(_)
-            | Expr::Foreach(_)
-            | Expr::Info(_) => self.statement_inside(e, false),
+            Expr::Return(_) | Expr::Throw(_) | Expr::Let(_) | Expr::Sleep(_) | Expr::Foreach(_) | Expr::Info(_) => {
+                self.statement_inside(e, false)
+            }
             Expr::Explain { statement, .. } => self.expr(statement, scope),
             Expr::Create(_)
             | Expr::Update(_)
@@ -113,12 +110,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.measured_call(name.as_str(), scope);
         }
         match &call.receiver {
-            Function::Normal(name)
-                if matches!(
-                    name.as_str(),
-                    "type::table" | "type::thing" | "type::record"
-                ) =>
-            {
+            Function::Normal(name) if matches!(name.as_str(), "type::table" | "type::thing" | "type::record") => {
                 let span = self.loc.ident("type", &[]).or_all(self.loc);
                 self.error(
                     span,
@@ -138,9 +130,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     _ => Ty::Any,
                 })
             }
-            Function::Normal(name) => {
-                Val::of(grouped_type(name, function_type(name, &args), &args, scope))
-            }
+            Function::Normal(name) => Val::of(grouped_type(name, function_type(name, &args), &args, scope)),
             Function::Custom(path) => Val::of(self.custom_call(call, path, &args)),
             _ => Val::of(Ty::Any),
         }
@@ -185,18 +175,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     let span = self.loc.record(&table).or_all(self.loc);
                     let names = self.table_names();
                     let fix = match nearest(&table, names.iter().copied()) {
-                        Some(near) => format!(
-                            "did you mean `{near}`? The tables are: {}",
-                            names.join(", ")
-                        ),
+                        Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
                         None => format!("the tables are: {}", names.join(", ")),
                     };
-                    self.error(
-                        span,
-                        Class::UnknownTable,
-                        format!("there is no table `{table}`"),
-                        fix,
-                    );
+                    self.error(span, Class::UnknownTable, format!("there is no table `{table}`"), fix);
                     return Ty::Any;
                 }
                 let span = self.loc.record(&table).or_all(self.loc);
@@ -231,13 +213,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
     }
 
-    pub(super) fn binary(
-        &mut self,
-        left: &Expr,
-        op: &BinaryOperator,
-        right: &Expr,
-        scope: &Scope,
-    ) -> Val {
+    pub(super) fn binary(&mut self, left: &Expr, op: &BinaryOperator, right: &Expr, scope: &Scope) -> Val {
         let l = self.expr(left, scope);
         let r = self.expr(right, scope);
         // `field = $param`, `field CONTAINS $param`, `field IN $param`, `price * $param`: the
@@ -343,7 +319,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let fix = match values.iter().find(|v| v.eq_ignore_ascii_case(s)).or_else(|| {
                     nearest(s, values.iter().map(String::as_str)).and_then(|n| values.iter().find(|v| *v == n))
                 }) {
-                    Some(near) => format!("did you mean '{near}'? Compare with the value exactly as the type spells it"),
+                    Some(near) => {
+                        format!("did you mean '{near}'? Compare with the value exactly as the type spells it")
+                    }
                     None => format!("compare with one of {} exactly as written", quoted_values(values)),
                 };
                 self.error(
@@ -373,18 +351,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 return;
             }
-            Ty::Datetime => (
-                "a datetime",
-                format!("write the datetime as d'{}'", datetime_hint(s)),
-            ),
-            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number if s.trim().parse::<f64>().is_ok() => (
-                "a number",
-                format!("write the number without quotes: {}", s.trim()),
-            ),
-            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number => (
-                "a number",
-                "compare it with a number, not a string".to_owned(),
-            ),
+            Ty::Datetime => ("a datetime", format!("write the datetime as d'{}'", datetime_hint(s))),
+            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number if s.trim().parse::<f64>().is_ok() => {
+                ("a number", format!("write the number without quotes: {}", s.trim()))
+            }
+            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number => {
+                ("a number", "compare it with a number, not a string".to_owned())
+            }
             Ty::Record(t) => (
                 "a record link",
                 format!(
@@ -399,10 +372,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         self.error(
             span,
             Class::TypeMismatch,
-            format!(
-                "{name} is {what}, but '{s}' is a string, {}",
-                mismatch_outcome(op)
-            ),
+            format!("{name} is {what}, but '{s}' is a string, {}", mismatch_outcome(op)),
             fix,
         );
     }

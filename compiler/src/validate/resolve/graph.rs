@@ -59,10 +59,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     out.extend(to.iter().map(|t| (t.clone(), format!("->{}->{t}", r.name))));
                 }
                 if has(to, at) {
-                    out.extend(
-                        from.iter()
-                            .map(|f| (f.clone(), format!("<-{}<-{f}", r.name))),
-                    );
+                    out.extend(from.iter().map(|f| (f.clone(), format!("<-{}<-{f}", r.name))));
                 }
             }
         }
@@ -84,9 +81,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         };
         for subject in &lookup.what {
             let target = match subject {
-                LookupSubject::Table { table, .. } | LookupSubject::Range { table, .. } => {
-                    table.as_str().to_owned()
-                }
+                LookupSubject::Table { table, .. } | LookupSubject::Range { table, .. } => table.as_str().to_owned(),
             };
             if !self.check_table(&target, &[arrow, "(", ","]) {
                 continue;
@@ -137,12 +132,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     /// Whether a graph step from table `source` to table `target` is possible; else the message and the fix.
-    pub(super) fn step(
-        &self,
-        source: &str,
-        target: &str,
-        kind: &LookupKind,
-    ) -> Result<(), (String, String)> {
+    pub(super) fn step(&self, source: &str, target: &str, kind: &LookupKind) -> Result<(), (String, String)> {
         let (Some(s), Some(t)) = (self.table(source), self.table(target)) else {
             return Ok(());
         };
@@ -179,10 +169,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             // Wrong end after an edge.
             let want = if out { to } else { from };
             let arrow = if out { "->" } else { "<-" };
-            let fixes: Vec<String> = want
-                .iter()
-                .map(|w| format!("`{source}{arrow}{w}`"))
-                .collect();
+            let fixes: Vec<String> = want.iter().map(|w| format!("`{source}{arrow}{w}`")).collect();
             return Err((
                 format!(
                     "{}, so `{source}{arrow}{target}` cannot land on `{target}`",
@@ -198,13 +185,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     let (arrow, other) = if out { ("<-", from) } else { ("->", to) };
                     let other = union_text(other);
                     Err((
-                        format!(
-                            "{}: it arrives at `{source}`, it does not leave it",
-                            describe(t)
-                        ),
-                        format!(
-                            "traverse it the other way: `{source}{arrow}{target}{arrow}{other}`"
-                        ),
+                        format!("{}: it arrives at `{source}`, it does not leave it", describe(t)),
+                        format!("traverse it the other way: `{source}{arrow}{target}{arrow}{other}`"),
                     ))
                 } else {
                     let routes = self.edges_of(source);
@@ -252,7 +234,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     if edges.is_empty() {
                         format!("`{source}` has no edges and no record link to `{target}`: query `{target}` on its own")
                     } else {
-                        format!("`{target}` is not reached from `{source}`; from `{source}` traverse {}", edges.join(" or "))
+                        format!(
+                            "`{target}` is not reached from `{source}`; from `{source}` traverse {}",
+                            edges.join(" or ")
+                        )
                     }
                 }
             }
@@ -277,13 +262,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
             })
         };
         if let Some(field) = links(source, target) {
-            return Some(format!("`{source}.{field}` links to `{target}` (a record link, not an edge): write \
-                `{field}.` and the field you want, e.g. `{field}.*`"));
+            return Some(format!(
+                "`{source}.{field}` links to `{target}` (a record link, not an edge): write \
+                `{field}.` and the field you want, e.g. `{field}.*`"
+            ));
         }
-        links(target, source).map(|field| format!(
-            "`{target}.{field}` links each `{target}` to its `{source}` (a record link, not an edge): select \
+        links(target, source).map(|field| {
+            format!(
+                "`{target}.{field}` links each `{target}` to its `{source}` (a record link, not an edge): select \
                 FROM {target} and filter on `{field}` (WHERE {field} = ... or WHERE {field} IN ...)"
-        ))
+            )
+        })
     }
 
     /// The graph steps that leave `table`: `->placed`, `<-contains`.

@@ -28,10 +28,7 @@ fn called_functions(text: &str) -> Vec<String> {
         if tokens[i].kind == Kind::Ident {
             let mut name = tokens[i].text.clone();
             let mut j = i + 1;
-            while j + 1 < tokens.len()
-                && tokens[j].is_punct("::")
-                && tokens[j + 1].kind == Kind::Ident
-            {
+            while j + 1 < tokens.len() && tokens[j].is_punct("::") && tokens[j + 1].kind == Kind::Ident {
                 name.push_str("::");
                 name.push_str(&tokens[j + 1].text);
                 j += 2;
@@ -49,9 +46,7 @@ fn called_functions(text: &str) -> Vec<String> {
 
 /// Whether `expr` folds values: it calls an aggregate somewhere.
 fn aggregates(expr: &Expr) -> bool {
-    called_functions(&expr.to_sql())
-        .iter()
-        .any(|n| is_aggregate(n))
+    called_functions(&expr.to_sql()).iter().any(|n| is_aggregate(n))
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {
@@ -63,8 +58,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let first = args.first().map(|a| &a.ty);
         let scalar = |t: Option<&Ty>| {
             t.is_some_and(|t| {
-                !matches!(t, Ty::Any | Ty::Array(_) | Ty::Option(_))
-                    && !matches!(t, Ty::Object(_) | Ty::AnyObject)
+                !matches!(t, Ty::Any | Ty::Array(_) | Ty::Option(_)) && !matches!(t, Ty::Object(_) | Ty::AnyObject)
             })
         };
         let head = name.split("::").next().unwrap_or(name).to_owned();
@@ -128,17 +122,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
                             span,
                             Class::AllFieldsUnderGroup,
                             "`*` in a grouped SELECT: the engine refuses to aggregate every field".into(),
-                            "name the GROUP BY fields and aggregates (count(), math::sum(field), array::group(field))".into(),
+                            "name the GROUP BY fields and aggregates (count(), math::sum(field), array::group(field))"
+                                .into(),
                         );
                     }
                     Field::Single(selector) => {
                         let text = selector.expr.to_sql();
                         let alias = selector.alias.as_ref().map(ToSql::to_sql);
                         let keyed = keys.iter().any(|k| *k == text || Some(k) == alias.as_ref());
-                        if keyed
-                            || aggregates(&selector.expr)
-                            || matches!(selector.expr, Expr::Literal(_))
-                        {
+                        if keyed || aggregates(&selector.expr) || matches!(selector.expr, Expr::Literal(_)) {
                             continue;
                         }
                         let name = alias.clone().unwrap_or_else(|| text.clone());
@@ -173,10 +165,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 continue;
             };
             let expr = selector.expr.to_sql();
-            let name = selector
-                .alias
-                .as_ref()
-                .map_or_else(|| expr.clone(), ToSql::to_sql);
+            let name = selector.alias.as_ref().map_or_else(|| expr.clone(), ToSql::to_sql);
             if let Some((_, first)) = seen.iter().find(|(n, e)| *n == name && *e != expr) {
                 let first = first.clone();
                 let span = selector

@@ -12,11 +12,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     fn indexes_on(&self, field: &Val) -> Option<(String, String, Vec<&'a Index>)> {
         let (table, name) = field.field.clone()?;
         let t = self.table(&table)?;
-        let found = t
-            .indexes
-            .iter()
-            .filter(|i| i.fields.first() == Some(&name))
-            .collect();
+        let found = t.indexes.iter().filter(|i| i.fields.first() == Some(&name)).collect();
         Some((table, name, found))
     }
 
@@ -40,10 +36,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Some((table, name, indexes)) = self.indexes_on(field) else {
             return;
         };
-        if indexes
-            .iter()
-            .any(|i| matches!(i.kind, IndexKind::FullText { .. }))
-        {
+        if indexes.iter().any(|i| matches!(i.kind, IndexKind::FullText { .. })) {
             return;
         }
         let span = self.loc.ident(&name, &[]).or_all(self.loc);
@@ -51,7 +44,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let fix = if others.is_empty() {
             format!("`{table}` has no full-text index: use string::contains(string::lowercase({name}), 'word') instead")
         } else {
-            format!("match a field that has one ({}), or use string::contains(string::lowercase({name}), 'word')", others.join(", "))
+            format!(
+                "match a field that has one ({}), or use string::contains(string::lowercase({name}), 'word')",
+                others.join(", ")
+            )
         };
         self.error(
             span,
@@ -108,7 +104,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     if others.is_empty() {
                         format!("write `{name} <|{k}, COSINE|> [...]` (an exact search with a distance)")
                     } else {
-                        format!("search a field with an HNSW index ({}), or write `{name} <|{k}, COSINE|> [...]`", others.join(", "))
+                        format!(
+                            "search a field with an HNSW index ({}), or write `{name} <|{k}, COSINE|> [...]`",
+                            others.join(", ")
+                        )
                     },
                 );
                 return;

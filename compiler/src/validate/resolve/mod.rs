@@ -20,13 +20,7 @@ use crate::validate::scan::OrAll;
 use surrealdb_sql::{Ast, BinaryOperator};
 
 /// Checks the one top-level statement of `ast`.
-pub(crate) fn statement(
-    schema: &Schema,
-    options: &Options,
-    ast: &Ast,
-    loc: &mut Locator,
-    report: &mut Report,
-) {
+pub(crate) fn statement(schema: &Schema, options: &Options, ast: &Ast, loc: &mut Locator, report: &mut Report) {
     let mut r = Resolver::new(schema, loc, report);
     r.end_user = options.end_user.clone();
     // The reply gate's rule, reported with a span; the runner refuses with the same words.
@@ -168,14 +162,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     /// Reports a diagnostic of `severity` (the one place the resolver pushes them).
-    fn diagnose(
-        &mut self,
-        span: Span,
-        severity: Severity,
-        class: Class,
-        message: String,
-        fix: String,
-    ) {
+    fn diagnose(&mut self, span: Span, severity: Severity, class: Class, message: String, fix: String) {
         self.report.diagnostics.push(QueryDiagnostic {
             span,
             severity,
@@ -209,18 +196,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let span = self.loc.ident(name, after).or_all(self.loc);
         let names = self.table_names();
         let fix = match nearest(name, names.iter().copied()) {
-            Some(near) => format!(
-                "did you mean `{near}`? The tables are: {}",
-                names.join(", ")
-            ),
+            Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
             None => format!("the tables are: {}", names.join(", ")),
         };
-        self.error(
-            span,
-            Class::UnknownTable,
-            format!("there is no table `{name}`"),
-            fix,
-        );
+        self.error(span, Class::UnknownTable, format!("there is no table `{name}`"), fix);
         false
     }
 }
@@ -277,9 +256,7 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
         ("math", "min" | "max") if matches!(first, Ty::Array(_)) && first.is_numeric() => {
             Ty::Option(Box::new(first.element().clone()))
         }
-        ("time", "min" | "max") if matches!(first, Ty::Array(_)) => {
-            Ty::Option(Box::new(Ty::Datetime))
-        }
+        ("time", "min" | "max") if matches!(first, Ty::Array(_)) => Ty::Option(Box::new(Ty::Datetime)),
         ("math", "sum" | "min" | "max" | "product") => match first.element() {
             t if t.is_numeric() => t.clone(),
             Ty::Datetime => Ty::Datetime,
@@ -296,15 +273,14 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
         ("string", _) => Ty::String,
         (
             "time",
-            "now" | "floor" | "round" | "ceil" | "group" | "min" | "max" | "from_unix"
-            | "from_millis" | "from_secs",
+            "now" | "floor" | "round" | "ceil" | "group" | "min" | "max" | "from_unix" | "from_millis" | "from_secs",
         ) => Ty::Datetime,
         ("time", "format" | "timezone") => Ty::String,
         ("time", _) => Ty::Int,
         (
             "array",
-            "distinct" | "sort" | "flatten" | "reverse" | "slice" | "union" | "group" | "intersect"
-            | "difference" | "complement",
+            "distinct" | "sort" | "flatten" | "reverse" | "slice" | "union" | "group" | "intersect" | "difference"
+            | "complement",
         ) => first,
         ("array", "len") => Ty::Int,
         ("array", "first" | "last" | "pop") => first.element().clone(),

@@ -9,9 +9,7 @@ use super::Resolver;
 use crate::ir::IndexKind;
 use crate::validate::scan::OrAll;
 use crate::validate::Class;
-use surrealdb_sql::{
-    BinaryOperator, Expr, Literal, Part, RecordIdKeyLit, RecordIdLit, SelectStatement,
-};
+use surrealdb_sql::{BinaryOperator, Expr, Literal, Part, RecordIdKeyLit, RecordIdLit, SelectStatement};
 
 impl<'a, 'l> Resolver<'a, 'l> {
     pub(super) fn only_without_limit_one(&mut self, s: &SelectStatement) {
@@ -56,10 +54,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return true;
         }
         self.table(table.as_str()).is_some_and(|t| {
-            t.indexes.iter().any(|i| {
-                matches!(i.kind, IndexKind::Unique)
-                    && i.fields.iter().all(|f| pinned.iter().any(|p| p == f))
-            })
+            t.indexes
+                .iter()
+                .any(|i| matches!(i.kind, IndexKind::Unique) && i.fields.iter().all(|f| pinned.iter().any(|p| p == f)))
         })
     }
 }
@@ -100,10 +97,8 @@ fn equality_field(e: &Expr) -> Option<String> {
         },
         _ => None,
     };
-    let one_value = |e: &Expr| {
-        matches!(e, Expr::Literal(_) | Expr::Param(_))
-            && !matches!(e, Expr::Literal(Literal::Array(_)))
-    };
+    let one_value =
+        |e: &Expr| matches!(e, Expr::Literal(_) | Expr::Param(_)) && !matches!(e, Expr::Literal(Literal::Array(_)));
     match op {
         BinaryOperator::Equal | BinaryOperator::ExactEqual => match (field(left), field(right)) {
             (Some(f), None) if one_value(right) => Some(f),
@@ -111,9 +106,7 @@ fn equality_field(e: &Expr) -> Option<String> {
             _ => None,
         },
         BinaryOperator::Inside => match (field(left), right.as_ref()) {
-            (Some(f), Expr::Literal(Literal::Array(items))) if f == "id" && items.len() == 1 => {
-                Some(f)
-            }
+            (Some(f), Expr::Literal(Literal::Array(items))) if f == "id" && items.len() == 1 => Some(f),
             _ => None,
         },
         _ => None,

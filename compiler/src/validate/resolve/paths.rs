@@ -52,13 +52,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         self.parts_from(parts, start, scope, &mut path)
     }
 
-    pub(super) fn parts(
-        &mut self,
-        parts: &[Part],
-        start: Ty,
-        scope: &Scope,
-        path: &mut Path,
-    ) -> Val {
+    pub(super) fn parts(&mut self, parts: &[Part], start: Ty, scope: &Scope, path: &mut Path) -> Val {
         self.parts_from(parts, Val::of(start), scope, path)
     }
 
@@ -159,8 +153,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 self.field(&cur.ty, cur.field.as_ref(), key.as_str(), path, &[], scope)
             }
             Expr::Binary { op, .. }
-                if COMPARISONS.contains(op)
-                    || matches!(op, BinaryOperator::And | BinaryOperator::Or) =>
+                if COMPARISONS.contains(op) || matches!(op, BinaryOperator::And | BinaryOperator::Or) =>
             {
                 let text = index.to_sql();
                 let span = self.loc.bracket_filter().or_all(self.loc);
@@ -270,14 +263,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// `.name` on the object field `table.at` (a `#[derive(Object)]` field): its sub-field, or
     /// an unknown field with the nearest name.
-    fn sub_field(
-        &mut self,
-        keys: &[(String, Ty)],
-        table: &str,
-        at: &str,
-        name: &str,
-        after: &[&str],
-    ) -> Val {
+    fn sub_field(&mut self, keys: &[(String, Ty)], table: &str, at: &str, name: &str, after: &[&str]) -> Val {
         if let Some((_, ty)) = keys.iter().find(|(k, _)| k == name) {
             return Val {
                 ty: ty.clone(),
@@ -302,13 +288,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         Val::of(Ty::Any)
     }
 
-    pub(super) fn table_field(
-        &mut self,
-        table: &str,
-        name: &str,
-        path: &Path,
-        after: &[&str],
-    ) -> Val {
+    pub(super) fn table_field(&mut self, table: &str, name: &str, path: &Path, after: &[&str]) -> Val {
         let Some(t) = self.table(table) else {
             // A link into a table the agent cannot see reads like an unknown table.
             let span = self.loc.ident(name, after).or_all(self.loc);
@@ -364,12 +344,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     /// The message for `name` not being a field of `t`, reached by `path`.
-    pub(super) fn unknown_field(
-        &self,
-        t: &Table,
-        name: &str,
-        path: &Path,
-    ) -> (Class, String, String) {
+    pub(super) fn unknown_field(&self, t: &Table, name: &str, path: &Path) -> (Class, String, String) {
         let mut candidates: Vec<&str> = visible_fields(t).map(|f| f.name.as_str()).collect();
         candidates.push("id");
         if matches!(t.kind, TableKind::Relation { .. }) {
@@ -383,10 +358,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             .filter(|o| o.name != t.name && visible_fields(o).any(|f| f.name == name))
             .collect();
         let landed = if path.traversed && !path.text.is_empty() {
-            format!(
-                "`{}` lands on `{}`, which has no field `{name}`",
-                path.text, t.name
-            )
+            format!("`{}` lands on `{}`, which has no field `{name}`", path.text, t.name)
         } else {
             format!("`{}` has no field `{name}`", t.name)
         };
@@ -399,9 +371,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     .iter()
                     .filter(|o| !path.tables.contains(&o.name))
                     .filter_map(|o| {
-                        self.reach(&t.name, &o.name).map(|hops| {
-                            format!("`{name}` of `{}` is `{}{hops}.{name}`", o.name, path.text)
-                        })
+                        self.reach(&t.name, &o.name)
+                            .map(|hops| format!("`{name}` of `{}` is `{}{hops}.{name}`", o.name, path.text))
                     })
                     .collect();
                 let further = if further.is_empty() {
@@ -420,10 +391,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return (
                 Class::UnknownField,
                 landed,
-                format!(
-                    "did you mean `{near}`? The fields of `{}` are: {fields}",
-                    t.name
-                ),
+                format!("did you mean `{near}`? The fields of `{}` are: {fields}", t.name),
             );
         }
         if let Some(owner) = owners.first() {
@@ -448,13 +416,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     /// How to read `field` of `owner` when a traversal landed on `landed` instead.
-    pub(super) fn route_hint(
-        &self,
-        owner: &Table,
-        landed: &str,
-        field: &str,
-        path: &Path,
-    ) -> String {
+    pub(super) fn route_hint(&self, owner: &Table, landed: &str, field: &str, path: &Path) -> String {
         // An edge between the owner and the landing table: select FROM it and use in./out.
         for r in &self.visible {
             if let TableKind::Relation { from, to } = &r.kind {
@@ -472,10 +434,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 owner.name, owner.name
             );
         }
-        let first = path
-            .tables
-            .first()
-            .map_or(owner.name.as_str(), String::as_str);
+        let first = path.tables.first().map_or(owner.name.as_str(), String::as_str);
         if first == owner.name {
             format!(
                 "filter it before traversing: `{}[WHERE {field} ...]` or FROM {} WHERE {field} ...",

@@ -89,12 +89,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// The projected row (names and types) and, for `SELECT VALUE`, the value's type; `*` marks
     /// the scope as seeing every field.
-    fn project(
-        &mut self,
-        fields: &Fields,
-        scope: &mut Scope,
-        doc: &Ty,
-    ) -> (Vec<(String, Ty)>, Option<Ty>) {
+    fn project(&mut self, fields: &Fields, scope: &mut Scope, doc: &Ty) -> (Vec<(String, Ty)>, Option<Ty>) {
         let mut row: Vec<(String, Ty)> = Vec::new();
         let mut value = None::<Ty>;
         match fields {
@@ -114,8 +109,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                             let v = self.expr(&selector.expr, scope);
                             let name = match &selector.alias {
                                 Some(alias) => alias.to_sql(),
-                                None => super::paths::output_key(&selector.expr)
-                                    .unwrap_or_else(|| selector.expr.to_sql()),
+                                None => {
+                                    super::paths::output_key(&selector.expr).unwrap_or_else(|| selector.expr.to_sql())
+                                }
                             };
                             row.push((name, v.ty));
                         }
@@ -203,10 +199,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     span,
                     Class::UnknownTable,
                     format!("FROM {} does not name a table", what.to_sql()),
-                    format!(
-                        "write the table name itself; the tables are: {}",
-                        names.join(", ")
-                    ),
+                    format!("write the table name itself; the tables are: {}", names.join(", ")),
                 );
                 (Ty::Any, Path::default())
             }
@@ -220,12 +213,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     pub(super) fn limit(&mut self, s: &SelectStatement, options: &Options) {
         // `LIMIT $n` / `START $n`: the parameter is a row count.
-        for e in [
-            s.limit.as_ref().map(|l| &l.0),
-            s.start.as_ref().map(|l| &l.0),
-        ]
-        .into_iter()
-        .flatten()
+        for e in [s.limit.as_ref().map(|l| &l.0), s.start.as_ref().map(|l| &l.0)]
+            .into_iter()
+            .flatten()
         {
             if let Some(name) = crate::validate::params::user_param(e) {
                 self.param_use(name, Ty::Int, false);
@@ -262,8 +252,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         span,
                         Class::Limit,
                         "the query has no LIMIT".into(),
-                        format!("end it with LIMIT {max} (the most rows the agent may return; the agent's \
-                            runner adds LIMIT {max} to a query without one)"),
+                        format!(
+                            "end it with LIMIT {max} (the most rows the agent may return; the agent's \
+                            runner adds LIMIT {max} to a query without one)"
+                        ),
                     )
                 }
             }
@@ -287,9 +279,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     self.error(
                         span,
                         Class::Limit,
-                        format!(
-                            "LIMIT {written} is not a whole number: the engine drops the fraction"
-                        ),
+                        format!("LIMIT {written} is not a whole number: the engine drops the fraction"),
                         format!("write LIMIT {max} or a smaller whole number"),
                     )
                 }
@@ -319,9 +309,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     fn signed_clause(&mut self, word: &str) -> crate::validate::Span {
         let i = self.loc.tokens.iter().position(|t| t.is_word(word));
         match i {
-            Some(i) if self.loc.tokens.get(i + 1).is_some_and(|t| t.is_punct("-")) => {
-                self.loc.token_span(i, i + 2)
-            }
+            Some(i) if self.loc.tokens.get(i + 1).is_some_and(|t| t.is_punct("-")) => self.loc.token_span(i, i + 2),
             Some(i) => self.loc.token_span(i, i + 1),
             None => self.loc.all(),
         }
