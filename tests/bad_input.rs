@@ -491,7 +491,9 @@ fn known_traps_are_warnings_with_a_position() {
         [at(text, "email: Option"), at(text, "signup_date")],
         "{warnings:#?}"
     );
-    assert!(warnings[0].message.contains("can be NONE") && warnings[0].warning);
+    assert!(
+        warnings[0].message.contains("can be NONE") && warnings[0].severity == surqlc::diagnostic::Severity::Warning
+    );
     assert!(warnings[1]
         .to_string()
         .starts_with("warning: `signup_date` looks like a date"));

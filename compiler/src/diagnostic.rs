@@ -1,5 +1,6 @@
 //! Errors in a user's schema, pinned to file, line and column and printed the way rustc prints them.
 
+pub use crate::codes::Severity;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -14,8 +15,8 @@ pub struct Diagnostic {
     pub message: String,
     /// The offending source line and how many characters to underline, when known.
     pub snippet: Option<(String, usize)>,
-    /// A lint (printed as `warning:`) rather than an error.
-    pub warning: bool,
+    /// An error, or a lint (printed as `warning:`): the same [`Severity`] as a query's findings.
+    pub severity: Severity,
 }
 
 impl Diagnostic {
@@ -37,7 +38,7 @@ impl Diagnostic {
                     column: start.column + 1,
                     message: e.to_string(),
                     snippet: text.map(|t| (t, width)),
-                    warning: false,
+                    severity: Severity::Error,
                 }
             })
             .collect()
@@ -51,14 +52,17 @@ impl Diagnostic {
             column: 0,
             message: message.into(),
             snippet: None,
-            warning: false,
+            severity: Severity::Error,
         }
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let level = if self.warning { "warning" } else { "error" };
+        let level = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
         writeln!(f, "{level}: {}", self.message)?;
         if self.line == 0 {
             // About the file as a whole: no position to give.

@@ -306,7 +306,7 @@ impl Builder {
         warnings.extend(prune_warnings.into_iter().map(|message| {
             let path = self.schemas.first().cloned().unwrap_or_default();
             crate::diagnostic::Diagnostic {
-                warning: true,
+                severity: crate::codes::Severity::Warning,
                 ..crate::diagnostic::Diagnostic::whole_file(&path, message)
             }
         }));

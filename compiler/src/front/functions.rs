@@ -132,6 +132,6 @@ pub fn at(path: &std::path::Path, text: &str, start: usize, end: usize, message:
         column,
         message,
         snippet: Some((source_line, width)),
-        warning: false,
+        severity: crate::codes::Severity::Error,
     }
 }

@@ -140,7 +140,10 @@ fn compile_here(files: &[SourceFile]) -> Result<(ir::Schema, Vec<Diagnostic>, po
             warnings.extend(
                 Diagnostic::from_syn(&file.path, &file.text, w)
                     .into_iter()
-                    .map(|d| Diagnostic { warning: true, ..d }),
+                    .map(|d| Diagnostic {
+                        severity: crate::codes::Severity::Warning,
+                        ..d
+                    }),
             );
         }
     }

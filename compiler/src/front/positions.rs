@@ -73,7 +73,7 @@ impl ViewSource {
             column,
             message,
             snippet: self.lines.get(&line).map(|l| (l.clone(), width.max(1))),
-            warning: false,
+            severity: crate::codes::Severity::Error,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! Kept cheap: one point lookup per record id, and one `LIMIT 1` lookup per value compared with
 //! a value-hinted field (the present values are listed only when the value is missing).
 
-use super::{Class, QueryDiagnostic, Report, Severity};
+use super::{Class, QueryDiagnostic, Report};
 use crate::ir::Schema;
 use surrealdb::types::Value;
 use surrealdb::{Connection, Surreal};
@@ -50,7 +50,7 @@ async fn missing_records<C: Connection>(db: &Surreal<C>, report: &mut Report) ->
         let samples: Vec<String> = samples.iter().map(render).collect();
         report.diagnostics.push(QueryDiagnostic {
             span: record.span,
-            severity: Severity::Error,
+            severity: Class::UnknownRecord.severity(),
             class: Class::UnknownRecord,
             message: format!("there is no record `{}`", record.id),
             fix: if samples.is_empty() {
@@ -115,7 +115,7 @@ async fn absent_values<C: Connection>(
         let present: Vec<String> = present.iter().map(render).collect();
         report.diagnostics.push(QueryDiagnostic {
             span: compared.span,
-            severity: Severity::Warning,
+            severity: Class::ValueNotPresent.severity(),
             class: Class::ValueNotPresent,
             message: format!(
                 "no `{}` row has {} = '{}', so this comparison matches nothing",

@@ -4,7 +4,7 @@
 //! model sees; these messages name what to write instead.
 
 use super::scan::{Kind, Locator, Token};
-use super::{Class, QueryDiagnostic, Severity};
+use super::{Class, QueryDiagnostic};
 use crate::ir::{Schema, TableKind, Type};
 
 /// A habit and whether the parser accepts the text anyway (then it means something else).
@@ -55,7 +55,7 @@ fn habit(loc: &Locator, i: usize, j: usize, message: &str, fix: String) -> Habit
     Habit {
         diagnostic: QueryDiagnostic {
             span: loc.token_span(i, j),
-            severity: Severity::Error,
+            severity: Class::SqlHabit.severity(),
             class: Class::SqlHabit,
             message: message.to_owned(),
             fix,

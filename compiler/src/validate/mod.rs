@@ -18,7 +18,7 @@ mod resolve;
 pub(crate) mod scan;
 mod types;
 
-pub use crate::codes::{Class, Engine};
+pub use crate::codes::{Class, Engine, Severity};
 pub use types::Ty;
 
 use crate::ir::Schema;
@@ -47,14 +47,6 @@ impl Span {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// The query is wrong: it must not run.
-    Error,
-    /// The query may be wrong: it runs, and the warning goes back with the rows.
-    Warning,
-}
-
 /// One problem in a query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryDiagnostic {
@@ -66,6 +58,19 @@ pub struct QueryDiagnostic {
     pub message: String,
     /// How to repair it.
     pub fix: String,
+}
+
+impl QueryDiagnostic {
+    /// A finding of `class` at the registry's level for it ([`Class::severity`]).
+    pub fn new(span: Span, class: Class, message: String, fix: String) -> Self {
+        QueryDiagnostic {
+            span,
+            severity: class.severity(),
+            class,
+            message,
+            fix,
+        }
+    }
 }
 
 impl fmt::Display for QueryDiagnostic {

@@ -1,14 +1,14 @@
 //! A reply SurrealDB's parser refused, as one diagnostic: the engine's message, the place it points at, and the fix when the engine's error is one with a known repair.
 
 use super::scan::Locator;
-use super::{Class, QueryDiagnostic, Severity, Span};
+use super::{Class, QueryDiagnostic, Span};
 
 /// The diagnostic for a reply whose parse failed with `error` (the engine's rendered error).
 pub(super) fn diagnose(error: &str, body: &str, base: usize, locator: &Locator) -> QueryDiagnostic {
     let message = first_line(error);
     QueryDiagnostic {
         span: error_span(error, body, base).unwrap_or_else(|| locator.all()),
-        severity: Severity::Error,
+        severity: Class::Syntax.severity(),
         class: Class::Syntax,
         fix: known_fix(message).unwrap_or_else(|| {
             "write one SurrealQL SELECT statement: SELECT fields FROM table WHERE ... LIMIT n".into()

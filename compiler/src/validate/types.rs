@@ -116,6 +116,25 @@ impl Ty {
         }
     }
 
+    /// The kind's name when a value of this type is certainly one scalar (an option of one
+    /// included): no elements to index, no fields, no graph edges. `None` for anything that
+    /// may hold more (arrays, objects, records, bytes) or is not known.
+    pub fn scalar_kind(&self) -> Option<&'static str> {
+        match self {
+            Ty::Option(t) => t.scalar_kind(),
+            Ty::Bool => Some("bool"),
+            Ty::Int => Some("int"),
+            Ty::Float => Some("float"),
+            Ty::Decimal => Some("decimal"),
+            Ty::Number => Some("number"),
+            Ty::String | Ty::Literal(_) => Some("string"),
+            Ty::Datetime => Some("datetime"),
+            Ty::Duration => Some("duration"),
+            Ty::Uuid => Some("uuid"),
+            _ => None,
+        }
+    }
+
     pub fn is_numeric(&self) -> bool {
         matches!(self.element(), Ty::Int | Ty::Float | Ty::Decimal | Ty::Number)
     }

@@ -53,7 +53,7 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
                 column: e.column,
                 snippet: snippet(&text, e.line, 1),
                 message: e.message,
-                warning: false,
+                severity: crate::codes::Severity::Error,
             })),
             Ok(queries) => {
                 for q in queries {
@@ -64,7 +64,7 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
                             column: 1,
                             snippet: snippet(&text, q.name_line, 1),
                             message: format!("query `{}` is also defined in {}", q.name, first.display()),
-                            warning: false,
+                            severity: crate::codes::Severity::Error,
                         });
                         continue;
                     }
@@ -84,7 +84,7 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
             column: 1,
             snippet: None,
             message: "named queries are checked and typed with surqlc's `validate` feature: give the build-dependency `surqlc = { version = \"...\", features = [\"validate\"] }`".into(),
-            warning: false,
+            severity: crate::codes::Severity::Error,
         });
     }
     if diagnostics.is_empty() {
@@ -135,7 +135,7 @@ fn place(path: &Path, text: &str, query: &NamedQuery, span: crate::validate::Spa
         column,
         snippet: snippet(text, line, span.text(&query.text).chars().count()),
         message: format!("in query `{}`: {message}", query.name),
-        warning: false,
+        severity: crate::codes::Severity::Error,
     }
 }
 
@@ -175,7 +175,7 @@ fn untyped_params(path: &Path, text: &str, query: &NamedQuery, report: &crate::v
                 t.text,
                 cast_hint(&tokens, i)
             ),
-            warning: false,
+            severity: crate::codes::Severity::Error,
         });
     }
     out

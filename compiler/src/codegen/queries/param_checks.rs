@@ -26,7 +26,7 @@ pub(super) fn unused(path: &Path, query: &NamedQuery) -> Vec<Diagnostic> {
                 "in query `{}`: parameter `${}` is declared but the query never uses it: use it or remove it from `-- param:`",
                 query.name, d.name
             ),
-            warning: false,
+            severity: crate::codes::Severity::Error,
         })
         .collect()
 }

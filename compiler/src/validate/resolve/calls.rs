@@ -1,10 +1,11 @@
 //! Built-in function calls against their signatures ([`crate::validate::functions`]): a wrong number of arguments, or an argument whose known type the engine refuses, is a FunctionArguments error quoting the signature.
 
 use super::{Resolver, Val};
+use crate::codes::Demotion;
 use crate::validate::functions::{self, fits, Kind, Signature};
 use crate::validate::scan::{Kind as Token, Locator};
 use crate::validate::types::Ty;
-use crate::validate::{Class, Severity, Span};
+use crate::validate::{Class, Span};
 use surrealdb_sql::{Expr, Function, FunctionCall, Literal};
 use surrealdb_types::ToSql;
 
@@ -27,19 +28,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
             };
             let mut message = format!("{name} {}: {sig}, but got {got}", sig.arity());
             // Under GROUP BY an aggregate reads its first argument and ignores the rest.
-            let severity = if sig.aggregate && args.len() > sig.min && grouped(self.loc) {
+            let fix = arity_fix(sig, args.len());
+            if sig.aggregate && args.len() > sig.min && grouped(self.loc) {
                 message.push_str(", and under GROUP BY the engine ignores the extra ones");
-                Severity::Warning
+                self.warning(span, Demotion::ExtraAggregateArguments, message, fix);
             } else {
-                Severity::Error
-            };
-            self.diagnose(
-                span,
-                severity,
-                Class::FunctionArguments,
-                message,
-                arity_fix(sig, args.len()),
-            );
+                self.error(span, Class::FunctionArguments, message, fix);
+            }
             return;
         }
         for (i, arg) in args.iter().enumerate() {

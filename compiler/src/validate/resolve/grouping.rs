@@ -202,7 +202,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 let text = cond.to_sql();
                 let span = self.loc.text(&text).or_all(self.loc);
-                self.warning(
+                self.error(
                     span,
                     Class::ConditionNotBool,
                     format!("the condition `{text}` is {}, not a bool: every row where it is set (non-zero, non-empty) matches", v.ty),

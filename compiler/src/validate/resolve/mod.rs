@@ -14,6 +14,7 @@ mod session;
 use super::scan::Locator;
 use super::types::Ty;
 use super::{Class, Options, QueryDiagnostic, Report, Severity, Span};
+use crate::codes::Demotion;
 use crate::ir::{Schema, Table};
 use crate::suggest::nearest;
 use crate::validate::scan::OrAll;
@@ -161,23 +162,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
     }
 
-    /// Reports a diagnostic of `severity` (the one place the resolver pushes them).
-    fn diagnose(&mut self, span: Span, severity: Severity, class: Class, message: String, fix: String) {
-        self.report.diagnostics.push(QueryDiagnostic {
-            span,
-            severity,
-            class,
-            message,
-            fix,
-        });
-    }
-
+    /// Reports a finding of `class` at the registry's level (the one place the resolver pushes them).
     fn error(&mut self, span: Span, class: Class, message: String, fix: String) {
-        self.diagnose(span, Severity::Error, class, message, fix);
+        self.report
+            .diagnostics
+            .push(QueryDiagnostic::new(span, class, message, fix));
     }
 
-    fn warning(&mut self, span: Span, class: Class, message: String, fix: String) {
-        self.diagnose(span, Severity::Warning, class, message, fix);
+    /// Reports a finding in one of the registered cases where its class is only a warning.
+    fn warning(&mut self, span: Span, demotion: Demotion, message: String, fix: String) {
+        let mut d = QueryDiagnostic::new(span, demotion.class(), message, fix);
+        d.severity = Severity::Warning;
+        self.report.diagnostics.push(d);
     }
 
     fn table(&self, name: &str) -> Option<&'a Table> {

@@ -2,6 +2,7 @@
 
 use super::{method_type, visible_fields};
 use super::{Path, Resolver, Scope, Val, COMPARISONS};
+use crate::codes::Demotion;
 use crate::ir::{Table, TableKind};
 use crate::suggest::nearest;
 use crate::validate::scan::OrAll;
@@ -59,7 +60,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
     fn parts_from(&mut self, parts: &[Part], start: Val, scope: &Scope, path: &mut Path) -> Val {
         let mut cur = start;
         let mut prev: Option<&Part> = None;
+        // The last field name read: where a finding about the value it holds points.
+        let mut last: Option<&str> = None;
         for part in parts {
+            if let Some(kind) = cur.ty.scalar_kind() {
+                self.scalar_part(part, kind, last);
+            }
             cur = match part {
                 Part::Field(name) => {
                     let after: &[&str] = if prev.is_some() { &["."] } else { &[] };
@@ -69,6 +75,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         path.text.push('.');
                     }
                     path.text.push_str(name.as_str());
+                    last = Some(name.as_str());
                     v
                 }
                 Part::Graph(lookup) => {
@@ -135,6 +142,38 @@ impl<'a, 'l> Resolver<'a, 'l> {
             prev = Some(part);
         }
         cur
+    }
+
+    /// A part that needs a collection or a record, after a value that is one scalar (`kind`):
+    /// an index, a filter, `.*` or a traversal reads NONE in every row (SurrealDB 3.3.5).
+    fn scalar_part(&mut self, part: &Part, kind: &str, last: Option<&str>) {
+        let what = match part {
+            Part::Value(Expr::Literal(Literal::String(_))) => return, // a key: the field check's
+            Part::Value(_) => "an index",
+            Part::Where(_) => "a filter",
+            Part::All => "`.*`",
+            Part::First | Part::Last => "an index",
+            Part::Graph(_) => "a graph step",
+            _ => return,
+        };
+        let Some(name) = last else { return };
+        let span = self.loc.ident(name, &[]).or_all(self.loc);
+        if matches!(part, Part::Graph(_)) {
+            self.error(
+                span,
+                Class::TraversalFromValue,
+                format!("`{name}` is a {kind}, not a record: a graph step from it reads NONE in every row"),
+                "start the traversal from a record: the row itself (`->edge->table`), its `id`, or a record link field"
+                    .to_owned(),
+            );
+        } else {
+            self.error(
+                span,
+                Class::NotACollection,
+                format!("`{name}` is a {kind}, not an array or object: {what} on it reads NONE in every row"),
+                format!("use `{name}` as it is, or a {kind} function (`{kind}::...`)"),
+            );
+        }
     }
 
     /// `[...]` after a value: an index (`[0]`, `[$]`), a key (`['name']`), or a filter written without WHERE.
@@ -330,7 +369,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             // may be right, so say what the schema knows without blocking it.
             self.warning(
                 span,
-                class,
+                Demotion::SchemalessField,
                 format!(
                     "{message} declared (`{}` is SCHEMALESS: rows without it read it as NONE)",
                     t.name

@@ -1,6 +1,7 @@
 //! Statements: the SELECT, its FROM targets, projections, ORDER/GROUP/FETCH, and the LIMIT policy.
 
 use super::{Path, Resolver, Scope};
+use crate::codes::Demotion;
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::{Class, Options, Projection};
@@ -166,6 +167,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         if !self.check_table(&name, &["FROM", ","]) {
                             return (Ty::Any, Path::default());
                         }
+                        self.traversal_from_table(&name, idiom);
                         let mut path = Path {
                             text: name.clone(),
                             tables: vec![name.clone()],
@@ -186,29 +188,62 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             // The signed-in end user's own row.
             Expr::Param(p) if p.as_str() == "auth" => (self.auth_param(), Path::default()),
-            Expr::FunctionCall(_)
-            | Expr::Param(_)
+            // `FROM array::flatten(SELECT VALUE ->contains->product FROM purchase)`: a call whose
+            // value is records is read from as those records (the engine fetches each).
+            Expr::FunctionCall(_) => {
+                let scope = Scope::new(Ty::Any, parent);
+                let v = self.expr(what, &scope);
+                match v.ty.element() {
+                    Ty::Record(t) => (Ty::Record(t.clone()), Path::default()),
+                    _ => self.not_a_table(what),
+                }
+            }
+            Expr::Param(_)
             | Expr::Block(_)
             | Expr::IfElse(_)
             | Expr::Binary { .. }
             | Expr::Postfix { .. }
-            | Expr::Prefix { .. } => {
-                let span = self.loc.word("from").or_all(self.loc);
-                let names = self.table_names();
-                self.error(
-                    span,
-                    Class::UnknownTable,
-                    format!("FROM {} does not name a table", what.to_sql()),
-                    format!("write the table name itself; the tables are: {}", names.join(", ")),
-                );
-                (Ty::Any, Path::default())
-            }
+            | Expr::Prefix { .. } => self.not_a_table(what),
             other => {
                 let scope = Scope::new(Ty::Any, parent);
                 let v = self.expr(other, &scope);
                 (v.ty.element().clone(), Path::default())
             }
         }
+    }
+
+    /// A FROM target that is no table nor records.
+    fn not_a_table(&mut self, what: &Expr) -> (Ty, Path) {
+        let span = self.loc.word("from").or_all(self.loc);
+        let names = self.table_names();
+        self.error(
+            span,
+            Class::UnknownTable,
+            format!("FROM {} does not name a table", what.to_sql()),
+            format!("write the table name itself; the tables are: {}", names.join(", ")),
+        );
+        (Ty::Any, Path::default())
+    }
+
+    /// `FROM table->edge->...`: SurrealDB 3.3.5 reads `table` as a field of no document, so
+    /// the traversal starts from NONE and the SELECT answers no rows (the path is still typed,
+    /// so what it reads is checked too).
+    fn traversal_from_table(&mut self, table: &str, idiom: &Idiom) {
+        let steps = idiom.0[1..].iter().map(|p| p.to_sql()).collect::<String>();
+        let written = format!("{table}{steps}");
+        let span = self
+            .loc
+            .text(&written)
+            .or_else(|| self.loc.ident(table, &["FROM", ","]));
+        let span = span.or_all(self.loc);
+        self.error(
+            span,
+            Class::TraversalFromTable,
+            format!("`FROM {written}` starts from the table's name, not its records: the engine answers no rows"),
+            format!(
+                "traverse from each record: `FROM array::flatten(SELECT VALUE {steps} FROM {table})`, or from one record: `FROM {table}:key{steps}`"
+            ),
+        );
     }
 
     pub(super) fn limit(&mut self, s: &SelectStatement, options: &Options) {
@@ -243,7 +278,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     // The runner repairs this itself: a warning that says what it did.
                     self.warning(
                         span,
-                        Class::Limit,
+                        Demotion::RunnerAddsLimit,
                         format!("the query has no LIMIT, so the agent's runner adds LIMIT {max}"),
                         format!("end queries with LIMIT {max} or less"),
                     );

@@ -1,0 +1,444 @@
+//! The one registry of the validator's codes: each class written once, with everything the page, the lint rules and the diagnostics read from it.
+
+use super::{Engine, Severity};
+
+/// One code, as registered.
+pub(super) struct Entry {
+    pub(super) name: &'static str,
+    pub(super) code: &'static str,
+    pub(super) engine: Engine,
+    pub(super) level: Severity,
+    pub(super) about: &'static str,
+    pub(super) schema: &'static str,
+    pub(super) wrong: &'static str,
+    pub(super) fixed: &'static str,
+}
+
+/// Declares `Class` (one variant per entry, its doc the entry's summary), `Class::ALL` and
+/// `ENTRIES` in the same order, so a class cannot lack an entry nor an entry a class.
+macro_rules! registry {
+    ($(
+        $(#[doc = $summary:literal])*
+        $class:ident = {
+            code: $code:literal,
+            engine: $engine:ident,
+            level: $level:ident,
+            about: $about:literal,
+            $(schema: $schema:literal,)?
+            wrong: $wrong:literal,
+            fixed: $fixed:literal,
+        }
+    )*) => {
+        /// What kind of mistake a diagnostic reports.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Class {
+            $($(#[doc = $summary])* $class,)*
+        }
+
+        impl Class {
+            /// Every class, in code order.
+            pub const ALL: &'static [Class] = &[$(Class::$class,)*];
+        }
+
+        pub(super) const ENTRIES: &[Entry] = &[$(Entry {
+            name: stringify!($class),
+            code: $code,
+            engine: Engine::$engine,
+            level: Severity::$level,
+            about: $about,
+            schema: registry!(@schema $($schema)?),
+            wrong: $wrong,
+            fixed: $fixed,
+        },)*];
+    };
+    (@schema) => { "store" };
+    (@schema $schema:literal) => { $schema };
+}
+
+/// The catalogue page's opening, before the codes (`docs/diagnostics.md`).
+pub(super) const INTRODUCTION: &str = r#"# Diagnostics: the validator's catalogue
+
+Every problem `surqlc check-query`, MCP's `check_query`/`run_query`, `ask` and the generated
+`validate` report carries a stable code: in text `error[SQ0102 UnknownField] 1:14 `email`: ...`, in
+JSON `"code": "SQ0102"` beside `"class"`. A code never changes meaning. Each entry says what it
+catches, what SurrealDB 3.3 does with such a query (`fails`, `answers wrongly`: an answer without
+an error, `suspicious`, or `refused by the runner`: the agent's policy), its default level, and a
+wrong and a fixed example (on `schemas/store.rs` unless it says otherwise).
+`tests/corpus/catalogue.surql` holds at least two cases per code, each run on the embedded engine
+by `tests/catalogue.rs` (which also holds this page to `surqlc::codes`).
+
+## Lint levels
+
+`#[surqlc(lints(allow(SQ0204), warn(SQ0501), deny(SQ0902)))]` on the `Schema` item, or `--allow
+CODE`, `--warn CODE`, `--deny CODE` on `check-query`, `ask`, `eval` and `mcp` (the flags win):
+`allow` drops a code's diagnostics, `warn` reports them as warnings (the query runs), `deny` as
+errors (the query is refused). Any code may be denied; an error's code may be allowed or made a
+warning only where the engine does not fail (its entry says `answers wrongly`); the others are
+refused at the attribute's position or as bad input (exit 2).
+"#;
+
+registry! {
+    /// The text does not parse (and no SQL habit explains why).
+    Syntax = {
+        code: "SQ0001",
+        engine: Fails,
+        level: Error,
+        about: r#"The text does not parse as SurrealQL (and no SQL habit explains why). The message is the parser's,
+at its position."#,
+        wrong: r#"SELECT name FROM customer WHERE LIMIT 5"#,
+        fixed: r#"SELECT name FROM customer LIMIT 5"#,
+    }
+    /// Not exactly one SELECT, a write inside it, or its own TIMEOUT.
+    NotOneSelect = {
+        code: "SQ0002",
+        engine: Refused,
+        level: Error,
+        about: r#"Not exactly one SELECT: several statements, a write (CREATE, UPDATE, DELETE, RELATE, ...) inside it,
+or a TIMEOUT of its own (the runner sets it)."#,
+        wrong: r#"SELECT name FROM customer LIMIT 5; DELETE customer"#,
+        fixed: r#"SELECT name FROM customer LIMIT 5"#,
+    }
+    /// A table the agent cannot query (unknown or not exposed: the same message).
+    UnknownTable = {
+        code: "SQ0101",
+        engine: Fails,
+        level: Error,
+        about: r#"A table the agent cannot query: missing, or hidden from the prompt (the same message: a hidden table
+reads as a missing one). The engine fails with "The table ... does not exist"."#,
+        wrong: r#"SELECT name FROM customers LIMIT 5"#,
+        fixed: r#"SELECT name FROM customer LIMIT 5"#,
+    }
+    /// A field the table (or the subquery's rows) does not have.
+    UnknownField = {
+        code: "SQ0102",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A field the table (or a subquery's rows) does not have. The engine reads it as NONE in every row, in
+projections, WHERE and ORDER BY alike."#,
+        wrong: r#"SELECT name, email FROM customer LIMIT 5"#,
+        fixed: r#"SELECT name FROM customer LIMIT 5"#,
+    }
+    /// A field read after a traversal that landed on another table than the one that has it.
+    WrongTableAfterTraversal = {
+        code: "SQ0103",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A field read after a graph step that landed on another table than the one that has it
+(`->contains->product.status`)."#,
+        wrong: r#"SELECT VALUE ->placed->purchase->contains->product.status FROM customer LIMIT 5"#,
+        fixed: r#"SELECT VALUE ->placed->purchase.status FROM customer LIMIT 5"#,
+    }
+    /// A graph step through an edge that does not connect those tables, or in the wrong direction.
+    BadTraversal = {
+        code: "SQ0104",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A graph step through an edge that does not connect those tables, or in the wrong direction: the
+engine answers empty lists."#,
+        wrong: r#"SELECT name, <-placed<-purchase AS orders FROM customer LIMIT 5"#,
+        fixed: r#"SELECT name, ->placed->purchase AS orders FROM customer LIMIT 5"#,
+    }
+    /// `[field = x]` (an index) where `[WHERE field = x]` (a filter) was meant.
+    FilterWithoutWhere = {
+        code: "SQ0105",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"`[field = x]` after a step is an index into the list, not a filter; `[WHERE field = x]` filters."#,
+        wrong: r#"SELECT name, ->placed->purchase[status = 'shipped'] AS shipped FROM customer LIMIT 5"#,
+        fixed: r#"SELECT name, ->placed->purchase[WHERE status = 'shipped'] AS shipped FROM customer LIMIT 5"#,
+    }
+    /// An index, a filter or `.*` on a value that is one scalar (`price[0]`, `name[WHERE ...]`).
+    NotACollection = {
+        code: "SQ0106",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"An index (`[0]`, `[$]`), a filter (`[WHERE ...]`) or `.*` on a field that holds one scalar (a
+string, a number, a datetime, ...). SurrealDB 3.3.5 answers NONE for it in every row, without an
+error (analyzer 2030)."#,
+        wrong: r#"SELECT price[0] AS price FROM product LIMIT 5"#,
+        fixed: r#"SELECT price FROM product LIMIT 5"#,
+    }
+    /// A graph step from a value that is not a record (`price->contains->product`).
+    TraversalFromValue = {
+        code: "SQ0107",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A graph step (`->edge`, `<-edge`) from a field that holds a scalar, not a record: SurrealDB 3.3.5
+answers NONE for it in every row, without an error (analyzer 3009). Traverse from the row itself
+(`->edge->table` at the start of the path), its `id`, or a record link field."#,
+        wrong: r#"SELECT name->placed->purchase AS orders FROM customer LIMIT 5"#,
+        fixed: r#"SELECT ->placed->purchase AS orders FROM customer LIMIT 5"#,
+    }
+    /// `FROM table->edge->...`: a traversal from a table's name, which answers no rows.
+    TraversalFromTable = {
+        code: "SQ0108",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A FROM target that traverses from a table's name (`FROM purchase->contains->product`, `FROM
+customer->placed`): SurrealDB 3.3.5 reads the name as a field of no document, starts the traversal
+from NONE and answers no rows, without an error (the analyzer's 3004 flags only the incomplete
+chain; on 3.3.5 the complete one answers nothing too). Traverse from each record (`FROM
+array::flatten(SELECT VALUE ->contains->product FROM purchase)`), from one record id (`FROM
+purchase:p1->contains->product`), or project the traversal (`SELECT ->placed->purchase FROM
+customer`)."#,
+        wrong: r#"SELECT name FROM purchase->contains->product LIMIT 5"#,
+        fixed: r#"SELECT name FROM array::flatten(SELECT VALUE ->contains->product FROM purchase) LIMIT 5"#,
+    }
+    /// A compared string that is not one of a literal union's values.
+    ValueNotInUnion = {
+        code: "SQ0201",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A string compared with a literal union (an enum) that is not one of its values: no row ever matches."#,
+        wrong: r#"SELECT name FROM customer WHERE tier = 'Pro' LIMIT 5"#,
+        fixed: r#"SELECT name FROM customer WHERE tier = 'pro' LIMIT 5"#,
+    }
+    /// A comparison of values of different types (a datetime with a plain string, a number with a string).
+    TypeMismatch = {
+        code: "SQ0202",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"Values of different types compared (a number with a string, a datetime with a plain string): the
+engine compares by type order, so the result is the same for every row."#,
+        wrong: r#"SELECT name FROM product WHERE price > '100' LIMIT 5"#,
+        fixed: r#"SELECT name FROM product WHERE price > 100 LIMIT 5"#,
+    }
+    /// `field = NULL` / `field != NULL` on a declared field: a missing value is NONE, never NULL.
+    NullComparison = {
+        code: "SQ0203",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"`field = NULL` on a declared field: a missing value is NONE, never NULL, so `= NULL` never matches
+and `!= NULL` matches every row. On `memory`:"#,
+        wrong: r#"SELECT name FROM file WHERE content = NULL LIMIT 50"#,
+        fixed: r#"SELECT name FROM file WHERE content = NONE LIMIT 50"#,
+    }
+    /// A WHERE condition that is not a boolean (`WHERE price`): every truthy row matches.
+    ConditionNotBool = {
+        code: "SQ0204",
+        engine: Suspicious,
+        level: Warning,
+        about: r#"A WHERE condition (or an operand of AND/OR) that is a field of another type than bool: every row
+where it is truthy matches."#,
+        wrong: r#"SELECT name FROM product WHERE price LIMIT 5"#,
+        fixed: r#"SELECT name FROM product WHERE price > 100 LIMIT 5"#,
+    }
+    /// A habit from SQL that SurrealQL does not have (DISTINCT, JOIN, COUNT(*), ILIKE, TOP n, ...).
+    SqlHabit = {
+        code: "SQ0301",
+        engine: Fails,
+        level: Error,
+        about: r#"A habit from SQL that SurrealQL does not have: DISTINCT, JOIN, COUNT(*), ILIKE, TOP n, HAVING, ...
+with the SurrealQL way to say it."#,
+        wrong: r#"SELECT DISTINCT country FROM customer LIMIT 5"#,
+        fixed: r#"SELECT country FROM customer GROUP BY country LIMIT 5"#,
+    }
+    /// A missing, too large, negative or non-numeric LIMIT (or START).
+    Limit = {
+        code: "SQ0401",
+        engine: Refused,
+        level: Error,
+        about: r#"A LIMIT above the schema's `max_rows`, a negative or non-numeric LIMIT or START. A missing LIMIT is
+a warning: the runner adds `LIMIT max_rows`."#,
+        wrong: r#"SELECT name FROM product LIMIT 500"#,
+        fixed: r#"SELECT name FROM product LIMIT 50"#,
+    }
+    /// `count()` in a SELECT without GROUP BY or GROUP ALL: 1 per row, not a total.
+    CountWithoutGroup = {
+        code: "SQ0501",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"`count()` (or `count(field)`) without GROUP BY or GROUP ALL counts each row once: every row answers
+1. `count(->edge)` counts a row's links and is fine."#,
+        wrong: r#"SELECT count() AS n FROM customer LIMIT 50"#,
+        fixed: r#"SELECT count() AS n FROM customer GROUP ALL LIMIT 50"#,
+    }
+    /// An aggregate (`math::sum`, `array::group`, ...) of one row's value outside GROUP BY.
+    AggregateWithoutGroup = {
+        code: "SQ0502",
+        engine: Fails,
+        level: Error,
+        about: r#"An aggregate (`math::sum`, `math::max`, `array::group`, `time::max`, ...) of one row's value without
+GROUP: the engine wants an array and fails."#,
+        wrong: r#"SELECT math::sum(qty) AS total FROM contains LIMIT 50"#,
+        fixed: r#"SELECT math::sum(qty) AS total FROM contains GROUP ALL LIMIT 50"#,
+    }
+    /// An aggregate over values it cannot add up (`math::sum` of strings is 0).
+    AggregateArgument = {
+        code: "SQ0503",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A numeric aggregate over strings, booleans or links: `math::sum` answers 0, `math::mean` and
+`math::max` NONE, without an error."#,
+        wrong: r#"SELECT math::sum(name) AS total FROM product GROUP ALL LIMIT 50"#,
+        fixed: r#"SELECT math::sum(price) AS total FROM product GROUP ALL LIMIT 50"#,
+    }
+    /// Under GROUP BY, a projection that is neither a group key nor an aggregate: an array per group.
+    UngroupedProjection = {
+        code: "SQ0504",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"Under GROUP BY (or GROUP ALL), a projection that is neither a group key nor an aggregate: each group
+answers an array of every row's value."#,
+        wrong: r#"SELECT category, name, count() AS n FROM product GROUP BY category LIMIT 50"#,
+        fixed: r#"SELECT category, count() AS n FROM product GROUP BY category LIMIT 50"#,
+    }
+    /// `*` in a grouped SELECT.
+    AllFieldsUnderGroup = {
+        code: "SQ0505",
+        engine: Fails,
+        level: Error,
+        about: r#"`*` in a grouped SELECT: the engine refuses to aggregate every field."#,
+        wrong: r#"SELECT * FROM product GROUP BY category LIMIT 50"#,
+        fixed: r#"SELECT category, count() AS n FROM product GROUP BY category LIMIT 50"#,
+    }
+    /// Two projections with the same output name: the last overwrites the first.
+    DuplicateAlias = {
+        code: "SQ0601",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"Two projections with the same output name: the row keeps only the last."#,
+        wrong: r#"SELECT name AS x, price AS x FROM product LIMIT 5"#,
+        fixed: r#"SELECT name AS x, price AS y FROM product LIMIT 5"#,
+    }
+    /// `FROM ONLY table` without `LIMIT 1`.
+    OnlyWithoutLimitOne = {
+        code: "SQ0602",
+        engine: Fails,
+        level: Error,
+        about: r#"`FROM ONLY` over rows that can be more than one. SurrealDB 3.3.5 collects a `FROM ONLY` table's rows
+and answers the one row (NONE when none matches), but fails ("Expected a single result output when
+using the ONLY keyword") at the second, and a `LIMIT` above 1 fails before it reads. What it does
+with each form, on the embedded engine (`tests/document_engine.rs`):
+
+| form | the engine | the validator |
+| --- | --- | --- |
+| `FROM ONLY customer:mei`, `FROM ONLY [customer:mei]` | the row, NONE if it does not exist | passes |
+| `FROM ONLY t LIMIT 1` | the first row | passes |
+| `FROM ONLY t ... GROUP ALL` (`SELECT VALUE count() FROM ONLY order WHERE ... GROUP ALL`) | one row | passes |
+| `FROM ONLY t WHERE id = t:k` (AND-ed with anything), `WHERE id IN [t:k]` | the row, NONE | passes |
+| `FROM ONLY t WHERE email = '...'` where a `UNIQUE` index covers the compared fields | the row, NONE | passes |
+| `FROM ONLY t WHERE status = 'x'` | the row while one matches, fails at the second | SQ0602 |
+| `FROM ONLY t WHERE id = t:k OR ...` | fails when the OR matches more | SQ0602 |
+| `FROM ONLY t LIMIT 2` (or the runner's LIMIT on a table) | fails | SQ0602 |
+| `FROM ONLY t GROUP BY f` | fails at the second group | SQ0602 |
+| `FROM ONLY t:1..3` (a range), a traversal | fails at the second row | SQ0602 |
+
+A form that answers on today's data and fails once a second row matches is refused: it is a query
+that breaks later, without a change to it. One more thing the engine does, with or without `ONLY`:
+`SELECT VALUE count() ... GROUP ALL` without a `WHERE` (or with only an equality an index answers)
+takes the engine's count fast path, which answers the row `{ count: 3 }` instead of `3`; any other
+`WHERE` answers `3`. The validator does not yet type that difference (it says `int`)."#,
+        wrong: r#"SELECT * FROM ONLY product LIMIT 5"#,
+        fixed: r#"SELECT * FROM ONLY product LIMIT 1"#,
+    }
+    /// A full-text match, `search::*` or KNN operator without the index it needs.
+    MissingIndex = {
+        code: "SQ0701",
+        engine: Fails,
+        level: Error,
+        about: r#"A full-text match (`@@`, `@1@`) on a field without a FULLTEXT index,
+`search::score`/`highlight`/`offsets` without a match in WHERE, the M-tree KNN `<|k|>` SurrealDB 3
+no longer has, or `<|k, EF|>` on a field without an HNSW index (which answers empty)."#,
+        wrong: r#"SELECT name FROM product WHERE name @@ 'sound' LIMIT 5"#,
+        fixed: r#"SELECT name FROM product WHERE string::contains(string::lowercase(name), 'sound') LIMIT 5"#,
+    }
+    /// A KNN query vector whose dimension is not the index's.
+    VectorDimension = {
+        code: "SQ0702",
+        engine: Fails,
+        level: Error,
+        about: r#"A KNN query vector whose length is not the HNSW index's dimension: the engine fails with the index,
+and finds nothing with a brute-force distance. On `memory`:"#,
+        wrong: r#"SELECT name FROM file WHERE embedding <|2, 40|> [0.1, 0.9, 0.2] LIMIT 5"#,
+        fixed: r#"SELECT name FROM file WHERE embedding <|2, 40|> [0.1, 0.9, 0.2, 0.0] LIMIT 5"#,
+    }
+    /// A built-in function called with the wrong number of arguments, or an argument of a type it refuses.
+    FunctionArguments = {
+        code: "SQ0801",
+        engine: Fails,
+        level: Error,
+        about: r#"A built-in function called with the wrong number of arguments, or with an argument of a kind it
+refuses (a string to `math::abs`, a number to `string::len`); and a call of one of the schema's own
+functions (`fn::...`) with a number of arguments it does not take, or an argument the parameter's
+type refuses (a string for a `decimal`: "Failed to coerce argument"). The message gives the
+signature, from the table of SurrealDB 3.3.5's functions that `tests/functions.rs` calls on the
+engine."#,
+        wrong: r#"SELECT string::len(name, 2) AS l FROM product LIMIT 2"#,
+        fixed: r#"SELECT string::len(name) AS l FROM product LIMIT 2"#,
+    }
+    /// A `fn::` function the schema does not define for the agent (a typo, surqlc's own, or one with `PERMISSIONS NONE`).
+    UnknownFunction = {
+        code: "SQ0802",
+        engine: Fails,
+        level: Error,
+        about: r#"A `fn::` function the database does not define for the agent: a typo of one of the schema's own
+functions (`functions = "FILE.surql"` on the Schema item), one the schema does not have, one of the
+functions `schema.surql` defines for the prompt (`fn::schema_context`, ...), or one whose
+`PERMISSIONS` are `NONE` (the application's). The engine fails ("The function 'fn::...' does not
+exist"). The fix names the nearest function the agent may call, or lists them; the same with the
+data checks (`--seed`, `--endpoint`) as without."#,
+        schema: "marketplace",
+        wrong: r#"SELECT title, fn::pound_to_usdd(price_gbp) AS usd FROM product LIMIT 2"#,
+        fixed: r#"SELECT title, fn::pound_to_usd(price_gbp) AS usd FROM product LIMIT 2"#,
+    }
+    /// A record id written in the query that does not exist (needs the data).
+    UnknownRecord = {
+        code: "SQ0901",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A record id written in the query that does not exist (a data check: `--seed`, `--endpoint`, the
+runner). The message lists a few ids the table has."#,
+        wrong: r#"SELECT ->placed->purchase AS orders FROM customer:alice LIMIT 50"#,
+        fixed: r#"SELECT ->placed->purchase AS orders FROM customer:mei LIMIT 50"#,
+    }
+    /// A compared value not present in the data of a value-hinted field (needs the data).
+    ValueNotPresent = {
+        code: "SQ0902",
+        engine: Suspicious,
+        level: Warning,
+        about: r#"A string compared with a value-hinted field that no row holds (a data check). The message lists the
+values present. On `enterprise`:"#,
+        wrong: r#"SELECT name FROM customer WHERE segment = 'consumer' LIMIT 50"#,
+        fixed: r#"SELECT name FROM customer WHERE segment = 'enterprise' LIMIT 50"#,
+    }
+    /// In an end user's session, a value computed over other users' rows too (EXPLAIN, a search
+    /// score or highlight, a KNN distance over an owned table): a side channel.
+    SideChannel = {
+        code: "SQ1001",
+        engine: Refused,
+        level: Error,
+        about: r#"In an end user's session of the per-user agent (`--as`, `--per-user`, a session opened with
+`Scope::signin`), a value the engine computes over every user's rows before permissions filter them:
+`EXPLAIN` (its timings and counts grow with rows the user cannot see), `search::score`,
+`search::highlight`, `search::offsets` and `vector::distance::knn` on an owned table (a BM25 score
+reads the whole index's statistics: the user's own scores change when another user's row gains a
+word). `@@` matching and ORDER BY on the rows' own fields stay allowed. The team's agent is not
+affected. See [agent.md](agent.md#what-a-user-can-still-infer). On `clinic`, as an owner:"#,
+        wrong: r#"SELECT id, search::score(1) AS score FROM visit WHERE notes @1@ 'dog' ORDER BY score DESC LIMIT 5"#,
+        fixed: r#"SELECT id FROM visit WHERE notes @1@ 'dog' ORDER BY at DESC LIMIT 5"#,
+    }
+    /// `$auth` where it is no end user's record: the team's agent, or a schema without a scope.
+    AuthOutsideSession = {
+        code: "SQ1002",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"`$auth` where it is no end user's record: a query for the team's agent (for which `$auth` is NONE,
+or the agent's own record), or a schema without `scope(...)`. In an end user's session `$auth` is
+that user's record: `FROM $auth`, `$auth.name` and `$auth->owns->pet` are typed and checked as the
+end-user table. On `store`, for the team's agent:"#,
+        wrong: r#"SELECT name FROM $auth LIMIT 5"#,
+        fixed: r#"SELECT name FROM customer WHERE id = customer:mei LIMIT 5"#,
+    }
+    /// The engine refused the query at run time (after the validator passed it).
+    EngineError = {
+        code: "SQ9000",
+        engine: Fails,
+        level: Error,
+        about: r#"The engine refused a query the validator passed (a cast that fails at run time, a function's
+argument out of range). `ask` and MCP's `run_query` send it back to the model in the validator's
+shape: `error[SQ9000 EngineError] 1:1: the engine refused the query: ...`."#,
+        wrong: r#"SELECT name FROM product WHERE <int> name > 3 LIMIT 5"#,
+        fixed: r#"SELECT name FROM product WHERE price > 3 LIMIT 5"#,
+    }
+}
