@@ -52,6 +52,7 @@ mod marketplace_e2e;
 mod model_client;
 mod named_queries;
 mod objects;
+mod operands;
 mod pruner_agreement;
 mod pruning;
 mod raw_types;

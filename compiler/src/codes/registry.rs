@@ -223,6 +223,47 @@ where it is truthy matches."#,
         wrong: r#"SELECT name FROM product WHERE price LIMIT 5"#,
         fixed: r#"SELECT name FROM product WHERE price > 100 LIMIT 5"#,
     }
+    /// A membership test whose answer is the same for every row (`tier IN []`, `tags CONTAINS 5`).
+    VacuousMembership = {
+        code: "SQ0205",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A membership test whose answer cannot depend on the row: against an empty list (`IN []`,
+`CONTAINSANY []` and `ANYINSIDE []` are false for every row; `NOT IN []`, `CONTAINSNONE []` and
+`CONTAINSALL []` true), or a value of another kind than the list holds (`tags CONTAINS 5` on an
+`array<string>`, `title CONTAINS true`, `5 IN tags`, `tags CONTAINSANY [1, 2]`). SurrealDB 3.3.5
+answers without an error: no rows, or every row (analyzer 7006)."#,
+        wrong: r#"SELECT name FROM customer WHERE tier IN [] LIMIT 5"#,
+        fixed: r#"SELECT name FROM customer WHERE tier IN ['pro', 'plus'] LIMIT 5"#,
+    }
+    /// Arithmetic on operands of kinds the operator does not take (`price + 'x'`, `joined + 1`).
+    BadOperands = {
+        code: "SQ0206",
+        engine: Fails,
+        level: Error,
+        about: r#"Arithmetic whose operands' kinds the operator does not take: a number with a string, a
+datetime or a bool (`price + 'x'`, `joined * 2`), a datetime or a duration plus a number (`joined +
+1`: add a duration, `joined + 1d`), a string minus or times a string, or `-` before a string or a
+datetime. SurrealDB 3.3.5 fails with "Cannot perform addition with 'datetime' and 'int'" (a number
+divided by a string answers NONE instead). Only the pairs the engine was seen to refuse are
+reported; `tests/operands.rs` runs each (analyzer 2004)."#,
+        wrong: r#"SELECT name, joined + 30 AS renewal FROM customer LIMIT 5"#,
+        fixed: r#"SELECT name, joined + 30d AS renewal FROM customer LIMIT 5"#,
+    }
+    /// A cast of a constant that cannot succeed (`<datetime> 'yesterday'`).
+    CastFails = {
+        code: "SQ0207",
+        engine: Fails,
+        level: Error,
+        about: r#"A cast of a constant the engine refuses whatever the rows hold: `<datetime> 'yesterday'`,
+`<datetime> '2024-01'`, `<int> '1.5'`, `<duration> '1 hour'`, `<bool> 'yes'`, `<int> true`,
+`<datetime> 5`. Decided by the engine's own rules (Rust's number parse, SurrealDB's datetime and
+duration parsers); SurrealDB 3.3.5 fails with "Could not cast into `datetime` using input
+`'yesterday'`". Before this code, such a query was caught only after it ran (SQ9000) (analyzer
+2008)."#,
+        wrong: r#"SELECT status FROM purchase WHERE placed_at > <datetime> 'yesterday' LIMIT 5"#,
+        fixed: r#"SELECT status FROM purchase WHERE placed_at > time::now() - 1d LIMIT 5"#,
+    }
     /// A habit from SQL that SurrealQL does not have (DISTINCT, JOIN, COUNT(*), ILIKE, TOP n, ...).
     SqlHabit = {
         code: "SQ0301",

@@ -41,6 +41,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 expr,
             } => {
                 self.expr(expr, scope);
+                self.constant_cast(kind, expr);
                 if let Some(name) = user_param(expr) {
                     self.param_use(name, cast_ty(kind), true);
                 }
@@ -49,6 +50,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             Expr::Prefix { op, expr } => {
                 let v = self.expr(expr, scope);
+                if matches!(op, PrefixOperator::Negate) {
+                    self.negated(expr, &v);
+                }
                 Val::of(match op {
                     PrefixOperator::Not => Ty::Bool,
                     PrefixOperator::Negate | PrefixOperator::Positive => v.ty,
@@ -230,6 +234,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
             _ => {}
         }
         if COMPARISONS.contains(op) {
+            self.membership(left, op, right, &l, &r);
+            self.literal_of_other_kind(&l, op, right);
+            self.literal_of_other_kind(&r, op, left);
             self.null_comparison(&l, op, right);
             self.null_comparison(&r, op, left);
             self.compare(&l, op, right);
@@ -243,7 +250,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             | BinaryOperator::Multiply
             | BinaryOperator::Divide
             | BinaryOperator::Remainder
-            | BinaryOperator::Power => arithmetic(&l.ty, &r.ty),
+            | BinaryOperator::Power => {
+                self.arithmetic_operands(left, op, right, &l, &r);
+                arithmetic(&l.ty, &r.ty)
+            }
             BinaryOperator::NullCoalescing | BinaryOperator::TenaryCondition => l.ty,
             _ => Ty::Any,
         })

@@ -1,12 +1,14 @@
 //! The walk over SurrealDB's AST: resolves tables, field paths, graph steps and compared literals against the IR, giving every expression a [`Ty`].
 
 mod calls;
+mod casts;
 mod custom;
 mod expr;
 mod graph;
 mod grouping;
 mod indexes;
 mod only;
+mod operands;
 mod paths;
 mod select;
 mod session;

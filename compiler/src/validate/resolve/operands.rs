@@ -1,0 +1,273 @@
+//! Operators whose operands' kinds decide the answer before any row is read: arithmetic the engine refuses, membership tests that are the same for every row, a literal of another kind compared with a field, a constant cast that cannot succeed.
+
+use super::{Resolver, Val};
+use crate::validate::scan::OrAll;
+use crate::validate::types::Ty;
+use crate::validate::Class;
+use surrealdb_sql::{BinaryOperator, Expr, Literal};
+use surrealdb_types::ToSql;
+
+/// A value's kind for the operator rules: one of a few scalar kinds, never through an option
+/// (a NONE may make the expression answer) nor an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Number,
+    String,
+    Datetime,
+    Duration,
+    Bool,
+}
+
+impl Kind {
+    pub(crate) fn of(ty: &Ty) -> Option<Kind> {
+        Some(match ty {
+            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number => Kind::Number,
+            Ty::String | Ty::Literal(_) => Kind::String,
+            Ty::Datetime => Kind::Datetime,
+            Ty::Duration => Kind::Duration,
+            Ty::Bool => Kind::Bool,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Datetime => "datetime",
+            Kind::Duration => "duration",
+            Kind::Bool => "bool",
+        }
+    }
+}
+
+/// Whether SurrealDB 3.3.5 refuses `l op r` for every value of these kinds (`tests/operands.rs`
+/// runs every pair on the engine; a `/` with a string answers NONE instead). Only the pairs the
+/// engine was seen to refuse are listed: an unlisted pair is never reported.
+pub(crate) fn refuses(op: &BinaryOperator, l: Kind, r: Kind) -> bool {
+    use Kind::*;
+    let numeric_with = |k: Kind| matches!(k, String | Datetime | Bool);
+    match op {
+        BinaryOperator::Add => {
+            (l == Number && numeric_with(r))
+                || (r == Number && numeric_with(l))
+                || (l == Datetime && matches!(r, String | Number))
+                || (l == Duration && matches!(r, String | Number))
+        }
+        BinaryOperator::Subtract => {
+            (l == Number && numeric_with(r)) || (r == Number && numeric_with(l)) || (l == String && r == String)
+        }
+        BinaryOperator::Multiply | BinaryOperator::Remainder | BinaryOperator::Power => {
+            (l == Number && numeric_with(r))
+                || (r == Number && matches!(l, String | Datetime | Bool))
+                || (l == String && r == String)
+        }
+        BinaryOperator::Divide => l == Number && r == String,
+        _ => false,
+    }
+}
+
+fn op_text(op: &BinaryOperator) -> &'static str {
+    match op {
+        BinaryOperator::Add => "+",
+        BinaryOperator::Subtract => "-",
+        BinaryOperator::Multiply => "*",
+        BinaryOperator::Divide => "/",
+        BinaryOperator::Remainder => "%",
+        BinaryOperator::Power => "**",
+        _ => "?",
+    }
+}
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// `price + 'x'`, `joined + 1`, `name * 2`: arithmetic the engine refuses for these kinds.
+    pub(super) fn arithmetic_operands(&mut self, left: &Expr, op: &BinaryOperator, right: &Expr, l: &Val, r: &Val) {
+        let (Some(lk), Some(rk)) = (Kind::of(&l.ty), Kind::of(&r.ty)) else {
+            return;
+        };
+        if !refuses(op, lk, rk) {
+            return;
+        }
+        let (lt, rt) = (left.to_sql(), right.to_sql());
+        let written = format!("{lt} {} {rt}", op_text(op));
+        let span = self.loc.text(&written).or_all(self.loc);
+        let outcome = if matches!(op, BinaryOperator::Divide) {
+            "the engine answers NONE for it"
+        } else {
+            "the engine refuses it"
+        };
+        let fix = match (lk, rk) {
+            (Kind::Datetime, Kind::Number) | (Kind::Number, Kind::Datetime) => {
+                "add or subtract a duration (`d + 1d`, `time::now() - 30d`), or compare numbers from time::unix(...)"
+                    .to_owned()
+            }
+            (Kind::Number, Kind::String) | (Kind::String, Kind::Number) => {
+                "cast the string (`<decimal> s`) or the number (`<string> n`) so both sides are one kind".to_owned()
+            }
+            _ => format!(
+                "use operands of one kind: a {} `{}` is not defined for a {}",
+                lk.name(),
+                op_text(op),
+                rk.name()
+            ),
+        };
+        self.error(
+            span,
+            Class::BadOperands,
+            format!(
+                "`{written}` {} a {} with a {}: {outcome}",
+                verb(op),
+                lk.name(),
+                rk.name()
+            ),
+            fix,
+        );
+    }
+
+    /// `-name`: negation of a string or a datetime, which the engine refuses.
+    pub(super) fn negated(&mut self, inner: &Expr, v: &Val) {
+        let Some(kind) = Kind::of(&v.ty).filter(|k| matches!(k, Kind::String | Kind::Datetime)) else {
+            return;
+        };
+        let text = inner.to_sql();
+        let span = self.loc.text(&format!("-{text}")).or_all(self.loc);
+        self.error(
+            span,
+            Class::BadOperands,
+            format!("`-{text}` negates a {}: the engine refuses it", kind.name()),
+            "negate a number or a duration only".to_owned(),
+        );
+    }
+
+    /// `x IN []`, `tags CONTAINS 5` on strings, `title CONTAINS true`: a membership test whose
+    /// answer is the same for every row.
+    pub(super) fn membership(&mut self, left: &Expr, op: &BinaryOperator, right: &Expr, l: &Val, r: &Val) {
+        use BinaryOperator as B;
+        if let Expr::Literal(Literal::Array(items)) = right {
+            if items.is_empty() {
+                let always = match op {
+                    B::Inside | B::AnyInside | B::AllInside | B::ContainAny => "false",
+                    B::NotInside | B::NoneInside | B::ContainNone | B::ContainAll => "true",
+                    _ => return,
+                };
+                let written = format!("{} {} []", left.to_sql(), op.to_sql());
+                let span = self.loc.text(&written).or_all(self.loc);
+                self.error(
+                    span,
+                    Class::VacuousMembership,
+                    format!("`{written}` tests against an empty list: it is {always} for every row"),
+                    "list the values to test (`IN ['a', 'b']`), or drop the condition".to_owned(),
+                );
+                return;
+            }
+        }
+        // The container and the value looked for: `tags CONTAINS 5`, `5 IN tags`.
+        let (container, wanted_expr) = match op {
+            B::Contain | B::NotContain | B::ContainAny => (l, right),
+            B::Inside | B::NotInside => (r, left),
+            _ => return,
+        };
+        let Some(have) = Kind::of(container.ty.element()) else {
+            return;
+        };
+        if !matches!(container.ty, Ty::Array(_) | Ty::String | Ty::Literal(_)) {
+            return;
+        }
+        let want = match (op, wanted_expr) {
+            // `tags CONTAINSANY [1, 2]`: every value listed of one other kind.
+            (B::ContainAny, Expr::Literal(Literal::Array(items))) => {
+                let kinds: Vec<Option<Kind>> = items.iter().map(literal_kind).collect();
+                match kinds.first() {
+                    Some(Some(k)) if kinds.iter().all(|x| *x == Some(*k)) => *k,
+                    _ => return,
+                }
+            }
+            (B::ContainAny, _) => return,
+            (_, e) => match literal_kind(e) {
+                Some(k) => k,
+                None => return,
+            },
+        };
+        if want == have {
+            return;
+        }
+        let written = wanted_expr.to_sql();
+        let span = self.loc.text(&written).or_all(self.loc);
+        let always = if matches!(op, B::NotContain | B::NotInside) {
+            "true"
+        } else {
+            "false"
+        };
+        self.error(
+            span,
+            Class::VacuousMembership,
+            format!(
+                "`{written}` is a {} and the list holds {}s: the test is {always} for every row",
+                want.name(),
+                have.name()
+            ),
+            format!("look for a {} (`'...'` for a string)", have.name()),
+        );
+    }
+
+    /// `title = 1`, `created_at < 5`, `price > d'2020-01-01'`: a field compared with a literal of
+    /// another kind (strings are `compare`'s), the same answer for every row.
+    pub(super) fn literal_of_other_kind(&mut self, field: &Val, op: &BinaryOperator, other: &Expr) {
+        use BinaryOperator as B;
+        if !matches!(
+            op,
+            B::Equal | B::ExactEqual | B::NotEqual | B::LessThan | B::LessThanEqual | B::MoreThan | B::MoreThanEqual
+        ) {
+            return;
+        }
+        let Some((table, name)) = &field.field else {
+            return;
+        };
+        let (Some(have), Some(lit)) = (Kind::of(&field.ty), literal_kind(other)) else {
+            return;
+        };
+        if have == lit || lit == Kind::String || !matches!(lit, Kind::Number | Kind::Datetime) {
+            return;
+        }
+        let written = other.to_sql();
+        let span = self.loc.text(&written).or_all(self.loc);
+        let outcome = match op {
+            B::NotEqual => "so the comparison is true for every row",
+            B::Equal | B::ExactEqual => "so the comparison never matches",
+            _ => "and values of different kinds compare by kind, not by value, so the result is the same for every row",
+        };
+        self.error(
+            span,
+            Class::TypeMismatch,
+            format!(
+                "{table}.{name} is a {}, but `{written}` is a {}, {outcome}",
+                have.name(),
+                lit.name()
+            ),
+            format!("compare it with a {}", have.name()),
+        );
+    }
+}
+
+fn verb(op: &BinaryOperator) -> &'static str {
+    match op {
+        BinaryOperator::Add => "adds",
+        BinaryOperator::Subtract => "subtracts",
+        BinaryOperator::Multiply => "multiplies",
+        BinaryOperator::Divide => "divides",
+        BinaryOperator::Remainder => "takes the remainder of",
+        _ => "raises",
+    }
+}
+
+/// The kind of a literal written in the query.
+fn literal_kind(e: &Expr) -> Option<Kind> {
+    match e {
+        Expr::Literal(Literal::Integer(_) | Literal::Float(_) | Literal::Decimal(_)) => Some(Kind::Number),
+        Expr::Literal(Literal::String(_)) => Some(Kind::String),
+        Expr::Literal(Literal::Datetime(_)) => Some(Kind::Datetime),
+        Expr::Literal(Literal::Duration(_)) => Some(Kind::Duration),
+        Expr::Literal(Literal::Bool(_)) => Some(Kind::Bool),
+        _ => None,
+    }
+}
