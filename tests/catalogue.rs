@@ -132,6 +132,12 @@ fn every_code_is_caught_and_proven_on_the_engine() {
                     Ok(_) => {}
                     Err(e) => failures.push(format!("{at}: expected an answer, the engine fails: {e}")),
                 },
+                // A clause that does nothing: the engine answers exactly as without it.
+                "same" => match wrong_rows {
+                    Ok(rows) if Some(&rows) == fixed_rows.as_ref().ok() => {}
+                    Ok(rows) => failures.push(format!("{at}: a different answer from the fixed query: {rows}")),
+                    Err(e) => failures.push(format!("{at}: expected an answer, the engine fails: {e}")),
+                },
                 // The runner's policy (one read-only SELECT, a row cap) or the data: the
                 // validator's verdict is the proof; the engine may answer.
                 "refused" | "data" => {

@@ -364,6 +364,7 @@ with each form, on the embedded engine (`tests/document_engine.rs`):
 | `FROM ONLY t LIMIT 2` (or the runner's LIMIT on a table) | fails | SQ0602 |
 | `FROM ONLY t GROUP BY f` | fails at the second group | SQ0602 |
 | `FROM ONLY t:1..3` (a range), a traversal | fails at the second row | SQ0602 |
+| `FROM ONLY (SELECT ...)` unless the subquery is ONLY, LIMIT 1 or GROUP ALL | fails at the second row | SQ0602 |
 
 A form that answers on today's data and fails once a second row matches is refused: it is a query
 that breaks later, without a change to it. One more thing the engine does, with or without `ONLY`:
@@ -372,6 +373,40 @@ takes the engine's count fast path, which answers the row `{ count: 3 }` instead
 `WHERE` answers `3`. The validator does not yet type that difference (it says `int`)."#,
         wrong: r#"SELECT * FROM ONLY product LIMIT 5"#,
         fixed: r#"SELECT * FROM ONLY product LIMIT 1"#,
+    }
+    /// `FROM table:key ... START n`: START past the one row a record id reads.
+    StartOnRecord = {
+        code: "SQ0603",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"START 1 or more on a SELECT FROM one record id: the record id reads one row, START skips
+it, and SurrealDB 3.3.5 answers no rows without an error (ORDER BY and LIMIT on it do nothing;
+analyzer 4032)."#,
+        wrong: r#"SELECT * FROM customer:mei LIMIT 5 START 1"#,
+        fixed: r#"SELECT * FROM customer:mei LIMIT 5"#,
+    }
+    /// `SELECT a, b OMIT b`: OMIT without `*` strips what was asked for, or nothing.
+    OmitWithoutAll = {
+        code: "SQ0604",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"OMIT after an explicit projection list. OMIT removes fields from `SELECT *`; after a list,
+SurrealDB 3.3.5 removes a listed field from every row (the answer lacks what was asked for) or
+does nothing (analyzer 4012)."#,
+        wrong: r#"SELECT name, country OMIT country FROM customer LIMIT 5"#,
+        fixed: r#"SELECT name, country FROM customer LIMIT 5"#,
+    }
+    /// SPLIT on a field that is no array, FETCH on one that holds no record: the clause does nothing.
+    NoOpClause = {
+        code: "SQ0605",
+        engine: Suspicious,
+        level: Warning,
+        about: r#"A clause the engine ignores for what it names: SPLIT on a field that holds one scalar, not
+an array (analyzer 1024), FETCH on a field that holds no record link (analyzer 1023). SurrealDB
+3.3.5 answers exactly as without the clause; the query likely meant something else (a warning:
+it runs). `tests/corpus/catalogue.surql` proves each case with the verdict `same`."#,
+        wrong: r#"SELECT * FROM purchase SPLIT status LIMIT 5"#,
+        fixed: r#"SELECT * FROM purchase LIMIT 5"#,
     }
     /// A full-text match, `search::*` or KNN operator without the index it needs.
     MissingIndex = {

@@ -20,6 +20,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let many = s.what.iter().any(|w| match w {
             Expr::Table(_) => true,
             Expr::Idiom(i) => i.0.len() > 1,
+            // A subquery's rows: many unless it gives one (tests/document_engine.rs).
+            Expr::Select(inner) => !(inner.only || limit_at_most_one(inner) || group_all(inner)),
             Expr::Literal(Literal::RecordId(RecordIdLit {
                 key: RecordIdKeyLit::Range(_),
                 ..

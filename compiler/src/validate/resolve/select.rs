@@ -49,6 +49,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 self.idiom_in(&idiom.0 .0, &scope);
             }
         }
+        self.clauses(s, &scope);
         if let Some(group) = &s.group {
             for g in &group.0 {
                 if !self.is_projected(&g.0, &scope) {

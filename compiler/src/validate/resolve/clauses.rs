@@ -1,0 +1,108 @@
+//! Clauses that do nothing or undo the question on what they act on: START past a single record, OMIT without `*`, SPLIT on a field that is no array, FETCH on one that holds no record.
+
+use super::{Resolver, Scope};
+use crate::codes::Class;
+use crate::validate::scan::OrAll;
+use crate::validate::types::Ty;
+use surrealdb_sql::record_id::key::RecordIdKeyLit;
+use surrealdb_sql::{Expr, Fields, Literal, SelectStatement};
+use surrealdb_types::ToSql;
+
+/// The one record a FROM names, when it is a single record id (not a range nor a list).
+fn single_record(s: &SelectStatement) -> Option<String> {
+    match s.what.as_slice() {
+        [Expr::Literal(Literal::RecordId(rid))] if !matches!(rid.key, RecordIdKeyLit::Range(_)) => Some(rid.to_sql()),
+        _ => None,
+    }
+}
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// The clause checks of one SELECT, once its scope (projections included) is known.
+    pub(super) fn clauses(&mut self, s: &SelectStatement, scope: &Scope) {
+        self.start_on_record(s);
+        self.omit_without_all(s);
+        if let Some(split) = &s.split {
+            for idiom in &split.0 {
+                let ty = self.quietly(|r| r.idiom_in(&idiom.0 .0, scope).ty);
+                self.no_op_clause(
+                    "SPLIT",
+                    &idiom.0.to_sql(),
+                    &ty,
+                    |t| matches!(t, Ty::Array(_)),
+                    "an array",
+                );
+            }
+        }
+        if let Some(fetch) = &s.fetch {
+            for f in &fetch.0 {
+                let ty = self.quietly(|r| r.expr(&f.0, scope).ty);
+                let holds_records = |t: &Ty| matches!(t.element(), Ty::Record(_));
+                self.no_op_clause("FETCH", &f.0.to_sql(), &ty, holds_records, "a record link");
+            }
+        }
+    }
+
+    /// `FROM customer:mei ... START 2`: one row at most, so any START past it answers nothing.
+    fn start_on_record(&mut self, s: &SelectStatement) {
+        let (Some(record), Some(start)) = (single_record(s), &s.start) else {
+            return;
+        };
+        let Expr::Literal(Literal::Integer(n)) = &start.0 else {
+            return;
+        };
+        if *n < 1 {
+            return;
+        }
+        let span = self.loc.word_and_next("start").or_all(self.loc);
+        self.error(
+            span,
+            Class::StartOnRecord,
+            format!("FROM {record} reads one row, and START {n} skips it: the engine answers no rows"),
+            format!("drop START {n} (a record id reads its one row), or select FROM the table"),
+        );
+    }
+
+    /// `SELECT name, country OMIT country`: OMIT removes fields from `*`; after an explicit
+    /// list it strips a field the query asked for, or does nothing.
+    fn omit_without_all(&mut self, s: &SelectStatement) {
+        if s.omit.is_empty() {
+            return;
+        }
+        let Fields::Select(fields) = &s.fields else {
+            return;
+        };
+        if fields.iter().any(|f| matches!(f, surrealdb_sql::Field::All)) {
+            return;
+        }
+        let omitted: Vec<String> = s.omit.iter().map(|e| e.to_sql()).collect();
+        let span = self.loc.word_and_next("omit").or_all(self.loc);
+        self.error(
+            span,
+            Class::OmitWithoutAll,
+            format!(
+                "OMIT {} without `*` in the projection: it removes what the SELECT just asked for, or nothing",
+                omitted.join(", ")
+            ),
+            "list only the fields you want (no OMIT), or write `SELECT * OMIT ...`".to_owned(),
+        );
+    }
+
+    /// A SPLIT or FETCH on a value that cannot be split or fetched: the engine ignores it.
+    fn no_op_clause(&mut self, clause: &str, written: &str, ty: &Ty, acts_on: impl Fn(&Ty) -> bool, needs: &str) {
+        let kind = match ty {
+            Ty::Any | Ty::AnyObject | Ty::None => return,
+            t if acts_on(t) => return,
+            t => match t.scalar_kind() {
+                Some(kind) => kind,
+                None => return,
+            },
+        };
+        let span = self.loc.word_and_next(&clause.to_lowercase()).or_all(self.loc);
+        self.error(
+            span,
+            Class::NoOpClause,
+            format!("{clause} {written}: `{written}` is a {kind}, not {needs}, so {clause} does nothing"),
+            format!("drop {clause} {written}"),
+        );
+    }
+}
