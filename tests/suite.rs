@@ -49,6 +49,7 @@ mod helpers;
 mod hostile_docs;
 mod house;
 mod marketplace_e2e;
+mod methods;
 mod model_client;
 mod named_queries;
 mod objects;

@@ -458,6 +458,20 @@ data checks (`--seed`, `--endpoint`) as without."#,
         wrong: r#"SELECT title, fn::pound_to_usdd(price_gbp) AS usd FROM product LIMIT 2"#,
         fixed: r#"SELECT title, fn::pound_to_usd(price_gbp) AS usd FROM product LIMIT 2"#,
     }
+    /// A method the receiver's kind does not have (`price.len()`, `name.year()`).
+    UnknownMethod = {
+        code: "SQ0803",
+        engine: Fails,
+        level: Error,
+        about: r#"A method call (`value.name()`) the value's kind does not have: SurrealDB 3.3.5 dispatches a
+method by the receiver's kind (`name.len()` calls `string::len`, `joined.year()` calls `time::year`)
+and fails with "no such method found for the decimal type" when the kind has none of that name. The
+table is the engine's own method registry (`surrealdb-core` 3.3.5's `build_method_registry`); a
+method's arity is checked against the function it calls (SQ0801). Object receivers are not judged
+(an object's field may hold a closure) (analyzer 5001 for methods)."#,
+        wrong: r#"SELECT name, price.len() AS digits FROM product LIMIT 5"#,
+        fixed: r#"SELECT name, (<string> price).len() AS digits FROM product LIMIT 5"#,
+    }
     /// A record id written in the query that does not exist (needs the data).
     UnknownRecord = {
         code: "SQ0901",

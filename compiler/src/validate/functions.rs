@@ -211,6 +211,14 @@ pub fn signatures() -> &'static [Signature] {
 }
 
 /// Modules of the engine's functions the table leaves out: nothing a read-only SELECT calls.
+/// Every method name SurrealDB 3.3.5 registers (`x.len()`, `x.to_string()`), each once.
+pub fn method_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = methods::METHODS.iter().map(|(n, _, _)| *n).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 pub const UNCHECKED_MODULES: &[&str] = &["api", "file", "http", "eval", "sequence", "sleep"];
 
 /// Functions of the checked modules the table leaves out: behind an experimental flag the engine does not enable.
@@ -281,6 +289,7 @@ const fn agg(
     }
 }
 
+pub(crate) mod methods;
 mod table;
 
 use table::TABLE;

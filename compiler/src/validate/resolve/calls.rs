@@ -2,14 +2,61 @@
 
 use super::{Resolver, Val};
 use crate::codes::Demotion;
-use crate::validate::functions::{self, fits, Kind, Signature};
-use crate::validate::scan::{Kind as Token, Locator};
+use crate::validate::functions::{self, fits, methods, Kind, Signature};
+use crate::validate::scan::{Kind as Token, Locator, OrAll};
 use crate::validate::types::Ty;
 use crate::validate::{Class, Span};
 use surrealdb_sql::{Expr, Function, FunctionCall, Literal};
 use surrealdb_types::ToSql;
 
 impl<'a, 'l> Resolver<'a, 'l> {
+    /// `value.name(args)` (`args[0]` the receiver): the function the engine dispatches to for
+    /// the receiver's kind ([`functions::methods`]), its arity, and the call's type; a method the
+    /// kind does not have is UnknownMethod.
+    pub(super) fn method(&mut self, name: &str, args: &[Val]) -> Ty {
+        let Some(on) = args.first().and_then(|r| methods::receiver(&r.ty)) else {
+            return super::method_type(name, args);
+        };
+        let Some(function) = methods::resolve(name, on) else {
+            let kind = args[0]
+                .ty
+                .scalar_kind()
+                .map_or_else(|| format!("{on:?}").to_lowercase(), str::to_owned);
+            let span = self.loc.ident(name, &["."]).or_all(self.loc);
+            let names = methods::names_on(on);
+            let fix = match crate::suggest::nearest(name, names.iter().copied()) {
+                Some(near) => format!("did you mean `.{near}()`? A {kind} has: {}", names.join(", ")),
+                None if names.is_empty() => {
+                    format!("a {kind} has only the generic methods (`.to_string()`, `.is_string()`, ...)")
+                }
+                None => format!("a {kind} has: {}", names.join(", ")),
+            };
+            self.error(
+                span,
+                Class::UnknownMethod,
+                format!("a {kind} has no method `.{name}()`: the engine fails (\"no such method found for the {kind} type\")"),
+                fix,
+            );
+            return Ty::Any;
+        };
+        if let Some(sig) = functions::signature(function) {
+            if !sig.accepts(args.len()) {
+                let span = self.loc.ident(name, &["."]).or_all(self.loc);
+                self.error(
+                    span,
+                    Class::FunctionArguments,
+                    format!(
+                        "`.{name}()` calls {function} with the value as its first argument: {sig} {}, but it gets {}",
+                        sig.arity(),
+                        args.len()
+                    ),
+                    arity_fix(sig, args.len()),
+                );
+            }
+        }
+        super::function_type(function, args)
+    }
+
     /// Checks a call of built-in `name` with arguments `args` (already resolved): the arity
     /// first, then each argument whose type is known. Functions outside the table pass.
     pub(super) fn check_call(&mut self, call: &FunctionCall, args: &[Val]) {

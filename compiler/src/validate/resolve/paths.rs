@@ -1,6 +1,6 @@
 //! Field paths: idioms part by part, indexes and bracket filters, a table's fields, and the message (with the route to the field) for one that is not there.
 
-use super::{method_type, visible_fields};
+use super::visible_fields;
 use super::{Path, Resolver, Scope, Val, COMPARISONS};
 use crate::codes::Demotion;
 use crate::ir::{Table, TableKind};
@@ -134,7 +134,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     for a in args {
                         all.push(self.expr(a, scope));
                     }
-                    Val::of(method_type(name.as_str(), &all))
+                    Val::of(self.method(name.as_str(), &all))
                 }
                 Part::Doc => Val::of(scope.doc.clone()),
                 Part::Destructure(_) | Part::Recurse(..) | Part::RepeatRecurse => Val::of(Ty::Any),
