@@ -235,3 +235,54 @@ pub struct Shop {
     assert_eq!(schema.settings.lints.allow, ["SQ0204"]);
     assert_eq!(schema.settings.lints.deny, ["SQ0902"]);
 }
+
+#[test]
+fn a_named_query_file_takes_the_same_suppression() {
+    // `tier = 'gold'` is ValueNotInUnion (an error the engine answers wrongly, so it may be allowed).
+    let query = "-- name: golden :many\n-- surqlc: allow(SQ0201) reason=\"gold is the next tier\"\nSELECT name FROM customer WHERE tier = 'gold';\n";
+    let build = |text: &str| {
+        let dir = scratch_dir("suppressed_queries");
+        std::fs::write(dir.join("q.surql"), text).unwrap();
+        builder("store")
+            .no_agent()
+            .queries(&dir)
+            .generate()
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    build(query).unwrap();
+    let trailing = query
+        .replace("-- surqlc: allow(SQ0201) reason=\"gold is the next tier\"\n", "")
+        .replace(
+            "'gold';",
+            "'gold'; -- surqlc: allow(SQ0201) reason=\"gold is the next tier\"",
+        );
+    build(&trailing).unwrap();
+    // Without the directive, the build is refused at the literal.
+    let bare = query.replace("-- surqlc: allow(SQ0201) reason=\"gold is the next tier\"\n", "");
+    let err = build(&bare).unwrap_err();
+    assert!(err.contains("q.surql:2:") && err.contains("'gold'"), "{err}");
+    // A directive without a reason is an error at its own line.
+    let err = build(&query.replace(" reason=\"gold is the next tier\"", "")).unwrap_err();
+    assert!(err.contains("q.surql:2:1") && err.contains("has no reason"), "{err}");
+}
+
+#[test]
+fn a_suppression_drops_only_its_code_for_its_query() {
+    let store = schema("store");
+    let query = "SELECT name FROM product WHERE price AND category = 'Audio' LIMIT 5";
+    let plain = validate::validate(&store, query);
+    assert!(plain.has(Class::ConditionNotBool) && plain.has(Class::ValueNotInUnion));
+    let allowed = validate::validate(
+        &store,
+        &format!("-- surqlc: allow(SQ0204) reason=\"set means listed\"\n{query}"),
+    );
+    assert!(!allowed.has(Class::ConditionNotBool), "{}", allowed.render(query));
+    assert!(allowed.has(Class::ValueNotInUnion), "only the allowed code is dropped");
+    // An error the engine fails on cannot be allowed: the directive is the finding.
+    let refused = validate::validate(
+        &store,
+        "SELECT name FROM products LIMIT 5 -- surqlc: allow(SQ0101) reason=\"x\"",
+    );
+    assert!(refused.has(Class::UnknownTable) && refused.has(Class::BadSuppression));
+}

@@ -75,6 +75,14 @@ CODE`, `--warn CODE`, `--deny CODE` on `check-query`, `ask`, `eval` and `mcp` (t
 errors (the query is refused). Any code may be denied; an error's code may be allowed or made a
 warning only where the engine does not fail (its entry says `answers wrongly`); the others are
 refused at the attribute's position or as bad input (exit 2).
+
+## Suppression in the query
+
+`-- surqlc: allow(SQ0204) reason="price is a flag column here"` on the line before a query or at
+the end of its line drops that code's findings for that query alone; several codes go in one list
+(`allow(SQ0204, SQ0902)`). The reason is required. What a lint level may not relax may not be
+allowed here either; a directive that is wrong is itself a finding (SQ0003). Named query files
+(`-- name:` queries) take the same directive.
 "#;
 
 registry! {
@@ -97,6 +105,21 @@ at its position."#,
 or a TIMEOUT of its own (the runner sets it)."#,
         wrong: r#"SELECT name FROM customer LIMIT 5; DELETE customer"#,
         fixed: r#"SELECT name FROM customer LIMIT 5"#,
+    }
+    /// A `-- surqlc: allow(...)` directive without a reason, with an unknown code, or allowing
+    /// a code whose queries the engine fails.
+    BadSuppression = {
+        code: "SQ0003",
+        engine: Refused,
+        level: Error,
+        about: r#"A suppression comment surqlc cannot honour. `-- surqlc: allow(SQ0204) reason="..."` on the
+line before a query or at the end of its line drops that code's findings for that query (in a
+reply, in `check-query`, and in named query files); the reason is required. Codes whose queries
+the engine fails (or the runner refuses) cannot be allowed, as with the schema's `lints(...)`; an
+unknown code, a missing reason or another word than `allow` is this finding, and the query is
+refused until the directive is right."#,
+        wrong: r#"SELECT name FROM product WHERE price LIMIT 5 -- surqlc: allow(SQ0204)"#,
+        fixed: r#"SELECT name FROM product WHERE price LIMIT 5 -- surqlc: allow(SQ0204) reason="price is never 0 here""#,
     }
     /// A table the agent cannot query (unknown or not exposed: the same message).
     UnknownTable = {

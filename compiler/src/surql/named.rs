@@ -55,6 +55,9 @@ pub struct NamedQuery {
     /// The `-- param: $a, $b` declarations (without `$`), with their 1-based line and column: the
     /// function's first arguments, in this order; each must be used by the query.
     pub params: Vec<DeclaredParam>,
+    /// The `-- surqlc: allow(...)` comments of the query's block (before it or after its `;`),
+    /// with their byte offsets in the file.
+    pub directives: Vec<(usize, String)>,
 }
 
 /// A parameter named by a `-- param:` line.
@@ -85,6 +88,14 @@ const PARAM: &str = "-- param:";
 
 fn annotation<'t>(t: &'t Token, prefix: &str) -> Option<&'t str> {
     (t.kind == Kind::Comment).then(|| t.text.strip_prefix(prefix)).flatten()
+}
+
+/// Whether a comment is a surqlc directive (`-- surqlc: allow(...)`).
+pub fn is_directive(comment: &str) -> bool {
+    comment
+        .trim_start_matches(['-', '#', '/', '*'])
+        .trim_start()
+        .starts_with("surqlc:")
 }
 
 /// Whether `text` is a named-query file (holds a `-- name:` line) rather than plain examples.
@@ -239,6 +250,11 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
             continue;
         }
         let (line, column) = line_col(text, begin.start);
+        let directives = tokens[first + 1..end]
+            .iter()
+            .filter(|t| t.kind == Kind::Comment && is_directive(&t.text))
+            .map(|t| (t.start, t.text.clone()))
+            .collect();
         queries.push(NamedQuery {
             name,
             returns,
@@ -249,6 +265,7 @@ pub fn parse(text: &str) -> Result<Vec<NamedQuery>, Vec<FileError>> {
             column,
             name_line: line_col(text, head.start).0,
             params,
+            directives,
         });
     }
     if errors.is_empty() {

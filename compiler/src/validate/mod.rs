@@ -15,6 +15,8 @@ pub mod params;
 mod parse_error;
 pub mod reply;
 mod resolve;
+mod suppress;
+pub use suppress::apply_comments as apply_suppressions;
 pub(crate) mod scan;
 mod types;
 
@@ -341,6 +343,7 @@ pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Optio
             report.diagnostics.extend(habits::silent(&locator, schema));
         }
     }
+    suppress::apply(body, base, &mut report);
     report.finish();
     report.apply_lints(&schema.settings.lints);
     report

@@ -99,8 +99,21 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
 #[cfg(feature = "validate")]
 fn validate(schema: &Schema, path: &Path, text: &str, query: &NamedQuery) -> (Vec<Diagnostic>, Option<Shape>) {
     let options = crate::validate::Options::for_named_queries();
-    let report = crate::validate::validate_with(schema, &query.text, &options);
+    let mut report = crate::validate::validate_with(schema, &query.text, &options);
+    // `-- surqlc: allow(...)` before the query or after its `;`: outside its text, in the file.
+    let bad = crate::validate::apply_suppressions(&query.directives, &mut report);
     let mut out = untyped_params(path, text, query, &report);
+    for (at, (message, fix)) in bad {
+        let (line, column) = crate::surql::named::line_col(text, at);
+        out.push(Diagnostic {
+            path: path.to_owned(),
+            line,
+            column,
+            snippet: snippet(text, line, 1),
+            message: format!("{message}; {fix}"),
+            severity: crate::codes::Severity::Error,
+        });
+    }
     out.extend(super::param_checks::unused(path, query));
     out.extend(
         super::param_checks::conflicting(query, &report)

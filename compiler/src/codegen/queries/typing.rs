@@ -436,6 +436,7 @@ mod tests {
             column: 1,
             name_line: 1,
             params: Vec::new(),
+            directives: Vec::new(),
         };
         shape(schema, &query, &report)
     }
