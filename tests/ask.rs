@@ -361,3 +361,26 @@ fn the_ask_future_is_send(asker: &Asker<'_, surrealdb::engine::any::Any, Scripte
     let future = asker.ask("q");
     send(&future);
 }
+
+#[test]
+fn the_repair_turn_carries_the_validators_machine_applicable_fix() {
+    block_on(async {
+        let (output, db, agent) = example("store").await;
+        // A typo'd table: the validator knows the replacement, and the repair turn says it as
+        // `help: replace ... with ...`; the double repairs only when it reads that line.
+        let model = Scripted::new(
+            "SELECT name FROM customers WHERE tier = 'pro' LIMIT 50;",
+            "SELECT name FROM customer WHERE tier = 'pro' LIMIT 50;",
+            "help: replace `customers` with `customer`",
+        );
+        let answer = Asker::new(&db, &agent, &output.schema, &model)
+            .ask("Which customers are on the pro tier?")
+            .await
+            .expect("the loop runs");
+        assert_eq!(answer.status, Status::Answered, "{answer:#?}");
+        assert_eq!(answer.repairs(), 1);
+        assert!(model.calls()[1][2]
+            .content
+            .contains("help: replace `customers` with `customer`"));
+    });
+}

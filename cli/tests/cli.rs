@@ -546,3 +546,31 @@ fn the_binary_under_test_is_surqlc_test_bin_when_set() {
     let args = std::fs::read_to_string(&mark).expect("the stand-in ran");
     assert!(args.contains("--help"), "{args}");
 }
+
+#[test]
+fn check_query_gives_machine_applicable_fixes_in_text_and_json() {
+    let query = "SELECT nmae FROM customer WHERE tier = 'Pro' LIMIT 5";
+    let o = run(&["check-query", "schemas/store.rs", query]);
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    assert!(out.contains("help: replace `'Pro'` with `'pro'`"), "{out}");
+    assert!(out.contains("help: replace `nmae` with `name`"), "{out}");
+    let o = run(&["check-query", "schemas/store.rs", query, "--format", "json"]);
+    assert_status(&o, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let fixes: Vec<&serde_json::Value> = doc["queries"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|d| d["fixes"].as_array().unwrap())
+        .collect();
+    assert_eq!(fixes.len(), 2, "{doc:#}");
+    let field = fixes
+        .iter()
+        .find(|f| f["replacement"] == "name")
+        .expect("the field's fix");
+    assert_eq!(
+        field["span"],
+        serde_json::json!({"line": 1, "column": 8, "end_line": 1, "end_column": 12})
+    );
+}

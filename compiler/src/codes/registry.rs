@@ -64,6 +64,12 @@ JSON `"code": "SQ0102"` beside `"class"`. A code never changes meaning. Each ent
 catches, what SurrealDB 3.3 does with such a query (`fails`, `answers wrongly`: an answer without
 an error, `suspicious`, or `refused by the runner`: the agent's policy), its default level, and a
 wrong and a fixed example (on `schemas/store.rs` unless it says otherwise).
+Where the validator knows the right text (a did-you-mean on a table, field, method or literal value,
+`= NULL` as `= NONE`, a missing or too large LIMIT, `<>`, an index written as a filter, a FROM
+traversal from a table), the finding carries a machine-applicable repair: in text a line
+`  help: replace `customers` with `customer`` under it, in JSON `"fixes": [{"span": {"line",
+"column", "end_line", "end_column"}, "replacement": "..."}]`; `ask`'s repair turn sends the model
+the same lines, and `surqlc::validate::apply_edits` applies them.
 `tests/corpus/catalogue.surql` holds at least two cases per code, each run on the embedded engine
 by `tests/catalogue.rs` (which also holds this page to `surqlc::codes`).
 

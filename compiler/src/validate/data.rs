@@ -49,6 +49,7 @@ async fn missing_records<C: Connection>(db: &Surreal<C>, report: &mut Report) ->
         .unwrap_or_default();
         let samples: Vec<String> = samples.iter().map(render).collect();
         report.diagnostics.push(QueryDiagnostic {
+            fixes: Vec::new(),
             span: record.span,
             severity: Class::UnknownRecord.severity(),
             class: Class::UnknownRecord,
@@ -114,6 +115,7 @@ async fn absent_values<C: Connection>(
         .unwrap_or_default();
         let present: Vec<String> = present.iter().map(render).collect();
         report.diagnostics.push(QueryDiagnostic {
+            fixes: Vec::new(),
             span: compared.span,
             severity: Class::ValueNotPresent.severity(),
             class: Class::ValueNotPresent,

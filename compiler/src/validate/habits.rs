@@ -54,6 +54,7 @@ const FUNCTIONS: &[(&str, &str)] = &[
 fn habit(loc: &Locator, i: usize, j: usize, message: &str, fix: String) -> Habit {
     Habit {
         diagnostic: QueryDiagnostic {
+            fixes: Vec::new(),
             span: loc.token_span(i, j),
             severity: Class::SqlHabit.severity(),
             class: Class::SqlHabit,
@@ -79,13 +80,15 @@ fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
         let after_path = i > 0 && (t[i - 1].is_punct("::") || t[i - 1].is_punct("."));
         if tok.kind != Kind::Ident || after_path {
             if tok.is_punct("<>") {
-                out.push(habit(
+                let mut h = habit(
                     loc,
                     i,
                     i,
                     "SurrealQL has no `<>` operator",
                     "write != for not equal".into(),
-                ));
+                );
+                h.diagnostic = h.diagnostic.replacing(loc.token_span(i, i), "!=");
+                out.push(h);
             }
             continue;
         }

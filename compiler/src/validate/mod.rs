@@ -60,6 +60,33 @@ pub struct QueryDiagnostic {
     pub message: String,
     /// How to repair it.
     pub fix: String,
+    /// Machine-applicable repairs, where the validator knows the right text (a did-you-mean, a
+    /// missing LIMIT, `= NULL` as `= NONE`, ...): applied together, they give the repaired query.
+    pub fixes: Vec<Edit>,
+}
+
+/// A replacement of part of the query: `span` (empty: an insertion) becomes `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Edit {
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// `query` with `edits` applied (non-overlapping; the later ones first, so offsets hold).
+pub fn apply_edits(query: &str, edits: &[&Edit]) -> String {
+    let mut edits: Vec<&Edit> = edits.to_vec();
+    edits.sort_by_key(|e| std::cmp::Reverse((e.span.start, e.span.end)));
+    edits.dedup();
+    let mut out = query.to_owned();
+    let mut floor = usize::MAX;
+    for e in edits {
+        if e.span.end > floor || e.span.end > out.len() || !out.is_char_boundary(e.span.start) {
+            continue;
+        }
+        out.replace_range(e.span.start..e.span.end, &e.replacement);
+        floor = e.span.start;
+    }
+    out
 }
 
 impl QueryDiagnostic {
@@ -71,7 +98,17 @@ impl QueryDiagnostic {
             class,
             message,
             fix,
+            fixes: Vec::new(),
         }
+    }
+
+    /// This diagnostic with a machine-applicable repair of `span`.
+    pub fn replacing(mut self, span: Span, replacement: impl Into<String>) -> Self {
+        self.fixes.push(Edit {
+            span,
+            replacement: replacement.into(),
+        });
+        self
     }
 }
 
@@ -206,6 +243,15 @@ impl Report {
                     "text": d.span.text(query),
                     "message": d.message,
                     "fix": d.fix,
+                    "fixes": d.fixes.iter().map(|e| {
+                        let (line, column) = e.span.line_col(query);
+                        let end = Span { start: e.span.end, end: e.span.end };
+                        let (end_line, end_column) = end.line_col(query);
+                        serde_json::json!({
+                            "span": {"line": line, "column": column, "end_line": end_line, "end_column": end_column},
+                            "replacement": e.replacement,
+                        })
+                    }).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -231,11 +277,20 @@ pub fn render_one(d: &QueryDiagnostic, query: &str) -> String {
         Severity::Warning => "warning",
     };
     let text = d.span.text(query);
-    if text.is_empty() || text.len() > 80 || text.contains('\n') {
+    let mut out = if text.is_empty() || text.len() > 80 || text.contains('\n') {
         format!("{severity}[{} {}] {line}:{col}: {d}", d.class.code(), d.class)
     } else {
         format!("{severity}[{} {}] {line}:{col} `{text}`: {d}", d.class.code(), d.class)
+    };
+    for e in &d.fixes {
+        let old = e.span.text(query);
+        if old.is_empty() {
+            out.push_str(&format!("\n  help: insert `{}`", e.replacement.trim()));
+        } else {
+            out.push_str(&format!("\n  help: replace `{old}` with `{}`", e.replacement));
+        }
     }
+    out
 }
 
 /// What [`validate_with`] checks beyond the schema.

@@ -7,6 +7,7 @@ use super::{Class, QueryDiagnostic, Span};
 pub(super) fn diagnose(error: &str, body: &str, base: usize, locator: &Locator) -> QueryDiagnostic {
     let message = first_line(error);
     QueryDiagnostic {
+        fixes: Vec::new(),
         span: error_span(error, body, base).unwrap_or_else(|| locator.all()),
         severity: Class::Syntax.severity(),
         class: Class::Syntax,

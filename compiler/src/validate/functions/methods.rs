@@ -423,3 +423,14 @@ pub(crate) fn names_on(on: Receiver) -> Vec<&'static str> {
     names.dedup();
     names
 }
+
+/// The kinds (in the engine's words: `string`, `array`, ...) that have a method `name` of their own.
+pub(crate) fn kinds_with(name: &str) -> Vec<String> {
+    let mut kinds: Vec<String> = METHODS
+        .iter()
+        .filter(|(n, r, _)| *n == name && *r != Receiver::Any)
+        .map(|(_, r, _)| format!("{r:?}").to_lowercase() + "s")
+        .collect();
+    kinds.dedup();
+    kinds
+}

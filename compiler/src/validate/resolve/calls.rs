@@ -24,19 +24,32 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 .map_or_else(|| format!("{on:?}").to_lowercase(), str::to_owned);
             let span = self.loc.ident(name, &["."]).or_all(self.loc);
             let names = methods::names_on(on);
-            let fix = match crate::suggest::nearest(name, names.iter().copied()) {
+            // A method of other kinds is no typo: converting the value is the repair, not a name.
+            let elsewhere = methods::kinds_with(name);
+            let near = crate::suggest::nearest(name, names.iter().copied()).filter(|_| elsewhere.is_empty());
+            let fix = match near {
+                None if !elsewhere.is_empty() => format!(
+                    "`.{name}()` is a method of {}: convert the value first (`(<string> value).{name}()`), or use a {kind} function",
+                    elsewhere.join(" and ")
+                ),
                 Some(near) => format!("did you mean `.{near}()`? A {kind} has: {}", names.join(", ")),
                 None if names.is_empty() => {
                     format!("a {kind} has only the generic methods (`.to_string()`, `.is_string()`, ...)")
                 }
                 None => format!("a {kind} has: {}", names.join(", ")),
             };
-            self.error(
+            let d = self.error(
                 span,
                 Class::UnknownMethod,
                 format!("a {kind} has no method `.{name}()`: the engine fails (\"no such method found for the {kind} type\")"),
                 fix,
             );
+            if let Some(near) = near {
+                d.fixes.push(crate::validate::Edit {
+                    span,
+                    replacement: near.to_owned(),
+                });
+            }
             return Ty::Any;
         };
         if let Some(sig) = functions::signature(function) {

@@ -54,11 +54,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return;
         }
         let span = self.loc.word_and_next("start").or_all(self.loc);
-        self.error(
+        self.error_replacing(
             span,
             Class::StartOnRecord,
             format!("FROM {record} reads one row, and START {n} skips it: the engine answers no rows"),
             format!("drop START {n} (a record id reads its one row), or select FROM the table"),
+            String::new(),
         );
     }
 

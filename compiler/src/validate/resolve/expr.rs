@@ -178,11 +178,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 if self.table(&table).is_none() {
                     let span = self.loc.record(&table).or_all(self.loc);
                     let names = self.table_names();
-                    let fix = match nearest(&table, names.iter().copied()) {
+                    let near = nearest(&table, names.iter().copied());
+                    let fix = match near {
                         Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
                         None => format!("the tables are: {}", names.join(", ")),
                     };
-                    self.error(span, Class::UnknownTable, format!("there is no table `{table}`"), fix);
+                    let d = self.error(span, Class::UnknownTable, format!("there is no table `{table}`"), fix);
+                    if let Some(near) = near {
+                        let replacement = format!("{near}:{}", rid.key.to_sql());
+                        d.fixes.push(crate::validate::Edit { span, replacement });
+                    }
                     return Ty::Any;
                 }
                 let span = self.loc.record(&table).or_all(self.loc);
@@ -283,7 +288,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             _ => return,
         };
         let span = self.loc.word("NULL").or_all(self.loc);
-        self.error(
+        self.error_replacing(
             span,
             Class::NullComparison,
             format!(
@@ -291,6 +296,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 field.ty
             ),
             fix,
+            "NONE".into(),
         );
     }
 
@@ -326,27 +332,32 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     continue;
                 }
                 let span = self.loc.string(s).or_all(self.loc);
-                let fix = match values.iter().find(|v| v.eq_ignore_ascii_case(s)).or_else(|| {
+                let near = values.iter().find(|v| v.eq_ignore_ascii_case(s)).or_else(|| {
                     nearest(s, values.iter().map(String::as_str)).and_then(|n| values.iter().find(|v| *v == n))
-                }) {
+                });
+                let fix = match near {
                     Some(near) => {
                         format!("did you mean '{near}'? Compare with the value exactly as the type spells it")
                     }
                     None => format!("compare with one of {} exactly as written", quoted_values(values)),
                 };
-                self.error(
+                let d = self.error(
                     span,
                     Class::ValueNotInUnion,
                     format!("'{s}' is not a value of {name} ({})", quoted_values(values)),
                     fix,
                 );
+                if let Some(near) = near {
+                    let replacement = quoted_values(std::slice::from_ref(near));
+                    d.fixes.push(crate::validate::Edit { span, replacement });
+                }
             }
             return;
         }
         let Some(s) = strings.first().copied() else {
             return;
         };
-        let (what, fix) = match field.ty.element() {
+        let (what, fix, replacement) = match field.ty.element() {
             Ty::String => {
                 if let Some((t, f)) = &field.field {
                     for s in strings {
@@ -361,30 +372,48 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 return;
             }
-            Ty::Datetime => ("a datetime", format!("write the datetime as d'{}'", datetime_hint(s))),
-            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number if s.trim().parse::<f64>().is_ok() => {
-                ("a number", format!("write the number without quotes: {}", s.trim()))
+            Ty::Datetime => {
+                let d = datetime_hint(s);
+                let parses = surrealdb_syn::datetime(&d).is_ok();
+                (
+                    "a datetime",
+                    format!("write the datetime as d'{d}'"),
+                    parses.then(|| format!("d'{d}'")),
+                )
             }
-            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number => {
-                ("a number", "compare it with a number, not a string".to_owned())
-            }
-            Ty::Record(t) => (
-                "a record link",
-                format!(
-                    "write the record id without quotes: {t}:{}",
-                    s.rsplit(':').next().unwrap_or(s)
-                ),
+            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number if s.trim().parse::<f64>().is_ok() => (
+                "a number",
+                format!("write the number without quotes: {}", s.trim()),
+                Some(s.trim().to_owned()),
             ),
-            Ty::Bool => ("a bool", "write true or false without quotes".to_owned()),
+            Ty::Int | Ty::Float | Ty::Decimal | Ty::Number => {
+                ("a number", "compare it with a number, not a string".to_owned(), None)
+            }
+            Ty::Record(t) => {
+                let key = s.rsplit(':').next().unwrap_or(s);
+                let plain = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                (
+                    "a record link",
+                    format!("write the record id without quotes: {t}:{key}"),
+                    plain.then(|| format!("{t}:{key}")),
+                )
+            }
+            Ty::Bool => (
+                "a bool",
+                "write true or false without quotes".to_owned(),
+                ["true", "false"]
+                    .iter()
+                    .find(|b| s.trim().eq_ignore_ascii_case(b))
+                    .map(|b| (*b).to_owned()),
+            ),
             _ => return,
         };
         let span = self.loc.string(s).or_all(self.loc);
-        self.error(
-            span,
-            Class::TypeMismatch,
-            format!("{name} is {what}, but '{s}' is a string, {}", mismatch_outcome(op)),
-            fix,
-        );
+        let message = format!("{name} is {what}, but '{s}' is a string, {}", mismatch_outcome(op));
+        match replacement {
+            Some(r) => self.error_replacing(span, Class::TypeMismatch, message, fix, r),
+            None => drop(self.error(span, Class::TypeMismatch, message, fix)),
+        }
     }
 }
 

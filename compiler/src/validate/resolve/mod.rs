@@ -166,17 +166,25 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     /// Reports a finding of `class` at the registry's level (the one place the resolver pushes them).
-    fn error(&mut self, span: Span, class: Class, message: String, fix: String) {
+    fn error(&mut self, span: Span, class: Class, message: String, fix: String) -> &mut QueryDiagnostic {
         self.report
             .diagnostics
             .push(QueryDiagnostic::new(span, class, message, fix));
+        self.report.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// [`Resolver::error`] with a machine-applicable repair: `span` becomes `replacement`.
+    fn error_replacing(&mut self, span: Span, class: Class, message: String, fix: String, replacement: String) {
+        let d = self.error(span, class, message, fix);
+        d.fixes.push(super::Edit { span, replacement });
     }
 
     /// Reports a finding in one of the registered cases where its class is only a warning.
-    fn warning(&mut self, span: Span, demotion: Demotion, message: String, fix: String) {
+    fn warning(&mut self, span: Span, demotion: Demotion, message: String, fix: String) -> &mut QueryDiagnostic {
         let mut d = QueryDiagnostic::new(span, demotion.class(), message, fix);
         d.severity = Severity::Warning;
         self.report.diagnostics.push(d);
+        self.report.diagnostics.last_mut().expect("just pushed")
     }
 
     /// `look` run without trace: what it reports and the spans it takes are undone (for a
@@ -210,11 +218,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         let span = self.loc.ident(name, after).or_all(self.loc);
         let names = self.table_names();
-        let fix = match nearest(name, names.iter().copied()) {
+        let near = nearest(name, names.iter().copied());
+        let fix = match near {
             Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
             None => format!("the tables are: {}", names.join(", ")),
         };
-        self.error(span, Class::UnknownTable, format!("there is no table `{name}`"), fix);
+        let message = format!("there is no table `{name}`");
+        match near {
+            Some(near) => self.error_replacing(span, Class::UnknownTable, message, fix, near.to_owned()),
+            None => drop(self.error(span, Class::UnknownTable, message, fix)),
+        }
         false
     }
 }

@@ -24,6 +24,16 @@ fn one_element(ty: Ty) -> Ty {
     }
 }
 
+/// The field of `t` nearest to `name` (what `unknown_field`'s did-you-mean names).
+fn candidates_near(t: &Table, name: &str) -> Option<String> {
+    let mut candidates: Vec<&str> = visible_fields(t).map(|f| f.name.as_str()).collect();
+    candidates.push("id");
+    if matches!(t.kind, TableKind::Relation { .. }) {
+        candidates.extend(["in", "out"]);
+    }
+    nearest(name, candidates.iter().copied()).map(str::to_owned)
+}
+
 /// The key path the engine writes a projection without an alias at, when the projection is a
 /// field path with indexes or filters (`images[0].url`, `images[*].url`, `time.created_at`): its
 /// field names, as `Idiom::simplify` keeps them (`images.url`). `None` for anything else.
@@ -196,11 +206,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
             {
                 let text = index.to_sql();
                 let span = self.loc.bracket_filter().or_all(self.loc);
-                self.error(
+                self.error_replacing(
                     span,
                     Class::FilterWithoutWhere,
                     format!("`[{text}]` is an index, not a filter: it compares the whole list and matches nothing"),
                     format!("write the filter with WHERE: `[WHERE {text}]`"),
+                    format!("[WHERE {text}]"),
                 );
                 let inner = Scope::new(cur.ty.element().clone(), Some(scope));
                 self.expr(index, &inner);
@@ -270,18 +281,25 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 None => {
                     let span = self.loc.ident(name, after).or_all(self.loc);
                     let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
-                    let fix = match nearest(name, names.iter().copied()) {
+                    let near = nearest(name, names.iter().copied());
+                    let fix = match near {
                         Some(near) => {
                             format!("did you mean `{near}`? The rows have: {}", names.join(", "))
                         }
                         None => format!("the rows have: {}", names.join(", ")),
                     };
-                    self.error(
+                    let d = self.error(
                         span,
                         Class::UnknownField,
                         format!("the subquery's rows have no field `{name}`"),
                         fix,
                     );
+                    if let Some(near) = near {
+                        d.fixes.push(crate::validate::Edit {
+                            span,
+                            replacement: near.to_owned(),
+                        });
+                    }
                     Val::of(Ty::Any)
                 }
             },
@@ -311,19 +329,26 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         let span = self.loc.ident(name, after).or_all(self.loc);
         let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
-        let fix = match nearest(name, names.iter().copied()) {
+        let near = nearest(name, names.iter().copied());
+        let fix = match near {
             Some(near) => format!(
                 "did you mean `{at}.{near}`? The fields of `{at}` are: {}",
                 names.join(", ")
             ),
             None => format!("the fields of `{at}` are: {}", names.join(", ")),
         };
-        self.error(
+        let d = self.error(
             span,
             Class::UnknownField,
             format!("`{table}.{at}` has no field `{name}`"),
             fix,
         );
+        if let Some(near) = near {
+            d.fixes.push(crate::validate::Edit {
+                span,
+                replacement: near.to_owned(),
+            });
+        }
         Val::of(Ty::Any)
     }
 
@@ -377,7 +402,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 fix,
             );
         } else {
-            self.error(span, class, message, fix);
+            let near = candidates_near(t, name);
+            let d = self.error(span, class, message, fix);
+            // The nearest name is the repair only when it is what the message offers.
+            if let (Class::UnknownField, Some(near)) = (class, near) {
+                if d.fix.starts_with("did you mean") {
+                    d.fixes.push(crate::validate::Edit {
+                        span,
+                        replacement: near,
+                    });
+                }
+            }
         }
         Val::of(Ty::Any)
     }

@@ -237,13 +237,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
             .text(&written)
             .or_else(|| self.loc.ident(table, &["FROM", ","]));
         let span = span.or_all(self.loc);
-        self.error(
+        let replacement = format!("array::flatten(SELECT VALUE {steps} FROM {table})");
+        self.error_replacing(
             span,
             Class::TraversalFromTable,
             format!("`FROM {written}` starts from the table's name, not its records: the engine answers no rows"),
             format!(
                 "traverse from each record: `FROM array::flatten(SELECT VALUE {steps} FROM {table})`, or from one record: `FROM {table}:key{steps}`"
             ),
+            replacement,
         );
     }
 
@@ -275,6 +277,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             None => {
                 self.report.missing_limit = true;
                 let span = self.loc.end();
+                let insert = crate::validate::Edit {
+                    span,
+                    replacement: format!(" LIMIT {max}"),
+                };
                 if options.adds_limit {
                     // The runner repairs this itself: a warning that says what it did.
                     self.warning(
@@ -282,7 +288,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         Demotion::RunnerAddsLimit,
                         format!("the query has no LIMIT, so the agent's runner adds LIMIT {max}"),
                         format!("end queries with LIMIT {max} or less"),
-                    );
+                    )
+                    .fixes
+                    .push(insert);
                 } else {
                     self.error(
                         span,
@@ -293,6 +301,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                             runner adds LIMIT {max} to a query without one)"
                         ),
                     )
+                    .fixes
+                    .push(insert);
                 }
             }
             Some(limit) => match &limit.0 {
@@ -304,7 +314,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         Class::Limit,
                         format!("LIMIT {n} is negative: the engine refuses it"),
                         format!("write LIMIT {max} or a smaller whole number"),
-                    )
+                    );
                 }
                 Expr::Literal(Literal::Float(_) | Literal::Decimal(_)) => {
                     let i = self.loc.tokens.iter().position(|t| t.is_word("limit"));
@@ -317,16 +327,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         Class::Limit,
                         format!("LIMIT {written} is not a whole number: the engine drops the fraction"),
                         format!("write LIMIT {max} or a smaller whole number"),
-                    )
+                    );
                 }
                 Expr::Literal(Literal::Integer(n)) => {
                     let span = self.loc.word_and_next("limit").or_all(self.loc);
-                    self.error(
+                    self.error_replacing(
                         span,
                         Class::Limit,
                         format!("LIMIT {n} is more than the {max} rows the agent may return"),
                         format!("use LIMIT {max} or less; to cover more rows, aggregate them (GROUP BY with count() or math::sum())"),
-                    )
+                        format!("LIMIT {max}"),
+                    );
                 }
                 other => {
                     let span = self.loc.word_and_next("limit").or_all(self.loc);
@@ -335,7 +346,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         Class::Limit,
                         format!("LIMIT {} is not a number", other.to_sql()),
                         format!("write LIMIT {max} or a smaller whole number"),
-                    )
+                    );
                 }
             },
         }
