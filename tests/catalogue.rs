@@ -336,3 +336,53 @@ fn every_fix_of_the_catalogue_repairs_its_query() {
         assert!(repaired >= 15, "{repaired} queries repaired by their fixes");
     });
 }
+
+/// docs/grounding.md's table of SurrealDB's analyzer: its 58 SELECT-relevant diagnostics, each
+/// against codes the registry has, or with why there is none.
+#[test]
+fn the_analyzer_table_names_registered_codes_or_says_why() {
+    let doc = read(root().join("docs/grounding.md"));
+    let section = doc
+        .split("## SurrealDB's analyzer, code by code")
+        .nth(1)
+        .expect("the section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| analyzer"))
+        // `\|` is a pipe inside a cell.
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 58, "58 SELECT-relevant analyzer diagnostics");
+    let mut covered = std::collections::BTreeSet::new();
+    for row in &rows {
+        let (analyzer, surqlc, how) = (row[0], row[2], row.get(3).copied().unwrap_or(""));
+        if surqlc == "none" || surqlc == "moot" {
+            assert!(how.len() > 10, "{analyzer}: no code, and no reason");
+            continue;
+        }
+        for code in surqlc.split(", ") {
+            let class = Class::from_code(code).unwrap_or_else(|| panic!("{analyzer}: {code} is not registered"));
+            covered.insert(class);
+        }
+    }
+    // Each code that says which analyzer diagnostic it answers is in that row.
+    for class in Class::ALL {
+        for (i, _) in class.about().match_indices("(analyzer ") {
+            let number: String = class.about()[i + 10..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let row = rows.iter().find(|r| r[0] == number);
+            let row = row.unwrap_or_else(|| panic!("{}: analyzer {number} is not in the table", class.code()));
+            assert!(row[2].contains(class.code()), "{} in the row of {number}", class.code());
+        }
+    }
+    assert!(
+        covered.len() >= 30,
+        "{} codes answer an analyzer diagnostic",
+        covered.len()
+    );
+}
