@@ -122,16 +122,16 @@ pub fn order_of(query: &str) -> Order {
         .expressions
         .iter()
         .any(|e| matches!(e, TopLevelExpr::Expr(Expr::Select(s)) if s.order.is_some()));
-    // The parser keeps no positions, so the sorting words are read from the tokens (strings and
-    // comments are not words): every `ORDER` beyond the top level's, and any `sort...` called
-    // after `::` or `.`.
-    let tokens = crate::surql::scan::code(text);
-    let orders = tokens.iter().filter(|t| t.is_word("ORDER")).count();
-    let sorts = tokens.windows(2).any(|w| {
-        (w[0].is_punct("::") || w[0].is_punct("."))
-            && w[1].kind == crate::surql::scan::Kind::Ident
-            && w[1].text.to_ascii_lowercase().starts_with("sort")
-    });
+    // Every ORDER BY beyond the top level's, and any sorting function or method.
+    let (mut orders, mut sorts) = (0, false);
+    for e in ast.expressions.iter().filter_map(|e| match e {
+        TopLevelExpr::Expr(e) => Some(e),
+        _ => None,
+    }) {
+        let (o, s) = crate::validate::walk::sorting(e);
+        orders += o;
+        sorts |= s;
+    }
     Order {
         rows,
         arrays: sorts || orders > usize::from(rows),

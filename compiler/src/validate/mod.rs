@@ -19,6 +19,7 @@ mod suppress;
 pub use suppress::apply_comments as apply_suppressions;
 pub(crate) mod scan;
 mod types;
+pub mod walk;
 
 pub use crate::codes::{Class, Engine, Severity};
 pub use types::Ty;

@@ -1,7 +1,6 @@
 //! Aggregates and the SELECT's shape: `count()` and other aggregates outside GROUP, what a grouped SELECT may project, `*` under GROUP, duplicate output names, conditions that are not booleans (`FROM ONLY` is `only.rs`').
 
 use super::{Resolver, Scope, Val};
-use crate::surql::scan::{self, Kind};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
@@ -19,34 +18,11 @@ fn is_numeric_aggregate(name: &str) -> bool {
     name.starts_with("math::") && is_aggregate(name)
 }
 
-/// The function names called in `text` (SurrealQL): `math::sum` in `math::sum(x) * 2`.
-fn called_functions(text: &str) -> Vec<String> {
-    let tokens = scan::code(text);
-    let mut names = Vec::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        if tokens[i].kind == Kind::Ident {
-            let mut name = tokens[i].text.clone();
-            let mut j = i + 1;
-            while j + 1 < tokens.len() && tokens[j].is_punct("::") && tokens[j + 1].kind == Kind::Ident {
-                name.push_str("::");
-                name.push_str(&tokens[j + 1].text);
-                j += 2;
-            }
-            if tokens.get(j).is_some_and(|t| t.is_punct("(")) {
-                names.push(name.to_ascii_lowercase());
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    names
-}
-
 /// Whether `expr` folds values: it calls an aggregate somewhere.
 fn aggregates(expr: &Expr) -> bool {
-    called_functions(&expr.to_sql()).iter().any(|n| is_aggregate(n))
+    crate::validate::walk::called_functions(expr)
+        .iter()
+        .any(|n| is_aggregate(n))
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {

@@ -29,11 +29,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             scope.origin = origin;
         }
         scope.grouped = Some(s.group.is_some());
-        scope.matches = s.cond.as_ref().is_some_and(|c| {
-            crate::surql::scan::code(&c.0.to_sql())
-                .iter()
-                .any(|t| t.is_punct("@") || t.text.starts_with('@'))
-        });
+        scope.matches = s
+            .cond
+            .as_ref()
+            .is_some_and(|c| crate::validate::walk::has_fulltext_match(&c.0));
         let (row, value) = self.project(&s.fields, &mut scope, &doc);
         scope.grouped = None;
         scope.projected = row.clone();
