@@ -177,17 +177,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let table = rid.table.as_str().to_owned();
                 if self.table(&table).is_none() {
                     let span = self.loc.record(&table).or_all(self.loc);
-                    let names = self.table_names();
-                    let near = nearest(&table, names.iter().copied());
-                    let fix = match near {
-                        Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
-                        None => format!("the tables are: {}", names.join(", ")),
-                    };
-                    let d = self.error(span, Class::UnknownTable, format!("there is no table `{table}`"), fix);
-                    if let Some(near) = near {
-                        let replacement = format!("{near}:{}", rid.key.to_sql());
-                        d.fixes.push(crate::validate::Edit { span, replacement });
-                    }
+                    let key = rid.key.to_sql();
+                    self.unknown_table(span, &table, |near| Some(format!("{near}:{key}")));
                     return Ty::Any;
                 }
                 let span = self.loc.record(&table).or_all(self.loc);

@@ -217,18 +217,23 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return true;
         }
         let span = self.loc.ident(name, after).or_all(self.loc);
+        self.unknown_table(span, name, |near| Some(near.to_owned()));
+        false
+    }
+
+    /// The one "no such table" finding (a hidden table reads the same): with the nearest name
+    /// when there is one, and the repair `replace` makes of it for `span`'s text, if any.
+    fn unknown_table(&mut self, span: Span, name: &str, replace: impl Fn(&str) -> Option<String>) {
         let names = self.table_names();
         let near = nearest(name, names.iter().copied());
         let fix = match near {
             Some(near) => format!("did you mean `{near}`? The tables are: {}", names.join(", ")),
             None => format!("the tables are: {}", names.join(", ")),
         };
-        let message = format!("there is no table `{name}`");
-        match near {
-            Some(near) => self.error_replacing(span, Class::UnknownTable, message, fix, near.to_owned()),
-            None => drop(self.error(span, Class::UnknownTable, message, fix)),
+        let d = self.error(span, Class::UnknownTable, format!("there is no table `{name}`"), fix);
+        if let Some(replacement) = near.and_then(replace) {
+            d.fixes.push(super::Edit { span, replacement });
         }
-        false
     }
 }
 

@@ -110,12 +110,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         if self.table(t).is_none() {
                             let t = t.clone();
                             let span = self.loc.all();
-                            self.error(
-                                span,
-                                Class::UnknownTable,
-                                format!("there is no table `{t}`"),
-                                format!("the tables are: {}", self.table_names().join(", ")),
-                            );
+                            self.unknown_table(span, &t, |_| None);
                         }
                     }
                     cur
@@ -356,13 +351,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Some(t) = self.table(table) else {
             // A link into a table the agent cannot see reads like an unknown table.
             let span = self.loc.ident(name, after).or_all(self.loc);
-            let names = self.table_names();
-            self.error(
-                span,
-                Class::UnknownTable,
-                format!("there is no table `{table}`"),
-                format!("the tables are: {}", names.join(", ")),
-            );
+            self.unknown_table(span, table, |_| None);
             return Val::of(Ty::Any);
         };
         if name == "id" {

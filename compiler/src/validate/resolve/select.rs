@@ -131,12 +131,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 if self.table(t).is_none() {
                     let t = t.clone();
                     let span = self.loc.word_and_next("fetch").or_all(self.loc);
-                    self.error(
-                        span,
-                        Class::UnknownTable,
-                        format!("there is no table `{t}`"),
-                        format!("the tables are: {}", self.table_names().join(", ")),
-                    );
+                    self.unknown_table(span, &t, |_| None);
                 }
             }
         }
