@@ -43,6 +43,18 @@ pub struct Key {
     pub name: String,
 }
 
+impl Key {
+    /// The table a field, index or event belongs to; empty for a database-level definition.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// The definition's own name: a field's path, an index's name (`email` of `email ON customer`).
+    pub fn own_name(&self) -> &str {
+        self.name.split(" ON ").next().unwrap_or(&self.name)
+    }
+}
+
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.kind, self.name)
