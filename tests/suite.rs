@@ -42,6 +42,7 @@ mod drift;
 mod ends;
 mod enum_docs;
 mod escape_hatches;
+mod evolve;
 mod evolve_engine;
 mod functions;
 mod golden;
