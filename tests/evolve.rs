@@ -257,3 +257,31 @@ fn a_renamed_table_moves_its_rows_with_their_keys() {
             .expect("every item row is writable");
     });
 }
+
+#[test]
+fn audit_live_warns_when_rows_hold_a_value_the_literal_union_dropped() {
+    block_on(async {
+        let output = store_changed("evolve_audit", &[DROP_PLUS]);
+        let options = surqlc::audit::AuditOptions {
+            encoding: surqlc::tokens::Encoding::O200kBase,
+            budget: Default::default(),
+            live: true,
+            question: Some(surqlc::audit::QuestionOptions {
+                question: "Which customers are on the pro tier?".into(),
+                vector: vec![0.0, 1.0, 0.0, 0.0],
+                // `OPTION IMPORT` first: the seed loads without the field checks, `plus` and all.
+                seed: Some(root().join("schemas/store.seed.surql")),
+            }),
+        };
+        let findings = surqlc::audit::audit(&output, &options).await.expect("the audit runs");
+        assert!(
+            findings
+                .literal
+                .iter()
+                .any(|w| w.contains("customer.tier holds 'plus'")),
+            "{:?}",
+            findings.literal
+        );
+        assert!(findings.text().contains("warning: customer.tier holds 'plus'"));
+    });
+}

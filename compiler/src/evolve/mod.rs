@@ -219,6 +219,13 @@ fn built_without(output: &Output, change: &Change) -> bool {
     agent || scope
 }
 
+/// A warning for each literal field whose rows (in `conn`'s database) hold a value outside its
+/// union: what `plan` and `audit --live` say when the type and the value hints disagree.
+pub async fn literal_warnings(conn: &Db, schema: &crate::ir::Schema) -> Result<Vec<String>, surrealdb::Error> {
+    let live = drift::definitions(conn).await?;
+    probe::literal_warnings(conn, schema, &live).await
+}
+
 /// A step for one drift change; `None` when a rename accounts for it (the old field or table).
 fn step_for(change: &Change, renames: &[script::Rename]) -> Option<Step> {
     let key = change.key();
