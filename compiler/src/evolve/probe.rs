@@ -1,6 +1,6 @@
 //! What the rows say about a step: a copy of the table's rows tried on a scratch embedded engine under the step's statements (`UPDATE` of each row, or an `INSERT` of each under a new unique index), and counts of the values a removal would lose; the live database is only read.
 
-use super::script::{overwrite, Rename, RenameKind};
+use super::script::{field_path, overwrite, Rename, RenameKind};
 use super::{Action, Step, Verdict};
 use crate::db::{self, Db};
 use crate::drift::Definitions;
@@ -156,14 +156,6 @@ impl Step {
     pub(super) fn own_name(&self) -> &str {
         self.name.split(" ON ").next().unwrap_or(&self.name)
     }
-}
-
-/// A field path with each step escaped (`address.city`, `tags.*`).
-pub(super) fn field_path(path: &str) -> String {
-    path.split('.')
-        .map(|p| if p == "*" { p.to_owned() } else { escape_ident(p) })
-        .collect::<Vec<_>>()
-        .join(".")
 }
 
 /// Copies `rows` into `table` on a fresh embedded engine (schemaless, so every row goes in as it

@@ -1,6 +1,5 @@
 //! The plan's statements: renames found (`renamed_from` against the live definitions) and their data moves, removals, the schema's own definitions, one `BEGIN`/`COMMIT`; and a migration file's dated name.
 
-use super::probe::field_path;
 use super::{Action, Step, Verdict};
 use crate::codegen::builder::Output;
 use crate::drift::{Definitions, Key};
@@ -145,6 +144,14 @@ pub(super) fn renames(schema: &ir::Schema, expected: &Definitions, live: &Defini
         }
     }
     out
+}
+
+/// A field path with each step escaped (`address.city`, `tags.*`).
+pub(super) fn field_path(path: &str) -> String {
+    path.split('.')
+        .map(|p| if p == "*" { p.to_owned() } else { escape_ident(p) })
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// A definition as `INFO` prints it, made to replace one that exists (`DEFINE FIELD OVERWRITE ...`).
