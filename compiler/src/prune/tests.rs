@@ -21,7 +21,6 @@ fn table(name: &str, kind: TableKind, fields: Vec<Field>) -> Table {
         owner: None,
         view: None,
         renamed_from: None,
-        renamed_from: None,
     }
 }
 
