@@ -285,3 +285,54 @@ fn audit_live_warns_when_rows_hold_a_value_the_literal_union_dropped() {
         assert!(findings.text().contains("warning: customer.tier holds 'plus'"));
     });
 }
+
+/// The same item for the derive (below) and the compiler (as text).
+const RENAMED_ITEM: &str = r#"
+#[derive(Schema)]
+pub struct Shop;
+
+/// A person who buys.
+#[derive(serde::Serialize, serde::Deserialize, Table)]
+#[surqlc(renamed_from = "client")]
+pub struct Patron {
+    /// When they joined.
+    #[surqlc(renamed_from = "joined")]
+    pub joined_at: Datetime,
+}
+"#;
+
+mod renamed {
+    use surqlc::runtime::Datetime;
+    use surqlc_macros::Table;
+
+    /// A person who buys.
+    #[derive(serde::Serialize, serde::Deserialize, Table)]
+    #[surqlc(renamed_from = "client")]
+    pub struct Patron {
+        /// When they joined.
+        #[surqlc(renamed_from = "joined")]
+        pub joined_at: Datetime,
+    }
+}
+
+#[test]
+fn the_derive_and_the_compiler_read_renamed_from_alike() {
+    use surqlc::runtime::Table;
+    let text = format!("use surqlc::runtime::Datetime;\nuse surqlc_macros::{{Schema, Table}};\n{RENAMED_ITEM}");
+    let mut b = surqlc::Builder::new();
+    b.schema(schema_file("evolve_renamed_item", &text))
+        .cargo_metadata(false);
+    let compiled = b.load().expect("the item compiles");
+    let derived = renamed::Patron::table_ir();
+    assert_eq!(compiled.tables[0], derived);
+    assert_eq!(derived.renamed_from.as_deref(), Some("client"));
+    assert_eq!(derived.fields[0].renamed_from.as_deref(), Some("joined"));
+    let bad = text.replace("renamed_from = \"joined\"", "renamed_from = \"joined at\"");
+    let mut b = surqlc::Builder::new();
+    b.schema(schema_file("evolve_renamed_bad", &bad)).cargo_metadata(false);
+    let error = b.load().unwrap_err().to_string();
+    assert!(
+        error.contains("`renamed_from` takes the previous name") && error.contains(".rs:"),
+        "{error}"
+    );
+}
