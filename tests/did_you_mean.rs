@@ -64,7 +64,7 @@ fn a_misspelled_attribute_name() {
     assert_eq!((line, column), (12, 14));
     assert_eq!(
         message,
-        "unknown surqlc attribute `renam` on a field; did you mean `rename`? (expected `rename = \"...\"`, `type = \"...\"`, `skip`, `aka(\"...\", ...)`, `default = \"expr\"`, `default_always`, `value = \"expr\"`, `computed = \"expr\"`, `assert = \"expr\"`, `readonly`, `flexible`, `reference(...)`, `permissions(...)`, `hidden`)"
+        "unknown surqlc attribute `renam` on a field; did you mean `rename`? (expected `rename = \"...\"`, `type = \"...\"`, `skip`, `aka(\"...\", ...)`, `renamed_from = \"...\"`, `default = \"expr\"`, `default_always`, `value = \"expr\"`, `computed = \"expr\"`, `assert = \"expr\"`, `readonly`, `flexible`, `reference(...)`, `permissions(...)`, `hidden`)"
     );
     // Too far from any name: no guess, the list only.
     let (_, _, message) = only(errors_with("rename = \"title\"", "colour = \"title\""));

@@ -21,7 +21,7 @@ const CHANGES: &str = "
 fn expected_lines() -> Vec<String> {
     vec![
         "+ extra table audit_log".into(),
-        "~ changed comment on table product: was 'An item in the catalogue. Orders containing it: product<-contains<-purchase.' now 'Something we sell.'".into(),
+        "~ changed comment on table product: schema 'An item in the catalogue. Orders containing it: product<-contains<-purchase.' database 'Something we sell.'".into(),
         "- missing field joined ON customer".into(),
         "~ changed index query_example_vec ON query_example:".into(),
     ]

@@ -102,6 +102,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
                     clauses: Default::default(),
                     aka: Vec::new(),
                     fields: Vec::new(),
+                    renamed_from: None,
                 }]
             } else {
                 Vec::new()
@@ -114,6 +115,7 @@ fn block_tokens_equal_counting_the_whole_block_whatever_ends_a_table() {
             aka: Vec::new(),
             owner: None,
             view: None,
+            renamed_from: None,
         })
         .collect();
     let schema = Schema {

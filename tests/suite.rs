@@ -42,6 +42,8 @@ mod drift;
 mod ends;
 mod enum_docs;
 mod escape_hatches;
+mod evolve;
+mod evolve_engine;
 mod functions;
 mod golden;
 mod golden_sets;

@@ -89,9 +89,18 @@ pub(super) async fn prompt(input: &Input, run: RunArgs, apply: bool, pruned: boo
     );
     let conn = if server {
         let conn = schema_db::connect(&target).await?;
-        let said = diff::read_or_apply(&conn, &output, apply, &place).await?;
-        if !said.is_empty() {
-            note!("{said}");
+        if apply {
+            // The plan as `surqlc apply` runs it: one transaction, refused when it breaks rows or loses data.
+            let plan = surqlc::evolve::apply(&conn, &output, Default::default(), false).await?;
+            note!(
+                "{}",
+                crate::evolve_cmd::after_apply(&conn, &output, &plan, &place).await
+            );
+        } else {
+            let said = diff::read_or_apply(&conn, &output, false, &place).await?;
+            if !said.is_empty() {
+                note!("{said}");
+            }
         }
         conn
     } else {
@@ -357,7 +366,7 @@ pub(super) async fn diff(input: &Input, target: DiffTarget) -> Result<(), Failur
             note!("{why}");
         }
         return Err(Failure::Failed(format!(
-            "{} difference{} between the database and the schema (\"was\": the schema, \"now\": the database)",
+            "{} difference{} between the database and the schema",
             found.changes.len(),
             if found.changes.len() == 1 { "" } else { "s" }
         )));

@@ -38,8 +38,9 @@ macro_rules! note {
     };
 }
 
-// After the macros, which it uses.
+// After the macros, which they use.
 mod commands;
+mod evolve_cmd;
 
 /// Compile annotated Rust schemas into a SurrealDB schema whose functions write a text-to-SurrealQL prompt.
 #[derive(Parser)]
@@ -84,9 +85,9 @@ enum Command {
         input: Input,
         #[command(flatten)]
         run: RunArgs,
-        /// Against a server: apply the schema (every DEFINE ... OVERWRITE) before reading the prompt, and say
-        /// what that changed. Without it a server is only read, and its drift from the schema is reported on
-        /// stderr.
+        /// Against a server: apply the plan (`surqlc apply`'s: one transaction, refused when it breaks rows or
+        /// loses data) before reading the prompt. Without it a server is only read, and its drift from the schema
+        /// is reported on stderr.
         #[arg(long)]
         apply: bool,
         /// Print the pruned prompt, fn::nl2surql_prompt_pruned (a schema with prune(...) only).
@@ -130,6 +131,22 @@ enum Command {
         input: Input,
         #[command(flatten)]
         target: DiffTarget,
+    },
+    /// The changes that bring a database (or a dump) to the schema, in order, each with the rows it would break
+    /// or the values it would lose, read only (exit 0 when every change is safe, 1 when one is not).
+    Plan {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        plan: evolve_cmd::PlanArgs,
+    },
+    /// Run the plan as one transaction (nothing changes when a statement fails); refused when it breaks rows or
+    /// would lose data, unless allowed.
+    Apply {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        apply: evolve_cmd::ApplyArgs,
     },
     /// Ask a question: the configured model (SURQLC_MODEL_URL, SURQLC_MODEL) writes the query, surqlc
     /// validates it, sends the problems back, and runs the accepted query as the agent (exit 1 when no valid
@@ -548,6 +565,8 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             endpoint,
         } => commands::token(&input, &as_user, ns, db, seed, endpoint).await?,
         Command::Diff { input, target } => commands::diff(&input, target).await?,
+        Command::Plan { input, plan } => evolve_cmd::plan(&input, plan).await?,
+        Command::Apply { input, apply } => evolve_cmd::apply(&input, apply).await?,
     }
     Ok(())
 }

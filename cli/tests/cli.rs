@@ -62,7 +62,7 @@ fn split_shell_words(line: &str) -> Vec<String> {
 fn help_describes_every_subcommand() {
     let o = run(&["--help"]);
     assert_status(&o, 0);
-    for sub in ["build", "check", "prompt", "audit", "mcp"] {
+    for sub in ["build", "check", "prompt", "audit", "mcp", "plan", "apply"] {
         assert!(stdout(&o).contains(sub), "--help lists {sub}: {}", stdout(&o));
         let o = run(&[sub, "--help"]);
         assert_status(&o, 0);

@@ -56,7 +56,7 @@ fn drift_is_listed(drifted: &std::path::Path) {
         headlines,
         [
             "+ extra table audit_log",
-            "~ changed comment on table product: was 'An item in the catalogue. Orders containing it: product<-contains<-purchase.' now 'Something we sell.'",
+            "~ changed comment on table product: schema 'An item in the catalogue. Orders containing it: product<-contains<-purchase.' database 'Something we sell.'",
             "- missing field joined ON customer",
             "~ changed index query_example_vec ON query_example:",
             "~ changed param $schema_context_cache: the cached schema block differs from the one the schema renders (apply the schema again; after a manual change, fn::refresh_schema_context() re-renders it)",

@@ -49,6 +49,7 @@ fn synthetic(tables: usize) -> Schema {
                     clauses: Default::default(),
                     aka: Vec::new(),
                     fields: Vec::new(),
+                    renamed_from: None,
                 })
                 .collect(),
             schemaless: false,
@@ -59,6 +60,7 @@ fn synthetic(tables: usize) -> Schema {
             aka: Vec::new(),
             owner: None,
             view: None,
+            renamed_from: None,
         })
         .collect();
     Schema {

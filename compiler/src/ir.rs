@@ -91,6 +91,9 @@ pub struct Table {
     /// its rows computed by the engine from the tables the SELECT reads. The SELECT as written.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub view: Option<Expr>,
+    /// `#[surqlc(renamed_from = "old")]`: the table's previous name, whose rows a plan moves here.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub renamed_from: Option<String>,
 }
 
 impl Table {
@@ -182,6 +185,9 @@ pub struct Field {
     /// in source order. Empty for every other field.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub fields: Vec<Field>,
+    /// `#[surqlc(renamed_from = "old")]`: the field's previous name, whose values a plan moves here.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
+    pub renamed_from: Option<String>,
 }
 
 impl Field {

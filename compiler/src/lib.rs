@@ -54,6 +54,10 @@ pub mod codegen;
 #[cfg(feature = "db")]
 #[doc(hidden)]
 pub mod db;
+/// Schema evolution: `surqlc plan` and `apply` (the changes judged against the rows, one transaction).
+#[cfg(all(feature = "db", feature = "codegen"))]
+#[doc(hidden)]
+pub mod evolve;
 /// Why a command's work failed (`Failure`); the command line's and the MCP server's, not a stable API.
 #[doc(hidden)]
 pub mod exit;

@@ -232,6 +232,7 @@ fn table_trait_impl(table: &TableAst) -> Tokens {
     let table_aka = table.aka.iter().map(|w| string(w));
     let owner = option_string(&table.owner.as_ref().map(|r| r.value().trim().to_owned()));
     let view = option_string(&table.view.as_ref().map(|v| v.value().trim().to_owned()));
+    let table_renamed_from = option_string(&table.renamed_from);
     let schemaless = table.schemaless;
     let enforced = table.enforced;
     let id_type = ir_tokens::option(&table.id, |(ty, _)| known_type(ty));
@@ -262,6 +263,7 @@ fn table_trait_impl(table: &TableAst) -> Tokens {
                     aka: ::std::vec![#(#table_aka),*],
                     owner: #owner,
                     view: #view,
+                    renamed_from: #table_renamed_from,
                 }
             }
         }
@@ -287,8 +289,12 @@ fn ir_field(f: &surqlc::front::ast::FieldAst) -> Tokens {
     };
     let clauses = ir_tokens::field_clauses(&f.clauses);
     let aka = f.aka.iter().map(|w| string(w));
+    let renamed_from = option_string(&f.renamed_from);
     quote! {
-        ::surqlc::ir::Field { name: #name, rust_name: #rust_name, ty: #ty, comment: #comment, clauses: #clauses, aka: ::std::vec![#(#aka),*], fields: #fields }
+        ::surqlc::ir::Field {
+            name: #name, rust_name: #rust_name, ty: #ty, comment: #comment, clauses: #clauses,
+            aka: ::std::vec![#(#aka),*], fields: #fields, renamed_from: #renamed_from,
+        }
     }
 }
 

@@ -84,6 +84,8 @@ pub struct Findings {
     pub hints: Vec<hint_costs::HintCost>,
     /// What `prune(...)` cannot do at its budget (table groups that do not fit; `crate::prune::warnings`).
     pub prune: Vec<String>,
+    /// With `--live` and a seed: literal fields whose rows hold values outside their union (`evolve`).
+    pub literal: Vec<String>,
 }
 
 impl Findings {
@@ -103,6 +105,9 @@ impl Findings {
         let mut out = cost_table(&self.cost, &self.alternative, &self.savings, &self.sections);
         if self.live == Some(None) {
             out.push_str("\nlive: the embedded engine's fn::schema_context() equals the static rendering\n");
+        }
+        for w in &self.literal {
+            out.push_str(&format!("warning: {w}\n"));
         }
         for w in &self.prune {
             out.push_str(&format!("\nwarning: {w}\n"));
@@ -152,6 +157,7 @@ impl Findings {
             "live_matches": self.live.as_ref().map(Option::is_none),
             "over_budget": self.over_budget,
             "prune_warnings": self.prune,
+            "literal_warnings": self.literal,
         })
     }
 }
@@ -174,6 +180,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Findings, 
     let mut live = None;
     let mut sections = Vec::new();
     let mut hints = Vec::new();
+    let mut literal = Vec::new();
     if options.live || options.question.is_some() {
         let conn = schema_db::open_embedded(output).await?;
         if options.live {
@@ -186,6 +193,11 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Findings, 
         if let Some(q) = &options.question {
             if let Some(seed) = &q.seed {
                 schema_db::load_file(&conn, seed).await?;
+                if options.live {
+                    literal = crate::evolve::literal_warnings(&conn, schema)
+                        .await
+                        .map_err(|e| Failure::Failed(format!("error: cannot read the literal fields' values: {e}")))?;
+                }
             }
             let (whole, parts) = schema_db::prompt_sections(&conn, output, &q.question, &q.vector).await?;
             sections = parts
@@ -212,6 +224,7 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Findings, 
         over_budget,
         hints,
         prune: crate::prune::warnings(schema),
+        literal,
     })
 }
 

@@ -43,6 +43,18 @@ pub struct Key {
     pub name: String,
 }
 
+impl Key {
+    /// The table a field, index or event belongs to; empty for a database-level definition.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// The definition's own name: a field's path, an index's name (`email` of `email ON customer`).
+    pub fn own_name(&self) -> &str {
+        self.name.split(" ON ").next().unwrap_or(&self.name)
+    }
+}
+
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.kind, self.name)
@@ -100,8 +112,7 @@ const SHOWN_WHOLE: usize = 160;
 
 impl fmt::Display for Change {
     /// `- missing field email ON customer`, `+ extra table audit_log`,
-    /// `~ changed comment on table product: was "..." now "..."`; "was" is what the schema defines,
-    /// "now" what the database has.
+    /// `~ changed comment on table product: schema "..." database "..."`: each side named.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Change::Missing { key, .. } => write!(f, "- missing {key}"),
@@ -122,7 +133,7 @@ impl fmt::Display for Change {
                     let show = |c: Option<&str>| c.map_or("none".to_owned(), str::to_owned);
                     return write!(
                         f,
-                        "~ changed comment on {key}: was {} now {}",
+                        "~ changed comment on {key}: schema {} database {}",
                         show(comment_e.as_deref()),
                         show(comment_l.as_deref())
                     );
@@ -136,10 +147,13 @@ impl fmt::Display for Change {
                     );
                 }
                 if expected.chars().count() <= SHOWN_WHOLE && live.chars().count() <= SHOWN_WHOLE {
-                    write!(f, "~ changed {key}:\n    was: {expected}\n    now: {live}")
+                    write!(f, "~ changed {key}:\n    schema:   {expected}\n    database: {live}")
                 } else {
-                    let (was, now) = first_difference(expected, live);
-                    write!(f, "~ changed {key}, first difference:\n    was: {was}\n    now: {now}")
+                    let (schema, database) = first_difference(expected, live);
+                    write!(
+                        f,
+                        "~ changed {key}, first difference:\n    schema:   {schema}\n    database: {database}"
+                    )
                 }
             }
         }
@@ -583,9 +597,9 @@ mod tests {
         assert_eq!(
             drift.to_string(),
             "+ extra table audit\n\
-             ~ changed comment on table product: was 'An item.' now 'A thing.'\n\
+             ~ changed comment on table product: schema 'An item.' database 'A thing.'\n\
              - missing field email ON customer\n\
-             ~ changed index by_name ON product:\n    was: DEFINE INDEX by_name ON product FIELDS name\n    now: DEFINE INDEX by_name ON product FIELDS name UNIQUE\n"
+             ~ changed index by_name ON product:\n    schema:   DEFINE INDEX by_name ON product FIELDS name\n    database: DEFINE INDEX by_name ON product FIELDS name UNIQUE\n"
         );
         assert!(compare(&expected, &expected, CompareOptions::default()).is_empty());
     }

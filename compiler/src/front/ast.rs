@@ -82,6 +82,8 @@ pub struct TableAst {
     pub view: Option<syn::LitStr>,
     /// Where `shared` was written: every end user reads every row.
     pub shared: Option<Span>,
+    /// `renamed_from = "old"`: the table's previous name.
+    pub renamed_from: Option<String>,
 }
 
 /// An index read from `#[surqlc(index(...))]`, with what `resolve` still checks.
@@ -107,6 +109,8 @@ pub struct FieldAst {
     pub aka: Vec<String>,
     /// Where `computed` was written, for the index-over-COMPUTED error.
     pub computed_span: Option<Span>,
+    /// `renamed_from = "old"`: the field's previous name.
+    pub renamed_from: Option<String>,
 }
 
 /// A `#[derive(Literal)]` unit-only enum.

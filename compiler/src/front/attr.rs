@@ -166,6 +166,8 @@ pub struct TableAttrs {
     pub view: Option<LitStr>,
     /// `shared`: every end user of the per-user agent reads every row (checked by `resolve`).
     pub shared: Option<Span>,
+    /// `renamed_from = "old"`: the table's previous name (a plan moves its rows).
+    pub renamed_from: Option<Spanned<String>>,
 }
 
 /// On a field.
@@ -183,6 +185,8 @@ pub struct FieldAttrs {
     pub flatten: bool,
     /// `default`, `value`, `computed`, `assert`, `readonly`, ...
     pub clauses: super::clauses::FieldClauses,
+    /// `renamed_from = "old"`: the field's previous name (a plan moves its values).
+    pub renamed_from: Option<Spanned<String>>,
 }
 
 /// On a unit-only enum.
@@ -350,6 +354,28 @@ fn aka(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut Vec<String>) -> syn::Result<
     Ok(())
 }
 
+/// `renamed_from = "old"`: a previous name, a plain identifier (what `INFO` lists and a plan's
+/// `UPDATE ... SET new = old` names without quoting).
+fn renamed_from(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
+    let name = lit_str(meta)?;
+    let ok = name
+        .value
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        return Err(syn::Error::new(
+            name.span,
+            format!(
+                "`renamed_from` takes the previous name as the database spells it (letters, digits, `_`), not {:?}",
+                name.value
+            ),
+        ));
+    }
+    Ok(name)
+}
+
 pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
     let mut out = TableAttrs::default();
     each_surqlc(cx, attrs, |meta| {
@@ -358,6 +384,9 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
             Ok(())
         } else if meta.path.is_ident("aka") {
             aka(cx, meta, &mut out.aka)
+        } else if meta.path.is_ident("renamed_from") {
+            set_once(cx, &mut out.renamed_from, renamed_from(meta)?, "renamed_from");
+            Ok(())
         } else if meta.path.is_ident("owner") {
             let lit: LitStr = meta.value()?.parse()?;
             if out.owner.replace(lit).is_some() {
@@ -382,12 +411,14 @@ pub fn table_attrs(cx: &Ctxt, attrs: &[Attribute]) -> TableAttrs {
                 meta,
                 "a table",
                 &format!(
-                    "`rename = \"...\"`, `aka(\"...\", ...)`, `owner = \"...\"`, `shared`, `view = \"SELECT ...\"`, {}",
+                    "`rename = \"...\"`, `aka(\"...\", ...)`, `renamed_from = \"...\"`, `owner = \"...\"`, `shared`, \
+                     `view = \"SELECT ...\"`, {}",
                     super::clauses::TABLE_ITEMS
                 ),
                 &[
                     "rename",
                     "aka",
+                    "renamed_from",
                     "owner",
                     "view",
                     "shared",
@@ -450,12 +481,14 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             out.skip = true;
         } else if meta.path.is_ident("aka") {
             aka(cx, meta, &mut out.aka)?;
+        } else if meta.path.is_ident("renamed_from") {
+            set_once(cx, &mut out.renamed_from, renamed_from(meta)?, "renamed_from");
         } else if !super::clauses::field_item(cx, meta, &mut out.clauses)? {
             return Err(unknown(
                 meta,
                 "a field",
                 &format!(
-                    "`rename = \"...\"`, `type = \"...\"`, `skip`, `aka(\"...\", ...)`, {}",
+                    "`rename = \"...\"`, `type = \"...\"`, `skip`, `aka(\"...\", ...)`, `renamed_from = \"...\"`, {}",
                     super::clauses::FIELD_ITEMS
                 ),
                 &[
@@ -463,6 +496,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     "type",
                     "skip",
                     "aka",
+                    "renamed_from",
                     "default",
                     "default_always",
                     "value",

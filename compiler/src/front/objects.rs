@@ -97,6 +97,7 @@ pub(super) fn field(cx: &Ctxt, names: &Names, objects: &Resolved, f: &FieldAst) 
         clauses: f.clauses.clone(),
         aka: f.aka.clone(),
         fields,
+        renamed_from: f.renamed_from.clone(),
     })
 }
 

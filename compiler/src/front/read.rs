@@ -78,6 +78,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
         owner: attrs.owner.clone(),
         view: attrs.view.clone(),
         shared: attrs.shared,
+        renamed_from: attrs.renamed_from.as_ref().map(|r| r.value.clone()),
     };
     if let Some(view) = &attrs.view {
         super::views::check_one_item(cx, view, is_relation, &attrs.clauses);
@@ -365,6 +366,7 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
         clauses,
         aka: attrs.aka.clone(),
         computed_span: attrs.clauses.computed.as_ref().map(|c| c.span()),
+        renamed_from: attrs.renamed_from.as_ref().map(|r| r.value.clone()),
     })
 }
 

@@ -76,6 +76,7 @@ fn ir_tables(cxs: &[Ctxt], names: &Names) -> Vec<ir::Table> {
             aka: t.aka.clone(),
             owner: t.owner.as_ref().map(|route| route.value().trim().to_owned()),
             view: t.view.as_ref().map(|v| v.value().trim().to_owned()),
+            renamed_from: t.renamed_from.clone(),
         };
         super::objects::check_index_paths(cx, t, &table);
         tables.push(table);

@@ -20,6 +20,7 @@ fn table(name: &str, kind: TableKind, fields: Vec<Field>) -> Table {
         aka: Vec::new(),
         owner: None,
         view: None,
+        renamed_from: None,
     }
 }
 
@@ -32,6 +33,7 @@ fn schema() -> Schema {
         clauses: Default::default(),
         aka: Vec::new(),
         fields: Vec::new(),
+        renamed_from: None,
     };
     let tables = vec![
         table("customer", TableKind::Normal, Vec::new()),
@@ -113,6 +115,7 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
         },
         aka: Vec::new(),
         fields: Vec::new(),
+        renamed_from: None,
     };
     let shown = Field {
         name: "tier".into(),
@@ -122,6 +125,7 @@ fn hidden_fields_do_not_feed_the_document_and_synonyms_do() {
         clauses: Default::default(),
         aka: vec!["plan level".into()],
         fields: Vec::new(),
+        renamed_from: None,
     };
     s.tables[0].fields = vec![hidden, shown];
     s.tables[0].aka = vec!["patron".into()];
