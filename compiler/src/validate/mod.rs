@@ -30,7 +30,9 @@ use std::fmt;
 /// A byte range in the query text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Span {
+    /// The first byte.
     pub start: usize,
+    /// One past the last byte (`start` for an empty span: an insertion point).
     pub end: usize,
 }
 
@@ -55,7 +57,9 @@ impl Span {
 pub struct QueryDiagnostic {
     /// Where in the query (byte offsets into the text given to [`validate`]).
     pub span: Span,
+    /// An error (the query is refused) or a warning (it runs).
     pub severity: Severity,
+    /// The kind of mistake, with its stable code (`SQ0102`).
     pub class: Class,
     /// What is wrong.
     pub message: String,
@@ -69,7 +73,9 @@ pub struct QueryDiagnostic {
 /// A replacement of part of the query: `span` (empty: an insertion) becomes `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Edit {
+    /// The text replaced, in the query's byte offsets.
     pub span: Span,
+    /// The new text.
     pub replacement: String,
 }
 
@@ -131,24 +137,31 @@ pub struct Projection {
     /// `images[0].url`: the row nests there), or the expression as written (`*` for all fields,
     /// `VALUE` for `SELECT VALUE`).
     pub name: String,
+    /// The type of the value under that key.
     pub ty: Ty,
 }
 
 /// A record id written in the query: `table:key`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordRef {
+    /// The table part (`customer`).
     pub table: String,
     /// The id as SurrealQL, `customer:alice`.
     pub id: String,
+    /// Where it is written in the query.
     pub span: Span,
 }
 
 /// A string literal compared with a declared field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compared {
+    /// The table of the field.
     pub table: String,
+    /// The field's path in that table.
     pub field: String,
+    /// The literal's value, unquoted.
     pub value: String,
+    /// Where the literal is written in the query.
     pub span: Span,
 }
 
@@ -174,14 +187,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// The diagnostics that refuse the query.
     pub fn errors(&self) -> impl Iterator<Item = &QueryDiagnostic> {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Error)
     }
 
+    /// The diagnostics that let the query run.
     pub fn warnings(&self) -> impl Iterator<Item = &QueryDiagnostic> {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Warning)
     }
 
+    /// Whether the query is refused: some diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.errors().next().is_some()
     }
