@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 /// One problem in a schema file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The schema file the problem is in.
     pub path: PathBuf,
     /// 1-based.
     pub line: usize,
     /// 1-based, in characters.
     pub column: usize,
+    /// What is wrong, and how to fix it when there is a fix to name.
     pub message: String,
     /// The offending source line and how many characters to underline, when known.
     pub snippet: Option<(String, usize)>,

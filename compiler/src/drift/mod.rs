@@ -39,7 +39,9 @@ pub struct Key {
     order: usize,
     /// The table a field, index or event belongs to (empty for database-level kinds): sorts them by table.
     table: String,
+    /// The kind of definition, as `INFO` names it in the singular: `table`, `field`, `index`, `function`, ...
     pub kind: &'static str,
+    /// Its name as a reviewer reads it: `customer`, `email ON customer`, `fn::f`, `$p`.
     pub name: String,
 }
 
@@ -79,14 +81,32 @@ impl Definitions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     /// Defined by the schema, absent from the database.
-    Missing { key: Key, expected: String },
+    Missing {
+        /// Which definition.
+        key: Key,
+        /// Its text as the schema defines it.
+        expected: String,
+    },
     /// In the database, not defined by the schema.
-    Extra { key: Key, live: String },
+    Extra {
+        /// Which definition.
+        key: Key,
+        /// Its text as the database has it.
+        live: String,
+    },
     /// Defined by both, differently.
-    Changed { key: Key, expected: String, live: String },
+    Changed {
+        /// Which definition.
+        key: Key,
+        /// Its text as the schema defines it.
+        expected: String,
+        /// Its text as the database has it.
+        live: String,
+    },
 }
 
 impl Change {
+    /// Which definition differs.
     pub fn key(&self) -> &Key {
         match self {
             Change::Missing { key, .. } | Change::Extra { key, .. } | Change::Changed { key, .. } => key,
@@ -97,6 +117,7 @@ impl Change {
 /// The differences, in report order (tables, then fields, indexes, events, functions, params, ...).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Drift {
+    /// Each difference, in report order.
     pub changes: Vec<Change>,
 }
 
