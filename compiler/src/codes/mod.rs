@@ -2,7 +2,7 @@
 //!
 //! Codes never change meaning once released; a retired class keeps its number. Each code is
 //! written once, in `registry.rs` (name, code, engine behaviour, default level, what it catches,
-//! a wrong and a fixed example); `docs/diagnostics.md` is [`page`]'s output, and a test fails
+//! a wrong and a fixed example); `docs/diagnostics.md` is [`page`](crate::codes::page)'s output, and a test fails
 //! when the committed page differs.
 
 mod page;
