@@ -4,6 +4,18 @@
 //! values at run time, and every back end (`surql`, `emit`, `rustgen`, `tokens`)
 //! reads only this. With `ir-serde` it (de)serializes, which is how a generated module
 //! carries the schema to the validator at run time.
+//!
+//! ```rust
+//! use surqlc::ir::{Kind, Type};
+//!
+//! // A field declared `Option<Vec<Link<Product>>>` in the schema file:
+//! let ty = Type::Option(Box::new(Type::Array(Box::new(Type::Record("product".into())), None)));
+//! assert_eq!(ty.linked_table(), Some("product"));
+//!
+//! // A hand-written `int | int | string` is the engine's flat union without repeats.
+//! let kind = Kind::either(vec![Kind::Named("int".into()), Kind::Named("int".into()), Kind::Named("string".into())]);
+//! assert_eq!(kind, Kind::Either(vec![Kind::Named("int".into()), Kind::Named("string".into())]));
+//! ```
 
 /// A whole schema: its tables in source order and the prompt settings.
 #[derive(Debug, Clone, PartialEq)]

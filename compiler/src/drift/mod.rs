@@ -3,6 +3,20 @@
 //! Both sides are read from the engine, so both are in its spelling: the expected side is the
 //! schema file applied to an empty database (a fresh embedded one in `surqlc diff`, a scratch
 //! database on the application's own connection in [`check_drift`]), never our own rendering.
+//!
+//! ```no_run
+//! // Needs a database: at start-up, refuse to serve when it is not what `schema.surql` defines.
+//! use surqlc::runtime::{Connection, Surreal};
+//!
+//! async fn check_schema<C: Connection>(db: &Surreal<C>, schema_surql: &str) -> surqlc::runtime::Result<()> {
+//!     let drift = surqlc::drift::check_drift(db, schema_surql).await?;
+//!     for change in &drift.changes {
+//!         eprintln!("differs: {}", change.key()); // `field email ON customer`
+//!     }
+//!     assert!(drift.is_empty(), "the database is not what schema.surql defines");
+//!     Ok(())
+//! }
+//! ```
 
 #[cfg(all(feature = "db", feature = "codegen"))]
 pub mod diff;

@@ -6,6 +6,31 @@
 //! projected expression. No database is needed; what needs the data (record ids that exist,
 //! values present) is in `data` (feature `runtime`). Only the schema's exposed tables are
 //! visible: a hidden table gets exactly the message of a table that does not exist.
+//!
+//! ```rust
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = std::env::temp_dir().join(format!("surqlc-doc-validate-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let path = dir.join("shop.rs");
+//! # std::fs::write(&path, "#[derive(Schema)]\n#[surqlc(expose(Customer))]\npub struct Shop;\n\n\
+//! #     /// A person who buys from the shop.\n#[derive(Table)]\npub struct Customer {\n    \
+//! #     /// Full name.\n    pub name: String,\n}\n")?;
+//! // An application has the schema from its generated module (`schema::schema_ir()`); a build
+//! // script or a test can read it from the schema file.
+//! let schema = surqlc::Builder::new().schema(&path).load()?;
+//!
+//! let query = "SELECT name, email FROM customer LIMIT 5";
+//! let report = surqlc::validate::validate(&schema, query);
+//! assert!(report.has_errors());
+//! assert_eq!(report.diagnostics[0].class.code(), "SQ0102"); // UnknownField: `email`
+//! // One line per problem, with its position and fix: what goes back to the model.
+//! println!("{}", report.render(query));
+//!
+//! assert!(!surqlc::validate::validate(&schema, "SELECT name FROM customer LIMIT 5").has_errors());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
 
 #[cfg(any(feature = "runtime", feature = "db"))]
 pub mod data;
