@@ -1,4 +1,25 @@
 //! Errors in a user's schema, pinned to file, line and column and printed the way rustc prints them.
+//!
+//! ```rust
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = std::env::temp_dir().join(format!("surqlc-doc-diagnostic-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let path = dir.join("shop.rs");
+//! // `expose` names a table the file does not declare.
+//! std::fs::write(&path, "#[derive(Schema)]\n#[surqlc(expose(Custmer))]\npub struct Shop;\n\n\
+//!     #[derive(Table)]\npub struct Customer {\n    pub name: String,\n}\n")?;
+//! match surqlc::Builder::new().schema(&path).load() {
+//!     Err(surqlc::Error::Schema(diagnostics)) => {
+//!         let first = &diagnostics.0[0];
+//!         assert_eq!((first.line, first.severity), (2, surqlc::diagnostic::Severity::Error));
+//!         eprintln!("{diagnostics}"); // error: ..., then `--> shop.rs:2:...` and the line, underlined
+//!     }
+//!     other => panic!("expected the schema's diagnostics, got {other:?}"),
+//! }
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
 
 pub use crate::codes::Severity;
 use std::fmt;
@@ -7,11 +28,13 @@ use std::path::{Path, PathBuf};
 /// One problem in a schema file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The schema file the problem is in.
     pub path: PathBuf,
     /// 1-based.
     pub line: usize,
     /// 1-based, in characters.
     pub column: usize,
+    /// What is wrong, and how to fix it when there is a fix to name.
     pub message: String,
     /// The offending source line and how many characters to underline, when known.
     pub snippet: Option<(String, usize)>,

@@ -4,6 +4,18 @@
 //! values at run time, and every back end (`surql`, `emit`, `rustgen`, `tokens`)
 //! reads only this. With `ir-serde` it (de)serializes, which is how a generated module
 //! carries the schema to the validator at run time.
+//!
+//! ```rust
+//! use surqlc::ir::{Kind, Type};
+//!
+//! // A field declared `Option<Vec<Link<Product>>>` in the schema file:
+//! let ty = Type::Option(Box::new(Type::Array(Box::new(Type::Record("product".into())), None)));
+//! assert_eq!(ty.linked_table(), Some("product"));
+//!
+//! // A hand-written `int | int | string` is the engine's flat union without repeats.
+//! let kind = Kind::either(vec![Kind::Named("int".into()), Kind::Named("int".into()), Kind::Named("string".into())]);
+//! assert_eq!(kind, Kind::Either(vec![Kind::Named("int".into()), Kind::Named("string".into())]));
+//! ```
 
 /// A whole schema: its tables in source order and the prompt settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +26,7 @@ pub struct Schema {
     /// The Rust type that carried the settings, if any.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub rust_name: Option<String>,
+    /// Every table (relations and views included), in source order.
     pub tables: Vec<Table>,
     /// Unit-only enums, in source order; referenced by fields as `Type::Literal`.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
@@ -25,6 +38,7 @@ pub struct Schema {
     /// in file order: written into `schema.surql`, listed in the prompt, known to the validator.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub functions: Vec<Function>,
+    /// What the prompt shows and how the agents are set up (the `Schema` item's attributes).
     pub settings: Settings,
 }
 
@@ -57,8 +71,10 @@ pub struct Table {
     pub name: String,
     /// The Rust type it was declared as.
     pub rust_name: String,
+    /// The table's doc comment: its `COMMENT`, and what the prompt says about it.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
+    /// A normal table or a relation (an edge between two tables).
     pub kind: TableKind,
     /// `SCHEMALESS` (rows may hold undeclared fields) instead of `SCHEMAFULL`.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
@@ -97,6 +113,7 @@ pub struct Table {
 }
 
 impl Table {
+    /// The top-level field named `name` (database name); for a sub-field, see [`Table::field_at`].
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
     }
@@ -123,15 +140,19 @@ impl Table {
     }
 }
 
+/// What kind of table it is: rows of their own, or edges between rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TableKind {
+    /// `TYPE NORMAL`: a table of plain rows.
     Normal,
     /// `TYPE RELATION IN from OUT to`: the table names of both ends, each one table or several
     /// (`IN customer | supplier`, from an `Ends` enum), in source order.
     Relation {
+        /// The tables an edge may start at (`IN`): its `in` field links to one of them.
         #[cfg_attr(feature = "ir-serde", serde(with = "one_or_many"))]
         from: Vec<String>,
+        /// The tables an edge may end at (`OUT`): its `out` field links to one of them.
         #[cfg_attr(feature = "ir-serde", serde(with = "one_or_many"))]
         to: Vec<String>,
     },
@@ -164,6 +185,7 @@ mod one_or_many {
     }
 }
 
+/// One `DEFINE FIELD`: a field of a table (or a sub-field of an object field).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
@@ -171,7 +193,9 @@ pub struct Field {
     pub name: String,
     /// The Rust field identifier, without `r#`.
     pub rust_name: String,
+    /// The field's SurrealQL type, from its Rust type or `#[surqlc(type = "...")]`.
     pub ty: Type,
+    /// The field's doc comment: its `COMMENT`, and what the prompt says about it.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
     /// `DEFAULT`, `VALUE`, `ASSERT`, ... : everything after the type.
@@ -257,14 +281,17 @@ pub struct FieldClauses {
 }
 
 impl FieldClauses {
+    /// Whether the field has no clause at all (a plain typed field).
     pub fn is_empty(&self) -> bool {
         *self == FieldClauses::default()
     }
 }
 
+/// A field's `DEFAULT`: the value a write that leaves the field out gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldDefault {
+    /// The default value's expression, as written.
     pub expr: Expr,
     /// `DEFAULT ALWAYS`: also when an update sets the field to NONE.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
@@ -280,12 +307,17 @@ pub struct Reference {
     pub on_delete: Option<OnDelete>,
 }
 
+/// What deleting the row a `REFERENCE` field links to does to the row holding the link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum OnDelete {
+    /// `ON DELETE REJECT`: the delete fails while a row links to it.
     Reject,
+    /// `ON DELETE CASCADE`: the linking row is deleted too.
     Cascade,
+    /// `ON DELETE IGNORE`: nothing happens; the link is left dangling.
     Ignore,
+    /// `ON DELETE UNSET`: the link is removed from the linking row.
     Unset,
     /// `ON DELETE THEN expr`.
     Then(Expr),
@@ -295,7 +327,9 @@ pub enum OnDelete {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Permission {
+    /// `NONE`: no record user may do it.
     None,
+    /// `FULL`: every record user may do it.
     Full,
     /// `WHERE expr`.
     Where(Expr),
@@ -305,12 +339,16 @@ pub enum Permission {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Permissions {
+    /// `FOR select`: who may read the rows (or the field).
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub select: Option<Permission>,
+    /// `FOR create`: who may create rows (or set the field on a new row).
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub create: Option<Permission>,
+    /// `FOR update`: who may change rows (or the field).
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub update: Option<Permission>,
+    /// `FOR delete`: who may delete rows (tables only).
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub delete: Option<Permission>,
 }
@@ -319,26 +357,34 @@ pub struct Permissions {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Index {
+    /// The index name, unique on its table.
     pub name: String,
     /// Field names (database names) in index order.
     pub fields: Vec<String>,
+    /// What the index does: plain, unique, full-text or vector.
     pub kind: IndexKind,
 }
 
+/// The kind of a `DEFINE INDEX`.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IndexKind {
+    /// A plain index: faster lookups, duplicates allowed.
     Plain,
+    /// `UNIQUE`: no two rows may hold the same values.
     Unique,
     /// `FULLTEXT ANALYZER a [BM25(k1, b)] [HIGHLIGHTS]`.
     FullText {
+        /// The [`Analyzer`] that splits the text, by name.
         analyzer: String,
         /// `(k1, b)`; `None`: the engine's default scoring.
         #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
         bm25: Option<(f64, f64)>,
+        /// `HIGHLIGHTS`: `search::highlight` can mark the matched words.
         #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
         highlights: bool,
     },
+    /// A vector index for nearest-neighbour search (`<|k, ef|>`).
     Hnsw(Hnsw),
 }
 
@@ -346,13 +392,16 @@ pub enum IndexKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Hnsw {
+    /// The length of every vector the field holds.
     pub dimension: u32,
     /// Upper case, as the engine prints it: `COSINE`, `EUCLIDEAN`, `MANHATTAN`, ...
     pub dist: String,
     /// Upper case: `F64`, `F32`, `I64`, `I32`, `I16`.
     pub vector_type: String,
+    /// `EFC n`: the search breadth while building the graph; `None`: the engine's default.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub efc: Option<u32>,
+    /// `M n`: the links per node in the graph; `None`: the engine's default.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub m: Option<u32>,
 }
@@ -361,11 +410,13 @@ pub struct Hnsw {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Analyzer {
+    /// The name full-text indexes use it by.
     pub name: String,
     /// Lower case: `blank`, `camel`, `class`, `punct`.
     pub tokenizers: Vec<String>,
     /// As written: `lowercase`, `ascii`, `snowball(english)`, `edgengram(2, 10)`, ...
     pub filters: Vec<String>,
+    /// Its `COMMENT`, if any.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
 }
@@ -381,6 +432,7 @@ pub struct Function {
     /// The declared return type; `None`: not declared (any).
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub returns: Option<Kind>,
+    /// Its `COMMENT`: what the prompt says the function does.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
     /// Whether the agent may call it: its `PERMISSIONS` are not `NONE` (a `NONE` function is the
@@ -394,19 +446,31 @@ pub struct Function {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Type {
+    /// `any`: every value.
     Any,
+    /// `bool` (Rust `bool`).
     Bool,
+    /// `int`: a 64-bit integer (Rust's integer types).
     Int,
+    /// `float`: a 64-bit float (`f32`, `f64`).
     Float,
+    /// `decimal`: an exact decimal number.
     Decimal,
     /// `number`: an int, a float or a decimal, whichever the value is (`runtime::Number`).
     Number,
+    /// `string` (`String`, `&str`).
     String,
+    /// `datetime`: a point in time, UTC.
     Datetime,
+    /// `duration`: a length of time (`1h30m`).
     Duration,
+    /// `uuid`.
     Uuid,
+    /// `bytes`: raw binary data (a `Bytes` field).
     Bytes,
+    /// `object`: a nested document with any keys (a `#[derive(Object)]` field has typed sub-fields).
     Object,
+    /// `option<T>`: the value or NONE (Rust `Option<T>`).
     Option(Box<Type>),
     /// `array<T>` or `array<T, N>`.
     Array(Box<Type>, Option<u64>),
@@ -467,11 +531,15 @@ pub enum Kind {
     Named(String),
     /// `geometry<point | polygon>`, `table<a | b>`, `file<bucket>`: the kind's name and its arguments.
     Parameterized(String, Vec<String>),
+    /// `array<T>` or `array<T, N>` (at most `N` elements).
     Array(Box<Kind>, Option<u64>),
+    /// `set<T>` or `set<T, N>`: an array without repeats.
     Set(Box<Kind>, Option<u64>),
     /// `record<a | b>` (at least one table; a bare `record` is `Named`).
     Record(Vec<String>),
+    /// `a | b`: a value of any of these kinds (two or more; build it with [`Kind::either`]).
     Either(Vec<Kind>),
+    /// A literal: `'a'`, `1`, `true`, `[int, string]`, `{ a: int }`.
     Literal(KindLiteral),
 }
 
@@ -479,9 +547,13 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KindLiteral {
+    /// `'text'`: this string.
     String(String),
+    /// `42`: this integer.
     Integer(i64),
+    /// `true` or `false`.
     Bool(bool),
+    /// `[int, string]`: an array of exactly these kinds, in order.
     Array(Vec<Kind>),
     /// Keys in the order written (the engine sorts them when it prints).
     Object(Vec<(String, Kind)>),
@@ -509,6 +581,7 @@ impl Kind {
         }
     }
 
+    /// Whether this is `any` (which every value fits).
     pub fn is_any(&self) -> bool {
         matches!(self, Kind::Named(n) if n == "any")
     }
@@ -518,7 +591,9 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LiteralEnum {
+    /// The Rust enum's name.
     pub rust_name: String,
+    /// The enum's doc comment: what its values mean, given to fields of this type.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub comment: Option<String>,
     /// `(rust variant, stored value)` in source order.
@@ -547,7 +622,9 @@ pub struct Settings {
     /// The lines `fn::value_hints` prints, in this order.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub value_hints: Vec<ValueHint>,
+    /// The few-shot pool: its table, embedding size and how many examples the prompt shows.
     pub examples: ExampleSettings,
+    /// The read-only database user generated queries run as.
     pub agent: AgentSettings,
     /// The row limit the default rules ask the model for.
     pub max_rows: u32,
@@ -578,7 +655,9 @@ pub struct Scope {
     pub end_user: String,
     /// The record access the application signs users in through (`customer_agent`).
     pub access: String,
+    /// How long a signed-in user's token lasts (`15m` unless set), as SurrealQL writes a duration.
     pub token_duration: String,
+    /// How long a signed-in user's session lasts (`1h` unless set).
     pub session_duration: String,
 }
 
@@ -588,15 +667,19 @@ pub struct Scope {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Lints {
+    /// Codes whose diagnostics are dropped.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub allow: Vec<String>,
+    /// Codes reported as warnings.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub warn: Vec<String>,
+    /// Codes made errors: the query is refused.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub deny: Vec<String>,
 }
 
 impl Lints {
+    /// Whether no code has a level of its own (every code keeps its default).
     pub fn is_empty(&self) -> bool {
         self.allow.is_empty() && self.warn.is_empty() && self.deny.is_empty()
     }
@@ -623,6 +706,7 @@ pub struct Prune {
     /// Tables every pruned prompt shows, in prompt order.
     #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "unset"))]
     pub always: Vec<String>,
+    /// How tables are ranked against the question (`mix = "fulltext"` unless set).
     pub mix: RetrievalMix,
     /// Field-level pruning: a pruned table shows its links and the fields the question needs,
     /// and names the others in one line (`prune(fields = false)` shows every field).
@@ -665,6 +749,7 @@ pub enum RetrievalMix {
 }
 
 impl RetrievalMix {
+    /// Every mix, in the order error messages list them.
     pub const ALL: [RetrievalMix; 2] = [RetrievalMix::FullText, RetrievalMix::FullTextVector];
 
     /// The spelling in `prune(mix = "...")`.
@@ -675,6 +760,7 @@ impl RetrievalMix {
         }
     }
 
+    /// The mix spelled `name` in `prune(mix = "...")`; `None` for an unknown spelling.
     pub fn from_name(name: &str) -> Option<RetrievalMix> {
         RetrievalMix::ALL.into_iter().find(|m| m.name() == name)
     }
@@ -698,11 +784,24 @@ pub struct Budget {
 pub enum ValueHint {
     /// `table.field: a, b, c`: the distinct present values, at most `limit` of them
     /// (past it: `table.field (N distinct, first M): ...`).
-    Distinct { field: FieldRef, limit: u32 },
+    Distinct {
+        /// The field whose values are listed.
+        field: FieldRef,
+        /// The most values listed in full.
+        limit: u32,
+    },
     /// `table ids (N total): ⟨a⟩, b, ...`: the record keys as the engine prints them, at most `limit`.
-    Ids { table: String, limit: u32 },
+    Ids {
+        /// The table whose record keys are listed.
+        table: String,
+        /// The most keys listed in full.
+        limit: u32,
+    },
     /// `table.field range: min to max` over the present values (numbers, datetimes, strings).
-    Range { field: FieldRef },
+    Range {
+        /// The field whose smallest and largest values are printed.
+        field: FieldRef,
+    },
     /// A line of text, printed as written.
     Note(String),
 }
@@ -720,10 +819,13 @@ impl Budget {
     }
 }
 
+/// A field of a table, by database names (`order.status`), as value hints name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldRef {
+    /// The table name.
     pub table: String,
+    /// The field's path in the table (`status`, `address.country`).
     pub field: String,
 }
 
@@ -731,6 +833,7 @@ pub struct FieldRef {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExampleSettings {
+    /// The table that holds the examples (`query_example` unless set); it must not clash with a schema table.
     pub table: String,
     /// Embedding dimension of the HNSW index.
     pub dimension: u32,
@@ -744,8 +847,11 @@ pub struct ExampleSettings {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AgentSettings {
+    /// The database user's name (`agent` unless set).
     pub user: String,
+    /// How long its token lasts (`1h` unless set), as SurrealQL writes a duration.
     pub token_duration: String,
+    /// How long its session lasts (`12h` unless set).
     pub session_duration: String,
 }
 

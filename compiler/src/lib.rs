@@ -15,6 +15,8 @@
 //! for the command line (the `surqlc-cli` crate), the derives and the tests, hidden from these docs. See
 //! `ARCHITECTURE.md` at the repository root.
 
+#![warn(missing_docs)]
+
 // The user's API: `Builder` (build.rs), `runtime` (what an application links), `validate`
 // (the query checker), `ir` (what generated code and the validator read), `drift`, `diagnostic`.
 #[cfg(feature = "front")]

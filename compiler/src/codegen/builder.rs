@@ -1,4 +1,25 @@
 //! The `Builder`: schema files in, `schema.surql` out, for `build.rs` and the CLI alike.
+//!
+//! ```rust
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = std::env::temp_dir().join(format!("surqlc-doc-builder-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let path = dir.join("shop.rs");
+//! # std::fs::write(&path, "#[derive(Schema)]\n#[surqlc(expose(Customer))]\npub struct Shop;\n\n\
+//! #     /// A person who buys from the shop.\n#[derive(Table)]\npub struct Customer {\n    \
+//! #     /// Full name.\n    pub name: String,\n}\n")?;
+//! // In build.rs, `compile_in_build_script()` writes into `OUT_DIR`; here, into a directory of our own.
+//! let output = surqlc::Builder::new()
+//!     .schema(&path)
+//!     .out_dir(&dir)
+//!     .no_agent() // no agent user (it needs SURQLC_AGENT_PASSWORD)
+//!     .compile()?;
+//! assert!(output.schema_surql.contains("DEFINE TABLE OVERWRITE customer"));
+//! assert!(dir.join("schema.surql").exists() && dir.join("schema.rs").exists());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::codegen::emit::{self, EmitError, EmitOptions};
 use crate::diagnostic::Diagnostics;

@@ -2,8 +2,18 @@
 //!
 //! Codes never change meaning once released; a retired class keeps its number. Each code is
 //! written once, in `registry.rs` (name, code, engine behaviour, default level, what it catches,
-//! a wrong and a fixed example); `docs/diagnostics.md` is [`page`]'s output, and a test fails
+//! a wrong and a fixed example); `docs/diagnostics.md` is [`page`](crate::codes::page)'s output, and a test fails
 //! when the committed page differs.
+//!
+//! ```
+//! use surqlc::codes::{Class, Severity};
+//!
+//! let class = Class::from_name("SQ0102").expect("a registered code");
+//! assert_eq!(class, Class::UnknownField);
+//! assert_eq!(class.severity(), Severity::Error);
+//! // Every class has a wrong query and its fixed twin, as `docs/diagnostics.md` shows them.
+//! println!("{}\n{}", class.examples().wrong, class.examples().fixed);
+//! ```
 
 mod page;
 mod registry;

@@ -9,7 +9,9 @@ use crate::exit::{failed, read_input, Failure};
 /// database, or the database at `target`.
 #[derive(Debug, Clone)]
 pub struct DiffSource {
+    /// A `surreal export` file (`--dump`); `None`: read the database at `target`.
     pub dump: Option<std::path::PathBuf>,
+    /// The database to read when there is no dump (`--endpoint`, namespace, database, credentials).
     pub target: Target,
 }
 
@@ -19,7 +21,9 @@ const DIFF_STAND_IN_PASSWORD: &str = "surqlc-diff: password not compared";
 /// Whether a diff expects the agent, and whether its password hash is left out of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DiffAgent {
+    /// Whether the schema side defines the agent user (and its access), so the database should too.
     pub expected: bool,
+    /// Whether the agent is compared without its `PASSHASH` (built with a stand-in password).
     pub ignore_passhash: bool,
 }
 

@@ -3,6 +3,20 @@
 //! Both sides are read from the engine, so both are in its spelling: the expected side is the
 //! schema file applied to an empty database (a fresh embedded one in `surqlc diff`, a scratch
 //! database on the application's own connection in [`check_drift`]), never our own rendering.
+//!
+//! ```no_run
+//! // Needs a database: at start-up, refuse to serve when it is not what `schema.surql` defines.
+//! use surqlc::runtime::{Connection, Surreal};
+//!
+//! async fn check_schema<C: Connection>(db: &Surreal<C>, schema_surql: &str) -> surqlc::runtime::Result<()> {
+//!     let drift = surqlc::drift::check_drift(db, schema_surql).await?;
+//!     for change in &drift.changes {
+//!         eprintln!("differs: {}", change.key()); // `field email ON customer`
+//!     }
+//!     assert!(drift.is_empty(), "the database is not what schema.surql defines");
+//!     Ok(())
+//! }
+//! ```
 
 #[cfg(all(feature = "db", feature = "codegen"))]
 pub mod diff;
@@ -39,7 +53,9 @@ pub struct Key {
     order: usize,
     /// The table a field, index or event belongs to (empty for database-level kinds): sorts them by table.
     table: String,
+    /// The kind of definition, as `INFO` names it in the singular: `table`, `field`, `index`, `function`, ...
     pub kind: &'static str,
+    /// Its name as a reviewer reads it: `customer`, `email ON customer`, `fn::f`, `$p`.
     pub name: String,
 }
 
@@ -79,14 +95,32 @@ impl Definitions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     /// Defined by the schema, absent from the database.
-    Missing { key: Key, expected: String },
+    Missing {
+        /// Which definition.
+        key: Key,
+        /// Its text as the schema defines it.
+        expected: String,
+    },
     /// In the database, not defined by the schema.
-    Extra { key: Key, live: String },
+    Extra {
+        /// Which definition.
+        key: Key,
+        /// Its text as the database has it.
+        live: String,
+    },
     /// Defined by both, differently.
-    Changed { key: Key, expected: String, live: String },
+    Changed {
+        /// Which definition.
+        key: Key,
+        /// Its text as the schema defines it.
+        expected: String,
+        /// Its text as the database has it.
+        live: String,
+    },
 }
 
 impl Change {
+    /// Which definition differs.
     pub fn key(&self) -> &Key {
         match self {
             Change::Missing { key, .. } | Change::Extra { key, .. } | Change::Changed { key, .. } => key,
@@ -97,6 +131,7 @@ impl Change {
 /// The differences, in report order (tables, then fields, indexes, events, functions, params, ...).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Drift {
+    /// Each difference, in report order.
     pub changes: Vec<Change>,
 }
 

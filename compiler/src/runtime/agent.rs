@@ -11,7 +11,12 @@ pub enum Outcome {
     /// The statement ran; its rows (a statement that returns one value gives one row), and the
     /// validator's warnings (one line each: a value not present in the data, a LIMIT the runner
     /// added), to hand back with the rows.
-    Rows { rows: Vec<Value>, warnings: Vec<String> },
+    Rows {
+        /// The rows, as the engine returned them.
+        rows: Vec<Value>,
+        /// The validator's warnings, one line each.
+        warnings: Vec<String>,
+    },
     /// The model replied `-- cannot answer: <reason>`; the reason.
     CannotAnswer(String),
     /// The statement was refused before it ran, or the engine rejected it: the text to send back to the model.

@@ -20,19 +20,25 @@ pub const DEFAULT_ATTEMPTS: u32 = 3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    /// Instructions from the application (the loop itself sends none).
     System,
+    /// The application's side: the prompt, then each repair request.
     User,
+    /// The model's replies.
     Assistant,
 }
 
 /// One turn of the conversation with the model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
+    /// Who wrote it.
     pub role: Role,
+    /// Its text.
     pub content: String,
 }
 
 impl Message {
+    /// A turn of the application's: the prompt, or a repair request.
     pub fn user(content: impl Into<String>) -> Self {
         Message {
             role: Role::User,
@@ -40,6 +46,7 @@ impl Message {
         }
     }
 
+    /// A turn of the model's: one of its replies.
     pub fn assistant(content: impl Into<String>) -> Self {
         Message {
             role: Role::Assistant,
@@ -51,6 +58,7 @@ impl Message {
 /// What went wrong talking to a model or an embedder, in one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelError {
+    /// What failed, for a caller that retries or reports differently.
     pub kind: ModelErrorKind,
     /// The cause, one line, naming what to check.
     pub message: String,
@@ -74,6 +82,7 @@ pub enum ModelErrorKind {
 }
 
 impl ModelError {
+    /// An error of `kind`; `message` is folded onto one line.
     pub fn new(kind: ModelErrorKind, message: impl Into<String>) -> Self {
         // One line whatever the server sent: a cause is read in a terminal or a log.
         let message: String = message.into();
@@ -92,11 +101,13 @@ impl std::error::Error for ModelError {}
 
 /// A chat model: the conversation so far in, the next reply's text out.
 pub trait Model: Sync {
+    /// The model's reply to the conversation `messages` (oldest first), as text.
     fn complete(&self, messages: &[Message]) -> impl Future<Output = Result<String, ModelError>> + Send;
 }
 
 /// An embedding model: text in, its vector out (in the space of the few-shot pool's embeddings).
 pub trait Embedder: Sync {
+    /// The vector of `text`; its length must be the schema's `examples(dimension)`.
     fn embed(&self, text: &str) -> impl Future<Output = Result<Vec<f64>, ModelError>> + Send;
 }
 
@@ -152,6 +163,7 @@ pub enum Status {
 /// One reply of the model and what the checks found in it (empty when it was accepted).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Attempt {
+    /// The model's reply as it wrote it.
     pub reply: String,
     /// One line each: the validator's diagnostics with their fixes, the engine's error, or the
     /// warnings that explain an empty result.
@@ -161,7 +173,9 @@ pub struct Attempt {
 /// What [`Asker::ask`] came to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
+    /// The question asked.
     pub question: String,
+    /// How the loop ended: answered, a refusal, or no valid query within the attempts.
     pub status: Status,
     /// The accepted query as the model wrote it (fence removed); `None` unless answered.
     pub query: Option<String>,
@@ -173,6 +187,7 @@ pub struct Answer {
     pub reason: Option<String>,
     /// Every reply, in order, with its problems.
     pub attempts: Vec<Attempt>,
+    /// Where the prompt's few-shot examples came from (embedded question, given vector, or none).
     pub examples: Examples,
     /// The prompt the conversation began with.
     pub prompt: String,

@@ -13,7 +13,9 @@ use surrealdb::types::{Kind, Object, SerializationError};
         #[surqlc(type = \"object FLEXIBLE\")] on the field"
 )]
 pub trait FieldValue: Sized {
+    /// The value as the row stores it.
     fn into_field_value(self) -> Value;
+    /// The value read back from a row; an error when it is not of this type.
     fn from_field_value(value: Value) -> Result<Self, surrealdb::Error>;
 }
 
@@ -34,6 +36,7 @@ pub struct ObjectReader {
 }
 
 impl ObjectReader {
+    /// A reader over `value`, a row of `table`; an error when it is not an object.
     pub fn new(table: &'static str, value: Value) -> Result<Self, surrealdb::Error> {
         match value {
             Value::Object(object) => Ok(ObjectReader { table, object }),
@@ -87,15 +90,18 @@ impl ObjectWriter {
 pub struct ObjectWriter(Object);
 
 impl ObjectWriter {
+    /// An empty object.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Sets field `name` to `value`.
     pub fn field(&mut self, name: &str, value: impl FieldValue) -> &mut Self {
         self.0.insert(name, value.into_field_value());
         self
     }
 
+    /// The object built.
     pub fn finish(self) -> Value {
         Value::Object(self.0)
     }
@@ -119,7 +125,6 @@ pub fn literal_from_value<L: Literal>(name: &str, value: Value) -> Result<L, sur
     })
 }
 
-/// The kind of a literal enum: the union of its values.
 /// The table of a record id value (what an `Ends` enum's variant is chosen by).
 pub fn record_table(value: &Value) -> Option<&str> {
     match value {
@@ -136,6 +141,7 @@ pub fn ends_mismatch(name: &str, tables: &[String], value: &Value) -> surrealdb:
     ))
 }
 
+/// The kind of a literal enum: the union of its values.
 pub fn literal_kind<L: Literal>() -> Kind {
     Kind::either(
         L::VALUES

@@ -23,7 +23,9 @@ use surrealdb::Connection;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "ItemLine")]
 pub struct Item {
+    /// The question in plain language, as a user would ask it.
     pub question: String,
+    /// The query that answers it (in a golden file: the first right answer).
     pub query: String,
     /// Further right answers: the candidate is right when it matches any of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -107,7 +109,9 @@ pub fn read_jsonl(text: &str) -> Result<Vec<Item>, String> {
 /// (a sorting function or method, or an `ORDER BY` in a subquery).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Order {
+    /// The rows come in order: a candidate's must come in the same order.
     pub rows: bool,
+    /// Arrays inside the rows are sorted: a candidate's must hold their elements in the same order.
     pub arrays: bool,
 }
 
@@ -241,7 +245,9 @@ pub enum Candidate {
 /// How one question fared.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuestionResult {
+    /// The question.
     pub question: String,
+    /// Whether the candidate's rows are the gold query's (see `reason` when not).
     pub correct: bool,
     /// The gold query.
     pub gold: String,
@@ -251,7 +257,9 @@ pub struct QuestionResult {
     pub reason: Option<String>,
     /// Replies the model took (1 for a candidates file).
     pub attempts: usize,
+    /// How many rows the gold query returned.
     pub gold_rows: usize,
+    /// How many rows the candidate returned; `None` when it did not run.
     pub candidate_rows: Option<usize>,
     /// The prompt's tokens, when the caller counted them.
     pub prompt_tokens: Option<usize>,
@@ -260,16 +268,20 @@ pub struct QuestionResult {
 /// The run: execution accuracy, repairs and each question's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AccuracyReport {
+    /// How many questions were judged.
     pub total: usize,
+    /// How many were answered right.
     pub correct: usize,
     /// `correct / total` (0 for an empty set).
     pub accuracy: f64,
     /// Replies after the first, over every question.
     pub repairs: usize,
+    /// Each question's result, in the golden file's order.
     pub questions: Vec<QuestionResult>,
 }
 
 impl AccuracyReport {
+    /// The report over `questions`: the totals, accuracy and repairs counted from them.
     pub fn new(questions: Vec<QuestionResult>) -> Self {
         let total = questions.len();
         let correct = questions.iter().filter(|q| q.correct).count();
@@ -289,6 +301,7 @@ impl AccuracyReport {
 pub enum EvalError {
     /// The gold query itself was refused or failed: the golden file is wrong.
     Gold(String),
+    /// The connection or the database failed; a candidate the engine refuses is a wrong answer, not this.
     Database(surrealdb::Error),
 }
 

@@ -9,6 +9,25 @@
 //! One file per job: [`traits`](Table) the derives implement, the values applications hold
 //! ([`Link`], [`Record`], ...), the row codec the derived impls use ([`ObjectReader`]), the
 //! agent ([`Agent`], [`run_validated`]), one end user's session ([`Scope`]), and what every generated module shares ([`module`]).
+//!
+//! ```no_run
+//! // Needs a database: a model's reply checked and run as the read-only agent.
+//! use surqlc::runtime::{run_validated, Agent, Connection, Outcome, QUERY_TIMEOUT};
+//!
+//! async fn answer<C: Connection>(
+//!     agent: &Agent<C>,
+//!     schema: &surqlc::ir::Schema,
+//!     reply: &str,
+//! ) -> surqlc::runtime::Result<()> {
+//!     match run_validated(agent, reply, QUERY_TIMEOUT, schema).await? {
+//!         Outcome::Rows { rows, warnings } => println!("{} rows; {}", rows.len(), warnings.join("; ")),
+//!         Outcome::CannotAnswer(reason) => println!("the model cannot answer: {reason}"),
+//!         // Each problem with its fix: the next turn for the model.
+//!         Outcome::Rejected(problems) => println!("{problems}"),
+//!     }
+//!     Ok(())
+//! }
+//! ```
 
 mod agent;
 // The agent loop (ask.rs), execution accuracy (eval.rs) and the OpenAI-compatible client (openai.rs).

@@ -22,8 +22,11 @@ pub const TIMEOUT_ENV: &str = "SURQLC_MODEL_TIMEOUT";
 pub struct Config {
     /// The API base; `/chat/completions` and `/embeddings` are appended.
     pub url: String,
+    /// The chat model's name as the endpoint knows it (`gpt-4o-mini`, a local model's tag).
     pub model: String,
+    /// The embedding model's name; `None`: no embedder, so the prompt's examples are not chosen by the question.
     pub embed_model: Option<String>,
+    /// Sent as `Authorization: Bearer ...`; `None` for an endpoint that needs no key.
     pub api_key: Option<String>,
     /// How long one request may take, connecting included.
     pub timeout: Duration,
@@ -91,6 +94,7 @@ pub struct OpenAi {
 }
 
 impl OpenAi {
+    /// A client for `config`; an error only when the HTTP client cannot start.
     pub fn new(config: Config) -> Result<Self, ModelError> {
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
@@ -105,6 +109,7 @@ impl OpenAi {
         Ok(OpenAi { http, config })
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &Config {
         &self.config
     }

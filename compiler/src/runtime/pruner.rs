@@ -28,6 +28,7 @@ pub struct Mechanisms {
 /// A choice of tables: in prompt order and, with field-level pruning, the fields each shows besides its links.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Choice {
+    /// The tables the pruned block shows, in prompt order.
     pub tables: Vec<String>,
     /// `None` without field-level pruning, or when the whole block fits the budget (every shown
     /// table's whole block).
@@ -37,8 +38,11 @@ pub struct Choice {
 /// A field a compact block shows: the position of its first line in the table's block, its lines, its name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct ShownField {
+    /// Where its first line sits in the table's full block: fields are shown in this order.
     pub order: i64,
+    /// Its lines of the block, as the full block has them.
     pub lines: String,
+    /// The field's name (its path for a sub-field).
     pub name: String,
 }
 

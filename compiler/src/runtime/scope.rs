@@ -17,7 +17,9 @@ pub const SCOPE_KEY_VAR: &str = "SURQLC_SCOPE_KEY";
 /// One end user, and where and through which access they sign in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scope {
+    /// The namespace the user signs in to.
     pub namespace: String,
+    /// The database the user signs in to.
     pub database: String,
     /// The schema's scope access (`customer_agent`).
     pub access: String,

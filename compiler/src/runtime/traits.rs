@@ -22,6 +22,7 @@ pub trait Table: SurrealValue + Sized {
 
 /// A Rust type a record id's key can be: integers (up to `i64`), strings, UUIDs, arrays of values.
 pub trait RecordKey {
+    /// The key as SurrealDB holds it.
     fn into_key(self) -> RecordIdKey;
     /// The key as this type, if it is one.
     fn from_key(key: &RecordIdKey) -> Option<Self>
@@ -118,7 +119,9 @@ pub trait Ends: SurrealValue + Sized {
 /// A relation table whose ends are each one table (`Link<T>`): its two ends. A relation with an
 /// `Ends` enum at an end does not implement it; its `Table::table_ir()` names every table.
 pub trait Relation: Table {
+    /// The table an edge starts at (its `in`).
     type In: Table;
+    /// The table an edge ends at (its `out`).
     type Out: Table;
 }
 
@@ -135,6 +138,7 @@ pub trait Relation: Table {
         #[surqlc(type = \"object FLEXIBLE\")] on the field"
 )]
 pub trait SurqlType {
+    /// The SurrealQL type of a field of this type.
     fn surql_type() -> ir::Type;
     /// What the values mean, from a Literal enum's doc comments (`surql::meaning`): appended to
     /// the `COMMENT` of every field of this type. `None` (the default) adds nothing.

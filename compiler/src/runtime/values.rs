@@ -21,6 +21,7 @@ impl<T: Table> Link<T> {
         }
     }
 
+    /// The record's key (the part after `table:`), untyped.
     pub fn key(&self) -> &RecordIdKey {
         &self.key
     }
@@ -140,7 +141,9 @@ impl<'de, T: Table> serde::Deserialize<'de> for Link<T> {
 /// A row with its record id: what the typed reads return.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record<T: Table> {
+    /// The row's record id.
     pub id: Link<T>,
+    /// The row's fields (also reached through `Deref`).
     pub data: T,
 }
 
@@ -184,8 +187,11 @@ impl<T: Table> SurrealValue for Record<T> {
 /// matching text with the hits marked. What the generated `search_*` helpers return.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scored<T: Table> {
+    /// The row found.
     pub record: Record<T>,
+    /// Its BM25 score: larger is a better match.
     pub score: f64,
+    /// The matching text with the hits in `<b>...</b>`; `None` unless the index has `HIGHLIGHTS`.
     pub highlight: Option<String>,
 }
 
@@ -226,7 +232,9 @@ impl<T: Table> SurrealValue for Scored<T> {
 /// nearer). What the generated `nearest_*` helpers return, nearest first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Nearest<T: Table> {
+    /// The row found.
     pub record: Record<T>,
+    /// Its distance to the query vector, in the index's metric.
     pub distance: f64,
 }
 
@@ -261,7 +269,9 @@ impl<T: Table> SurrealValue for Nearest<T> {
 /// One pooled example as `fn::similar_examples` returns it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Example {
+    /// The example's question.
     pub question: String,
+    /// The query that answers it.
     pub surql: String,
     /// Cosine distance from the question's embedding; smaller is nearer.
     pub distance: f64,

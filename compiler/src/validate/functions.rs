@@ -15,16 +15,23 @@ use std::fmt;
 pub enum Kind {
     /// Anything (the function inspects the value itself).
     Any,
+    /// `true` or `false`.
     Bool,
     /// An integer, or a float/decimal that is a whole number.
     Int,
+    /// A float; any number is converted.
     Float,
     /// Any number: int, float or decimal.
     Number,
+    /// A string.
     String,
+    /// A datetime (`d'2024-01-01T00:00:00Z'`), not a string spelling one.
     Datetime,
+    /// A duration (`1h`).
     Duration,
+    /// A uuid (`u'...'`), not a string spelling one.
     Uuid,
+    /// Bytes.
     Bytes,
     /// An array of anything.
     Array,
@@ -36,11 +43,13 @@ pub enum Kind {
     Strings,
     /// `array<array<number>>` (vectors).
     Vectors,
+    /// An object.
     Object,
     /// A record id (`table:key`), not a string spelling one.
     Record,
     /// A set (an array is accepted).
     Set,
+    /// A geometry: a point `(x, y)` or a GeoJSON object.
     Geometry,
     /// A closure `|$x| ...`.
     Closure,
@@ -131,10 +140,15 @@ impl fmt::Display for Kind {
 /// of `variadic` ones.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
+    /// The full name as the parser spells it (`math::sum`, `count`).
     pub name: &'static str,
+    /// The kind of each fixed argument, in order.
     pub args: &'static [Kind],
+    /// How many of `args` a call must give.
     pub min: usize,
+    /// The kind of any number of further arguments; `None`: no more than `args`.
     pub variadic: Option<Kind>,
+    /// The kind of the result.
     pub returns: Kind,
     /// Whether the engine folds it over a group's rows under GROUP BY / GROUP ALL (its
     /// aggregate registry: count, math::sum/mean/min/max/median/stddev/variance, time::min/max,
@@ -210,7 +224,6 @@ pub fn signatures() -> &'static [Signature] {
     TABLE
 }
 
-/// Modules of the engine's functions the table leaves out: nothing a read-only SELECT calls.
 /// Every method name SurrealDB 3.3.5 registers (`x.len()`, `x.to_string()`), each once.
 pub fn method_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = methods::METHODS.iter().map(|(n, _, _)| *n).collect();
@@ -219,6 +232,7 @@ pub fn method_names() -> Vec<&'static str> {
     names
 }
 
+/// Modules of the engine's functions the table leaves out: nothing a read-only SELECT calls.
 pub const UNCHECKED_MODULES: &[&str] = &["api", "file", "http", "eval", "sequence", "sleep"];
 
 /// Functions of the checked modules the table leaves out: behind an experimental flag the engine does not enable.

@@ -6,6 +6,31 @@
 //! projected expression. No database is needed; what needs the data (record ids that exist,
 //! values present) is in `data` (feature `runtime`). Only the schema's exposed tables are
 //! visible: a hidden table gets exactly the message of a table that does not exist.
+//!
+//! ```rust
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = std::env::temp_dir().join(format!("surqlc-doc-validate-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let path = dir.join("shop.rs");
+//! # std::fs::write(&path, "#[derive(Schema)]\n#[surqlc(expose(Customer))]\npub struct Shop;\n\n\
+//! #     /// A person who buys from the shop.\n#[derive(Table)]\npub struct Customer {\n    \
+//! #     /// Full name.\n    pub name: String,\n}\n")?;
+//! // An application has the schema from its generated module (`schema::schema_ir()`); a build
+//! // script or a test can read it from the schema file.
+//! let schema = surqlc::Builder::new().schema(&path).load()?;
+//!
+//! let query = "SELECT name, email FROM customer LIMIT 5";
+//! let report = surqlc::validate::validate(&schema, query);
+//! assert!(report.has_errors());
+//! assert_eq!(report.diagnostics[0].class.code(), "SQ0102"); // UnknownField: `email`
+//! // One line per problem, with its position and fix: what goes back to the model.
+//! println!("{}", report.render(query));
+//!
+//! assert!(!surqlc::validate::validate(&schema, "SELECT name FROM customer LIMIT 5").has_errors());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
 
 #[cfg(any(feature = "runtime", feature = "db"))]
 pub mod data;
@@ -30,7 +55,9 @@ use std::fmt;
 /// A byte range in the query text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Span {
+    /// The first byte.
     pub start: usize,
+    /// One past the last byte (`start` for an empty span: an insertion point).
     pub end: usize,
 }
 
@@ -55,7 +82,9 @@ impl Span {
 pub struct QueryDiagnostic {
     /// Where in the query (byte offsets into the text given to [`validate`]).
     pub span: Span,
+    /// An error (the query is refused) or a warning (it runs).
     pub severity: Severity,
+    /// The kind of mistake, with its stable code (`SQ0102`).
     pub class: Class,
     /// What is wrong.
     pub message: String,
@@ -69,7 +98,9 @@ pub struct QueryDiagnostic {
 /// A replacement of part of the query: `span` (empty: an insertion) becomes `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Edit {
+    /// The text replaced, in the query's byte offsets.
     pub span: Span,
+    /// The new text.
     pub replacement: String,
 }
 
@@ -131,24 +162,31 @@ pub struct Projection {
     /// `images[0].url`: the row nests there), or the expression as written (`*` for all fields,
     /// `VALUE` for `SELECT VALUE`).
     pub name: String,
+    /// The type of the value under that key.
     pub ty: Ty,
 }
 
 /// A record id written in the query: `table:key`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordRef {
+    /// The table part (`customer`).
     pub table: String,
     /// The id as SurrealQL, `customer:alice`.
     pub id: String,
+    /// Where it is written in the query.
     pub span: Span,
 }
 
 /// A string literal compared with a declared field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compared {
+    /// The table of the field.
     pub table: String,
+    /// The field's path in that table.
     pub field: String,
+    /// The literal's value, unquoted.
     pub value: String,
+    /// Where the literal is written in the query.
     pub span: Span,
 }
 
@@ -174,14 +212,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// The diagnostics that refuse the query.
     pub fn errors(&self) -> impl Iterator<Item = &QueryDiagnostic> {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Error)
     }
 
+    /// The diagnostics that let the query run.
     pub fn warnings(&self) -> impl Iterator<Item = &QueryDiagnostic> {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Warning)
     }
 
+    /// Whether the query is refused: some diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.errors().next().is_some()
     }

@@ -8,6 +8,7 @@ use surrealdb_sql::{BinaryOperator, Expr, Kind};
 pub struct ParamUse {
     /// Without the `$`.
     pub name: String,
+    /// The type this use asks of the parameter (a compared field's, `int` for LIMIT, the cast's).
     pub ty: Ty,
     /// An explicit `<type> $param`: wins over every other use.
     pub cast: bool,

@@ -26,6 +26,7 @@ pub struct Reply<'r> {
     pub body: &'r str,
     /// Byte offset of `body` in the reply, so spans point into what the model wrote.
     pub base: usize,
+    /// What the body is: a refusal to answer, a parsed statement, or text that does not parse.
     pub read: Read,
 }
 
@@ -60,7 +61,9 @@ pub fn read(reply: &str) -> Reply<'_> {
 /// Why a parsed reply may not run, written for the model: what is wrong, and the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
+    /// What is wrong.
     pub message: String,
+    /// How to repair it.
     pub fix: String,
     /// A word of the reply the problem is at (`timeout`), when there is one; else the whole reply.
     pub at: Option<&'static str>,

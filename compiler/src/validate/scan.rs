@@ -12,6 +12,7 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
 }
 
 impl Token {
+    /// Where the token is in the text, as a validator span.
     pub fn span(&self) -> Span {
         Span {
             start: self.start,

@@ -8,23 +8,35 @@ use std::fmt;
 pub enum Ty {
     /// Not known statically (a parameter, a custom function, a raw field type): never checked.
     Any,
+    /// `none`: no value (what a custom function declared `-> none` returns).
     None,
+    /// `bool`.
     Bool,
+    /// `int`.
     Int,
+    /// `float`.
     Float,
+    /// `decimal`.
     Decimal,
     /// A number whose kind depends on the data (`math::mean`, mixed arithmetic).
     Number,
+    /// `string`.
     String,
+    /// `datetime`.
     Datetime,
+    /// `duration`.
     Duration,
+    /// `uuid`.
     Uuid,
+    /// `bytes`.
     Bytes,
     /// One of these strings.
     Literal(Vec<String>),
     /// A row of the table, or a link to one (a record id): field access follows it.
     Record(String),
+    /// An array of values of this type.
     Array(Box<Ty>),
+    /// The value or NONE.
     Option(Box<Ty>),
     /// An object with these keys, in projection order (a subquery's row).
     Object(Vec<(String, Ty)>),
@@ -35,6 +47,8 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// The type of a value of schema type `ty` (`Any` for what the validator cannot follow: a raw type,
+    /// a link to one of several tables).
     pub fn of(ty: &ir::Type) -> Ty {
         match ty {
             ir::Type::Any | ir::Type::Raw(_) => Ty::Any,
@@ -96,6 +110,7 @@ impl Ty {
         plain_path(name).is_some()
     }
 
+    /// `array<inner>`.
     pub fn array(inner: Ty) -> Ty {
         Ty::Array(Box::new(inner))
     }
@@ -135,6 +150,7 @@ impl Ty {
         }
     }
 
+    /// Whether its values (or its elements') are numbers of some kind.
     pub fn is_numeric(&self) -> bool {
         matches!(self.element(), Ty::Int | Ty::Float | Ty::Decimal | Ty::Number)
     }

@@ -1,4 +1,15 @@
 //! Named query files (`-- name: NAME :many|:one|:opt|:value`): the application's own queries, read with positions ([`crate::surql::named`]) and checked against the schema.
+//!
+//! ```
+//! use surqlc::queries::{parse, Returns};
+//!
+//! let file = "-- name: customers_in :many\n-- question: Who buys from Germany?\n\
+//!             SELECT name FROM customer WHERE country = $country;\n";
+//! let queries = parse(file).expect("the file reads");
+//! assert_eq!(queries[0].name, "customers_in");
+//! assert_eq!(queries[0].returns, Returns::Many);
+//! assert_eq!(queries[0].text, "SELECT name FROM customer WHERE country = $country");
+//! ```
 
 #[cfg(feature = "codegen")]
 pub mod check;
