@@ -241,6 +241,14 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
     assert_status(&o, 0);
     assert!(stdout(&o).contains("schema block, engine rendering, o200k_base tokens"));
     assert!(stdout(&o).contains("customer"));
+    // What `surqlc mcp` costs before any row: each tool's description, the list, each answer's wrapper.
+    assert!(
+        stdout(&o).contains("MCP (surqlc mcp), o200k_base tokens"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("  tool run_query"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("  wrapper per answer      26"), "{}", stdout(&o));
 
     let o = run(&["audit", "schemas/store.rs", "--format", "json", "--live"]);
     assert_status(&o, 0);
@@ -267,6 +275,9 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
     assert!(total > 0 && doc["compact_schema_block_tokens"].as_u64() < Some(total));
     assert_eq!(doc["prompt"][0]["section"], "preamble");
     assert_eq!(doc["over_budget"], serde_json::json!([]));
+    assert_eq!(doc["mcp"]["wrapper_per_answer"], 26);
+    assert_eq!(doc["mcp"]["tools"][2]["name"], "run_query");
+    assert!(doc["mcp"]["tools_list"].as_u64() > Some(100), "{}", doc["mcp"]);
 
     let o = run(&["audit", "schemas/store.rs", "--budget", "10"]);
     assert_status(&o, 1);
