@@ -42,6 +42,7 @@ mod drift;
 mod ends;
 mod enum_docs;
 mod escape_hatches;
+mod examples_by_words;
 mod functions;
 mod golden;
 mod golden_sets;

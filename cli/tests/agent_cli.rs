@@ -69,7 +69,7 @@ fn ask_prints_the_query_the_rows_and_the_attempts() {
         "{answer}"
     );
     assert_eq!(attempts[1]["problems"], serde_json::json!([]));
-    assert_eq!(answer["examples"], "none");
+    assert_eq!(answer["examples"], "words");
     assert!(answer["prompt_tokens"].as_u64().unwrap() > 100);
 
     // The text form: each attempt, then the query and the rows as a table.

@@ -104,6 +104,8 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
     let mut args = readme_main_job();
     let seed = args.iter().position(|a| a == "--seed").expect("--seed") + 1;
     args[seed] = "../shared/fixtures/store/seed.surql".into();
+    // The lesson's prompt was made with this embedding of the question.
+    args.extend(["--vector".to_owned(), "0.92,0,0.4,0".to_owned()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = run(&args);
     assert_status(&o, 0);
@@ -124,22 +126,20 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
 }
 
 #[test]
-fn prompt_without_a_vector_has_an_empty_examples_section_and_says_so() {
-    let mut args = readme_main_job();
-    let at = args.iter().position(|a| a == "--vector").expect("--vector");
-    let with_vector: Vec<String> = args.clone();
-    args.drain(at..at + 2);
+fn prompt_without_a_vector_shows_the_examples_its_words_choose() {
+    // The README's main job gives no --vector: the examples are the pool's by the question's words.
+    let args = readme_main_job();
+    assert!(!args.iter().any(|a| a == "--vector"), "{args:?}");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = run(&args);
     assert_status(&o, 0);
     let prompt = stdout(&o);
     assert!(
-        prompt.contains("EXAMPLES\n\n\nQUESTION\nWhich category earns us the most money?\nSURQL\n"),
+        prompt.contains("EXAMPLES\n-- Which product category brings in the most revenue from shipped orders?\n"),
         "{prompt}"
     );
-    assert!(stderr(&o).contains("no --vector"), "{}", stderr(&o));
     // Everything but the examples is the database's prompt, as with a vector.
-    let with: Vec<&str> = with_vector.iter().map(String::as_str).collect();
+    let with: Vec<&str> = [&args[..], &["--vector", "0.92,0,0.4,0"]].concat();
     let full = stdout(&run(&with));
     let head = |p: &str| p.split_once("EXAMPLES\n").map(|(h, _)| h.to_owned());
     assert_eq!(head(&prompt), head(&full));
