@@ -697,6 +697,10 @@ pub enum ValueHint {
     Ids { table: String, limit: u32 },
     /// `table.field range: min to max` over the present values (numbers, datetimes, strings).
     Range { field: FieldRef },
+    /// `table.field span: 2022-01-04 to 2025-11-30`: a datetime field's earliest and latest
+    /// present values at day precision (UTC); no line while the field holds none. Added for every
+    /// exposed datetime field unless `value_hints(time_spans = false)`.
+    Span { field: FieldRef },
     /// A line of text, printed as written.
     Note(String),
 }

@@ -110,8 +110,12 @@ pub async fn prompt_sections(
     let examples = crate::runtime::module::examples_for(conn, Some(question), Some(vector))
         .await
         .map_err(failed("fn::example_context failed"))?;
+    let today = db::query_string(conn, "RETURN time::format(time::now(), '%Y-%m-%d')")
+        .await
+        .map_err(failed("time::now failed"))?;
+    let preamble = crate::codegen::emit::preamble_on(&output.preamble, &today);
     let parts = PromptParts {
-        preamble: &output.preamble,
+        preamble: &preamble,
         schema_block: &block,
         value_hints: hints.as_deref(),
         examples: &examples,

@@ -27,6 +27,8 @@ pub(crate) struct SchemaView<'a> {
     pool: Pool<'a>,
     /// The prompt's text before `SCHEMA`.
     preamble: &'a str,
+    /// The preamble as the prompt functions return it: today's date computed per call (`emit::preamble_expression`).
+    preamble_expr: String,
     /// Whether the schema block is the compact rendering.
     compact: bool,
     /// Question-specific pruning; `None` unless the schema sets `prune(...)`.
@@ -162,6 +164,7 @@ impl<'a> SchemaView<'a> {
                 ),
             },
             preamble,
+            preamble_expr: preamble_expression(preamble),
             compact: settings.compact,
             prune: crate::prune::facts::template_context(schema, prune_docs),
             access: AccessView::of(&access),
@@ -282,4 +285,23 @@ fn hidden_fields_literal(schema: &Schema) -> String {
     } else {
         format!("{{ {} }}", entries.join(", "))
     }
+}
+
+/// Where the preamble's template wrote `{{ today }}`: the prompt functions put the day of the call
+/// there (UTC, `YYYY-MM-DD`), so the text around it is rendered once and the date per call.
+pub const TODAY_MARK: &str = "[[today]]";
+
+/// The preamble as a prompt of `day` (`YYYY-MM-DD`) shows it.
+pub fn preamble_on(preamble: &str, day: &str) -> String {
+    preamble.replace(TODAY_MARK, day)
+}
+
+/// The preamble as a SurrealQL expression: its text quoted, with today's date (UTC) computed per
+/// call where [`TODAY_MARK`] stands.
+pub fn preamble_expression(preamble: &str) -> String {
+    preamble
+        .split(TODAY_MARK)
+        .map(crate::surql::quote_string)
+        .collect::<Vec<_>>()
+        .join(" + time::format(time::now(), '%Y-%m-%d') + ")
 }
