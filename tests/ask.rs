@@ -287,14 +287,13 @@ fn the_prompt_comes_from_the_databases_functions_with_or_without_examples() {
             .unwrap();
         assert_eq!(embedded.examples, Examples::Embedded);
         assert_eq!(embedded.prompt, expected);
-        // Neither: the same prompt with an empty EXAMPLES section, and the answer says so.
+        // Neither: the same prompt with the examples its words choose, and the answer says so.
         let none = Asker::new(&db, &agent, &output.schema, &model)
             .ask(question)
             .await
             .unwrap();
-        assert_eq!(none.examples, Examples::None);
-        assert!(none.prompt.contains("EXAMPLES\n\n\nQUESTION\n"), "{}", none.prompt);
-        assert!(!none.prompt.contains("math::sum(qty * unit_price)"));
+        assert_eq!(none.examples, Examples::Words);
+        assert!(!none.prompt.contains("EXAMPLES\n\n\nQUESTION\n"), "{}", none.prompt);
         let head = |p: &str| p.split("EXAMPLES\n").next().unwrap().to_owned();
         assert_eq!(head(&none.prompt), head(&expected));
         // A vector of the wrong length is refused before anything is asked.
@@ -382,5 +381,105 @@ fn the_repair_turn_carries_the_validators_machine_applicable_fix() {
         assert!(model.calls()[1][2]
             .content
             .contains("help: replace `customers` with `customer`"));
+    });
+}
+
+/// A model that writes a date-relative query only when its prompt says what it needs to: today's
+/// date (UTC), how SurrealQL writes relative dates, and which dates the data covers.
+struct DateAware {
+    today: String,
+    query: String,
+}
+
+impl Model for DateAware {
+    async fn complete(&self, messages: &[Message]) -> Result<String, ModelError> {
+        let prompt: String = messages.iter().map(|m| m.content.as_str()).collect();
+        let told = prompt.contains(&format!("Today is {} (UTC).", self.today))
+            && prompt.contains("\"this year\" is >= time::group(time::now(), 'year')")
+            && prompt.contains("purchase.placed_at span: 2025-07-01 to 2025-");
+        Ok(if told {
+            self.query.clone()
+        } else {
+            "-- cannot answer: the prompt does not say which year it is".into()
+        })
+    }
+}
+
+/// Issue 41, item 2: the golden set's relative-date question runs right with a scripted model,
+/// because the prompt states today's date (per call, from the engine's clock), the rule for
+/// relative dates and each datetime field's span.
+#[test]
+fn a_relative_date_question_runs_right_with_todays_date_and_the_spans_in_the_prompt() {
+    block_on(async {
+        let (output, db, agent) = example("store").await;
+        let golden = surqlc::runtime::eval::read_jsonl(&read(root().join("schemas/store.golden.jsonl"))).unwrap();
+        let item = golden
+            .iter()
+            .find(|g| g.question.contains("before this year"))
+            .expect("the golden set's relative-date question");
+        let today = surqlc::db::query_string(&db, "RETURN time::format(time::now(), '%Y-%m-%d')")
+            .await
+            .unwrap();
+        let model = DateAware {
+            today,
+            query: item.query.clone(),
+        };
+        let answer = Asker::new(&db, &agent, &output.schema, &model)
+            .ask(&item.question)
+            .await
+            .unwrap();
+        assert_eq!(answer.status, Status::Answered, "{answer:?}");
+        assert_eq!(answer.query.as_deref(), Some(item.query.as_str()));
+        assert_eq!(answer.rows.len(), 1, "{answer:?}");
+        assert!(answer.rows[0]["orders"].as_i64() > Some(0), "{answer:?}");
+    });
+}
+
+/// The engine behaviour the rule relies on: `time::group(dt, 'month' | 'year')` is the start of
+/// the month or year; the month before a January is December; SurrealDB 3.3 has no month
+/// duration (`1mo` does not parse); a datetime field with no rows gets no span line.
+#[test]
+fn relative_dates_on_the_engine_and_spans_only_with_data() {
+    block_on(async {
+        let db = loaded(&[]).await;
+        let at = |q: &str| {
+            let db = db.clone();
+            let q = q.to_owned();
+            async move {
+                surqlc::db::query_string(&db, &format!("RETURN time::format({q}, '%Y-%m-%dT%H:%M:%S')"))
+                    .await
+                    .unwrap()
+            }
+        };
+        assert_eq!(
+            at("time::group(d'2026-03-15T10:20:00Z', 'month')").await,
+            "2026-03-01T00:00:00"
+        );
+        assert_eq!(
+            at("time::group(d'2026-03-15T10:20:00Z', 'year')").await,
+            "2026-01-01T00:00:00"
+        );
+        let last_month = "time::group(time::group(d'2026-01-10T08:00:00Z', 'month') - 1d, 'month')";
+        assert_eq!(at(last_month).await, "2025-12-01T00:00:00");
+        assert!(db
+            .query("RETURN time::now() - 1mo")
+            .await
+            .and_then(|r| r.check())
+            .is_err());
+        // The store's spans: a line per exposed datetime field with data, none for an empty table.
+        let (_, store, _) = example("store").await;
+        let hints = surqlc::db::query_string(&store, "RETURN fn::value_hints()")
+            .await
+            .unwrap();
+        assert!(
+            hints.contains("purchase.placed_at span: 2025-07-01 to 2025-"),
+            "{hints}"
+        );
+        assert!(hints.contains("customer.joined span: "), "{hints}");
+        surqlc::db::execute(&store, "DELETE purchase").await.unwrap();
+        let hints = surqlc::db::query_string(&store, "RETURN fn::value_hints()")
+            .await
+            .unwrap();
+        assert!(!hints.contains("purchase.placed_at span"), "{hints}");
     });
 }

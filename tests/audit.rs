@@ -456,3 +456,62 @@ fn keyword_field_names_load_render_and_hint() {
         assert_eq!(hints, "query.from: fast, slow");
     });
 }
+
+const PAYMENTS: &str = r#"
+use surqlc_macros::{Schema, Table};
+
+#[derive(Schema)]
+#[surqlc(value_hints(Sale::payment_method, ids(City)))]
+pub struct Shop;
+
+#[derive(Table)]
+pub struct Sale {
+    pub payment_method: String,
+    pub items: i64,
+}
+
+#[derive(Table)]
+pub struct City {
+    pub name: String,
+}
+"#;
+
+/// Issue 41, item 3: a value holding a space, a comma or a quote is a SurrealQL string literal in
+/// VALUES (single quotes unless it holds one, the engine's escapes), so the list reads one way;
+/// plain values stay bare, and record ids keep their own spelling.
+#[test]
+fn values_holding_spaces_commas_or_quotes_are_quoted_literals() {
+    let output = compile_text("payments", PAYMENTS);
+    block_on(async {
+        let db = loaded(&[
+            &output.schema_surql,
+            r#"CREATE sale SET payment_method = 'PayPal', items = 1;
+               CREATE sale SET payment_method = 'credit card', items = 2;
+               CREATE sale SET payment_method = 'cash, on delivery', items = 3;
+               CREATE sale SET payment_method = "O'Brien's tab", items = 4;
+               CREATE sale SET payment_method = 'say "hi"', items = 5;
+               CREATE sale SET payment_method = 'back\\slash x', items = 6;
+               CREATE city:⟨New York⟩ SET name = 'New York';
+               CREATE city:paris SET name = 'Paris';"#,
+        ])
+        .await;
+        let hints = surqlc::db::query_string(&db, "RETURN fn::value_hints()").await.unwrap();
+        let want = [
+            r#"sale.payment_method: "O'Brien's tab", PayPal, 'back\\slash x', 'cash, on delivery', 'credit card', 'say "hi"'"#,
+            "city ids (2 total): ⟨New York⟩, paris",
+        ];
+        assert_eq!(hints, want.join("\n"));
+        // Each quoted value reads back, through SurrealDB's parser, as the value stored.
+        for spelled in [
+            "'back\\\\slash x'",
+            "'cash, on delivery'",
+            r#""O'Brien's tab""#,
+            r#"'say "hi"'"#,
+        ] {
+            let query =
+                format!("RETURN <string> array::len(SELECT VALUE items FROM sale WHERE payment_method = {spelled})");
+            let found = surqlc::db::query_string(&db, &query).await.unwrap();
+            assert_eq!(found, "1", "{spelled} finds its row");
+        }
+    });
+}

@@ -445,7 +445,18 @@ fn a_literal_sub_field_gets_a_value_hint_from_the_rows() {
         .iter()
         .map(surqlc::surql::hints::label)
         .collect();
-    assert_eq!(hinted, ["seller.address.kind", "seller.billing.kind"]);
+    // The literal sub-fields' values, then the datetime sub-fields' spans (issue 41).
+    assert_eq!(
+        hinted,
+        [
+            "seller.address.kind",
+            "seller.billing.kind",
+            "product.time.created_at span",
+            "product.time.updated_at span",
+            "wishlist.time.created_at span",
+            "wishlist.time.updated_at span"
+        ]
+    );
     let line = block_on(async {
         let db = applied().await;
         let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();

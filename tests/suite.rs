@@ -44,6 +44,7 @@ mod enum_docs;
 mod escape_hatches;
 mod evolve;
 mod evolve_engine;
+mod examples_by_words;
 mod functions;
 mod golden;
 mod golden_sets;

@@ -145,8 +145,8 @@ fn answer_text(answer: &Answer, most: u32) -> String {
         }
         text.push('\n');
     }
-    if answer.examples == surqlc::runtime::ask::Examples::None {
-        text += "-- note: no embedding model (SURQLC_EMBED_MODEL) and no --vector, so the prompt had no examples\n\n";
+    if answer.examples == surqlc::runtime::ask::Examples::Words {
+        text += "-- note: no embedding model (SURQLC_EMBED_MODEL) and no --vector, so the examples were chosen by the question's words\n\n";
     }
     match (&answer.status, &answer.query) {
         (Status::Answered, Some(query)) => {

@@ -1,4 +1,4 @@
-//! `surqlc audit` (the binary's own code): its arguments, the report as text or JSON, and with `--html` the token map written to a file (with `--questions`, each question's pruned tables on it).
+//! `surqlc audit` (the binary's own code): its arguments, the report as text or JSON (with what `surqlc mcp`'s tools and answer wrapper cost), and with `--html` the token map written to a file (with `--questions`, each question's pruned tables on it).
 
 use crate::progress::Progress;
 use crate::{encoding, non_empty, number, stdio, Format, Input};
@@ -86,9 +86,15 @@ pub async fn audit(input: Input, args: AuditArgs) -> Result<(), Failure> {
         let map = audit::token_map::TokenMap::new(&output, &report, &budget, &choices, prune_budget);
         write_html(path, &audit::html::render(&map))?;
     }
+    // What `surqlc mcp` serving this schema costs before any row: its tools and each answer's wrapper.
+    let mcp = surqlc::mcp::costs::Costs::of(args.encoding);
     let text = match args.format {
-        Format::Json => format!("{}\n", serde_json::to_string_pretty(&report.json()).unwrap_or_default()),
-        Format::Text => report.text(),
+        Format::Json => {
+            let mut json = report.json();
+            json["mcp"] = mcp.json();
+            format!("{}\n", serde_json::to_string_pretty(&json).unwrap_or_default())
+        }
+        Format::Text => report.text() + &mcp.text(),
     };
     stdio::out(&text)?;
     match report.failure() {

@@ -112,13 +112,8 @@ pub(super) async fn prompt(input: &Input, run: RunArgs, apply: bool, pruned: boo
             note!("loaded {} into {place}", seed.display());
         }
     }
+    // Without --vector the examples are the pool's by the question's words (BM25).
     let vector = (!run.vector.is_empty()).then_some(run.vector.as_slice());
-    if vector.is_none() {
-        note!(
-            "note: no --vector, so the EXAMPLES section is empty (give the question's embedding, {} numbers, to fill it)",
-            output.schema.settings.examples.dimension
-        );
-    }
     let prompt = schema_db::prompt_for(&conn, &output, &run.question, vector, pruned).await;
     let prompt = prompt.map_err(|failure| match failure {
         Failure::Failed(m) if server && !apply => {

@@ -69,7 +69,7 @@ fn ask_prints_the_query_the_rows_and_the_attempts() {
         "{answer}"
     );
     assert_eq!(attempts[1]["problems"], serde_json::json!([]));
-    assert_eq!(answer["examples"], "none");
+    assert_eq!(answer["examples"], "words");
     assert!(answer["prompt_tokens"].as_u64().unwrap() > 100);
 
     // The text form: each attempt, then the query and the rows as a table.
@@ -240,9 +240,9 @@ fn eval_judges_candidates_by_their_rows() {
     // tests/eval/store.candidates.jsonl: right answers written differently (SELECT VALUE, other
     // names and field order, a fenced reply), two wrong results, an invalid query, a refusal, a gap.
     let report = eval_json("store", "tests/eval/store.candidates.jsonl");
-    assert_eq!(report["total"], 12);
-    assert_eq!(report["correct"], 7);
-    assert_eq!(report["questions"].as_array().unwrap().len(), 12);
+    assert_eq!(report["total"], 13);
+    assert_eq!(report["correct"], 8);
+    assert_eq!(report["questions"].as_array().unwrap().len(), 13);
     for q in report["questions"].as_array().unwrap() {
         for key in [
             "question",
@@ -314,7 +314,7 @@ fn eval_text_prints_accuracy_repairs_tokens_and_a_line_per_miss() {
     );
     assert_status(&o, 0);
     let text = stdout(&o);
-    assert!(text.starts_with("execution accuracy: 7/12 (58.3%)"), "{text}");
+    assert!(text.starts_with("execution accuracy: 8/13 (61.5%)"), "{text}");
     assert!(text.contains("repairs used: 0"), "{text}");
     assert!(text.contains("prompt tokens per question (o200k_base)"), "{text}");
     assert_eq!(text.lines().filter(|l| l.starts_with("miss: ")).count(), 5, "{text}");

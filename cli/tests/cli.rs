@@ -104,6 +104,20 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
     let mut args = readme_main_job();
     let seed = args.iter().position(|a| a == "--seed").expect("--seed") + 1;
     args[seed] = "../shared/fixtures/store/seed.surql".into();
+    // The lesson's prompt was made with this embedding of the question, and predates the datetime
+    // fields' spans among the value hints (issue 41): the store as the lesson configured it.
+    args.extend(["--vector".to_owned(), "0.92,0,0.4,0".to_owned()]);
+    let store = std::fs::read_to_string(root().join("schemas/store.rs")).expect("the store");
+    let hints = "Product::category, Purchase::status)";
+    assert_eq!(store.matches(hints).count(), 1);
+    let lesson = scratch("lesson-store").join("store.rs");
+    std::fs::write(
+        &lesson,
+        store.replace(hints, "Product::category, Purchase::status, time_spans = false)"),
+    )
+    .expect("the lesson's store");
+    let at = args.iter().position(|a| a == "schemas/store.rs").expect("the store");
+    args[at] = lesson.to_str().unwrap().to_owned();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = run(&args);
     assert_status(&o, 0);
@@ -124,22 +138,20 @@ fn the_readme_main_job_on_the_lessons_data_is_the_lessons_prompt() {
 }
 
 #[test]
-fn prompt_without_a_vector_has_an_empty_examples_section_and_says_so() {
-    let mut args = readme_main_job();
-    let at = args.iter().position(|a| a == "--vector").expect("--vector");
-    let with_vector: Vec<String> = args.clone();
-    args.drain(at..at + 2);
+fn prompt_without_a_vector_shows_the_examples_its_words_choose() {
+    // The README's main job gives no --vector: the examples are the pool's by the question's words.
+    let args = readme_main_job();
+    assert!(!args.iter().any(|a| a == "--vector"), "{args:?}");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = run(&args);
     assert_status(&o, 0);
     let prompt = stdout(&o);
     assert!(
-        prompt.contains("EXAMPLES\n\n\nQUESTION\nWhich category earns us the most money?\nSURQL\n"),
+        prompt.contains("EXAMPLES\n-- Which product category brings in the most revenue from shipped orders?\n"),
         "{prompt}"
     );
-    assert!(stderr(&o).contains("no --vector"), "{}", stderr(&o));
     // Everything but the examples is the database's prompt, as with a vector.
-    let with: Vec<&str> = with_vector.iter().map(String::as_str).collect();
+    let with: Vec<&str> = [&args[..], &["--vector", "0.92,0,0.4,0"]].concat();
     let full = stdout(&run(&with));
     let head = |p: &str| p.split_once("EXAMPLES\n").map(|(h, _)| h.to_owned());
     assert_eq!(head(&prompt), head(&full));
@@ -241,6 +253,14 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
     assert_status(&o, 0);
     assert!(stdout(&o).contains("schema block, engine rendering, o200k_base tokens"));
     assert!(stdout(&o).contains("customer"));
+    // What `surqlc mcp` costs before any row: each tool's description, the list, each answer's wrapper.
+    assert!(
+        stdout(&o).contains("MCP (surqlc mcp), o200k_base tokens"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("  tool run_query"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("  wrapper per answer      26"), "{}", stdout(&o));
 
     let o = run(&["audit", "schemas/store.rs", "--format", "json", "--live"]);
     assert_status(&o, 0);
@@ -267,6 +287,9 @@ fn audit_reports_text_and_json_and_fails_over_budget() {
     assert!(total > 0 && doc["compact_schema_block_tokens"].as_u64() < Some(total));
     assert_eq!(doc["prompt"][0]["section"], "preamble");
     assert_eq!(doc["over_budget"], serde_json::json!([]));
+    assert_eq!(doc["mcp"]["wrapper_per_answer"], 26);
+    assert_eq!(doc["mcp"]["tools"][2]["name"], "run_query");
+    assert!(doc["mcp"]["tools_list"].as_u64() > Some(100), "{}", doc["mcp"]);
 
     let o = run(&["audit", "schemas/store.rs", "--budget", "10"]);
     assert_status(&o, 1);

@@ -802,6 +802,13 @@ pub enum ValueHint {
         /// The field whose smallest and largest values are printed.
         field: FieldRef,
     },
+    /// `table.field span: 2022-01-04 to 2025-11-30`: a datetime field's earliest and latest
+    /// present values at day precision (UTC); no line while the field holds none. Added for every
+    /// exposed datetime field unless `value_hints(time_spans = false)`.
+    Span {
+        /// The datetime field whose earliest and latest days are printed.
+        field: FieldRef,
+    },
     /// A line of text, printed as written.
     Note(String),
 }

@@ -1,5 +1,5 @@
-//! Unguessable strings for one process: the embedded engine's agent password for a run and the MCP
-//! server's per-answer untrusted-data markers.
+//! Unguessable strings for one process: the embedded engine's agent password for a run, and the MCP
+//! server's per-answer untrusted-data nonce should the OS CSPRNG fail.
 
 use std::hash::{BuildHasher, Hasher};
 

@@ -64,8 +64,8 @@ pub fn check_pruned(output: &Output) -> Result<(), Failure> {
 }
 
 /// The `prompt` command's prompt: `fn::nl2surql_prompt_pruned` when `pruned` (see
-/// [`check_pruned`]), else `fn::nl2surql_prompt`; without a `vector` its EXAMPLES section is empty
-/// (see [`crate::runtime::ask::prompt_from`]).
+/// [`check_pruned`]), else `fn::nl2surql_prompt`; without a `vector` its EXAMPLES are chosen by
+/// the question's words (see [`crate::runtime::ask::prompt_from`]).
 pub async fn prompt_for(
     conn: &Db,
     output: &Output,
@@ -107,18 +107,18 @@ pub async fn prompt_sections(
                 .map_err(failed("fn::value_hints failed"))?,
         )
     };
-    let mut response = conn
-        .query("RETURN fn::example_context($qvec)")
-        .bind(("qvec", vector.to_vec()))
+    let examples = crate::runtime::module::examples_for(conn, Some(question), Some(vector))
         .await
-        .and_then(|r| r.check())
         .map_err(failed("fn::example_context failed"))?;
-    let examples: Option<String> = response.take(0).map_err(failed("fn::example_context failed"))?;
+    let today = db::query_string(conn, "RETURN time::format(time::now(), '%Y-%m-%d')")
+        .await
+        .map_err(failed("time::now failed"))?;
+    let preamble = crate::codegen::emit::preamble_on(&output.preamble, &today);
     let parts = PromptParts {
-        preamble: &output.preamble,
+        preamble: &preamble,
         schema_block: &block,
         value_hints: hints.as_deref(),
-        examples: examples.as_deref().unwrap_or_default(),
+        examples: &examples,
         question,
     };
     let sections = parts.sections();

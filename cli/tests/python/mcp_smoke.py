@@ -31,7 +31,7 @@ def text(result):
 def data(result):
     """run_query's JSON: between the answer's untrusted-data markers, and the same as structuredContent."""
     said = text(result)
-    match = re.search(r"\n<untrusted-data-([0-9a-f]{32})>\n(.*)\n</untrusted-data-\1>", said, re.S)
+    match = re.search(r"^<untrusted-data-([0-9]{21})>\n(.*)\n</untrusted-data-\1>$", said, re.S)
     assert match, said
     inner = json.loads(match.group(2))
     assert field(result, "structured_content", "structuredContent") == inner, said

@@ -211,7 +211,9 @@ pub async fn audit(output: &Output, options: &AuditOptions) -> Result<Findings, 
         }
     }
     if options.question.is_none() {
-        sections.push(Section::of("preamble", &output.preamble, encoding));
+        // Counted as a prompt shows it: a date where the day of the call goes.
+        let preamble = crate::codegen::emit::preamble_on(&output.preamble, "2026-01-01");
+        sections.push(Section::of("preamble", &preamble, encoding));
     }
     let over_budget = cost.over_budget(&options.budget.or(&schema.settings.budget));
     Ok(Findings {

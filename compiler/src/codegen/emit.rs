@@ -65,6 +65,24 @@ fn surql_string_filter(value: &tera::Value, _: &HashMap<String, tera::Value>) ->
     Ok(tera::Value::String(surql::quote_string(s)))
 }
 
+pub use super::schema_view::{preamble_expression, preamble_on, TODAY_MARK};
+
+/// Whether an exposed table has a datetime field (sub-fields too): the rules then say how to
+/// write relative dates.
+fn has_datetimes(schema: &Schema) -> bool {
+    fn datetime(ty: &crate::ir::Type) -> bool {
+        match ty {
+            crate::ir::Type::Datetime => true,
+            crate::ir::Type::Option(inner) | crate::ir::Type::Array(inner, _) => datetime(inner),
+            _ => false,
+        }
+    }
+    fn any(fields: &[crate::ir::Field]) -> bool {
+        fields.iter().any(|f| datetime(&f.ty) || any(&f.fields))
+    }
+    schema.exposed_tables().any(|t| any(&t.fields))
+}
+
 /// The prompt's preamble: every line before `SCHEMA`.
 pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String, EmitError> {
     let (name, text) = match &options.prompt_template {
@@ -82,6 +100,8 @@ pub fn render_preamble(schema: &Schema, options: &EmitOptions) -> Result<String,
     context.insert("exposed", &schema.settings.exposed);
     context.insert("value_hints", &!schema.settings.value_hints.is_empty());
     context.insert("max_rows", &schema.settings.max_rows);
+    context.insert("today", TODAY_MARK);
+    context.insert("datetimes", &has_datetimes(schema));
     // The functions the agent may call (not those whose PERMISSIONS are NONE), one line each.
     let functions: Vec<String> = schema
         .functions

@@ -27,6 +27,8 @@ pub(crate) struct SchemaView<'a> {
     pool: Pool<'a>,
     /// The prompt's text before `SCHEMA`.
     preamble: &'a str,
+    /// The preamble as the prompt functions return it: today's date computed per call (`emit::preamble_expression`).
+    preamble_expr: String,
     /// Whether the schema block is the compact rendering.
     compact: bool,
     /// Question-specific pruning; `None` unless the schema sets `prune(...)`.
@@ -74,7 +76,19 @@ struct Pool<'a> {
     k: u32,
     /// HNSW search breadth.
     ef: u32,
+    /// [`STOP_WORDS`] as a SurrealQL array: left out of a question before its words rank the examples.
+    stop_words: String,
 }
+
+/// English function words that match nearly every question, so they would rank examples by
+/// nothing the question is about: left out of the question's words before BM25 ranks the pool.
+pub(crate) const STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "by", "with", "from", "at", "as", "is", "are", "was",
+    "were", "be", "been", "do", "does", "did", "have", "has", "had", "what", "which", "who", "whom", "whose", "when",
+    "where", "why", "how", "our", "ours", "us", "we", "i", "me", "my", "you", "your", "it", "its", "this", "that",
+    "these", "those", "there", "their", "they", "them", "can", "could", "would", "should", "will", "please", "show",
+    "list", "give", "tell", "get", "find",
+];
 
 /// How the agent signs in, and what that asks of the tables surqlc defines.
 #[derive(Serialize)]
@@ -140,8 +154,17 @@ impl<'a> SchemaView<'a> {
                 dimension: pool.dimension,
                 k: pool.k,
                 ef: pool.ef,
+                stop_words: format!(
+                    "[{}]",
+                    STOP_WORDS
+                        .iter()
+                        .map(|w| format!("'{w}'"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             },
             preamble,
+            preamble_expr: preamble_expression(preamble),
             compact: settings.compact,
             prune: crate::prune::facts::template_context(schema, prune_docs),
             access: AccessView::of(&access),
@@ -262,4 +285,23 @@ fn hidden_fields_literal(schema: &Schema) -> String {
     } else {
         format!("{{ {} }}", entries.join(", "))
     }
+}
+
+/// Where the preamble's template wrote `{{ today }}`: the prompt functions put the day of the call
+/// there (UTC, `YYYY-MM-DD`), so the text around it is rendered once and the date per call.
+pub const TODAY_MARK: &str = "[[today]]";
+
+/// The preamble as a prompt of `day` (`YYYY-MM-DD`) shows it.
+pub fn preamble_on(preamble: &str, day: &str) -> String {
+    preamble.replace(TODAY_MARK, day)
+}
+
+/// The preamble as a SurrealQL expression: its text quoted, with today's date (UTC) computed per
+/// call where [`TODAY_MARK`] stands.
+pub fn preamble_expression(preamble: &str) -> String {
+    preamble
+        .split(TODAY_MARK)
+        .map(crate::surql::quote_string)
+        .collect::<Vec<_>>()
+        .join(" + time::format(time::now(), '%Y-%m-%d') + ")
 }

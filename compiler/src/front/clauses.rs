@@ -190,6 +190,8 @@ pub enum HintAttr {
 pub struct HintsAttr {
     pub hints: Vec<HintAttr>,
     pub max: Option<Spanned<u32>>,
+    /// `time_spans = false`: no span line for the exposed datetime fields.
+    pub time_spans: Option<Spanned<bool>>,
 }
 
 fn lit_str(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
@@ -583,6 +585,21 @@ pub fn value_hints(meta: &ParseNestedMeta) -> syn::Result<HintsAttr> {
     for item in items {
         match &item {
             syn::Expr::Path(p) => out.hints.push(HintAttr::Distinct(p.clone(), None)),
+            syn::Expr::Assign(a) if matches!(&*a.left, syn::Expr::Path(p) if p.path.is_ident("time_spans")) => {
+                if out.time_spans.is_some() {
+                    return Err(syn::Error::new_spanned(&item, "duplicate `time_spans`"));
+                }
+                let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(on), ..
+                }) = &*a.right
+                else {
+                    return Err(syn::Error::new_spanned(&a.right, "write `time_spans = false` (or `true`)"));
+                };
+                out.time_spans = Some(Spanned {
+                    value: on.value,
+                    span: on.span,
+                });
+            }
             syn::Expr::Assign(_) => {
                 if out.max.is_some() {
                     return Err(syn::Error::new_spanned(&item, "duplicate `max`"));
@@ -615,7 +632,7 @@ pub fn value_hints(meta: &ParseNestedMeta) -> syn::Result<HintsAttr> {
                     _ => {
                         return Err(syn::Error::new_spanned(
                             &call.func,
-                            "expected `Type::field`, `distinct(Type::field)`, `ids(Type)`, `range(Type::field)`, `note(\"...\")` or `max = N`",
+                            "expected `Type::field`, `distinct(Type::field)`, `ids(Type)`, `range(Type::field)`, `note(\"...\")`, `max = N` or `time_spans = false`",
                         ))
                     }
                 };
@@ -624,7 +641,7 @@ pub fn value_hints(meta: &ParseNestedMeta) -> syn::Result<HintsAttr> {
             other => {
                 return Err(syn::Error::new_spanned(
                     other,
-                    "expected `Type::field`, `distinct(Type::field)`, `ids(Type)`, `range(Type::field)`, `note(\"...\")` or `max = N`",
+                    "expected `Type::field`, `distinct(Type::field)`, `ids(Type)`, `range(Type::field)`, `note(\"...\")`, `max = N` or `time_spans = false`",
                 ))
             }
         }

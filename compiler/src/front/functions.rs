@@ -11,6 +11,7 @@ use crate::ir;
 pub const SURQLC_FUNCTIONS: &[&str] = &[
     "fn::example_context",
     "fn::exposed_tables",
+    "fn::fused_examples",
     "fn::hint_line",
     "fn::mentions_owned",
     "fn::nl2surql_prompt",

@@ -126,8 +126,10 @@ fn settings(
     }
     let Some((file, schema)) = items.schemas.first() else {
         let exposed: Vec<String> = tables.iter().map(|t| t.name.clone()).collect();
+        let mut value_hints = default_hints(tables, &exposed);
+        value_hints.extend(time_spans(tables, &exposed));
         let settings = ir::Settings {
-            value_hints: default_hints(tables, &exposed),
+            value_hints,
             exposed,
             ..Default::default()
         };
@@ -139,10 +141,21 @@ fn settings(
         None => tables.iter().map(|t| t.name.clone()).collect(),
         Some(paths) => exposed_tables(cx, items, table_names, paths),
     };
-    let value_hints = match &a.value_hints {
+    let mut value_hints = match &a.value_hints {
         None => default_hints(tables, &exposed),
         Some(h) => super::schema_checks::value_hints(cx, items, tables, table_names, h, &exposed),
     };
+    // Each exposed datetime field's span, unless `value_hints(time_spans = false)`.
+    if a.value_hints
+        .as_ref()
+        .and_then(|h| h.time_spans.as_ref())
+        .is_none_or(|on| on.value)
+    {
+        let spans: Vec<ir::ValueHint> = time_spans(tables, &exposed)
+            .filter(|s| !value_hints.contains(s))
+            .collect();
+        value_hints.extend(spans);
+    }
     // Pruning fills its budget with exact o200k_base costs; a build of surqlc without them would
     // write a `schema.surql` that differs from the CLI's in silence (a budget filled from byte
     // counts shows a fraction of the tables), so it is refused where `prune` is written.
@@ -325,6 +338,38 @@ fn known_lints(codes: &[super::attr::Spanned<String>], deny: bool) -> Vec<String
         .filter_map(|c| super::settings::lint_rule(&c.value, deny).ok())
         .map(|class| class.code().to_owned())
         .collect()
+}
+
+/// A span hint for every visible datetime field (sub-fields too, not inside arrays) of the exposed
+/// tables, in table and field order: the dates the data covers, for questions about "last month".
+fn time_spans<'a>(tables: &'a [ir::Table], exposed: &'a [String]) -> impl Iterator<Item = ir::ValueHint> + 'a {
+    tables
+        .iter()
+        .filter(|t| exposed.contains(&t.name) && t.view.is_none())
+        .flat_map(|t| {
+            let mut paths = Vec::new();
+            for f in t.fields.iter().filter(|f| !crate::access::is_hidden(f)) {
+                f.with_paths(&f.name, &mut paths);
+            }
+            paths
+                .into_iter()
+                .filter(|(path, f)| is_datetime(&f.ty) && !path.contains(".*"))
+                .map(|(path, _)| ir::ValueHint::Span {
+                    field: ir::FieldRef {
+                        table: t.name.clone(),
+                        field: path,
+                    },
+                })
+                .collect::<Vec<_>>()
+        })
+}
+
+fn is_datetime(ty: &ir::Type) -> bool {
+    match ty {
+        ir::Type::Datetime => true,
+        ir::Type::Option(inner) => is_datetime(inner),
+        _ => false,
+    }
 }
 
 fn is_literal(ty: &ir::Type) -> bool {

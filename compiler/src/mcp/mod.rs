@@ -1,12 +1,13 @@
 //! `surqlc mcp`: the grounded agent's tools (`schema`, `check_query`, `run_query`, `remember_example`) served over MCP (rmcp) on stdio or streamable HTTP.
 //!
 //! Start-up ([`start`](crate::mcp::start)) opens the database and signs the agent in; [`State`](crate::mcp::State) is what the tools
-//! share; [`Server`](crate::mcp::Server) answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size. The server holds the
+//! share; [`Server`](crate::mcp::Server) answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size; `untrusted` wraps them; `costs` counts what the tools and the wrapper cost. The server holds the
 //! agent's session for everything a caller's query touches, and a stronger one only to read
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 
 mod auth;
 mod caps;
+pub mod costs;
 mod reach;
 mod server;
 mod state;
@@ -19,7 +20,7 @@ pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
-pub use untrusted::unwrap as untrusted_data;
+pub use untrusted::{unwrap as untrusted_data, STANDING as STANDING_INSTRUCTION};
 
 use crate::codegen::builder::Output;
 use crate::db::{self, Target};

@@ -25,8 +25,8 @@ fn failed(what: &str, e: &surrealdb::Error) -> CallToolResult {
 /// `schema {question?}`: the prompt's SCHEMA, VALUES and EXAMPLES sections for the question.
 ///
 /// With `prune(...)` and a question, the schema block and the value hints are the pruned ones
-/// (`fn::pruned_schema_context`, `fn::pruned_value_hints`); the examples are the pool's nearest
-/// to the question's embedding when an embedder is configured, and said to be omitted otherwise.
+/// (`fn::pruned_schema_context`, `fn::pruned_value_hints`); the examples are the pool's by the
+/// question's words, fused with the nearest to its embedding when an embedder is configured.
 pub(super) async fn schema(state: &State, question: Option<&str>) -> CallToolResult {
     let settings = &state.schema.settings;
     let question = question.map(str::trim).filter(|q| !q.is_empty());
@@ -127,26 +127,17 @@ async fn pruned_in_database(
     })
 }
 
-/// The EXAMPLES section: the pool's nearest to the question's embedding, or why there are none.
+/// The EXAMPLES section: the pool's by the question's words (BM25), fused with the nearest to its
+/// embedding when an embedder is configured; without a question, why there are none.
 async fn examples_section(
     db: &surrealdb::Surreal<surrealdb::engine::any::Any>,
     qvec: Option<Vec<f64>>,
     question: Option<&str>,
 ) -> Result<String, surrealdb::Error> {
-    Ok(match (qvec, question) {
-        (Some(qvec), _) => {
-            let asked = db
-                .query("RETURN fn::example_context($qvec)")
-                .bind(("qvec", qvec))
-                .await
-                .and_then(|r| r.check());
-            let examples: Option<String> = asked.and_then(|mut r| r.take(0))?;
-            examples.unwrap_or_default()
-        }
-        // ---- Extension point: with an embedder (issue 19's client) the branch above runs. ----
-        (None, Some(_)) => "(examples omitted: no embedding model configured)".into(),
-        (None, None) => "(examples omitted: give a question to get the examples nearest to it)".into(),
-    })
+    if question.is_none() && qvec.is_none() {
+        return Ok("(examples omitted: give a question to get the examples for it)".into());
+    }
+    runtime::module::examples_for(db, question, qvec.as_deref()).await
 }
 
 /// `check_query {query}`: the validator, then the data checks on the agent's session (so a value

@@ -115,9 +115,9 @@ pub fn fallback_order(schema: &Schema, docs: &[TableDoc]) -> Vec<String> {
     let exposed: HashSet<&str> = docs.iter().map(|d| d.name.as_str()).collect();
     for h in &schema.settings.value_hints {
         let table = match h {
-            crate::ir::ValueHint::Distinct { field, .. } | crate::ir::ValueHint::Range { field } => {
-                Some(field.table.as_str())
-            }
+            crate::ir::ValueHint::Distinct { field, .. }
+            | crate::ir::ValueHint::Range { field }
+            | crate::ir::ValueHint::Span { field } => Some(field.table.as_str()),
             crate::ir::ValueHint::Ids { table, .. } => Some(table.as_str()),
             crate::ir::ValueHint::Note(_) => None,
         };
@@ -272,9 +272,9 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
         .map(|h| TemplateHint {
             // A note belongs to no table: every pruned prompt keeps it.
             table: match h {
-                crate::ir::ValueHint::Distinct { field, .. } | crate::ir::ValueHint::Range { field } => {
-                    Some(field.table.clone())
-                }
+                crate::ir::ValueHint::Distinct { field, .. }
+                | crate::ir::ValueHint::Range { field }
+                | crate::ir::ValueHint::Span { field } => Some(field.table.clone()),
                 crate::ir::ValueHint::Ids { table, .. } => Some(table.clone()),
                 crate::ir::ValueHint::Note(_) => None,
             },

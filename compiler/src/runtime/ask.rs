@@ -144,8 +144,8 @@ pub enum Examples {
     Embedded,
     /// The caller gave the vector.
     Given,
-    /// No embedder and no vector: the prompt's EXAMPLES section is empty.
-    None,
+    /// No embedder and no vector: the examples are the pool's by the question's words (BM25).
+    Words,
 }
 
 /// How the loop ended.
@@ -315,7 +315,7 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
         let (vector, source) = match (self.embedder, &self.vector) {
             (Some(embedder), _) => (embedder.embed(question).await?, Examples::Embedded),
             (None, Some(vector)) => (vector.clone(), Examples::Given),
-            (None, None) => return Ok((None, Examples::None)),
+            (None, None) => return Ok((None, Examples::Words)),
         };
         if vector.len() != dimension {
             let what = match source {
@@ -435,9 +435,8 @@ fn query_text(reply: &str) -> String {
 /// The prompt for `question` from the database's own prompt functions on `db`:
 /// `fn::nl2surql_prompt_pruned` when the schema has `prune(...)`, else `fn::nl2surql_prompt`.
 ///
-/// Without a vector the EXAMPLES section is left empty: the functions are called with a stand-in
-/// unit vector and the examples it found are cut out, so the rest of the prompt is the database's.
-/// (With `prune(mix = "fulltext+vector")` the stand-in also takes part in ranking the tables.)
+/// Without a vector the EXAMPLES are the pool's by the question's words (BM25 over the pool's
+/// questions, `fn::similar_examples(NONE, question)`); with one, both rankings fused by reciprocal rank.
 pub async fn prompt<C: Connection>(
     db: &Surreal<C>,
     schema: &ir::Schema,
@@ -461,7 +460,8 @@ pub async fn prompt_from<C: Connection>(
     question: &str,
     vector: Option<&[f64]>,
 ) -> Result<String, surrealdb::Error> {
-    prompt_by(db, schema, Source::Function(function), question, vector).await
+    let _ = schema; // the choice of function is the caller's
+    Source::Function(function).prompt(db, question, vector).await
 }
 
 /// `fn::nl2surql_prompt_pruned`'s prompt, the same bytes, with the choice of tables made by
@@ -479,7 +479,7 @@ pub async fn prompt_pruned<C: Connection>(
     if schema.settings.prune.is_none() {
         return prompt(db, schema, question, vector).await;
     }
-    prompt_by(db, schema, Source::Pruner(pruner), question, vector).await
+    Source::Pruner(pruner).prompt(db, question, vector).await
 }
 
 /// Where a prompt comes from: a prompt function of the database, or the application's pruner.
@@ -494,43 +494,11 @@ impl Source<'_> {
         self,
         db: &Surreal<C>,
         question: &str,
-        qvec: &[f64],
+        qvec: Option<&[f64]>,
     ) -> Result<String, surrealdb::Error> {
         match self {
-            Source::Pruner(pruner) => pruner.prompt(db, question, qvec).await,
+            Source::Pruner(pruner) => pruner.prompt_with(db, question, qvec).await,
             Source::Function(function) => super::module::prompt_function(db, function, question, qvec).await,
         }
     }
-}
-
-async fn prompt_by<C: Connection>(
-    db: &Surreal<C>,
-    schema: &ir::Schema,
-    source: Source<'_>,
-    question: &str,
-    vector: Option<&[f64]>,
-) -> Result<String, surrealdb::Error> {
-    if let Some(vector) = vector {
-        return source.prompt(db, question, vector).await;
-    }
-    let dimension = (schema.settings.examples.dimension as usize).max(1);
-    let mut stand_in = vec![0.0; dimension];
-    stand_in[0] = 1.0;
-    // The examples the stand-in found, to cut out (asked with the prompt when one call makes it).
-    let [prompt, examples]: [String; 2] = match source {
-        Source::Function(function) => super::module::prompt_and_examples(db, function, question, &stand_in).await?,
-        Source::Pruner(_) => {
-            let examples = super::module::example_context(db, &stand_in).await?;
-            let prompt = source.prompt(db, question, &stand_in).await?;
-            [prompt, examples]
-        }
-    };
-    if examples.is_empty() {
-        return Ok(prompt);
-    }
-    Ok(prompt.replacen(
-        &format!("EXAMPLES\n{examples}\n\nQUESTION\n"),
-        "EXAMPLES\n\n\nQUESTION\n",
-        1,
-    ))
 }

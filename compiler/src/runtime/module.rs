@@ -74,7 +74,7 @@ pub async fn value_hints<C: Connection>(db: &Surreal<C>) -> Result<String, Error
 
 /// `fn::similar_examples(qvec)`: the pooled examples nearest to the question's embedding, nearest first.
 pub async fn similar_examples<C: Connection>(db: &Surreal<C>, qvec: &[f64]) -> Result<Vec<Example>, Error> {
-    db.query("RETURN fn::similar_examples($qvec)")
+    db.query("RETURN fn::similar_examples($qvec, NONE)")
         .bind(("qvec", qvec.to_vec()))
         .await?
         .check()?
@@ -83,26 +83,39 @@ pub async fn similar_examples<C: Connection>(db: &Surreal<C>, qvec: &[f64]) -> R
 
 /// `fn::example_context(qvec)`: the nearest examples as prompt text.
 pub async fn example_context<C: Connection>(db: &Surreal<C>, qvec: &[f64]) -> Result<String, Error> {
+    examples_for(db, None, Some(qvec)).await
+}
+
+/// `fn::example_context(qvec, question)`: the examples for a question as prompt text: by its words
+/// (BM25 over the pool's questions) without an embedding, fused with the nearest by reciprocal rank
+/// with one; by the embedding alone without a question.
+pub async fn examples_for<C: Connection>(
+    db: &Surreal<C>,
+    question: Option<&str>,
+    qvec: Option<&[f64]>,
+) -> Result<String, Error> {
     text(
-        db.query("RETURN fn::example_context($qvec)")
-            .bind(("qvec", qvec.to_vec())),
+        db.query("RETURN fn::example_context($qvec, $question)")
+            .bind(("qvec", qvec.map(<[f64]>::to_vec)))
+            .bind(("question", question.map(str::to_owned))),
     )
     .await
 }
 
 /// `fn::nl2surql_prompt(question, qvec)`: the whole prompt for one question.
 pub async fn nl2surql_prompt<C: Connection>(db: &Surreal<C>, question: &str, qvec: &[f64]) -> Result<String, Error> {
-    prompt_function(db, "fn::nl2surql_prompt", question, qvec).await
+    prompt_function(db, "fn::nl2surql_prompt", question, Some(qvec)).await
 }
 
 /// A prompt function of the schema (`fn::nl2surql_prompt`, `fn::nl2surql_prompt_pruned`) for one
 /// question: the one place that sends `RETURN fn::nl2surql_prompt(...)` (the generated
-/// `nl2surql_prompt`, `ask::prompt` and `schema_db`'s prompts all come here).
+/// `nl2surql_prompt`, `ask::prompt` and `schema_db`'s prompts all come here). Without `qvec` the
+/// examples are chosen by the question's words.
 pub(crate) async fn prompt_function<C: Connection>(
     db: &Surreal<C>,
     function: &str,
     question: &str,
-    qvec: &[f64],
+    qvec: Option<&[f64]>,
 ) -> Result<String, Error> {
     text(prompt_query(
         db,
@@ -113,29 +126,21 @@ pub(crate) async fn prompt_function<C: Connection>(
     .await
 }
 
-/// The prompt function's text and `fn::example_context(qvec)`'s, asked in one statement (so
-/// [`super::ask::prompt`] can cut out the examples a stand-in vector found).
-pub(crate) async fn prompt_and_examples<C: Connection>(
-    db: &Surreal<C>,
-    function: &str,
-    question: &str,
-    qvec: &[f64],
-) -> Result<[String; 2], Error> {
-    let statement = format!("RETURN [{}, fn::example_context($qvec)]", prompt_call(function));
-    let texts: Vec<String> = prompt_query(db, &statement, question, qvec).await?.check()?.take(0)?;
-    Ok(texts.try_into().unwrap_or_else(|_| [String::new(), String::new()]))
-}
-
 /// A prompt function's call on the bound `$question` and `$qvec`.
 fn prompt_call(function: &str) -> String {
     format!("{function}($question, $qvec)")
 }
 
 /// `statement` with `$question` and `$qvec` bound.
-fn prompt_query<'a, C: Connection>(db: &'a Surreal<C>, statement: &str, question: &str, qvec: &[f64]) -> Query<'a, C> {
+fn prompt_query<'a, C: Connection>(
+    db: &'a Surreal<C>,
+    statement: &str,
+    question: &str,
+    qvec: Option<&[f64]>,
+) -> Query<'a, C> {
     db.query(statement.to_owned())
         .bind(("question", question.to_owned()))
-        .bind(("qvec", qvec.to_vec()))
+        .bind(("qvec", qvec.map(<[f64]>::to_vec)))
 }
 
 /// `fn::remember_example(question, surql, qvec)`: stores an accepted query as a few-shot example

@@ -541,11 +541,22 @@ impl Pruner {
     /// `fn::nl2surql_prompt_pruned(question, qvec)`, the same bytes: the choice made here, the
     /// text around it (value hints of the shown tables, examples) from `fn::pruned_prompt_for`.
     pub async fn prompt<C: Connection>(&self, db: &Surreal<C>, question: &str, qvec: &[f64]) -> Result<String> {
+        self.prompt_with(db, question, Some(qvec)).await
+    }
+
+    /// [`Pruner::prompt`] with the embedding optional: without one the examples are the pool's
+    /// by the question's words (BM25), as `fn::nl2surql_prompt_pruned(question, NONE)` gives them.
+    pub async fn prompt_with<C: Connection>(
+        &self,
+        db: &Surreal<C>,
+        question: &str,
+        qvec: Option<&[f64]>,
+    ) -> Result<String> {
         let budget = self.settings.budget;
         if self.fits_whole(budget) {
             return super::module::prompt_function(db, "fn::nl2surql_prompt_pruned", question, qvec).await;
         }
-        let ranking_vector = self.settings.vector.then_some(qvec);
+        let ranking_vector = qvec.filter(|_| self.settings.vector);
         let (choice, matches) = self.select(db, question, ranking_vector, budget, self.built()).await?;
         let mut schema = String::new();
         if !matches {
@@ -555,7 +566,7 @@ impl Pruner {
         super::module::text(
             db.query("RETURN fn::pruned_prompt_for($question, $qvec, $tables, $schema)")
                 .bind(("question", question.to_owned()))
-                .bind(("qvec", qvec.to_vec()))
+                .bind(("qvec", qvec.map(<[f64]>::to_vec)))
                 .bind(("tables", choice.tables))
                 .bind(("schema", schema)),
         )

@@ -12,6 +12,7 @@ pub fn label(hint: &ValueHint) -> String {
         Distinct { field, .. } => format!("{}.{}", field.table, field.field),
         Ids { table, .. } => format!("{table} ids"),
         Range { field } => format!("{}.{} range", field.table, field.field),
+        Span { field } => format!("{}.{} span", field.table, field.field),
         Note(text) => text.clone(),
     }
 }
@@ -48,6 +49,23 @@ pub fn expression(hint: &ValueHint) -> String {
                     1)[0] + \" to \" + <string> (SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} DESC \
                     LIMIT 1)[0]",
                 quote_string(&label(hint)),
+            )
+        }
+        Span { field } => {
+            let f = path_ident(&field.field, field_ident);
+            let t = &field.table;
+            let day = |order: &str| {
+                format!(
+                    "time::format((SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} {order} LIMIT 1)[0], \
+                        '%Y-%m-%d')"
+                )
+            };
+            format!(
+                "IF (SELECT VALUE {f} FROM {t} WHERE {f} != NONE LIMIT 1) = [] {{ NONE }} ELSE {{ {} + \": \" + {} + \
+                    \" to \" + {} }}",
+                quote_string(&label(hint)),
+                day("ASC"),
+                day("DESC"),
             )
         }
         Note(text) => quote_string(text),
