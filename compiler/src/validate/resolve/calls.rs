@@ -38,18 +38,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 None => format!("a {kind} has: {}", names.join(", ")),
             };
-            let d = self.error(
+            self.error_fixed(
                 span,
                 Class::UnknownMethod,
                 format!("a {kind} has no method `.{name}()`: the engine fails (\"no such method found for the {kind} type\")"),
                 fix,
+                near.map(str::to_owned),
             );
-            if let Some(near) = near {
-                d.fixes.push(crate::validate::Edit {
-                    span,
-                    replacement: near.to_owned(),
-                });
-            }
             return Ty::Any;
         };
         if let Some(sig) = functions::signature(function) {

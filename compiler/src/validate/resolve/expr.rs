@@ -332,16 +332,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     }
                     None => format!("compare with one of {} exactly as written", quoted_values(values)),
                 };
-                let d = self.error(
+                self.error_fixed(
                     span,
                     Class::ValueNotInUnion,
                     format!("'{s}' is not a value of {name} ({})", quoted_values(values)),
                     fix,
+                    near.map(|near| quoted_values(std::slice::from_ref(near))),
                 );
-                if let Some(near) = near {
-                    let replacement = quoted_values(std::slice::from_ref(near));
-                    d.fixes.push(crate::validate::Edit { span, replacement });
-                }
             }
             return;
         }

@@ -175,8 +175,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// [`Resolver::error`] with a machine-applicable repair: `span` becomes `replacement`.
     fn error_replacing(&mut self, span: Span, class: Class, message: String, fix: String, replacement: String) {
+        self.error_fixed(span, class, message, fix, Some(replacement));
+    }
+
+    /// [`Resolver::error`] with the repair of `span` when there is one (a did-you-mean found).
+    fn error_fixed(&mut self, span: Span, class: Class, message: String, fix: String, replacement: Option<String>) {
         let d = self.error(span, class, message, fix);
-        d.fixes.push(super::Edit { span, replacement });
+        if let Some(replacement) = replacement {
+            d.fixes.push(super::Edit { span, replacement });
+        }
     }
 
     /// Reports a finding in one of the registered cases where its class is only a warning.

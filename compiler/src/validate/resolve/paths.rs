@@ -283,18 +283,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         }
                         None => format!("the rows have: {}", names.join(", ")),
                     };
-                    let d = self.error(
+                    self.error_fixed(
                         span,
                         Class::UnknownField,
                         format!("the subquery's rows have no field `{name}`"),
                         fix,
+                        near.map(str::to_owned),
                     );
-                    if let Some(near) = near {
-                        d.fixes.push(crate::validate::Edit {
-                            span,
-                            replacement: near.to_owned(),
-                        });
-                    }
                     Val::of(Ty::Any)
                 }
             },
@@ -332,18 +327,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
             ),
             None => format!("the fields of `{at}` are: {}", names.join(", ")),
         };
-        let d = self.error(
+        self.error_fixed(
             span,
             Class::UnknownField,
             format!("`{table}.{at}` has no field `{name}`"),
             fix,
+            near.map(str::to_owned),
         );
-        if let Some(near) = near {
-            d.fixes.push(crate::validate::Edit {
-                span,
-                replacement: near.to_owned(),
-            });
-        }
         Val::of(Ty::Any)
     }
 
