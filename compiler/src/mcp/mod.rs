@@ -5,16 +5,20 @@
 //! agent's session for everything a caller's query touches, and a stronger one only to read
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 
+mod audit_log;
 mod auth;
 mod caps;
+mod observe;
 mod reach;
 mod server;
 mod state;
 mod tools;
 mod untrusted;
 
+pub use audit_log::{AuditTarget, Record as AuditRecord};
 pub use auth::{Token, TOKEN_ENV};
 pub use caps::Caps;
+pub use observe::{ObserveOptions, Observer};
 pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
@@ -53,6 +57,8 @@ pub struct Options {
     /// `--per-user` (HTTP): each request's bearer token is an end user's token, and its calls
     /// run in that user's session.
     pub per_user: bool,
+    /// The audit log, the metrics and the rate limits (issue 40).
+    pub observe: ObserveOptions,
 }
 
 impl Options {
@@ -130,7 +136,11 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         options.caps,
         options.timeout,
     )
-    .with_pruner(pruner);
+    .with_pruner(pruner)
+    .with_observer(Observer::new(
+        &options.observe,
+        options.as_user.as_ref().map(|(user, _)| user.clone()),
+    ));
     let state = if options.per_user {
         state.per_user(&target.namespace, &target.database)
     } else {

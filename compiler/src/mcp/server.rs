@@ -167,6 +167,23 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Watched (`observe`): its audit line is written before its answer goes out.
+        let call = super::observe::Call::begin(&self.state, &request, &context);
+        if let Some(refusal) = call.refused_before(&self.state) {
+            return Ok(refusal.into());
+        }
+        let answer = call.run(self.answer_call(request, context)).await;
+        call.finish(&self.state, answer).await
+    }
+}
+
+impl Server {
+    /// A tool call's answer: the calls in flight counted, the end user's session, the deadline.
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let Some(_call) = self.inflight.enter() else {
             return Ok(text(
                 false,
@@ -195,9 +212,9 @@ impl ServerHandler for Server {
         let arguments = request.arguments.unwrap_or_default();
         let (server, name) = (self.clone(), request.name.to_string());
         // A task of its own, so that a panic anywhere below answers this call and not the server.
-        let mut called = tokio::spawn(super::state::as_user(user, async move {
+        let mut called = tokio::spawn(super::observe::carry(super::state::as_user(user, async move {
             server.call(&name, arguments).await
-        }));
+        })));
         let deadline = self.deadline();
         let called = match tokio::time::timeout(deadline, &mut called).await {
             Ok(called) => called,
@@ -492,6 +509,8 @@ async fn require_user(
     };
     match user {
         Some(user) => {
+            let subject = offered.as_deref().and_then(super::observe::token_subject);
+            request.extensions_mut().insert(super::observe::Subject(subject.unwrap_or_default()));
             request.extensions_mut().insert(user);
             next.run(request).await
         }
