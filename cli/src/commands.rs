@@ -240,7 +240,7 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         Some(_) => surqlc::mcp::Token::configured(mcp.token_file.as_deref())?,
         None => None,
     };
-    let observe = mcp.ops.options(mcp.token_file.as_deref(), token.is_some());
+    let observe = mcp.ops.options(mcp.token_file.as_deref(), token.is_some())?;
     let options = surqlc::mcp::Options {
         target: mcp.server.target(endpoint, schema),
         seed: mcp.seed,

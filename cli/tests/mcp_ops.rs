@@ -299,3 +299,229 @@ fn sigterm_under_load_loses_no_line_of_an_answered_call() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `GET url` on loopback: the status, the head and the body.
+fn http_get(url: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (host, path) = rest.split_at(rest.find('/').expect("a path"));
+    let mut stream = std::net::TcpStream::connect(host).expect("connects");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut all = String::new();
+    stream.read_to_string(&mut all).expect("the answer reads");
+    let (head, body) = all.split_once("\r\n\r\n").unwrap_or((&all, ""));
+    let code = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (code, head.to_owned(), body.to_owned())
+}
+
+/// The address `serving metrics at URL` names on stderr.
+fn metrics_url(stderr: &std::sync::Mutex<String>) -> String {
+    let said = stderr.lock().unwrap().clone();
+    said.lines()
+        .find_map(|l| l.strip_prefix("serving metrics at "))
+        .unwrap_or_else(|| panic!("the metrics address is said: {said}"))
+        .to_owned()
+}
+
+/// The `/metrics` page parsed by a Prometheus text-format parser: each sample's value by its
+/// name and labels (`name{label=value,...}`, labels sorted); a histogram's buckets as `name_bucket{...,le=...}`.
+fn scrape(url: &str) -> BTreeMap<String, f64> {
+    let (code, head, body) = http_get(url);
+    assert_eq!(code, 200, "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: text/plain; version=0.0.4"),
+        "{head}"
+    );
+    let parsed = prometheus_parse::Scrape::parse(body.lines().map(|l| Ok(l.to_owned()))).expect("Prometheus text");
+    let mut samples = BTreeMap::new();
+    for sample in parsed.samples {
+        let labels: BTreeMap<String, String> = sample.labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let key = |name: &str, extra: Option<(&str, String)>| {
+            let mut labels = labels.clone();
+            if let Some((k, v)) = extra {
+                labels.insert(k.to_owned(), v);
+            }
+            let inner: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{name}{{{}}}", inner.join(","))
+        };
+        use prometheus_parse::Value as V;
+        match sample.value {
+            V::Counter(v) | V::Gauge(v) | V::Untyped(v) => {
+                samples.insert(key(&sample.metric, None), v);
+            }
+            V::Histogram(buckets) => {
+                for b in buckets {
+                    let le = if b.less_than.is_infinite() {
+                        "+Inf".to_owned()
+                    } else {
+                        b.less_than.to_string()
+                    };
+                    samples.insert(key(&format!("{}_bucket", sample.metric), Some(("le", le))), b.count);
+                }
+            }
+            V::Summary(_) => panic!("no summaries are served"),
+        }
+    }
+    samples
+}
+
+use std::collections::BTreeMap;
+
+#[test]
+fn metrics_count_the_calls_refusals_durations_and_sessions_made() {
+    let (mut child, url, stderr) = http_server_with(&["--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0"], &[]);
+    let metrics = metrics_url(&stderr);
+    assert!(
+        metrics.starts_with("http://127.0.0.1:") && metrics.ends_with("/metrics"),
+        "{metrics}"
+    );
+    let samples = runtime().block_on(async {
+        let (one, two) = (http_client(&url, "unused").await, http_client(&url, "unused").await);
+        for i in 0..3 {
+            assert!(!is_error(
+                &call(&one, "run_query", json!({"query": nth_query(i)})).await
+            ));
+        }
+        for client in [&one, &two] {
+            let bad = call(
+                client,
+                "run_query",
+                json!({"query": "SELECT nmae FROM product LIMIT 5"}),
+            )
+            .await;
+            assert!(is_error(&bad));
+        }
+        call(&two, "check_query", json!({"query": nth_query(0)})).await;
+        let samples = scrape(&metrics);
+        one.cancel().await.ok();
+        samples
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let at = |key: &str| {
+        samples
+            .get(key)
+            .copied()
+            .unwrap_or_else(|| panic!("{key} in {samples:#?}"))
+    };
+    assert_eq!(at("surqlc_tool_calls_total{outcome=ok,tool=run_query}"), 3.0);
+    assert_eq!(at("surqlc_tool_calls_total{outcome=refused,tool=run_query}"), 2.0);
+    assert_eq!(at("surqlc_tool_calls_total{outcome=ok,tool=check_query}"), 1.0);
+    assert_eq!(at("surqlc_refusals_total{code=SQ0102}"), 2.0);
+    assert_eq!(at("surqlc_tool_call_duration_seconds_count{tool=run_query}"), 5.0);
+    assert_eq!(
+        at("surqlc_tool_call_duration_seconds_bucket{le=+Inf,tool=run_query}"),
+        5.0
+    );
+    assert!(at("surqlc_tool_call_duration_seconds_sum{tool=run_query}") > 0.0);
+    assert_eq!(at("surqlc_sessions{}"), 2.0);
+}
+
+#[test]
+fn healthz_and_readyz_answer_without_the_token() {
+    let dir = scratch("health");
+    let token_file = dir.join("ops.token");
+    std::fs::write(&token_file, "a-token-of-the-health-test-0123456789").unwrap();
+    let (mut child, url, _) = http_server_with(
+        &["--http", "127.0.0.1:0", "--token-file", token_file.to_str().unwrap()],
+        &[],
+    );
+    let base = url.strip_suffix("/mcp").unwrap();
+    let (code, _, body) = http_get(&format!("{base}/healthz"));
+    assert_eq!((code, body.as_str()), (200, "ok\n"));
+    let (code, _, body) = http_get(&format!("{base}/readyz"));
+    assert_eq!((code, body.as_str()), (200, "ready\n"));
+    // The tools still need the token.
+    let (code, _) = http_exchange(&url, "POST", &[("Content-Type", "application/json")], "{}");
+    assert_eq!(code, 401);
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn over_the_rate_limit_a_call_gets_429_with_retry_after_counted_and_audited() {
+    let dir = scratch("rate");
+    let (log, token_file) = (dir.join("audit.jsonl"), dir.join("ops.token"));
+    let token = "a-token-of-the-rate-test-0123456789";
+    std::fs::write(&token_file, token).unwrap();
+    let (mut child, url, stderr) = http_server_with(
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--token-file",
+            token_file.to_str().unwrap(),
+            "--rate-limit",
+            "0.2/s",
+            "--rate-burst",
+            "3",
+            "--audit-log",
+            log.to_str().unwrap(),
+            "--metrics",
+            "0",
+        ],
+        &[],
+    );
+    let metrics = metrics_url(&stderr);
+    runtime().block_on(async {
+        let client = http_client(&url, token).await;
+        for i in 0..3 {
+            assert!(!is_error(
+                &call(&client, "run_query", json!({"query": nth_query(i)})).await
+            ));
+        }
+        let arguments = json!({"query": nth_query(3)}).as_object().cloned().unwrap();
+        let over = client
+            .call_tool(CallToolRequestParams::new("run_query").with_arguments(arguments))
+            .await;
+        assert!(
+            over.is_err(),
+            "the fourth call within the burst's second is refused: {over:?}"
+        );
+    });
+    let body = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"run_query","arguments":{"query":"SELECT 1"}}}"#;
+    let bearer = format!("Bearer {token}");
+    let (code, head) = http_exchange(
+        &url,
+        "POST",
+        &[("Authorization", &bearer), ("Content-Type", "application/json")],
+        body,
+    );
+    assert_eq!(code, 429, "{head}");
+    let retry: u64 = head
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().strip_prefix("retry-after: ").map(str::to_owned))
+        .unwrap_or_else(|| panic!("Retry-After in {head}"))
+        .trim()
+        .parse()
+        .unwrap();
+    assert!((1..=5).contains(&retry), "{retry}");
+    let samples = scrape(&metrics);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        samples.get("surqlc_refusals_total{code=rate_limited}"),
+        Some(&2.0),
+        "{samples:#?}"
+    );
+    assert_eq!(
+        samples.get("surqlc_tool_calls_total{outcome=refused,tool=run_query}"),
+        Some(&2.0)
+    );
+    let lines = audit_lines(&log);
+    let limited: Vec<&Value> = lines.iter().filter(|l| l["codes"] == json!(["rate_limited"])).collect();
+    assert_eq!(limited.len(), 2, "{lines:#?}");
+    assert_eq!(
+        (&limited[0]["verdict"], &limited[0]["subject"], &limited[0]["query"]),
+        (&json!("refused"), &json!("ops.token"), &json!(nth_query(3)))
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

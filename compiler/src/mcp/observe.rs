@@ -18,6 +18,10 @@ pub struct ObserveOptions {
     /// What the audit log calls the caller who sends the server's bearer token (its file's name,
     /// or `SURQLC_MCP_TOKEN`): never the token itself.
     pub token_name: Option<String>,
+    /// `--metrics ADDR`: Prometheus text at `http://ADDR/metrics` (a bare port: on loopback).
+    pub metrics: Option<String>,
+    /// `--rate-limit N/s` (`--rate-burst B`): tool calls per subject over HTTP.
+    pub rate_limit: Option<super::rate::RateLimit>,
 }
 
 /// What the server shares to watch its calls.
@@ -27,6 +31,10 @@ pub struct Observer {
     token_name: Option<String>,
     /// The subject of calls that come with no HTTP request (stdio, in-process): `--as`'s user or `stdio`.
     local_subject: Option<String>,
+    pub(super) metrics: Arc<super::metrics::Metrics>,
+    pub(super) limiter: Option<super::rate::Limiter>,
+    /// Why the schema is not in sync with the database, found at start (`/readyz` says it).
+    pub(super) drift: Option<String>,
 }
 
 impl Observer {
@@ -36,6 +44,41 @@ impl Observer {
             audit: options.audit_log.clone().map(|t| Arc::new(AuditLog::open(t))),
             token_name: options.token_name.clone(),
             local_subject,
+            metrics: Arc::default(),
+            limiter: options.rate_limit.map(super::rate::Limiter::new),
+            drift: None,
+        }
+    }
+
+    /// The start-up drift check's finding, for `/readyz`.
+    pub(super) fn with_drift(mut self, drift: Option<String>) -> Observer {
+        self.drift = drift;
+        self
+    }
+
+    /// The subject of an HTTP request: the end user its token named, else the bearer token's name,
+    /// else `anonymous`.
+    pub(super) fn subject_of(&self, extensions: &axum::http::Extensions) -> String {
+        extensions
+            .get::<Subject>()
+            .map(|s| s.0.clone())
+            .or_else(|| self.token_name.clone())
+            .unwrap_or_else(|| "anonymous".into())
+    }
+
+    /// Counts, traces and audits a call refused before it reached the tools (a rate limit): the
+    /// audit error, if its line cannot be written.
+    pub(super) fn refused_unstarted(&self, record: Record) -> Result<(), String> {
+        self.metrics.call(&record.tool, record.verdict, &record.codes, 0.0);
+        tracing::info!(
+            tool = record.tool.as_str(),
+            subject = record.subject.as_str(),
+            codes = record.codes.join(",").as_str(),
+            "surqlc.mcp.call refused before it ran"
+        );
+        match &self.audit {
+            Some(log) => log.write(&record),
+            None => Ok(()),
         }
     }
 }
@@ -96,7 +139,9 @@ pub(super) fn answered(answer: &serde_json::Value) {
 
 /// `future` with the current call's facts, for a task spawned to run the call.
 pub(super) fn carry<F: Future>(future: F) -> impl Future<Output = F::Output> {
+    use tracing::Instrument;
     let facts = FACTS.try_with(Arc::clone).ok();
+    let future = future.instrument(tracing::Span::current());
     async move {
         match facts {
             Some(facts) => FACTS.scope(facts, future).await,
@@ -107,17 +152,7 @@ pub(super) fn carry<F: Future>(future: F) -> impl Future<Output = F::Output> {
 
 /// The codes of a rendered report's problem lines (`error[SQ0102 UnknownField] ...`), in order, once each.
 pub(super) fn codes_in(message: &str) -> Vec<String> {
-    let mut codes: Vec<String> = Vec::new();
-    for line in message.lines() {
-        let Some(rest) = line.trim_start().strip_prefix("error[") else {
-            continue;
-        };
-        let code: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
-        if !code.is_empty() && !codes.contains(&code) {
-            codes.push(code);
-        }
-    }
-    codes
+    crate::runtime::spans::codes_in(message)
 }
 
 /// One tool call being watched, from its arrival to its answer.
@@ -130,6 +165,7 @@ pub(super) struct Call {
     question: Option<String>,
     query: Option<String>,
     facts: Arc<Mutex<Facts>>,
+    span: tracing::Span,
 }
 
 impl Call {
@@ -138,12 +174,7 @@ impl Call {
         let parts = context.extensions.get::<axum::http::request::Parts>();
         let (subject, session) = match parts {
             Some(parts) => (
-                parts
-                    .extensions
-                    .get::<Subject>()
-                    .map(|s| s.0.clone())
-                    .or_else(|| observer.token_name.clone())
-                    .unwrap_or_else(|| "anonymous".into()),
+                observer.subject_of(&parts.extensions),
                 parts
                     .headers
                     .get("mcp-session-id")
@@ -163,27 +194,51 @@ impl Call {
                 .and_then(|v| v.as_str())
                 .map(str::to_owned)
         };
+        let (question, query) = (argument("question"), argument("query"));
+        use tracing::field::Empty;
+        let span = tracing::info_span!(
+            "surqlc.mcp.call",
+            tool = request.name.as_ref(),
+            subject = subject.as_str(),
+            session = session.as_deref(),
+            question = question.as_deref(),
+            query = query.as_deref(),
+            codes = Empty,
+            rows = Empty,
+            truncated = Empty,
+            outcome = Empty,
+            duration_ms = Empty
+        );
         Call {
             started: Instant::now(),
             ts: SystemTime::now(),
             subject,
             session,
             tool: request.name.to_string(),
-            question: argument("question"),
-            query: argument("query"),
+            question,
+            query,
             facts: Arc::default(),
+            span,
         }
     }
 
     /// The refusal to answer with before anything runs: the audit log is known to be down.
     pub(super) fn refused_before(&self, state: &State) -> Option<CallToolResult> {
         let log = state.observer.audit.as_ref()?;
-        log.ready().err().map(|refusal| text(false, refusal))
+        let refusal = log.ready().err()?;
+        state
+            .observer
+            .metrics
+            .call(&self.tool, "refused", &["audit_log".into()], 0.0);
+        Some(text(false, refusal))
     }
 
-    /// Runs the call with its facts task-local.
+    /// Runs the call with its facts task-local, inside its `surqlc.mcp.call` span.
     pub(super) async fn run<F: Future>(&self, call: F) -> F::Output {
-        FACTS.scope(self.facts.clone(), call).await
+        use tracing::Instrument;
+        FACTS
+            .scope(self.facts.clone(), call.instrument(self.span.clone()))
+            .await
     }
 
     /// The audit line, written and synced before the answer goes out (or the answer is replaced
@@ -194,6 +249,18 @@ impl Call {
         answer: Result<CallToolResponse, ErrorData>,
     ) -> Result<CallToolResponse, ErrorData> {
         let record = self.record(&answer);
+        let seconds = self.started.elapsed().as_secs_f64();
+        state
+            .observer
+            .metrics
+            .call(&record.tool, record.verdict, &record.codes, seconds);
+        let span = &self.span;
+        span.record("codes", record.codes.join(",").as_str());
+        if let Some(rows) = record.rows {
+            span.record("rows", rows);
+        }
+        span.record("truncated", record.truncated);
+        crate::runtime::spans::finish(span, self.started, record.verdict);
         if let Some(log) = state.observer.audit.clone() {
             let written = tokio::task::spawn_blocking(move || log.write(&record)).await;
             let refusal = match written {

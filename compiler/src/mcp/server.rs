@@ -22,6 +22,8 @@ use tokio::sync::Notify;
 pub struct Server {
     state: Arc<State>,
     inflight: Arc<Inflight>,
+    /// An HTTP session's place in `surqlc_sessions`, until rmcp drops its server.
+    _session: Option<Arc<super::metrics::SessionGuard>>,
 }
 
 impl Server {
@@ -29,6 +31,20 @@ impl Server {
         Server {
             state: Arc::new(state),
             inflight: Arc::default(),
+            _session: None,
+        }
+    }
+
+    /// What the tools share.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The server of one new HTTP session, counted in the metrics while it lives.
+    fn for_session(&self) -> Server {
+        Server {
+            _session: Some(Arc::new(self.state.observer.metrics.session())),
+            ..self.clone()
         }
     }
 
@@ -355,6 +371,7 @@ pub(super) async fn serve_http(
     token: Option<Token>,
     allowed_hosts: Vec<String>,
 ) -> Result<(), Failure> {
+    let state = server.state.clone();
     let per_user = server
         .state
         .per_user_target()
@@ -366,10 +383,15 @@ pub(super) async fn serve_http(
     let sessions = config.cancellation_token.clone();
     let (inflight, drain_within) = (server.inflight.clone(), drain_bound(&server));
     let service: StreamableHttpService<Server, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+        StreamableHttpService::new(move || Ok(server.for_session()), Default::default(), config);
     let mut router = axum::Router::new()
         .nest_service("/mcp", service)
-        .layer(axum::middleware::from_fn(session_closed_is_ok));
+        .layer(axum::middleware::from_fn(session_closed_is_ok))
+        // Inside the token's and the user's layers: the subject is known when it runs.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::ops::rate_limit,
+        ));
     if let Some(token) = token {
         // The outermost layer: nothing below runs for a request without the token.
         router = router.layer(axum::middleware::from_fn_with_state(token, require_token));
@@ -377,6 +399,7 @@ pub(super) async fn serve_http(
     if let Some(users) = per_user {
         router = router.layer(axum::middleware::from_fn_with_state(users, require_user));
     }
+    let router = super::ops::with_health(router, state);
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::Failed(format!("error: cannot read the listening address: {e}")))?;
