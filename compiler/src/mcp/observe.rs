@@ -1,8 +1,7 @@
 //! What each tool call leaves behind: its facts (verdict, codes, rows) gathered while it runs, then its audit line, its metrics and its `surqlc.mcp.call` span; [`Observer`] holds what the server shares for that.
 
 use super::audit_log::{AuditLog, AuditTarget, Record};
-use super::state::{text, State};
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use std::future::Future;
@@ -169,8 +168,11 @@ pub(super) struct Call {
 }
 
 impl Call {
-    pub(super) fn begin(state: &State, request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Call {
-        let observer = &state.observer;
+    pub(super) fn begin(
+        observer: &Observer,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Call {
         let parts = context.extensions.get::<axum::http::request::Parts>();
         let (subject, session) = match parts {
             Some(parts) => (
@@ -223,14 +225,11 @@ impl Call {
     }
 
     /// The refusal to answer with before anything runs: the audit log is known to be down.
-    pub(super) fn refused_before(&self, state: &State) -> Option<CallToolResult> {
-        let log = state.observer.audit.as_ref()?;
+    pub(super) fn refused_before(&self, observer: &Observer) -> Option<CallToolResult> {
+        let log = observer.audit.as_ref()?;
         let refusal = log.ready().err()?;
-        state
-            .observer
-            .metrics
-            .call(&self.tool, "refused", &["audit_log".into()], 0.0);
-        Some(text(false, refusal))
+        observer.metrics.call(&self.tool, "refused", &["audit_log".into()], 0.0);
+        Some(refusal_answer(refusal))
     }
 
     /// Runs the call with its facts task-local, inside its `surqlc.mcp.call` span.
@@ -245,13 +244,12 @@ impl Call {
     /// by the log's refusal: fail closed).
     pub(super) async fn finish(
         self,
-        state: &State,
+        observer: &Observer,
         answer: Result<CallToolResponse, ErrorData>,
     ) -> Result<CallToolResponse, ErrorData> {
         let record = self.record(&answer);
         let seconds = self.started.elapsed().as_secs_f64();
-        state
-            .observer
+        observer
             .metrics
             .call(&record.tool, record.verdict, &record.codes, seconds);
         let span = &self.span;
@@ -261,7 +259,7 @@ impl Call {
         }
         span.record("truncated", record.truncated);
         crate::runtime::spans::finish(span, self.started, record.verdict);
-        if let Some(log) = state.observer.audit.clone() {
+        if let Some(log) = observer.audit.clone() {
             let written = tokio::task::spawn_blocking(move || log.write(&record)).await;
             let refusal = match written {
                 Ok(Ok(())) => None,
@@ -269,7 +267,7 @@ impl Call {
                 Err(_) => Some("refused: the audit line could not be written (a bug)".to_owned()),
             };
             if let Some(refusal) = refusal {
-                return Ok(text(false, refusal).into());
+                return Ok(refusal_answer(refusal).into());
             }
         }
         answer
@@ -304,6 +302,11 @@ impl Call {
             error,
         }
     }
+}
+
+/// A refusal as a tool error (`isError`), the text a caller reads.
+fn refusal_answer(refusal: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(refusal)])
 }
 
 /// The answer's text blocks, joined.

@@ -184,12 +184,13 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // Watched (`observe`): its audit line is written before its answer goes out.
-        let call = super::observe::Call::begin(&self.state, &request, &context);
-        if let Some(refusal) = call.refused_before(&self.state) {
+        let observer = &self.state.observer;
+        let call = super::observe::Call::begin(observer, &request, &context);
+        if let Some(refusal) = call.refused_before(observer) {
             return Ok(refusal.into());
         }
         let answer = call.run(self.answer_call(request, context)).await;
-        call.finish(&self.state, answer).await
+        call.finish(observer, answer).await
     }
 }
 
