@@ -3,7 +3,7 @@
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Where the audit lines go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +63,9 @@ pub struct Record {
 pub struct AuditLog {
     target: AuditTarget,
     /// The open file; `None` until it opens (it is opened again on each call until it does).
-    file: Mutex<Option<std::fs::File>>,
+    /// Shared, so that a line is synced outside the lock: concurrent calls' syncs overlap
+    /// (the file system commits them together) instead of queueing one behind another.
+    file: Mutex<Option<Arc<std::fs::File>>>,
 }
 
 impl AuditLog {
@@ -83,13 +85,14 @@ impl AuditLog {
         log
     }
 
-    fn ensure<'a>(&self, slot: &'a mut Option<std::fs::File>) -> std::io::Result<&'a mut std::fs::File> {
+    fn ensure(&self, slot: &mut Option<Arc<std::fs::File>>) -> std::io::Result<Arc<std::fs::File>> {
         if slot.is_none() {
             if let AuditTarget::File(path) = &self.target {
-                *slot = Some(std::fs::OpenOptions::new().create(true).append(true).open(path)?);
+                let file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+                *slot = Some(Arc::new(file));
             }
         }
-        slot.as_mut()
+        slot.clone()
             .ok_or_else(|| std::io::Error::other("the audit log is not a file"))
     }
 
@@ -118,24 +121,31 @@ impl AuditLog {
         )
     }
 
-    /// Appends `record` as one line and syncs it (a file: `fdatasync`, so the line outlives a
-    /// crash of the process or the machine). The error is the refusal to send instead of the answer.
+    /// Appends `record` as one line (one `write` under the lock, so lines never interleave) and
+    /// syncs it (a file: `fdatasync` after the lock is released, so the line outlives a crash of
+    /// the process or the machine). The error is the refusal to send instead of the answer.
     pub fn write(&self, record: &Record) -> Result<(), String> {
         let mut line = serde_json::to_string(record).map_err(|e| format!("refused: the audit line: {e}"))?;
         line.push('\n');
-        let mut slot = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        let written = match &self.target {
-            AuditTarget::Stderr => {
-                let mut err = std::io::stderr().lock();
-                err.write_all(line.as_bytes()).and_then(|()| err.flush())
+        let written = {
+            let mut slot = self.file.lock().unwrap_or_else(|e| e.into_inner());
+            match &self.target {
+                AuditTarget::Stderr => {
+                    let mut err = std::io::stderr().lock();
+                    err.write_all(line.as_bytes()).and_then(|()| err.flush()).map(|()| None)
+                }
+                AuditTarget::File(_) => self
+                    .ensure(&mut slot)
+                    .and_then(|file| (&*file).write_all(line.as_bytes()).map(|()| Some(file))),
             }
-            AuditTarget::File(_) => self
-                .ensure(&mut slot)
-                .and_then(|file| file.write_all(line.as_bytes()).and_then(|()| file.sync_data())),
         };
-        written.map_err(|e| {
+        let synced = written.and_then(|file| match file {
+            Some(file) => file.sync_data(),
+            None => Ok(()),
+        });
+        synced.map_err(|e| {
             // Opened again on the next call: a log whose disk filled up comes back once it has room.
-            *slot = None;
+            *self.file.lock().unwrap_or_else(|e| e.into_inner()) = None;
             self.say_down(&e);
             self.refusal(&e)
         })
