@@ -525,3 +525,58 @@ fn over_the_rate_limit_a_call_gets_429_with_retry_after_counted_and_audited() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// An end user's token for `user`, signed with `key` (`surqlc token`), with `extra` arguments.
+fn user_token(user: &str, key: &str, extra: &[&str]) -> String {
+    let out = support::surqlc()
+        .args(["token", "schemas/store.rs", "--as", user])
+        .args(extra)
+        .env("SURQLC_SCOPE_KEY", key)
+        .output()
+        .expect("surqlc token runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+#[test]
+fn per_user_the_audit_subject_is_the_tokens_end_user_and_never_the_token() {
+    let dir = scratch("per-user");
+    let log = dir.join("audit.jsonl");
+    let key = "mcp-ops-scope-key";
+    let (mut child, url, _) = http_server_with(
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--per-user",
+            "--audit-log",
+            log.to_str().unwrap(),
+        ],
+        &[("SURQLC_SCOPE_KEY", key)],
+    );
+    let (mei, sam) = (
+        user_token("customer:mei", key, &[]),
+        user_token("customer:sam", key, &[]),
+    );
+    runtime().block_on(async {
+        for token in [&mei, &sam] {
+            let client = http_client(&url, token).await;
+            let answer = call(
+                &client,
+                "run_query",
+                json!({"query": "SELECT id FROM purchase LIMIT 10"}),
+            )
+            .await;
+            assert!(!is_error(&answer), "{}", text(&answer));
+            client.cancel().await.ok();
+        }
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let lines = audit_lines(&log);
+    let subjects: Vec<&str> = lines.iter().map(|l| l["subject"].as_str().unwrap()).collect();
+    assert_eq!(subjects, ["customer:mei", "customer:sam"]);
+    assert_eq!((&lines[0]["rows"], &lines[1]["rows"]), (&json!(2), &json!(2)));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains(&mei) && !text.contains(&sam), "no token in the log");
+    let _ = std::fs::remove_dir_all(dir);
+}
