@@ -123,7 +123,11 @@ fn two_replicas_serve_one_token_the_same_rows_and_readyz_follows_the_database() 
 
     // A database that drifted from the schema: served as it is, and not ready.
     let drift = out.join("drift.surql");
-    std::fs::write(&drift, "REMOVE FIELD tier ON customer;\n").unwrap();
+    std::fs::write(
+        &drift,
+        "OPTION IMPORT;\nDEFINE FIELD drift_extra ON customer TYPE option<string>;\n",
+    )
+    .unwrap();
     server.import("store", &drift);
     let (mut drifted, url_drifted, _) = replica(&server, &[]);
     let (code, body) = get(&url_drifted, "/readyz");
