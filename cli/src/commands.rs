@@ -244,6 +244,7 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         Some(_) => surqlc::mcp::Token::configured(mcp.token_file.as_deref())?,
         None => None,
     };
+    let observe = mcp.ops.options(mcp.token_file.as_deref(), token.is_some())?;
     let options = surqlc::mcp::Options {
         target: mcp.server.target(endpoint, schema),
         seed: mcp.seed,
@@ -258,6 +259,7 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         allowed_hosts: mcp.allow_host,
         as_user: mcp.as_user.zip(scope_key),
         per_user: mcp.per_user,
+        observe,
     };
     if let Some((user, _)) = &options.as_user {
         schema_db::scope_for(schema, &options.target, user)?;

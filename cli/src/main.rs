@@ -9,6 +9,7 @@ mod audit_cmd;
 mod check_query;
 mod exit;
 mod lints;
+mod ops;
 mod progress;
 mod prune;
 mod stdio;
@@ -270,6 +271,8 @@ struct McpArgs {
     /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
+    #[command(flatten)]
+    ops: ops::OpsArgs,
 }
 
 /// Where on a database and as whom: shared by the commands that connect to one.

@@ -427,6 +427,7 @@ async fn in_process(allow_remember: bool, embedder: Option<mcp::Embedder>) -> (C
         allowed_hosts: Vec::new(),
         as_user: None,
         per_user: false,
+        observe: Default::default(),
     };
     let mut state = mcp::start(&output, "mcp-test", &options)
         .await

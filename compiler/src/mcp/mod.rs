@@ -5,17 +5,26 @@
 //! agent's session for everything a caller's query touches, and a stronger one only to read
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 
+mod audit_log;
 mod auth;
 mod caps;
 pub mod costs;
+mod metrics;
+mod observe;
+mod ops;
+mod rate;
 mod reach;
 mod server;
 mod state;
 mod tools;
 mod untrusted;
 
+pub use audit_log::{AuditTarget, Record as AuditRecord};
 pub use auth::{Token, TOKEN_ENV};
 pub use caps::Caps;
+pub use metrics::Metrics;
+pub use observe::{ObserveOptions, Observer};
+pub use rate::RateLimit;
 pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
@@ -54,6 +63,8 @@ pub struct Options {
     /// `--per-user` (HTTP): each request's bearer token is an end user's token, and its calls
     /// run in that user's session.
     pub per_user: bool,
+    /// The audit log, the metrics and the rate limits (issue 40).
+    pub observe: ObserveOptions,
 }
 
 impl Options {
@@ -112,11 +123,13 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
             (agent, reader)
         }
     };
-    if !options.embedded() {
+    let drift = if options.embedded() {
+        None
+    } else {
         // Read on the reader: root's session when --user/--pass were given, else the agent's (a
         // VIEWER may run INFO; a record user may not, and the warning says the check was not made).
-        report_drift(output, &target.endpoint, &reader).await;
-    }
+        report_drift(output, &target.endpoint, &reader).await
+    };
     if options.per_user && output.schema.settings.scope.is_none() {
         return Err(Failure::BadInput("error: --per-user serves the schema's per-user agent, and this schema declares none; add scope(end_user = T) to its Schema item".into()));
     }
@@ -131,7 +144,10 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         options.caps,
         options.timeout,
     )
-    .with_pruner(pruner);
+    .with_pruner(pruner)
+    .with_observer(
+        Observer::new(&options.observe, options.as_user.as_ref().map(|(user, _)| user.clone())).with_drift(drift),
+    );
     let state = if options.per_user {
         state.per_user(&target.namespace, &target.database)
     } else {
@@ -165,20 +181,31 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
 }
 
 /// Compares the server's definitions, read on `conn`, with the schema and says on stderr what
-/// differs; writes nothing.
-async fn report_drift(output: &Output, endpoint: &str, conn: &crate::db::Db) {
+/// differs; writes nothing. What differs, in one line, for `/readyz`.
+async fn report_drift(output: &Output, endpoint: &str, conn: &crate::db::Db) -> Option<String> {
     match crate::drift::diff::drift_on(conn, output, false).await {
         Ok(drift) if drift.is_empty() => {
-            eprintln!("the database at {endpoint} matches the schema")
+            eprintln!("the database at {endpoint} matches the schema");
+            None
         }
-        Ok(drift) => eprintln!(
-            "warning: the database at {endpoint} differs from the schema ({} difference{}); serving it as it \
+        Ok(drift) => {
+            eprintln!(
+                "warning: the database at {endpoint} differs from the schema ({} difference{}); serving it as it \
                 is, writing nothing (`surqlc diff` lists them, `surreal import` of `surqlc build`'s \
                 schema.surql fixes them):\n{drift}",
-            drift.changes.len(),
-            if drift.changes.len() == 1 { "" } else { "s" }
-        ),
-        Err(e) => eprintln!("warning: drift not checked: {e}"),
+                drift.changes.len(),
+                if drift.changes.len() == 1 { "" } else { "s" }
+            );
+            Some(format!(
+                "the database differs from the schema ({} difference{}; `surqlc diff` lists them)",
+                drift.changes.len(),
+                if drift.changes.len() == 1 { "" } else { "s" }
+            ))
+        }
+        Err(e) => {
+            eprintln!("warning: drift not checked: {e}");
+            None
+        }
     }
 }
 
@@ -194,6 +221,8 @@ pub struct HttpListener {
     listener: tokio::net::TcpListener,
     token: Option<Token>,
     allowed_hosts: Vec<String>,
+    /// `--metrics ADDR`'s listener.
+    metrics: Option<tokio::net::TcpListener>,
 }
 
 impl Transport {
@@ -215,10 +244,15 @@ impl Transport {
         if !options.per_user {
             auth::check(bound, options.token.as_ref())?;
         }
+        let metrics = match &options.observe.metrics {
+            Some(addr) => Some(ops::bind_metrics(addr).await?),
+            None => None,
+        };
         Ok(Transport::Http(HttpListener {
             listener,
             token: options.token.clone(),
             allowed_hosts: auth::allowed_hosts(bound, &options.allowed_hosts),
+            metrics,
         }))
     }
 
@@ -241,6 +275,11 @@ pub async fn serve_on(state: State, transport: Transport) -> Result<(), Failure>
     let server = Server::new(state);
     match transport {
         Transport::Stdio => server::serve_stdio(server).await,
-        Transport::Http(http) => server::serve_http(server, http.listener, http.token, http.allowed_hosts).await,
+        Transport::Http(http) => {
+            if let Some(metrics) = http.metrics {
+                ops::serve_metrics(metrics, server.state());
+            }
+            server::serve_http(server, http.listener, http.token, http.allowed_hosts).await
+        }
     }
 }

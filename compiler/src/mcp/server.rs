@@ -22,6 +22,8 @@ use tokio::sync::Notify;
 pub struct Server {
     state: Arc<State>,
     inflight: Arc<Inflight>,
+    /// An HTTP session's place in `surqlc_sessions`, until rmcp drops its server.
+    _session: Option<Arc<super::metrics::SessionGuard>>,
 }
 
 impl Server {
@@ -29,6 +31,20 @@ impl Server {
         Server {
             state: Arc::new(state),
             inflight: Arc::default(),
+            _session: None,
+        }
+    }
+
+    /// What the tools share.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The server of one new HTTP session, counted in the metrics while it lives.
+    fn for_session(&self) -> Server {
+        Server {
+            _session: Some(Arc::new(self.state.observer.metrics.session())),
+            ..self.clone()
         }
     }
 
@@ -186,6 +202,24 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Watched (`observe`): its audit line is written before its answer goes out.
+        let observer = &self.state.observer;
+        let call = super::observe::Call::begin(observer, &request, &context);
+        if let Some(refusal) = call.refused_before(observer) {
+            return Ok(refusal.into());
+        }
+        let answer = call.run(self.answer_call(request, context)).await;
+        call.finish(observer, answer).await
+    }
+}
+
+impl Server {
+    /// A tool call's answer: the calls in flight counted, the end user's session, the deadline.
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let Some(_call) = self.inflight.enter() else {
             return Ok(text(
                 false,
@@ -214,9 +248,9 @@ impl ServerHandler for Server {
         let arguments = request.arguments.unwrap_or_default();
         let (server, name) = (self.clone(), request.name.to_string());
         // A task of its own, so that a panic anywhere below answers this call and not the server.
-        let mut called = tokio::spawn(super::state::as_user(user, async move {
+        let mut called = tokio::spawn(super::observe::carry(super::state::as_user(user, async move {
             server.call(&name, arguments).await
-        }));
+        })));
         let deadline = self.deadline();
         let called = match tokio::time::timeout(deadline, &mut called).await {
             Ok(called) => called,
@@ -357,6 +391,7 @@ pub(super) async fn serve_http(
     token: Option<Token>,
     allowed_hosts: Vec<String>,
 ) -> Result<(), Failure> {
+    let state = server.state.clone();
     let per_user = server
         .state
         .per_user_target()
@@ -368,10 +403,15 @@ pub(super) async fn serve_http(
     let sessions = config.cancellation_token.clone();
     let (inflight, drain_within) = (server.inflight.clone(), drain_bound(&server));
     let service: StreamableHttpService<Server, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+        StreamableHttpService::new(move || Ok(server.for_session()), Default::default(), config);
     let mut router = axum::Router::new()
         .nest_service("/mcp", service)
-        .layer(axum::middleware::from_fn(session_closed_is_ok));
+        .layer(axum::middleware::from_fn(session_closed_is_ok))
+        // Inside the token's and the user's layers: the subject is known when it runs.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::ops::rate_limit,
+        ));
     if let Some(token) = token {
         // The outermost layer: nothing below runs for a request without the token.
         router = router.layer(axum::middleware::from_fn_with_state(token, require_token));
@@ -379,6 +419,7 @@ pub(super) async fn serve_http(
     if let Some(users) = per_user {
         router = router.layer(axum::middleware::from_fn_with_state(users, require_user));
     }
+    let router = super::ops::with_health(router, state);
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::Failed(format!("error: cannot read the listening address: {e}")))?;
@@ -511,6 +552,8 @@ async fn require_user(
     };
     match user {
         Some(user) => {
+            let subject = offered.as_deref().and_then(super::observe::token_subject);
+            request.extensions_mut().insert(super::observe::Subject(subject.unwrap_or_default()));
             request.extensions_mut().insert(user);
             next.run(request).await
         }

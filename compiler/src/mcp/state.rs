@@ -71,6 +71,8 @@ pub struct State {
     /// What the model is told when it answers for one end user (the schema's scope rules, the
     /// prompt's `fn::scope_rules()`), worked out once; `None` without a scope.
     scope_rules: Option<String>,
+    /// The audit log, the metrics and the rate limits (`super::observe`).
+    pub(super) observer: super::observe::Observer,
 }
 
 impl State {
@@ -96,7 +98,14 @@ impl State {
             extra: Vec::new(),
             per_user: None,
             probe: None,
+            observer: Default::default(),
         }
+    }
+
+    /// Watches the calls with `observer` (audit log, metrics, rate limits).
+    pub fn with_observer(mut self, observer: super::observe::Observer) -> State {
+        self.observer = observer;
+        self
     }
 
     /// Probes `endpoint` at `address` before each call (see [`super::reach`]).

@@ -160,9 +160,12 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
         }
     }
     if report.has_errors() {
-        return text(true, report.render(query).trim_end().to_owned());
+        let rendered = report.render(query);
+        super::observe::refused(&rendered);
+        return text(true, rendered.trim_end().to_owned());
     }
     if let Err(message) = runtime::prepare_select(query, state.timeout) {
+        super::observe::refused(&message);
         return text(true, message);
     }
     if report.warnings().next().is_some() {
@@ -182,9 +185,13 @@ pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
             let rows: Vec<serde_json::Value> = rows.into_iter().map(runtime::to_json).collect();
             let json = caps::render(&rows, &warnings, state.caps, more);
             let value = serde_json::from_str(&json).unwrap_or_default();
+            super::observe::answered(&value);
             untrusted::answer(true, &json, value)
         }
-        Ok((Outcome::Rejected(message), _)) => text(false, message),
+        Ok((Outcome::Rejected(message), _)) => {
+            super::observe::refused(&message);
+            text(false, message)
+        }
         Ok((Outcome::CannotAnswer(reason), _)) => text(
             false,
             format!("nothing ran: the query is a `-- cannot answer` reply ({reason})"),

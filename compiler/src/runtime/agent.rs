@@ -275,18 +275,34 @@ async fn validated<C: Connection>(
     probe: Option<u32>,
 ) -> Result<Outcome, surrealdb::Error> {
     use crate::validate::{self, Options};
+    use tracing::Instrument;
+    let span = tracing::info_span!(
+        "surqlc.validate",
+        query = surql,
+        end_user = agent.end_user,
+        codes = tracing::field::Empty,
+        outcome = tracing::field::Empty,
+        duration_ms = tracing::field::Empty
+    );
+    let started = std::time::Instant::now();
     let reply = reply::read(surql);
     let options = Options::for_session(schema, agent.end_user);
-    let mut report = validate::validate_reply(schema, &reply, &options);
+    let mut report = span.in_scope(|| validate::validate_reply(schema, &reply, &options));
     if let Some(reason) = report.cannot_answer.take() {
+        super::spans::finish(&span, started, "cannot_answer");
         return Ok(Outcome::CannotAnswer(reason));
     }
     if !report.has_errors() {
-        validate::data::check(&agent.session, schema, &mut report).await?;
+        validate::data::check(&agent.session, schema, &mut report)
+            .instrument(span.clone())
+            .await?;
     }
     if report.has_errors() {
-        return Ok(Outcome::Rejected(report.render(surql).trim_end().to_owned()));
+        let rejected = Outcome::Rejected(report.render(surql).trim_end().to_owned());
+        super::spans::record_outcome(&span, started, &rejected);
+        return Ok(rejected);
     }
+    super::spans::finish(&span, started, "ok");
     let add_limit = report.missing_limit.then_some(schema.settings.max_rows);
     let statement = match reply.into_probing_statement(timeout, add_limit, probe) {
         Ok(Runnable::Select(statement)) => statement,
@@ -297,7 +313,33 @@ async fn validated<C: Connection>(
     run_prepared(agent, statement, warnings).await
 }
 
+/// The statement on the agent's session, traced as `surqlc.run` (`query`: the statement as it
+/// runs, `rows`, `codes`, `outcome`, `duration_ms`).
 async fn run_prepared<C: Connection>(
+    agent: &Agent<C>,
+    statement: String,
+    warnings: Vec<String>,
+) -> Result<Outcome, surrealdb::Error> {
+    use tracing::field::Empty;
+    use tracing::Instrument;
+    let span = tracing::info_span!(
+        "surqlc.run",
+        query = statement.as_str(),
+        rows = Empty,
+        codes = Empty,
+        outcome = Empty,
+        duration_ms = Empty
+    );
+    let started = std::time::Instant::now();
+    let ran = run_statement(agent, statement, warnings).instrument(span.clone()).await;
+    match &ran {
+        Ok(outcome) => super::spans::record_outcome(&span, started, outcome),
+        Err(_) => super::spans::finish(&span, started, "error"),
+    }
+    ran
+}
+
+async fn run_statement<C: Connection>(
     agent: &Agent<C>,
     statement: String,
     warnings: Vec<String>,

@@ -337,15 +337,96 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
     /// Asks `question`: builds the prompt, then at most `attempts` replies, each validated,
     /// checked against the data and run as the agent; a refused reply's problems go back to the
     /// model as the next user turn. Stops early on `-- cannot answer`.
+    ///
+    /// Traced as `surqlc.ask` (`question`, `end_user`, `repairs`, `rows`, `outcome`,
+    /// `duration_ms`), with `surqlc.prompt` and one `surqlc.attempt` per reply inside it.
     pub async fn ask(&self, question: &str) -> Result<Answer, AskError> {
+        use tracing::field::Empty;
+        use tracing::Instrument;
+        let span = tracing::info_span!(
+            "surqlc.ask",
+            question,
+            end_user = self.agent.is_end_user(),
+            repairs = Empty,
+            rows = Empty,
+            outcome = Empty,
+            duration_ms = Empty
+        );
+        let started = std::time::Instant::now();
+        let answered = self.ask_traced(question).instrument(span.clone()).await;
+        match &answered {
+            Ok(answer) => {
+                span.record("repairs", answer.repairs());
+                span.record("rows", answer.rows.len());
+                let outcome = match answer.status {
+                    Status::Answered => "answered",
+                    Status::CannotAnswer => "cannot_answer",
+                    Status::NoValidQuery => "no_valid_query",
+                };
+                super::spans::finish(&span, started, outcome);
+            }
+            Err(_) => super::spans::finish(&span, started, "error"),
+        }
+        answered
+    }
+
+    /// The prompt for `question`, traced as `surqlc.prompt` (`prompt_tokens`, `duration_ms`).
+    async fn traced_prompt(&self, question: &str, vector: Option<&[f64]>) -> Result<String, AskError> {
+        use tracing::field::Empty;
+        use tracing::Instrument;
+        let span = tracing::info_span!(
+            "surqlc.prompt",
+            pruned = self.pruner.is_some(),
+            prompt_tokens = Empty,
+            outcome = Empty,
+            duration_ms = Empty
+        );
+        let started = std::time::Instant::now();
+        let made = async {
+            match self.pruner {
+                Some(pruner) => prompt_pruned(self.db, self.schema, pruner, question, vector).await,
+                None => prompt(self.db, self.schema, question, vector).await,
+            }
+        }
+        .instrument(span.clone())
+        .await;
+        if let Ok(prompt) = &made {
+            span.record("prompt_tokens", prompt.chars().count().div_ceil(4));
+        }
+        super::spans::finish(&span, started, if made.is_ok() { "ok" } else { "error" });
+        Ok(made?)
+    }
+
+    /// Reply `n`: the model's completion and its run, traced as `surqlc.attempt` (`query`,
+    /// `codes`, `rows`, `outcome`), with `surqlc.validate` and `surqlc.run` inside it.
+    async fn traced_attempt(&self, n: u32, messages: &[Message]) -> Result<(String, Outcome), AskError> {
+        use tracing::field::Empty;
+        use tracing::Instrument;
+        let span = tracing::info_span!(
+            "surqlc.attempt",
+            n,
+            query = Empty,
+            codes = Empty,
+            rows = Empty,
+            outcome = Empty,
+            duration_ms = Empty
+        );
+        let started = std::time::Instant::now();
+        let reply = self.model.complete(messages).instrument(span.clone()).await?;
+        span.record("query", query_text(&reply).as_str());
+        let outcome = run_validated(self.agent, &reply, self.timeout, self.schema)
+            .instrument(span.clone())
+            .await?;
+        super::spans::record_outcome(&span, started, &outcome);
+        Ok((reply, outcome))
+    }
+
+    async fn ask_traced(&self, question: &str) -> Result<Answer, AskError> {
         if self.attempts == 0 {
             return Err(AskError::Input("the loop needs at least 1 attempt".to_owned()));
         }
         let (vector, examples) = self.question_vector(question).await?;
-        let prompt = match self.pruner {
-            Some(pruner) => prompt_pruned(self.db, self.schema, pruner, question, vector.as_deref()).await?,
-            None => prompt(self.db, self.schema, question, vector.as_deref()).await?,
-        };
+        let prompt = self.traced_prompt(question, vector.as_deref()).await?;
         let mut answer = Answer {
             question: question.to_owned(),
             status: Status::NoValidQuery,
@@ -362,9 +443,9 @@ impl<'a, C: Connection, M: Model, E: Embedder> Asker<'a, C, M, E> {
         // reply does better, it is still a valid query's answer.
         let mut fallback: Option<(String, Vec<serde_json::Value>, Vec<String>)> = None;
         for n in 0..self.attempts {
-            let reply = self.model.complete(&messages).await?;
+            let (reply, outcome) = self.traced_attempt(n, &messages).await?;
             let last = n + 1 == self.attempts;
-            let (problems, repair) = match run_validated(self.agent, &reply, self.timeout, self.schema).await? {
+            let (problems, repair) = match outcome {
                 Outcome::CannotAnswer(reason) => {
                     answer.attempts.push(Attempt {
                         reply,

@@ -42,6 +42,7 @@ pub mod openai;
 // Question-specific pruning made in the application (pruner.rs).
 pub mod pruner;
 pub mod scope;
+pub mod spans;
 mod traits;
 mod values;
 

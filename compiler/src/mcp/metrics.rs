@@ -1,0 +1,153 @@
+//! `surqlc mcp --metrics ADDR`: the calls counted by tool and outcome, refusals by code, call durations as a histogram by tool and the open sessions, rendered as Prometheus text at `/metrics`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The histogram's upper bounds, in seconds (a call is milliseconds to the `--timeout`).
+const BUCKETS: [f64; 14] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
+
+#[derive(Default)]
+struct Histogram {
+    /// Cumulative counts are computed when rendered; these are per bucket.
+    buckets: [u64; BUCKETS.len()],
+    sum: f64,
+    count: u64,
+}
+
+#[derive(Default)]
+struct Counts {
+    calls: BTreeMap<(String, String), u64>,
+    refusals: BTreeMap<String, u64>,
+    durations: BTreeMap<String, Histogram>,
+}
+
+/// The server's counters, shared by every session.
+#[derive(Default)]
+pub struct Metrics {
+    counts: Mutex<Counts>,
+    sessions: AtomicI64,
+}
+
+/// One open MCP session, counted in `surqlc_sessions` until dropped.
+pub struct SessionGuard(Arc<Metrics>);
+
+impl Drop for SessionGuard {
+    fn drop(&mut self) {
+        self.0.sessions.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Metrics {
+    /// Counts one finished call: its tool, its outcome (`ok`, `refused`, `error`), the codes of
+    /// a refusal (`unclassified` when it has none) and how long it took.
+    pub fn call(&self, tool: &str, outcome: &str, codes: &[String], seconds: f64) {
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        *counts.calls.entry((tool.to_owned(), outcome.to_owned())).or_default() += 1;
+        if outcome == "refused" {
+            if codes.is_empty() {
+                *counts.refusals.entry("unclassified".into()).or_default() += 1;
+            }
+            for code in codes {
+                *counts.refusals.entry(code.clone()).or_default() += 1;
+            }
+        }
+        let histogram = counts.durations.entry(tool.to_owned()).or_default();
+        if let Some(at) = BUCKETS.iter().position(|bound| seconds <= *bound) {
+            histogram.buckets[at] += 1;
+        }
+        histogram.sum += seconds;
+        histogram.count += 1;
+    }
+
+    /// A session opened: counted until the guard is dropped.
+    pub fn session(self: &Arc<Self>) -> SessionGuard {
+        self.sessions.fetch_add(1, Ordering::SeqCst);
+        SessionGuard(self.clone())
+    }
+
+    /// The Prometheus text exposition (version 0.0.4).
+    pub fn render(&self) -> String {
+        let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = String::new();
+        out.push_str("# HELP surqlc_tool_calls_total Tool calls answered, by tool and outcome (ok, refused, error).\n");
+        out.push_str("# TYPE surqlc_tool_calls_total counter\n");
+        for ((tool, outcome), n) in &counts.calls {
+            let _ = writeln!(
+                out,
+                "surqlc_tool_calls_total{{tool=\"{}\",outcome=\"{}\"}} {n}",
+                escape(tool),
+                escape(outcome)
+            );
+        }
+        out.push_str(
+            "# HELP surqlc_refusals_total Refused calls, by code (SQ codes, rate_limited, audit_log, unclassified).\n",
+        );
+        out.push_str("# TYPE surqlc_refusals_total counter\n");
+        for (code, n) in &counts.refusals {
+            let _ = writeln!(out, "surqlc_refusals_total{{code=\"{}\"}} {n}", escape(code));
+        }
+        out.push_str("# HELP surqlc_tool_call_duration_seconds How long tool calls took, by tool.\n");
+        out.push_str("# TYPE surqlc_tool_call_duration_seconds histogram\n");
+        for (tool, histogram) in &counts.durations {
+            let tool = escape(tool);
+            let mut cumulative = 0;
+            for (bound, n) in BUCKETS.iter().zip(histogram.buckets) {
+                cumulative += n;
+                let _ = writeln!(
+                    out,
+                    "surqlc_tool_call_duration_seconds_bucket{{tool=\"{tool}\",le=\"{bound}\"}} {cumulative}"
+                );
+            }
+            let _ = writeln!(
+                out,
+                "surqlc_tool_call_duration_seconds_bucket{{tool=\"{tool}\",le=\"+Inf\"}} {}",
+                histogram.count
+            );
+            let _ = writeln!(
+                out,
+                "surqlc_tool_call_duration_seconds_sum{{tool=\"{tool}\"}} {}",
+                histogram.sum
+            );
+            let _ = writeln!(
+                out,
+                "surqlc_tool_call_duration_seconds_count{{tool=\"{tool}\"}} {}",
+                histogram.count
+            );
+        }
+        out.push_str("# HELP surqlc_sessions Open MCP sessions.\n");
+        out.push_str("# TYPE surqlc_sessions gauge\n");
+        let _ = writeln!(out, "surqlc_sessions {}", self.sessions.load(Ordering::SeqCst));
+        out
+    }
+}
+
+/// A label value as the text format quotes it.
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_refusals_and_durations_are_counted() {
+        let metrics = Arc::new(Metrics::default());
+        metrics.call("run_query", "ok", &[], 0.003);
+        metrics.call("run_query", "refused", &["SQ0102".into()], 0.002);
+        let _session = metrics.session();
+        let text = metrics.render();
+        assert!(
+            text.contains("surqlc_tool_calls_total{tool=\"run_query\",outcome=\"ok\"} 1\n"),
+            "{text}"
+        );
+        assert!(text.contains("surqlc_refusals_total{code=\"SQ0102\"} 1\n"), "{text}");
+        assert!(text.contains("surqlc_tool_call_duration_seconds_bucket{tool=\"run_query\",le=\"0.0025\"} 1\n"));
+        assert!(text.contains("surqlc_tool_call_duration_seconds_bucket{tool=\"run_query\",le=\"0.005\"} 2\n"));
+        assert!(text.contains("surqlc_sessions 1\n"), "{text}");
+    }
+}
