@@ -342,13 +342,19 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             return;
         }
+        self.string_against(field, op, &strings, &name);
+    }
+
+    /// A string (or strings) compared with a field that is no literal union: recorded for the
+    /// data checks on a string field, else a TypeMismatch with the literal it should have been.
+    fn string_against(&mut self, field: &Val, op: &BinaryOperator, strings: &[&str], name: &str) {
         let Some(s) = strings.first().copied() else {
             return;
         };
         let (what, fix, replacement) = match field.ty.element() {
             Ty::String => {
                 if let Some((t, f)) = &field.field {
-                    for s in strings {
+                    for s in strings.iter().copied() {
                         let span = self.loc.string(s).or_all(self.loc);
                         self.report.compared.push(Compared {
                             table: t.clone(),
