@@ -1291,28 +1291,6 @@ fn a_call_past_its_deadline_is_a_tool_error_and_the_server_goes_on() {
     });
 }
 
-/// Sends SIGTERM to `pid`.
-fn sigterm(pid: u32) {
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-}
-
-/// The child's exit status once it exits, within `within`.
-fn exit_within(child: &mut std::process::Child, within: std::time::Duration) -> Option<i32> {
-    let until = std::time::Instant::now() + within;
-    while std::time::Instant::now() < until {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            return status.code();
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    panic!("still running after {within:?}");
-}
-
 #[test]
 fn sigterm_lets_the_calls_in_flight_answer_then_exits_0() {
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;

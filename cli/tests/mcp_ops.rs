@@ -29,27 +29,6 @@ fn audit_lines(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// `SIGTERM` to `pid`.
-fn terminate(pid: u32) {
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-}
-
-fn wait_exit(child: &mut std::process::Child, within: std::time::Duration) -> Option<i32> {
-    let until = std::time::Instant::now() + within;
-    while std::time::Instant::now() < until {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            return status.code();
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    panic!("still running after {within:?}");
-}
-
 /// A query of its own for call `n` (its `START` differs), valid on the store.
 fn nth_query(n: usize) -> String {
     format!("SELECT VALUE name FROM product ORDER BY name LIMIT 3 START {n}")
@@ -276,14 +255,14 @@ fn sigterm_under_load_loses_no_line_of_an_answered_call() {
             });
         }
         tokio::time::sleep(std::time::Duration::from_millis(800)).await;
-        terminate(pid);
+        sigterm(pid);
         let mut answered = Vec::new();
         while let Some(done) = clients.join_next().await {
             answered.extend(done.expect("a client"));
         }
         answered
     });
-    assert_eq!(wait_exit(&mut child, std::time::Duration::from_secs(20)), Some(0));
+    assert_eq!(exit_within(&mut child, std::time::Duration::from_secs(20)), Some(0));
     let lines = audit_lines(&log);
     assert!(
         answered.len() >= 4,
@@ -298,27 +277,6 @@ fn sigterm_under_load_loses_no_line_of_an_answered_call() {
         );
     }
     let _ = std::fs::remove_dir_all(dir);
-}
-
-/// `GET url` on loopback: the status, the head and the body.
-fn http_get(url: &str) -> (u16, String, String) {
-    use std::io::{Read, Write};
-    let rest = url.strip_prefix("http://").expect("an http URL");
-    let (host, path) = rest.split_at(rest.find('/').expect("a path"));
-    let mut stream = std::net::TcpStream::connect(host).expect("connects");
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
-        .unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut all = String::new();
-    stream.read_to_string(&mut all).expect("the answer reads");
-    let (head, body) = all.split_once("\r\n\r\n").unwrap_or((&all, ""));
-    let code = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    (code, head.to_owned(), body.to_owned())
 }
 
 /// The address `serving metrics at URL` names on stderr.

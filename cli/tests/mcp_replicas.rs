@@ -1,7 +1,6 @@
 //! Two `surqlc mcp --http --per-user` replicas against one official `surreal` server (issue 40): one end user's token is served the same rows by either, both are ready, `/readyz` says 503 with the reason when the database drifts from the schema or goes away. Needs `SURREAL_BIN` (`bash .ci/build-surreal`), so it is ignored by default and run by `.ci/run` when the binary is there.
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 
 mod support;
@@ -30,47 +29,15 @@ fn replica(server: &SurrealServer, args: &[&str]) -> (Child, String, std::sync::
         .stderr(Stdio::piped())
         .spawn()
         .expect("surqlc starts");
-    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .unwrap_or_else(|| panic!("surqlc serves: {}", log.lock().unwrap()))
-            .unwrap();
-        log.lock().unwrap().push_str(&format!("{line}\n"));
-        if let Some(url) = line.strip_prefix("serving MCP at ") {
-            break url.to_owned();
-        }
-    };
-    let kept = log.clone();
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            kept.lock().unwrap().push_str(&format!("{line}\n"));
-        }
-    });
+    let (url, log) = served_url(&mut child);
     (child, url, log)
 }
 
-/// `GET base/path`: the status and the body.
+/// `GET path` on the server `url` is served from: the status and the body.
 fn get(url: &str, path: &str) -> (u16, String) {
-    use std::io::{Read, Write};
     let host = url.strip_prefix("http://").unwrap().split('/').next().unwrap();
-    let mut stream = std::net::TcpStream::connect(host).expect("connects");
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
-        .unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut all = String::new();
-    stream.read_to_string(&mut all).unwrap();
-    let (head, body) = all.split_once("\r\n\r\n").unwrap_or((&all, ""));
-    (
-        head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0),
-        body.to_owned(),
-    )
+    let (code, _, body) = http_get(&format!("http://{host}{path}"));
+    (code, body)
 }
 
 #[test]

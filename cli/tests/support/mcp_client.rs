@@ -97,7 +97,6 @@ pub fn http_server_with(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (std::process::Child, String, std::sync::Arc<std::sync::Mutex<String>>) {
-    use std::io::{BufRead, BufReader};
     let mut child = surqlc()
         .args([STORE, args].concat())
         .envs(env.iter().copied())
@@ -106,6 +105,14 @@ pub fn http_server_with(
         .stderr(Stdio::piped())
         .spawn()
         .expect("the surqlc binary starts");
+    let (url, log) = served_url(&mut child);
+    (child, url, log)
+}
+
+/// The address a spawned `surqlc mcp --http` says it serves (`serving MCP at URL` on its piped
+/// stderr), and its stderr as it goes on (drained by a thread, so the server never blocks on it).
+pub fn served_url(child: &mut std::process::Child) -> (String, std::sync::Arc<std::sync::Mutex<String>>) {
+    use std::io::{BufRead, BufReader};
     let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let url = loop {
@@ -123,14 +130,56 @@ pub fn http_server_with(
             break url.to_owned();
         }
     };
-    // Keep draining stderr so the server never blocks on it.
     let kept = log.clone();
     std::thread::spawn(move || {
         for line in lines.map_while(Result::ok) {
             kept.lock().unwrap().push_str(&format!("{line}\n"));
         }
     });
-    (child, url, log)
+    (url, log)
+}
+
+/// `GET url` on loopback: the status, the head and the body.
+pub fn http_get(url: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (host, path) = rest.split_at(rest.find('/').expect("a path"));
+    let mut stream = std::net::TcpStream::connect(host).expect("connects");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut all = String::new();
+    stream.read_to_string(&mut all).expect("the answer reads");
+    let (head, body) = all.split_once("\r\n\r\n").unwrap_or((&all, ""));
+    let code = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (code, head.to_owned(), body.to_owned())
+}
+
+/// Sends SIGTERM to `pid`.
+pub fn sigterm(pid: u32) {
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+}
+
+/// The child's exit status once it exits, within `within` (killed and a panic after).
+pub fn exit_within(child: &mut std::process::Child, within: std::time::Duration) -> Option<i32> {
+    let until = std::time::Instant::now() + within;
+    while std::time::Instant::now() < until {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status.code();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    panic!("still running after {within:?}");
 }
 
 /// One raw HTTP/1.1 exchange on loopback: the status line's code and the headers (the body, an
