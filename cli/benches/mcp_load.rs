@@ -7,16 +7,18 @@
 //! stage, 960 by default; `SURQLC_LOAD_LONG` calls in the memory stage, 10,000 by default). The
 //! figures are in docs/reliability.md.
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::mcp_client::served_url;
 
 /// One schema under load: the calls each session makes in turn.
 struct Workload {
@@ -43,16 +45,9 @@ const WORKLOADS: &[Workload] = &[
 
 const TOOLS: [&str; 3] = ["schema", "check_query", "run_query"];
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("compiler/ has a parent")
-        .to_owned()
-}
-
 /// `surqlc mcp SCHEMA --seed ... --http 127.0.0.1:0`, once it says where it serves.
 fn start(schema: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surqlc"))
+    let mut child = support::surqlc()
         .args([
             "mcp",
             &format!("schemas/{schema}.rs"),
@@ -61,25 +56,12 @@ fn start(schema: &str) -> (Child, String) {
             "--http",
             "127.0.0.1:0",
         ])
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .env_remove("SURQLC_MODEL_URL")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the surqlc binary starts");
-    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("surqlc says where it serves")
-            .expect("stderr reads");
-        if let Some(url) = line.strip_prefix("serving MCP at ") {
-            break url.to_owned();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let (url, _stderr) = served_url(&mut child);
     (child, url)
 }
 

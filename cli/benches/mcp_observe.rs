@@ -5,16 +5,18 @@
 //! subscriber, so its spans cost what a disabled span costs; an application that installs one
 //! pays its subscriber's price. The figures are in docs/operations.md.
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::mcp_client::served_url;
 
 const WORKLOADS: [(&str, &str); 2] = [
     (
@@ -28,13 +30,6 @@ const WORKLOADS: [(&str, &str); 2] = [
 ];
 
 const CONFIGS: [&str; 3] = ["off", "audit log", "audit+metrics+rate"];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("cli/ has a parent")
-        .to_owned()
-}
 
 /// `surqlc mcp SCHEMA --seed ... --http 127.0.0.1:0` with configuration `config`, once it serves.
 fn start(schema: &str, config: usize, audit: &std::path::Path) -> (Child, String) {
@@ -52,27 +47,14 @@ fn start(schema: &str, config: usize, audit: &std::path::Path) -> (Child, String
     if config >= 2 {
         args.extend(["--metrics".into(), "0".into(), "--rate-limit".into(), "100000/s".into()]);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surqlc"))
+    let mut child = support::surqlc()
         .args(&args)
-        .current_dir(root())
-        .env_remove("SURQLC_AGENT_PASSWORD")
-        .env_remove("SURQLC_MODEL_URL")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the surqlc binary starts");
-    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("surqlc says where it serves")
-            .expect("stderr reads");
-        if let Some(url) = line.strip_prefix("serving MCP at ") {
-            break url.to_owned();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let (url, _stderr) = served_url(&mut child);
     (child, url)
 }
 
