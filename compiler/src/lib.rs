@@ -87,6 +87,8 @@ pub mod surql;
 #[cfg(feature = "tokens")]
 #[doc(hidden)]
 pub mod tokens;
+#[cfg(any(all(feature = "db", feature = "codegen"), feature = "mcp"))]
+mod utc;
 
 /// What generated and derived code needs from surqlc; not a public API.
 #[doc(hidden)]

@@ -274,27 +274,13 @@ pub(super) fn script(output: &Output, steps: &[Step], renames: &[Rename]) -> Str
 pub fn migration_file_name(schema_name: &str, now: std::time::SystemTime) -> String {
     let secs = now.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(0));
+    let (y, m, d) = crate::utc::civil_from_days(i64::try_from(days).unwrap_or(0));
     format!(
         "{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z_{schema_name}.surql",
         rest / 3600,
         rest % 3600 / 60,
         rest % 60
     )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
@@ -305,8 +291,8 @@ mod tests {
     fn a_migration_file_is_named_by_its_utc_date() {
         let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_767_225_600 + 3_723);
         assert_eq!(migration_file_name("store", at), "20260101T010203Z_store.surql");
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(crate::utc::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(crate::utc::civil_from_days(19_782), (2024, 2, 29));
     }
 
     #[test]

@@ -33,6 +33,7 @@ impl Costs {
     /// The costs in `encoding`.
     pub fn of(encoding: Encoding) -> Costs {
         let count = |tool: &Tool| encoding.count(&serde_json::to_string(tool).unwrap_or_default());
+        #[cfg_attr(not(feature = "model"), allow(unused_mut))] // `ask` is pushed with `model`
         let mut tools: Vec<ToolCost> = builtin_tools(true)
             .iter()
             .map(|t| ToolCost {
