@@ -54,16 +54,6 @@ impl Locator {
     }
 
     /// The whole scanned text.
-    /// Which tokens spans have been given out for, to [`Locator::restore`] after a look that
-    /// must not consume them.
-    pub fn snapshot(&self) -> Vec<bool> {
-        self.used.clone()
-    }
-
-    pub fn restore(&mut self, used: Vec<bool>) {
-        self.used = used;
-    }
-
     pub fn all(&self) -> Span {
         self.shift(Span {
             start: 0,

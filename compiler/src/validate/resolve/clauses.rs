@@ -1,6 +1,6 @@
 //! Clauses that do nothing or undo the question on what they act on: START past a single record, OMIT without `*`, SPLIT on a field that is no array, FETCH on one that holds no record.
 
-use super::{Resolver, Scope};
+use super::Resolver;
 use crate::codes::Class;
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
@@ -17,29 +17,22 @@ fn single_record(s: &SelectStatement) -> Option<String> {
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {
-    /// The clause checks of one SELECT, once its scope (projections included) is known.
-    pub(super) fn clauses(&mut self, s: &SelectStatement, scope: &Scope) {
+    /// The clause checks of one SELECT that need no types (SPLIT's and FETCH's are made as
+    /// those clauses resolve: [`Resolver::no_op_split`], [`Resolver::no_op_fetch`]).
+    pub(super) fn clauses(&mut self, s: &SelectStatement) {
         self.start_on_record(s);
         self.omit_without_all(s);
-        if let Some(split) = &s.split {
-            for idiom in &split.0 {
-                let ty = self.quietly(|r| r.idiom_in(&idiom.0 .0, scope).ty);
-                self.no_op_clause(
-                    "SPLIT",
-                    &idiom.0.to_sql(),
-                    &ty,
-                    |t| matches!(t, Ty::Array(_)),
-                    "an array",
-                );
-            }
-        }
-        if let Some(fetch) = &s.fetch {
-            for f in &fetch.0 {
-                let ty = self.quietly(|r| r.expr(&f.0, scope).ty);
-                let holds_records = |t: &Ty| matches!(t.element(), Ty::Record(_));
-                self.no_op_clause("FETCH", &f.0.to_sql(), &ty, holds_records, "a record link");
-            }
-        }
+    }
+
+    /// `SPLIT field` where `field` (of type `ty`) is no array: the engine ignores it.
+    pub(super) fn no_op_split(&mut self, idiom: &surrealdb_sql::Idiom, ty: &Ty) {
+        self.no_op_clause("SPLIT", &idiom.to_sql(), ty, |t| matches!(t, Ty::Array(_)), "an array");
+    }
+
+    /// `FETCH field` where `field` (of type `ty`) holds no record link: the engine ignores it.
+    pub(super) fn no_op_fetch(&mut self, field: &Expr, ty: &Ty) {
+        let holds_records = |t: &Ty| matches!(t.element(), Ty::Record(_));
+        self.no_op_clause("FETCH", &field.to_sql(), ty, holds_records, "a record link");
     }
 
     /// `FROM customer:mei ... START 2`: one row at most, so any START past it answers nothing.

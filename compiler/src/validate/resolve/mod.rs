@@ -194,22 +194,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
         self.report.diagnostics.last_mut().expect("just pushed")
     }
 
-    /// `look` run without trace: what it reports and the spans it takes are undone (for a
-    /// second look at an expression already resolved).
-    fn quietly<T>(&mut self, look: impl FnOnce(&mut Self) -> T) -> T {
-        let used = self.loc.snapshot();
-        let r = &self.report;
-        let lens = (r.diagnostics.len(), r.records.len(), r.compared.len(), r.params.len());
-        let out = look(self);
-        self.loc.restore(used);
-        let r = &mut self.report;
-        r.diagnostics.truncate(lens.0);
-        r.records.truncate(lens.1);
-        r.compared.truncate(lens.2);
-        r.params.truncate(lens.3);
-        out
-    }
-
     fn table(&self, name: &str) -> Option<&'a Table> {
         self.visible.iter().copied().find(|t| t.name == name)
     }

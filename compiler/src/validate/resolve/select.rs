@@ -45,10 +45,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         if let Some(split) = &s.split {
             for idiom in &split.0 {
-                self.idiom_in(&idiom.0 .0, &scope);
+                let ty = self.idiom_in(&idiom.0 .0, &scope).ty;
+                self.no_op_split(&idiom.0, &ty);
             }
         }
-        self.clauses(s, &scope);
+        self.clauses(s);
         if let Some(group) = &s.group {
             for g in &group.0 {
                 if !self.is_projected(&g.0, &scope) {
@@ -127,6 +128,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     fn fetch(&mut self, fetch: &surrealdb_sql::Fetchs, scope: &Scope) {
         for f in &fetch.0 {
             let v = self.expr(&f.0, scope);
+            self.no_op_fetch(&f.0, &v.ty);
             if let Ty::Record(t) = v.ty.element() {
                 if self.table(t).is_none() {
                     let t = t.clone();
