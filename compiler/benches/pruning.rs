@@ -5,6 +5,7 @@
 //! Figures are in `docs/pruning.md`. `PRUNING_MISSES=1` lists each miss of the built strategy
 //! at 2,000 tokens; `PRUNING_ONLY=text` runs only the strategies whose name contains `text`;
 //! `PRUNING_PARTS=1` also times each database statement of `Pruner::prompt` alone.
+//! `PRUNING_SCRATCH=FILE` only times the statements of FILE (`scratch` below) and exits.
 
 use std::time::{Duration, Instant};
 use surqlc::audit::prune_eval::{self, Knobs, Question, Strategy};
@@ -141,6 +142,10 @@ fn main() {
         println!("Each cell: questions with every needed table (needed tables found); tables shown (mean).\n");
         println!("| strategy | questions | 1,000 | 2,000 | 3,000 | 4,000 |");
         println!("| --- | --- | --- | --- | --- | --- |");
+        if let Some(file) = std::env::var_os("PRUNING_SCRATCH") {
+            let all: Vec<&Question> = sets.iter().flat_map(|(_, q)| q.iter()).collect();
+            return scratch(&conn, &std::fs::read_to_string(file).unwrap(), &all, dimension).await;
+        }
         let pruner = surqlc::runtime::Pruner::load(&conn).await.unwrap().expect("enterprise prunes");
         // Every choice is also made by the application's Pruner; they must agree choice for choice.
         let (mut compared, mut differ) = (0usize, Vec::new());
@@ -320,4 +325,60 @@ fn print_times(name: &str, mut times: Vec<Duration>) {
         times[times.len() - 1],
         times.len()
     );
+}
+
+/// Times SurrealQL on the loaded database, for trying a change to the prompt functions without a
+/// rebuild: the text before the first `-- time: NAME` line runs once (say, `DEFINE FUNCTION
+/// OVERWRITE ...`), then each `-- time: NAME` statement runs for every question (`$q`, `$v` its
+/// hashed embedding) and prints its median and p95, and how many of its answers equal the
+/// previous timed statement's.
+async fn scratch(conn: &surqlc::db::Db, text: &str, all: &[&Question], dimension: usize) {
+    let mut parts = text.split("-- time: ");
+    let setup = parts.next().unwrap_or_default();
+    if !setup.trim().is_empty() {
+        surqlc::db::execute(conn, setup).await.unwrap();
+    }
+    let mut first: Option<Vec<String>> = None;
+    for part in parts {
+        let (name, statement) = part.split_once('\n').unwrap_or((part, ""));
+        let mut times: Vec<Duration> = Vec::new();
+        let mut answers = Vec::new();
+        for q in std::iter::once(all[0]).chain(all.iter().copied()) {
+            let v: Vec<f64> = surqlc::prune::hashed_embedding(&q.question, dimension)
+                .into_iter()
+                .map(f64::from)
+                .collect();
+            let started = Instant::now();
+            let mut response = conn
+                .query(statement)
+                .bind(("q", q.question.clone()))
+                .bind(("v", v))
+                .await
+                .unwrap()
+                .check()
+                .unwrap();
+            times.push(started.elapsed());
+            let last = response.num_statements() - 1;
+            let value: surrealdb::types::Value = response.take(last).unwrap();
+            answers.push(format!("{value:?}"));
+        }
+        answers.remove(0);
+        let agree = first
+            .as_ref()
+            .unwrap_or(&answers)
+            .iter()
+            .zip(&answers)
+            .filter(|(a, b)| a == b)
+            .count();
+        first = Some(answers.clone());
+        times.remove(0);
+        times.sort();
+        println!(
+            "{name}: median {:.2?}, p95 {:.2?}, mean {:.2?}; {agree} of {} answers equal the previous statement's",
+            times[times.len() / 2],
+            times[times.len() * 95 / 100],
+            times.iter().sum::<Duration>() / times.len() as u32,
+            answers.len()
+        );
+    }
 }

@@ -52,20 +52,14 @@ pub fn expression(hint: &ValueHint) -> String {
             )
         }
         Span { field } => {
+            // One scan for both ends (`time::min`/`time::max` under GROUP ALL), not three queries:
+            // with no value, GROUP ALL's row gives NULL, and `?? NONE` drops the line.
             let f = path_ident(&field.field, field_ident);
-            let t = &field.table;
-            let day = |order: &str| {
-                format!(
-                    "time::format((SELECT VALUE {f} FROM {t} WHERE {f} != NONE ORDER BY {f} {order} LIMIT 1)[0], \
-                        '%Y-%m-%d')"
-                )
-            };
             format!(
-                "IF (SELECT VALUE {f} FROM {t} WHERE {f} != NONE LIMIT 1) = [] {{ NONE }} ELSE {{ {} + \": \" + {} + \
-                    \" to \" + {} }}",
+                "(SELECT VALUE {} + \": \" + time::format(time::min({f}), '%Y-%m-%d') + \" to \" + \
+                    time::format(time::max({f}), '%Y-%m-%d') FROM {t} WHERE {f} != NONE GROUP ALL)[0] ?? NONE",
                 quote_string(&label(hint)),
-                day("ASC"),
-                day("DESC"),
+                t = field.table,
             )
         }
         Note(text) => quote_string(text),
