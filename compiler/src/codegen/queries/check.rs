@@ -70,7 +70,14 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
                     }
                     let (found, shape) = validate(schema, path, &text, &q);
                     diagnostics.extend(found);
-                    all.push((path.clone(), Query { named: q, shape }));
+                    all.push((
+                        path.clone(),
+                        Query {
+                            named: q,
+                            path: path.clone(),
+                            shape,
+                        },
+                    ));
                 }
             }
         }
