@@ -100,11 +100,10 @@ impl Costs {
             })
             .collect();
         format!(
-            "named-query tools: {} ({} tokens in {}; tools/list {} tokens): {}",
+            "named-query tools: {} ({} tokens in {}): {}",
             named.len(),
             self.query_tools_tokens.unwrap_or_default(),
             self.encoding,
-            self.list_tokens,
             each.join(", ")
         )
     }

@@ -259,9 +259,16 @@ mod tests {
             .generate()
             .unwrap();
         let names: Vec<&str> = output.queries.iter().map(|q| q.name.as_str()).collect();
-        assert_eq!(names[0], "revenue_by_category");
-        assert_eq!(names.len(), 15);
+        // Files in name order: mine.surql's one query, then store.surql's fifteen.
+        assert_eq!(names[..2], ["my_orders", "revenue_by_category"]);
+        assert_eq!(names.len(), 16);
         assert!(output.inputs.contains(&queries.join("store.surql")));
+        assert_eq!(output.queries[0].path, queries.join("mine.surql"));
+        assert_eq!(
+            output.queries[0].params[0].session.as_deref(),
+            Some("$auth.id"),
+            "-- param: customer = $auth.id"
+        );
     }
 }
 
