@@ -59,7 +59,10 @@ fn each_named_query_is_a_read_only_tool_typed_by_its_parameters_answering_rows()
             let shape = q.shape.as_ref().expect("typed");
             let tool = tools.iter().find(|t| t.name == q.name.as_str());
             if q.name == "my_orders" {
-                assert!(tool.is_none(), "a session-bound query is not listed without an end user");
+                assert!(
+                    tool.is_none(),
+                    "a session-bound query is not listed without an end user"
+                );
                 continue;
             }
             let tool = tool.unwrap_or_else(|| panic!("a tool for `{}`", q.name));
@@ -68,11 +71,19 @@ fn each_named_query_is_a_read_only_tool_typed_by_its_parameters_answering_rows()
             assert_eq!(property_names(tool), want, "{}", q.name);
             let annotations = tool.annotations.as_ref().expect("annotated");
             assert_eq!(
-                (annotations.read_only_hint, annotations.idempotent_hint, annotations.open_world_hint),
+                (
+                    annotations.read_only_hint,
+                    annotations.idempotent_hint,
+                    annotations.open_world_hint
+                ),
                 (Some(true), Some(true), Some(false))
             );
             for question in &q.questions {
-                assert!(tool.description.as_deref().unwrap_or_default().contains(question.as_str()));
+                assert!(tool
+                    .description
+                    .as_deref()
+                    .unwrap_or_default()
+                    .contains(question.as_str()));
             }
         }
         let recent = tools.iter().find(|t| t.name == "recent_purchases").unwrap();
@@ -93,15 +104,34 @@ fn each_named_query_is_a_read_only_tool_typed_by_its_parameters_answering_rows()
         // The rows, as run_query gives them (between the untrusted-data markers).
         let answer = rows(&call(&client, "customers_of_tiers", json!({"tiers": ["plus"]})).await);
         assert_eq!(answer, json!({"rows": [{"name": "Omar Haddad", "tier": "plus"}]}));
-        let recent = rows(&call(&client, "recent_purchases", json!({"since": "2025-08-01T00:00:00Z", "n": 5})).await);
-        let ids: Vec<&str> = recent["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
-        assert_eq!(ids, ["purchase:p7", "purchase:p6"]);
+        let recent = rows(
+            &call(
+                &client,
+                "recent_purchases",
+                json!({"since": "2025-08-01T00:00:00Z", "n": 3}),
+            )
+            .await,
+        );
+        let ids: Vec<&str> = recent["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        // Four purchases since August; `$n` bound to 3 keeps the newest three.
+        assert_eq!(ids, ["purchase:p7", "purchase:p6", "purchase:p5"]);
         // Bad arguments are tool errors that say what to send; nothing runs with a NONE.
         for (arguments, said) in [
             (json!({"n": 5}), "the argument `since` is missing"),
-            (json!({"since": "2025-08-01T00:00:00Z", "n": 5, "limit": 3}), "has no argument `limit`"),
+            (
+                json!({"since": "2025-08-01T00:00:00Z", "n": 5, "limit": 3}),
+                "has no argument `limit`",
+            ),
             (json!({"since": "last month", "n": 5}), "must be a date-time string"),
-            (json!({"since": "2025-08-01T00:00:00Z", "n": "5"}), "must be a whole number"),
+            (
+                json!({"since": "2025-08-01T00:00:00Z", "n": "5"}),
+                "must be a whole number",
+            ),
         ] {
             let refused = call(&client, "recent_purchases", arguments.clone()).await;
             assert!(is_error(&refused), "{arguments}");
@@ -111,7 +141,11 @@ fn each_named_query_is_a_read_only_tool_typed_by_its_parameters_answering_rows()
         assert!(text(&wrong).contains("one of free, plus, pro"), "{}", text(&wrong));
         // Called by name anyway, the session-bound query says what it needs.
         let mine = call(&client, "my_orders", json!({"statuses": ["shipped"], "n": 5})).await;
-        assert!(is_error(&mine) && text(&mine).contains("--as USER or --per-user"), "{}", text(&mine));
+        assert!(
+            is_error(&mine) && text(&mine).contains("--as USER or --per-user"),
+            "{}",
+            text(&mine)
+        );
         client.cancel().await.ok();
     });
     let lines: Vec<Value> = std::fs::read_to_string(&log)
@@ -124,7 +158,10 @@ fn each_named_query_is_a_read_only_tool_typed_by_its_parameters_answering_rows()
         (&json!("customers_of_tiers"), &json!("ok"), &json!(1))
     );
     assert_eq!(lines[1]["tool"], "recent_purchases");
-    assert_eq!((&lines[2]["tool"], &lines[2]["verdict"]), (&json!("recent_purchases"), &json!("error")));
+    assert_eq!(
+        (&lines[2]["tool"], &lines[2]["verdict"]),
+        (&json!("recent_purchases"), &json!("error"))
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -134,12 +171,20 @@ fn as_a_customer_the_session_fills_the_bound_parameter_and_the_caller_cannot() {
     runtime().block_on(async {
         let client = stdio_with(&args, &[("SURQLC_SCOPE_KEY", "mcp-queries-test")]).await;
         let tools = listed(&client).await;
-        let mine = tools.iter().find(|t| t.name == "my_orders").expect("listed for an end user");
+        let mine = tools
+            .iter()
+            .find(|t| t.name == "my_orders")
+            .expect("listed for an end user");
         // `$customer` is the session's: not an argument.
         assert_eq!(property_names(mine), ["n", "statuses"]);
         let all = json!({"statuses": ["shipped", "pending", "cancelled"], "n": 10});
         let answer = rows(&call(&client, "my_orders", all).await);
-        let ids: Vec<&str> = answer["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+        let ids: Vec<&str> = answer["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
         // Mei's orders, newest first: `$customer` was bound to customer:mei (NONE would match none).
         assert_eq!(ids, ["purchase:p6", "purchase:p1"]);
         let forged = json!({"statuses": ["shipped"], "n": 10, "customer": "customer:sam"});
@@ -188,7 +233,10 @@ fn audit_reports_what_the_named_query_tools_cost() {
     assert!(total > 0);
     assert_eq!(mcp["query_tools"], json!(total));
     // Without --queries there are none.
-    let plain = surqlc().args(["audit", "schemas/store.rs", "--format", "json"]).output().unwrap();
+    let plain = surqlc()
+        .args(["audit", "schemas/store.rs", "--format", "json"])
+        .output()
+        .unwrap();
     let plain: Value = serde_json::from_str(&stdout(&plain)).unwrap();
     assert_eq!(plain["mcp"]["query_tools"], Value::Null);
     assert!(plain["mcp"]["tools_list"].as_u64().unwrap() < mcp["tools_list"].as_u64().unwrap());

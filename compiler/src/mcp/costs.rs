@@ -77,11 +77,20 @@ impl Costs {
             self.tools.push(ToolCost {
                 name: t.name().to_owned(),
                 tokens,
-                when: Some(if t.needs_end_user() { "--queries and --as/--per-user" } else { "--queries" }),
+                when: Some(if t.needs_end_user() {
+                    "--queries and --as/--per-user"
+                } else {
+                    "--queries"
+                }),
             });
         }
         let mut listed = builtin_tools(false);
-        listed.extend(tools.iter().filter(|t| !t.needs_end_user()).map(|t| t.definition().clone()));
+        listed.extend(
+            tools
+                .iter()
+                .filter(|t| !t.needs_end_user())
+                .map(|t| t.definition().clone()),
+        );
         let list = ListToolsResult::with_all_items(listed);
         self.list_tokens = self.encoding.count(&serde_json::to_string(&list).unwrap_or_default());
         self.query_tools_tokens = Some(total);
@@ -91,12 +100,21 @@ impl Costs {
     /// One line for `surqlc mcp`'s start: the named queries' tools, each one's tokens and their
     /// total, those shown when `end_users` (the server serves end users) or not.
     pub fn query_tools_line(&self, end_users: bool) -> String {
-        let named: Vec<&ToolCost> = self.tools.iter().filter(|t| t.when.is_some_and(|w| w.starts_with("--queries"))).collect();
+        let named: Vec<&ToolCost> = self
+            .tools
+            .iter()
+            .filter(|t| t.when.is_some_and(|w| w.starts_with("--queries")))
+            .collect();
         let each: Vec<String> = named
             .iter()
             .map(|t| {
                 let hidden = !end_users && t.when != Some("--queries");
-                format!("{} {}{}", t.name, t.tokens, if hidden { " (not listed: no end user)" } else { "" })
+                format!(
+                    "{} {}{}",
+                    t.name,
+                    t.tokens,
+                    if hidden { " (not listed: no end user)" } else { "" }
+                )
             })
             .collect();
         format!(

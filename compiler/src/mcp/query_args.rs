@@ -114,9 +114,9 @@ pub(super) fn convert(schema: &Schema, ty: &RType, arg: &Json) -> Option<Value> 
         (RType::Value, Json::Object(_)) => json_value(arg)?,
         (RType::Key, Json::String(s)) => Value::String(s.clone()),
         (RType::Key, Json::Number(n)) => Value::Number(Number::Int(n.as_i64()?)),
-        (RType::Enum(name), Json::String(s)) => {
-            literal_values(schema, name).contains(&s.as_str()).then(|| Value::String(s.clone()))?
-        }
+        (RType::Enum(name), Json::String(s)) => literal_values(schema, name)
+            .contains(&s.as_str())
+            .then(|| Value::String(s.clone()))?,
         (RType::Link(name), Json::String(s)) => Value::RecordId(record_id(schema, name, s)?),
         (RType::Vec(inner), Json::Array(items)) => Value::Array(
             items

@@ -94,7 +94,10 @@ fn query_tool(schema: &Schema, query: &Query) -> Result<QueryTool, Failure> {
         ));
     }
     let Some(shape) = &query.shape else {
-        return Err(at_name(query, format!("query `{name}` was not typed (surqlc's `validate` feature)")));
+        return Err(at_name(
+            query,
+            format!("query `{name}` was not typed (surqlc's `validate` feature)"),
+        ));
     };
     if let Err(why) = runtime::prepare_select(&query.text, std::time::Duration::from_secs(1)) {
         return Err(at_name(
@@ -107,7 +110,10 @@ fn query_tool(schema: &Schema, query: &Query) -> Result<QueryTool, Failure> {
         if let Some(what) = unsupported(&p.ty) {
             return Err(at_name(
                 query,
-                format!("`${}` of query `{name}` is {what}, which no tool argument stands for", p.name),
+                format!(
+                    "`${}` of query `{name}` is {what}, which no tool argument stands for",
+                    p.name
+                ),
             ));
         }
         let session = query.params.iter().any(|d| d.name == p.name && d.session.is_some());

@@ -178,7 +178,8 @@ fn declare_bound(
 }
 
 fn is_ident(n: &str) -> bool {
-    n.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+    n.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && n.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// Declares `$name` at byte `at`, once.
