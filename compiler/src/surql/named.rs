@@ -515,7 +515,7 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
             errors("-- name: a :many\n-- param: 9x = $auth.id, $n, $n = $auth\nSELECT 1"),
             vec![
                 "2:11: `9x` is not a parameter: write `-- param: customer = $auth.id`",
-                "2:29: `$n` is declared twice"
+                "2:30: `$n` is declared twice"
             ]
         );
     }
