@@ -282,7 +282,9 @@ fn membership_operators_type_parameters_by_their_contract() {
         // A session-bound parameter (`-- param: customer = $auth.id`) is still the function's
         // first argument: the application passes its user's link.
         let mei_link = crate::store::Customer::record("mei");
-        let mine = q::my_orders(&db, mei_link.clone(), vec![Status::Shipped], 5).await.unwrap();
+        let mine = q::my_orders(&db, mei_link.clone(), vec![Status::Shipped], 5)
+            .await
+            .unwrap();
         let ids: Vec<String> = mine.iter().map(|r| r.id.to_string()).collect();
         assert_eq!(ids, ["purchase:p6", "purchase:p1"]);
         let bindings = vec![

@@ -45,6 +45,58 @@ fn property_names(tool: &rmcp::model::Tool) -> Vec<String> {
     names
 }
 
+/// Every query but the one bound to an end user (none is served) is a read-only tool whose
+/// properties are the parameters the build typed; two schemas compared whole.
+async fn assert_each_query_is_listed_as_typed(client: &Client, queries: &[surqlc::queries::Query]) {
+    let tools = listed(client).await;
+    for q in queries {
+        let shape = q.shape.as_ref().expect("typed");
+        let tool = tools.iter().find(|t| t.name == q.name.as_str());
+        if q.name == "my_orders" {
+            assert!(
+                tool.is_none(),
+                "a session-bound query is not listed without an end user"
+            );
+            continue;
+        }
+        let tool = tool.unwrap_or_else(|| panic!("a tool for `{}`", q.name));
+        let mut want: Vec<String> = shape.params.iter().map(|p| p.name.clone()).collect();
+        want.sort();
+        assert_eq!(property_names(tool), want, "{}", q.name);
+        let annotations = tool.annotations.as_ref().expect("annotated");
+        assert_eq!(
+            (
+                annotations.read_only_hint,
+                annotations.idempotent_hint,
+                annotations.open_world_hint
+            ),
+            (Some(true), Some(true), Some(false))
+        );
+        for question in &q.questions {
+            assert!(tool
+                .description
+                .as_deref()
+                .unwrap_or_default()
+                .contains(question.as_str()));
+        }
+    }
+    let recent = tools.iter().find(|t| t.name == "recent_purchases").unwrap();
+    assert_eq!(
+        Value::Object((*recent.input_schema).clone()),
+        json!({
+            "type": "object",
+            "properties": {"since": {"type": "string", "format": "date-time"}, "n": {"type": "integer"}},
+            "required": ["since", "n"],
+            "additionalProperties": false,
+        })
+    );
+    let tiers = tools.iter().find(|t| t.name == "customers_of_tiers").unwrap();
+    assert_eq!(
+        tiers.input_schema["properties"]["tiers"],
+        json!({"type": "array", "items": {"type": "string", "enum": ["free", "plus", "pro"]}})
+    );
+}
+
 #[test]
 fn each_named_query_is_a_read_only_tool_typed_by_its_parameters_answering_rows() {
     let dir = scratch("list");
@@ -53,54 +105,7 @@ fn each_named_query_is_a_read_only_tool_typed_by_its_parameters_answering_rows()
     let queries = typed_queries();
     runtime().block_on(async {
         let client = stdio(&args).await;
-        let tools = listed(&client).await;
-        // Every query but the one bound to an end user (none is served here) is a tool.
-        for q in &queries {
-            let shape = q.shape.as_ref().expect("typed");
-            let tool = tools.iter().find(|t| t.name == q.name.as_str());
-            if q.name == "my_orders" {
-                assert!(
-                    tool.is_none(),
-                    "a session-bound query is not listed without an end user"
-                );
-                continue;
-            }
-            let tool = tool.unwrap_or_else(|| panic!("a tool for `{}`", q.name));
-            let mut want: Vec<String> = shape.params.iter().map(|p| p.name.clone()).collect();
-            want.sort();
-            assert_eq!(property_names(tool), want, "{}", q.name);
-            let annotations = tool.annotations.as_ref().expect("annotated");
-            assert_eq!(
-                (
-                    annotations.read_only_hint,
-                    annotations.idempotent_hint,
-                    annotations.open_world_hint
-                ),
-                (Some(true), Some(true), Some(false))
-            );
-            for question in &q.questions {
-                assert!(tool
-                    .description
-                    .as_deref()
-                    .unwrap_or_default()
-                    .contains(question.as_str()));
-            }
-        }
-        let recent = tools.iter().find(|t| t.name == "recent_purchases").unwrap();
-        assert_eq!(
-            Value::Object((*recent.input_schema).clone()),
-            json!({
-                "type": "object",
-                "properties": {"since": {"type": "string", "format": "date-time"}, "n": {"type": "integer"}},
-                "required": ["since", "n"],
-                "additionalProperties": false,
-            })
-        );
-        let tiers = tools.iter().find(|t| t.name == "customers_of_tiers").unwrap();
-        assert_eq!(
-            tiers.input_schema["properties"]["tiers"],
-            json!({"type": "array", "items": {"type": "string", "enum": ["free", "plus", "pro"]}})
-        );
+        assert_each_query_is_listed_as_typed(&client, &queries).await;
         // The rows, as run_query gives them (between the untrusted-data markers).
         let answer = rows(&call(&client, "customers_of_tiers", json!({"tiers": ["plus"]})).await);
         assert_eq!(answer, json!({"rows": [{"name": "Omar Haddad", "tier": "plus"}]}));
