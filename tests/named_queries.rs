@@ -279,6 +279,21 @@ fn membership_operators_type_parameters_by_their_contract() {
         )
         .await;
 
+        // A session-bound parameter (`-- param: customer = $auth.id`) is still the function's
+        // first argument: the application passes its user's link.
+        let mei_link = crate::store::Customer::record("mei");
+        let mine = q::my_orders(&db, mei_link.clone(), vec![Status::Shipped], 5)
+            .await
+            .unwrap();
+        let ids: Vec<String> = mine.iter().map(|r| r.id.to_string()).collect();
+        assert_eq!(ids, ["purchase:p6", "purchase:p1"]);
+        let bindings = vec![
+            ("customer", mei_link.into_value()),
+            ("statuses", list(&["shipped"])),
+            ("n", Value::from_t(5i64)),
+        ];
+        same_rows(&db, q::MY_ORDERS, bindings, mine).await;
+
         let any = q::customers_buying_any(&db, vec![Category::Audio]).await.unwrap();
         same_rows(
             &db,

@@ -49,6 +49,9 @@ pub struct AuditArgs {
     /// highlights the tables each one's pruned prompt shows.
     #[arg(long, value_name = "FILE", requires = "html")]
     questions: Option<PathBuf>,
+    /// Named queries (as `mcp --queries` serves them): the MCP section adds each one's tool and their total.
+    #[arg(long, value_name = "DIR")]
+    queries: Vec<PathBuf>,
 }
 
 /// `surqlc audit`.
@@ -58,7 +61,12 @@ pub async fn audit(input: Input, args: AuditArgs) -> Result<(), Failure> {
             "error: --seed is loaded for --question or --questions; give one of them".into(),
         ));
     }
-    let output = crate::builder(&input).generate()?;
+    let mut builder = crate::builder(&input);
+    for q in &args.queries {
+        builder.queries(q);
+    }
+    let output = builder.generate()?;
+    let query_tools = surqlc::mcp::query_tools(&output.schema, &output.queries)?;
     let budget = surqlc::ir::Budget {
         block: args.budget,
         table: args.table_budget,
@@ -87,7 +95,7 @@ pub async fn audit(input: Input, args: AuditArgs) -> Result<(), Failure> {
         write_html(path, &audit::html::render(&map))?;
     }
     // What `surqlc mcp` serving this schema costs before any row: its tools and each answer's wrapper.
-    let mcp = surqlc::mcp::costs::Costs::of(args.encoding);
+    let mcp = surqlc::mcp::costs::Costs::of(args.encoding).with_query_tools(&query_tools);
     let text = match args.format {
         Format::Json => {
             let mut json = report.json();

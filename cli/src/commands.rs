@@ -235,10 +235,14 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         &endpoint,
         "the schema is applied with it and end users' tokens are signed with it",
     )?;
+    for q in &mcp.queries {
+        b.queries(q);
+    }
     let mut output = b.generate()?;
     mcp.lints.apply(&mut output.schema.settings.lints)?;
     print_warnings(&output.warnings);
     let schema = &output.schema;
+    let query_tools = surqlc::mcp::query_tools(schema, &output.queries)?;
     // Only HTTP carries the token; on stdio the host that started the process is the client.
     let token = match &mcp.http {
         Some(_) => surqlc::mcp::Token::configured(mcp.token_file.as_deref())?,
@@ -270,6 +274,11 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         note!("listening at {url}; loading the database (\"serving MCP at\" follows when ready)");
     }
     let state = surqlc::mcp::start(&output, &password, &options).await?;
+    if !query_tools.is_empty() {
+        let costs = surqlc::mcp::costs::Costs::of(surqlc::tokens::Encoding::O200kBase).with_query_tools(&query_tools);
+        note!("{}", costs.query_tools_line(state.serves_end_users()));
+    }
+    let state = state.with_query_tools(query_tools);
     note!(
         "surqlc mcp: {} on {}, {}",
         tables(output.schema.settings.exposed.len()),

@@ -271,6 +271,10 @@ struct McpArgs {
     /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,
+    /// Named queries (`-- name: NAME :many` files, as `build --queries` reads them): each becomes a read-only
+    /// tool named after it, its parameters the tool's arguments; a directory of `*.surql` files or one file; repeatable.
+    #[arg(long, value_name = "DIR")]
+    queries: Vec<PathBuf>,
     #[command(flatten)]
     ops: ops::OpsArgs,
 }

@@ -27,6 +27,8 @@ pub struct Costs {
     pub instructions_tokens: usize,
     /// What `run_query` and `ask` add around their JSON in every answer: the two markers.
     pub wrapper_tokens: usize,
+    /// The named queries' tools (`--queries`), all of them: `None` without any.
+    pub query_tools_tokens: Option<usize>,
 }
 
 impl Costs {
@@ -56,7 +58,72 @@ impl Costs {
             list_tokens: encoding.count(&serde_json::to_string(&list).unwrap_or_default()),
             instructions_tokens: encoding.count(&instructions_for(None)),
             wrapper_tokens: encoding.count(&untrusted::wrap(payload)) - encoding.count(payload),
+            query_tools_tokens: None,
         }
+    }
+
+    /// These costs with the named queries' tools (`surqlc mcp --queries`): each tool's entry, their
+    /// total, and `tools/list` as sent with them (those bound to an end user's session are listed
+    /// only when the server serves end users, `--as`/`--per-user`, and are left out of it).
+    pub fn with_query_tools(mut self, tools: &[super::QueryTool]) -> Costs {
+        if tools.is_empty() {
+            return self;
+        }
+        let count = |tool: &Tool| self.encoding.count(&serde_json::to_string(tool).unwrap_or_default());
+        let mut total = 0;
+        for t in tools {
+            let tokens = count(t.definition());
+            total += tokens;
+            self.tools.push(ToolCost {
+                name: t.name().to_owned(),
+                tokens,
+                when: Some(if t.needs_end_user() {
+                    "--queries and --as/--per-user"
+                } else {
+                    "--queries"
+                }),
+            });
+        }
+        let mut listed = builtin_tools(false);
+        listed.extend(
+            tools
+                .iter()
+                .filter(|t| !t.needs_end_user())
+                .map(|t| t.definition().clone()),
+        );
+        let list = ListToolsResult::with_all_items(listed);
+        self.list_tokens = self.encoding.count(&serde_json::to_string(&list).unwrap_or_default());
+        self.query_tools_tokens = Some(total);
+        self
+    }
+
+    /// One line for `surqlc mcp`'s start: the named queries' tools, each one's tokens and their
+    /// total, those shown when `end_users` (the server serves end users) or not.
+    pub fn query_tools_line(&self, end_users: bool) -> String {
+        let named: Vec<&ToolCost> = self
+            .tools
+            .iter()
+            .filter(|t| t.when.is_some_and(|w| w.starts_with("--queries")))
+            .collect();
+        let each: Vec<String> = named
+            .iter()
+            .map(|t| {
+                let hidden = !end_users && t.when != Some("--queries");
+                format!(
+                    "{} {}{}",
+                    t.name,
+                    t.tokens,
+                    if hidden { " (not listed: no end user)" } else { "" }
+                )
+            })
+            .collect();
+        format!(
+            "named-query tools: {} ({} tokens in {}): {}",
+            named.len(),
+            self.query_tools_tokens.unwrap_or_default(),
+            self.encoding,
+            each.join(", ")
+        )
     }
 
     /// The section of `surqlc audit`'s text report.
@@ -65,6 +132,9 @@ impl Costs {
         for t in &self.tools {
             let when = t.when.map(|w| format!("  (with {w})")).unwrap_or_default();
             let _ = writeln!(out, "  tool {:<18} {:>5}{when}", t.name, t.tokens);
+        }
+        if let Some(total) = self.query_tools_tokens {
+            let _ = writeln!(out, "  named-query tools    {total:>5}  (--queries, all of them)");
         }
         let _ = writeln!(out, "  tools/list           {:>5}", self.list_tokens);
         let _ = writeln!(
@@ -81,7 +151,8 @@ impl Costs {
     }
 
     /// The same for a program: `{"encoding", "tools": [{"name", "tokens", "when"}], "tools_list",
-    /// "instructions", "wrapper_per_answer"}`.
+    /// "instructions", "wrapper_per_answer", "query_tools"}` (`query_tools`: the named queries'
+    /// tools' total, `null` without `--queries`).
     pub fn json(&self) -> Value {
         json!({
             "encoding": self.encoding.name(),
@@ -89,6 +160,7 @@ impl Costs {
             "tools_list": self.list_tokens,
             "instructions": self.instructions_tokens,
             "wrapper_per_answer": self.wrapper_tokens,
+            "query_tools": self.query_tools_tokens,
         })
     }
 }

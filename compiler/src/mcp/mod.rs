@@ -1,7 +1,7 @@
 //! `surqlc mcp`: the grounded agent's tools (`schema`, `check_query`, `run_query`, `remember_example`) served over MCP (rmcp) on stdio or streamable HTTP.
 //!
 //! Start-up ([`start`](crate::mcp::start)) opens the database and signs the agent in; [`State`](crate::mcp::State) is what the tools
-//! share; [`Server`](crate::mcp::Server) answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size; `untrusted` wraps them; `costs` counts what the tools and the wrapper cost. The server holds the
+//! share; [`Server`](crate::mcp::Server) answers the protocol; `tools` does each tool's work; `caps` cuts the rows to size; `untrusted` wraps them; `costs` counts what the tools and the wrapper cost; `query_tools` serves the application's named queries as tools. The server holds the
 //! agent's session for everything a caller's query touches, and a stronger one only to read
 //! the prompt functions (and, with `--allow-remember`, to store examples).
 
@@ -12,6 +12,8 @@ pub mod costs;
 mod metrics;
 mod observe;
 mod ops;
+mod query_args;
+pub mod query_tools;
 mod rate;
 mod reach;
 mod server;
@@ -24,6 +26,7 @@ pub use auth::{Token, TOKEN_ENV};
 pub use caps::Caps;
 pub use metrics::Metrics;
 pub use observe::{ObserveOptions, Observer};
+pub use query_tools::{query_tools, QueryTool};
 pub use rate::RateLimit;
 pub use server::Server;
 #[cfg(feature = "model")]

@@ -57,7 +57,8 @@ impl Server {
     /// `tools/list`: the built-in tools, then the extra ones.
     pub fn tools(&self) -> Vec<Tool> {
         let mut tools = builtin_tools(self.state.editor.is_some());
-        tools.extend(self.state.extra.iter().map(|t| t.tool()));
+        let state = &self.state;
+        tools.extend(state.extra.iter().filter(|t| t.listed(state)).map(|t| t.tool()));
         tools
     }
 

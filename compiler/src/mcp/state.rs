@@ -28,6 +28,11 @@ pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = CallToolResult> + Send + '
 pub trait ExtraTool: Send + Sync + 'static {
     /// Its entry in `tools/list`.
     fn tool(&self) -> Tool;
+    /// Whether `tools/list` shows it on this server (a named query bound to the end user's session
+    /// is not shown where no end user is served); a call by name still reaches it.
+    fn listed(&self, _state: &State) -> bool {
+        true
+    }
     /// Its answer to `tools/call` with these arguments.
     fn call<'a>(&'a self, state: &'a State, arguments: JsonObject) -> ToolFuture<'a>;
 }

@@ -220,7 +220,7 @@ pub async fn run_readonly<C: Connection>(
     timeout: std::time::Duration,
 ) -> Result<Outcome, surrealdb::Error> {
     match reply::read(surql).into_statement(timeout, None) {
-        Ok(Runnable::Select(statement)) => run_prepared(agent, statement, Vec::new()).await,
+        Ok(Runnable::Select(statement)) => run_prepared(agent, statement, Vec::new(), Default::default()).await,
         Ok(Runnable::CannotAnswer(reason)) => Ok(Outcome::CannotAnswer(reason)),
         Err(message) => Ok(Outcome::Rejected(message)),
     }
@@ -241,7 +241,7 @@ pub async fn run_validated<C: Connection>(
     timeout: std::time::Duration,
     schema: &ir::Schema,
 ) -> Result<Outcome, surrealdb::Error> {
-    validated(agent, surql, timeout, schema, None).await
+    validated(agent, surql, timeout, schema, None, Verdict::of(schema, agent.end_user)).await
 }
 
 /// [`run_validated`] for an answer of at most `cap` rows that says exactly whether rows were
@@ -256,8 +256,57 @@ pub async fn run_validated_capped<C: Connection>(
     schema: &ir::Schema,
     cap: usize,
 ) -> Result<(Outcome, bool), surrealdb::Error> {
+    let verdict = Verdict::of(schema, agent.end_user);
+    capped(agent, surql, timeout, schema, cap, verdict).await
+}
+
+/// [`run_validated_capped`] for one of the application's own named queries (`-- name:` files,
+/// already checked and typed by its build), with `vars` bound as its `$parameters` (never spliced
+/// into the text): the same reply gate, validator, data checks, TIMEOUT, probe row and cap, under
+/// the named queries' verdict ([`crate::validate::Options::for_named_queries`]: `LIMIT $n` is
+/// theirs to choose, the cap still cuts the answer) in the agent's session, an end user's
+/// included (whose session checks still apply).
+pub async fn run_named_capped<C: Connection>(
+    agent: &Agent<C>,
+    surql: &str,
+    vars: surrealdb::types::Object,
+    timeout: std::time::Duration,
+    schema: &ir::Schema,
+    cap: usize,
+) -> Result<(Outcome, bool), surrealdb::Error> {
+    let mut options = crate::validate::Options::for_named_queries();
+    if agent.end_user {
+        options = options.in_end_user_session(schema);
+    }
+    capped(agent, surql, timeout, schema, cap, Verdict { options, vars }).await
+}
+
+/// The validator's options a query is judged by, and the variables bound when it runs.
+struct Verdict {
+    options: crate::validate::Options,
+    vars: surrealdb::types::Object,
+}
+
+impl Verdict {
+    /// The agent's verdict in its session, nothing bound.
+    fn of(schema: &ir::Schema, end_user: bool) -> Verdict {
+        Verdict {
+            options: crate::validate::Options::for_session(schema, end_user),
+            vars: surrealdb::types::Object::default(),
+        }
+    }
+}
+
+async fn capped<C: Connection>(
+    agent: &Agent<C>,
+    surql: &str,
+    timeout: std::time::Duration,
+    schema: &ir::Schema,
+    cap: usize,
+    verdict: Verdict,
+) -> Result<(Outcome, bool), surrealdb::Error> {
     let cap = u32::try_from(cap).unwrap_or(u32::MAX - 1).min(u32::MAX - 1);
-    match validated(agent, surql, timeout, schema, Some(cap)).await? {
+    match validated(agent, surql, timeout, schema, Some(cap), verdict).await? {
         Outcome::Rows { mut rows, warnings } => {
             let more = rows.len() > cap as usize;
             rows.truncate(cap as usize);
@@ -273,8 +322,9 @@ async fn validated<C: Connection>(
     timeout: std::time::Duration,
     schema: &ir::Schema,
     probe: Option<u32>,
+    verdict: Verdict,
 ) -> Result<Outcome, surrealdb::Error> {
-    use crate::validate::{self, Options};
+    use crate::validate;
     use tracing::Instrument;
     let span = tracing::info_span!(
         "surqlc.validate",
@@ -286,8 +336,7 @@ async fn validated<C: Connection>(
     );
     let started = std::time::Instant::now();
     let reply = reply::read(surql);
-    let options = Options::for_session(schema, agent.end_user);
-    let mut report = span.in_scope(|| validate::validate_reply(schema, &reply, &options));
+    let mut report = span.in_scope(|| validate::validate_reply(schema, &reply, &verdict.options));
     if let Some(reason) = report.cannot_answer.take() {
         super::spans::finish(&span, started, "cannot_answer");
         return Ok(Outcome::CannotAnswer(reason));
@@ -310,7 +359,7 @@ async fn validated<C: Connection>(
         Err(message) => return Ok(Outcome::Rejected(message)),
     };
     let warnings = report.warnings().map(|d| validate::render_one(d, surql)).collect();
-    run_prepared(agent, statement, warnings).await
+    run_prepared(agent, statement, warnings, verdict.vars).await
 }
 
 /// The statement on the agent's session, traced as `surqlc.run` (`query`: the statement as it
@@ -319,6 +368,7 @@ async fn run_prepared<C: Connection>(
     agent: &Agent<C>,
     statement: String,
     warnings: Vec<String>,
+    vars: surrealdb::types::Object,
 ) -> Result<Outcome, surrealdb::Error> {
     use tracing::field::Empty;
     use tracing::Instrument;
@@ -331,7 +381,9 @@ async fn run_prepared<C: Connection>(
         duration_ms = Empty
     );
     let started = std::time::Instant::now();
-    let ran = run_statement(agent, statement, warnings).instrument(span.clone()).await;
+    let ran = run_statement(agent, statement, warnings, vars)
+        .instrument(span.clone())
+        .await;
     match &ran {
         Ok(outcome) => super::spans::record_outcome(&span, started, outcome),
         Err(_) => super::spans::finish(&span, started, "error"),
@@ -343,6 +395,7 @@ async fn run_statement<C: Connection>(
     agent: &Agent<C>,
     statement: String,
     warnings: Vec<String>,
+    vars: surrealdb::types::Object,
 ) -> Result<Outcome, surrealdb::Error> {
     // The engine's refusal goes back in the validator's shape, so a model (and a script) reads
     // one kind of problem line whoever found it.
@@ -353,7 +406,13 @@ async fn run_statement<C: Connection>(
             Ok(Outcome::Rejected(engine_error(e.message())))
         }
     };
-    let mut response = match agent.session.query(statement).await {
+    let query = agent.session.query(statement);
+    let query = if vars.is_empty() {
+        query
+    } else {
+        query.bind(Value::Object(vars))
+    };
+    let mut response = match query.await {
         Ok(response) => response,
         Err(e) => return rejected(e),
     };

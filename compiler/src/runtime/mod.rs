@@ -47,8 +47,8 @@ mod traits;
 mod values;
 
 pub use agent::{
-    prepare_select, run_readonly, run_validated, run_validated_capped, signin_agent, signin_database_user,
-    signin_record_agent, to_json, Agent, Checked, Outcome,
+    prepare_select, run_named_capped, run_readonly, run_validated, run_validated_capped, signin_agent,
+    signin_database_user, signin_record_agent, to_json, Agent, Checked, Outcome,
 };
 pub use ask::{Answer, Asker, Attempt, Embedder, Message, Model, ModelError};
 pub use codec::{

@@ -66,7 +66,13 @@ pub struct DeclaredParam {
     pub name: String,
     pub line: usize,
     pub column: usize,
+    /// `-- param: customer = $auth.id`: the parameter is the end user's, filled by their session
+    /// (`surqlc mcp --as`/`--per-user`), never by a caller. The binding as written (`$auth.id`).
+    pub session: Option<String>,
 }
+
+/// What a session-bound parameter may be bound to: the signed-in end user's record id.
+pub const SESSION_BINDINGS: [&str; 2] = ["$auth.id", "$auth"];
 
 /// A malformed file: where (1-based, column in characters) and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,28 +116,30 @@ fn push_error(text: &str, at: usize, message: String, errors: &mut Vec<FileError
 }
 
 /// The parameters of one `-- param: $a, $b` line (its list starts at byte `at`): each a `$` and an
-/// identifier, declared once.
+/// identifier, declared once; or one bound to the end user's session, `customer = $auth.id` (the
+/// `$` before the name is optional there).
 fn declare_params(text: &str, list: &str, mut at: usize, params: &mut Vec<DeclaredParam>, errors: &mut Vec<FileError>) {
-    for word in list.split_inclusive([',', ' ', '\t']) {
+    for item in list.split_inclusive(',') {
+        let here = at;
+        at += item.len();
+        match item.split_once('=') {
+            Some((left, right)) => declare_bound(text, here, left, right, params, errors),
+            None => declare_plain(text, item, here, params, errors),
+        }
+    }
+}
+
+/// `$a $b` (an item of a `-- param:` list without `=`) starting at byte `at`.
+fn declare_plain(text: &str, item: &str, mut at: usize, params: &mut Vec<DeclaredParam>, errors: &mut Vec<FileError>) {
+    for word in item.split_inclusive([',', ' ', '\t']) {
         let name = word.trim_end_matches([',', ' ', '\t']);
         let here = at;
         at += word.len();
         if name.is_empty() {
             continue;
         }
-        let (line, column) = line_col(text, here);
-        match name.strip_prefix('$').filter(|n| {
-            n.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
-                && n.chars().all(|c| c.is_alphanumeric() || c == '_')
-        }) {
-            Some(n) if params.iter().any(|p| p.name == n) => {
-                push_error(text, here, format!("`${n}` is declared twice"), errors)
-            }
-            Some(n) => params.push(DeclaredParam {
-                name: n.to_owned(),
-                line,
-                column,
-            }),
+        match name.strip_prefix('$').filter(|n| is_ident(n)) {
+            Some(n) => push_param(text, here, n, None, params, errors),
             None => push_error(
                 text,
                 here,
@@ -140,6 +148,59 @@ fn declare_params(text: &str, list: &str, mut at: usize, params: &mut Vec<Declar
             ),
         }
     }
+}
+
+/// `customer = $auth.id` (an item of a `-- param:` list starting at byte `at`).
+fn declare_bound(
+    text: &str,
+    at: usize,
+    left: &str,
+    right: &str,
+    params: &mut Vec<DeclaredParam>,
+    errors: &mut Vec<FileError>,
+) {
+    let name_at = at + (left.len() - left.trim_start().len());
+    let name = left.trim();
+    let bound = right.trim_end_matches(',').trim();
+    let bound_at = at + left.len() + 1 + (right.len() - right.trim_start().len());
+    let bare = name.strip_prefix('$').unwrap_or(name);
+    if !is_ident(bare) {
+        let message = format!("`{name}` is not a parameter: write `-- param: customer = $auth.id`");
+        return push_error(text, name_at, message, errors);
+    }
+    if !SESSION_BINDINGS.contains(&bound) {
+        let message = format!(
+            "`{bound}` is not a session binding: a parameter is bound to the end user's session with `= $auth.id` (their record id)"
+        );
+        return push_error(text, bound_at, message, errors);
+    }
+    push_param(text, name_at, bare, Some(bound.to_owned()), params, errors);
+}
+
+fn is_ident(n: &str) -> bool {
+    n.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// Declares `$name` at byte `at`, once.
+fn push_param(
+    text: &str,
+    at: usize,
+    name: &str,
+    session: Option<String>,
+    params: &mut Vec<DeclaredParam>,
+    errors: &mut Vec<FileError>,
+) {
+    if params.iter().any(|p| p.name == name) {
+        return push_error(text, at, format!("`${name}` is declared twice"), errors);
+    }
+    let (line, column) = line_col(text, at);
+    params.push(DeclaredParam {
+        name: name.to_owned(),
+        line,
+        column,
+        session,
+    });
 }
 
 /// Where a query's text ends: at its first `;` outside brackets (only comments may follow), or
@@ -417,11 +478,44 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
             .map(|p| (p.name.as_str(), p.line, p.column))
             .collect();
         assert_eq!(names, vec![("n", 2, 11), ("status", 2, 15)]);
+        assert!(q[0].params.iter().all(|p| p.session.is_none()));
         assert_eq!(
             errors("-- name: a :many\n-- param: n, $n, $n\nSELECT 1"),
             vec![
                 "2:11: `n` is not a parameter: write `-- param: $name, $other`",
                 "2:18: `$n` is declared twice"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_param_bound_to_the_session_is_read_with_or_without_its_dollar() {
+        let q = parse("-- name: a :many\n-- param: $n, customer = $auth.id\n-- param: $who = $auth\nSELECT 1 LIMIT $n")
+            .unwrap();
+        let got: Vec<(&str, Option<&str>, usize, usize)> = q[0]
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), p.session.as_deref(), p.line, p.column))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("n", None, 2, 11),
+                ("customer", Some("$auth.id"), 2, 15),
+                ("who", Some("$auth"), 3, 11)
+            ]
+        );
+        assert_eq!(
+            errors("-- name: a :many\n-- param: customer = $auth.name\nSELECT 1"),
+            vec![
+                "2:22: `$auth.name` is not a session binding: a parameter is bound to the end user's session with `= $auth.id` (their record id)"
+            ]
+        );
+        assert_eq!(
+            errors("-- name: a :many\n-- param: 9x = $auth.id, $n, $n = $auth\nSELECT 1"),
+            vec![
+                "2:11: `9x` is not a parameter: write `-- param: customer = $auth.id`",
+                "2:30: `$n` is declared twice"
             ]
         );
     }

@@ -70,7 +70,14 @@ pub fn read_and_check(schema: &Schema, files: &[PathBuf]) -> Result<Vec<Query>, 
                     }
                     let (found, shape) = validate(schema, path, &text, &q);
                     diagnostics.extend(found);
-                    all.push((path.clone(), Query { named: q, shape }));
+                    all.push((
+                        path.clone(),
+                        Query {
+                            named: q,
+                            path: path.clone(),
+                            shape,
+                        },
+                    ));
                 }
             }
         }
@@ -243,7 +250,7 @@ mod tests {
             "{}:14:12: in query `recent_purchases`: `purchase` has no field `placed_at`",
             queries.join("store.surql").display()
         );
-        assert!(lines[0].starts_with(&want), "{lines:#?}");
+        assert!(lines.iter().any(|l| l.starts_with(&want)), "{lines:#?}");
         // The intact schema takes every query, in file order.
         let output = Builder::new()
             .schema(root.join("schemas/store.rs"))
@@ -252,9 +259,16 @@ mod tests {
             .generate()
             .unwrap();
         let names: Vec<&str> = output.queries.iter().map(|q| q.name.as_str()).collect();
-        assert_eq!(names[0], "revenue_by_category");
-        assert_eq!(names.len(), 15);
+        // Files in name order: mine.surql's one query, then store.surql's fifteen.
+        assert_eq!(names[..2], ["my_orders", "revenue_by_category"]);
+        assert_eq!(names.len(), 16);
         assert!(output.inputs.contains(&queries.join("store.surql")));
+        assert_eq!(output.queries[0].path, queries.join("mine.surql"));
+        assert_eq!(
+            output.queries[0].params[0].session.as_deref(),
+            Some("$auth.id"),
+            "-- param: customer = $auth.id"
+        );
     }
 }
 
@@ -273,7 +287,7 @@ mod without_validate {
             .unwrap_err();
         let lines = e.cargo_error_lines();
         assert!(
-            lines[0].contains("store.surql:4:1: named queries are checked and typed with surqlc's `validate` feature"),
+            lines[0].contains("mine.surql:5:1: named queries are checked and typed with surqlc's `validate` feature"),
             "{lines:#?}"
         );
     }

@@ -116,6 +116,8 @@ pub struct Shape {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Query {
     pub named: NamedQuery,
+    /// The file it was read from (`surqlc mcp --queries` names it in its errors).
+    pub path: std::path::PathBuf,
     /// `None` without the `validate` feature (the query was read, not typed).
     pub shape: Option<Shape>,
 }
