@@ -22,7 +22,7 @@ mod untrusted;
 pub use audit_log::{AuditTarget, Record as AuditRecord};
 pub use auth::{Token, TOKEN_ENV};
 pub use caps::Caps;
-pub use metrics::Metrics;
+pub use metrics::{Metrics, MetricsSink, BUCKETS as DURATION_BUCKETS};
 pub use observe::{ObserveOptions, Observer};
 pub use rate::RateLimit;
 pub use server::Server;
