@@ -141,7 +141,10 @@ fn the_command_line_is_a_crate_of_its_own() {
     );
     let cli = tree("surqlc-cli", "normal");
     for name in [&["surqlc", "clap", "indicatif", "mimalloc"][..], &otel[..]].concat() {
-        assert!(cli.iter().any(|n| n == name), "surqlc-cli lacks {name} (otel is a default feature)");
+        assert!(
+            cli.iter().any(|n| n == name),
+            "surqlc-cli lacks {name} (otel is a default feature)"
+        );
     }
     let without = tree_with("surqlc-cli", "normal", &["--no-default-features"]);
     assert_without(&without, &otel, "surqlc-cli --no-default-features");
