@@ -47,6 +47,8 @@ fn the_proc_macro_needs_only_the_front_end() {
             "reqwest",
             "rmcp",
             "axum",
+            "opentelemetry",
+            "tracing-opentelemetry",
         ],
         "surqlc-macros",
     );
@@ -68,6 +70,10 @@ fn an_application_links_the_runtime_only() {
             "heck",
             "rmcp",
             "axum",
+            "opentelemetry",
+            "opentelemetry_sdk",
+            "tracing-opentelemetry",
+            "tracing-subscriber",
         ],
         "store-agent at run time",
     );
@@ -119,13 +125,27 @@ fn the_command_line_is_a_crate_of_its_own() {
     // own dependencies; `surqlc-cli` brings them, over the library.
     let library = tree_with("surqlc", "normal", &["--features", "mcp,model,check-expr,tokens"]);
     assert!(library.iter().any(|n| n == "rmcp"), "{library:?}");
+    // OpenTelemetry (`surqlc mcp --otlp-endpoint`) is the command line's `otel` feature: the
+    // library only offers `mcp::MetricsSink`, and an application brings its own exporter.
+    let otel = [
+        "opentelemetry",
+        "opentelemetry_sdk",
+        "opentelemetry-otlp",
+        "tracing-opentelemetry",
+        "tracing-subscriber",
+    ];
     assert_without(
         &library,
-        &["clap", "indicatif", "mimalloc", "surqlc-cli"],
+        &[&["clap", "indicatif", "mimalloc", "surqlc-cli"][..], &otel[..]].concat(),
         "surqlc with every feature",
     );
     let cli = tree("surqlc-cli", "normal");
-    for name in ["surqlc", "clap", "indicatif", "mimalloc"] {
-        assert!(cli.iter().any(|n| n == name), "surqlc-cli lacks {name}");
+    for name in [&["surqlc", "clap", "indicatif", "mimalloc"][..], &otel[..]].concat() {
+        assert!(
+            cli.iter().any(|n| n == name),
+            "surqlc-cli lacks {name} (otel is a default feature)"
+        );
     }
+    let without = tree_with("surqlc-cli", "normal", &["--no-default-features"]);
+    assert_without(&without, &otel, "surqlc-cli --no-default-features");
 }

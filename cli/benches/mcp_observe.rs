@@ -1,9 +1,10 @@
-//! The cost of watching `surqlc mcp --http` per call (issue 40): `run_query` latency p50/p99 with nothing on, with `--audit-log FILE` (a synced line per call), and with the audit log, `--metrics` and `--rate-limit` all on, on the store and the 168-table enterprise schema, at 1 and 8 concurrent sessions; the configurations take turns, round after round.
+//! The cost of watching `surqlc mcp --http` per call (issue 40): `run_query` latency p50/p99 with nothing on, with `--audit-log FILE` (a synced line per call), with the audit log, `--metrics` and `--rate-limit` all on, and with all of them and `--otlp-endpoint` (spans and metrics exported to a loopback OTLP/HTTP sink the bench starts), on the store and the 168-table enterprise schema, at 1 and 8 concurrent sessions; the configurations take turns, round after round.
 //!
 //! `cargo bench -p surqlc-cli --bench mcp_observe` (`SURQLC_OBSERVE_CALLS` calls per stage, 400 by
-//! default; `SURQLC_OBSERVE_ROUNDS` rounds, 3 by default). `surqlc mcp` installs no `tracing`
-//! subscriber, so its spans cost what a disabled span costs; an application that installs one
-//! pays its subscriber's price. The figures are in docs/operations.md.
+//! default; `SURQLC_OBSERVE_ROUNDS` rounds, 3 by default). Without `--otlp-endpoint` `surqlc mcp`
+//! installs no `tracing` subscriber, so its spans cost what a disabled span costs; with it, each
+//! span is recorded and exported in batches (the last configuration). The figures are in
+//! docs/operations.md.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -29,10 +30,22 @@ const WORKLOADS: [(&str, &str); 2] = [
     ),
 ];
 
-const CONFIGS: [&str; 3] = ["off", "audit log", "audit+metrics+rate"];
+const CONFIGS: [&str; 4] = ["off", "audit log", "audit+metrics+rate", "all+otlp"];
+
+/// An OTLP/HTTP sink on loopback that answers every export `200` and keeps nothing: the
+/// collector's side costs the server nothing but the export itself. Its base URL.
+fn otlp_sink(runtime: &tokio::runtime::Runtime) -> String {
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("a loopback port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    let app = axum::Router::new().fallback(|_body: axum::body::Bytes| async {});
+    runtime.spawn(async move { axum::serve(listener, app).await });
+    url
+}
 
 /// `surqlc mcp SCHEMA --seed ... --http 127.0.0.1:0` with configuration `config`, once it serves.
-fn start(schema: &str, config: usize, audit: &std::path::Path) -> (Child, String) {
+fn start(schema: &str, config: usize, audit: &std::path::Path, otlp: &str) -> (Child, String) {
     let mut args = vec![
         "mcp".to_owned(),
         format!("schemas/{schema}.rs"),
@@ -47,8 +60,12 @@ fn start(schema: &str, config: usize, audit: &std::path::Path) -> (Child, String
     if config >= 2 {
         args.extend(["--metrics".into(), "0".into(), "--rate-limit".into(), "100000/s".into()]);
     }
+    if config >= 3 {
+        args.extend(["--otlp-endpoint".into(), otlp.to_owned()]);
+    }
     let mut child = support::surqlc()
         .args(&args)
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -115,6 +132,7 @@ fn main() {
         .enable_all()
         .build()
         .expect("a runtime");
+    let otlp = otlp_sink(&runtime);
     let audit = std::env::temp_dir().join(format!("surqlc-observe-{}.jsonl", std::process::id()));
     println!("run_query latency, ms; {calls} calls per stage, {rounds} rounds, configurations in turn");
     println!("| schema | sessions | configuration | p50 | p99 |");
@@ -124,7 +142,7 @@ fn main() {
             let mut latencies: Vec<Vec<Duration>> = vec![Vec::new(); CONFIGS.len()];
             for _ in 0..rounds {
                 for (config, into) in latencies.iter_mut().enumerate() {
-                    let (mut child, url) = start(schema, config, &audit);
+                    let (mut child, url) = start(schema, config, &audit, &otlp);
                     into.extend(runtime.block_on(stage(&url, query, sessions, calls)));
                     let _ = child.kill();
                     let _ = child.wait();

@@ -225,6 +225,17 @@ pub(super) fn scope_key_for(
 
 /// `surqlc mcp`: the MCP server over stdio or streamable HTTP, started before the database loads.
 pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
+    // The exporters start first, so that the whole run is traced, and are flushed however it ends
+    // (stdin closed, SIGTERM drained, or an error), so a short run exports its spans too.
+    let telemetry = mcp.ops.telemetry()?;
+    let served = serve_mcp(input, mcp, telemetry.as_ref()).await;
+    if let Some(telemetry) = telemetry {
+        telemetry.shutdown().await;
+    }
+    served
+}
+
+async fn serve_mcp(input: &Input, mcp: McpArgs, telemetry: Option<&crate::otel::Telemetry>) -> Result<(), Failure> {
     let endpoint = mcp.endpoint.unwrap_or_else(|| surqlc::db::EMBEDDED.into());
     let password = schema_db::agent_password(&endpoint, &format!("run_query signs in as the agent on {endpoint}"))?;
     let mut b = builder(&input);
@@ -248,7 +259,7 @@ pub(super) async fn mcp(input: &Input, mcp: McpArgs) -> Result<(), Failure> {
         Some(_) => surqlc::mcp::Token::configured(mcp.token_file.as_deref())?,
         None => None,
     };
-    let observe = mcp.ops.options(mcp.token_file.as_deref(), token.is_some())?;
+    let observe = mcp.ops.options(mcp.token_file.as_deref(), token.is_some(), telemetry)?;
     let options = surqlc::mcp::Options {
         target: mcp.server.target(endpoint, schema),
         seed: mcp.seed,

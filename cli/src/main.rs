@@ -10,6 +10,7 @@ mod check_query;
 mod exit;
 mod lints;
 mod ops;
+mod otel;
 mod progress;
 mod prune;
 mod stdio;

@@ -1,5 +1,6 @@
-//! `surqlc mcp`'s operations flags: `--audit-log`, `--metrics`, `--rate-limit`/`--rate-burst`, read into the library's `ObserveOptions`.
+//! `surqlc mcp`'s operations flags: `--audit-log`, `--metrics`, `--rate-limit`/`--rate-burst`, `--otlp-endpoint`, read into the library's `ObserveOptions` (and `otel`'s exporters).
 
+use crate::otel::Telemetry;
 use clap::Args;
 use std::path::Path;
 use surqlc::exit::Failure;
@@ -21,12 +22,22 @@ pub struct OpsArgs {
     /// Calls a subject may make at once under --rate-limit [default: N].
     #[arg(long, value_name = "B", requires = "rate_limit", value_parser = clap::value_parser!(u32).range(1..))]
     rate_burst: Option<u32>,
+    /// Export the spans (surqlc.mcp.call, surqlc.validate, surqlc.run ...) and the metrics over OTLP/HTTP to the
+    /// collector at URL (its base, e.g. http://127.0.0.1:4318; /v1/traces and /v1/metrics are added); needs the
+    /// otel feature (on by default).
+    #[arg(long, value_name = "URL", env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    otlp_endpoint: Option<String>,
 }
 
 impl OpsArgs {
     /// The library's options; the bearer token is named by its file's name (or `SURQLC_MCP_TOKEN`)
     /// in the audit log, never shown.
-    pub fn options(&self, token_file: Option<&Path>, has_token: bool) -> Result<surqlc::mcp::ObserveOptions, Failure> {
+    pub fn options(
+        &self,
+        token_file: Option<&Path>,
+        has_token: bool,
+        telemetry: Option<&Telemetry>,
+    ) -> Result<surqlc::mcp::ObserveOptions, Failure> {
         let token_name = has_token.then(|| match token_file {
             Some(file) => file
                 .file_name()
@@ -45,6 +56,16 @@ impl OpsArgs {
             token_name,
             metrics: self.metrics.clone(),
             rate_limit,
+            metrics_sink: telemetry.map(Telemetry::sink),
         })
+    }
+
+    /// With `--otlp-endpoint` (or `OTEL_EXPORTER_OTLP_ENDPOINT`): the exporters, started and the
+    /// process's subscriber installed; an error when the binary lacks the `otel` feature.
+    pub fn telemetry(&self) -> Result<Option<Telemetry>, Failure> {
+        match self.otlp_endpoint.as_deref().filter(|e| !e.is_empty()) {
+            Some(endpoint) => Telemetry::start(endpoint).map(Some),
+            None => Ok(None),
+        }
     }
 }

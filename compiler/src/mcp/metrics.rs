@@ -1,12 +1,13 @@
-//! `surqlc mcp --metrics ADDR`: the calls counted by tool and outcome, refusals by code, call durations as a histogram by tool and the open sessions, rendered as Prometheus text at `/metrics`.
+//! `surqlc mcp --metrics ADDR`: the calls counted by tool and outcome, refusals by code, call durations as a histogram by tool and the open sessions, rendered as Prometheus text at `/metrics` and told to a [`MetricsSink`] (the command line's OTLP export).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The histogram's upper bounds, in seconds (a call is milliseconds to the `--timeout`).
-const BUCKETS: [f64; 14] = [
+/// The duration histogram's upper bounds, in seconds (a call is milliseconds to the `--timeout`):
+/// the Prometheus page's buckets, and those an OTLP export uses, so both show the same figures.
+pub const BUCKETS: [f64; 14] = [
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 ];
 
@@ -25,11 +26,23 @@ struct Counts {
     durations: BTreeMap<String, Histogram>,
 }
 
+/// Somewhere else the server's metrics go as they happen (the command line's OTLP exporter, behind
+/// its `otel` feature): told every call [`Metrics`] counts and every session opened or closed, so
+/// the library carries no exporter of its own.
+pub trait MetricsSink: Send + Sync + std::fmt::Debug {
+    /// One finished call: its tool, its outcome (`ok`, `refused`, `error`), the codes it is counted
+    /// under in `surqlc_refusals_total` (empty unless refused) and how long it took.
+    fn call(&self, tool: &str, outcome: &str, refusal_codes: &[String], seconds: f64);
+    /// A session opened (`+1`) or closed (`-1`): `surqlc_sessions`.
+    fn sessions(&self, delta: i64);
+}
+
 /// The server's counters, shared by every session.
 #[derive(Default)]
 pub struct Metrics {
     counts: Mutex<Counts>,
     sessions: AtomicI64,
+    sink: Option<Arc<dyn MetricsSink>>,
 }
 
 /// One open MCP session, counted in `surqlc_sessions` until dropped.
@@ -38,13 +51,33 @@ pub struct SessionGuard(Arc<Metrics>);
 impl Drop for SessionGuard {
     fn drop(&mut self) {
         self.0.sessions.fetch_sub(1, Ordering::SeqCst);
+        if let Some(sink) = &self.0.sink {
+            sink.sessions(-1);
+        }
     }
 }
 
 impl Metrics {
+    /// Counters that also tell `sink` of each call and session.
+    pub fn with_sink(sink: Option<Arc<dyn MetricsSink>>) -> Metrics {
+        Metrics {
+            sink,
+            ..Metrics::default()
+        }
+    }
+
     /// Counts one finished call: its tool, its outcome (`ok`, `refused`, `error`), the codes of
     /// a refusal (`unclassified` when it has none) and how long it took.
     pub fn call(&self, tool: &str, outcome: &str, codes: &[String], seconds: f64) {
+        if let Some(sink) = &self.sink {
+            let unclassified = ["unclassified".to_owned()];
+            let refusal_codes = match outcome {
+                "refused" if codes.is_empty() => &unclassified[..],
+                "refused" => codes,
+                _ => &[],
+            };
+            sink.call(tool, outcome, refusal_codes, seconds);
+        }
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         *counts.calls.entry((tool.to_owned(), outcome.to_owned())).or_default() += 1;
         if outcome == "refused" {
@@ -66,6 +99,9 @@ impl Metrics {
     /// A session opened: counted until the guard is dropped.
     pub fn session(self: &Arc<Self>) -> SessionGuard {
         self.sessions.fetch_add(1, Ordering::SeqCst);
+        if let Some(sink) = &self.sink {
+            sink.sessions(1);
+        }
         SessionGuard(self.clone())
     }
 
@@ -149,5 +185,39 @@ mod tests {
         assert!(text.contains("surqlc_tool_call_duration_seconds_bucket{tool=\"run_query\",le=\"0.0025\"} 1\n"));
         assert!(text.contains("surqlc_tool_call_duration_seconds_bucket{tool=\"run_query\",le=\"0.005\"} 2\n"));
         assert!(text.contains("surqlc_sessions 1\n"), "{text}");
+    }
+
+    /// What a sink is told, as one line per event.
+    #[derive(Debug, Default)]
+    struct Told(Mutex<Vec<String>>);
+
+    impl MetricsSink for Told {
+        fn call(&self, tool: &str, outcome: &str, refusal_codes: &[String], _seconds: f64) {
+            let line = format!("{tool} {outcome} [{}]", refusal_codes.join(","));
+            self.0.lock().unwrap().push(line);
+        }
+        fn sessions(&self, delta: i64) {
+            self.0.lock().unwrap().push(format!("sessions {delta:+}"));
+        }
+    }
+
+    #[test]
+    fn a_sink_is_told_what_the_page_counts() {
+        let told = Arc::new(Told::default());
+        let metrics = Arc::new(Metrics::with_sink(Some(told.clone())));
+        metrics.call("run_query", "ok", &[], 0.003);
+        metrics.call("run_query", "refused", &["SQ0102".into()], 0.002);
+        metrics.call("rate_limited", "refused", &[], 0.0);
+        drop(metrics.session());
+        assert_eq!(
+            *told.0.lock().unwrap(),
+            [
+                "run_query ok []",
+                "run_query refused [SQ0102]",
+                "rate_limited refused [unclassified]",
+                "sessions +1",
+                "sessions -1"
+            ]
+        );
     }
 }

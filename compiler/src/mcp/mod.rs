@@ -24,7 +24,7 @@ mod untrusted;
 pub use audit_log::{AuditTarget, Record as AuditRecord};
 pub use auth::{Token, TOKEN_ENV};
 pub use caps::Caps;
-pub use metrics::Metrics;
+pub use metrics::{Metrics, MetricsSink, BUCKETS as DURATION_BUCKETS};
 pub use observe::{ObserveOptions, Observer};
 pub use query_tools::{query_tools, QueryTool};
 pub use rate::RateLimit;

@@ -21,6 +21,8 @@ pub struct ObserveOptions {
     pub metrics: Option<String>,
     /// `--rate-limit N/s` (`--rate-burst B`): tool calls per subject over HTTP.
     pub rate_limit: Option<super::rate::RateLimit>,
+    /// Where the metrics also go as they happen (`--otlp-endpoint`: the command line's exporter).
+    pub metrics_sink: Option<Arc<dyn super::metrics::MetricsSink>>,
 }
 
 /// What the server shares to watch its calls.
@@ -43,7 +45,7 @@ impl Observer {
             audit: options.audit_log.clone().map(|t| Arc::new(AuditLog::open(t))),
             token_name: options.token_name.clone(),
             local_subject,
-            metrics: Arc::default(),
+            metrics: Arc::new(super::metrics::Metrics::with_sink(options.metrics_sink.clone())),
             limiter: options.rate_limit.map(super::rate::Limiter::new),
             drift: None,
         }
