@@ -73,6 +73,9 @@ pub struct State {
     scope_rules: Option<String>,
     /// The audit log, the metrics and the rate limits (`super::observe`).
     pub(super) observer: super::observe::Observer,
+    /// `--per-user` with the team's identity provider (`--jwks`, `scope(jwks = ...)`): its JWTs
+    /// open end users' sessions too.
+    pub(super) idp: Option<Arc<super::users::Idp>>,
 }
 
 impl State {
@@ -99,6 +102,7 @@ impl State {
             per_user: None,
             probe: None,
             observer: Default::default(),
+            idp: None,
         }
     }
 
@@ -121,6 +125,12 @@ impl State {
     pub fn per_user(mut self, namespace: &str, database: &str) -> State {
         self.per_user = Some((namespace.to_owned(), database.to_owned()));
         self.pruner = None;
+        self
+    }
+
+    /// `--per-user` sessions are opened from the identity provider's JWTs too.
+    pub(super) fn with_idp(mut self, idp: Arc<super::users::Idp>) -> State {
+        self.idp = Some(idp);
         self
     }
 

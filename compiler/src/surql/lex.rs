@@ -96,6 +96,30 @@ fn backticked(name: &str) -> String {
     out
 }
 
+/// The record id `type::record(table, key)` makes for a string `key`, as SurrealQL reads it back:
+/// `customer:mei`, or `customer:⟨auth0|42⟩` (`⟩` and `\\` escaped) when the key is not a plain
+/// name (a key of digits, or a keyword, too, which would otherwise read as something else).
+pub fn record_id(table: &str, key: &str) -> String {
+    let plain = key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !is_reserved(key)
+        && !["NaN", "Infinity", "true", "false"]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(key));
+    if plain {
+        return format!("{table}:{key}");
+    }
+    let mut out = format!("{table}:⟨");
+    for c in key.chars() {
+        if c == '⟩' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('⟩');
+    out
+}
+
 /// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
 pub fn is_reserved(name: &str) -> bool {
     escape_ident(name).starts_with('`') || PARSER_ONLY_RESERVED.iter().any(|k| k.eq_ignore_ascii_case(name))
