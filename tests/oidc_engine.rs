@@ -103,3 +103,36 @@ fn the_linked_engine_fetches_no_jwks() {
         assert_eq!(jwks.fetches(), 0, "the engine fetched the key set");
     });
 }
+
+/// The record id surqlc writes for a provider's user claim is the one `type::record('customer',
+/// $claim)` makes, for plain keys and for keys that need quoting alike.
+#[test]
+fn the_user_claim_maps_to_the_record_the_engine_makes() {
+    block_on(async {
+        let db = loaded(&[]).await;
+        for key in [
+            "mei",
+            "auth0|42",
+            "a⟩b",
+            "a`b",
+            "back\\slash",
+            "123",
+            "1_2",
+            "x y",
+            "NONE",
+            "NaN",
+            "_x9",
+            "é",
+        ] {
+            let written = surqlc::surql::lex::record_id("customer", key);
+            let mut answer = db
+                .query("RETURN type::record('customer', $key) == <record> $written")
+                .bind(("key", key.to_owned()))
+                .bind(("written", written.clone()))
+                .await
+                .unwrap();
+            let same: Option<bool> = answer.take(0).unwrap_or_else(|e| panic!("{key:?} as {written}: {e}"));
+            assert_eq!(same, Some(true), "{key:?} written {written}");
+        }
+    });
+}

@@ -96,28 +96,21 @@ fn backticked(name: &str) -> String {
     out
 }
 
-/// The record id `type::record(table, key)` makes for a string `key`, as SurrealQL reads it back:
-/// `customer:mei`, or `customer:⟨auth0|42⟩` (`⟩` and `\\` escaped) when the key is not a plain
-/// name (a key of digits, or a keyword, too, which would otherwise read as something else).
+/// The record id `type::record(table, key)` makes for a string `key`, as the engine prints it
+/// (its `EscapeRidKey` rule): `customer:mei`, or `` customer:`auth0|42` `` (backticked and escaped)
+/// when the key holds anything but letters, digits and `_`, is only digits and `_` (it would read
+/// as a number), or is `NaN` or `Infinity`.
 pub fn record_id(table: &str, key: &str) -> String {
-    let plain = key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    let plain = !key.is_empty()
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !is_reserved(key)
-        && !["NaN", "Infinity", "true", "false"]
-            .iter()
-            .any(|w| w.eq_ignore_ascii_case(key));
+        && key.chars().any(|c| !c.is_ascii_digit() && c != '_')
+        && key != "NaN"
+        && key != "Infinity";
     if plain {
-        return format!("{table}:{key}");
+        format!("{table}:{key}")
+    } else {
+        format!("{table}:{}", backticked(key))
     }
-    let mut out = format!("{table}:⟨");
-    for c in key.chars() {
-        if c == '⟩' || c == '\\' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('⟩');
-    out
 }
 
 /// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
