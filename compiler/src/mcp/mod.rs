@@ -214,7 +214,7 @@ async fn identity_provider(
     output: &Output,
     idp: &IdentityProvider,
     per_user: bool,
-) -> Result<std::sync::Arc<users::Idp>, Failure> {
+) -> Result<std::sync::Arc<oidc::Idp>, Failure> {
     let scope = match &output.schema.settings.scope {
         Some(scope) if per_user => scope.clone(),
         _ => {
@@ -235,7 +235,7 @@ async fn identity_provider(
         ),
         Err(e) => eprintln!("warning: the identity provider's JWKS: {e}; its tokens are answered 503 until it answers"),
     }
-    Ok(std::sync::Arc::new(users::Idp {
+    Ok(std::sync::Arc::new(oidc::Idp {
         provider,
         scope,
         key: idp.scope_key.clone(),

@@ -21,6 +21,15 @@ const KEYS_LIMIT: usize = 1 << 20;
 /// Clock skew allowed on `exp` and `nbf`, in seconds.
 const LEEWAY: u64 = 30;
 
+/// The identity provider, and what opening a session for its users needs.
+pub(super) struct Idp {
+    pub provider: Provider,
+    /// The schema's scope: the access and token duration of the scope tokens signed for its users.
+    pub scope: crate::ir::Scope,
+    /// The scope key those tokens are signed with.
+    pub key: String,
+}
+
 /// Why a provider's token was refused: the audit log's code, and what the 401 says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Refusal {

@@ -75,7 +75,7 @@ pub struct State {
     pub(super) observer: super::observe::Observer,
     /// `--per-user` with the team's identity provider (`--jwks`, `scope(jwks = ...)`): its JWTs
     /// open end users' sessions too.
-    pub(super) idp: Option<Arc<super::users::Idp>>,
+    pub(super) idp: Option<Arc<super::oidc::Idp>>,
 }
 
 impl State {
@@ -129,7 +129,7 @@ impl State {
     }
 
     /// `--per-user` sessions are opened from the identity provider's JWTs too.
-    pub(super) fn with_idp(mut self, idp: Arc<super::users::Idp>) -> State {
+    pub(super) fn with_idp(mut self, idp: Arc<super::oidc::Idp>) -> State {
         self.idp = Some(idp);
         self
     }

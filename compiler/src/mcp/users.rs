@@ -1,7 +1,7 @@
 //! `--per-user` over HTTP: each request's bearer token opens its end user's session (a surqlc scope token, verified by the engine; or the team's identity provider's JWT, verified by `oidc` and mapped to the user), and a request whose token opens none is answered 401 after its audit line.
 
 use super::audit_log::{rfc3339, Record};
-use super::oidc::{Provider, Refusal};
+use super::oidc::{Idp, Provider, Refusal};
 use super::state::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -11,15 +11,6 @@ use std::sync::{Arc, Mutex};
 /// An end user's session, opened by [`require_user`] from the request's bearer token.
 #[derive(Clone)]
 pub(super) struct UserSession(pub crate::runtime::Agent<surrealdb::engine::any::Any>);
-
-/// The identity provider, and what opening a session for its users needs.
-pub(super) struct Idp {
-    pub provider: Provider,
-    /// The schema's scope: the access and token duration of the scope tokens signed for its users.
-    pub scope: crate::ir::Scope,
-    /// The scope key those tokens are signed with.
-    pub key: String,
-}
 
 /// A session opened from a token, who it is, and until when it may be used (an identity
 /// provider's token: its `exp`; the engine ends a scope token's session itself).
@@ -119,7 +110,8 @@ impl Users {
             .map_err(|_| {
                 Refused::unauthorized(
                     "invalid_token",
-                    "send an end user's token (signed by the application with its scope key, or by the identity provider) as `Authorization: Bearer <token>`",
+                    "send an end user's token (signed by the application with its scope key, or by the identity provider) \
+                     as `Authorization: Bearer <token>`",
                 )
             })?;
         Ok(Seen {
@@ -255,10 +247,9 @@ fn refused_tool(state: &State, call: &serde_json::Value, method: &axum::http::Me
     match call["method"].as_str() {
         Some("tools/call") => {
             let name = call["params"]["name"].as_str().unwrap_or_default();
-            let known = super::server::builtin_tools(state.editor.is_some())
-                .iter()
-                .chain(state.extra.iter().map(|t| t.tool()).collect::<Vec<_>>().iter())
-                .any(|t| t.name == name);
+            let builtin = [super::tools::SCHEMA, super::tools::CHECK_QUERY, super::tools::RUN_QUERY];
+            let remember = state.editor.is_some() && name == super::tools::REMEMBER_EXAMPLE;
+            let known = builtin.contains(&name) || remember || state.extra.iter().any(|t| t.tool().name == name);
             if known {
                 name.to_owned()
             } else {
