@@ -56,6 +56,8 @@ mod methods;
 mod model_client;
 mod named_queries;
 mod objects;
+mod oidc_attribute;
+mod oidc_engine;
 mod operands;
 mod pruner_agreement;
 mod pruning;

@@ -260,6 +260,18 @@ async fn serve_mcp(input: &Input, mcp: McpArgs, telemetry: Option<&crate::otel::
         None => None,
     };
     let observe = mcp.ops.options(mcp.token_file.as_deref(), token.is_some(), telemetry)?;
+    // `--per-user` also accepts the identity provider's JWTs (the schema's scope(jwks = ...), the flags over it).
+    let written = schema.settings.scope.as_ref().and_then(|s| s.oidc.as_ref());
+    let identity_provider = match (mcp.per_user, &scope_key) {
+        (true, Some(key)) => mcp
+            .idp
+            .provider(written)?
+            .map(|provider| surqlc::mcp::IdentityProvider {
+                provider,
+                scope_key: key.clone(),
+            }),
+        _ => None,
+    };
     let options = surqlc::mcp::Options {
         target: mcp.server.target(endpoint, schema),
         seed: mcp.seed,
@@ -275,6 +287,7 @@ async fn serve_mcp(input: &Input, mcp: McpArgs, telemetry: Option<&crate::otel::
         as_user: mcp.as_user.zip(scope_key),
         per_user: mcp.per_user,
         observe,
+        identity_provider,
     };
     if let Some((user, _)) = &options.as_user {
         schema_db::scope_for(schema, &options.target, user)?;

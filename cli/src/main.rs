@@ -8,6 +8,7 @@ mod allocator;
 mod audit_cmd;
 mod check_query;
 mod exit;
+mod idp;
 mod lints;
 mod ops;
 mod otel;
@@ -265,10 +266,12 @@ struct McpArgs {
     #[arg(long = "as", value_name = "TABLE:ID", conflicts_with = "per_user")]
     as_user: Option<String>,
     /// With --http: each request's bearer token is an end user's token (signed by the application with
-    /// SURQLC_SCOPE_KEY, e.g. `surqlc token --as customer:mei`), and its calls run in that user's session; a
-    /// request without one gets 401.
+    /// SURQLC_SCOPE_KEY, e.g. `surqlc token --as customer:mei`, or by the identity provider of --jwks or the
+    /// schema's scope(jwks = ...)), and its calls run in that user's session; a request without one gets 401.
     #[arg(long, requires = "http", conflicts_with = "token_file")]
     per_user: bool,
+    #[command(flatten)]
+    idp: idp::IdpArgs,
     /// Seconds one tool call may take, all of it (the engine's statements, the model's replies); also each statement's TIMEOUT.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     timeout: u32,

@@ -428,6 +428,7 @@ async fn in_process(allow_remember: bool, embedder: Option<mcp::Embedder>) -> (C
         as_user: None,
         per_user: false,
         observe: Default::default(),
+        identity_provider: None,
     };
     let mut state = mcp::start(&output, "mcp-test", &options)
         .await

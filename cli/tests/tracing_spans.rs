@@ -251,6 +251,7 @@ fn an_mcp_call_is_traced_with_its_tool_subject_outcome_and_rows() {
             as_user: None,
             per_user: false,
             observe: Default::default(),
+            identity_provider: None,
         };
         let state = surqlc::mcp::start(&output, PASSWORD, &options).await.expect("starts");
         let (server_end, client_end) = tokio::io::duplex(1 << 16);

@@ -34,6 +34,9 @@ pub fn public_key_pem(scope_key: &str) -> String {
     )
 }
 
+/// The `iss` of every token surqlc signs: how `--per-user` tells its own tokens from an identity provider's.
+pub const ISSUER: &str = "surqlc";
+
 /// What a token says: who, where, through which access, until when (seconds since the epoch).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(not(feature = "runtime"), allow(dead_code))] // tokens are the runtime's
@@ -52,7 +55,7 @@ pub struct Claims<'a> {
 pub fn token(scope_key: &str, claims: &Claims<'_>) -> String {
     let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"EdDSA","typ":"JWT"}"#);
     let body = serde_json::json!({
-        "iss": "surqlc",
+        "iss": ISSUER,
         "iat": claims.issued_at,
         "nbf": claims.issued_at,
         "exp": claims.expires_at,

@@ -44,6 +44,12 @@ pub struct SchemaAttrs {
     pub scope_access: Option<Spanned<String>>,
     pub scope_token: Option<Spanned<String>>,
     pub scope_session: Option<Spanned<String>>,
+    /// `scope(jwks = "URL", issuer = "...", audience = "...", user_claim = "sub")`: the team's
+    /// identity provider, as written.
+    pub scope_jwks: Option<Spanned<String>>,
+    pub scope_issuer: Option<Spanned<String>>,
+    pub scope_audience: Option<Spanned<String>>,
+    pub scope_user_claim: Option<Spanned<String>>,
     /// `functions = "FILE.surql"`: the user's `DEFINE FUNCTION`s, relative to the schema file.
     pub functions: Option<syn::LitStr>,
 }
@@ -168,7 +174,8 @@ fn agent_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
     })
 }
 
-/// The inside of `scope(end_user = T, access = "...", token = "...", session = "...")`.
+/// The inside of `scope(end_user = T, access = "...", token = "...", session = "...", jwks = "URL", issuer = "...",
+/// audience = "...", user_claim = "...")`.
 fn scope_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn::Result<()> {
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("end_user") {
@@ -182,12 +189,29 @@ fn scope_attrs(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut SchemaAttrs) -> syn:
             set_once(cx, &mut out.scope_token, lit_str(&inner)?, "scope(token)");
         } else if inner.path.is_ident("session") {
             set_once(cx, &mut out.scope_session, lit_str(&inner)?, "scope(session)");
+        } else if inner.path.is_ident("jwks") {
+            set_once(cx, &mut out.scope_jwks, lit_str(&inner)?, "scope(jwks)");
+        } else if inner.path.is_ident("issuer") {
+            set_once(cx, &mut out.scope_issuer, lit_str(&inner)?, "scope(issuer)");
+        } else if inner.path.is_ident("audience") {
+            set_once(cx, &mut out.scope_audience, lit_str(&inner)?, "scope(audience)");
+        } else if inner.path.is_ident("user_claim") {
+            set_once(cx, &mut out.scope_user_claim, lit_str(&inner)?, "scope(user_claim)");
         } else {
             return Err(unknown(
                 &inner,
                 "scope(...)",
-                "`end_user = Table`, `access`, `token` or `session`",
-                &["end_user", "access", "token", "session"],
+                "`end_user = Table`, `access`, `token`, `session`, `jwks`, `issuer`, `audience` or `user_claim`",
+                &[
+                    "end_user",
+                    "access",
+                    "token",
+                    "session",
+                    "jwks",
+                    "issuer",
+                    "audience",
+                    "user_claim",
+                ],
             ));
         }
         Ok(())

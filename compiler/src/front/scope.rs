@@ -34,7 +34,23 @@ pub(super) fn settings(cx: &Ctxt, a: &SchemaAttrs, table_names: &BTreeMap<String
         token_duration: valid(&a.scope_token, duration_rule).unwrap_or_else(|| "15m".into()),
         session_duration: valid(&a.scope_session, duration_rule).unwrap_or_else(|| "1h".into()),
         end_user: end_user.clone(),
+        oidc: oidc(a),
     })
+}
+
+/// The identity provider of `scope(jwks = ...)`, when it and its issuer and audience are valid
+/// (`settings::check` reports them otherwise).
+fn oidc(a: &SchemaAttrs) -> Option<ir::Oidc> {
+    let oidc = ir::Oidc {
+        jwks: a.scope_jwks.as_ref()?.value.clone(),
+        issuer: a.scope_issuer.as_ref()?.value.clone(),
+        audience: a.scope_audience.as_ref()?.value.clone(),
+        user_claim: a
+            .scope_user_claim
+            .as_ref()
+            .map_or_else(|| ir::DEFAULT_USER_CLAIM.to_owned(), |c| c.value.clone()),
+    };
+    oidc.check().is_ok().then_some(oidc)
 }
 
 /// What the schema item says of the per-user agent, for [`check_owners`].

@@ -90,6 +90,7 @@ pub(crate) fn check(cx: &Ctxt, a: &SchemaAttrs) {
             }
         }
     }
+    oidc_check(cx, a);
     if let Some(m) = &a.prune_mix {
         if let Err(why) = mix_rule(&m.value) {
             cx.error_at(m.span, format!("unknown prune(mix) {:?}: {why}", m.value));
@@ -105,4 +106,54 @@ pub(crate) fn mix_rule(value: &str) -> Result<crate::ir::RetrievalMix, String> {
 /// Why `code` cannot take a lint level ([`crate::codes::lint_rule`]); `deny` never relaxes.
 pub(crate) fn lint_rule(code: &str, deny: bool) -> Result<crate::codes::Class, String> {
     crate::codes::lint_rule(code, !deny)
+}
+
+/// `scope(jwks, issuer, audience, user_claim)`: each value by its rule (`ir::Oidc`'s, which the
+/// command line's overrides follow too), and the provider whole: a JWKS without the issuer and
+/// audience its tokens are checked for, or those without a JWKS, is an error.
+fn oidc_check(cx: &Ctxt, a: &SchemaAttrs) {
+    use crate::ir::Oidc;
+    let rules: [(
+        &Option<super::attr::Spanned<String>>,
+        &str,
+        fn(&str) -> Result<(), String>,
+    ); 4] = [
+        (&a.scope_jwks, "scope(jwks)", Oidc::jwks_rule),
+        (&a.scope_issuer, "scope(issuer)", Oidc::text_rule),
+        (&a.scope_audience, "scope(audience)", Oidc::text_rule),
+        (&a.scope_user_claim, "scope(user_claim)", Oidc::claim_rule),
+    ];
+    for (value, what, rule) in rules {
+        if let Some(v) = value {
+            if let Err(why) = rule(&v.value) {
+                cx.error_at(v.span, format!("invalid {what} {:?}: {why}", v.value));
+            }
+        }
+    }
+    match &a.scope_jwks {
+        Some(jwks) => {
+            for (value, key) in [(&a.scope_issuer, "issuer"), (&a.scope_audience, "audience")] {
+                if value.is_none() {
+                    cx.error_at(
+                        jwks.span,
+                        format!(
+                            "scope(jwks = ...) needs `{key} = \"...\"` too: a token is accepted only from the provider's \
+                             issuer and for this application's audience"
+                        ),
+                    );
+                }
+            }
+        }
+        None => {
+            for v in [&a.scope_issuer, &a.scope_audience, &a.scope_user_claim]
+                .into_iter()
+                .flatten()
+            {
+                cx.error_at(
+                    v.span,
+                    "this setting belongs to an identity provider: add `jwks = \"https://.../jwks.json\"` to scope(...)",
+                );
+            }
+        }
+    }
 }

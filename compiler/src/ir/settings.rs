@@ -49,6 +49,92 @@ pub struct Scope {
     pub token_duration: String,
     /// How long a signed-in user's session lasts (`1h` unless set).
     pub session_duration: String,
+    /// The team's own identity provider (`scope(jwks = "URL", issuer = "...", audience = "...")`):
+    /// `surqlc mcp --per-user` also accepts its JWTs; `None` unless the schema names one.
+    #[cfg_attr(feature = "ir-serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub oidc: Option<Oidc>,
+}
+
+/// An OpenID Connect provider whose JWTs name end users: verified against its JWKS, its issuer
+/// and audience checked, `user_claim` (`sub`) the end-user record's key
+/// (`type::record('<end_user>', $claim)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "ir-serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Oidc {
+    /// Where the provider publishes its signing keys (a JWK Set): `https://`, or `http://` on loopback.
+    pub jwks: String,
+    /// The `iss` every token must carry, exactly.
+    pub issuer: String,
+    /// An `aud` every token must carry (one of them, when the token lists several).
+    pub audience: String,
+    /// The claim whose value is the end-user record's key (`sub` unless set).
+    pub user_claim: String,
+}
+
+/// The claim that names the end user when `user_claim` is not set.
+pub const DEFAULT_USER_CLAIM: &str = "sub";
+
+impl Oidc {
+    /// Why `url` cannot be a JWKS address, if it cannot: it must be `https://HOST/...`, or
+    /// `http://` to a loopback host (a key set fetched in the clear could be replaced on the way).
+    pub fn jwks_rule(url: &str) -> Result<(), String> {
+        let plain = url.strip_prefix("http://");
+        let Some(rest) = url.strip_prefix("https://").or(plain) else {
+            return Err(
+                "write the JWKS address as https://HOST/PATH (e.g. https://idp.example.com/.well-known/jwks.json)"
+                    .into(),
+            );
+        };
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        let host = match authority.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or_default(),
+            None => authority.split(':').next().unwrap_or_default(),
+        };
+        if host.is_empty() || authority.contains('@') || url.chars().any(char::is_whitespace) {
+            return Err("write the JWKS address as https://HOST/PATH, without credentials or spaces".into());
+        }
+        let loopback = host == "localhost" || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+        if plain.is_some() && !loopback {
+            return Err(format!(
+                "use https:// for {host}: http:// is only for a loopback provider (127.0.0.1, localhost)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Why `value` cannot be an issuer or an audience, if it cannot: it must be set, without
+    /// spaces at its ends (a token's claim is compared exactly).
+    pub fn text_rule(value: &str) -> Result<(), String> {
+        if value.trim().is_empty() {
+            Err("must not be empty".into())
+        } else if value.trim() != value {
+            Err("must not start or end with a space (it is compared exactly)".into())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Why `claim` cannot name the end user's claim, if it cannot: a claim name of letters,
+    /// digits, `_`, `-`, `.`, `:` or `/` (`sub`, `email`, `https://example.com/user`).
+    pub fn claim_rule(claim: &str) -> Result<(), String> {
+        let ok = !claim.is_empty()
+            && claim
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/'));
+        if ok {
+            Ok(())
+        } else {
+            Err("write a claim name such as \"sub\" or \"email\"".into())
+        }
+    }
+
+    /// Every rule at once: the first value that breaks one, and why.
+    pub fn check(&self) -> Result<(), String> {
+        Oidc::jwks_rule(&self.jwks).map_err(|why| format!("jwks {:?}: {why}", self.jwks))?;
+        Oidc::text_rule(&self.issuer).map_err(|why| format!("issuer {why}"))?;
+        Oidc::text_rule(&self.audience).map_err(|why| format!("audience {why}"))?;
+        Oidc::claim_rule(&self.user_claim).map_err(|why| format!("user_claim {:?}: {why}", self.user_claim))
+    }
 }
 
 /// `lints(allow(SQ0204), warn(SQ0202), deny(SQ0902))`: codes (`crate::codes`) whose diagnostics

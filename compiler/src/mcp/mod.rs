@@ -11,6 +11,7 @@ mod caps;
 pub mod costs;
 mod metrics;
 mod observe;
+mod oidc;
 mod ops;
 mod query_args;
 pub mod query_tools;
@@ -20,6 +21,7 @@ mod server;
 mod state;
 mod tools;
 mod untrusted;
+mod users;
 
 pub use audit_log::{AuditTarget, Record as AuditRecord};
 pub use auth::{Token, TOKEN_ENV};
@@ -68,6 +70,27 @@ pub struct Options {
     pub per_user: bool,
     /// The audit log, the metrics and the rate limits (issue 40).
     pub observe: ObserveOptions,
+    /// With `per_user`: the team's identity provider, whose JWTs open end users' sessions too.
+    pub identity_provider: Option<IdentityProvider>,
+}
+
+/// `--per-user`'s identity provider (`scope(jwks = ...)` or `--jwks`): its JWTs are verified against
+/// its JWKS, and each verified user's session is opened with a token signed with the scope key.
+#[derive(Clone)]
+pub struct IdentityProvider {
+    /// The JWKS, issuer, audience and user claim.
+    pub provider: crate::ir::Oidc,
+    /// The scope key the schema was built with (`SURQLC_SCOPE_KEY`).
+    pub scope_key: String,
+}
+
+impl std::fmt::Debug for IdentityProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdentityProvider")
+            .field("provider", &self.provider)
+            .field("scope_key", &"<redacted>")
+            .finish()
+    }
 }
 
 impl Options {
@@ -156,6 +179,10 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
     } else {
         state
     };
+    let state = match &options.identity_provider {
+        Some(idp) => state.with_idp(identity_provider(output, idp, options.per_user).await?),
+        None => state,
+    };
     let state = match reach::address(&target.endpoint) {
         Some(address) => state.probing(&target.endpoint, address),
         None => state,
@@ -181,6 +208,41 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
         }
     };
     Ok(state)
+}
+
+/// The identity provider `--per-user` verifies JWTs with; its key set fetched once now, so that a
+/// wrong address is said at start (a provider that does not answer yet is a warning: its tokens
+/// are answered 503 until it does).
+async fn identity_provider(
+    output: &Output,
+    idp: &IdentityProvider,
+    per_user: bool,
+) -> Result<std::sync::Arc<oidc::Idp>, Failure> {
+    let scope = match &output.schema.settings.scope {
+        Some(scope) if per_user => scope.clone(),
+        _ => {
+            return Err(Failure::BadInput(
+                "error: an identity provider (--jwks) serves end users over HTTP: add --per-user (and scope(end_user = T) to the schema)".into(),
+            ))
+        }
+    };
+    let provider = oidc::Provider::new(idp.provider.clone(), &scope.end_user)
+        .map_err(|e| Failure::BadInput(format!("error: the identity provider: {e}")))?;
+    match provider.prefetch().await {
+        Ok(n) => eprintln!(
+            "identity provider {}: {n} key{} from its JWKS; its tokens' `{}` names a {}",
+            idp.provider.issuer,
+            if n == 1 { "" } else { "s" },
+            idp.provider.user_claim,
+            scope.end_user
+        ),
+        Err(e) => eprintln!("warning: the identity provider's JWKS: {e}; its tokens are answered 503 until it answers"),
+    }
+    Ok(std::sync::Arc::new(oidc::Idp {
+        provider,
+        scope,
+        key: idp.scope_key.clone(),
+    }))
 }
 
 /// Compares the server's definitions, read on `conn`, with the schema and says on stderr what

@@ -80,7 +80,7 @@ async fn ready(state: &State) -> Response {
 }
 
 /// The largest request body read to find a `tools/call`'s tool (bigger ones pass unread).
-const BODY_LIMIT: usize = 4 << 20;
+pub(super) const BODY_LIMIT: usize = 4 << 20;
 
 /// `--rate-limit`: a `tools/call` over the subject's rate is answered `429 Too Many Requests`
 /// with `Retry-After`, counted and audited, before the tools see it. Other requests pass.

@@ -232,7 +232,7 @@ impl Server {
         let user = context
             .extensions
             .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<UserSession>())
+            .and_then(|parts| parts.extensions.get::<super::users::UserSession>())
             .map(|user| user.0.clone());
         if self.state.per_user_target().is_some() && user.is_none() {
             return Ok(text(
@@ -396,7 +396,7 @@ pub(super) async fn serve_http(
     let per_user = server
         .state
         .per_user_target()
-        .map(|(ns, db)| Users::new(server.state.reader(), ns, db));
+        .map(|_| super::users::Users::new(server.state.clone(), server.state.idp.clone()));
     use rmcp::transport::streamable_http_server::{
         session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
     };
@@ -418,7 +418,7 @@ pub(super) async fn serve_http(
         router = router.layer(axum::middleware::from_fn_with_state(token, require_token));
     }
     if let Some(users) = per_user {
-        router = router.layer(axum::middleware::from_fn_with_state(users, require_user));
+        router = router.layer(axum::middleware::from_fn_with_state(users, super::users::require_user));
     }
     let router = super::ops::with_health(router, state);
     let bound = listener
@@ -479,95 +479,6 @@ async fn require_token(
         "401 Unauthorized: send the server's token as `Authorization: Bearer <token>`\n",
     )
         .into_response()
-}
-
-/// An end user's session, opened by `require_user` from the request's bearer token.
-#[derive(Clone)]
-struct UserSession(crate::runtime::Agent<surrealdb::engine::any::Any>);
-
-/// Where `--per-user` sessions are opened, and the sessions of the tokens seen lately (a client
-/// sends its token with every request; authenticating each again would open a session each).
-#[derive(Clone)]
-struct Users {
-    db: crate::db::Db,
-    namespace: String,
-    database: String,
-    seen: Arc<std::sync::Mutex<std::collections::HashMap<String, UserSession>>>,
-}
-
-/// How many tokens' sessions are kept; past it the oldest are forgotten all at once.
-const USERS_KEPT: usize = 1024;
-
-impl Users {
-    fn new(db: crate::db::Db, namespace: &str, database: &str) -> Users {
-        Users {
-            db,
-            namespace: namespace.to_owned(),
-            database: database.to_owned(),
-            seen: Arc::default(),
-        }
-    }
-
-    /// The session `token` opens, or `None` when the engine refuses it (bad signature, expired,
-    /// not a user of the scope's end-user table). An expired session is opened again, and fails.
-    async fn session(&self, token: &str) -> Option<UserSession> {
-        let known = self.seen.lock().ok()?.get(token).cloned();
-        if let Some(user) = known {
-            // The engine ends a session at its `DURATION FOR SESSION`: then authenticate again.
-            if user.0.session().query("RETURN $auth").await.is_ok() {
-                return Some(user);
-            }
-        }
-        let user = crate::runtime::scope::authenticate(&self.db, &self.namespace, &self.database, token)
-            .await
-            .ok()
-            .map(UserSession)?;
-        if let Ok(mut seen) = self.seen.lock() {
-            if seen.len() >= USERS_KEPT {
-                seen.clear();
-            }
-            seen.insert(token.to_owned(), user.clone());
-        }
-        Some(user)
-    }
-}
-
-/// `--per-user`: `401 Unauthorized` unless the request's bearer token opens an end user's
-/// session, which then goes with the request to the tools.
-async fn require_user(
-    axum::extract::State(users): axum::extract::State<Users>,
-    mut request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::http::{header, StatusCode};
-    use axum::response::IntoResponse;
-    let offered = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| super::auth::bearer(v.as_bytes()))
-        .and_then(|t| std::str::from_utf8(t).ok())
-        .map(str::to_owned);
-    let user = match &offered {
-        Some(token) => users.session(token).await,
-        None => None,
-    };
-    match user {
-        Some(user) => {
-            let subject = offered.as_deref().and_then(super::observe::token_subject);
-            request.extensions_mut().insert(super::observe::Subject(subject.unwrap_or_default()));
-            request.extensions_mut().insert(user);
-            next.run(request).await
-        }
-        None => (
-            StatusCode::UNAUTHORIZED,
-            [(
-                header::WWW_AUTHENTICATE,
-                if offered.is_some() { r#"Bearer error="invalid_token""# } else { "Bearer" },
-            )],
-            "401 Unauthorized: send an end user's token (signed by the application with its scope key) as `Authorization: Bearer <token>`\n",
-        )
-            .into_response(),
-    }
 }
 
 /// A closed session (`DELETE /mcp`) is answered `200 OK`: rmcp says `202 Accepted`, which the

@@ -78,6 +78,9 @@ pub struct State {
     scope_rules: Option<String>,
     /// The audit log, the metrics and the rate limits (`super::observe`).
     pub(super) observer: super::observe::Observer,
+    /// `--per-user` with the team's identity provider (`--jwks`, `scope(jwks = ...)`): its JWTs
+    /// open end users' sessions too.
+    pub(super) idp: Option<Arc<super::oidc::Idp>>,
 }
 
 impl State {
@@ -104,6 +107,7 @@ impl State {
             per_user: None,
             probe: None,
             observer: Default::default(),
+            idp: None,
         }
     }
 
@@ -126,6 +130,12 @@ impl State {
     pub fn per_user(mut self, namespace: &str, database: &str) -> State {
         self.per_user = Some((namespace.to_owned(), database.to_owned()));
         self.pruner = None;
+        self
+    }
+
+    /// `--per-user` sessions are opened from the identity provider's JWTs too.
+    pub(super) fn with_idp(mut self, idp: Arc<super::oidc::Idp>) -> State {
+        self.idp = Some(idp);
         self
     }
 

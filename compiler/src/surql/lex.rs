@@ -96,6 +96,23 @@ fn backticked(name: &str) -> String {
     out
 }
 
+/// The record id `type::record(table, key)` makes for a string `key`, as the engine prints it
+/// (its `EscapeRidKey` rule): `customer:mei`, or `` customer:`auth0|42` `` (backticked and escaped)
+/// when the key holds anything but letters, digits and `_`, is only digits and `_` (it would read
+/// as a number), or is `NaN` or `Infinity`.
+pub fn record_id(table: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && key.chars().any(|c| !c.is_ascii_digit() && c != '_')
+        && key != "NaN"
+        && key != "Infinity";
+    if plain {
+        format!("{table}:{key}")
+    } else {
+        format!("{table}:{}", backticked(key))
+    }
+}
+
 /// Whether `name` is a SurrealQL keyword that cannot stand unescaped where a name may be a statement (`SELECT`, `VALUE`, ...).
 pub fn is_reserved(name: &str) -> bool {
     escape_ident(name).starts_with('`') || PARSER_ONLY_RESERVED.iter().any(|k| k.eq_ignore_ascii_case(name))
