@@ -301,6 +301,64 @@ pub mod contains {
 /// one function per query, generic over the connection, returning its typed rows.
 #[allow(dead_code)]
 pub mod queries {
+    /// The text of named query `my_orders`, sent as written with its parameters bound.
+    pub const MY_ORDERS: &str = "SELECT id, placed_at, status FROM purchase\nWHERE <-placed<-customer CONTAINS $customer AND status IN $statuses\nORDER BY placed_at DESC LIMIT $n";
+    /// One row of query `my_orders`.
+    pub struct MyOrders {
+        /// `id`
+        pub id: ::surqlc::runtime::Link<crate::store::Purchase>,
+        /// `placed_at`
+        pub placed_at: ::surqlc::runtime::Datetime,
+        /// `status`
+        pub status: crate::store::Status,
+    }
+    impl ::surqlc::runtime::SurrealValue for MyOrders {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("id", self.id);
+            writer.field("placed_at", self.placed_at);
+            writer.field("status", self.status);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, ::surqlc::runtime::surrealdb::Error> {
+            #[allow(unused_mut)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("my_orders", value)?;
+            ::std::result::Result::Ok(MyOrders {
+                id: reader.field("id")?,
+                placed_at: reader.field("placed_at")?,
+                status: reader.field("status")?,
+            })
+        }
+    }
+    /// Which of my orders are in these states, newest first?
+    ///
+    /// Named query `my_orders` (`:many`): every row. Its text is [`MY_ORDERS`]; parameters are bound, never spliced in.
+    pub async fn my_orders<C: ::surqlc::runtime::Connection>(
+        db: &::surqlc::runtime::Surreal<C>,
+        customer: ::surqlc::runtime::Link<crate::store::Customer>,
+        statuses: ::std::vec::Vec<crate::store::Status>,
+        n: i64,
+    ) -> ::surqlc::runtime::Result<::std::vec::Vec<MyOrders>> {
+        ::surqlc::runtime::named::many::<
+            MyOrders,
+            C,
+        >(
+                db,
+                MY_ORDERS,
+                ::std::vec![
+                    ("customer", ::surqlc::runtime::SurrealValue::into_value(customer)),
+                    ("statuses", ::surqlc::runtime::SurrealValue::into_value(statuses)),
+                    ("n", ::surqlc::runtime::SurrealValue::into_value(n)),
+                ],
+            )
+            .await
+    }
     /// The text of named query `revenue_by_category`, sent as written with its parameters bound.
     pub const REVENUE_BY_CATEGORY: &str = "SELECT out.category AS category, math::sum(qty * unit_price) AS revenue\nFROM contains WHERE in.status = $status GROUP BY category ORDER BY revenue DESC LIMIT 50";
     /// One row of query `revenue_by_category`.
