@@ -46,15 +46,9 @@ fn audit_lines(path: &Path) -> Vec<Value> {
 
 /// The purchases a client's user sees, sorted.
 async fn purchases(client: &Client) -> Vec<String> {
-    let answer = rows(&call(client, "run_query", json!({ "query": "SELECT id FROM purchase" })).await);
-    let mut ids: Vec<String> = answer["rows"]
-        .as_array()
-        .unwrap_or_else(|| panic!("rows in {answer}"))
-        .iter()
-        .map(|row| row["id"].as_str().unwrap_or_default().to_owned())
-        .collect();
-    ids.sort();
-    ids
+    row_ids(&rows(
+        &call(client, "run_query", json!({ "query": "SELECT id FROM purchase" })).await,
+    ))
 }
 
 /// A raw `initialize` with `token` as the bearer: the status.

@@ -2,26 +2,14 @@
 //! it through rmcp's client: `--as customer:mei` on stdio, and `--per-user` over HTTP, where each
 //! request's bearer token (signed by `surqlc token` with the scope key) chooses the user.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 mod support;
 use support::mcp_client::*;
 use support::surqlc;
 
-/// The ids a `run_query` answer holds, sorted.
-fn ids(answer: &Value) -> Vec<String> {
-    let mut ids: Vec<String> = answer["rows"]
-        .as_array()
-        .unwrap_or_else(|| panic!("rows in {answer}"))
-        .iter()
-        .map(|row| row["id"].as_str().unwrap_or_default().to_owned())
-        .collect();
-    ids.sort();
-    ids
-}
-
 async fn ids_of(client: &Client, query: &str) -> Vec<String> {
-    ids(&rows(&call(client, "run_query", json!({ "query": query })).await))
+    row_ids(&rows(&call(client, "run_query", json!({ "query": query })).await))
 }
 
 /// What mei sees: her purchases, their lines and edges, herself, and every product.

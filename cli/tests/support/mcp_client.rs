@@ -245,3 +245,15 @@ pub fn store_on_server(server: &super::SurrealServer, out: &std::path::Path, pas
     server.import("store", &out.join("schema.surql"));
     server.import("store", &super::root().join("schemas/store.seed.surql"));
 }
+
+/// The `id`s of a `run_query` answer's rows, sorted (what a user's view is compared by).
+pub fn row_ids(answer: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = answer["rows"]
+        .as_array()
+        .unwrap_or_else(|| panic!("rows in {answer}"))
+        .iter()
+        .map(|row| row["id"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    ids.sort();
+    ids
+}

@@ -8,12 +8,11 @@
 
 use super::query_args::{convert, expected, json_schema, unsupported};
 use super::state::{text, ExtraTool, State, ToolFuture};
-use super::{caps, untrusted};
 use crate::codegen::queries::shape::RType;
 use crate::codegen::queries::Query;
 use crate::exit::Failure;
 use crate::ir::Schema;
-use crate::runtime::{self, Outcome};
+use crate::runtime;
 use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use serde_json::json;
 use std::sync::Arc;
@@ -262,21 +261,7 @@ impl QueryTool {
         }
         let outcome =
             runtime::run_named_capped(&agent, &self.text, vars, state.timeout, &state.schema, state.caps.rows).await;
-        match outcome {
-            Ok((Outcome::Rows { rows, warnings }, more)) => {
-                let rows: Vec<serde_json::Value> = rows.into_iter().map(runtime::to_json).collect();
-                let json = caps::render(&rows, &warnings, state.caps, more);
-                let value = serde_json::from_str(&json).unwrap_or_default();
-                super::observe::answered(&value);
-                untrusted::answer(true, &json, value)
-            }
-            Ok((Outcome::Rejected(message), _)) => {
-                super::observe::refused(&message);
-                text(false, message)
-            }
-            Ok((Outcome::CannotAnswer(reason), _)) => text(false, format!("nothing ran: {reason}")),
-            Err(e) => text(false, format!("running the query failed: {}", e.message())),
-        }
+        super::tools::rows_answer(state, outcome, |reason| format!("nothing ran: {reason}"))
     }
 }
 

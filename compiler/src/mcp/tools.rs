@@ -180,6 +180,18 @@ pub(super) async fn check_query(state: &State, query: &str) -> CallToolResult {
 pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
     let outcome =
         runtime::run_validated_capped(&state.agent(), query, state.timeout, &state.schema, state.caps.rows).await;
+    rows_answer(state, outcome, |reason| {
+        format!("nothing ran: the query is a `-- cannot answer` reply ({reason})")
+    })
+}
+
+/// What `run_query` and a named query's tool answer: the rows capped and wrapped as untrusted
+/// data, or the refusal (counted) as a tool error; `cannot` words a reply that ran nothing.
+pub(super) fn rows_answer(
+    state: &State,
+    outcome: Result<(Outcome, bool), surrealdb::Error>,
+    cannot: impl FnOnce(String) -> String,
+) -> CallToolResult {
     match outcome {
         Ok((Outcome::Rows { rows, warnings }, more)) => {
             let rows: Vec<serde_json::Value> = rows.into_iter().map(runtime::to_json).collect();
@@ -192,10 +204,7 @@ pub(super) async fn run_query(state: &State, query: &str) -> CallToolResult {
             super::observe::refused(&message);
             text(false, message)
         }
-        Ok((Outcome::CannotAnswer(reason), _)) => text(
-            false,
-            format!("nothing ran: the query is a `-- cannot answer` reply ({reason})"),
-        ),
+        Ok((Outcome::CannotAnswer(reason), _)) => text(false, cannot(reason)),
         Err(e) => failed("running the query", &e),
     }
 }
