@@ -15,10 +15,9 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::json;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::mcp_client::served_url;
 
 /// One schema under load: the calls each session makes in turn.
 struct Workload {
@@ -47,21 +46,14 @@ const TOOLS: [&str; 3] = ["schema", "check_query", "run_query"];
 
 /// `surqlc mcp SCHEMA --seed ... --http 127.0.0.1:0`, once it says where it serves.
 fn start(schema: &str) -> (Child, String) {
-    let mut child = support::surqlc()
-        .args([
-            "mcp",
-            &format!("schemas/{schema}.rs"),
-            "--seed",
-            &format!("schemas/{schema}.seed.surql"),
-            "--http",
-            "127.0.0.1:0",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the surqlc binary starts");
-    let (url, _stderr) = served_url(&mut child);
+    let (child, url, _stderr) = support::mcp_client::serve(support::surqlc().args([
+        "mcp",
+        &format!("schemas/{schema}.rs"),
+        "--seed",
+        &format!("schemas/{schema}.seed.surql"),
+        "--http",
+        "127.0.0.1:0",
+    ]));
     (child, url)
 }
 

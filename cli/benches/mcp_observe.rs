@@ -14,10 +14,9 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::json;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::mcp_client::served_url;
 
 const WORKLOADS: [(&str, &str); 2] = [
     (
@@ -63,15 +62,8 @@ fn start(schema: &str, config: usize, audit: &std::path::Path, otlp: &str) -> (C
     if config >= 3 {
         args.extend(["--otlp-endpoint".into(), otlp.to_owned()]);
     }
-    let mut child = support::surqlc()
-        .args(&args)
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the surqlc binary starts");
-    let (url, _stderr) = served_url(&mut child);
+    let (child, url, _stderr) =
+        support::mcp_client::serve(support::surqlc().args(&args).env_remove("OTEL_EXPORTER_OTLP_ENDPOINT"));
     (child, url)
 }
 

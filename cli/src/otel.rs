@@ -195,27 +195,25 @@ mod exporter {
 
     impl OtlpMetrics {
         pub fn new(provider: &opentelemetry_sdk::metrics::SdkMeterProvider) -> OtlpMetrics {
+            use surqlc::mcp::{CALL_DURATION, REFUSALS, SESSIONS, TOOL_CALLS};
             let meter = provider.meter("surqlc");
             let sessions = Arc::new(AtomicI64::new(0));
             let observed = sessions.clone();
             OtlpMetrics {
                 calls: meter
-                    .u64_counter("surqlc_tool_calls_total")
-                    .with_description("Tool calls answered, by tool and outcome (ok, refused, error).")
+                    .u64_counter(TOOL_CALLS.name)
+                    .with_description(TOOL_CALLS.help)
                     .build(),
-                refusals: meter
-                    .u64_counter("surqlc_refusals_total")
-                    .with_description("Refused calls, by code (SQ codes, rate_limited, audit_log, unclassified).")
-                    .build(),
+                refusals: meter.u64_counter(REFUSALS.name).with_description(REFUSALS.help).build(),
                 durations: meter
-                    .f64_histogram("surqlc_tool_call_duration_seconds")
-                    .with_description("How long tool calls took, by tool.")
+                    .f64_histogram(CALL_DURATION.name)
+                    .with_description(CALL_DURATION.help)
                     .with_unit("s")
                     .with_boundaries(surqlc::mcp::DURATION_BUCKETS.to_vec())
                     .build(),
                 _sessions_gauge: meter
-                    .i64_observable_gauge("surqlc_sessions")
-                    .with_description("Open MCP sessions.")
+                    .i64_observable_gauge(SESSIONS.name)
+                    .with_description(SESSIONS.help)
                     .with_callback(move |gauge| gauge.observe(observed.load(Ordering::SeqCst), &[]))
                     .build(),
                 sessions,

@@ -63,27 +63,31 @@ fn initialize_with(url: &str, token: &str) -> u16 {
     http_exchange(url, "POST", &headers, body).0
 }
 
+/// `surqlc mcp --http --per-user` trusting the provider whose keys `jwks` serves, with `more` flags.
+fn per_user_server(
+    jwks: &str,
+    more: &[&str],
+) -> (std::process::Child, String, std::sync::Arc<std::sync::Mutex<String>>) {
+    let flags = [
+        "--http",
+        "127.0.0.1:0",
+        "--per-user",
+        "--jwks",
+        jwks,
+        "--issuer",
+        ISSUER,
+        "--audience",
+        AUDIENCE,
+    ];
+    http_server_with(&[&flags[..], more].concat(), &[("SURQLC_SCOPE_KEY", SCOPE_KEY)])
+}
+
 #[test]
 fn the_providers_tokens_open_their_users_sessions_and_bad_ones_get_401_and_an_audit_line() {
     let key = Key::new("k1", 1);
     let jwks = Jwks::serve(&[&key]);
     let log = scratch("refusals").join("audit.jsonl");
-    let (mut child, url, stderr) = http_server_with(
-        &[
-            "--http",
-            "127.0.0.1:0",
-            "--per-user",
-            "--jwks",
-            &jwks.url,
-            "--issuer",
-            ISSUER,
-            "--audience",
-            AUDIENCE,
-            "--audit-log",
-            log.to_str().unwrap(),
-        ],
-        &[("SURQLC_SCOPE_KEY", SCOPE_KEY)],
-    );
+    let (mut child, url, stderr) = per_user_server(&jwks.url, &["--audit-log", log.to_str().unwrap()]);
     let (mei_token, sam_token) = (key.sign(&claims("mei")), key.sign(&claims("sam")));
     runtime().block_on(async {
         // Two users of one provider: each reads their own rows only, as the engine's PERMISSIONS say.
@@ -168,20 +172,7 @@ fn the_key_set_is_fetched_once_and_again_for_a_rotated_kid() {
     let (old, new) = (Key::new("k1", 1), Key::new("k2", 2));
     let jwks = Jwks::rotating(&[&old], &[&old, &new]);
     let started = std::time::Instant::now();
-    let (mut child, url, stderr) = http_server_with(
-        &[
-            "--http",
-            "127.0.0.1:0",
-            "--per-user",
-            "--jwks",
-            &jwks.url,
-            "--issuer",
-            ISSUER,
-            "--audience",
-            AUDIENCE,
-        ],
-        &[("SURQLC_SCOPE_KEY", SCOPE_KEY)],
-    );
+    let (mut child, url, stderr) = per_user_server(&jwks.url, &[]);
     // The start-up fetch happened after `started` and before `ready`.
     let ready = std::time::Instant::now();
     let said = stderr.lock().unwrap().clone();

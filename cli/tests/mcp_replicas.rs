@@ -1,7 +1,7 @@
 //! Two `surqlc mcp --http --per-user` replicas against one official `surreal` server (issue 40): one end user's token is served the same rows by either, both are ready, `/readyz` says 503 with the reason when the database drifts from the schema or goes away. Needs `SURREAL_BIN` (`bash .ci/build-surreal`), so it is ignored by default and run by `.ci/run` when the binary is there.
 
 use serde_json::{json, Value};
-use std::process::{Child, Stdio};
+use std::process::Child;
 
 mod support;
 use support::mcp_client::*;
@@ -12,25 +12,20 @@ const KEY: &str = "replicas-test-scope-key";
 
 /// `surqlc mcp schemas/store.rs --endpoint WS --http 127.0.0.1:0 ARGS` as root, and its URL.
 fn replica(server: &SurrealServer, args: &[&str]) -> (Child, String, std::sync::Arc<std::sync::Mutex<String>>) {
-    let mut child = surqlc()
-        .args([
-            "mcp",
-            "schemas/store.rs",
-            "--endpoint",
-            &server.ws(),
-            "--http",
-            "127.0.0.1:0",
-        ])
-        .args(["--user", "root", "--pass", "root"])
-        .args(args)
-        .envs([("SURQLC_AGENT_PASSWORD", PASSWORD), ("SURQLC_SCOPE_KEY", KEY)])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("surqlc starts");
-    let (url, log) = served_url(&mut child);
-    (child, url, log)
+    serve(
+        surqlc()
+            .args([
+                "mcp",
+                "schemas/store.rs",
+                "--endpoint",
+                &server.ws(),
+                "--http",
+                "127.0.0.1:0",
+            ])
+            .args(["--user", "root", "--pass", "root"])
+            .args(args)
+            .envs([("SURQLC_AGENT_PASSWORD", PASSWORD), ("SURQLC_SCOPE_KEY", KEY)]),
+    )
 }
 
 /// `GET path` on the server `url` is served from: the status and the body.

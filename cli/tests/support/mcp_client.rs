@@ -97,9 +97,15 @@ pub fn http_server_with(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (std::process::Child, String, std::sync::Arc<std::sync::Mutex<String>>) {
-    let mut child = surqlc()
-        .args([STORE, args].concat())
-        .envs(env.iter().copied())
+    serve(surqlc().args([STORE, args].concat()).envs(env.iter().copied()))
+}
+
+/// Starts `command` (a `surqlc mcp --http` command line) with its stderr piped and waits until it
+/// says where it serves: the child, that URL, and its stderr as it goes on ([`served_url`]).
+pub fn serve(
+    command: &mut std::process::Command,
+) -> (std::process::Child, String, std::sync::Arc<std::sync::Mutex<String>>) {
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -139,15 +145,21 @@ pub fn served_url(child: &mut std::process::Child) -> (String, std::sync::Arc<st
     (url, log)
 }
 
-/// `GET url` on loopback: the status, the head and the body.
-pub fn http_get(url: &str) -> (u16, String, String) {
-    use std::io::{Read, Write};
+/// A connection to `url`'s loopback host (reads time out after 30 s), the host and the path.
+fn connect(url: &str) -> (std::net::TcpStream, &str, &str) {
     let rest = url.strip_prefix("http://").expect("an http URL");
     let (host, path) = rest.split_at(rest.find('/').expect("a path"));
-    let mut stream = std::net::TcpStream::connect(host).expect("connects");
+    let stream = std::net::TcpStream::connect(host).expect("connects");
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(30)))
         .unwrap();
+    (stream, host, path)
+}
+
+/// `GET url` on loopback: the status, the head and the body.
+pub fn http_get(url: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let (mut stream, host, path) = connect(url);
     write!(
         stream,
         "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
@@ -186,12 +198,7 @@ pub fn exit_within(child: &mut std::process::Child, within: std::time::Duration)
 /// event stream that may stay open, is not read).
 pub fn http_exchange(url: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
     use std::io::{Read, Write};
-    let rest = url.strip_prefix("http://").expect("an http URL");
-    let (host, path) = rest.split_at(rest.find('/').expect("a path"));
-    let mut stream = std::net::TcpStream::connect(host).expect("connects");
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
-        .unwrap();
+    let (mut stream, host, path) = connect(url);
     let mut request = format!(
         "{method} {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()

@@ -11,6 +11,36 @@ pub const BUCKETS: [f64; 14] = [
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 ];
 
+/// A metric's name and help text, as the Prometheus page and the OTLP export both spell them.
+#[derive(Debug, Clone, Copy)]
+pub struct MetricName {
+    /// The metric's name (`surqlc_tool_calls_total`).
+    pub name: &'static str,
+    /// What it counts, one line.
+    pub help: &'static str,
+}
+
+/// `surqlc_tool_calls_total{tool,outcome}`: a counter.
+pub const TOOL_CALLS: MetricName = MetricName {
+    name: "surqlc_tool_calls_total",
+    help: "Tool calls answered, by tool and outcome (ok, refused, error).",
+};
+/// `surqlc_refusals_total{code}`: a counter.
+pub const REFUSALS: MetricName = MetricName {
+    name: "surqlc_refusals_total",
+    help: "Refused calls, by code (SQ codes, rate_limited, audit_log, unclassified).",
+};
+/// `surqlc_tool_call_duration_seconds{tool}`: a histogram over [`BUCKETS`].
+pub const CALL_DURATION: MetricName = MetricName {
+    name: "surqlc_tool_call_duration_seconds",
+    help: "How long tool calls took, by tool.",
+};
+/// `surqlc_sessions`: a gauge.
+pub const SESSIONS: MetricName = MetricName {
+    name: "surqlc_sessions",
+    help: "Open MCP sessions.",
+};
+
 #[derive(Default)]
 struct Histogram {
     /// Cumulative counts are computed when rendered; these are per bucket.
@@ -109,54 +139,38 @@ impl Metrics {
     pub fn render(&self) -> String {
         let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = String::new();
-        out.push_str("# HELP surqlc_tool_calls_total Tool calls answered, by tool and outcome (ok, refused, error).\n");
-        out.push_str("# TYPE surqlc_tool_calls_total counter\n");
+        let header = |out: &mut String, m: MetricName, kind: &str| {
+            let _ = writeln!(out, "# HELP {} {}\n# TYPE {} {kind}", m.name, m.help, m.name);
+        };
+        header(&mut out, TOOL_CALLS, "counter");
         for ((tool, outcome), n) in &counts.calls {
             let _ = writeln!(
                 out,
-                "surqlc_tool_calls_total{{tool=\"{}\",outcome=\"{}\"}} {n}",
+                "{}{{tool=\"{}\",outcome=\"{}\"}} {n}",
+                TOOL_CALLS.name,
                 escape(tool),
                 escape(outcome)
             );
         }
-        out.push_str(
-            "# HELP surqlc_refusals_total Refused calls, by code (SQ codes, rate_limited, audit_log, unclassified).\n",
-        );
-        out.push_str("# TYPE surqlc_refusals_total counter\n");
+        header(&mut out, REFUSALS, "counter");
         for (code, n) in &counts.refusals {
-            let _ = writeln!(out, "surqlc_refusals_total{{code=\"{}\"}} {n}", escape(code));
+            let _ = writeln!(out, "{}{{code=\"{}\"}} {n}", REFUSALS.name, escape(code));
         }
-        out.push_str("# HELP surqlc_tool_call_duration_seconds How long tool calls took, by tool.\n");
-        out.push_str("# TYPE surqlc_tool_call_duration_seconds histogram\n");
+        header(&mut out, CALL_DURATION, "histogram");
+        let d = CALL_DURATION.name;
         for (tool, histogram) in &counts.durations {
             let tool = escape(tool);
             let mut cumulative = 0;
             for (bound, n) in BUCKETS.iter().zip(histogram.buckets) {
                 cumulative += n;
-                let _ = writeln!(
-                    out,
-                    "surqlc_tool_call_duration_seconds_bucket{{tool=\"{tool}\",le=\"{bound}\"}} {cumulative}"
-                );
+                let _ = writeln!(out, "{d}_bucket{{tool=\"{tool}\",le=\"{bound}\"}} {cumulative}");
             }
-            let _ = writeln!(
-                out,
-                "surqlc_tool_call_duration_seconds_bucket{{tool=\"{tool}\",le=\"+Inf\"}} {}",
-                histogram.count
-            );
-            let _ = writeln!(
-                out,
-                "surqlc_tool_call_duration_seconds_sum{{tool=\"{tool}\"}} {}",
-                histogram.sum
-            );
-            let _ = writeln!(
-                out,
-                "surqlc_tool_call_duration_seconds_count{{tool=\"{tool}\"}} {}",
-                histogram.count
-            );
+            let _ = writeln!(out, "{d}_bucket{{tool=\"{tool}\",le=\"+Inf\"}} {}", histogram.count);
+            let _ = writeln!(out, "{d}_sum{{tool=\"{tool}\"}} {}", histogram.sum);
+            let _ = writeln!(out, "{d}_count{{tool=\"{tool}\"}} {}", histogram.count);
         }
-        out.push_str("# HELP surqlc_sessions Open MCP sessions.\n");
-        out.push_str("# TYPE surqlc_sessions gauge\n");
-        let _ = writeln!(out, "surqlc_sessions {}", self.sessions.load(Ordering::SeqCst));
+        header(&mut out, SESSIONS, "gauge");
+        let _ = writeln!(out, "{} {}", SESSIONS.name, self.sessions.load(Ordering::SeqCst));
         out
     }
 }

@@ -26,7 +26,9 @@ mod users;
 pub use audit_log::{AuditTarget, Record as AuditRecord};
 pub use auth::{Token, TOKEN_ENV};
 pub use caps::Caps;
-pub use metrics::{Metrics, MetricsSink, BUCKETS as DURATION_BUCKETS};
+pub use metrics::{
+    MetricName, Metrics, MetricsSink, BUCKETS as DURATION_BUCKETS, CALL_DURATION, REFUSALS, SESSIONS, TOOL_CALLS,
+};
 pub use observe::{ObserveOptions, Observer};
 pub use query_tools::{query_tools, QueryTool};
 pub use rate::RateLimit;
