@@ -363,6 +363,14 @@ async fn scratch(conn: &surqlc::db::Db, text: &str, all: &[&Question], dimension
             answers.push(format!("{value:?}"));
         }
         answers.remove(0);
+        // PRUNING_SCRATCH_PRINT=N prints the first N answers of each statement.
+        let print: usize = std::env::var("PRUNING_SCRATCH_PRINT")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        for answer in answers.iter().take(print) {
+            println!("  {answer}");
+        }
         let agree = first
             .as_ref()
             .unwrap_or(&answers)
