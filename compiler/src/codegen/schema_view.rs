@@ -22,8 +22,12 @@ pub(crate) struct SchemaView<'a> {
     tables: Vec<String>,
     /// The tables the prompt shows, in prompt order.
     exposed: &'a [String],
-    /// The SurrealQL that prints each value-hint line.
-    value_hints: Vec<String>,
+    /// Whether the schema has value hints.
+    value_hints: bool,
+    /// The spans and distinct-value hints as data rows by table (`surql::hints::plan`).
+    hint_specs: String,
+    /// The other hints: their index, table (none for a note) and SurrealQL.
+    hint_others: Vec<HintOther>,
     pool: Pool<'a>,
     /// The prompt's text before `SCHEMA`.
     preamble: &'a str,
@@ -65,6 +69,17 @@ struct ScopeView<'a> {
     pool_read_only: String,
     /// Value linking's `PERMISSIONS`: the owned tables' values stay with the agent.
     values_read_only: String,
+}
+
+/// A value hint `fn::value_hints_of` runs from its own SurrealQL (ids, ranges, notes).
+#[derive(Serialize)]
+struct HintOther {
+    /// Its place among the schema's hints (the lines keep the declared order).
+    index: usize,
+    /// The table it describes; `None` for a note, which every prompt keeps.
+    table: Option<String>,
+    /// The SurrealQL that prints its line.
+    expression: String,
 }
 
 /// The few-shot pool.
@@ -135,6 +150,7 @@ impl<'a> SchemaView<'a> {
         let settings = &schema.settings;
         let access = Access::of(schema);
         let pool = &settings.examples;
+        let hint_plan = surql::hints::plan(&settings.value_hints);
         SchemaView {
             version: env!("CARGO_PKG_VERSION"),
             sources,
@@ -148,7 +164,17 @@ impl<'a> SchemaView<'a> {
                 .map(|t| surql::table_definition_with(t, access.table_permissions(t).as_ref()))
                 .collect(),
             exposed: &settings.exposed,
-            value_hints: settings.value_hints.iter().map(surql::hints::expression).collect(),
+            value_hints: !settings.value_hints.is_empty(),
+            hint_specs: hint_plan.specs,
+            hint_others: hint_plan
+                .others
+                .into_iter()
+                .map(|(index, table, expression)| HintOther {
+                    index,
+                    table,
+                    expression,
+                })
+                .collect(),
             pool: Pool {
                 table: &pool.table,
                 dimension: pool.dimension,

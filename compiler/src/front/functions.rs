@@ -39,6 +39,7 @@ pub const SURQLC_FUNCTIONS: &[&str] = &[
     "fn::similar_examples",
     "fn::table_catalog",
     "fn::value_hints",
+    "fn::value_hints_of",
 ];
 
 /// The schema's user functions, and the problems inside their file (problems with the attribute

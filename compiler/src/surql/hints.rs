@@ -65,3 +65,62 @@ pub fn expression(hint: &ValueHint) -> String {
         Note(text) => quote_string(text),
     }
 }
+
+/// The hints `fn::value_hints_of` runs from data rather than from their own SurrealQL, by table.
+///
+/// A span and a distinct-values hint are one query each whose table and field can be named at run
+/// time (`type::table`, `type::field`), so `schema.surql` writes them as rows of a parameter,
+/// `[index, kind, label, field, table, limit]`, and one generic query in the function runs each: the
+/// engine parses a function's body on every call, and a hundred hint queries written out cost more
+/// to parse than to run. The other hints (`others`) keep their own SurrealQL, with their index.
+pub struct HintPlan {
+    /// `{ table: [[index, kind, label, field, table, limit], ...], ... }`, a SurrealQL object.
+    pub specs: String,
+    /// `(index, table, expression)` of each other hint; a note has no table (every prompt keeps it).
+    pub others: Vec<(usize, Option<String>, String)>,
+}
+
+/// Splits the schema's hints into [`HintPlan`]'s data rows and written-out expressions.
+pub fn plan(hints: &[ValueHint]) -> HintPlan {
+    let mut by_table: Vec<(String, Vec<String>)> = Vec::new();
+    let mut others = Vec::new();
+    for (index, hint) in hints.iter().enumerate() {
+        let row = match hint {
+            Span { field } => Some((field, "span", 0)),
+            Distinct { field, limit } => Some((field, "distinct", *limit)),
+            _ => None,
+        };
+        match row {
+            Some((field, kind, limit)) => {
+                let spec = format!(
+                    "[{index}, \"{kind}\", {}, {}, {}, {limit}]",
+                    quote_string(&label(hint)),
+                    quote_string(&path_ident(&field.field, field_ident)),
+                    quote_string(&field.table),
+                );
+                match by_table.iter_mut().find(|(t, _)| *t == field.table) {
+                    Some((_, rows)) => rows.push(spec),
+                    None => by_table.push((field.table.clone(), vec![spec])),
+                }
+            }
+            None => {
+                let table = match hint {
+                    Ids { table, .. } => Some(table.clone()),
+                    Range { field } => Some(field.table.clone()),
+                    _ => None,
+                };
+                others.push((index, table, expression(hint)));
+            }
+        }
+    }
+    let entries: Vec<String> = by_table
+        .iter()
+        .map(|(t, rows)| format!("{}: [{}]", quote_string(t), rows.join(", ")))
+        .collect();
+    let specs = if entries.is_empty() {
+        "{}".to_string()
+    } else {
+        format!("{{ {} }}", entries.join(", "))
+    };
+    HintPlan { specs, others }
+}
