@@ -34,6 +34,69 @@ fn nth_query(n: usize) -> String {
     format!("SELECT VALUE name FROM product ORDER BY name LIMIT 3 START {n}")
 }
 
+/// `ask`'s audit line carries the query the model wrote (the caller never sends one), the rows it
+/// answered, and `declined` when the model replied `-- cannot answer` (neither an error nor a
+/// refusal); `refused` with the last attempt's codes when no attempt passed. The model is a local
+/// stand-in speaking the OpenAI wire format (a test double: no model endpoint is reachable here).
+#[test]
+fn the_ask_tools_audit_line_has_the_models_query_and_a_decline_is_not_an_error() {
+    let dir = scratch("ask");
+    let log = dir.join("audit.jsonl");
+    let args = [STORE, &["--max-rows", "2", "--audit-log", log.to_str().unwrap()]].concat();
+    let url = support::model(vec![
+        support::Reply::chat("SELECT nme FROM customer LIMIT 5"),
+        support::Reply::chat("SELECT name FROM customer ORDER BY name LIMIT 5"),
+        support::Reply::chat("-- cannot answer: the schema holds no stock levels"),
+        support::Reply::chat("SELECT nme FROM customer LIMIT 5"),
+    ]);
+    runtime().block_on(async {
+        let env = [("SURQLC_MODEL_URL", url.as_str()), ("SURQLC_MODEL", "standin")];
+        let client = stdio_with(&args, &env).await;
+        let answered = call(&client, "ask", json!({"question": "Who are our customers?"})).await;
+        assert!(!is_error(&answered), "{}", text(&answered));
+        let declined = call(&client, "ask", json!({"question": "How many drills are in stock?"})).await;
+        assert!(text(&declined).contains("no stock levels"), "{}", text(&declined));
+        let refused = call(&client, "ask", json!({"question": "Who are our customers, again?"})).await;
+        assert!(is_error(&refused), "{}", text(&refused));
+        client.cancel().await.ok();
+    });
+    let lines = audit_lines(&log);
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert_eq!(
+        (&lines[0]["tool"], &lines[0]["verdict"], &lines[0]["question"]),
+        (&json!("ask"), &json!("ok"), &json!("Who are our customers?"))
+    );
+    assert_eq!(
+        lines[0]["query"], "SELECT name FROM customer ORDER BY name LIMIT 5",
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        (&lines[0]["rows"], &lines[0]["truncated"]),
+        (&json!(2), &json!(true)),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        (&lines[1]["verdict"], &lines[1]["query"]),
+        (&json!("declined"), &Value::Null),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("no stock levels"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        (&lines[2]["verdict"], &lines[2]["codes"]),
+        (&json!("refused"), &json!(["SQ0102"])),
+        "{}",
+        lines[2]
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn the_audit_log_has_a_line_per_call_with_its_subject_verdict_codes_and_rows() {
     let dir = scratch("lines");

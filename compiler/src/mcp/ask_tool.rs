@@ -60,6 +60,7 @@ impl ExtraTool for AskTool {
                     // The rows as `run_query` gives them: capped, with the cut said first.
                     let rows = super::caps::render(&answer.rows, &answer.warnings, state.caps, false);
                     let rows: serde_json::Value = serde_json::from_str(&rows).unwrap_or_default();
+                    super::observe::asked(&answer, &rows);
                     let value = json!({
                         "status": answer.status,
                         "query": answer.query,

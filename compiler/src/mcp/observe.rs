@@ -107,6 +107,10 @@ pub(super) struct Facts {
     refused: Option<Vec<String>>,
     rows: Option<usize>,
     truncated: bool,
+    /// The query the call ran without the caller writing it (`ask`: the model's final query).
+    query: Option<String>,
+    /// The model declined the question (`ask`: `-- cannot answer`): neither an error nor a refusal.
+    declined: bool,
 }
 
 tokio::task_local! {
@@ -135,6 +139,32 @@ pub(super) fn answered(answer: &serde_json::Value) {
     note(|f| {
         f.rows = rows;
         f.truncated = truncated;
+    });
+}
+
+/// `ask` ended: its final query (none when the model declined or every attempt was refused), the
+/// rows its answer carried and whether the caps cut some; a decline, or the codes of the last
+/// attempt when every attempt was refused.
+pub(super) fn asked(answer: &crate::runtime::Answer, rendered: &serde_json::Value) {
+    use crate::runtime::ask::Status;
+    let last_codes = || {
+        let problems = answer
+            .attempts
+            .last()
+            .map(|a| a.problems.join("\n"))
+            .unwrap_or_default();
+        codes_in(&problems)
+    };
+    note(|f| {
+        f.query = answer.query.clone();
+        match answer.status {
+            Status::Answered => {
+                f.rows = rendered.get("rows").and_then(|r| r.as_array()).map(Vec::len);
+                f.truncated = rendered.get("truncated").is_some();
+            }
+            Status::CannotAnswer => f.declined = true,
+            Status::NoValidQuery => f.refused = Some(last_codes()),
+        }
     });
 }
 
@@ -260,6 +290,12 @@ impl Call {
             span.record("rows", rows);
         }
         span.record("truncated", record.truncated);
+        if self.query.is_none() {
+            // `ask`: the query the model wrote, which the call's arguments did not carry.
+            if let Some(query) = &record.query {
+                span.record("query", query.as_str());
+            }
+        }
         crate::runtime::spans::finish(span, self.started, record.verdict);
         if let Some(log) = observer.audit.clone() {
             let written = tokio::task::spawn_blocking(move || log.write(&record)).await;
@@ -280,10 +316,11 @@ impl Call {
         let (verdict, error) = match answer {
             Ok(CallToolResponse::Complete(result)) => {
                 let said = || Some(clip(&said_by(result)));
-                match (result.is_error == Some(true), facts.refused.is_some()) {
-                    (_, true) => ("refused", said()),
-                    (true, false) => ("error", said()),
-                    (false, false) => ("ok", None),
+                match (result.is_error == Some(true), facts.refused.is_some(), facts.declined) {
+                    (_, true, _) => ("refused", said()),
+                    (_, false, true) => ("declined", said()),
+                    (true, false, false) => ("error", said()),
+                    (false, false, false) => ("ok", None),
                 }
             }
             Ok(_) => ("ok", None),
@@ -295,7 +332,7 @@ impl Call {
             session: self.session.clone(),
             tool: self.tool.clone(),
             question: self.question.clone(),
-            query: self.query.clone(),
+            query: self.query.clone().or(facts.query),
             verdict,
             codes: facts.refused.unwrap_or_default(),
             rows: facts.rows,
