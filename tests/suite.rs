@@ -73,4 +73,5 @@ mod store_lesson;
 mod store_seed;
 mod surreal_server;
 mod validate;
+mod value_hints_engine;
 mod visibility;
