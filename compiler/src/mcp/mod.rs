@@ -19,6 +19,7 @@ mod rate;
 mod reach;
 mod server;
 mod state;
+mod sync_watch;
 mod tools;
 mod untrusted;
 mod users;
@@ -156,7 +157,7 @@ pub async fn start(output: &Output, password: &str, options: &Options) -> Result
     } else {
         // Read on the reader: root's session when --user/--pass were given, else the agent's (a
         // VIEWER may run INFO; a record user may not, and the warning says the check was not made).
-        report_drift(output, &target.endpoint, &reader).await
+        watch_sync(output, &target.endpoint, &reader).await
     };
     if options.per_user && output.schema.settings.scope.is_none() {
         return Err(Failure::BadInput("error: --per-user serves the schema's per-user agent, and this schema declares none; add scope(end_user = T) to its Schema item".into()));
@@ -247,30 +248,13 @@ async fn identity_provider(
     }))
 }
 
-/// Compares the server's definitions, read on `conn`, with the schema and says on stderr what
-/// differs; writes nothing. What differs, in one line, for `/readyz`.
-async fn report_drift(output: &Output, endpoint: &str, conn: &crate::db::Db) -> Option<String> {
-    match crate::drift::diff::drift_on(conn, output, false).await {
-        Ok(drift) if drift.is_empty() => {
-            eprintln!("the database at {endpoint} matches the schema");
-            None
-        }
-        Ok(drift) => {
-            eprintln!(
-                "warning: the database at {endpoint} differs from the schema ({} difference{}); serving it as it \
-                is, writing nothing (`surqlc diff` lists them, `surreal import` of `surqlc build`'s \
-                schema.surql fixes them):\n{drift}",
-                drift.changes.len(),
-                if drift.changes.len() == 1 { "" } else { "s" }
-            );
-            Some(format!(
-                "the database differs from the schema ({} difference{}; `surqlc diff` lists them)",
-                drift.changes.len(),
-                if drift.changes.len() == 1 { "" } else { "s" }
-            ))
-        }
+/// The schema's definitions (applied to an empty embedded database) watched against the server's,
+/// read on `conn`: what differs is said on stderr now and by `/readyz` until it is fixed.
+async fn watch_sync(output: &Output, endpoint: &str, conn: &crate::db::Db) -> Option<sync_watch::SyncWatch> {
+    match crate::drift::embedded_definitions(&output.schema_surql).await {
+        Ok(expected) => sync_watch::SyncWatch::start(expected, conn.clone(), endpoint).await,
         Err(e) => {
-            eprintln!("warning: drift not checked: {e}");
+            eprintln!("warning: drift not checked: the embedded database rejected the generated schema: {e}");
             None
         }
     }

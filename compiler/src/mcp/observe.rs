@@ -34,8 +34,8 @@ pub struct Observer {
     local_subject: Option<String>,
     pub(super) metrics: Arc<super::metrics::Metrics>,
     pub(super) limiter: Option<super::rate::Limiter>,
-    /// Why the schema is not in sync with the database, found at start (`/readyz` says it).
-    pub(super) drift: Option<String>,
+    /// The schema watched against the server's definitions (`/readyz` says what differs).
+    pub(super) drift: Option<Arc<super::sync_watch::SyncWatch>>,
 }
 
 impl Observer {
@@ -51,9 +51,9 @@ impl Observer {
         }
     }
 
-    /// The start-up drift check's finding, for `/readyz`.
-    pub(super) fn with_drift(mut self, drift: Option<String>) -> Observer {
-        self.drift = drift;
+    /// The drift watch started with the server, for `/readyz`.
+    pub(super) fn with_drift(mut self, drift: Option<super::sync_watch::SyncWatch>) -> Observer {
+        self.drift = drift.map(Arc::new);
         self
     }
 

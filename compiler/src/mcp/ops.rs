@@ -59,7 +59,8 @@ pub(super) fn with_health(router: axum::Router, state: Arc<State>) -> axum::Rout
         .merge(router)
 }
 
-/// 200 when the database answers within 2 s and the schema was in sync at start; 503 with the reason otherwise.
+/// 200 when the database answers within 2 s and is in sync with the schema (read again at most every
+/// 5 s while it is not, every 60 s while it is); 503 with the reason otherwise.
 async fn ready(state: &State) -> Response {
     let unready = |reason: String| (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {reason}\n")).into_response();
     if let Some((endpoint, address)) = &state.probe {
@@ -73,8 +74,12 @@ async fn ready(state: &State) -> Response {
         Ok(Err(e)) => return unready(format!("the database: {}", e.message())),
         Ok(Ok(_)) => {}
     }
-    match &state.observer.drift {
-        Some(drift) => unready(drift.clone()),
+    let drift = match &state.observer.drift {
+        Some(watch) => watch.finding().await,
+        None => None,
+    };
+    match drift {
+        Some(drift) => unready(drift),
         None => (StatusCode::OK, "ready\n").into_response(),
     }
 }
