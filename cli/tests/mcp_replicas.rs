@@ -111,7 +111,11 @@ fn two_replicas_serve_one_token_the_same_rows_and_readyz_follows_the_database() 
         }
         std::thread::sleep(std::time::Duration::from_millis(500));
     };
-    assert_eq!(ready, (200, "ready\n".to_owned()), "ready once the database matches the schema again");
+    assert_eq!(
+        ready,
+        (200, "ready\n".to_owned()),
+        "ready once the database matches the schema again"
+    );
 
     // The server gone: every replica says so.
     server.kill();
