@@ -9,14 +9,7 @@ async fn own_lines(db: &surqlc::db::Db, schema: &surqlc::ir::Schema) -> Vec<(Opt
         let query = format!("RETURN {}", surqlc::surql::hints::expression(hint));
         let mut response = db.query(&query).await.and_then(|r| r.check()).expect(&query);
         let line: Option<String> = response.take(0).expect(&query);
-        let table = match hint {
-            surqlc::ir::ValueHint::Distinct { field, .. }
-            | surqlc::ir::ValueHint::Range { field }
-            | surqlc::ir::ValueHint::Span { field } => Some(field.table.clone()),
-            surqlc::ir::ValueHint::Ids { table, .. } => Some(table.clone()),
-            surqlc::ir::ValueHint::Note(_) => None,
-        };
-        out.push((table, line));
+        out.push((hint.table().map(str::to_owned), line));
     }
     out
 }

@@ -280,6 +280,19 @@ pub enum ValueHint {
     Note(String),
 }
 
+impl ValueHint {
+    /// The table the hint describes; `None` for a note, which belongs to no table.
+    pub fn table(&self) -> Option<&str> {
+        match self {
+            ValueHint::Distinct { field, .. } | ValueHint::Range { field } | ValueHint::Span { field } => {
+                Some(&field.table)
+            }
+            ValueHint::Ids { table, .. } => Some(table),
+            ValueHint::Note(_) => None,
+        }
+    }
+}
+
 /// How many values a distinct or id hint lists before it prints the count and a sample.
 pub const DEFAULT_HINT_LIMIT: u32 = 20;
 

@@ -155,17 +155,12 @@ pub(super) fn asked(answer: &crate::runtime::Answer, rendered: &serde_json::Valu
             .unwrap_or_default();
         codes_in(&problems)
     };
-    note(|f| {
-        f.query = answer.query.clone();
-        match answer.status {
-            Status::Answered => {
-                f.rows = rendered.get("rows").and_then(|r| r.as_array()).map(Vec::len);
-                f.truncated = rendered.get("truncated").is_some();
-            }
-            Status::CannotAnswer => f.declined = true,
-            Status::NoValidQuery => f.refused = Some(last_codes()),
-        }
-    });
+    note(|f| f.query = answer.query.clone());
+    match answer.status {
+        Status::Answered => answered(rendered),
+        Status::CannotAnswer => note(|f| f.declined = true),
+        Status::NoValidQuery => note(|f| f.refused = Some(last_codes())),
+    }
 }
 
 /// `future` with the current call's facts, for a task spawned to run the call.

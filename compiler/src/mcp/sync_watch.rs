@@ -26,14 +26,22 @@ impl SyncWatch {
     /// Compares the server's definitions, read on `conn`, with `expected` and says on stderr what
     /// differs (writes nothing); `None` when the definitions cannot be read (the warning says so).
     pub(super) async fn start(expected: Definitions, conn: Db, endpoint: &str) -> Option<SyncWatch> {
-        let live = match definitions(&conn).await {
-            Ok(live) => live,
+        let mut watch = SyncWatch {
+            expected,
+            conn,
+            endpoint: endpoint.to_owned(),
+            checked: tokio::sync::Mutex::new(Checked {
+                finding: None,
+                at: Instant::now(),
+            }),
+        };
+        let drift = match watch.read().await {
+            Ok(drift) => drift,
             Err(e) => {
                 eprintln!("warning: drift not checked: cannot read the database's definitions: {e}");
                 return None;
             }
         };
-        let drift = compare(&expected, &live, CompareOptions { ignore_passhash: false });
         if drift.is_empty() {
             eprintln!("the database at {endpoint} matches the schema");
         } else {
@@ -44,15 +52,18 @@ impl SyncWatch {
                 differences(&drift)
             );
         }
-        Some(SyncWatch {
-            expected,
-            conn,
-            endpoint: endpoint.to_owned(),
-            checked: tokio::sync::Mutex::new(Checked {
-                finding: finding(&drift),
-                at: Instant::now(),
-            }),
-        })
+        watch.checked.get_mut().finding = finding(&drift);
+        Some(watch)
+    }
+
+    /// The server's definitions, read now, against the schema's.
+    async fn read(&self) -> Result<Drift, surrealdb::Error> {
+        let live = definitions(&self.conn).await?;
+        Ok(compare(
+            &self.expected,
+            &live,
+            CompareOptions { ignore_passhash: false },
+        ))
     }
 
     /// Why the database is not in sync with the schema, read again when the last reading is older
@@ -65,8 +76,7 @@ impl SyncWatch {
             WHILE_IN_SYNC
         };
         if checked.at.elapsed() >= stands {
-            if let Ok(live) = definitions(&self.conn).await {
-                let drift = compare(&self.expected, &live, CompareOptions { ignore_passhash: false });
+            if let Ok(drift) = self.read().await {
                 let now = finding(&drift);
                 match (&checked.finding, &now) {
                     (Some(_), None) => eprintln!("the database at {} now matches the schema", self.endpoint),

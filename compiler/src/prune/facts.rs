@@ -114,14 +114,7 @@ pub fn fallback_order(schema: &Schema, docs: &[TableDoc]) -> Vec<String> {
     let mut out: Vec<String> = docs.iter().filter(|d| d.always).map(|d| d.name.clone()).collect();
     let exposed: HashSet<&str> = docs.iter().map(|d| d.name.as_str()).collect();
     for h in &schema.settings.value_hints {
-        let table = match h {
-            crate::ir::ValueHint::Distinct { field, .. }
-            | crate::ir::ValueHint::Range { field }
-            | crate::ir::ValueHint::Span { field } => Some(field.table.as_str()),
-            crate::ir::ValueHint::Ids { table, .. } => Some(table.as_str()),
-            crate::ir::ValueHint::Note(_) => None,
-        };
-        if let Some(t) = table.filter(|t| exposed.contains(t)) {
+        if let Some(t) = h.table().filter(|t| exposed.contains(t)) {
             out.push(t.to_owned());
         }
     }
@@ -171,7 +164,8 @@ pub(crate) struct TemplateContext {
     /// A SurrealQL array literal of the exposed tables' names.
     names: String,
     rows: Vec<TemplateRow>,
-    hints: Vec<TemplateHint>,
+    /// Whether the schema has value hints (`fn::pruned_prompt_for` then has a VALUES section).
+    hints: bool,
     /// The question-independent part of the choice, one SurrealQL object literal per attribute (see [`graph_parts`]).
     graph_parts: Vec<(&'static str, String)>,
     /// The `always` tables, in prompt order (a SurrealQL array literal).
@@ -220,15 +214,6 @@ struct TemplateRow {
 }
 
 #[cfg(feature = "codegen")]
-#[derive(serde::Serialize)]
-struct TemplateHint {
-    /// The table the hint is about; `None` for a note, which every pruned prompt keeps.
-    table: Option<String>,
-    /// The SurrealQL that prints the hint's line (`surql::hints::expression`).
-    expression: String,
-}
-
-#[cfg(feature = "codegen")]
 /// `docs`: the schema's [`super::table_docs`] when the caller has them (a build computes them once for
 /// this and for [`super::warnings_for`]); `None` computes them here.
 pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Option<TemplateContext> {
@@ -265,22 +250,6 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
         })
         .collect();
     let names: Vec<String> = docs.iter().map(|d| d.name.clone()).collect();
-    let hints = schema
-        .settings
-        .value_hints
-        .iter()
-        .map(|h| TemplateHint {
-            // A note belongs to no table: every pruned prompt keeps it.
-            table: match h {
-                crate::ir::ValueHint::Distinct { field, .. }
-                | crate::ir::ValueHint::Range { field }
-                | crate::ir::ValueHint::Span { field } => Some(field.table.clone()),
-                crate::ir::ValueHint::Ids { table, .. } => Some(table.clone()),
-                crate::ir::ValueHint::Note(_) => None,
-            },
-            expression: crate::surql::hints::expression(h),
-        })
-        .collect();
     let k = docs.len().max(1);
     let catalog: Vec<String> = schema.exposed_tables().map(catalog_line).collect();
     let mut total = 0;
@@ -318,6 +287,6 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
         candidates: CANDIDATES,
         names: list(&names),
         rows,
-        hints,
+        hints: !schema.settings.value_hints.is_empty(),
     })
 }

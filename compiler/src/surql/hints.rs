@@ -103,14 +103,7 @@ pub fn plan(hints: &[ValueHint]) -> HintPlan {
                     None => by_table.push((field.table.clone(), vec![spec])),
                 }
             }
-            None => {
-                let table = match hint {
-                    Ids { table, .. } => Some(table.clone()),
-                    Range { field } => Some(field.table.clone()),
-                    _ => None,
-                };
-                others.push((index, table, expression(hint)));
-            }
+            None => others.push((index, hint.table().map(str::to_owned), expression(hint))),
         }
     }
     let entries: Vec<String> = by_table
