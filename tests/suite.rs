@@ -59,6 +59,7 @@ mod objects;
 mod oidc_attribute;
 mod oidc_engine;
 mod operands;
+mod prune_engine;
 mod pruner_agreement;
 mod pruning;
 mod raw_types;
