@@ -183,6 +183,8 @@ pub(crate) struct TemplateContext {
     no_match_note: String,
     /// How many of the fields BM25 matches best a pruned block shows besides its links.
     field_matches: usize,
+    /// [`schema_stop_words`], a SurrealQL array literal.
+    stop_words: String,
     /// One `schema_field` row per field a compact block may add back.
     field_rows: Vec<fields::TemplateField>,
     /// The `(table, field)` pairs whose string values value linking indexes.
@@ -280,6 +282,12 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
         min_compact: docs.iter().map(|d| d.compact).min().unwrap_or(0),
         no_match_note: q(NO_MATCH_NOTE),
         field_matches: fields::FIELD_MATCHES,
+        stop_words: list(
+            &schema_stop_words(schema)
+                .iter()
+                .map(|w| (*w).to_owned())
+                .collect::<Vec<_>>(),
+        ),
         field_rows: fields::template_fields(&compact),
         value_fields: fields::template_values(schema),
         value_tables: fields::template_value_tables(schema),
@@ -289,4 +297,36 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
         rows,
         hints: !schema.settings.value_hints.is_empty(),
     })
+}
+
+#[cfg(feature = "codegen")]
+/// The English function words left out of a question before its words search the tables and
+/// fields: the examples' [`crate::codegen::STOP_WORDS`] less every word the schema's own names use
+/// (tables, fields, their `aka` words and the thesaurus' synonyms of them: a table `show` keeps
+/// "show" searchable) and the person-hub words the documents hold on purpose ("who", "whom").
+pub(crate) fn schema_stop_words(schema: &Schema) -> Vec<&'static str> {
+    let mut named: HashSet<String> = HashSet::new();
+    let mut add = |text: &str| {
+        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            let word = word.to_lowercase();
+            for synonym in super::thesaurus::synonyms(&word) {
+                named.extend(synonym.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase));
+            }
+            named.insert(word);
+        }
+    };
+    for table in schema.exposed_tables() {
+        add(&table.name);
+        table.aka.iter().for_each(|a| add(a));
+        for field in table.fields.iter().filter(|f| !crate::access::is_hidden(f)) {
+            add(&field.name);
+            field.aka.iter().for_each(|a| add(a));
+        }
+    }
+    add(super::thesaurus::PERSON_HUB_WORDS);
+    crate::codegen::STOP_WORDS
+        .iter()
+        .copied()
+        .filter(|w| !named.contains(*w))
+        .collect()
 }

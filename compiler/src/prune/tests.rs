@@ -207,3 +207,35 @@ fn embeddings_are_deterministic_unit_vectors() {
     assert!((a.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5);
     assert!(hashed_embedding("the of", 8).iter().all(|x| *x == 0.0));
 }
+
+#[cfg(feature = "codegen")]
+#[test]
+fn the_schema_search_keeps_the_function_words_its_names_use() {
+    let mut s = schema();
+    let plain = schema_stop_words(&s);
+    assert!(plain.contains(&"the") && plain.contains(&"show"), "{plain:?}");
+    // The person-hub words are written into the documents on purpose.
+    assert!(!plain.contains(&"who") && !plain.contains(&"whom"), "{plain:?}");
+    // A table `show` (a TV schema) and a field `find_by` keep "show", "find" and "by" searchable.
+    s.tables.push(table("show", TableKind::Normal, Vec::new()));
+    s.settings.exposed.push("show".into());
+    s.tables[0].fields.push(Field {
+        name: "find_by".into(),
+        rust_name: "find_by".into(),
+        ty: Type::String,
+        comment: None,
+        clauses: Default::default(),
+        aka: Vec::new(),
+        fields: Vec::new(),
+        renamed_from: None,
+    });
+    let named = schema_stop_words(&s);
+    assert!(
+        !named.contains(&"show") && !named.contains(&"find") && !named.contains(&"by"),
+        "{named:?}"
+    );
+    assert_eq!(plain.len(), named.len() + 3);
+    // A hidden table's name is never searched, so it keeps nothing.
+    s.tables.push(table("list", TableKind::Normal, Vec::new()));
+    assert!(schema_stop_words(&s).contains(&"list"));
+}
