@@ -26,6 +26,4 @@ pub mod rustgen;
 #[cfg(feature = "codegen")]
 mod schema_view;
 #[cfg(feature = "codegen")]
-pub(crate) use schema_view::STOP_WORDS;
-#[cfg(feature = "codegen")]
 pub mod views;

@@ -91,19 +91,9 @@ struct Pool<'a> {
     k: u32,
     /// HNSW search breadth.
     ef: u32,
-    /// [`STOP_WORDS`] as a SurrealQL array: left out of a question before its words rank the examples.
+    /// [`crate::prune::STOP_WORDS`] as a SurrealQL array: left out of a question before its words rank the examples.
     stop_words: String,
 }
-
-/// English function words that match nearly every question, so they would rank examples by
-/// nothing the question is about: left out of the question's words before BM25 ranks the pool.
-pub(crate) const STOP_WORDS: &[&str] = &[
-    "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "by", "with", "from", "at", "as", "is", "are", "was",
-    "were", "be", "been", "do", "does", "did", "have", "has", "had", "what", "which", "who", "whom", "whose", "when",
-    "where", "why", "how", "our", "ours", "us", "we", "i", "me", "my", "you", "your", "it", "its", "this", "that",
-    "these", "those", "there", "their", "they", "them", "can", "could", "would", "should", "will", "please", "show",
-    "list", "give", "tell", "get", "find",
-];
 
 /// How the agent signs in, and what that asks of the tables surqlc defines.
 #[derive(Serialize)]
@@ -182,7 +172,7 @@ impl<'a> SchemaView<'a> {
                 ef: pool.ef,
                 stop_words: format!(
                     "[{}]",
-                    STOP_WORDS
+                    crate::prune::STOP_WORDS
                         .iter()
                         .map(|w| format!("'{w}'"))
                         .collect::<Vec<_>>()

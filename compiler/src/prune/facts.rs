@@ -301,7 +301,7 @@ pub(crate) fn template_context(schema: &Schema, docs: Option<&[TableDoc]>) -> Op
 
 #[cfg(feature = "codegen")]
 /// The English function words left out of a question before its words search the tables and
-/// fields: the examples' [`crate::codegen::STOP_WORDS`] less every word the schema's own names use
+/// fields: the examples' [`super::STOP_WORDS`] less every word the schema's own names use
 /// (tables, fields, their `aka` words and the thesaurus' synonyms of them: a table `show` keeps
 /// "show" searchable) and the person-hub words the documents hold on purpose ("who", "whom").
 pub(crate) fn schema_stop_words(schema: &Schema) -> Vec<&'static str> {
@@ -324,7 +324,7 @@ pub(crate) fn schema_stop_words(schema: &Schema) -> Vec<&'static str> {
         }
     }
     add(super::thesaurus::PERSON_HUB_WORDS);
-    crate::codegen::STOP_WORDS
+    super::STOP_WORDS
         .iter()
         .copied()
         .filter(|w| !named.contains(*w))

@@ -13,6 +13,8 @@ pub mod cost;
 pub mod facts;
 pub mod fields;
 mod thesaurus;
+#[cfg(feature = "codegen")]
+pub(crate) use thesaurus::STOP_WORDS;
 
 use crate::ir::{Schema, Table, TableKind};
 use crate::surql::info as render;

@@ -203,6 +203,17 @@ pub fn synonyms(word: &str) -> Vec<&'static str> {
     out
 }
 
+/// English function words that match nearly every question, so they would rank examples by
+/// nothing the question is about: left out of the question's words before BM25 ranks the pool.
+#[cfg(feature = "codegen")]
+pub const STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "by", "with", "from", "at", "as", "is", "are", "was",
+    "were", "be", "been", "do", "does", "did", "have", "has", "had", "what", "which", "who", "whom", "whose", "when",
+    "where", "why", "how", "our", "ours", "us", "we", "i", "me", "my", "you", "your", "it", "its", "this", "that",
+    "these", "those", "there", "their", "they", "them", "can", "could", "would", "should", "will", "please", "show",
+    "list", "give", "tell", "get", "find",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
