@@ -1,4 +1,4 @@
-//! A small built-in business thesaurus: everyday words for what tables of business schemas hold, added to each table's full-text document (not to the question) so BM25 finds `supplier` when a question says "vendor".
+//! A small built-in business thesaurus: everyday words for what tables of business schemas hold, added to each table's full-text document (not to the question) so BM25 finds `supplier` when a question says "vendor"; and the English function words a question's words are searched without.
 //!
 //! Each group is a set of words people use for one kind of thing; a table whose name holds a
 //! word of a group gets the other words of the group in its `schema_doc.doc`. The words are
