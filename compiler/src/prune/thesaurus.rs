@@ -204,7 +204,8 @@ pub fn synonyms(word: &str) -> Vec<&'static str> {
 }
 
 /// English function words that match nearly every question, so they would rank examples by
-/// nothing the question is about: left out of the question's words before BM25 ranks the pool.
+/// nothing the question is about: left out of the question's words before BM25 ranks the pool,
+/// and (less the words a schema's names use: `facts::schema_stop_words`) before it searches the tables.
 #[cfg(feature = "codegen")]
 pub const STOP_WORDS: &[&str] = &[
     "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "by", "with", "from", "at", "as", "is", "are", "was",

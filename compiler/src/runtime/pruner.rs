@@ -61,9 +61,8 @@ struct Settings {
     budget: u32,
     /// The cost of the whole schema block: when it fits, nothing is pruned.
     full: i64,
-    /// The cheapest table's cost, whole and compact: once less is left, nothing more fits.
-    least: i64,
-    least_compact: i64,
+    // `least` and `least_compact` (the cheapest table's cost) are there for other applications; the
+    // step's own check (a table costing more than what is left) makes them redundant here.
     seeds: usize,
     always: Vec<String>,
     fallback: Vec<String>,
@@ -452,14 +451,17 @@ impl Pruner {
         }
     }
 
-    /// `fn::pruned_select`'s `$grow`: `name` and its group taken if they fit what is left.
+    /// `fn::pruned_select`'s `$grow`: `name` and its group taken if they fit what is left. (The
+    /// database also takes a lone table without relations at once; this general path gives it
+    /// the same state.)
     fn grow<'a>(&'a self, fill: Fill<'a>, name: &'a str, ask: &Ask<'_>) -> Fill<'a> {
-        let least = if ask.fields {
-            self.settings.least_compact
-        } else {
-            self.settings.least
+        let price = |t: &str| {
+            let facts = &self.tables[t];
+            let base = if ask.fields { facts.compact_cost } else { facts.cost };
+            base + ask.extra.get(t).copied().unwrap_or(0)
         };
-        if fill.cost + least > ask.budget || fill.chosen.contains(&name) {
+        // A table costing more than what is left is never taken, whatever its group.
+        if fill.chosen.contains(&name) || fill.cost + price(name) > ask.budget {
             return fill;
         }
         let facts = &self.tables[name];
@@ -488,11 +490,6 @@ impl Pruner {
             distinct(found).into_iter().filter(|r| !have.contains(r)).collect()
         } else {
             Vec::new()
-        };
-        let price = |t: &str| {
-            let facts = &self.tables[t];
-            let base = if ask.fields { facts.compact_cost } else { facts.cost };
-            base + ask.extra.get(t).copied().unwrap_or(0)
         };
         let cost = fill.cost + new.iter().chain(&bridges).map(|t| price(t)).sum::<i64>();
         if cost <= ask.budget {
