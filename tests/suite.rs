@@ -28,6 +28,8 @@ mod clinic;
 mod enterprise;
 
 mod agent_tokens;
+mod app_engine;
+mod app_queries;
 mod ask;
 mod audit;
 mod bad_input;

@@ -4,7 +4,7 @@ use super::shape::{struct_name, FieldShape, ParamShape, RType, Shape, StructShap
 use crate::ir::Schema;
 use crate::surql::named::{NamedQuery, Returns};
 use crate::surql::scan::{self, Kind, Token};
-use crate::validate::params::{is_engine_param, resolved};
+use crate::validate::params::{is_argument, resolved};
 use crate::validate::{Report, Span, Ty};
 
 /// Why a query cannot be typed: where in its text, and what to do.
@@ -283,10 +283,11 @@ impl Typer<'_, '_> {
         let typed = resolved(&report.params);
         let mut out: Vec<ParamShape> = Vec::new();
         for (i, t) in tokens.iter().enumerate() {
-            if t.kind != Kind::Param || is_engine_param(&t.text) {
+            if t.kind != Kind::Param || !is_argument(&t.text, report) {
                 continue;
             }
-            if (i > 0 && tokens[i - 1].is_word("let")) || out.iter().any(|p| p.name == t.text) {
+            let defined = i > 0 && (tokens[i - 1].is_word("let") || tokens[i - 1].is_word("for"));
+            if defined || out.iter().any(|p| p.name == t.text) {
                 continue;
             }
             let Some((_, ty)) = typed.iter().find(|(n, _)| *n == t.text) else {
