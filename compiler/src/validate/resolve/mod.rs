@@ -332,6 +332,9 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
         ("array", "any" | "all" | "includes") => Ty::Bool,
         ("record", "tb" | "table") | ("meta", "tb") => Ty::String,
         ("record", "exists") => Ty::Bool,
+        // BM25 scores are floats; highlights the matched text.
+        ("search", "score") => Ty::Float,
+        ("search", "highlight") => Ty::String,
         ("type", "is") => Ty::Bool,
         ("type", "string") => Ty::String,
         ("type", "int") => Ty::Int,

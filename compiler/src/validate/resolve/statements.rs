@@ -135,7 +135,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         self.error(
             span,
             Class::ProtectedParam,
-            format!("`${name}` is the session's own variable: the engine refuses to bind a parameter of that name, and reads the session's value here"),
+            format!(
+                "`${name}` is the session's own variable: the engine refuses to bind a parameter of that name, \
+                and reads the session's value here"
+            ),
             format!("rename the parameter (`${name}_value`, `$my_{name}`) and bind that name"),
         );
     }
