@@ -57,7 +57,9 @@ fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Opti
     }
 }
 
-/// An index's field path as a query names it (`address.country`, each name escaped).
+/// An index's field path as a query names it: an idiom, each name escaped on its own
+/// (`content.body`, `` address.`select` ``), never the whole path backticked as one name (which
+/// names a top-level field the index does not cover: the engine answers "no suitable index").
 fn path(f: &str) -> String {
     crate::surql::path_ident(f, crate::surql::field_ident)
 }
@@ -100,7 +102,7 @@ pub fn helpers(table: &Table, types: &str, schema_table: &dyn Fn(&str) -> Option
                     ),
                     query: format!(
                         "SELECT *, search::score(1) AS score{highlight} FROM {t} WHERE {} @1@ $query ORDER BY score DESC LIMIT $limit",
-                        crate::surql::field_ident(f)
+                        path(f)
                     ),
                     params: Vec::new(),
                 });
@@ -118,7 +120,7 @@ pub fn helpers(table: &Table, types: &str, schema_table: &dyn Fn(&str) -> Option
                     ),
                     query: format!(
                         "SELECT *, vector::distance::knn() AS distance FROM {t} WHERE {} <|{{k}},{{ef}}|> $vector ORDER BY distance ASC",
-                        crate::surql::field_ident(f)
+                        path(f)
                     ),
                     params: Vec::new(),
                 });
