@@ -122,7 +122,11 @@ pub(super) fn check_index_paths(cx: &Ctxt, ast: &super::ast::TableAst, table: &i
             let near = super::suggest::did_you_mean(missing, known.iter());
             // An object that keeps only what it declares refuses a write holding this key.
             let keep = if declared.is_some_and(|f| !f.fields.is_empty() || holds_keys(&f.ty)) {
-                format!("; to index keys `{parent}` does not declare, make it FLEXIBLE (`flexible`, or `object FLEXIBLE` in its type): a SCHEMAFULL table refuses a write that holds them otherwise")
+                format!(
+                    "{} To index keys `{parent}` does not declare, make it FLEXIBLE (`flexible`, or `object FLEXIBLE` \
+                    in its type): a SCHEMAFULL table refuses a write that holds them otherwise",
+                    if near.is_empty() { "." } else { "" }
+                )
             } else {
                 String::new()
             };
