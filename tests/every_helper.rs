@@ -57,7 +57,7 @@ pub(crate) mod flexible_db {
 #[allow(dead_code)]
 pub(crate) mod fixture;
 
-/// `async fn NAME(db, report)` per module: a typed call of each of its table helpers.
+/// Per module, a function per table calling each of its helpers, and `NAME: &[Call]` listing them.
 mod calls {
     use super::*;
     include!(concat!(env!("OUT_DIR"), "/helper_calls.rs"));
@@ -68,6 +68,9 @@ use surqlc::runtime::{surrealdb, Link, Nearest, Record, Scored, SurrealValue, Va
 use surqlc_tests::*;
 
 type Db = surrealdb::Surreal<surrealdb::engine::any::Any>;
+
+/// One table's calls, as `helper_calls.rs` lists them.
+type Call = for<'a> fn(&'a Db, &'a mut Report) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>;
 
 /// This checkout's root: the files these tests add are read from where the suite was built
 /// (`surqlc_tests::root` is wherever the shared support crate was first compiled).
@@ -362,12 +365,14 @@ async fn seeded(name: &str, seed: Option<&str>, apply: impl AsyncFn(&Db)) -> Db 
 }
 
 macro_rules! run {
-    ($report:ident, $name:ident, $module:ident, $seed:expr) => {{
+    ($report:ident, $name:ident, $list:ident, $module:ident, $seed:expr) => {{
         let db = seeded(stringify!($name), $seed, async |db| {
             $module::apply_schema(db).await.expect("the schema applies")
         })
         .await;
-        calls::$name(&db, &mut $report).await;
+        for call in calls::$list {
+            call(&db, &mut $report).await;
+        }
     }};
 }
 
@@ -375,22 +380,42 @@ macro_rules! run {
 fn every_table_helper_of_every_schema_runs_on_the_engine() {
     block_on(async {
         let mut report = Report::default();
-        run!(report, store, store_db, Some("schemas/store.seed.surql"));
-        run!(report, library, library_db, None);
-        run!(report, memory, memory_db, Some("schemas/memory.seed.surql"));
-        run!(report, meetings, meetings_db, Some("schemas/meetings.seed.surql"));
-        run!(report, enterprise, enterprise_db, Some("schemas/enterprise.seed.surql"));
+        run!(report, store, STORE, store_db, Some("schemas/store.seed.surql"));
+        run!(report, library, LIBRARY, library_db, None);
+        run!(report, memory, MEMORY, memory_db, Some("schemas/memory.seed.surql"));
+        run!(
+            report,
+            meetings,
+            MEETINGS,
+            meetings_db,
+            Some("schemas/meetings.seed.surql")
+        );
+        run!(
+            report,
+            enterprise,
+            ENTERPRISE,
+            enterprise_db,
+            Some("schemas/enterprise.seed.surql")
+        );
         run!(
             report,
             marketplace,
+            MARKETPLACE,
             marketplace_db,
             Some("schemas/marketplace.seed.surql")
         );
-        run!(report, clinic, clinic_db, Some("schemas/clinic.seed.surql"));
-        run!(report, objects, objects_db, Some("tests/fixtures/objects.seed.surql"));
+        run!(report, clinic, CLINIC, clinic_db, Some("schemas/clinic.seed.surql"));
+        run!(
+            report,
+            objects,
+            OBJECTS,
+            objects_db,
+            Some("tests/fixtures/objects.seed.surql")
+        );
         run!(
             report,
             flexible,
+            FLEXIBLE,
             flexible_db,
             Some("tests/fixtures/flexible.seed.surql")
         );

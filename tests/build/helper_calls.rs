@@ -19,38 +19,46 @@ pub struct Module<'a> {
 /// The write helpers issue 51's typed inputs add; their own tests run them on the engine.
 const WRITES: &[&str] = &["create", "insert", "update", "merge", "upsert", "delete", "relate"];
 
-/// `async fn NAME(db: &Db, report: &mut Report)` per module, each calling every table helper.
+/// Per module, `async fn NAME_TABLE(db: &Db, report: &mut Report)` per table, calling each of its
+/// helpers, and `const NAME: &[Call]` listing them (a list, so no function grows with the schema).
 pub fn write(out: &std::path::Path, modules: &[Module]) {
     let mut code = String::new();
     for m in modules {
         let text = std::fs::read_to_string(&m.file).unwrap_or_else(|e| panic!("{}: {e}", m.file.display()));
         let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", m.file.display()));
-        let _ = writeln!(code, "pub async fn {}(db: &Db, report: &mut Report) {{", m.name);
+        let mut list = Vec::new();
         for item in &file.items {
             if let syn::Item::Mod(table) = item {
-                table_calls(&mut code, m, table);
+                if let Some(function) = table_calls(&mut code, m, table) {
+                    list.push(format!("    |db, report| Box::pin({function}(db, report)),\n"));
+                }
             }
         }
-        code.push_str("}\n\n");
+        let _ = writeln!(
+            code,
+            "pub const {}: &[Call] = &[\n{}];\n",
+            m.name.to_uppercase(),
+            list.concat()
+        );
     }
     std::fs::write(out.join("helper_calls.rs"), code).expect("helper_calls.rs written");
 }
 
-/// The calls of one table module (one with `pub type Row`); nothing for the others (`queries`).
-fn table_calls(code: &mut String, m: &Module, table: &syn::ItemMod) {
-    let Some((_, items)) = &table.content else {
-        return;
-    };
+/// The function calling the helpers of one table module (one with `pub type Row`), by name;
+/// nothing for the others (`queries`).
+fn table_calls(code: &mut String, m: &Module, table: &syn::ItemMod) -> Option<String> {
+    let (_, items) = table.content.as_ref()?;
     let is_table = items
         .iter()
         .any(|i| matches!(i, syn::Item::Type(t) if t.ident == "Row"));
     if !is_table {
-        return;
+        return None;
     }
     let module = format!("{}::{}", m.path, table.ident);
+    let function = format!("{}_{}", m.name, table.ident.to_string().trim_start_matches("r#"));
     let _ = writeln!(
         code,
-        "    {{\n        let mut t = Table::<{module}::Row>::new(db, \"{}\", \"{}\").await;",
+        "pub async fn {function}(db: &Db, report: &mut Report) {{\n    let mut t = Table::<{module}::Row>::new(db, \"{}\", \"{}\").await;",
         m.name, table.ident
     );
     for item in items {
@@ -58,7 +66,8 @@ fn table_calls(code: &mut String, m: &Module, table: &syn::ItemMod) {
             code.push_str(&call(&module, f));
         }
     }
-    code.push_str("        t.done(report);\n    }\n");
+    code.push_str("    t.done(report);\n}\n\n");
+    Some(function)
 }
 
 /// The surrounding test's check of one helper, by its parameters after `db`.
