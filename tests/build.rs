@@ -1,17 +1,23 @@
 //! Compiles every schema in `schemas/` as a user's build.rs would, so the tests can include the generated modules.
 
+#[path = "build/helper_calls.rs"]
+mod helper_calls;
+
+/// The example schemas, in the order `tests/every_helper.rs` runs their helpers.
+const SCHEMAS: [&str; 7] = [
+    "store",
+    "library",
+    "memory",
+    "meetings",
+    "enterprise",
+    "marketplace",
+    "clinic",
+];
+
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("run by cargo"));
     // `enterprise` is the one with prune(...).
-    for name in [
-        "store",
-        "library",
-        "memory",
-        "meetings",
-        "enterprise",
-        "marketplace",
-        "clinic",
-    ] {
+    for name in SCHEMAS {
         let mut builder = surqlc::Builder::new();
         // A schema's named queries (`schemas/NAME.queries/*.surql`), checked against it at build time.
         let queries = format!("../schemas/{name}.queries");
@@ -53,6 +59,15 @@ fn main() {
         .agent_password("test-agent-password")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
+    // Indexes on paths inside FLEXIBLE objects, an `id` inside an object: tests/every_helper.rs.
+    surqlc::Builder::new()
+        .schema("fixtures/flexible.rs")
+        .out_dir(out.join("flexible"))
+        .types_path("crate::every_helper::fixture")
+        .agent_password("test-agent-password")
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    every_helper_calls(&out);
     // The store again without an agent password: the module must say so instead of failing to sign in.
     std::env::remove_var(surqlc::builder::AGENT_PASSWORD_ENV);
     surqlc::Builder::new()
@@ -127,4 +142,25 @@ fn corpus_as_named_queries(out: &std::path::Path) {
         .cargo_metadata(false)
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// `helper_calls.rs`: a typed call of every table helper of every example schema and of the
+/// fixtures with indexes, for tests/every_helper.rs (which includes each module at `path`).
+fn every_helper_calls(out: &std::path::Path) {
+    let mut modules: Vec<helper_calls::Module> = SCHEMAS
+        .iter()
+        .map(|name| helper_calls::Module {
+            name,
+            file: out.join(name).join("schema.rs"),
+            path: format!("{name}_db"),
+        })
+        .collect();
+    for name in ["objects", "flexible"] {
+        modules.push(helper_calls::Module {
+            name,
+            file: out.join(name).join("schema.rs"),
+            path: format!("{name}_db"),
+        });
+    }
+    helper_calls::write(out, &modules);
 }

@@ -2,7 +2,7 @@
 
 #[path = "fixtures/objects.rs"]
 #[allow(dead_code)]
-mod fixture;
+pub(crate) mod fixture;
 
 /// The generated module (tests/build.rs), compiled as an application compiles it.
 #[deny(warnings)]
@@ -384,10 +384,6 @@ fn typos_in_nested_paths_are_unknown_fields_with_the_nearest_name() {
             "did you mean `images.url`?",
         ),
         (
-            "SELECT * FROM seller WHERE address.geoPoint.latt > 1 LIMIT 5",
-            "did you mean `address.geoPoint.lat`?",
-        ),
-        (
             "SELECT seller.address.cty FROM product LIMIT 5",
             "did you mean `address.city`?",
         ),
@@ -400,6 +396,36 @@ fn typos_in_nested_paths_are_unknown_fields_with_the_nearest_name() {
     }
     let found = errors(&schema, "SELECT time.creatd_at FROM product LIMIT 5");
     assert_eq!(found[0].1, "`product.time` has no field `creatd_at`");
+}
+
+/// `address.geoPoint` is FLEXIBLE: the engine keeps keys it does not declare, so reading one is
+/// no error (it is `any`); one that looks like a misspelt declared key gets a warning with the fix.
+#[test]
+fn keys_a_flexible_object_does_not_declare_are_any_and_a_near_miss_a_warning() {
+    let schema = schema();
+    let report = validate::validate(&schema, "SELECT * FROM seller WHERE address.geoPoint.latt > 1 LIMIT 5");
+    assert!(
+        matches!(report.diagnostics.as_slice(), [d] if d.severity == validate::Severity::Warning
+            && d.class == Class::UnknownField
+            && d.message.contains("FLEXIBLE")
+            && d.fix.contains("did you mean `address.geoPoint.lat`?")),
+        "{:#?}",
+        report.diagnostics
+    );
+    let q = "SELECT address.geoPoint.altitude AS alt FROM seller LIMIT 5";
+    assert_eq!(validate::validate(&schema, q).diagnostics, Vec::new(), "{q}");
+    // The engine keeps the undeclared key and answers it.
+    block_on(async {
+        let db = applied().await;
+        let _: Option<Seller> = db.create(("seller", "ada")).content(seller()).await.unwrap();
+        db.query("UPDATE seller:ada SET address.geoPoint.altitude = 35")
+            .await
+            .unwrap()
+            .check()
+            .expect("a FLEXIBLE object takes a key it does not declare");
+        let alt = surqlc::db::query_json(&db, q).await.expect("the engine answers");
+        assert_eq!(alt, serde_json::json!([{ "alt": 35 }]));
+    });
 }
 
 #[test]
@@ -500,7 +526,8 @@ fn what_an_object_cannot_be_is_an_error_at_its_place() {
         // What decides the agent's access stays on the table's fields.
         ("    /// Street and number.\n", "    /// Street and number.\n    #[surqlc(hidden)]\n", "`permissions` and `hidden` are a table field's"),
         ("    pub lat: f64,\n", "    #[surqlc(computed = \"1\")]\n    pub lat: f64,\n", "`computed` is a table field's"),
-        ("    pub lat: f64,\n", "    pub id: f64,\n    pub lat: f64,\n", "a field `id` inside an object"),
+        // `id` inside an object is a plain key (tests/flexible_paths.rs); `in`/`out` stay reserved.
+        ("    pub lat: f64,\n", "    #[surqlc(rename = \"in\")]\n    pub lat: f64,\n", "`in` is reserved by SurrealDB"),
         ("    pub by: Option<Link<Seller>>,", "    pub by: Option<Link<Geo>>,", "`Geo` is an Object, stored inside the row, not a table"),
         ("#[surqlc(type = \"option<object> FLEXIBLE\")]\n    pub exif: Option<std::collections::BTreeMap<String, String>>,", "pub exif: serde_json::Value,",
             "`serde_json::Value` is not declared in the schema files, so surqlc cannot give its fields a schema: store any value with #[surqlc(type = \"any\")], or an object with any keys with #[surqlc(type = \"object FLEXIBLE\")]"),

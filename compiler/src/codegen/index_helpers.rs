@@ -57,7 +57,9 @@ fn param(name: &str, ty: &Type, types: &str, schema_table: &dyn Fn(&str) -> Opti
     }
 }
 
-/// An index's field path as a query names it (`address.country`, each name escaped).
+/// An index's field path as a query names it: an idiom, each name escaped on its own
+/// (`content.body`, `` address.`select` ``), never the whole path backticked as one name (which
+/// names a top-level field the index does not cover: the engine answers "no suitable index").
 fn path(f: &str) -> String {
     crate::surql::path_ident(f, crate::surql::field_ident)
 }
@@ -100,7 +102,7 @@ pub fn helpers(table: &Table, types: &str, schema_table: &dyn Fn(&str) -> Option
                     ),
                     query: format!(
                         "SELECT *, search::score(1) AS score{highlight} FROM {t} WHERE {} @1@ $query ORDER BY score DESC LIMIT $limit",
-                        crate::surql::field_ident(f)
+                        path(f)
                     ),
                     params: Vec::new(),
                 });
@@ -118,7 +120,7 @@ pub fn helpers(table: &Table, types: &str, schema_table: &dyn Fn(&str) -> Option
                     ),
                     query: format!(
                         "SELECT *, vector::distance::knn() AS distance FROM {t} WHERE {} <|{{k}},{{ef}}|> $vector ORDER BY distance ASC",
-                        crate::surql::field_ident(f)
+                        path(f)
                     ),
                     params: Vec::new(),
                 });
@@ -164,4 +166,69 @@ pub fn helpers(table: &Table, types: &str, schema_table: &dyn Fn(&str) -> Option
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Index, Table};
+
+    /// A table whose FLEXIBLE `content` holds the indexed keys (nothing declares them).
+    fn table(fields: &[&str], kind: IndexKind) -> Table {
+        let source = "#[derive(Table)]\npub struct Message {\n    #[surqlc(type = \"object FLEXIBLE\")]\n    pub content: X,\n}\n";
+        let file = crate::front::SourceFile {
+            path: "m.rs".into(),
+            text: source.into(),
+        };
+        let mut t = crate::front::compile(&[file]).expect("compiles").tables.remove(0);
+        t.indexes.push(Index {
+            name: "message_idx".into(),
+            fields: fields.iter().map(|f| (*f).to_owned()).collect(),
+            kind,
+        });
+        t
+    }
+
+    #[test]
+    fn every_helper_names_a_nested_path_as_an_idiom_never_as_one_backticked_name() {
+        let search = IndexKind::FullText {
+            analyzer: "words".into(),
+            bm25: None,
+            highlights: false,
+        };
+        let hnsw = IndexKind::Hnsw(crate::ir::Hnsw {
+            dimension: 2,
+            dist: "COSINE".into(),
+            vector_type: "F32".into(),
+            efc: None,
+            m: None,
+        });
+        let none = |_: &str| None;
+        for (fields, kind, function, condition) in [
+            (
+                &["content.body"][..],
+                search,
+                "search_content_body",
+                "WHERE content.body @1@ $query",
+            ),
+            (
+                &["content.vec"][..],
+                hnsw,
+                "nearest_content_vec",
+                "WHERE content.vec <|{k},{ef}|> $vector",
+            ),
+            (
+                &["content.slug", "content.select"][..],
+                IndexKind::Unique,
+                "find_by_content_slug_and_content_select",
+                "WHERE content.slug = $content_slug AND content.`select` = $content_select LIMIT 1",
+            ),
+        ] {
+            let helpers = helpers(&table(fields, kind), "crate", &none);
+            let h = &helpers[0];
+            assert_eq!(h.function, function);
+            assert!(h.query.contains(condition), "{}", h.query);
+            assert!(!h.query.contains("`content."), "{}", h.query);
+        }
+    }
 }

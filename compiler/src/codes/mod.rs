@@ -36,7 +36,8 @@ pub enum Severity {
 /// the query may well be right, and it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Demotion {
-    /// An undeclared field of a SCHEMALESS table ([`Class::UnknownField`]): rows may hold it.
+    /// An undeclared field of a SCHEMALESS table, or an undeclared key of a FLEXIBLE object that
+    /// looks like a misspelt declared one ([`Class::UnknownField`]): rows may hold it.
     SchemalessField,
     /// A missing LIMIT where the agent's runner adds one ([`Class::Limit`]).
     RunnerAddsLimit,

@@ -102,26 +102,51 @@ pub(super) fn field(cx: &Ctxt, names: &Names, objects: &Resolved, f: &FieldAst) 
 }
 
 /// Each index path into an object field (`address.country`) names a sub-field of the table's IR,
-/// else an error at the index with the nearest sub-field (the derive cannot see the Object's fields).
+/// or reaches through a `FLEXIBLE` object (whose undeclared keys the engine keeps, so it indexes
+/// them: `content.body` under `object FLEXIBLE`); else an error at the index with the nearest
+/// sub-field (the derive cannot see the Object's fields).
 pub(super) fn check_index_paths(cx: &Ctxt, ast: &super::ast::TableAst, table: &ir::Table) {
     for index in &ast.indexes {
         for path in index.index.fields.iter().filter(|p| p.contains('.')) {
-            if table.field_at(path).is_some() {
+            if table.field_at(path).is_some() || crate::surql::flexible::reached_through(table, path).is_some() {
                 continue;
             }
             // The longest prefix that exists says where the path goes wrong.
             let mut parts: Vec<&str> = path.split('.').collect();
             let missing = parts.pop().unwrap_or_default();
             let parent = parts.join(".");
-            let known: Vec<&str> = table
-                .field_at(&parent)
+            let declared = table.field_at(&parent);
+            let known: Vec<&str> = declared
                 .map(|f| f.fields.iter().map(|s| s.name.as_str()).collect())
                 .unwrap_or_default();
             let near = super::suggest::did_you_mean(missing, known.iter());
+            // An object that keeps only what it declares refuses a write holding this key.
+            let keep = if declared.is_some_and(|f| !f.fields.is_empty() || holds_keys(&f.ty)) {
+                format!(
+                    "{} To index keys `{parent}` does not declare, make it FLEXIBLE (`flexible`, or `object FLEXIBLE` \
+                    in its type): a SCHEMAFULL table refuses a write that holds them otherwise",
+                    if near.is_empty() { "." } else { "" }
+                )
+            } else {
+                String::new()
+            };
             cx.error_at(
                 index.span,
-                format!("`{}.{parent}` has no sub-field `{missing}` to index{near}", table.name),
+                format!(
+                    "`{}.{parent}` has no sub-field `{missing}` to index{near}{keep}",
+                    table.name
+                ),
             );
         }
+    }
+}
+
+/// Whether a value of `ty` may be an object (the schema's `object`, or a hand-written type naming one).
+fn holds_keys(ty: &ir::Type) -> bool {
+    match ty {
+        ir::Type::Object => true,
+        ir::Type::Option(inner) | ir::Type::Array(inner, _) => holds_keys(inner),
+        ir::Type::Raw(raw) => raw.text.to_ascii_lowercase().contains("object"),
+        _ => false,
     }
 }

@@ -110,7 +110,7 @@ fn table(cx: &Ctxt, input: &DeriveInput, is_relation: bool) -> Option<TableAst> 
             }
             continue;
         }
-        match field(cx, f, ident.clone(), rename_all) {
+        match field(cx, f, ident.clone(), rename_all, Holder::Table) {
             Column::Field(field) => out.fields.push(field),
             Column::Id => {
                 out.has_id = true;
@@ -170,15 +170,15 @@ fn object(cx: &Ctxt, input: &DeriveInput) -> Option<ObjectAst> {
     for f in &fields.named {
         let ident = syn::ext::IdentExt::unraw(f.ident.as_ref().expect("named field"));
         reject_cfg(cx, &f.attrs);
-        match field(cx, f, ident.clone(), rename_all) {
+        // Inside an object `id` is a key like any other: the engine gives it no meaning there
+        // (tests/flexible_paths.rs proves it), so it is an ordinary sub-field.
+        match field(cx, f, ident.clone(), rename_all, Holder::Object) {
             Column::Field(sub) => {
                 check_sub_field(cx, &sub, &input.ident);
                 out.fields.push(sub);
             }
-            Column::Id => cx.error_spanned_by(
-                &ident,
-                "a field `id` inside an object would be read as a record id; rename the Rust field (e.g. `key`)",
-            ),
+            // Never: `Holder::Object` reads `id` as a field.
+            Column::Id => {}
             Column::Skipped => out.skipped.push(ident),
             Column::Invalid => invalid = true,
         }
@@ -293,7 +293,15 @@ enum Column {
     Invalid,
 }
 
-fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<RenameRule>) -> Column {
+/// Whose field a struct field is: a table's (where `id` is the record id) or an Object's (where
+/// `id` is a plain key).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holder {
+    Table,
+    Object,
+}
+
+fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<RenameRule>, holder: Holder) -> Column {
     let attrs = attr::field_attrs(cx, &f.attrs);
     let comment = attr::docs(cx, &f.attrs);
     let raw = ident.to_string();
@@ -305,7 +313,7 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
     }
     // The record id lives outside the table's fields; it is never a DEFINE FIELD. A Rust field
     // `id` that serde renames is an ordinary column under its new name.
-    if raw == "id" && attrs.rename.is_none() {
+    if holder == Holder::Table && raw == "id" && attrs.rename.is_none() {
         return Column::Id;
     }
     let (name, name_span) = match attrs.rename {
@@ -321,7 +329,7 @@ fn field(cx: &Ctxt, f: &syn::Field, ident: syn::Ident, rename_all: Option<Rename
             format!("field name {name:?} must be ASCII letters, digits and underscores"),
         );
     }
-    if matches!(name.as_str(), "id" | "in" | "out") {
+    if matches!(name.as_str(), "in" | "out") || (holder == Holder::Table && name == "id") {
         cx.error_at(
             name_span,
             format!("`{name}` is reserved by SurrealDB; rename the field"),

@@ -4,6 +4,7 @@
 //! - [`scan`]: the one tokenizer of SurrealQL text (comments and open quotes included), for positions and masking;
 //! - [`kind`]: reads a hand-written type into the IR (the front end calls it once);
 //! - [`define`]: the `DEFINE TABLE`/`DEFINE FIELD` statements of `schema.surql` and the derives;
+//! - [`flexible`]: which fields keep keys they do not declare, and the paths that reach into them;
 //! - [`clauses`]: the clauses after a table's kind and a field's type, `DEFINE INDEX`, `DEFINE ANALYZER`;
 //! - `expr` (`surql-parser`): expressions read by the engine's own parser (the check, the engine's spelling);
 //! - `functions` (`surql-parser`): a file of `DEFINE FUNCTION`s read by the engine's parser into the IR;
@@ -18,6 +19,7 @@ pub mod clauses;
 pub mod define;
 #[cfg(feature = "surql-parser")]
 pub mod expr;
+pub mod flexible;
 #[cfg(feature = "surql-parser")]
 pub mod functions;
 pub mod hints;

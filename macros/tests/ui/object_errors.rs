@@ -1,5 +1,5 @@
-// An Object's errors, each at its own span: a field inside itself, an `id`, a clause that is a
-// table field's, an attribute an Object does not take, and an Object that is not a struct.
+// An Object's errors, each at its own span: a field inside itself (an `id` is an ordinary
+// sub-field, no error), a clause that is a table field's, an attribute an Object does not take, and an Object that is not a struct.
 use surqlc_macros::Object;
 
 #[derive(Object)]

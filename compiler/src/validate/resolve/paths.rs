@@ -312,8 +312,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
     }
 
-    /// `.name` on the object field `table.at` (a `#[derive(Object)]` field): its sub-field, or
-    /// an unknown field with the nearest name.
+    /// `.name` on the object field `table.at` (a `#[derive(Object)]` field): its sub-field, `any`
+    /// for a key a `FLEXIBLE` one does not declare, or an unknown field with the nearest name.
     fn sub_field(&mut self, keys: &[(String, Ty)], table: &str, at: &str, name: &str, after: &[&str]) -> Val {
         if let Some((_, ty)) = keys.iter().find(|(k, _)| k == name) {
             return Val {
@@ -331,6 +331,22 @@ impl<'a, 'l> Resolver<'a, 'l> {
             ),
             None => format!("the fields of `{at}` are: {}", names.join(", ")),
         };
+        // A FLEXIBLE object keeps keys it does not declare: one the schema says nothing of is
+        // `any`, and only one that looks like a misspelt declared key is worth a (non-blocking) word.
+        let flexible = self.table(table).and_then(|t| t.field_at(at));
+        if flexible.is_some_and(crate::surql::flexible::is_flexible) {
+            if near.is_some() {
+                self.warning(
+                    span,
+                    Demotion::SchemalessField,
+                    format!(
+                        "`{table}.{at}` declares no field `{name}` (it is FLEXIBLE: rows without it read it as NONE)"
+                    ),
+                    fix,
+                );
+            }
+            return Val::of(Ty::Any);
+        }
         self.error_fixed(
             span,
             Class::UnknownField,
