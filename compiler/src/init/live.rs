@@ -13,17 +13,44 @@ pub async fn source<C: Connection>(db: &Surreal<C>, name: &str) -> Result<Source
     })
 }
 
+/// The definitions as a script that loads: `INFO` lists tables by name, and a view must come after
+/// the tables it reads, so views go last.
 fn text(definitions: &Definitions) -> String {
     let mut out = String::new();
-    for text in definitions.0.values() {
+    let views: Vec<&str> = definitions
+        .0
+        .iter()
+        .filter(|(k, t)| k.kind == "table" && t.contains(" AS SELECT "))
+        .map(|(k, _)| k.name.as_str())
+        .collect();
+    // A view's own fields and indexes follow it: defining a view again would drop them.
+    let of_view =
+        |k: &drift::Key| views.contains(&k.table()) || (k.kind == "table" && views.contains(&k.name.as_str()));
+    let (views, rest): (Vec<_>, Vec<_>) = definitions.0.iter().partition(|(k, _)| of_view(k));
+    for (_, text) in rest.into_iter().chain(views) {
         // Sequences and modules are listed by presence only (no text): nothing to read.
         if text.is_empty() {
             continue;
         }
-        out.push_str(text.trim_end().trim_end_matches(';'));
+        out.push_str(&overwrite(text.trim_end().trim_end_matches(';')));
         out.push_str(";\n");
     }
     out
+}
+
+/// `DEFINE KIND name ...` as `DEFINE KIND OVERWRITE name ...`: `INFO` lists the element fields the
+/// engine derives (`images.*` once `images.*.url` is defined), which a plain `DEFINE` would refuse
+/// as already there when the script is loaded again.
+fn overwrite(definition: &str) -> String {
+    let mut parts = definition.splitn(3, ' ');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("DEFINE"), Some(kind), Some(rest))
+            if !rest.starts_with("OVERWRITE ") && !rest.starts_with("IF NOT EXISTS ") =>
+        {
+            format!("DEFINE {kind} OVERWRITE {rest}")
+        }
+        _ => definition.to_owned(),
+    }
 }
 
 /// How the user definitions `source` leaves in a fresh embedded database differ from those of

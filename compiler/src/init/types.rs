@@ -206,15 +206,8 @@ fn table_item(
                 }
             }
         }
-        Some(ir::TableKind::Normal) => None,
-        None => {
-            notes.choices.push(Note::new(
-                &t.at,
-                format!("table {}", def.name),
-                "TYPE ANY (normal rows and edges alike): declared a normal table (TYPE NORMAL)",
-            ));
-            None
-        }
+        // SurrealDB's parser reads a table without TYPE as TYPE NORMAL, as surqlc writes one.
+        Some(ir::TableKind::Normal) | None => None,
     };
     let id = t.id.as_ref().and_then(|(kind, at)| {
         let rust = match kind.as_str() {

@@ -193,7 +193,7 @@ fn spaced(code: &str) -> String {
         }
         out.push_str(line);
         out.push('\n');
-        previous_ended = line == "}" || (!line.starts_with(' ') && line.ends_with(';'));
+        previous_ended = !line.starts_with(' ') && (line.ends_with('}') || line.ends_with(';'));
     }
     out
 }
