@@ -85,6 +85,10 @@ fn an_example_schema_then_prompt_the_readmes_two_commands() {
         "{}",
         stdout(&o)
     );
+    // The few-shot pool's dimension is recovered, so the store's seed (4-dimension examples) loads.
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("examples(dimension = 4)"));
     let o = surqlc()
         .arg("prompt")
         .arg(&out)

@@ -73,6 +73,8 @@ pub(crate) struct Notes {
     pub left_out: Vec<Note>,
     pub choices: Vec<Note>,
     pub own: usize,
+    /// Settings of a schema surqlc built, recovered from its own definitions (`examples(...)`).
+    pub settings: Vec<String>,
 }
 
 /// Input `init` cannot read (a statement SurrealDB's parser refuses), with its position.

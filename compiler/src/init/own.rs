@@ -58,6 +58,9 @@ pub(super) fn skip_own(statements: Vec<Located>, notes: &mut Notes) -> Vec<Locat
         }
         Def::Frame => false,
     };
+    if let Some(pool) = pool_settings(&statements) {
+        notes.settings.push(pool);
+    }
     let before = statements.len();
     let kept: Vec<Located> = statements.into_iter().filter(|s| !is_own(&s.def)).collect();
     notes.own += before - kept.len();
@@ -150,4 +153,30 @@ fn names_table(text: &str, table: &str) -> bool {
 
 fn on_table(text: &str, table: &str) -> bool {
     text.contains(&format!(" ON {table} ")) || text.contains(&format!(" ON TABLE {table} "))
+}
+
+/// `examples(dimension = N[, table = "..."])` from the few-shot pool a surqlc build wrote: the table
+/// with the pool template's `COMMENT` and its `<table>_vec` HNSW index (a seed's examples must fit it).
+fn pool_settings(statements: &[Located]) -> Option<String> {
+    let (_, pool_template) = SCHEMA_TEMPLATES.iter().find(|(name, _)| name.contains("pool"))?;
+    let comment = pool_template
+        .lines()
+        .filter(|l| l.starts_with("DEFINE TABLE"))
+        .find_map(|l| l.split(" COMMENT \"").nth(1)?.split('"').next())?;
+    let table = statements.iter().find_map(|s| match &s.def {
+        Def::Table(t) if t.comment.as_deref() == Some(comment) => Some(t.name.clone()),
+        _ => None,
+    })?;
+    let dimension = statements.iter().find_map(|s| match &s.def {
+        Def::Index(i) if i.table == table && i.name == format!("{table}_vec") => match &i.kind {
+            Ok(crate::ir::IndexKind::Hnsw(h)) => Some(h.dimension),
+            _ => None,
+        },
+        _ => None,
+    })?;
+    Some(if table == crate::ir::ExampleSettings::default().table {
+        format!("examples(dimension = {dimension})")
+    } else {
+        format!("examples(dimension = {dimension}, table = {table:?})")
+    })
 }

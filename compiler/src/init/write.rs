@@ -27,7 +27,7 @@ pub(super) fn functions(model: &Model, options: &Options) -> Option<String> {
 pub(super) fn rust(model: &Model, items: &Items, options: &Options, notes: &Notes) -> Result<String, InitError> {
     let mut body = String::new();
     imports(&mut body, model, items);
-    schema_item(&mut body, model, items, options);
+    schema_item(&mut body, model, items, options, notes);
     let hides = items.tables.iter().flatten().any(|t| hides_field(&t.fields))
         || items.objects.iter().any(|o| hides_field(&o.fields));
     for (t, item) in model.tables.iter().zip(&items.tables) {
@@ -128,7 +128,7 @@ fn imports(out: &mut String, model: &Model, items: &Items) {
     let _ = writeln!(out, "use surqlc_macros::{{{}}};", derives.join(", "));
 }
 
-fn schema_item(out: &mut String, model: &Model, items: &Items, options: &Options) {
+fn schema_item(out: &mut String, model: &Model, items: &Items, options: &Options, notes: &Notes) {
     out.push_str(
         "/// The prompt's settings. `expose(...)` lists every table: narrow it to the tables the model should see.\n",
     );
@@ -152,6 +152,7 @@ fn schema_item(out: &mut String, model: &Model, items: &Items, options: &Options
         s.push(')');
         settings.push(s);
     }
+    settings.extend(notes.settings.iter().cloned());
     if !model.functions.is_empty() {
         settings.push(format!("functions = {:?}", options.functions_file));
     }
