@@ -43,13 +43,72 @@ fn compile(out: &Init) -> crate::ir::Schema {
 }
 
 #[test]
-fn dev_print_golden() {
-    let Ok(path) = std::env::var("INIT_DEV") else { return };
-    let text = std::fs::read_to_string(&path).unwrap();
-    let out = run(&text);
-    println!("{}", out.rust);
-    if let Some(f) = &out.functions {
-        println!("{f}");
+fn names_are_in_rust_style_and_the_database_names_are_kept() {
+    let out = run("DEFINE TABLE room_alias SCHEMAFULL;\n\
+        DEFINE FIELD firstName ON room_alias TYPE string;\n\
+        DEFINE FIELD type ON room_alias TYPE int;\n\
+        DEFINE FIELD kind ON room_alias TYPE 'two words' | 'x';\n\
+        DEFINE TABLE userV2 SCHEMAFULL;\n\
+        DEFINE FIELD owner ON userV2 TYPE option<record<room_alias>>;\n");
+    for expected in [
+        "pub struct RoomAlias {",
+        "#[surqlc(rename = \"firstName\")]",
+        "pub first_name: String,",
+        "pub r#type: i64,",
+        "#[surqlc(rename = \"userV2\")]",
+        "pub owner: Option<Link<RoomAlias>>,",
+        "#[serde(rename = \"two words\")]",
+    ] {
+        assert!(out.rust.contains(expected), "no {expected:?} in\n{}", out.rust);
     }
+    let schema = compile(&out);
+    let names: Vec<&str> = schema.tables.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["room_alias", "userV2"]);
+    let fields: Vec<&str> = schema.tables[0].fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["firstName", "type", "kind"]);
+    assert_eq!(
+        schema.tables[0].fields[2].ty,
+        crate::ir::Type::Literal(vec!["two words".into(), "x".into()])
+    );
+    assert!(
+        out.left_out.is_empty() && out.choices.is_empty(),
+        "{:?} {:?}",
+        out.left_out,
+        out.choices
+    );
+}
+
+#[test]
+fn what_the_grammar_cannot_say_is_noted_at_its_line() {
+    let out = run("DEFINE TABLE t SCHEMAFULL;\n\
+        DEFINE FIELD v ON t TYPE array<float, 3>;\n\
+        DEFINE INDEX i ON t FIELDS v MTREE DIMENSION 3;\n\
+        DEFINE EVENT e ON t THEN {};\n\
+        DEFINE FIELD `first-name` ON t TYPE string;\n");
+    let left: Vec<String> = out.left_out.iter().map(|n| n.to_string()).collect();
+    assert!(
+        left.iter()
+            .any(|n| n.starts_with("shop.surql:3: ") && n.contains("MTREE")),
+        "{left:?}"
+    );
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:4: DEFINE EVENT")),
+        "{left:?}"
+    );
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:5: t.first-name")),
+        "{left:?}"
+    );
+    assert!(out.rust.contains("//   shop.surql:4: DEFINE EVENT"), "{}", out.rust);
     compile(&out);
+}
+
+#[test]
+fn a_statement_the_parser_refuses_is_an_error_at_its_line() {
+    let source = Source {
+        name: "shop.surql".into(),
+        text: "DEFINE TABLE a SCHEMAFULL;\nDEFINE FIELD x ON a TYPE strin g;\n".into(),
+    };
+    let error = init(&[source], &options()).unwrap_err();
+    assert!(error.0.starts_with("error: shop.surql:2:"), "{error}");
 }
