@@ -112,3 +112,22 @@ fn a_statement_the_parser_refuses_is_an_error_at_its_line() {
     let error = init(&[source], &options()).unwrap_err();
     assert!(error.0.starts_with("error: shop.surql:2:"), "{error}");
 }
+
+#[test]
+fn a_view_without_fields_is_named_as_unfinished() {
+    let out = run(
+        "DEFINE TABLE post SCHEMAFULL;\nDEFINE FIELD author ON post TYPE string;\n\
+        DEFINE TABLE per_author AS SELECT count() AS posts, author FROM post GROUP BY author;\n",
+    );
+    let left: Vec<String> = out.left_out.iter().map(|n| n.to_string()).collect();
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:3: view per_author")),
+        "{left:?}"
+    );
+    assert!(
+        out.rust
+            .contains("view = \"SELECT count() AS posts, author FROM post GROUP BY author\""),
+        "{}",
+        out.rust
+    );
+}

@@ -230,6 +230,14 @@ fn table_item(
             r.to_owned()
         })
     });
+    if def.view.is_some() && t.fields.is_empty() {
+        notes.left_out.push(Note::new(
+            &t.at,
+            format!("view {}", def.name),
+            "a view without DEFINE FIELDs: surqlc types a view's columns, one field per projection; \
+             add them to its struct (the build says which)",
+        ));
+    }
     let relation = ends.is_some();
     let fields = fields(namer, &def.name, &rust, &t.fields, relation, notes);
     let indexes = (0..t.indexes.len()).collect();
