@@ -1,4 +1,4 @@
-//! A live database's definitions (`INFO FOR DB`, `INFO FOR TABLE`) as a [`Source`] for `init`, and the engine's check of a written file: the source and the file's `schema.surql` applied each to a fresh embedded database, their user definitions compared.
+//! A live database's definitions (`INFO FOR DB`, `INFO FOR TABLE`) as a `Source` for `init`, and the engine's check of a written file: the source and the file's `schema.surql` applied each to a fresh embedded database, their user definitions compared.
 
 use super::Source;
 use crate::drift::{self, Change, CompareOptions, Definitions};
@@ -102,7 +102,7 @@ fn keep(definitions: Definitions, init: &super::Init) -> Definitions {
 }
 
 /// The engine's check of a written schema file: `schema_file` built as `surqlc build` builds it,
-/// then [`differences`] against the sources (respelled as `init` read them). `Err`: the file does
+/// then `differences` against the sources (respelled as `init` read them). `Err`: the file does
 /// not build (each error with its position), or a database refused a script.
 pub async fn round_trip(
     sources: &[Source],

@@ -7,8 +7,8 @@
 //! the Literal, Ends and Object items it needs, named in Rust style) → `write` (the Rust source,
 //! formatted by prettyplease, and the functions file). `live` (feature `db`) reads a database's
 //! `INFO FOR DB`/`INFO FOR TABLE` into the same statements. Nothing is dropped in silence: each
-//! statement or clause the grammar cannot say is a [`Note`] in [`Init::left_out`], with its
-//! source line, and each choice `init` had to make is one in [`Init::choices`].
+//! statement or clause the grammar cannot say is a `Note` in `Init::left_out`, with its
+//! source line, and each choice `init` had to make is one in `Init::choices`.
 
 mod model;
 mod own;
