@@ -56,6 +56,7 @@ mod golden_sets;
 mod helpers;
 mod hostile_docs;
 mod house;
+mod init_roundtrip;
 mod marketplace_e2e;
 mod methods;
 mod model_client;

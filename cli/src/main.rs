@@ -44,6 +44,7 @@ macro_rules! note {
 // After the macros, which they use.
 mod commands;
 mod evolve_cmd;
+mod init_cmd;
 
 /// Compile annotated Rust schemas into a SurrealDB schema whose functions write a text-to-SurrealQL prompt.
 #[derive(Parser)]
@@ -55,6 +56,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Write the annotated Rust schema file from an existing schema: .surql files, a `surreal export` dump, or a
+    /// database (--endpoint); exit 1 when anything was left out (listed) unless --allow-partial.
+    Init(init_cmd::InitArgs),
     /// Write OUT/schema.surql (tables, prompt functions, agent user) for `surreal import`, and OUT/schema.rs (typed Rust helpers).
     Build {
         #[command(flatten)]
@@ -535,6 +539,7 @@ fn builder(input: &Input) -> Builder {
 
 async fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
+        Command::Init(args) => init_cmd::init(args).await?,
         Command::Build {
             input,
             out,

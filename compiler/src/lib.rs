@@ -67,6 +67,11 @@ pub mod exit;
 #[cfg(feature = "front")]
 #[doc(hidden)]
 pub mod front;
+/// `surqlc init`: an existing SurrealDB schema (a `.surql` file, a dump, a live database) written as
+/// the annotated Rust schema file.
+#[cfg(all(feature = "codegen", feature = "surql-parser"))]
+#[doc(hidden)]
+pub mod init;
 /// The MCP server `surqlc mcp` runs (feature `mcp`), kept in the library so an application may
 /// embed it; hidden until its API is settled.
 #[cfg(feature = "mcp")]

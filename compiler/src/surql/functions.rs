@@ -99,7 +99,7 @@ fn function(f: &surrealdb_sql::statements::DefineFunctionStatement) -> Result<ir
 }
 
 /// Where each top-level statement begins: the first code token after each top-level `;`.
-fn statement_starts(text: &str) -> Vec<usize> {
+pub(crate) fn statement_starts(text: &str) -> Vec<usize> {
     let mut starts = Vec::new();
     let mut depth = 0usize;
     let mut expecting = true;
@@ -128,7 +128,7 @@ fn first_word_end(text: &str, start: usize) -> usize {
 }
 
 /// The whole file as the engine's parser reads a query, or its first error at its byte offset.
-fn parse_ast(text: &str) -> Result<Ast, FunctionsError> {
+pub(crate) fn parse_ast(text: &str) -> Result<Ast, FunctionsError> {
     let mut found: Option<FunctionsError> = None;
     let result = surrealdb_syn::parse_with_settings(
         text.as_bytes(),

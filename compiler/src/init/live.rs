@@ -1,0 +1,124 @@
+//! A live database's definitions (`INFO FOR DB`, `INFO FOR TABLE`) as a `Source` for `init`, and the engine's check of a written file: the source and the file's `schema.surql` applied each to a fresh embedded database, their user definitions compared.
+
+use super::Source;
+use crate::drift::{self, Change, CompareOptions, Definitions};
+use surrealdb::{Connection, Surreal};
+
+/// Every definition of `db`'s database, one statement per line, named `name` in notes.
+pub async fn source<C: Connection>(db: &Surreal<C>, name: &str) -> Result<Source, surrealdb::Error> {
+    let definitions = drift::definitions(db).await?;
+    Ok(Source {
+        name: name.to_owned(),
+        text: text(&definitions),
+    })
+}
+
+/// The definitions as a script that loads: `INFO` lists tables by name, and a view must come after
+/// the tables it reads, so views go last.
+fn text(definitions: &Definitions) -> String {
+    let mut out = String::new();
+    let views: Vec<&str> = definitions
+        .0
+        .iter()
+        .filter(|(k, t)| k.kind == "table" && t.contains(" AS SELECT "))
+        .map(|(k, _)| k.name.as_str())
+        .collect();
+    // A view's own fields and indexes follow it: defining a view again would drop them.
+    let of_view =
+        |k: &drift::Key| views.contains(&k.table()) || (k.kind == "table" && views.contains(&k.name.as_str()));
+    let (views, rest): (Vec<_>, Vec<_>) = definitions.0.iter().partition(|(k, _)| of_view(k));
+    for (_, text) in rest.into_iter().chain(views) {
+        // Sequences and modules are listed by presence only (no text): nothing to read.
+        if text.is_empty() {
+            continue;
+        }
+        out.push_str(&overwrite(text.trim_end().trim_end_matches(';')));
+        out.push_str(";\n");
+    }
+    out
+}
+
+/// `DEFINE KIND name ...` as `DEFINE KIND OVERWRITE name ...`: `INFO` lists the element fields the
+/// engine derives (`images.*` once `images.*.url` is defined), which a plain `DEFINE` would refuse
+/// as already there when the script is loaded again.
+fn overwrite(definition: &str) -> String {
+    let mut parts = definition.splitn(3, ' ');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("DEFINE"), Some(kind), Some(rest))
+            if !rest.starts_with("OVERWRITE ") && !rest.starts_with("IF NOT EXISTS ") =>
+        {
+            format!("DEFINE {kind} OVERWRITE {rest}")
+        }
+        _ => definition.to_owned(),
+    }
+}
+
+/// How the user definitions `source` leaves in a fresh embedded database differ from those of
+/// `built` (the written file's `schema.surql`): tables (views included), their fields and indexes,
+/// analyzers and functions, surqlc's own left aside. Each difference is one line.
+pub async fn differences(source: &str, built: &str, init: &super::Init) -> Result<Vec<String>, surrealdb::Error> {
+    let from = keep(drift::embedded_definitions(source).await?, init);
+    let to = keep(drift::embedded_definitions(built).await?, init);
+    let drift = drift::compare(&from, &to, CompareOptions::default());
+    Ok(drift
+        .changes
+        .iter()
+        .map(|c| match c {
+            Change::Missing { key, expected } => format!("{key}: not in the written schema (`{}`)", one_line(expected)),
+            Change::Extra { key, live } => format!("{key}: only in the written schema (`{}`)", one_line(live)),
+            Change::Changed { key, expected, live } => {
+                format!("{key}: `{}` becomes `{}`", one_line(expected), one_line(live))
+            }
+        })
+        .collect())
+}
+
+fn one_line(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > 300 {
+        format!("{}...", line.chars().take(297).collect::<String>())
+    } else {
+        line
+    }
+}
+
+/// The definitions `init` carries over: those of its tables and analyzers, and the user's functions.
+fn keep(definitions: Definitions, init: &super::Init) -> Definitions {
+    let tables = &init.table_names;
+    let functions = crate::front::functions::SURQLC_FUNCTIONS;
+    Definitions(
+        definitions
+            .0
+            .into_iter()
+            .filter(|(key, _)| match key.kind {
+                "table" => tables.iter().any(|t| *t == key.name),
+                "field" | "index" => tables.iter().any(|t| t == key.table()),
+                "function" => !functions.contains(&key.name.as_str()),
+                "analyzer" => init.analyzer_names.contains(&key.name),
+                _ => false,
+            })
+            .collect(),
+    )
+}
+
+/// The engine's check of a written schema file: `schema_file` built as `surqlc build` builds it,
+/// then `differences` against the sources (respelled as `init` read them). `Err`: the file does
+/// not build (each error with its position), or a database refused a script.
+pub async fn round_trip(
+    sources: &[Source],
+    schema_file: &std::path::Path,
+    init: &super::Init,
+) -> Result<Vec<String>, String> {
+    let mut b = crate::Builder::new();
+    b.schema(schema_file).cargo_metadata(false);
+    let built = b.generate().map_err(|e| e.to_string())?;
+    let mut source = String::new();
+    for s in sources {
+        let mut notes = super::Notes::default();
+        source.push_str(&super::respell::respell(&s.name, &s.text, &mut notes));
+        source.push('\n');
+    }
+    differences(&source, &built.schema_surql, init)
+        .await
+        .map_err(|e| format!("the engine refused a script while checking: {e}"))
+}

@@ -1,0 +1,375 @@
+//! SurrealQL text read by SurrealDB's own parser into plain definitions (`Def`), each with its line: the only file of `init` that sees the parser's AST.
+
+use super::respell;
+use super::{InitError, Notes};
+use crate::ir;
+use crate::surql::functions::{parse_ast, statement_starts};
+use surrealdb_sql::statements::define::{DefineDefault, DefineKind};
+use surrealdb_sql::statements::DefineStatement;
+use surrealdb_sql::{Expr, Index, Literal, Permission, Permissions, TableType, TopLevelExpr};
+use surrealdb_types::ToSql as _;
+
+/// One top-level statement of a source, where it is, and what it defines.
+#[derive(Debug, Clone)]
+pub(super) struct Located {
+    /// `FILE:LINE`, as notes print it.
+    pub at: String,
+    /// The statement's first line as written (for notes).
+    pub head: String,
+    pub def: Def,
+}
+
+/// What a statement is, in surqlc's terms.
+#[derive(Debug, Clone)]
+pub(super) enum Def {
+    Table(TableDef),
+    Field(FieldDef),
+    Index(IndexDef),
+    Analyzer(AnalyzerDef),
+    Function(FunctionDef),
+    /// A definition the annotation grammar has no words for (`EVENT`, `PARAM`, `ACCESS`, ...):
+    /// its kind in lower case and its name.
+    Other {
+        kind: String,
+        name: String,
+        text: String,
+    },
+    /// A statement that is not a definition (a dump's `INSERT`, an `UPSERT`, an `IF`).
+    Data {
+        text: String,
+    },
+    /// `OPTION IMPORT`, `BEGIN`, `COMMIT`, `USE`: a dump's frame, which defines nothing.
+    Frame,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct TableDef {
+    pub name: String,
+    /// `None`: `TYPE ANY` (which the grammar cannot say).
+    pub kind: Option<ir::TableKind>,
+    pub enforced: bool,
+    pub schemaless: bool,
+    /// The view's `SELECT ...` (without `AS`).
+    pub view: Option<String>,
+    pub permissions: ir::Permissions,
+    pub comment: Option<String>,
+    /// Clauses the grammar cannot say (`DROP`, `CHANGEFEED 1h`), as the engine prints them.
+    pub unsaid: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct FieldDef {
+    pub table: String,
+    /// The path, element steps as `*`: `images.*.url`.
+    pub path: String,
+    /// The type as the engine prints it; `None`: no `TYPE` (any value).
+    pub kind: Option<String>,
+    pub clauses: ir::FieldClauses,
+    pub comment: Option<String>,
+    pub unsaid: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct IndexDef {
+    pub table: String,
+    pub name: String,
+    pub fields: Vec<String>,
+    /// The kind, or why the grammar cannot say it.
+    pub kind: Result<ir::IndexKind, String>,
+    pub comment: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct AnalyzerDef {
+    pub analyzer: ir::Analyzer,
+    /// `FUNCTION fn::...`, which the grammar cannot say.
+    pub function: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct FunctionDef {
+    pub name: String,
+    /// The statement as the engine prints it, with `OVERWRITE` and a final `;`.
+    pub definition: String,
+}
+
+/// Every statement of `text` (from `file`), or the parser's error at its line and column. The
+/// spellings of SurrealDB 2 that 3.3's parser refuses are respelled first (`respell`), each noted.
+pub(super) fn statements(file: &str, text: &str, notes: &mut Notes) -> Result<Vec<Located>, InitError> {
+    let text = respell::respell(file, text, notes);
+    let ast = parse_ast(&text).map_err(|e| {
+        let (line, column) = line_col(&text, e.start);
+        InitError(format!("error: {file}:{line}:{column}: {}", e.message))
+    })?;
+    let starts = statement_starts(&text);
+    let mut out = Vec::with_capacity(ast.expressions.len());
+    for (i, statement) in ast.expressions.iter().enumerate() {
+        let start = starts.get(i).copied().unwrap_or(0);
+        let (line, _) = line_col(&text, start);
+        let head = text[start..].lines().next().unwrap_or("").trim_end().to_owned();
+        out.push(Located {
+            at: format!("{file}:{line}"),
+            head: short(&head),
+            def: def(statement),
+        });
+    }
+    Ok(out)
+}
+
+/// `text` cut to one readable line.
+pub(super) fn short(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    if line.chars().count() > 100 {
+        format!("{}...", line.chars().take(97).collect::<String>())
+    } else {
+        line.to_owned()
+    }
+}
+
+/// The 1-based line and column of byte `offset` in `text`.
+pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+fn def(statement: &TopLevelExpr) -> Def {
+    match statement {
+        TopLevelExpr::Begin | TopLevelExpr::Commit | TopLevelExpr::Cancel => Def::Frame,
+        TopLevelExpr::Option(_) | TopLevelExpr::Use(_) => Def::Frame,
+        TopLevelExpr::Expr(Expr::Define(define)) => define_def(define),
+        other => Def::Data { text: other.to_sql() },
+    }
+}
+
+fn define_def(define: &DefineStatement) -> Def {
+    match define {
+        DefineStatement::Table(t) => Def::Table(table(t)),
+        DefineStatement::Field(f) => Def::Field(field(f)),
+        DefineStatement::Index(i) => Def::Index(index(i)),
+        DefineStatement::Analyzer(a) => Def::Analyzer(analyzer(a)),
+        DefineStatement::Function(f) => {
+            let mut written = f.clone();
+            written.kind = DefineKind::Overwrite;
+            Def::Function(FunctionDef {
+                name: format!("fn::{}", f.name.as_str()),
+                definition: format!("{};", written.to_sql()),
+            })
+        }
+        other => {
+            let text = other.to_sql();
+            let mut words = text.split_whitespace().skip(1);
+            let kind = words.next().unwrap_or("").to_ascii_lowercase();
+            let name = words
+                .find(|w| !matches!(*w, "OVERWRITE" | "IF" | "NOT" | "EXISTS"))
+                .unwrap_or("")
+                .to_owned();
+            Def::Other { kind, name, text }
+        }
+    }
+}
+
+/// A name as written, without the engine's backticks or angle quotes.
+pub(super) fn name(expr: &Expr) -> String {
+    unquote(&expr.to_sql())
+}
+
+fn unquote(text: &str) -> String {
+    let t = text.trim();
+    let stripped = t
+        .strip_prefix('`')
+        .and_then(|s| s.strip_suffix('`'))
+        .or_else(|| t.strip_prefix('⟨').and_then(|s| s.strip_suffix('⟩')));
+    stripped.map_or_else(|| t.to_owned(), |s| s.replace("\\`", "`"))
+}
+
+/// A field path as `INFO` prints it: element steps as `.*` (`images[*].url` is `images.*.url`).
+pub(super) fn path(expr: &Expr) -> String {
+    let text = expr.to_sql().replace("[*]", ".*");
+    text.split('.').map(unquote).collect::<Vec<_>>().join(".")
+}
+
+fn comment(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Literal(Literal::String(s)) => Some(s.as_str().to_owned()),
+        Expr::Literal(Literal::None) => None,
+        other => Some(other.to_sql()),
+    }
+}
+
+fn permission(p: &Permission) -> ir::Permission {
+    match p {
+        Permission::None => ir::Permission::None,
+        Permission::Full => ir::Permission::Full,
+        Permission::Specific(e) => ir::Permission::Where(e.to_sql()),
+    }
+}
+
+fn permissions(p: &Permissions) -> ir::Permissions {
+    ir::Permissions {
+        select: Some(permission(&p.select)),
+        create: Some(permission(&p.create)),
+        update: Some(permission(&p.update)),
+        delete: Some(permission(&p.delete)),
+    }
+}
+
+fn table(t: &surrealdb_sql::statements::DefineTableStatement) -> TableDef {
+    let (kind, enforced) = match &t.table_type {
+        TableType::Any => (None, false),
+        TableType::Normal => (Some(ir::TableKind::Normal), false),
+        TableType::Relation(r) => (
+            Some(ir::TableKind::Relation {
+                from: r.from.iter().map(|n| n.as_str().to_owned()).collect(),
+                to: r.to.iter().map(|n| n.as_str().to_owned()).collect(),
+            }),
+            r.enforced,
+        ),
+    };
+    let mut unsaid = Vec::new();
+    if t.drop {
+        unsaid.push("DROP".to_owned());
+    }
+    if let Some(cf) = &t.changefeed {
+        unsaid.push(cf.to_sql());
+    }
+    if t.graphql_alias.is_some() || t.graphql_deprecated.is_some() {
+        unsaid.push("GRAPHQL_ALIAS/GRAPHQL_DEPRECATED".to_owned());
+    }
+    if t.inline_edges_cap.is_some() || t.inline_refs_cap.is_some() {
+        unsaid.push("INLINE EDGES/REFERENCES".to_owned());
+    }
+    TableDef {
+        name: name(&t.name),
+        kind,
+        enforced,
+        schemaless: !t.full,
+        view: t.view.as_ref().map(|v| v.to_sql().trim_start_matches("AS ").to_owned()),
+        permissions: permissions(&t.permissions),
+        comment: comment(&t.comment),
+        unsaid,
+    }
+}
+
+fn field(f: &surrealdb_sql::statements::define::DefineFieldStatement) -> FieldDef {
+    let mut p = permissions(&f.permissions);
+    p.delete = None;
+    let full = |x: &Option<ir::Permission>| matches!(x, Some(ir::Permission::Full));
+    for slot in [&mut p.select, &mut p.create, &mut p.update] {
+        if full(slot) {
+            *slot = None;
+        }
+    }
+    let clauses = ir::FieldClauses {
+        default: match &f.default {
+            DefineDefault::None => None,
+            DefineDefault::Set(e) => Some(ir::FieldDefault {
+                expr: e.to_sql(),
+                always: false,
+            }),
+            DefineDefault::Always(e) => Some(ir::FieldDefault {
+                expr: e.to_sql(),
+                always: true,
+            }),
+        },
+        value: f.value.as_ref().map(|e| e.to_sql()),
+        computed: f.computed.as_ref().map(|e| e.to_sql()),
+        assert: f.assert.as_ref().map(|e| e.to_sql()),
+        readonly: f.readonly,
+        flexible: f.flexible,
+        reference: f.reference.as_ref().map(reference),
+        permissions: Some(p).filter(|p| *p != ir::Permissions::default()),
+    };
+    let mut unsaid = Vec::new();
+    if f.inline {
+        unsaid.push("INLINE".to_owned());
+    }
+    if f.graphql_alias.is_some() || f.graphql_deprecated.is_some() {
+        unsaid.push("GRAPHQL_ALIAS/GRAPHQL_DEPRECATED".to_owned());
+    }
+    FieldDef {
+        table: name(&f.what),
+        path: path(&f.name),
+        kind: f.field_kind.as_ref().map(|k| k.to_sql()),
+        clauses,
+        comment: comment(&f.comment),
+        unsaid,
+    }
+}
+
+fn reference(r: &surrealdb_sql::reference::Reference) -> ir::Reference {
+    use surrealdb_sql::reference::ReferenceDeleteStrategy as S;
+    ir::Reference {
+        on_delete: Some(match &r.on_delete {
+            S::Reject => ir::OnDelete::Reject,
+            S::Ignore => ir::OnDelete::Ignore,
+            S::Cascade => ir::OnDelete::Cascade,
+            S::Unset => ir::OnDelete::Unset,
+            S::Custom(e) => ir::OnDelete::Then(e.to_sql()),
+        }),
+    }
+}
+
+fn index(i: &surrealdb_sql::statements::DefineIndexStatement) -> IndexDef {
+    let kind = match &i.index {
+        Index::Idx => Ok(ir::IndexKind::Plain),
+        Index::Uniq => Ok(ir::IndexKind::Unique),
+        Index::FullText(p) => {
+            let bm25 = match &p.sc {
+                surrealdb_sql::scoring::Scoring::Bm { k1, b } => {
+                    let pair = (
+                        k1.to_string().parse().unwrap_or(1.2),
+                        b.to_string().parse().unwrap_or(0.75),
+                    );
+                    Some(pair).filter(|&(k1, b)| (k1, b) != (1.2, 0.75))
+                }
+                surrealdb_sql::scoring::Scoring::Vs => None,
+            };
+            Ok(ir::IndexKind::FullText {
+                analyzer: p.az.as_str().to_owned(),
+                bm25,
+                highlights: p.hl,
+            })
+        }
+        Index::Hnsw(h) => Ok(ir::IndexKind::Hnsw(ir::Hnsw {
+            dimension: u32::from(h.dimension),
+            dist: h.distance.to_sql().to_ascii_uppercase(),
+            vector_type: h.vector_type.to_sql().to_ascii_uppercase(),
+            efc: Some(u32::from(h.ef_construction)).filter(|&e| e != 150),
+            m: Some(u32::from(h.m)).filter(|&m| m != 12),
+        })),
+        other => Err(format!(
+            "a `{}` index: the grammar's indexes are plain, UNIQUE, FULLTEXT and HNSW",
+            other.to_sql()
+        )),
+    };
+    IndexDef {
+        table: name(&i.what),
+        name: name(&i.name),
+        fields: i.cols.iter().map(path).collect(),
+        kind,
+        comment: comment(&i.comment),
+    }
+}
+
+fn analyzer(a: &surrealdb_sql::statements::define::DefineAnalyzerStatement) -> AnalyzerDef {
+    let list = |items: Option<Vec<String>>| items.unwrap_or_default();
+    AnalyzerDef {
+        analyzer: ir::Analyzer {
+            name: name(&a.name),
+            tokenizers: list(
+                a.tokenizers
+                    .as_ref()
+                    .map(|ts| ts.iter().map(|t| t.to_sql().to_ascii_lowercase()).collect()),
+            ),
+            filters: list(
+                a.filters
+                    .as_ref()
+                    .map(|fs| fs.iter().map(|f| f.to_sql().to_ascii_lowercase()).collect()),
+            ),
+            comment: comment(&a.comment),
+        },
+        function: a.function.as_ref().map(|f| format!("FUNCTION fn::{}", f.as_str())),
+    }
+}

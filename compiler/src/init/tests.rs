@@ -1,0 +1,133 @@
+//! Unit tests of `init`: SurrealQL in, Rust that surqlc's own front end compiles out.
+
+use super::*;
+
+fn options() -> Options {
+    Options {
+        schema_type: "Shop".into(),
+        functions_file: "shop.functions.surql".into(),
+        from: "shop.surql".into(),
+    }
+}
+
+fn run(text: &str) -> Init {
+    init(
+        &[Source {
+            name: "shop.surql".into(),
+            text: text.into(),
+        }],
+        &options(),
+    )
+    .unwrap()
+}
+
+/// The written file compiled by the front end (the functions file beside it).
+fn compile(out: &Init) -> crate::ir::Schema {
+    let dir = std::env::temp_dir().join(format!(
+        "surqlc-init-unit-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    if let Some(f) = &out.functions {
+        std::fs::write(dir.join("shop.functions.surql"), f).unwrap();
+    }
+    let file = crate::front::SourceFile {
+        path: dir.join("shop.rs"),
+        text: out.rust.clone(),
+    };
+    match crate::front::compile(&[file]) {
+        Ok(schema) => schema,
+        Err(e) => panic!("{e}\n{}", out.rust),
+    }
+}
+
+#[test]
+fn names_are_in_rust_style_and_the_database_names_are_kept() {
+    let out = run("DEFINE TABLE room_alias SCHEMAFULL;\n\
+        DEFINE FIELD firstName ON room_alias TYPE string;\n\
+        DEFINE FIELD type ON room_alias TYPE int;\n\
+        DEFINE FIELD kind ON room_alias TYPE 'two words' | 'x';\n\
+        DEFINE TABLE userV2 SCHEMAFULL;\n\
+        DEFINE FIELD owner ON userV2 TYPE option<record<room_alias>>;\n");
+    for expected in [
+        "pub struct RoomAlias {",
+        "#[surqlc(rename = \"firstName\")]",
+        "pub first_name: String,",
+        "pub r#type: i64,",
+        "#[surqlc(rename = \"userV2\")]",
+        "pub owner: Option<Link<RoomAlias>>,",
+        "#[serde(rename = \"two words\")]",
+    ] {
+        assert!(out.rust.contains(expected), "no {expected:?} in\n{}", out.rust);
+    }
+    let schema = compile(&out);
+    let names: Vec<&str> = schema.tables.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["room_alias", "userV2"]);
+    let fields: Vec<&str> = schema.tables[0].fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["firstName", "type", "kind"]);
+    assert_eq!(
+        schema.tables[0].fields[2].ty,
+        crate::ir::Type::Literal(vec!["two words".into(), "x".into()])
+    );
+    assert!(
+        out.left_out.is_empty() && out.choices.is_empty(),
+        "{:?} {:?}",
+        out.left_out,
+        out.choices
+    );
+}
+
+#[test]
+fn what_the_grammar_cannot_say_is_noted_at_its_line() {
+    let out = run("DEFINE TABLE t SCHEMAFULL;\n\
+        DEFINE FIELD v ON t TYPE array<float, 3>;\n\
+        DEFINE INDEX i ON t FIELDS v MTREE DIMENSION 3;\n\
+        DEFINE EVENT e ON t THEN {};\n\
+        DEFINE FIELD `first-name` ON t TYPE string;\n");
+    let left: Vec<String> = out.left_out.iter().map(|n| n.to_string()).collect();
+    assert!(
+        left.iter()
+            .any(|n| n.starts_with("shop.surql:3: ") && n.contains("MTREE")),
+        "{left:?}"
+    );
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:4: DEFINE EVENT")),
+        "{left:?}"
+    );
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:5: t.first-name")),
+        "{left:?}"
+    );
+    assert!(out.rust.contains("//   shop.surql:4: DEFINE EVENT"), "{}", out.rust);
+    compile(&out);
+}
+
+#[test]
+fn a_statement_the_parser_refuses_is_an_error_at_its_line() {
+    let source = Source {
+        name: "shop.surql".into(),
+        text: "DEFINE TABLE a SCHEMAFULL;\nDEFINE FIELD x ON a TYPE strin g;\n".into(),
+    };
+    let error = init(&[source], &options()).unwrap_err();
+    assert!(error.0.starts_with("error: shop.surql:2:"), "{error}");
+}
+
+#[test]
+fn a_view_without_fields_is_named_as_unfinished() {
+    let out = run(
+        "DEFINE TABLE post SCHEMAFULL;\nDEFINE FIELD author ON post TYPE string;\n\
+        DEFINE TABLE per_author AS SELECT count() AS posts, author FROM post GROUP BY author;\n",
+    );
+    let left: Vec<String> = out.left_out.iter().map(|n| n.to_string()).collect();
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:3: view per_author")),
+        "{left:?}"
+    );
+    assert!(
+        out.rust
+            .contains("view = \"SELECT count() AS posts, author FROM post GROUP BY author\""),
+        "{}",
+        out.rust
+    );
+}
