@@ -38,7 +38,10 @@ pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
-pub use untrusted::{unwrap as untrusted_data, STANDING as STANDING_INSTRUCTION};
+pub use untrusted::{
+    structured_data as untrusted_structured, unwrap as untrusted_data, NOTE as UNTRUSTED_NOTE,
+    NOTE_KEY as UNTRUSTED_NOTE_KEY, STANDING as STANDING_INSTRUCTION,
+};
 
 use crate::codegen::builder::Output;
 use crate::db::{self, Target};
