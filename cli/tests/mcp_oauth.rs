@@ -60,11 +60,16 @@ fn redirected(head: &str) -> std::collections::HashMap<String, String> {
     form(query)
 }
 
-#[test]
-fn a_client_goes_from_the_first_401_to_its_users_rows_through_the_authorization_server() {
-    let key = Key::new("as-1", 7);
-    let auth = AuthServer::start(&key, "mei");
-    let (mut child, url, _stderr) = http_server_with(
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+const MCP_HEADERS: [(&str, &str); 2] = [
+    ("Content-Type", "application/json"),
+    ("Accept", "application/json, text/event-stream"),
+];
+
+/// `surqlc mcp --http --per-user` trusting `auth`, asking for `mcp:tools`, with an `--audience`
+/// no hosted client asks for (so only the resource URL lets their tokens in).
+fn server_of(auth: &AuthServer) -> (std::process::Child, String) {
+    let (child, url, _) = http_server_with(
         &[
             "--http",
             "127.0.0.1:0",
@@ -80,140 +85,140 @@ fn a_client_goes_from_the_first_401_to_its_users_rows_through_the_authorization_
         ],
         &[("SURQLC_SCOPE_KEY", SCOPE_KEY)],
     );
-    // 1. The client's first request has no token: 401, and where the metadata is.
-    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
-    let mcp_headers = [
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-    ];
-    let (status, head, _) = exchange(&url, "POST", &mcp_headers, initialize);
-    assert_eq!(status, 401, "{head}");
-    let challenge = header(&head, "www-authenticate").expect("a challenge");
-    let metadata_url = challenge
-        .split("resource_metadata=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .unwrap_or_else(|| panic!("resource_metadata in {challenge}"))
-        .to_owned();
-    // 2. The protected resource's metadata names the resource and its authorization server.
-    let (status, head, body) = exchange(&metadata_url, "GET", &[], "");
-    let resource = json_of(status, &head, &body);
-    assert_eq!(resource["resource"], url.as_str());
-    let issuer = resource["authorization_servers"][0].as_str().unwrap().to_owned();
-    assert_eq!(issuer, auth.issuer);
-    assert_eq!(resource["scopes_supported"], json!(["mcp:tools"]));
-    // 3. The authorization server's metadata (RFC 8414).
-    let (status, head, body) = exchange(
-        &format!("{issuer}/.well-known/oauth-authorization-server"),
-        "GET",
-        &[],
-        "",
-    );
-    let server = json_of(status, &head, &body);
-    assert_eq!(server["issuer"], issuer.as_str());
-    assert!(server["code_challenge_methods_supported"]
-        .as_array()
-        .unwrap()
-        .contains(&json!("S256")));
-    let endpoint = |name: &str| server[name].as_str().unwrap().to_owned();
-    // 4. Dynamic client registration (RFC 7591): a public client.
-    let registration =
-        json!({"client_name": "flow test", "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none"});
-    let (status, head, body) = exchange(
-        &endpoint("registration_endpoint"),
-        "POST",
-        &[("Content-Type", "application/json")],
-        &registration.to_string(),
-    );
-    assert_eq!(status, 201, "{head}");
-    let client_id = json_of(status, &head, &body)["client_id"].as_str().unwrap().to_owned();
-    // 5. The user signs in and approves: authorization code with PKCE, for the resource.
-    let (verifier, challenge) = pkce_pair();
-    let authorize = |challenge: &str, state: &str| {
+    (child, url)
+}
+
+/// A client that found the authorization server from the MCP server's 401 and registered there.
+struct Registered {
+    url: String,
+    server: Value,
+    client_id: String,
+}
+
+impl Registered {
+    /// Steps 1 to 4: the 401 and its `resource_metadata`, the resource's metadata, the
+    /// authorization server's (RFC 8414), dynamic registration (RFC 7591) of a public client.
+    fn discover(url: &str, issuer: &str) -> Registered {
+        let (status, head, _) = exchange(url, "POST", &MCP_HEADERS, INITIALIZE);
+        assert_eq!(status, 401, "{head}");
+        let challenge = header(&head, "www-authenticate").expect("a challenge");
+        let metadata_url = challenge
+            .split("resource_metadata=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("resource_metadata in {challenge}"))
+            .to_owned();
+        let (status, head, body) = exchange(&metadata_url, "GET", &[], "");
+        let resource = json_of(status, &head, &body);
+        assert_eq!(resource["resource"], url);
+        assert_eq!(resource["authorization_servers"], json!([issuer]));
+        assert_eq!(resource["scopes_supported"], json!(["mcp:tools"]));
+        let well_known = format!("{issuer}/.well-known/oauth-authorization-server");
+        let (status, head, body) = exchange(&well_known, "GET", &[], "");
+        let server = json_of(status, &head, &body);
+        assert_eq!(server["issuer"], issuer);
+        assert!(server["code_challenge_methods_supported"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("S256")));
+        let registration =
+            json!({"client_name": "flow test", "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none"});
+        let endpoint = server["registration_endpoint"].as_str().unwrap();
+        let json = [("Content-Type", "application/json")];
+        let (status, head, body) = exchange(endpoint, "POST", &json, &registration.to_string());
+        assert_eq!(status, 201, "{head}");
+        let client_id = json_of(status, &head, &body)["client_id"].as_str().unwrap().to_owned();
+        Registered {
+            url: url.to_owned(),
+            server,
+            client_id,
+        }
+    }
+
+    fn endpoint(&self, name: &str) -> String {
+        self.server[name].as_str().unwrap().to_owned()
+    }
+
+    /// Step 5: the user signs in and approves (the stand-in at once): the code its redirect carries.
+    fn authorize(&self, challenge: &str, state: &str) -> String {
         let query = [
             ("response_type", "code"),
-            ("client_id", client_id.as_str()),
+            ("client_id", self.client_id.as_str()),
             ("redirect_uri", REDIRECT),
             ("code_challenge", challenge),
             ("code_challenge_method", "S256"),
             ("scope", "mcp:tools"),
-            ("resource", url.as_str()),
+            ("resource", self.url.as_str()),
             ("state", state),
-        ]
-        .iter()
-        .map(|(k, v)| format!("{k}={}", encode(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-        let (status, head, _) = exchange(
-            &format!("{}?{query}", endpoint("authorization_endpoint")),
-            "GET",
-            &[],
-            "",
-        );
+        ];
+        let at = format!("{}?{}", self.endpoint("authorization_endpoint"), encoded(&query));
+        let (status, head, _) = exchange(&at, "GET", &[], "");
         assert_eq!(status, 302, "{head}");
         let back = redirected(&head);
         assert_eq!(back["state"], state);
         back["code"].clone()
-    };
-    let code = authorize(&challenge, "s-1");
-    // 6. The code for a token, with the verifier (a wrong one is refused: PKCE holds).
-    let token_request = |code: &str, verifier: &str| {
-        let body = [
+    }
+
+    /// Step 6: the code and its verifier for a token for `resource`.
+    fn token(&self, code: &str, verifier: &str, resource: &str) -> (u16, String, String) {
+        let form = [
             ("grant_type", "authorization_code"),
             ("code", code),
             ("redirect_uri", REDIRECT),
-            ("client_id", client_id.as_str()),
+            ("client_id", self.client_id.as_str()),
             ("code_verifier", verifier),
-            ("resource", url.as_str()),
-        ]
+            ("resource", resource),
+        ];
+        let headers = [("Content-Type", "application/x-www-form-urlencoded")];
+        exchange(&self.endpoint("token_endpoint"), "POST", &headers, &encoded(&form))
+    }
+}
+
+/// `k=v&...`, each value percent-encoded.
+fn encoded(pairs: &[(&str, &str)]) -> String {
+    pairs
         .iter()
         .map(|(k, v)| format!("{k}={}", encode(v)))
         .collect::<Vec<_>>()
-        .join("&");
-        let headers = [("Content-Type", "application/x-www-form-urlencoded")];
-        exchange(&endpoint("token_endpoint"), "POST", &headers, &body)
-    };
-    let wrong = authorize(&challenge, "s-2");
-    assert_eq!(token_request(&wrong, "not-the-verifier").0, 400);
-    let (status, head, body) = token_request(&code, &verifier);
+        .join("&")
+}
+
+fn access_token(answer: (u16, String, String)) -> String {
+    let (status, head, body) = answer;
     assert_eq!(status, 200, "{head}\n{body}");
-    let token = json_of(status, &head, &body)["access_token"]
+    json_of(status, &head, &body)["access_token"]
         .as_str()
         .unwrap()
-        .to_owned();
-    assert_eq!(token_request(&code, &verifier).0, 400, "a code is used once");
-    // 7. The token opens mei's session: her rows only.
+        .to_owned()
+}
+
+#[test]
+fn a_client_goes_from_the_first_401_to_its_users_rows_through_the_authorization_server() {
+    let key = Key::new("as-1", 7);
+    let auth = AuthServer::start(&key, "mei");
+    let (mut child, url) = server_of(&auth);
+    let client = Registered::discover(&url, &auth.issuer);
+    let (verifier, challenge) = pkce_pair();
+    let code = client.authorize(&challenge, "s-1");
+    // A wrong verifier is refused (PKCE holds), and a code is used once.
+    let wrong = client.authorize(&challenge, "s-2");
+    assert_eq!(client.token(&wrong, "not-the-verifier", &url).0, 400);
+    let token = access_token(client.token(&code, &verifier, &url));
+    assert_eq!(client.token(&code, &verifier, &url).0, 400, "a code is used once");
+    // Step 7: the token opens mei's session: her rows only.
     runtime().block_on(async {
         let mei = http_client(&url, &token).await;
         let answer = rows(&call(&mei, "run_query", json!({ "query": "SELECT id FROM purchase" })).await);
         assert_eq!(row_ids(&answer), ["purchase:p1", "purchase:p6"]);
         mei.cancel().await.ok();
     });
-    // A token the same server issued for another resource is not this server's.
+    // A token the same authorization server issued for another resource is not this server's.
     let (verifier, challenge) = pkce_pair();
-    let code = authorize(&challenge, "s-3");
-    let body = format!(
-        "grant_type=authorization_code&code={}&redirect_uri={}&client_id={}&code_verifier={}&resource={}",
-        encode(&code),
-        encode(REDIRECT),
-        encode(&client_id),
-        encode(&verifier),
-        encode("https://another.example/mcp")
-    );
-    let (_, head, body) = exchange(
-        &endpoint("token_endpoint"),
-        "POST",
-        &[("Content-Type", "application/x-www-form-urlencoded")],
-        &body,
-    );
-    let other = json_of(200, &head, &body)["access_token"].as_str().unwrap().to_owned();
+    let code = client.authorize(&challenge, "s-3");
+    let other = access_token(client.token(&code, &verifier, "https://another.example/mcp"));
     let bearer = format!("Bearer {other}");
-    let (status, head, _) = exchange(
-        &url,
-        "POST",
-        &[mcp_headers[0], mcp_headers[1], ("Authorization", bearer.as_str())],
-        initialize,
-    );
+    let headers = [MCP_HEADERS[0], MCP_HEADERS[1], ("Authorization", bearer.as_str())];
+    let (status, head, _) = exchange(&url, "POST", &headers, INITIALIZE);
     assert_eq!(status, 401, "{head}");
     assert!(header(&head, "www-authenticate")
         .unwrap()
@@ -233,22 +238,7 @@ fn the_typescript_sdks_oauth_client_goes_through_the_flow() {
     let node = std::env::var("SURQLC_NODE").unwrap_or_else(|_| "node".into());
     let key = Key::new("as-2", 8);
     let auth = AuthServer::start(&key, "sam");
-    let (mut child, url, _stderr) = http_server_with(
-        &[
-            "--http",
-            "127.0.0.1:0",
-            "--per-user",
-            "--jwks",
-            &auth.jwks,
-            "--issuer",
-            &auth.issuer,
-            "--audience",
-            "not-what-hosted-clients-ask-for",
-            "--scope",
-            "mcp:tools",
-        ],
-        &[("SURQLC_SCOPE_KEY", SCOPE_KEY)],
-    );
+    let (mut child, url) = server_of(&auth);
     let script = support::root().join("cli/tests/node/oauth_client.cjs");
     let out = std::process::Command::new(&node)
         .arg(&script)
