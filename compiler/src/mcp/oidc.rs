@@ -172,7 +172,7 @@ impl Provider {
         Ok(Verified {
             user: crate::surql::lex::record_id(&self.end_user, &key),
             expires_at,
-            scopes: super::resource::granted(&data.claims),
+            scopes: granted(&data.claims),
         })
     }
 
@@ -221,6 +221,21 @@ impl Provider {
             .map_err(|e| format!("{} is not a JWK Set ({{\"keys\": [...]}}): {e}", self.config.jwks))?;
         Ok(keys.set.insert(set))
     }
+}
+
+/// The scopes a token's claims grant (`scope` and `scp`, each a space-separated string or an array).
+fn granted(claims: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["scope", "scp"] {
+        match claims.get(key) {
+            Some(serde_json::Value::String(s)) => out.extend(s.split_whitespace().map(str::to_owned)),
+            Some(serde_json::Value::Array(items)) => {
+                out.extend(items.iter().filter_map(|v| v.as_str()).map(str::to_owned));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn find(set: &JwkSet, kid: Option<&str>) -> Option<Jwk> {
@@ -304,6 +319,14 @@ mod tests {
         }
         let hmac: Jwk = serde_json::from_value(serde_json::json!({"kty": "oct", "k": "c2VjcmV0", "kid": "h"})).unwrap();
         assert!(algorithm_for(&hmac, Algorithm::HS256).is_err());
+    }
+
+    #[test]
+    fn scopes_come_from_scope_and_scp_as_strings_or_arrays() {
+        let claims = |v: serde_json::Value| v.as_object().unwrap().clone();
+        assert_eq!(granted(&claims(serde_json::json!({"scope": "a b"}))), ["a", "b"]);
+        assert_eq!(granted(&claims(serde_json::json!({"scp": ["c", "d"]}))), ["c", "d"]);
+        assert!(granted(&claims(serde_json::json!({"scope": 3}))).is_empty());
     }
 
     #[test]

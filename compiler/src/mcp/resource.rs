@@ -91,21 +91,6 @@ impl Resource {
     }
 }
 
-/// The scopes a token's claims grant (`scope` and `scp`, each a space-separated string or an array).
-pub(super) fn granted(claims: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
-    let mut out = Vec::new();
-    for key in ["scope", "scp"] {
-        match claims.get(key) {
-            Some(serde_json::Value::String(s)) => out.extend(s.split_whitespace().map(str::to_owned)),
-            Some(serde_json::Value::Array(items)) => {
-                out.extend(items.iter().filter_map(|v| v.as_str()).map(str::to_owned));
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// `url`'s origin (`https://host:port`) and path; why not, when it is not one a client can use.
 fn split(url: &str) -> Result<(&str, &str), String> {
     let bad = |why: &str| format!("--public-url {url:?}: {why} (e.g. https://mcp.example.com/mcp)");
@@ -241,11 +226,7 @@ mod tests {
     }
 
     #[test]
-    fn scopes_come_from_scope_and_scp_as_strings_or_arrays() {
-        let claims = |v: serde_json::Value| v.as_object().unwrap().clone();
-        assert_eq!(granted(&claims(serde_json::json!({"scope": "a b"}))), ["a", "b"]);
-        assert_eq!(granted(&claims(serde_json::json!({"scp": ["c", "d"]}))), ["c", "d"]);
-        assert!(granted(&claims(serde_json::json!({"scope": 3}))).is_empty());
+    fn a_missing_scope_is_said_in_the_challenge() {
         let r = Resource::new(None, "127.0.0.1:1".parse().unwrap(), "i", &["mcp:read".into()], "s").unwrap();
         assert_eq!(r.missing_scopes(&["other".into()]), ["mcp:read"]);
         assert!(r.missing_scopes(&["mcp:read".into()]).is_empty());
