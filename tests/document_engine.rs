@@ -174,6 +174,72 @@ fn only_answers_one_row_and_fails_at_the_second_and_the_validator_agrees() {
     });
 }
 
+/// Issue 53, item 5: the SELECTs that answer one row at most whatever the data (GROUP ALL without
+/// GROUP BY, `FROM ONLY`, one record id), answered so on three rows, get no SQ0401 "no LIMIT" in
+/// any profile (the runner's warning, the strict error, an end user's session); the same forms
+/// that can answer several rows (GROUP BY, two records, SPLIT, a range) still do.
+#[test]
+fn a_select_that_answers_one_row_is_not_asked_for_a_limit() {
+    let one_row = [
+        "SELECT count() AS n FROM order GROUP ALL",
+        "SELECT math::sum(total) AS t FROM order WHERE seller = 'ann' GROUP ALL",
+        "SELECT VALUE count() FROM order GROUP ALL",
+        "SELECT * FROM ONLY order:1",
+        "SELECT seller FROM ONLY order WHERE id = order:2",
+        "SELECT * FROM order:1",
+        "SELECT seller FROM order:9",
+        "SELECT * FROM order:1 WHERE seller = 'ann'",
+    ];
+    let many = [
+        "SELECT seller, count() AS n FROM order GROUP BY seller",
+        "SELECT * FROM order:1, order:2",
+        "SELECT * FROM order:1..3",
+        "SELECT * FROM order",
+    ];
+    let schema = schema();
+    let profiles = [
+        validate::Options::of(&schema),
+        validate::Options {
+            adds_limit: false,
+            ..validate::Options::of(&schema)
+        },
+    ];
+    let no_limit = |query: &str, options: &validate::Options| {
+        let report = validate::validate_with(&schema, query, options);
+        let flagged = report.diagnostics.iter().any(|d| d.class.code() == "SQ0401");
+        (flagged, report.missing_limit, report.render(query))
+    };
+    block_on(async {
+        let db = loaded(&[SCHEMA, DATA]).await;
+        for query in one_row {
+            let answer = db::query_json(&db, query).await.unwrap();
+            let rows = match &answer {
+                serde_json::Value::Array(rows) => rows.len(),
+                serde_json::Value::Null => 0,
+                _ => 1, // ONLY answers the row itself
+            };
+            assert!(rows <= 1, "{query}: {answer}");
+            for options in &profiles {
+                let (flagged, missing, said) = no_limit(query, options);
+                assert!(!flagged && !missing, "{query}: {said}");
+            }
+        }
+        for query in many {
+            let answer = db::query_json(&db, query).await.unwrap();
+            assert!(
+                answer.as_array().is_some_and(|rows| rows.len() > 1),
+                "{query}: {answer}"
+            );
+            for options in &profiles {
+                let (flagged, missing, said) = no_limit(query, options);
+                assert!(flagged && missing, "{query}: {said}");
+            }
+        }
+        // A record's SPLIT answers a row per element of an array: still asked for a LIMIT.
+        assert!(no_limit("SELECT * FROM order:1 SPLIT seller", &profiles[0]).0);
+    });
+}
+
 #[test]
 fn array_distinct_and_group_answer_arrays_under_group() {
     block_on(async {

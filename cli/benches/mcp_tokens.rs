@@ -1,4 +1,4 @@
-//! What each `surqlc mcp` answer carries beside its payload, in o200k_base and cl100k_base tokens: every tool's answer on the store and on the 168-table enterprise schema (payload, wrapper now, wrapper as it was before issue 42), each tool's entry in `tools/list`, and the server's instructions.
+//! What each `surqlc mcp` answer carries beside its payload, in o200k_base and cl100k_base tokens: every tool's answer on the store and on the 168-table enterprise schema (payload, wrapper now, wrapper as it was before issue 42; `structuredContent`'s note, issue 53), each tool's entry in `tools/list`, and the server's instructions.
 //!
 //! `cargo bench -p surqlc-cli --bench mcp_tokens` (token counts do not depend on the profile:
 //! `--profile dev` gives the same table without a release build). The figures are in docs/mcp.md.
@@ -93,6 +93,21 @@ fn row(schema: &str, label: &str, said: &str, old_payload: Option<&str>) -> Stri
     format!("| {schema} | {label} | {} |", cells.join(" | "))
 }
 
+/// One row of the `structuredContent` table, in each encoding: the payload (the JSON between the
+/// text's markers), the note key beside it, the whole `structuredContent` as sent.
+fn structured_row(schema: &str, label: &str, said: &str, structured: &Value) -> Option<String> {
+    let (_, payload) = surqlc::mcp::untrusted_data(said)?;
+    let wire = serde_json::to_string(structured).unwrap_or_default();
+    let cells: Vec<String> = ENCODINGS
+        .iter()
+        .map(|e| {
+            let (p, total) = (e.count(payload), e.count(&wire));
+            format!("{p} | {} | {total}", total - p)
+        })
+        .collect();
+    Some(format!("| {schema} | {label} | {} |", cells.join(" | ")))
+}
+
 /// `tools/list`'s entries and the instructions, one line each.
 async fn listing(client: &Client, schema: &str) -> Vec<String> {
     let listed = client.list_tools(None).await.expect("tools/list");
@@ -128,7 +143,7 @@ async fn listing(client: &Client, schema: &str) -> Vec<String> {
     lines
 }
 
-async fn measure(work: &Workload) -> (Vec<String>, Vec<String>) {
+async fn measure(work: &Workload) -> (Vec<String>, Vec<String>, Vec<String>) {
     let url = model(vec![Reply::chat(work.query)]);
     let env = [("SURQLC_MODEL_URL", url.as_str()), ("SURQLC_MODEL", "standin")];
     let schema = format!("schemas/{}.rs", work.schema);
@@ -147,6 +162,7 @@ async fn measure(work: &Workload) -> (Vec<String>, Vec<String>) {
         ("`ask`", "ask", json!({"question": work.question})),
     ];
     let mut rows = Vec::new();
+    let mut structured = Vec::new();
     for (label, tool, arguments) in calls {
         let answer = call(&client, tool, arguments).await;
         assert!(!is_error(&answer), "{tool}: {}", text(&answer));
@@ -157,21 +173,26 @@ async fn measure(work: &Workload) -> (Vec<String>, Vec<String>) {
             _ => serde_json::to_string(v).unwrap_or_default(),
         });
         rows.push(row(work.schema, label, &said, old.as_deref()));
+        if let Some(value) = &answer.structured_content {
+            structured.extend(structured_row(work.schema, label, &said, value));
+        }
     }
     let refused = call(&client, "run_query", json!({"query": work.bad_query})).await;
     rows.push(row(work.schema, "`run_query` (refused)", &text(&refused), None));
     client.cancel().await.ok();
-    (listed, rows)
+    (listed, rows, structured)
 }
 
 fn main() {
     let runtime = runtime();
     let mut listed = Vec::new();
     let mut answers = Vec::new();
+    let mut structured = Vec::new();
     for work in WORKLOADS {
-        let (l, a) = runtime.block_on(measure(work));
+        let (l, a, s) = runtime.block_on(measure(work));
         listed.extend(l);
         answers.extend(a);
+        structured.extend(s);
     }
     println!(
         "| schema | answer | o200k payload | o200k wrapper (before → now) | o200k answer (before → now) | cl100k payload \
@@ -179,6 +200,11 @@ fn main() {
     );
     println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for line in answers {
+        println!("{line}");
+    }
+    println!("\n| schema | `structuredContent` | o200k payload | o200k note | o200k whole | cl100k payload | cl100k note | cl100k whole |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for line in structured {
         println!("{line}");
     }
     println!("\n| schema | sent once | o200k | cl100k |");

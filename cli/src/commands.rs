@@ -276,6 +276,8 @@ async fn serve_mcp(input: &Input, mcp: McpArgs, telemetry: Option<&crate::otel::
             .map(|provider| surqlc::mcp::IdentityProvider {
                 provider,
                 scope_key: key.clone(),
+                public_url: mcp.idp.resource().0,
+                scopes: mcp.idp.resource().1,
             }),
         _ => None,
     };

@@ -1,4 +1,4 @@
-//! `surqlc mcp --per-user`'s identity-provider flags (`--jwks`, `--issuer`, `--audience`, `--user-claim`), each over the schema's `scope(...)` key of the same name, checked by the schema's own rules.
+//! `surqlc mcp --per-user`'s identity-provider flags (`--jwks`, `--issuer`, `--audience`, `--user-claim`, each over the schema's `scope(...)` key of the same name, checked by the schema's own rules; `--public-url` and `--scope` for hosted clients' OAuth).
 
 use clap::Args;
 use surqlc::exit::Failure;
@@ -21,9 +21,21 @@ pub struct IdpArgs {
     /// [default: the schema's scope(user_claim = ...), else sub].
     #[arg(long, value_name = "CLAIM", requires = "per_user")]
     user_claim: Option<String>,
+    /// With an identity provider: the MCP endpoint's URL as clients reach it (e.g. https://mcp.example.com/mcp),
+    /// the protected resource its metadata names and a token's aud may carry [default: http://ADDR/mcp].
+    #[arg(long, value_name = "URL", requires = "per_user")]
+    public_url: Option<String>,
+    /// With an identity provider: a scope every token must grant (its scope or scp claim), else 403; repeatable.
+    #[arg(long = "scope", value_name = "S", requires = "per_user")]
+    scopes: Vec<String>,
 }
 
 impl IdpArgs {
+    /// `--public-url` and `--scope`: the protected resource's URL and the scopes its tokens must grant.
+    pub fn resource(&self) -> (Option<String>, Vec<String>) {
+        (self.public_url.clone(), self.scopes.clone())
+    }
+
     /// The provider: each flag over the schema's setting; `None` when neither names a JWKS. A
     /// value that breaks the schema's rule, or a JWKS without an issuer or audience, is bad input.
     pub fn provider(&self, schema: Option<&Oidc>) -> Result<Option<Oidc>, Failure> {
@@ -33,10 +45,11 @@ impl IdpArgs {
         let audience = pick(&self.audience, schema.map(|o| &o.audience));
         let user_claim = pick(&self.user_claim, schema.map(|o| &o.user_claim));
         let Some(jwks) = jwks else {
-            if self.issuer.is_some() || self.audience.is_some() || self.user_claim.is_some() {
+            let described = self.issuer.is_some() || self.audience.is_some() || self.user_claim.is_some();
+            if described || self.public_url.is_some() || !self.scopes.is_empty() {
                 return Err(Failure::BadInput(
-                    "error: --issuer, --audience and --user-claim describe an identity provider: give its --jwks URL too \
-                     (or scope(jwks = \"...\") in the schema)"
+                    "error: --issuer, --audience, --user-claim, --public-url and --scope describe an identity provider: \
+                     give its --jwks URL too (or scope(jwks = \"...\") in the schema)"
                         .into(),
                 ));
             }

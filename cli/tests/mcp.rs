@@ -268,9 +268,20 @@ fn rows_arrive_only_between_fresh_untrusted_data_markers() {
                 said,
                 format!("<untrusted-data-{nonce}>\n{inner}\n</untrusted-data-{nonce}>")
             );
-            // structuredContent carries the same rows, for programs.
+            // structuredContent carries the same rows, for programs, and says first that they
+            // are data: a client that hands the model structuredContent hands it the note first.
             let parsed = rows(&answer);
             assert!(parsed["rows"].to_string().contains(INJECTION), "{parsed}");
+            let structured = serde_json::to_string(answer.structured_content.as_ref().unwrap()).unwrap();
+            assert!(
+                structured.starts_with(&format!(
+                    r#"{{"{}":"{}","#,
+                    mcp::UNTRUSTED_NOTE_KEY,
+                    mcp::UNTRUSTED_NOTE
+                )),
+                "{structured}"
+            );
+            assert_eq!(structured.matches(INJECTION).count(), 1, "{structured}");
             seen.push(nonce.to_owned());
         }
         assert_ne!(seen[0], seen[1], "each answer has its own marker");
@@ -312,6 +323,12 @@ fn a_row_spelling_a_marker_cannot_close_the_block_and_the_wrapper_costs_at_most_
             .as_str()
             .unwrap()
             .starts_with("</untrusted-data-"));
+        // In structuredContent the row is a JSON string under `rows`: it cannot add a key, nor
+        // replace the note, whatever it spells.
+        let structured = forged.structured_content.as_ref().unwrap();
+        assert_eq!(structured[mcp::UNTRUSTED_NOTE_KEY], mcp::UNTRUSTED_NOTE);
+        let keys: Vec<&String> = structured.as_object().unwrap().keys().collect();
+        assert_eq!(keys, [mcp::UNTRUSTED_NOTE_KEY, "rows"], "{structured}");
         // On the store, every answer's wrapper (the text around its JSON) costs at most 40 o200k tokens.
         for encoding in [
             surqlc::tokens::Encoding::O200kBase,
@@ -324,6 +341,10 @@ fn a_row_spelling_a_marker_cannot_close_the_block_and_the_wrapper_costs_at_most_
                 let (_, inner) = mcp::untrusted_data(&said).expect("markers");
                 let wrapper = encoding.count(&said) - encoding.count(inner);
                 assert!(wrapper <= 40, "{encoding}: {wrapper} tokens of wrapper: {said}");
+                // structuredContent's note costs at most as much beside the same JSON.
+                let structured = serde_json::to_string(answer.structured_content.as_ref().unwrap()).unwrap();
+                let note = encoding.count(&structured) - encoding.count(inner);
+                assert!(note <= 40, "{encoding}: {note} tokens of note: {structured}");
             }
         }
         client.cancel().await.ok();

@@ -256,3 +256,199 @@ fn bad_identity_provider_flags_are_refused_before_serving() {
         assert!(stderr.contains(said), "{flags:?}: {stderr}");
     }
 }
+
+/// `GET url` on loopback with `headers`: the status, the head and the body.
+fn get_with(url: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
+    let (code, head) = http_exchange(url, "GET", headers, "");
+    (code, head, String::new())
+}
+
+/// The `WWW-Authenticate` header of an answer's head.
+fn challenge(head: &str) -> String {
+    head.lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("www-authenticate:")
+                .then(|| l[17..].trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("a WWW-Authenticate header in {head}"))
+}
+
+/// A raw `initialize` with `bearer` (or none): the status and the head.
+fn initialize_head(url: &str, bearer: Option<&str>) -> (u16, String) {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    let auth = bearer.map(|t| format!("Bearer {t}"));
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    if let Some(auth) = &auth {
+        headers.push(("Authorization", auth.as_str()));
+    }
+    http_exchange(url, "POST", &headers, body)
+}
+
+/// Issue 53, item 1: hosted clients find the authorization server in the protected-resource
+/// metadata (RFC 9728) that every 401 points at, and ask it for a token whose audience is the
+/// resource (RFC 8707); `--scope` is required of every provider token (403 without it).
+#[test]
+fn the_protected_resource_metadata_is_served_and_every_401_points_at_it() {
+    let key = Key::new("k1", 1);
+    let jwks = Jwks::serve(&[&key]);
+    let (mut child, url, _stderr) = per_user_server(&jwks.url, &["--scope", "mcp:tools"]);
+    let origin = url.strip_suffix("/mcp").unwrap().to_owned();
+    let metadata_url = format!("{origin}/.well-known/oauth-protected-resource/mcp");
+    for at in [
+        format!("{origin}/.well-known/oauth-protected-resource"),
+        metadata_url.clone(),
+    ] {
+        let (status, head, body) = http_get(&at);
+        assert_eq!(status, 200, "{at}: {head}");
+        assert!(
+            head.to_ascii_lowercase().contains("content-type: application/json"),
+            "{head}"
+        );
+        let doc: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            doc,
+            json!({
+                "resource": url,
+                "authorization_servers": [ISSUER],
+                "bearer_methods_supported": ["header"],
+                "scopes_supported": ["mcp:tools"],
+                "resource_name": "surqlc MCP: store",
+            }),
+            "{at}"
+        );
+    }
+    // No token: the challenge names the metadata; a refused token: `invalid_token` too.
+    let (status, head) = initialize_head(&url, None);
+    assert_eq!(status, 401);
+    assert_eq!(
+        challenge(&head),
+        format!(r#"Bearer resource_metadata="{metadata_url}""#)
+    );
+    let (status, head) = initialize_head(&url, Some("not-a-token"));
+    assert_eq!(status, 401);
+    assert_eq!(
+        challenge(&head),
+        format!(r#"Bearer resource_metadata="{metadata_url}", error="invalid_token""#)
+    );
+    let with_scope = |aud: &str, scope: Option<&str>| {
+        let mut c = claims_with("mei", "aud", json!(aud));
+        if let Some(scope) = scope {
+            c["scope"] = json!(scope);
+        }
+        key.sign(&c)
+    };
+    // The resource URL is an audience as good as --audience; another is still refused.
+    assert_eq!(
+        initialize_head(&url, Some(&with_scope(&url, Some("openid mcp:tools")))).0,
+        200
+    );
+    assert_eq!(
+        initialize_head(&url, Some(&with_scope(AUDIENCE, Some("mcp:tools")))).0,
+        200
+    );
+    assert_eq!(
+        initialize_head(&url, Some(&with_scope("https://elsewhere/mcp", Some("mcp:tools")))).0,
+        401
+    );
+    // Entra ID and Okta put scopes in `scp`.
+    let scp = key.sign(&claims_with("sam", "scp", json!(["mcp:tools"])));
+    assert_eq!(initialize_head(&url, Some(&scp)).0, 200);
+    // Without the scope: 403 insufficient_scope, saying which.
+    let (status, head) = initialize_head(&url, Some(&with_scope(&url, Some("openid"))));
+    assert_eq!(status, 403, "{head}");
+    assert_eq!(
+        challenge(&head),
+        format!(r#"Bearer resource_metadata="{metadata_url}", error="insufficient_scope", scope="mcp:tools""#)
+    );
+    // A user's call with the resource-audience token answers their rows only.
+    runtime().block_on(async {
+        let mei = http_client(&url, &with_scope(&url, Some("mcp:tools"))).await;
+        assert_eq!(purchases(&mei).await, ["purchase:p1", "purchase:p6"]);
+        mei.cancel().await.ok();
+    });
+    child.kill().ok();
+    child.wait().ok();
+}
+
+/// `--public-url` names the resource as clients reach it (behind a proxy): the metadata's
+/// `resource`, the challenge's metadata URL (RFC 9728 §3.1: the well-known path between origin
+/// and path), and an accepted audience. Metadata requests are counted and rate-limited per address.
+#[test]
+fn the_public_url_is_the_resource_and_metadata_requests_are_counted_and_limited() {
+    let key = Key::new("k1", 1);
+    let jwks = Jwks::serve(&[&key]);
+    let log = scratch("metadata").join("audit.jsonl");
+    let public = "https://mcp.example.test/tools/mcp";
+    let (mut child, url, stderr) = per_user_server(
+        &jwks.url,
+        &[
+            "--public-url",
+            public,
+            "--rate-limit",
+            "1/s",
+            "--rate-burst",
+            "2",
+            "--metrics",
+            "127.0.0.1:0",
+            "--audit-log",
+            log.to_str().unwrap(),
+        ],
+    );
+    let origin = url.strip_suffix("/mcp").unwrap().to_owned();
+    let metadata_url = "https://mcp.example.test/.well-known/oauth-protected-resource/tools/mcp";
+    let (status, head) = initialize_head(&url, None);
+    assert_eq!(status, 401);
+    assert_eq!(
+        challenge(&head),
+        format!(r#"Bearer resource_metadata="{metadata_url}""#)
+    );
+    let (status, _, body) = http_get(&format!("{origin}/.well-known/oauth-protected-resource/tools/mcp"));
+    assert_eq!(status, 200);
+    let doc: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(doc["resource"], public);
+    assert!(
+        doc.get("scopes_supported").is_none(),
+        "no --scope, no scopes_supported: {doc}"
+    );
+    // The burst of two is spent: the third request within the second is refused, with its wait.
+    let (status, head, _) = get_with(&format!("{origin}/.well-known/oauth-protected-resource"), &[]);
+    let third = if status == 200 {
+        get_with(&format!("{origin}/.well-known/oauth-protected-resource"), &[])
+    } else {
+        (status, head, String::new())
+    };
+    assert_eq!(third.0, 429, "{}", third.1);
+    assert!(third.1.to_ascii_lowercase().contains("retry-after:"), "{}", third.1);
+    assert_eq!(
+        initialize_head(&url, Some(&key.sign(&claims_with("mei", "aud", json!(public))))).0,
+        200
+    );
+    let metrics = stderr
+        .lock()
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("serving metrics at ").map(str::to_owned))
+        .expect("the metrics address on stderr");
+    let (_, _, page) = http_get(&metrics);
+    assert!(
+        page.contains(r#"surqlc_tool_calls_total{tool="oauth-protected-resource",outcome="ok"}"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"surqlc_tool_calls_total{tool="oauth-protected-resource",outcome="refused"} 1"#),
+        "{page}"
+    );
+    child.kill().ok();
+    child.wait().ok();
+    let lines = audit_lines(&log);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["tool"] == "oauth-protected-resource" && l["codes"] == json!(["rate_limited"])),
+        "{lines:?}"
+    );
+}

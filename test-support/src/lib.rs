@@ -1,7 +1,8 @@
-//! What the workspace's tests share across its crates (the `tests` crate, the compiler's integration tests, `examples/store-agent`): the repository root, one way to run a child without the caller's surqlc configuration, the local model stand-in, an identity-provider stand-in (JWKS and JWTs) and a `surreal start` server.
+//! What the workspace's tests share across its crates (the `tests` crate, the compiler's integration tests, `examples/store-agent`): the repository root, one way to run a child without the caller's surqlc configuration, the local model stand-in, an identity-provider stand-in (JWKS and JWTs), an OAuth authorization-server stand-in and a `surreal start` server.
 
 pub mod idp;
 pub mod model_standin;
+pub mod oauth;
 pub mod surreal;
 
 use std::path::PathBuf;

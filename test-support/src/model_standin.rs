@@ -14,6 +14,8 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// The JSON body (`null` when there is none or it is not JSON).
     pub body: serde_json::Value,
+    /// The body as sent (a form's `a=1&b=2`, where `body` is `null`).
+    pub text: String,
 }
 
 impl Request {
@@ -28,6 +30,8 @@ pub struct Reply {
     pub status: u16,
     pub body: String,
     pub delay: Duration,
+    /// A `Location` header (a redirect's target).
+    pub location: Option<String>,
 }
 
 impl Reply {
@@ -36,6 +40,7 @@ impl Reply {
             status: 200,
             body: body.to_string(),
             delay: Duration::ZERO,
+            location: None,
         }
     }
 
@@ -44,6 +49,7 @@ impl Reply {
             status,
             body: body.to_owned(),
             delay: Duration::ZERO,
+            location: None,
         }
     }
 
@@ -119,9 +125,14 @@ fn serve(mut stream: TcpStream, n: usize, answer: &Answer, seen: &Mutex<Vec<Requ
     let reply = answer(n, &request);
     seen.lock().expect("lock").push(request);
     std::thread::sleep(reply.delay);
+    let location = reply
+        .location
+        .as_deref()
+        .map(|l| format!("location: {l}\r\n"))
+        .unwrap_or_default();
     let _ = write!(
         stream,
-        "HTTP/1.1 {} Stand-in\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{}",
+        "HTTP/1.1 {} Stand-in\r\ncontent-type: application/json\r\n{location}content-length: {}\r\nconnection: close\r\n\r\n{}",
         reply.status,
         reply.body.len(),
         reply.body
@@ -158,5 +169,6 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
         path,
         headers,
         body: serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null),
+        text: String::from_utf8_lossy(&body).into_owned(),
     })
 }

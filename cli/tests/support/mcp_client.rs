@@ -71,16 +71,17 @@ pub fn rows(result: &CallToolResult) -> Value {
 }
 
 /// The JSON of an answer that carries data: the text between its untrusted-data markers, the
-/// same JSON as its `structuredContent`.
+/// same JSON as its `structuredContent` (which also says, under its note key, that it is data).
 pub fn data(result: &CallToolResult) -> Value {
     let said = text(result);
     let (_, inner) =
         mcp::untrusted_data(&said).unwrap_or_else(|| panic!("the data sits between untrusted-data markers: {said}"));
     let parsed: Value = serde_json::from_str(inner).expect("JSON between the markers");
+    let structured = result.structured_content.as_ref().expect("structuredContent");
     assert_eq!(
-        result.structured_content.as_ref(),
-        Some(&parsed),
-        "structuredContent is the JSON between the markers"
+        mcp::untrusted_structured(structured),
+        (Some(mcp::UNTRUSTED_NOTE), parsed.clone()),
+        "structuredContent is the JSON between the markers, and its note says it is data"
     );
     parsed
 }

@@ -309,7 +309,8 @@ with the SurrealQL way to say it."#,
         engine: Refused,
         level: Error,
         about: r#"A LIMIT above the schema's `max_rows`, a negative or non-numeric LIMIT or START. A missing LIMIT is
-a warning: the runner adds `LIMIT max_rows`."#,
+a warning: the runner adds `LIMIT max_rows`. A SELECT that answers one row at most (GROUP ALL, FROM ONLY,
+one record id without SPLIT) needs none."#,
         wrong: r#"SELECT name FROM product LIMIT 500"#,
         fixed: r#"SELECT name FROM product LIMIT 50"#,
     }

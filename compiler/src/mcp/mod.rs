@@ -17,6 +17,7 @@ mod query_args;
 pub mod query_tools;
 mod rate;
 mod reach;
+mod resource;
 mod server;
 mod state;
 mod sync_watch;
@@ -37,7 +38,10 @@ pub use server::Server;
 #[cfg(feature = "model")]
 mod ask_tool;
 pub use state::{text, EmbedFuture, Embedder, ExtraTool, State, ToolFuture};
-pub use untrusted::{unwrap as untrusted_data, STANDING as STANDING_INSTRUCTION};
+pub use untrusted::{
+    structured_data as untrusted_structured, unwrap as untrusted_data, NOTE as UNTRUSTED_NOTE,
+    NOTE_KEY as UNTRUSTED_NOTE_KEY, STANDING as STANDING_INSTRUCTION,
+};
 
 use crate::codegen::builder::Output;
 use crate::db::{self, Target};
@@ -85,6 +89,11 @@ pub struct IdentityProvider {
     pub provider: crate::ir::Oidc,
     /// The scope key the schema was built with (`SURQLC_SCOPE_KEY`).
     pub scope_key: String,
+    /// `--public-url`: the MCP endpoint's URL as clients reach it, the protected resource's
+    /// identifier (RFC 8707/9728) [default: `http://ADDR/mcp`].
+    pub public_url: Option<String>,
+    /// `--scope`: scopes every provider token must grant (its `scope` or `scp` claim).
+    pub scopes: Vec<String>,
 }
 
 impl std::fmt::Debug for IdentityProvider {
@@ -92,6 +101,8 @@ impl std::fmt::Debug for IdentityProvider {
         f.debug_struct("IdentityProvider")
             .field("provider", &self.provider)
             .field("scope_key", &"<redacted>")
+            .field("public_url", &self.public_url)
+            .field("scopes", &self.scopes)
             .finish()
     }
 }
@@ -229,6 +240,10 @@ async fn identity_provider(
             ))
         }
     };
+    // A public URL no client could use is said now, not at the first request.
+    let unbound = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    resource::Resource::new(idp.public_url.as_deref(), unbound, "", &idp.scopes, "")
+        .map_err(|e| Failure::BadInput(format!("error: {e}")))?;
     let provider = oidc::Provider::new(idp.provider.clone(), &scope.end_user)
         .map_err(|e| Failure::BadInput(format!("error: the identity provider: {e}")))?;
     match provider.prefetch().await {
@@ -245,6 +260,8 @@ async fn identity_provider(
         provider,
         scope,
         key: idp.scope_key.clone(),
+        public_url: idp.public_url.clone(),
+        scopes: idp.scopes.clone(),
     }))
 }
 

@@ -28,6 +28,10 @@ pub(super) struct Idp {
     pub scope: crate::ir::Scope,
     /// The scope key those tokens are signed with.
     pub key: String,
+    /// `--public-url`: the protected resource's URL, when not `http://ADDR/mcp`.
+    pub public_url: Option<String>,
+    /// `--scope`: what every token must grant.
+    pub scopes: Vec<String>,
 }
 
 /// Why a provider's token was refused: the audit log's code, and what the 401 says.
@@ -88,6 +92,8 @@ pub(super) struct Verified {
     pub user: String,
     /// The token's `exp`, seconds since the epoch: the session is not used after it.
     pub expires_at: u64,
+    /// The scopes its `scope` and `scp` claims grant.
+    pub scopes: Vec<String>,
 }
 
 /// The provider: its settings, the end-user table, and the key set as last fetched.
@@ -121,6 +127,11 @@ impl Provider {
         })
     }
 
+    /// The `iss` its tokens carry: the authorization server.
+    pub(super) fn issuer(&self) -> &str {
+        &self.config.issuer
+    }
+
     /// Whether `token` is for this provider to verify: every token but surqlc's own scope
     /// tokens (`iss: "surqlc"`), which the engine verifies.
     pub(super) fn claims(token: &str) -> bool {
@@ -134,15 +145,18 @@ impl Provider {
     }
 
     /// `token` verified: signed by a key of the provider's JWKS, unexpired, its issuer and
-    /// audience this server's, its user claim mapped to the end-user record.
-    pub(super) async fn verify(&self, token: &str) -> Result<Verified, Refusal> {
+    /// audience this server's (the configured one, or `resource`: the MCP endpoint's URL, RFC
+    /// 8707), its user claim mapped to the end-user record.
+    pub(super) async fn verify(&self, token: &str, resource: Option<&str>) -> Result<Verified, Refusal> {
         let header = jsonwebtoken::decode_header(token).map_err(|e| Refusal::Malformed(e.to_string()))?;
         let jwk = self.key(header.kid.as_deref()).await?;
         let alg = algorithm_for(&jwk, header.alg)?;
         let key = DecodingKey::from_jwk(&jwk).map_err(|_| Refusal::UnknownKey)?;
         let mut validation = Validation::new(alg);
         validation.set_issuer(&[&self.config.issuer]);
-        validation.set_audience(&[&self.config.audience]);
+        let mut audiences = vec![self.config.audience.as_str()];
+        audiences.extend(resource);
+        validation.set_audience(&audiences);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         validation.leeway = LEEWAY;
         validation.validate_nbf = true;
@@ -158,6 +172,7 @@ impl Provider {
         Ok(Verified {
             user: crate::surql::lex::record_id(&self.end_user, &key),
             expires_at,
+            scopes: granted(&data.claims),
         })
     }
 
@@ -206,6 +221,21 @@ impl Provider {
             .map_err(|e| format!("{} is not a JWK Set ({{\"keys\": [...]}}): {e}", self.config.jwks))?;
         Ok(keys.set.insert(set))
     }
+}
+
+/// The scopes a token's claims grant (`scope` and `scp`, each a space-separated string or an array).
+fn granted(claims: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["scope", "scp"] {
+        match claims.get(key) {
+            Some(serde_json::Value::String(s)) => out.extend(s.split_whitespace().map(str::to_owned)),
+            Some(serde_json::Value::Array(items)) => {
+                out.extend(items.iter().filter_map(|v| v.as_str()).map(str::to_owned));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn find(set: &JwkSet, kid: Option<&str>) -> Option<Jwk> {
@@ -292,6 +322,14 @@ mod tests {
     }
 
     #[test]
+    fn scopes_come_from_scope_and_scp_as_strings_or_arrays() {
+        let claims = |v: serde_json::Value| v.as_object().unwrap().clone();
+        assert_eq!(granted(&claims(serde_json::json!({"scope": "a b"}))), ["a", "b"]);
+        assert_eq!(granted(&claims(serde_json::json!({"scp": ["c", "d"]}))), ["c", "d"]);
+        assert!(granted(&claims(serde_json::json!({"scope": 3}))).is_empty());
+    }
+
+    #[test]
     fn only_surqlcs_own_tokens_are_left_to_the_engine() {
         use base64::Engine as _;
         let token = |claims: &str| {
@@ -322,7 +360,7 @@ mod tests {
             .unwrap();
         let said = runtime.block_on(provider.prefetch()).unwrap_err();
         assert!(said.contains("http://127.0.0.1:9/jwks.json"), "{said}");
-        let refused = runtime.block_on(provider.verify("e30.e30.sig"));
+        let refused = runtime.block_on(provider.verify("e30.e30.sig", None));
         assert!(
             matches!(refused, Err(Refusal::Malformed(_)) | Err(Refusal::KeysUnavailable(_))),
             "{refused:?}"

@@ -393,10 +393,26 @@ pub(super) async fn serve_http(
     allowed_hosts: Vec<String>,
 ) -> Result<(), Failure> {
     let state = server.state.clone();
+    let bound = listener
+        .local_addr()
+        .map_err(|e| Failure::Failed(format!("error: cannot read the listening address: {e}")))?;
+    let resource = match (&state.idp, state.per_user_target()) {
+        (Some(idp), Some(_)) => Some(Arc::new(
+            super::resource::Resource::new(
+                idp.public_url.as_deref(),
+                bound,
+                idp.provider.issuer(),
+                &idp.scopes,
+                &state.schema.name,
+            )
+            .map_err(|e| Failure::BadInput(format!("error: {e}")))?,
+        )),
+        _ => None,
+    };
     let per_user = server
         .state
         .per_user_target()
-        .map(|_| super::users::Users::new(server.state.clone(), server.state.idp.clone()));
+        .map(|_| super::users::Users::new(server.state.clone(), server.state.idp.clone(), resource.clone()));
     use rmcp::transport::streamable_http_server::{
         session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
     };
@@ -420,10 +436,17 @@ pub(super) async fn serve_http(
     if let Some(users) = per_user {
         router = router.layer(axum::middleware::from_fn_with_state(users, super::users::require_user));
     }
+    let router = match &resource {
+        Some(resource) => super::resource::with_metadata(router, resource.clone(), state.clone()),
+        None => router,
+    };
     let router = super::ops::with_health(router, state);
-    let bound = listener
-        .local_addr()
-        .map_err(|e| Failure::Failed(format!("error: cannot read the listening address: {e}")))?;
+    if let Some(resource) = &resource {
+        eprintln!(
+            "protected resource {} (its metadata at {})",
+            resource.url, resource.metadata_url
+        );
+    }
     eprintln!("serving MCP at http://{bound}/mcp");
     // SIGTERM: the calls in flight answer, then no new connection is taken and the sessions
     // (their event streams) close; whatever still hangs on is cut after a few seconds.
@@ -445,7 +468,9 @@ pub(super) async fn serve_http(
             sessions.cancel();
         }
     };
-    let serving = axum::serve(listener, router).with_graceful_shutdown(graceful);
+    // The peer's address: the metadata's rate limit is per address (its caller has no token yet).
+    let app = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let serving = axum::serve(listener, app).with_graceful_shutdown(graceful);
     tokio::select! {
         served = serving => served
             .map_err(|e| Failure::Failed(format!("error: the MCP HTTP server stopped: {e}"))),

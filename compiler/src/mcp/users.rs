@@ -2,6 +2,7 @@
 
 use super::audit_log::{rfc3339, Record};
 use super::oidc::{Idp, Provider, Refusal};
+use super::resource::Resource;
 use super::state::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -27,6 +28,8 @@ struct Seen {
 pub(super) struct Users {
     state: Arc<State>,
     idp: Option<Arc<Idp>>,
+    /// With the identity provider: the protected resource its tokens are for (`resource`).
+    resource: Option<Arc<Resource>>,
     seen: Arc<Mutex<HashMap<String, Seen>>>,
 }
 
@@ -71,10 +74,11 @@ fn now() -> u64 {
 }
 
 impl Users {
-    pub(super) fn new(state: Arc<State>, idp: Option<Arc<Idp>>) -> Users {
+    pub(super) fn new(state: Arc<State>, idp: Option<Arc<Idp>>, resource: Option<Arc<Resource>>) -> Users {
         Users {
             state,
             idp,
+            resource,
             seen: Arc::default(),
         }
     }
@@ -125,7 +129,19 @@ impl Users {
     /// scope token signed for them, so the engine admits only an existing end user and its
     /// PERMISSIONS decide the rows.
     async fn from_provider(&self, idp: &Idp, token: &str) -> Result<Seen, Refused> {
-        let verified = idp.provider.verify(token).await?;
+        let resource = self.resource.as_deref();
+        let verified = idp.provider.verify(token, resource.map(|r| r.url.as_str())).await?;
+        let missing = resource.map(|r| r.missing_scopes(&verified.scopes)).unwrap_or_default();
+        if !missing.is_empty() {
+            return Err(Refused {
+                code: "insufficient_scope",
+                message: format!(
+                    "the identity provider's token does not grant the scope {}",
+                    missing.join(" ")
+                ),
+                status: StatusCode::FORBIDDEN,
+            });
+        }
         let (namespace, database) = self.state.per_user_target().unwrap_or_default();
         let scope = crate::runtime::Scope::from_ir(&idp.scope, namespace, database, &verified.user);
         let session =
@@ -148,9 +164,11 @@ impl Users {
     }
 }
 
-/// `--per-user`: `401 Unauthorized` (503 when the provider's keys cannot be fetched) unless the
-/// request's bearer token opens an end user's session, which then goes with the request to the
-/// tools. A refused request gets its audit line first (subject `unauthenticated`; the token is never written).
+/// `--per-user`: `401 Unauthorized` (503 when the provider's keys cannot be fetched, 403 when its
+/// token lacks a `--scope`) unless the request's bearer token opens an end user's session, which
+/// then goes with the request to the tools. A refused request gets its audit line first (subject
+/// `unauthenticated`; the token is never written); with the identity provider, its
+/// `WWW-Authenticate` points at the protected-resource metadata.
 pub(super) async fn require_user(
     axum::extract::State(users): axum::extract::State<Users>,
     mut request: axum::extract::Request,
@@ -175,13 +193,24 @@ pub(super) async fn require_user(
             request.extensions_mut().insert(user);
             next.run(request).await
         }
-        Err(refused) => refuse(&users.state, request, offered.is_some(), refused).await,
+        Err(refused) => {
+            let challenge = match (refused.status, offered.is_some()) {
+                (StatusCode::FORBIDDEN, _) => Some("insufficient_scope"),
+                (_, true) => Some("invalid_token"),
+                (_, false) => None,
+            };
+            let challenge = match &users.resource {
+                Some(resource) => resource.challenge(challenge),
+                None => challenge.map_or("Bearer".into(), |e| format!(r#"Bearer error="{e}""#)),
+            };
+            refuse(&users.state, request, challenge, refused).await
+        }
     }
 }
 
 /// The refusal's audit line (the tool and its arguments when the request is a `tools/call`, else
 /// the request's method), then its answer.
-async fn refuse(state: &State, request: axum::extract::Request, offered: bool, refused: Refused) -> Response {
+async fn refuse(state: &State, request: axum::extract::Request, challenge: String, refused: Refused) -> Response {
     let (parts, body) = request.into_parts();
     let bytes = axum::body::to_bytes(body, super::ops::BODY_LIMIT)
         .await
@@ -207,7 +236,7 @@ async fn refuse(state: &State, request: axum::extract::Request, offered: bool, r
         tool,
         question: argument("question"),
         query: argument("query"),
-        verdict: if refused.status == StatusCode::UNAUTHORIZED {
+        verdict: if refused.status.is_client_error() {
             "refused"
         } else {
             "error"
@@ -220,11 +249,6 @@ async fn refuse(state: &State, request: axum::extract::Request, offered: bool, r
     };
     // Refused either way; an audit log that is down is said on stderr by the log itself.
     let _ = state.observer.refused_unstarted(record);
-    let challenge = if offered {
-        r#"Bearer error="invalid_token""#
-    } else {
-        "Bearer"
-    };
     (
         refused.status,
         [(header::WWW_AUTHENTICATE, challenge)],

@@ -1,4 +1,4 @@
-//! `FROM ONLY`: what the engine answers with one row (a record id, LIMIT 1, GROUP ALL, a WHERE that pins the record id or a UNIQUE index) passes; a table, a range or a traversal without one is OnlyWithoutLimitOne.
+//! `FROM ONLY`: what the engine answers with one row (a record id, LIMIT 1, GROUP ALL, a WHERE that pins the record id or a UNIQUE index) passes; a table, a range or a traversal without one is OnlyWithoutLimitOne. Also which SELECTs answer one row at most, whose LIMIT the policy does not ask for.
 //!
 //! SurrealDB 3.3.5 collects a `FROM ONLY` table's rows and answers the one row, NONE for none,
 //! and fails ("Expected a single result output when using the ONLY keyword") at the second; a
@@ -61,6 +61,17 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 .any(|i| matches!(i.kind, IndexKind::Unique) && i.fields.iter().all(|f| pinned.iter().any(|p| p == f)))
         })
     }
+}
+
+/// Whether `s` answers one row at most whatever the data, so a LIMIT would change nothing:
+/// `GROUP ALL` (one total), `FROM ONLY` (one value, or the engine's error that SQ0602 is about),
+/// or one record id without `SPLIT` (its row or none). Proven on the engine in tests/document_engine.rs.
+pub(super) fn at_most_one_row(s: &SelectStatement) -> bool {
+    let one_record = matches!(
+        s.what.as_slice(),
+        [Expr::Literal(Literal::RecordId(RecordIdLit { key, .. }))] if !matches!(key, RecordIdKeyLit::Range(_))
+    );
+    group_all(s) || s.only || (one_record && s.split.is_none())
 }
 
 fn limit_at_most_one(s: &SelectStatement) -> bool {

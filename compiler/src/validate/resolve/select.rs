@@ -288,6 +288,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return;
         };
         match &s.limit {
+            // One row at most: a LIMIT changes nothing, so none is asked for (issue 53).
+            None if super::only::at_most_one_row(s) => {}
             None => {
                 self.report.missing_limit = true;
                 let span = self.loc.end();
