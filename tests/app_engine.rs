@@ -177,3 +177,90 @@ fn which_parameters_a_query_may_bind() {
         assert_ne!(got, serde_json::json!([{"was": 1}]));
     });
 }
+
+/// A schema of one field of each kind, for the assignment matrix.
+const KINDS_SCHEMA: &str = r#"
+use surqlc::runtime::{Datetime, Decimal, Duration, Link};
+use surqlc_macros::{Literal, Schema, Table};
+
+#[derive(Schema)]
+pub struct Kinds;
+
+#[derive(Table)]
+pub struct Thing {
+    pub s: Option<String>,
+    pub i: Option<i64>,
+    pub f: Option<f64>,
+    pub d: Option<Decimal>,
+    pub t: Option<Datetime>,
+    pub u: Option<Duration>,
+    pub b: Option<bool>,
+    pub l: Option<Level>,
+    pub other: Option<Link<Other>>,
+    pub tags: Option<Vec<String>>,
+}
+
+#[derive(Table)]
+pub struct Other {
+    pub name: Option<String>,
+}
+
+#[derive(Literal)]
+pub enum Level {
+    Low,
+    High,
+}
+"#;
+
+const VALUES: &[&str] = &[
+    "'x'",
+    "'2024-01-01T00:00:00Z'",
+    "'5'",
+    "5",
+    "2.5f",
+    "1.5dec",
+    "d'2024-01-01T00:00:00Z'",
+    "1h",
+    "true",
+    "'Low'",
+    "'low'",
+    "other:o1",
+    "thing:t1",
+    "['a', 'b']",
+    "NONE",
+];
+
+/// Every value assigned to every field of `Thing`: what the validator flags (SQ1104
+/// AssignedWrongType), the engine refuses; what it passes, the engine writes.
+#[test]
+fn every_assignment_the_validator_flags_fails_on_the_engine() {
+    let path = schema_file("kinds", KINDS_SCHEMA);
+    let output = surqlc::Builder::new()
+        .schema(&path)
+        .cargo_metadata(false)
+        .no_agent()
+        .generate()
+        .unwrap();
+    let fields = ["s", "i", "f", "d", "t", "u", "b", "l", "other", "tags"];
+    block_on(async {
+        let db = loaded(&[&output.schema_surql, "CREATE other:o1; CREATE thing:t1;"]).await;
+        let (mut wrong, mut missed, mut flagged) = (Vec::new(), Vec::new(), 0);
+        for field in fields {
+            for value in VALUES {
+                let q = format!("UPDATE thing:t1 SET {field} = {value}");
+                let report = surqlc::validate::validate_with(&output.schema, &q, &surqlc::validate::Options::for_app());
+                let says = report.has(surqlc::validate::Class::AssignedWrongType);
+                let engine = run(&db, &q, serde_json::json!({})).await;
+                flagged += usize::from(says);
+                match (says, engine) {
+                    (true, Ok(v)) => wrong.push(format!("flagged, but the engine writes it: {q} -> {v}")),
+                    (false, Err(e)) if !report.has_errors() => missed.push(format!("{q}: {e}")),
+                    _ => {}
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        assert!(flagged >= 40, "{flagged} assignments flagged");
+        assert!(missed.is_empty(), "{} misses:\n{}", missed.len(), missed.join("\n"));
+    });
+}

@@ -282,8 +282,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 self.param_use(name, want.clone(), false);
             }
         }
+        // NONE into a field with a DEFAULT or VALUE clause takes that value instead.
+        let fills_none = field.clauses.default.is_some() || field.clauses.value.is_some();
+        let got = match (&v.ty, op) {
+            (Ty::None, _) if fills_none => Ty::Any,
+            // `tags += ['a', 'b']`: a list of elements extends the array as one element does.
+            (Ty::Array(item), AssignOperator::Add | AssignOperator::Subtract) if matches!(target.ty, Ty::Array(_)) => {
+                (**item).clone()
+            }
+            (ty, _) => ty.clone(),
+        };
         if *op == AssignOperator::Assign || matches!(target.ty, Ty::Array(_)) {
-            self.assigned_kind(&t.name, path, &want, value, &v.ty);
+            self.assigned_kind(&t.name, path, &want, value, &got);
         }
     }
 
@@ -327,7 +337,23 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             return;
         }
-        if let Some(why) = mismatch(want, got) {
+        let whole = |w: &Ty| matches!(w, Ty::Int) || matches!(w, Ty::Option(inner) if **inner == Ty::Int);
+        let fraction = match value {
+            Expr::Literal(Literal::Float(f)) => f.fract() != 0.0,
+            Expr::Literal(Literal::Decimal(_)) => {
+                let text = value.to_sql();
+                text.trim_end_matches("dec")
+                    .parse::<f64>()
+                    .is_ok_and(|f| f.fract() != 0.0)
+            }
+            _ => false,
+        };
+        let why = if whole(want) && fraction {
+            Some("a number with a fraction, which no int holds".to_owned())
+        } else {
+            mismatch(want, got)
+        };
+        if let Some(why) = why {
             let written = value.to_sql();
             let span = self.loc.text(&written).or_all(self.loc);
             self.error(
@@ -560,6 +586,9 @@ fn mismatch(want: &Ty, got: &Ty) -> Option<String> {
         (_, Ty::None) => Some("NONE".into()),
         (Ty::Record(w), Ty::Record(g)) if w != g => Some(format!("a link to `{g}`")),
         (Ty::Array(w), Ty::Array(g)) => mismatch(w, g),
+        // A record link takes a record id, an array an array: nothing else coerces to either.
+        (Ty::Record(_), g) if Kind::of(g).is_some() || matches!(g, Ty::Array(_)) => Some(a(g)),
+        (Ty::Array(_), g) if Kind::of(g).is_some() || matches!(g, Ty::Record(_)) => Some(a(g)),
         (w, g) => match (Kind::of(w), Kind::of(g)) {
             (Some(wk), Some(gk)) if wk != gk => Some(a(g)),
             (Some(_), None) if matches!(g, Ty::Record(_) | Ty::Array(_)) => Some(a(g)),
