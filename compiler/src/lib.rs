@@ -2,7 +2,7 @@
 //! functions write a text-to-SurrealQL prompt, plus typed Rust helpers.
 //!
 //! What a user reaches for:
-//! - [`Builder`] (feature `codegen`, the default): from `build.rs`, compile the schema file into
+//! - `Builder` (feature `codegen`, the default; `surqlc::Builder`): from `build.rs`, compile the schema file into
 //!   `schema.surql` and the typed module `schema.rs`;
 //! - [`runtime`] (feature `runtime`): what an application links: typed links and rows, the traits
 //!   the derives implement, the agent's sign-in and its guarded runner, and what every generated

@@ -1,4 +1,4 @@
-//! Code generation: `schema.surql` (`emit`) and the typed module `schema.rs` (`rustgen`) from the IR, and the [`builder::Builder`] that runs the front end and both.
+//! Code generation: `schema.surql` (`emit`) and the typed module `schema.rs` (`rustgen`) from the IR, and the `builder::Builder` that runs the front end and both.
 //!
 //! The rest serves them: the agent's `DEFINE ACCESS`/`DEFINE USER` text (`agent_define`) and its
 //! password (`password`), Rust names for SurrealQL ones (`idents`), the per-index helpers

@@ -1,7 +1,7 @@
 //! The agent loop: a question becomes the database's prompt, the model's reply is validated, checked against the data and run as the agent, and each problem goes back to the model as the next turn, within a bound.
 //!
 //! The model and the embedder are traits ([`Model`], [`Embedder`]) so any client plugs in; the
-//! `model` feature adds one for OpenAI-compatible endpoints ([`super::openai`]). Nothing here
+//! `model` feature adds one for OpenAI-compatible endpoints (`surqlc::runtime::openai`). Nothing here
 //! prints: [`Answer`] holds the final query, the rows, the warnings and every attempt, and
 //! serialises with serde for a command line, a server or a log.
 
