@@ -76,3 +76,4 @@ mod surreal_server;
 mod validate;
 mod value_hints_engine;
 mod visibility;
+mod writes;

@@ -27,3 +27,5 @@ pub mod rustgen;
 mod schema_view;
 #[cfg(feature = "codegen")]
 pub mod views;
+#[cfg(feature = "codegen")]
+pub(crate) mod writes;

@@ -12,6 +12,18 @@ pub struct ParamUse {
     pub ty: Ty,
     /// An explicit `<type> $param`: wins over every other use.
     pub cast: bool,
+    /// A use as a table's whole input (`CONTENT $x`, `INSERT INTO t $x`, `MERGE $x`): the
+    /// generated input struct of that table stands for it.
+    pub input: Option<InputOf>,
+}
+
+/// The table whose generated input a parameter stands for, and whether any subset of its fields will do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputOf {
+    /// The table written.
+    pub table: String,
+    /// `MERGE $x`, `PATCH`-like: any subset of the fields (the table's `Patch`), not a whole row (`Input`).
+    pub partial: bool,
 }
 
 /// A parameter the application binds (`$this`, `$parent` and the like are the engine's own).
@@ -168,6 +180,7 @@ mod tests {
             name: name.into(),
             ty,
             cast,
+            input: None,
         }
     }
 

@@ -17,6 +17,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             name: name.to_owned(),
             ty,
             cast,
+            input: None,
         });
     }
 
