@@ -54,6 +54,17 @@ fn main() {
         .agent_password("test-agent-password")
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
+    // The store with named writes (`:exec`, `CONTENT $x`, `MERGE $x`, `SET f = $x`): tests/writes.rs.
+    surqlc::Builder::new()
+        .schema("../schemas/store.rs")
+        .queries("fixtures/writes.queries")
+        .out_dir(out.join("store_writes"))
+        .types_path("crate::store")
+        .agent_password("test-agent-password")
+        .cargo_metadata(false)
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    println!("cargo:rerun-if-changed=fixtures/writes.queries");
     // The store again without an agent password: the module must say so instead of failing to sign in.
     std::env::remove_var(surqlc::builder::AGENT_PASSWORD_ENV);
     surqlc::Builder::new()

@@ -58,14 +58,31 @@ async fn database(name: &str) -> Db {
 }
 
 /// The validator's report with the data checks, as the runner makes them: in an end user's
-/// session when the case names one (`store@user`), else for the team's agent.
-async fn checked(schema: &Schema, db: &Db, query: &str, end_user: bool) -> validate::Report {
-    let options = validate::Options::for_session(schema, end_user);
+/// session when the case names one (`store@user`), else for the team's agent; for the
+/// application's profile (`store@app`) as `check-query --profile app` makes it (no data checks).
+async fn checked(schema: &Schema, db: &Db, query: &str, mode: &str) -> validate::Report {
+    if mode == "app" {
+        return validate::validate_with(schema, query, &validate::Options::for_app());
+    }
+    let options = validate::Options::for_session(schema, mode == "user");
     let mut report = validate::validate_with(schema, query, &options);
     if !report.has_errors() {
         validate::data::check(db, schema, &mut report).await.unwrap();
     }
     report
+}
+
+/// Runs `query` with each of its `$parameters` bound to a string: `Err` when the engine refuses.
+async fn run_bound(db: &Db, query: &str) -> Result<serde_json::Value, String> {
+    let mut q = db.query(query);
+    for t in surqlc::surql::scan::code(query) {
+        if t.kind == surqlc::surql::scan::Kind::Param {
+            q = q.bind((t.text.clone(), "x"));
+        }
+    }
+    let mut response = q.await.and_then(|r| r.check()).map_err(|e| e.to_string())?;
+    let value: surrealdb::types::Value = response.take(0).map_err(|e| e.to_string())?;
+    Ok(value.into_json_value())
 }
 
 #[test]
@@ -76,7 +93,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
         let mut schemas = BTreeMap::new();
         let mut dbs = BTreeMap::new();
         for case in &cases {
-            let name = case.schema.trim_end_matches("@user");
+            let name = case.schema.split('@').next().unwrap_or(&case.schema);
             if !schemas.contains_key(name) {
                 schemas.insert(name.to_owned(), schema(name));
                 dbs.insert(name.to_owned(), database(name).await);
@@ -84,11 +101,16 @@ fn every_code_is_caught_and_proven_on_the_engine() {
         }
         let mut failures = Vec::new();
         for case in &cases {
-            let name = case.schema.trim_end_matches("@user");
-            let as_user = case.schema.ends_with("@user");
-            let (schema, db) = (&schemas[name], &dbs[name]);
+            let (name, mode) = case.schema.split_once('@').unwrap_or((&case.schema, ""));
+            // A write changes the data: each of the application's cases gets a database of its own.
+            let fresh = if mode == "app" {
+                Some(database(name).await)
+            } else {
+                None
+            };
+            let (schema, db) = (&schemas[name], fresh.as_ref().unwrap_or(&dbs[name]));
             let at = format!("catalogue.surql:{} ({})", case.line, case.class.code());
-            let wrong = checked(schema, db, &case.wrong, as_user).await;
+            let wrong = checked(schema, db, &case.wrong, mode).await;
             if case.class == Class::EngineError {
                 // What the validator cannot see: it passes, the engine refuses.
                 if wrong.has_errors() {
@@ -105,7 +127,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
                     wrong.render(&case.wrong)
                 ));
             }
-            let fixed = checked(schema, db, &case.fixed, as_user).await;
+            let fixed = checked(schema, db, &case.fixed, mode).await;
             if !fixed.diagnostics.is_empty() {
                 failures.push(format!(
                     "{at}: the fixed query is flagged:\n{}\n{}",
@@ -113,12 +135,27 @@ fn every_code_is_caught_and_proven_on_the_engine() {
                     fixed.render(&case.fixed)
                 ));
             }
-            let fixed_rows = surqlc::db::query_json(db, &case.fixed).await;
+            if case.verdict == "binds" {
+                if let Err(e) = run_bound(db, &case.fixed).await {
+                    failures.push(format!("{at}: the engine refuses the fixed query bound: {e}"));
+                }
+                if let Ok(rows) = run_bound(db, &case.wrong).await {
+                    failures.push(format!("{at}: the engine binds the wrong query's parameters: {rows}"));
+                }
+                continue;
+            }
+            // The wrong query first: a fixed write would change what the wrong one finds.
+            let wrong_rows = surqlc::db::query_json(db, &case.wrong).await;
+            let fixed_db = if mode == "app" {
+                Some(database(name).await)
+            } else {
+                None
+            };
+            let fixed_rows = surqlc::db::query_json(fixed_db.as_ref().unwrap_or(db), &case.fixed).await;
             if let Err(e) = &fixed_rows {
                 failures.push(format!("{at}: the engine refuses the fixed query {}: {e}", case.fixed));
                 continue;
             }
-            let wrong_rows = surqlc::db::query_json(db, &case.wrong).await;
             match case.verdict.as_str() {
                 "fails" => {
                     if let Ok(rows) = wrong_rows {
@@ -297,14 +334,19 @@ fn every_fix_of_the_catalogue_repairs_its_query() {
         let mut dbs = BTreeMap::new();
         let (mut failures, mut repaired) = (Vec::new(), 0);
         for case in &cases {
-            let name = case.schema.trim_end_matches("@user");
+            let name = case.schema.split('@').next().unwrap_or(&case.schema);
             if !schemas.contains_key(name) {
                 schemas.insert(name.to_owned(), schema(name));
                 dbs.insert(name.to_owned(), database(name).await);
             }
-            let (schema, db) = (&schemas[name], &dbs[name]);
-            let as_user = case.schema.ends_with("@user");
-            let wrong = checked(schema, db, &case.wrong, as_user).await;
+            let mode = case.schema.split_once('@').map_or("", |(_, m)| m);
+            let fresh = if mode == "app" {
+                Some(database(name).await)
+            } else {
+                None
+            };
+            let (schema, db) = (&schemas[name], fresh.as_ref().unwrap_or(&dbs[name]));
+            let wrong = checked(schema, db, &case.wrong, mode).await;
             let edits: Vec<&validate::Edit> = wrong.diagnostics.iter().flat_map(|d| &d.fixes).collect();
             if edits.is_empty()
                 || !wrong
@@ -317,7 +359,7 @@ fn every_fix_of_the_catalogue_repairs_its_query() {
             }
             let fixed = validate::apply_edits(&case.wrong, &edits);
             let at = format!("catalogue.surql:{} ({})", case.line, case.class.code());
-            let again = checked(schema, db, &fixed, as_user).await;
+            let again = checked(schema, db, &fixed, mode).await;
             if again.has_errors() {
                 failures.push(format!(
                     "{at}: the repaired query {fixed} still has\n{}",
@@ -326,7 +368,18 @@ fn every_fix_of_the_catalogue_repairs_its_query() {
                 continue;
             }
             let got = surqlc::db::query_json(db, &fixed).await;
-            let want = surqlc::db::query_json(db, &case.fixed).await;
+            // A write answers with the records it made (new ids): each on a database of its own,
+            // and the repair holds when both run.
+            let other = if mode == "app" {
+                Some(database(name).await)
+            } else {
+                None
+            };
+            let want = surqlc::db::query_json(other.as_ref().unwrap_or(db), &case.fixed).await;
+            let (got, want) = match (got, want) {
+                (Ok(_), Ok(_)) if mode == "app" => (Ok(serde_json::Value::Null), Ok(serde_json::Value::Null)),
+                pair => pair,
+            };
             match (got, want) {
                 (Ok(got), Ok(want)) if got == want => repaired += 1,
                 (got, want) => failures.push(format!("{at}: {fixed} answers {got:?}, the fixed query {want:?}")),

@@ -28,6 +28,9 @@ mod clinic;
 mod enterprise;
 
 mod agent_tokens;
+mod app_corpus;
+mod app_engine;
+mod app_queries;
 mod ask;
 mod audit;
 mod bad_input;

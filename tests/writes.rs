@@ -30,6 +30,11 @@ mod clinic_db {
     include!(concat!(env!("OUT_DIR"), "/clinic/schema.rs"));
 }
 
+#[deny(warnings)]
+mod store_writes_db {
+    include!(concat!(env!("OUT_DIR"), "/store_writes/schema.rs"));
+}
+
 // The enterprise schema's module (168 tables) is compiled once, by tests/golden.rs.
 use crate::golden::enterprise_db;
 use surqlc::ir::{Schema, Type};
@@ -505,5 +510,52 @@ fn the_engine_does_what_the_write_helpers_rely_on() {
             one("INSERT INTO p []").await.unwrap(),
             Value::Array(Vec::<Value>::new().into())
         );
+    });
+}
+
+/// Named writes (tests/fixtures/writes.queries): `:exec` answers `()`, a `CONTENT $x` argument is
+/// the table's `Input`, a `MERGE $x` one its `Patch`, `SET f = $x` the field's type, and
+/// `:one`/`:many` type what the write answers (the row, or its `RETURN` list).
+#[test]
+fn named_writes_are_typed_by_the_schema_and_run() {
+    use crate::store::{Customer, Tier};
+    use store_writes_db::{customer, product, queries};
+    block_on(async {
+        let db = empty().await;
+        database(store_writes_db::apply_schema(&db), &db, None).await;
+        let input = customer::Input {
+            name: "Zoe".into(),
+            country: crate::store::Country::DE,
+            tier: Tier::Free,
+            joined: "2025-01-02T00:00:00Z".parse().unwrap(),
+        };
+        let zoe: surqlc::runtime::Record<Customer> = queries::add_customer(&db, input).await.unwrap();
+        assert_eq!(zoe.name, "Zoe");
+        let patch = customer::Patch {
+            tier: Some(Tier::Plus),
+            ..Default::default()
+        };
+        let patched = queries::patch_customer(&db, patch, zoe.id.clone()).await.unwrap();
+        assert_eq!(patched.len(), 1);
+        assert!(matches!(patched[0].tier, Tier::Plus));
+        let renamed: () = queries::rename_customer(&db, "Zoé", zoe.id.clone()).await.unwrap();
+        assert_eq!(renamed, ());
+        let tiers = queries::set_tier(&db, Tier::Pro, "Zoé").await.unwrap();
+        assert_eq!(tiers.len(), 1);
+        assert_eq!(tiers[0].name, "Zoé");
+        assert!(matches!(tiers[0].tier, Tier::Pro));
+        let added = queries::add_product(
+            &db,
+            product::Input {
+                name: "Lamp".into(),
+                price: "19.5".parse().unwrap(),
+                category: crate::store::Category::Home,
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(added.len(), 1);
+        queries::remove_customer(&db, zoe.id.clone()).await.unwrap();
+        assert!(customer::get(&db, &zoe.id).await.unwrap().is_none());
     });
 }

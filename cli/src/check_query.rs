@@ -38,6 +38,7 @@ pub fn check_query_linted(
     queries: &Queries,
     json: bool,
     lints: &surqlc::ir::Lints,
+    profile: surqlc::validate::Profile,
 ) -> CheckQueryOutput {
     let mut files = Vec::new();
     for path in schemas {
@@ -51,7 +52,7 @@ pub fn check_query_linted(
         Err(e) => return bad_input(e.to_string()),
     };
     schema.settings.lints.override_with(lints);
-    match checked(&schema, queries, false) {
+    match checked(&schema, queries, false, profile) {
         Ok(checked) => checked.outcome(json),
         Err(outcome) => outcome,
     }
@@ -71,11 +72,20 @@ pub struct Checked {
 /// caller), as one end user's session runs them when `end_user`.
 ///
 /// A file with `-- name:` lines is a named-query file (the application's own queries, with
-/// `$params` and `LIMIT $n`), checked with [`Options::for_named_queries`]; any other text is the
-/// agent's queries, checked with the schema's own options.
-pub fn checked(schema: &surqlc::ir::Schema, queries: &Queries, end_user: bool) -> Result<Checked, CheckQueryOutput> {
+/// `$params` and `LIMIT $n`), checked with [`Options::for_named_queries`]; any other text is
+/// checked in `profile`: the agent's queries with the schema's own options, or the application's
+/// statements ([`Options::for_app`]).
+pub fn checked(
+    schema: &surqlc::ir::Schema,
+    queries: &Queries,
+    end_user: bool,
+    profile: surqlc::validate::Profile,
+) -> Result<Checked, CheckQueryOutput> {
     // `--as`: the agent's queries as that end user's session runs them (`$auth`, side channels).
-    let mut options = Options::for_session(schema, end_user);
+    let mut options = match profile {
+        surqlc::validate::Profile::Agent => Options::for_session(schema, end_user),
+        surqlc::validate::Profile::App => Options::for_app(),
+    };
     let (label, pieces) = match queries {
         Queries::Inline(q) => {
             if q.trim().is_empty() {
@@ -97,6 +107,15 @@ pub fn checked(schema: &surqlc::ir::Schema, queries: &Queries, end_user: bool) -
                     return Err(bad_input(lines.join("\n")));
                 }
             },
+            // The application's statements are split as the engine splits them (blocks and
+            // transactions whole); the agent's replies at each `;` or blank line.
+            Ok(text) if profile == surqlc::validate::Profile::App => (
+                display(path),
+                surqlc::validate::split_statements(&text)
+                    .into_iter()
+                    .map(|p| (p.text, 1, p.line))
+                    .collect(),
+            ),
             Ok(text) => (
                 display(path),
                 split_queries(&text, true)
@@ -244,7 +263,8 @@ pub async fn with_data(
     source: &DataSource,
     as_user: Option<&(String, String)>,
 ) -> CheckQueryOutput {
-    let mut checked = match checked(&output.schema, queries, as_user.is_some()) {
+    let agent = surqlc::validate::Profile::Agent;
+    let mut checked = match checked(&output.schema, queries, as_user.is_some(), agent) {
         Ok(checked) => checked,
         Err(outcome) => return outcome,
     };

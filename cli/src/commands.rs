@@ -133,9 +133,9 @@ pub(super) async fn prompt(input: &Input, run: RunArgs, apply: bool, pruned: boo
 /// `surqlc check-query`: the queries checked against the schema, with data from a seed or a server when given.
 pub(super) async fn check_query(
     args: &[String],
-    query: Option<String>,
-    file: Option<PathBuf>,
+    (query, file): (Option<String>, Option<PathBuf>),
     format: Format,
+    profile: surqlc::validate::Profile,
     data: (Option<PathBuf>, Option<String>, Option<String>),
     server: ServerArgs,
     lints: LintArgs,
@@ -146,6 +146,13 @@ pub(super) async fn check_query(
     if as_user.is_some() && seed.is_none() && endpoint.is_none() {
         return Err(Failure::BadInput(
             "error: --as checks the data as an end user: give --seed FILE or --endpoint too".into(),
+        ));
+    }
+    if profile == surqlc::validate::Profile::App && (seed.is_some() || endpoint.is_some()) {
+        return Err(Failure::BadInput(
+            "error: the data checks are the agent's runner's (record ids exist, compared values are present): \
+            --seed and --endpoint go with --profile agent"
+                .into(),
         ));
     }
     let (schemas, positional) = split_arguments(&args).map_err(Failure::BadInput)?;
@@ -165,7 +172,7 @@ pub(super) async fn check_query(
         None => {
             let mut levels = surqlc::ir::Lints::default();
             lints.apply(&mut levels)?;
-            check_query_linted(&schemas, &queries, json, &levels)
+            check_query_linted(&schemas, &queries, json, &levels, profile)
         }
         Some(source) => {
             let mut b = Builder::new();

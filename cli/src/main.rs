@@ -112,6 +112,11 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Whose statements: `agent` (one SELECT over the exposed tables, the row policy) or `app` (the
+        /// application's own: every statement kind, reads and writes, over the whole schema, no LIMIT rule).
+        /// A named-query file is always checked as `app`.
+        #[arg(long, value_enum, default_value_t = ProfileArg::Agent)]
+        profile: ProfileArg,
         /// Also run the runner's data checks (record ids exist, compared values are present) on this data
         /// file, loaded after the schema into the embedded engine.
         #[arg(long, value_name = "FILE", conflicts_with = "endpoint")]
@@ -373,6 +378,24 @@ enum Format {
     Json,
 }
 
+/// `check-query --profile`: whose statements are judged (`surqlc::validate::Profile`).
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ProfileArg {
+    /// The agent's queries: one SELECT over the exposed tables and visible fields, with the row policy.
+    Agent,
+    /// The application's own statements: reads and writes over the whole schema.
+    App,
+}
+
+impl From<ProfileArg> for surqlc::validate::Profile {
+    fn from(p: ProfileArg) -> Self {
+        match p {
+            ProfileArg::Agent => surqlc::validate::Profile::Agent,
+            ProfileArg::App => surqlc::validate::Profile::App,
+        }
+    }
+}
+
 #[derive(Args)]
 struct Input {
     /// The Rust schema file(s), read together as one schema.
@@ -556,6 +579,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             query,
             file,
             format,
+            profile,
             seed,
             endpoint,
             as_user,
@@ -563,7 +587,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             lints,
         } => {
             let data = (seed, endpoint, as_user);
-            commands::check_query(&args, query, file, format, data, server, lints).await?
+            commands::check_query(&args, (query, file), format, profile.into(), data, server, lints).await?
         }
         Command::Mcp { input, mcp } => commands::mcp(&input, mcp).await?,
         Command::Prune(args) => prune::prune(args).await?,

@@ -549,6 +549,69 @@ end-user table. On `store`, for the team's agent:"#,
         wrong: r#"SELECT name FROM $auth LIMIT 5"#,
         fixed: r#"SELECT name FROM customer WHERE id = customer:mei LIMIT 5"#,
     }
+    /// A write to a field that cannot take it: `id` on an update, a READONLY field on an
+    /// update, a COMPUTED field.
+    WriteToReadonly = {
+        code: "SQ1101",
+        engine: Fails,
+        level: Error,
+        about: r#"The application's profile (`check-query --profile app`, named queries): a write to a field that
+cannot take one: the record's `id` in an UPDATE, a `READONLY` field in an UPDATE (it is set once,
+when the record is made), or a `COMPUTED` field (worked out on every read). SurrealDB 3.3.5 fails
+the write to `id` or a READONLY field ("Found changed value for field ... but field is readonly"),
+and answers a write to a COMPUTED field without an error, the value lost."#,
+        wrong: r#"UPDATE customer:mei SET id = customer:may"#,
+        fixed: r#"UPDATE customer:mei SET name = 'May'"#,
+    }
+    /// A RELATE (or `INSERT RELATION`) whose end is not the relation's IN/OUT table, or
+    /// through a table that is not a relation.
+    WrongRelationEnd = {
+        code: "SQ1102",
+        engine: Fails,
+        level: Error,
+        about: r#"The application's profile: a `RELATE` or `INSERT RELATION` whose `in` is not one of the relation's `IN`
+tables or whose `out` is not one of its `OUT` tables (the fix says when the ends are swapped), or a
+`RELATE` through a table that is not `TYPE RELATION`. SurrealDB 3.3.5 fails the write."#,
+        wrong: r#"RELATE purchase:p1->placed->customer:mei"#,
+        fixed: r#"RELATE customer:mei->placed->purchase:p1"#,
+    }
+    /// A CREATE, INSERT or RELATE that leaves a field needing a value without one.
+    MissingRequiredField = {
+        code: "SQ1103",
+        engine: Fails,
+        level: Error,
+        about: r#"The application's profile: a `CREATE`, `INSERT` or `RELATE` whose `SET` or object leaves out a field
+that needs a value: a scalar, record or literal-union field without `DEFAULT`, `VALUE` or
+`COMPUTED` and not `option<...>`. SurrealDB 3.3.5 fails the write ("Expected `string` but found
+`NONE`"). `CONTENT $x` and other values the query does not spell out are not checked."#,
+        wrong: r#"CREATE customer SET name = 'May', tier = 'free', country = 'DE'"#,
+        fixed: r#"CREATE customer SET name = 'May', tier = 'free', country = 'DE', joined = time::now()"#,
+    }
+    /// A value of another kind assigned to a field, or a string outside its literal union.
+    AssignedWrongType = {
+        code: "SQ1104",
+        engine: Fails,
+        level: Error,
+        about: r#"The application's profile: a value assigned (`SET f = v`, `CONTENT`, `MERGE`, an `INSERT` object) that
+the field's type refuses: a string outside a literal union (with the nearest value as the repair), a
+value of another kind (a string into a `datetime`, a number into a `string`), a link to another
+table, NONE into a field that needs a value. SurrealDB 3.3.5 fails the write ("Couldn't coerce value
+for field")."#,
+        wrong: r#"UPDATE customer:mei SET tier = 'Pro'"#,
+        fixed: r#"UPDATE customer:mei SET tier = 'pro'"#,
+    }
+    /// A parameter named as one of the session's protected variables.
+    ProtectedParam = {
+        code: "SQ1105",
+        engine: Fails,
+        level: Error,
+        about: r#"The application's profile: a parameter named `$token`, `$session` or `$access`, which SurrealDB 3.3.5
+reserves for the session (with `$auth`): binding it fails ("'token' is a protected variable and
+cannot be set"), and the query reads the session's value instead. Read as the start of a path
+(`$session.ip`, `$token.email`) it is the session's and is not reported."#,
+        wrong: r#"SELECT * FROM customer WHERE name = $token LIMIT 5"#,
+        fixed: r#"SELECT * FROM customer WHERE name = $token_value LIMIT 5"#,
+    }
     /// The engine refused the query at run time (after the validator passed it).
     EngineError = {
         code: "SQ9000",

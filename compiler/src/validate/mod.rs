@@ -209,6 +209,12 @@ pub struct Report {
     pub missing_limit: bool,
     /// Each typed use of a `$param` (compared with a field, LIMIT/START, a cast), for named queries.
     pub params: Vec<params::ParamUse>,
+    /// The application's profile: the `$names` the query reads as its own parameters (what a
+    /// caller binds), in order of first use; never the engine's (`$this` in a row, ...).
+    pub query_params: Vec<String>,
+    /// The application's profile: the `$names` read where the engine sets them (`$this` in a row,
+    /// `$parent` in a subquery, `$before`/`$after` in a write's RETURN, the session's `$auth`).
+    pub engine_params: Vec<String>,
 }
 
 impl Report {
@@ -335,6 +341,34 @@ pub fn render_one(d: &QueryDiagnostic, query: &str) -> String {
     out
 }
 
+/// Whose statements are judged: the agent's (what a model writes for the agent to run) or the
+/// application's own (what its code runs against the same schema).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// The agent's rules: one SELECT, only exposed tables and visible fields, the row policy (LIMIT).
+    #[default]
+    Agent,
+    /// The application's own statements: the whole schema (every table, hidden fields too), every
+    /// statement kind (writes, LET, RETURN, IF, FOR, transactions, several statements), no row
+    /// policy; only what the engine refuses or answers wrongly is reported.
+    App,
+}
+
+impl Profile {
+    /// `agent` or `app`: the spelling of `check-query --profile`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Agent => "agent",
+            Profile::App => "app",
+        }
+    }
+
+    /// The profile `name` spells (`agent`, `app`).
+    pub fn from_name(name: &str) -> Option<Profile> {
+        [Profile::Agent, Profile::App].into_iter().find(|p| p.name() == name)
+    }
+}
+
 /// What [`validate_with`] checks beyond the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -348,6 +382,9 @@ pub struct Options {
     /// users' rows (EXPLAIN, search scores, KNN distances over owned tables) is refused
     /// ([`Class::SideChannel`]). `None`: the team's agent, for which `$auth` is an error.
     pub end_user: Option<String>,
+    /// Whose statements these are: the agent's (one SELECT over what the prompt shows) or the
+    /// application's own (every statement kind over the whole schema).
+    pub profile: Profile,
 }
 
 impl Options {
@@ -361,6 +398,7 @@ impl Options {
             max_rows: Some(schema.settings.max_rows),
             adds_limit: true,
             end_user: None,
+            profile: Profile::Agent,
         }
     }
 
@@ -383,14 +421,23 @@ impl Options {
         self
     }
 
-    /// The application's own named queries (`-- name:` files): the schema's checks without the
-    /// agent's row cap, so `LIMIT $n` and a query without LIMIT are theirs to choose.
-    pub fn for_named_queries() -> Self {
+    /// The application's profile ([`Profile::App`]): the application's own statements, reads and
+    /// writes, checked against the whole schema with no row policy (`check-query --profile app`,
+    /// named queries).
+    pub fn for_app() -> Self {
         Options {
             max_rows: None,
             adds_limit: false,
             end_user: None,
+            profile: Profile::App,
         }
+    }
+
+    /// The application's own named queries (`-- name:` files): the application's profile
+    /// ([`Options::for_app`]), so `LIMIT $n`, a query without LIMIT, writes and every table are
+    /// theirs to choose.
+    pub fn for_named_queries() -> Self {
+        Options::for_app()
     }
 
     /// Stricter than the agent's verdict: a missing LIMIT is an error (for a caller that runs
@@ -527,6 +574,60 @@ pub fn split_queries(text: &str, on_semicolon: bool) -> Vec<Piece> {
         if piece_start < to {
             push(piece_start, to, &mut pieces);
         }
+    }
+    pieces
+}
+
+/// Splits a file of the application's statements as the engine reads them: at each `;` outside
+/// brackets, parentheses and braces (a `FOR`, `IF` or block body stays whole) and outside a
+/// `BEGIN ... COMMIT`/`CANCEL` transaction (checked as one piece), never inside a string or a
+/// comment. A piece keeps the comment lines before it (its `-- surqlc: allow(...)`).
+pub fn split_statements(text: &str) -> Vec<Piece> {
+    let tokens = scan::tokens(text);
+    let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+    let mut pieces = Vec::new();
+    let (mut depth, mut in_transaction, mut at_start, mut start) = (0usize, false, true, 0usize);
+    let mut has_code = false;
+    for t in &tokens {
+        if t.is_punct("{") || t.is_punct("(") || t.is_punct("[") {
+            depth += 1;
+        } else if t.is_punct("}") || t.is_punct(")") || t.is_punct("]") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && at_start && t.is_word("begin") {
+            in_transaction = true;
+        } else if depth == 0 && at_start && (t.is_word("commit") || t.is_word("cancel")) {
+            in_transaction = false;
+        }
+        let ends = depth == 0 && t.is_punct(";");
+        at_start = ends;
+        has_code |= !ends;
+        if ends && !in_transaction {
+            if has_code {
+                let piece = text[start..t.end].trim_end();
+                pieces.push(Piece {
+                    text: piece.to_owned(),
+                    offset: start,
+                    line: line_of(start),
+                });
+            }
+            start = t.end;
+            has_code = false;
+        }
+    }
+    if has_code {
+        pieces.push(Piece {
+            text: text[start..].trim_end().to_owned(),
+            offset: start,
+            line: line_of(start),
+        });
+    }
+    // A piece starts after the previous `;`: its leading blank lines are not its own.
+    for p in &mut pieces {
+        let lead = p.text.len() - p.text.trim_start().len();
+        let newlines = p.text[..lead].matches('\n').count();
+        p.offset += lead;
+        p.line += newlines;
+        p.text = p.text[lead..].to_owned();
     }
     pieces
 }

@@ -12,29 +12,48 @@ pub struct ParamUse {
     pub ty: Ty,
     /// An explicit `<type> $param`: wins over every other use.
     pub cast: bool,
-    /// A use as a table's whole input (`CONTENT $x`, `INSERT INTO t $x`, `MERGE $x`): the
-    /// generated input struct of that table stands for it.
+    /// `CONTENT $x`, `MERGE $x`, `INSERT INTO t $x`: the parameter is a whole record's fields,
+    /// the table's input (its `ty` is then the table's row type).
     pub input: Option<InputOf>,
 }
 
-/// The table whose generated input a parameter stands for, and whether any subset of its fields will do.
+/// The table whose input a parameter is, and whether any subset of its fields will do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputOf {
-    /// The table written.
+    /// The table written to.
     pub table: String,
-    /// `MERGE $x`, `PATCH`-like: any subset of the fields (the table's `Patch`), not a whole row (`Input`).
+    /// `MERGE $x` / `PATCH`-like: any subset of the fields (else `CONTENT`/`INSERT`: the record).
     pub partial: bool,
 }
 
-/// A parameter the application binds (`$this`, `$parent` and the like are the engine's own).
+/// A parameter the application may bind: any but the session's protected names. Whether the
+/// name is the engine's where it stands (`$this` in a row) is the resolver's to say
+/// (`Report::engine_params`); a typed use of such a name is then never an argument.
 pub(crate) fn user_param(e: &Expr) -> Option<&str> {
     match e {
-        Expr::Param(p) => (!is_engine_param(p.as_str())).then_some(p.as_str()),
+        Expr::Param(p) => (!PROTECTED.contains(&p.as_str())).then_some(p.as_str()),
         _ => None,
     }
 }
 
-/// `$this`, `$parent`, `$auth`, ...: set by the engine, never bound by the application.
+/// The names SurrealDB 3.3.5 refuses to bind (its `PROTECTED_PARAM_NAMES`): the session's own
+/// values. `$auth` is the signed-in record; the others, written bare, are [`crate::validate::Class::ProtectedParam`].
+pub const PROTECTED: &[&str] = &["access", "auth", "token", "session"];
+
+/// Whether `$name`, read by the application's profile into `report`, is an argument the caller
+/// binds: every name but the protected ones and those the query reads only where the engine
+/// sets them (`$this` in a row, `$parent` in a subquery, `$before` in a write's RETURN). A name
+/// the validator did not meet is an argument too: a parameter is never dropped in silence.
+pub fn is_argument(name: &str, report: &super::Report) -> bool {
+    if PROTECTED.contains(&name) {
+        return false;
+    }
+    report.query_params.iter().any(|n| n == name) || !report.engine_params.iter().any(|n| n == name)
+}
+
+/// `$this`, `$parent`, `$auth`, ...: names the engine sets in some places (a row, a subquery, an
+/// event, the session). The agent's profile never binds them; the application's binds every
+/// name the engine lets it bind ([`is_argument`]).
 pub fn is_engine_param(name: &str) -> bool {
     matches!(
         name,

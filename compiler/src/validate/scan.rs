@@ -143,6 +143,23 @@ impl Locator {
         }))
     }
 
+    /// Where `text` (SurrealQL the parser printed back) is first written, whether or not another
+    /// finding already points there: a second finding about the same words.
+    pub fn find_text(&self, text: &str) -> Option<Span> {
+        let want = tokens(text);
+        let n = want.len();
+        if n == 0 {
+            return None;
+        }
+        let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
+        let i = (0..self.tokens.len().saturating_sub(n - 1))
+            .find(|&i| (0..n).all(|k| same(&self.tokens[i + k], &want[k])))?;
+        Some(self.shift(Span {
+            start: self.tokens[i].start,
+            end: self.tokens[i + n - 1].end,
+        }))
+    }
+
     /// The first unused keyword `word` (any case).
     pub fn word(&mut self, word: &str) -> Option<Span> {
         self.take(|_, t| t.is_word(word))

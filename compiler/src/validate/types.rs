@@ -51,7 +51,9 @@ impl Ty {
     /// a link to one of several tables).
     pub fn of(ty: &ir::Type) -> Ty {
         match ty {
-            ir::Type::Any | ir::Type::Raw(_) => Ty::Any,
+            ir::Type::Any => Ty::Any,
+            // A hand-written type (`object FLEXIBLE`, `option<array<string>>`): what its kind says.
+            ir::Type::Raw(raw) => Ty::of_kind(&raw.kind),
             ir::Type::Bool => Ty::Bool,
             ir::Type::Int => Ty::Int,
             ir::Type::Float => Ty::Float,
@@ -69,6 +71,61 @@ impl Ty {
             // A link to one of several tables: which one is known per row only, so not checked.
             ir::Type::Records(_) => Ty::Any,
             ir::Type::Literal(values) => Ty::Literal(values.clone()),
+        }
+    }
+
+    /// The type of a value of the schema's kind `kind` (`Any` where the validator cannot follow it:
+    /// a geometry, a link to one of several tables, a union).
+    pub fn of_kind(kind: &ir::Kind) -> Ty {
+        match kind {
+            ir::Kind::Named(n) => match n.as_str() {
+                "bool" => Ty::Bool,
+                "int" => Ty::Int,
+                "float" => Ty::Float,
+                "decimal" => Ty::Decimal,
+                "number" => Ty::Number,
+                "string" => Ty::String,
+                "datetime" => Ty::Datetime,
+                "duration" => Ty::Duration,
+                "uuid" => Ty::Uuid,
+                "bytes" => Ty::Bytes,
+                "object" => Ty::AnyObject,
+                _ => Ty::Any,
+            },
+            ir::Kind::Array(inner, _) | ir::Kind::Set(inner, _) => match Ty::of_kind(inner) {
+                Ty::Any => Ty::Any,
+                t => Ty::array(t),
+            },
+            ir::Kind::Record(tables) if tables.len() == 1 => Ty::Record(tables[0].clone()),
+            ir::Kind::Either(members)
+                if members
+                    .iter()
+                    .all(|m| matches!(m, ir::Kind::Literal(ir::KindLiteral::String(_)))) =>
+            {
+                Ty::Literal(
+                    members
+                        .iter()
+                        .filter_map(|m| match m {
+                            ir::Kind::Literal(ir::KindLiteral::String(s)) => Some(s.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                )
+            }
+            ir::Kind::Either(members) => {
+                let some: Vec<&ir::Kind> = members
+                    .iter()
+                    .filter(|k| !matches!(k, ir::Kind::Named(n) if n == "none"))
+                    .collect();
+                match some.as_slice() {
+                    [one] if some.len() < members.len() => match Ty::of_kind(one) {
+                        Ty::Any => Ty::Any,
+                        t => Ty::Option(Box::new(t)),
+                    },
+                    _ => Ty::Any,
+                }
+            }
+            _ => Ty::Any,
         }
     }
 

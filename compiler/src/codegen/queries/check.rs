@@ -110,6 +110,7 @@ fn validate(schema: &Schema, path: &Path, text: &str, query: &NamedQuery) -> (Ve
     // `-- surqlc: allow(...)` before the query or after its `;`: outside its text, in the file.
     let bad = crate::validate::apply_suppressions(&query.directives, &mut report);
     let mut out = untyped_params(path, text, query, &report);
+    out.extend(two_meanings(path, text, query, &report));
     for (at, (message, fix)) in bad {
         let (line, column) = crate::surql::named::line_col(text, at);
         out.push(Diagnostic {
@@ -168,11 +169,11 @@ fn untyped_params(path: &Path, text: &str, query: &NamedQuery, report: &crate::v
     let mut seen: Vec<&str> = Vec::new();
     let mut out = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
-        if t.kind != Kind::Param || crate::validate::params::is_engine_param(&t.text) {
+        if t.kind != Kind::Param || !crate::validate::params::is_argument(&t.text, report) {
             continue;
         }
-        // `LET $x = ...` defines a variable of the query's own.
-        let defined = i > 0 && tokens[i - 1].is_word("let");
+        // `LET $x = ...` and `FOR $x IN ...` define a variable of the query's own.
+        let defined = i > 0 && (tokens[i - 1].is_word("let") || tokens[i - 1].is_word("for"));
         if defined || seen.contains(&t.text.as_str()) {
             seen.push(&t.text);
             continue;
@@ -199,6 +200,31 @@ fn untyped_params(path: &Path, text: &str, query: &NamedQuery, report: &crate::v
         });
     }
     out
+}
+
+/// A name the query reads both as its argument and where the engine sets it (`$parent` at the
+/// top level and inside a subquery): one of the two is not what the author meant.
+#[cfg(feature = "validate")]
+fn two_meanings(path: &Path, text: &str, query: &NamedQuery, report: &crate::validate::Report) -> Vec<Diagnostic> {
+    let both = report.query_params.iter().filter(|n| report.engine_params.contains(n));
+    both.map(|name| {
+        let at = crate::surql::scan::code(&query.text)
+            .into_iter()
+            .find(|t| t.kind == crate::surql::scan::Kind::Param && t.text == *name)
+            .map_or(0, |t| t.start);
+        let span = crate::validate::Span { start: at, end: at + name.len() + 1 };
+        place(
+            path,
+            text,
+            query,
+            span,
+            format!(
+                "`${name}` is the engine's own value in part of this query (the row, the outer row or the record's state) \
+                and your argument elsewhere: rename the argument (`${name}_value`)"
+            ),
+        )
+    })
+    .collect()
 }
 
 /// The cast to suggest for the untyped parameter at `tokens[i]`: a condition (after WHERE, AND,

@@ -4,7 +4,7 @@ use super::shape::{struct_name, FieldShape, ParamShape, RType, Shape, StructShap
 use crate::ir::Schema;
 use crate::surql::named::{NamedQuery, Returns};
 use crate::surql::scan::{self, Kind, Token};
-use crate::validate::params::{is_engine_param, resolved, InputOf};
+use crate::validate::params::{is_argument, resolved, InputOf};
 use crate::validate::{Report, Span, Ty};
 
 /// Why a query cannot be typed: where in its text, and what to do.
@@ -120,10 +120,27 @@ impl Typer<'_, '_> {
             let span = item.map_or(whole_query, |i| i.span);
             let expr = item.map_or(p.name.as_str(), |i| i.expr);
             if p.name == "*" {
-                self.fail(
-                    span,
-                    "`*` beside other projections cannot be typed: select `*` alone (the table's own struct), or list the fields".into(),
-                );
+                // `SELECT *, expr AS extra`: the row's own fields and id, then the extras (a
+                // later projection of the same name replaces the field, as the engine does).
+                let Ty::Record(table) = p.ty.element() else {
+                    self.fail(
+                        span,
+                        "`*` beside other projections is typed only over one table: list the fields".into(),
+                    );
+                    continue;
+                };
+                let later: Vec<String> = projections[k + 1..].iter().map(|q| q.name.clone()).collect();
+                for (key, ty) in self.row_of(table) {
+                    if !later.contains(&key) {
+                        entries.push(Entry {
+                            path: vec![key.clone()],
+                            ty,
+                            span,
+                            expr: key,
+                            whole: false,
+                        });
+                    }
+                }
                 continue;
             }
             let path: Vec<String> = match item {
@@ -159,6 +176,16 @@ impl Typer<'_, '_> {
             },
         );
         Some(RType::Struct(name.to_owned()))
+    }
+
+    /// A table's row as keys and types: `id`, then each field in schema order.
+    fn row_of(&self, table: &str) -> Vec<(String, Ty)> {
+        let Some(t) = self.schema.table(table) else {
+            return Vec::new();
+        };
+        let mut out = vec![("id".to_owned(), Ty::Record(table.to_owned()))];
+        out.extend(t.fields.iter().map(|f| (f.name.clone(), Ty::of_field(f))));
+        out
     }
 
     /// The row's fields from its projections' key paths, in order of first appearance: a key
@@ -279,7 +306,10 @@ impl Typer<'_, '_> {
     fn untyped(&mut self, span: Span, expr: &str) -> Option<RType> {
         self.fail(
             span,
-            format!("`{expr}` has no type the schema gives it; cast it: `<int> {expr}` (or the type it has)"),
+            format!(
+                "`{expr}` has no type the schema gives it; cast it to the type it holds: `<TYPE> {expr}` \
+                (`<string>`, `<int>`, `<datetime>`, `<object>`, ...)"
+            ),
         )
     }
 
@@ -304,10 +334,11 @@ impl Typer<'_, '_> {
         let typed = resolved(&report.params);
         let mut out: Vec<ParamShape> = Vec::new();
         for (i, t) in tokens.iter().enumerate() {
-            if t.kind != Kind::Param || is_engine_param(&t.text) {
+            if t.kind != Kind::Param || !is_argument(&t.text, report) {
                 continue;
             }
-            if (i > 0 && tokens[i - 1].is_word("let")) || out.iter().any(|p| p.name == t.text) {
+            let defined = i > 0 && (tokens[i - 1].is_word("let") || tokens[i - 1].is_word("for"));
+            if defined || out.iter().any(|p| p.name == t.text) {
                 continue;
             }
             let span = Span {
@@ -577,7 +608,7 @@ mod tests {
         let text = "SELECT name, string::concat(name, $x) AS label, rand() * 2 AS noise FROM customer WHERE name = $x";
         let errors = typed(&s, Returns::Many, text).unwrap_err();
         assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(errors[0].message.contains("cast it: `<int>"), "{errors:?}");
+        assert!(errors[0].message.contains("cast it to the type it holds"), "{errors:?}");
         assert_eq!(errors[0].span.text(text), "rand() * 2 AS noise");
         let unnamed = typed(&s, Returns::Many, "SELECT string::uppercase(name) FROM customer").unwrap_err();
         assert!(unnamed[0].message.contains("AS name"), "{unnamed:?}");

@@ -92,6 +92,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             return;
         }
+        // `string::starts_with($prefix, ...)`: a parameter takes the signature's kind there.
+        for (i, e) in call.arguments.iter().enumerate() {
+            if let (Some(param), Some(ty)) = (crate::validate::params::user_param(e), sig.arg(i).and_then(param_type)) {
+                self.param_use(param, ty, false);
+            }
+        }
         for (i, arg) in args.iter().enumerate() {
             let Some(kind) = sig.arg(i) else { continue };
             let ty = call.arguments.get(i).map_or(Ty::Any, |e| argument_type(e, &arg.ty));
@@ -122,6 +128,26 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return;
         }
     }
+}
+
+/// The type a parameter passed where a signature takes `kind` has, when the kind names one.
+fn param_type(kind: Kind) -> Option<Ty> {
+    Some(match kind {
+        Kind::Bool => Ty::Bool,
+        Kind::Int => Ty::Int,
+        Kind::Float => Ty::Float,
+        Kind::Number => Ty::Number,
+        Kind::String => Ty::String,
+        Kind::Datetime => Ty::Datetime,
+        Kind::Duration => Ty::Duration,
+        Kind::Uuid => Ty::Uuid,
+        Kind::Bytes => Ty::Bytes,
+        Kind::Numbers => Ty::array(Ty::Number),
+        Kind::Datetimes => Ty::array(Ty::Datetime),
+        Kind::Strings => Ty::array(Ty::String),
+        Kind::Object => Ty::AnyObject,
+        _ => return None,
+    })
 }
 
 /// The type an argument is known to have: a built-in call's result as its signature declares it

@@ -24,12 +24,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     pub(super) fn expr(&mut self, e: &Expr, scope: &Scope) -> Val {
         match e {
             Expr::Literal(l) => Val::of(self.literal(l, scope)),
-            Expr::Param(p) => Val::of(match p.as_str() {
-                "auth" => self.auth_param(),
-                "this" | "self" => scope.doc.clone(),
-                "parent" => scope.parent.map_or(Ty::Any, |p| p.doc.clone()),
-                _ => Ty::Any,
-            }),
+            Expr::Param(p) => Val::of(self.param(p.as_str(), scope, true)),
             Expr::Idiom(idiom) => self.idiom_in(&idiom.0, scope),
             Expr::Table(t) => {
                 self.check_table(t.as_str(), &[]);
@@ -87,10 +82,29 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 Val::of(ty.unwrap_or(Ty::Any))
             }
             Expr::Closure(_) | Expr::Break | Expr::Continue => Val::of(Ty::Any),
+            Expr::Return(_) | Expr::Throw(_) | Expr::Let(_) | Expr::Sleep(_) | Expr::Foreach(_) | Expr::Info(_)
+                if self.app =>
+            {
+                Val::of(self.app_statement(e, scope))
+            }
             Expr::Return(_) | Expr::Throw(_) | Expr::Let(_) | Expr::Sleep(_) | Expr::Foreach(_) | Expr::Info(_) => {
                 self.statement_inside(e, false)
             }
             Expr::Explain { statement, .. } => self.expr(statement, scope),
+            Expr::Create(_)
+            | Expr::Update(_)
+            | Expr::Delete(_)
+            | Expr::Relate(_)
+            | Expr::Insert(_)
+            | Expr::Define(_)
+            | Expr::Remove(_)
+            | Expr::Rebuild(_)
+            | Expr::Upsert(_)
+            | Expr::Alter(_)
+                if self.app =>
+            {
+                Val::of(self.app_statement(e, scope))
+            }
             Expr::Create(_)
             | Expr::Update(_)
             | Expr::Delete(_)
@@ -115,6 +129,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.measured_call(name.as_str(), scope);
         }
         match &call.receiver {
+            Function::Normal(name)
+                if self.app && matches!(name.as_str(), "type::table" | "type::thing" | "type::record") =>
+            {
+                Val::of(self.named_at_run_time(call))
+            }
             Function::Normal(name) if matches!(name.as_str(), "type::table" | "type::thing" | "type::record") => {
                 let span = self.loc.ident("type", &[]).or_all(self.loc);
                 self.error(
@@ -139,6 +158,29 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Function::Custom(path) => Val::of(self.custom_call(call, path, &args)),
             _ => Val::of(Ty::Any),
         }
+    }
+
+    /// `type::table('t')`, `type::record('t', $key)` in the application's profile: the table is
+    /// checked when the query spells it (a literal), and the key parameter typed as the table's
+    /// key; a table named by a parameter is left alone.
+    fn named_at_run_time(&mut self, call: &surrealdb_sql::FunctionCall) -> Ty {
+        let Some(Expr::Literal(Literal::String(name))) = call.arguments.first() else {
+            return Ty::Any;
+        };
+        let name = name.as_str().to_owned();
+        if self.table(&name).is_none() {
+            let span = self.loc.string(&name).or_all(self.loc);
+            self.unknown_table(span, &name, |near| Some(format!("'{near}'")));
+            return Ty::Any;
+        }
+        if let Some(key) = call.arguments.get(1).and_then(user_param) {
+            let ty = self
+                .table(&name)
+                .and_then(|t| t.id.as_ref())
+                .map_or(Ty::RecordKey, Ty::of);
+            self.param_use(key, ty, false);
+        }
+        Ty::Record(name)
     }
 
     /// A statement other than a SELECT inside the query: an error, a write (`writes`) said to be one.

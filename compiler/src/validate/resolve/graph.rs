@@ -43,7 +43,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Some(t) = self.table(at) else {
             return out;
         };
-        for f in visible_fields(t) {
+        for f in visible_fields(t, self.app) {
             for target in f.ty.linked_tables() {
                 out.push((target.clone(), f.name.clone()));
             }
@@ -256,7 +256,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     fn link_between(&self, source: &str, target: &str) -> Option<String> {
         let links = |from: &str, to: &str| {
             self.table(from).and_then(|t| {
-                super::visible_fields(t)
+                super::visible_fields(t, self.app)
                     .find(|f| f.ty.linked_tables().iter().any(|l| l == to))
                     .map(|f| f.name.clone())
             })

@@ -13,6 +13,8 @@ mod operands;
 mod paths;
 mod select;
 mod session;
+mod statements;
+mod writes;
 
 use super::scan::Locator;
 use super::types::Ty;
@@ -25,8 +27,13 @@ use surrealdb_sql::{Ast, BinaryOperator};
 
 /// Checks the one top-level statement of `ast`.
 pub(crate) fn statement(schema: &Schema, options: &Options, ast: &Ast, loc: &mut Locator, report: &mut Report) {
-    let mut r = Resolver::new(schema, loc, report);
+    let app = options.profile == super::Profile::App;
+    let mut r = Resolver::new(schema, loc, report, app);
     r.end_user = options.end_user.clone();
+    if app {
+        r.statements(ast);
+        return;
+    }
     // The reply gate's rule, reported with a span; the runner refuses with the same words.
     match super::reply::one_select(ast) {
         Ok(select) => {
@@ -82,6 +89,8 @@ struct Scope<'p> {
     grouped: Option<bool>,
     /// Whether the SELECT's WHERE has a full-text match (`@@`), which `search::*` reads.
     matches: bool,
+    /// Whether names resolve against a row (a statement's records), not the query's top level.
+    row: bool,
     parent: Option<&'p Scope<'p>>,
 }
 
@@ -103,6 +112,7 @@ impl<'p> Scope<'p> {
             all: false,
             grouped: None,
             matches: false,
+            row: true,
             parent,
         }
     }
@@ -110,6 +120,12 @@ impl<'p> Scope<'p> {
 
 struct Resolver<'a, 'l> {
     visible: Vec<&'a Table>,
+    /// The application's profile: every table and field visible, every statement kind taken.
+    app: bool,
+    /// The variables the query defines (`LET $x`, `FOR $x IN`), innermost last, with their types.
+    vars: Vec<(String, Ty)>,
+    /// While a write's `RETURN` fields resolve: `$before`/`$after` are the record's states.
+    in_output: bool,
     /// The schema's own functions (`fn::...`); the agent may call those whose `agent` is set.
     functions: &'a [crate::ir::Function],
     /// The end-user table when the query runs in an end user's session (`$auth` is its record).
@@ -142,21 +158,26 @@ const COMPARISONS: &[BinaryOperator] = &[
     BinaryOperator::NoneInside,
 ];
 
-/// The fields of `t` the agent may read: a hidden field reads exactly like a missing one.
-fn visible_fields(t: &Table) -> impl Iterator<Item = &crate::ir::Field> {
-    t.fields.iter().filter(|f| !crate::access::is_hidden(f))
+/// The fields of `t` the query may read: for the agent a hidden field reads exactly like a
+/// missing one; the application (`all`) sees every field.
+fn visible_fields(t: &Table, all: bool) -> impl Iterator<Item = &crate::ir::Field> {
+    t.fields.iter().filter(move |f| all || !crate::access::is_hidden(f))
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {
-    fn new(schema: &'a Schema, loc: &'l mut Locator, report: &'l mut Report) -> Self {
-        // With no `expose(...)` list every table is visible (the IR's default lists them all).
-        let visible = if schema.settings.exposed.is_empty() {
+    fn new(schema: &'a Schema, loc: &'l mut Locator, report: &'l mut Report, app: bool) -> Self {
+        // With no `expose(...)` list every table is visible (the IR's default lists them all);
+        // the application sees every table whatever the agent is shown.
+        let visible = if app || schema.settings.exposed.is_empty() {
             schema.tables.iter().collect()
         } else {
             schema.exposed_tables().collect()
         };
         Resolver {
             visible,
+            app,
+            vars: Vec::new(),
+            in_output: false,
             functions: &schema.functions,
             end_user: None,
             scope_end_user: schema.settings.scope.as_ref().map(|s| s.end_user.clone()),
@@ -311,6 +332,9 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
         ("array", "any" | "all" | "includes") => Ty::Bool,
         ("record", "tb" | "table") | ("meta", "tb") => Ty::String,
         ("record", "exists") => Ty::Bool,
+        // BM25 scores are floats; highlights the matched text.
+        ("search", "score") => Ty::Float,
+        ("search", "highlight") => Ty::String,
         ("type", "is") => Ty::Bool,
         ("type", "string") => Ty::String,
         ("type", "int") => Ty::Int,

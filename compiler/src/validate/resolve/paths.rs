@@ -25,8 +25,8 @@ fn one_element(ty: Ty) -> Ty {
 }
 
 /// The field of `t` nearest to `name` (what `unknown_field`'s did-you-mean names).
-fn candidates_near(t: &Table, name: &str) -> Option<String> {
-    let mut candidates: Vec<&str> = visible_fields(t).map(|f| f.name.as_str()).collect();
+fn candidates_near(t: &Table, name: &str, all: bool) -> Option<String> {
+    let mut candidates: Vec<&str> = visible_fields(t, all).map(|f| f.name.as_str()).collect();
     candidates.push("id");
     if matches!(t.kind, TableKind::Relation { .. }) {
         candidates.extend(["in", "out"]);
@@ -124,7 +124,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     other => other,
                 }),
                 Part::Start(e) => {
-                    let v = self.expr(e, scope);
+                    let v = match e {
+                        // `$session.ip`, `$parent.name`: the start of a path, not a bare value.
+                        Expr::Param(p) => Val::of(self.param(p.as_str(), scope, false)),
+                        e => self.expr(e, scope),
+                    };
                     if let Ty::Record(t) = v.ty.element() {
                         *path = Path {
                             text: t.clone(),
@@ -360,7 +364,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 return Val::of(end(to));
             }
         }
-        if let Some(f) = visible_fields(t).find(|f| f.name == name) {
+        if let Some(f) = visible_fields(t, self.app).find(|f| f.name == name) {
             return Val {
                 ty: Ty::of_field(f),
                 field: Some((table.to_owned(), name.to_owned())),
@@ -381,7 +385,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 fix,
             );
         } else {
-            let near = candidates_near(t, name);
+            let near = candidates_near(t, name, self.app);
             let d = self.error(span, class, message, fix);
             // The nearest name is the repair only when it is what the message offers.
             if let (Class::UnknownField, Some(near)) = (class, near) {
@@ -398,7 +402,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// The message for `name` not being a field of `t`, reached by `path`.
     pub(super) fn unknown_field(&self, t: &Table, name: &str, path: &Path) -> (Class, String, String) {
-        let mut candidates: Vec<&str> = visible_fields(t).map(|f| f.name.as_str()).collect();
+        let mut candidates: Vec<&str> = visible_fields(t, self.app).map(|f| f.name.as_str()).collect();
         candidates.push("id");
         if matches!(t.kind, TableKind::Relation { .. }) {
             candidates.extend(["in", "out"]);
@@ -408,7 +412,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             .visible
             .iter()
             .copied()
-            .filter(|o| o.name != t.name && visible_fields(o).any(|f| f.name == name))
+            .filter(|o| o.name != t.name && visible_fields(o, self.app).any(|f| f.name == name))
             .collect();
         let landed = if path.traversed && !path.text.is_empty() {
             format!("`{}` lands on `{}`, which has no field `{name}`", path.text, t.name)

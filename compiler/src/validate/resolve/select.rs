@@ -69,6 +69,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if let Some(start) = &s.start {
             self.expr(&start.0, &scope);
         }
+        // The application's every SELECT, a subquery's too, may take its row count as a parameter.
+        if self.app {
+            self.limit_params(s);
+        }
         if let Some(fetch) = &s.fetch {
             self.fetch(fetch, &scope);
         }
@@ -91,7 +95,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// The projected row (names and types) and, for `SELECT VALUE`, the value's type; `*` marks
     /// the scope as seeing every field.
-    fn project(&mut self, fields: &Fields, scope: &mut Scope, doc: &Ty) -> (Vec<(String, Ty)>, Option<Ty>) {
+    pub(super) fn project(&mut self, fields: &Fields, scope: &mut Scope, doc: &Ty) -> (Vec<(String, Ty)>, Option<Ty>) {
         let mut row: Vec<(String, Ty)> = Vec::new();
         let mut value = None::<Ty>;
         match fields {
@@ -185,6 +189,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             // The signed-in end user's own row.
             Expr::Param(p) if p.as_str() == "auth" => (self.auth_param(), Path::default()),
+            // The application binds a record (or records) to the parameter: `FROM ONLY $rid`.
+            Expr::Param(p) if self.app => {
+                let scope = Scope::new(Ty::Any, parent);
+                (self.param(p.as_str(), &scope, true).element().clone(), Path::default())
+            }
+            Expr::Prefix { .. } | Expr::FunctionCall(_) if self.app => {
+                let scope = Scope::new(Ty::Any, parent);
+                let v = self.expr(what, &scope);
+                (v.ty.element().clone(), Path::default())
+            }
             // `FROM array::flatten(SELECT VALUE ->contains->product FROM purchase)`: a call whose
             // value is records is read from as those records (the engine fetches each).
             Expr::FunctionCall(_) => {
@@ -245,8 +259,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
         );
     }
 
-    pub(super) fn limit(&mut self, s: &SelectStatement, options: &Options) {
-        // `LIMIT $n` / `START $n`: the parameter is a row count.
+    /// `LIMIT $n` / `START $n`: the parameter is a row count.
+    fn limit_params(&mut self, s: &SelectStatement) {
         for e in [s.limit.as_ref().map(|l| &l.0), s.start.as_ref().map(|l| &l.0)]
             .into_iter()
             .flatten()
@@ -255,6 +269,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 self.param_use(name, Ty::Int, false);
             }
         }
+    }
+
+    pub(super) fn limit(&mut self, s: &SelectStatement, options: &Options) {
+        self.limit_params(s);
         if let Some(Expr::Literal(Literal::Integer(n))) = s.start.as_ref().map(|st| &st.0) {
             if *n < 0 {
                 let span = self.signed_clause("start");
