@@ -316,8 +316,8 @@ fn check_query_inputs(queries: &[crate::codegen::queries::Query], tables: &[Tabl
             let RType::Input { module, .. } = &p.ty else { continue };
             if !tables.iter().any(|t| t.module == *module && t.writes.is_some()) {
                 return Err(EmitError::UnknownTable(format!(
-                    "named query `{}` takes `${}` as the input of the table module `{module}`, which helper_tables leaves \
-                        out: add the table to helper_tables",
+                    "named query `{}` takes `${}` as the input of the table module `{module}`, which \
+                        helper_tables leaves out: add the table to helper_tables",
                     q.name, p.name
                 )));
             }

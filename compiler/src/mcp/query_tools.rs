@@ -77,7 +77,7 @@ fn at_name(query: &Query, message: String) -> Failure {
     ))
 }
 
-/// The tools of `queries` (read and typed by the build; its writes are left out), or the first query that cannot be one:
+/// The tools of `queries` (read and typed by the build; its writes left out), or the first query that cannot be one:
 /// a name a built-in tool has, a parameter type no JSON argument stands for, a query that is not
 /// one SELECT, or a session-bound parameter that is not the end user's record id.
 pub fn query_tools(schema: &Schema, queries: &[Query]) -> Result<Vec<QueryTool>, Failure> {

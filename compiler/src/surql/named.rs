@@ -454,9 +454,10 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
         );
         assert_eq!(
             errors("-- name: a\nSELECT 1"),
-            vec![
-                "1:11: query `a` says nothing of what it returns: write `-- name: NAME :many` (or :one, :opt, :value, :exec)"
-            ]
+            vec![concat!(
+                "1:11: query `a` says nothing of what it returns: ",
+                "write `-- name: NAME :many` (or :one, :opt, :value, :exec)"
+            )]
         );
         assert_eq!(
             errors("-- name: a :one\n-- question: q\n"),
