@@ -24,7 +24,7 @@ fn main() {
         if std::path::Path::new(&queries).is_dir() {
             builder.queries(queries);
         }
-        builder
+        let output = builder
             .schema(format!("../schemas/{name}.rs"))
             .out_dir(out.join(name))
             .types_path(format!("crate::{name}"))
@@ -33,6 +33,7 @@ fn main() {
             .scope_key("test-scope-key")
             .compile()
             .unwrap_or_else(|e| panic!("{e}"));
+        write_calls(name, &out.join(name), &output);
     }
     corpus_as_named_queries(&out);
     // A schema included with the default types_path (`super`), from inside the schema's own module.
@@ -68,6 +69,17 @@ fn main() {
         .compile()
         .unwrap_or_else(|e| panic!("{e}"));
     every_helper_calls(&out);
+    // The store with named writes (`:exec`, `CONTENT $x`, `MERGE $x`, `SET f = $x`): tests/writes.rs.
+    surqlc::Builder::new()
+        .schema("../schemas/store.rs")
+        .queries("fixtures/writes.queries")
+        .out_dir(out.join("store_writes"))
+        .types_path("crate::store")
+        .agent_password("test-agent-password")
+        .cargo_metadata(false)
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    println!("cargo:rerun-if-changed=fixtures/writes.queries");
     // The store again without an agent password: the module must say so instead of failing to sign in.
     std::env::remove_var(surqlc::builder::AGENT_PASSWORD_ENV);
     surqlc::Builder::new()
@@ -163,4 +175,29 @@ fn every_helper_calls(out: &std::path::Path) {
         });
     }
     helper_calls::write(out, &modules);
+}
+
+/// `writes_calls.rs` beside a schema's module: `edge!(db, tally, NAME_db, relation);` for each
+/// relation, then `table!(db, tally, NAME_db, table);` for each other table but views, for tests/writes.rs to round-trip each
+/// table's rows through its write helpers (edges first: deleting a row deletes its edges).
+fn write_calls(schema: &str, dir: &std::path::Path, output: &surqlc::builder::Output) {
+    let mut calls = String::from("{\n");
+    let tables = &output.schema.tables;
+    let relation = |t: &&surqlc::ir::Table| matches!(t.kind, surqlc::ir::TableKind::Relation { .. });
+    let edges = tables.iter().filter(relation).map(|t| ("edge", t));
+    let rows = tables
+        .iter()
+        .filter(|t| !relation(t) && t.view.is_none())
+        .map(|t| ("table", t));
+    for (kind, t) in edges.chain(rows) {
+        // The examples' tables are snake_case: each module is named as its table.
+        assert!(
+            output.rust_module.contains(&format!("pub mod {} {{", t.name)),
+            "{}",
+            t.name
+        );
+        calls.push_str(&format!("{kind}!(db, tally, {schema}_db, {});\n", t.name));
+    }
+    calls.push_str("}\n");
+    surqlc::builder::write_if_changed(&dir.join("writes_calls.rs"), &calls).unwrap();
 }

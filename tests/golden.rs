@@ -3,7 +3,7 @@
 use surqlc_tests::*;
 
 #[deny(warnings)]
-mod enterprise_db {
+pub(crate) mod enterprise_db {
     include!(concat!(env!("OUT_DIR"), "/enterprise/schema.rs"));
 }
 

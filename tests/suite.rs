@@ -82,3 +82,4 @@ mod surreal_server;
 mod validate;
 mod value_hints_engine;
 mod visibility;
+mod writes;

@@ -372,7 +372,7 @@ fn named_query_files_are_checked_by_check_query_and_build() {
     let o = run(&["check-query", "schemas/store.rs", "--file", bad.to_str().unwrap()]);
     assert_status(&o, 2);
     assert!(
-        stderr(&o).contains("bad.surql:1:17: `:all` is not :many, :one, :opt or :value"),
+        stderr(&o).contains("bad.surql:1:17: `:all` is not :many, :one, :opt, :value or :exec"),
         "{}",
         stderr(&o)
     );

@@ -192,10 +192,16 @@ fn table_impls(table: &TableAst) -> Tokens {
     let relation = relation_impl(table);
     let inherent = inherent_impl(table);
     let value = value_impl(table);
+    let fields = field_impls(table);
+    let ends = ends_impl(table);
     quote! {
         #table_impl
 
         #relation
+
+        #fields
+
+        #ends
 
         #inherent
 
@@ -296,6 +302,66 @@ fn ir_field(f: &surqlc::front::ast::FieldAst) -> Tokens {
             aka: ::std::vec![#(#aka),*], fields: #fields, renamed_from: #renamed_from,
         }
     }
+}
+
+/// `impl TableField<N>` for each declared field: its Rust type, for the generated input structs.
+fn field_impls(table: &TableAst) -> Tokens {
+    let ident = &table.ident;
+    let rt = quote!(::surqlc::runtime);
+    let impls = table.fields.iter().enumerate().map(|(n, f)| {
+        let n = proc_macro2::Literal::usize_unsuffixed(n);
+        let ty = &f.rust_ty;
+        let (optional, body) = if is_option(ty) {
+            (quote!(#ty), quote!(value))
+        } else {
+            (
+                quote!(::std::option::Option<#ty>),
+                quote!(::std::option::Option::Some(value)),
+            )
+        };
+        quote_spanned! {ty.span()=>
+            #[automatically_derived]
+            impl #rt::TableField<#n> for #ident {
+                type Rust = #ty;
+                type Optional = #optional;
+                fn optional(value: Self::Rust) -> Self::Optional {
+                    #body
+                }
+            }
+        }
+    });
+    quote!(#(#impls)*)
+}
+
+/// Whether a field's Rust type is written as an `Option<...>` (`Option`, `std::option::Option`).
+fn is_option(ty: &syn::Type) -> bool {
+    let syn::Type::Path(tp) = ty else { return false };
+    tp.qself.is_none()
+        && tp
+            .path
+            .segments
+            .last()
+            .is_some_and(|seg| seg.ident == "Option" && matches!(seg.arguments, syn::PathArguments::AngleBracketed(_)))
+}
+
+/// `impl RelationEnds` on a relation: its `r#in` and `out` types, for the generated `relate`.
+fn ends_impl(table: &TableAst) -> Option<Tokens> {
+    let ident = &table.ident;
+    let rt = quote!(::surqlc::runtime);
+    let end = |e: &EndAst| match e {
+        EndAst::Link(p) => quote!(#rt::Link<#p>),
+        EndAst::Ends(p) => quote!(#p),
+    };
+    table.relation.as_ref().map(|(from, to)| {
+        let (from, to) = (end(from), end(to));
+        quote! {
+            #[automatically_derived]
+            impl #rt::RelationEnds for #ident {
+                type From = #from;
+                type To = #to;
+            }
+        }
+    })
 }
 
 /// `impl Relation` when both ends are single tables (`Link<T>`).

@@ -159,6 +159,121 @@ pub mod owner {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM owner LIMIT $limit", limit).await
     }
+    /// The fields a `owner` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: Full name of the owner.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `city`: The city they live in.
+        pub city: <Row as TableField<1>>::Rust,
+    }
+    /// Some of the fields of a `owner` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `city`, when it changes.
+        pub city: ::std::option::Option<<Row as TableField<1>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("city", self.city);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("owner", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                city: reader.field("city")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("city", self.city);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("owner", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                city: reader.field("city")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                city: row.city,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY owner CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO owner $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO owner [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `pet` rows this `owner` reaches through `owns`: `owner:id->owns->pet`.
     pub async fn owns_pet<C: Connection>(
         db: &Db<C>,
@@ -194,6 +309,96 @@ pub mod owns {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM owns LIMIT $limit", limit).await
     }
+    /// The fields a `owns` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `since`: When the owner registered the pet with the clinic.
+        pub since: <Row as TableField<0>>::Rust,
+    }
+    /// Some of the fields of a `owns` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `since`, when it changes.
+        pub since: ::std::option::Option<<Row as TableField<0>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("since", self.since);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("owns", value)?;
+            ::std::result::Result::Ok(Input {
+                since: reader.field("since")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("since", self.since);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("owns", value)?;
+            ::std::result::Result::Ok(Patch {
+                since: reader.field("since")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input { since: row.since }
+        }
+    }
+    /// A new edge `from->owns->to` with `input`'s fields (`RELATE ONLY $from->owns->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `pet`: An animal the clinic treats. Its owner: pet<-owns<-owner.
 #[allow(dead_code)]
@@ -214,6 +419,130 @@ pub mod pet {
     /// Up to `limit` rows of `pet` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM pet LIMIT $limit", limit).await
+    }
+    /// The fields a `pet` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: The pet's name.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `species`: What kind of animal it is.
+        pub species: <Row as TableField<1>>::Rust,
+        /// `born`: Date of birth.
+        pub born: <Row as TableField<2>>::Rust,
+    }
+    /// Some of the fields of a `pet` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `species`, when it changes.
+        pub species: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `born`, when it changes.
+        pub born: ::std::option::Option<<Row as TableField<2>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("species", self.species);
+            writer.field("born", self.born);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("pet", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                species: reader.field("species")?,
+                born: reader.field("born")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("species", self.species);
+            writer.present("born", self.born);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("pet", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                species: reader.field("species")?,
+                born: reader.field("born")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                species: row.species,
+                born: row.born,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY pet CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO pet $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO pet [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
     /// The `owner` rows that reach this `pet` through `owns`: `pet:id<-owns<-owner`.
     pub async fn owner_owns<C: Connection>(
@@ -250,6 +579,121 @@ pub mod vet {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM vet LIMIT $limit", limit).await
     }
+    /// The fields a `vet` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: Full name of the vet.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `speciality`: What the vet is trained in, e.g. 'surgery'.
+        pub speciality: <Row as TableField<1>>::Rust,
+    }
+    /// Some of the fields of a `vet` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `speciality`, when it changes.
+        pub speciality: ::std::option::Option<<Row as TableField<1>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("speciality", self.speciality);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("vet", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                speciality: reader.field("speciality")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("speciality", self.speciality);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("vet", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                speciality: reader.field("speciality")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                speciality: row.speciality,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY vet CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO vet $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO vet [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `visit`: One appointment of a pet with a vet. The pet's owner: visit.pet<-owns<-owner.
 #[allow(dead_code)]
@@ -284,6 +728,148 @@ pub mod visit {
     /// Up to `limit` rows of `visit` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM visit LIMIT $limit", limit).await
+    }
+    /// The fields a `visit` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `pet`: The pet seen.
+        pub pet: <Row as TableField<0>>::Rust,
+        /// `vet`: The vet who saw it.
+        pub vet: <Row as TableField<1>>::Rust,
+        /// `at`: When the visit took place.
+        pub at: <Row as TableField<2>>::Rust,
+        /// `reason`: Why the pet came in.
+        pub reason: <Row as TableField<3>>::Rust,
+        /// `notes`: The vet's notes on the visit.
+        pub notes: <Row as TableField<4>>::Rust,
+    }
+    /// Some of the fields of a `visit` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `pet`, when it changes.
+        pub pet: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `vet`, when it changes.
+        pub vet: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `at`, when it changes.
+        pub at: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `reason`, when it changes.
+        pub reason: ::std::option::Option<<Row as TableField<3>>::Rust>,
+        /// `notes`, when it changes.
+        pub notes: ::std::option::Option<<Row as TableField<4>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("pet", self.pet);
+            writer.field("vet", self.vet);
+            writer.field("at", self.at);
+            writer.field("reason", self.reason);
+            writer.field("notes", self.notes);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("visit", value)?;
+            ::std::result::Result::Ok(Input {
+                pet: reader.field("pet")?,
+                vet: reader.field("vet")?,
+                at: reader.field("at")?,
+                reason: reader.field("reason")?,
+                notes: reader.field("notes")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("pet", self.pet);
+            writer.present("vet", self.vet);
+            writer.present("at", self.at);
+            writer.present("reason", self.reason);
+            writer.present("notes", self.notes);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("visit", value)?;
+            ::std::result::Result::Ok(Patch {
+                pet: reader.field("pet")?,
+                vet: reader.field("vet")?,
+                at: reader.field("at")?,
+                reason: reader.field("reason")?,
+                notes: reader.field("notes")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                pet: row.pet,
+                vet: row.vet,
+                at: row.at,
+                reason: row.reason,
+                notes: row.notes,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY visit CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO visit $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO visit [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
     /// The `medication` rows this `visit` reaches through `prescribed`: `visit:id->prescribed->medication`.
     pub async fn prescribed_medication<C: Connection>(
@@ -320,6 +906,121 @@ pub mod medication {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM medication LIMIT $limit", limit).await
     }
+    /// The fields a `medication` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: Name of the medicine.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `unit_price`: Price of one unit in EUR.
+        pub unit_price: <Row as TableField<1>>::Rust,
+    }
+    /// Some of the fields of a `medication` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `unit_price`, when it changes.
+        pub unit_price: ::std::option::Option<<Row as TableField<1>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("unit_price", self.unit_price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("medication", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                unit_price: reader.field("unit_price")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("unit_price", self.unit_price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("medication", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                unit_price: reader.field("unit_price")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                unit_price: row.unit_price,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY medication CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO medication $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO medication [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `visit` rows that reach this `medication` through `prescribed`: `medication:id<-prescribed<-visit`.
     pub async fn visit_prescribed<C: Connection>(
         db: &Db<C>,
@@ -355,6 +1056,92 @@ pub mod prescribed {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM prescribed LIMIT $limit", limit).await
     }
+    /// The fields a `prescribed` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `qty`: Units prescribed.
+        pub qty: <Row as TableField<0>>::Rust,
+    }
+    /// Some of the fields of a `prescribed` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `qty`, when it changes.
+        pub qty: ::std::option::Option<<Row as TableField<0>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("qty", self.qty);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("prescribed", value)?;
+            ::std::result::Result::Ok(Input { qty: reader.field("qty")? })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("qty", self.qty);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("prescribed", value)?;
+            ::std::result::Result::Ok(Patch { qty: reader.field("qty")? })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input { qty: row.qty }
+        }
+    }
+    /// A new edge `from->prescribed->to` with `input`'s fields (`RELATE ONLY $from->prescribed->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `invoice`: The bill for one visit. Its owner: invoice.visit.pet<-owns<-owner.
 #[allow(dead_code)]
@@ -375,5 +1162,129 @@ pub mod invoice {
     /// Up to `limit` rows of `invoice` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM invoice LIMIT $limit", limit).await
+    }
+    /// The fields a `invoice` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `visit`: The visit billed.
+        pub visit: <Row as TableField<0>>::Rust,
+        /// `amount`: Total amount in EUR.
+        pub amount: <Row as TableField<1>>::Rust,
+        /// `status`: Payment state. Outstanding means 'open'.
+        pub status: <Row as TableField<2>>::Rust,
+    }
+    /// Some of the fields of a `invoice` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `visit`, when it changes.
+        pub visit: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `amount`, when it changes.
+        pub amount: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `status`, when it changes.
+        pub status: ::std::option::Option<<Row as TableField<2>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("visit", self.visit);
+            writer.field("amount", self.amount);
+            writer.field("status", self.status);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("invoice", value)?;
+            ::std::result::Result::Ok(Input {
+                visit: reader.field("visit")?,
+                amount: reader.field("amount")?,
+                status: reader.field("status")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("visit", self.visit);
+            writer.present("amount", self.amount);
+            writer.present("status", self.status);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("invoice", value)?;
+            ::std::result::Result::Ok(Patch {
+                visit: reader.field("visit")?,
+                amount: reader.field("amount")?,
+                status: reader.field("status")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                visit: row.visit,
+                amount: row.amount,
+                status: row.status,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY invoice CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO invoice $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO invoice [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
 }

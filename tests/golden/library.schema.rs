@@ -151,6 +151,148 @@ pub mod member {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM member LIMIT $limit", limit).await
     }
+    /// The fields a `member` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `cardId`: The card number printed on the card.
+        pub card_id: <Row as TableField<0>>::Rust,
+        /// `displayName`: Display name.
+        pub display_name: <Row as TableField<1>>::Rust,
+        /// `level`: Membership level; 'staff' members may borrow reference books.
+        pub level: <Row as TableField<2>>::Rust,
+        /// `nicknames`: Nicknames the member answers to, if any.
+        pub nicknames: <Row as TableField<3>>::Rust,
+        /// `phone`: Phone number for overdue notices: personal data, kept from the agent.
+        pub phone: <Row as TableField<4>>::Optional,
+    }
+    /// Some of the fields of a `member` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `cardId`, when it changes.
+        pub card_id: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `displayName`, when it changes.
+        pub display_name: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `level`, when it changes.
+        pub level: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `nicknames`, when it changes.
+        pub nicknames: ::std::option::Option<<Row as TableField<3>>::Rust>,
+        /// `phone`, when it changes.
+        pub phone: ::std::option::Option<<Row as TableField<4>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("cardId", self.card_id);
+            writer.field("displayName", self.display_name);
+            writer.field("level", self.level);
+            writer.field("nicknames", self.nicknames);
+            writer.present("phone", self.phone);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("member", value)?;
+            ::std::result::Result::Ok(Input {
+                card_id: reader.field("cardId")?,
+                display_name: reader.field("displayName")?,
+                level: reader.field("level")?,
+                nicknames: reader.field("nicknames")?,
+                phone: reader.field("phone")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("cardId", self.card_id);
+            writer.present("displayName", self.display_name);
+            writer.present("level", self.level);
+            writer.present("nicknames", self.nicknames);
+            writer.present("phone", self.phone);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("member", value)?;
+            ::std::result::Result::Ok(Patch {
+                card_id: reader.field("cardId")?,
+                display_name: reader.field("displayName")?,
+                level: reader.field("level")?,
+                nicknames: reader.field("nicknames")?,
+                phone: reader.field("phone")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                card_id: row.card_id,
+                display_name: row.display_name,
+                level: row.level,
+                nicknames: row.nicknames,
+                phone: <Row as TableField<4>>::optional(row.phone),
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY member CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO member $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO member [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `book` rows this `member` reaches through `borrowed`: `member:id->borrowed->book`.
     pub async fn borrowed_book<C: Connection>(
         db: &Db<C>,
@@ -186,6 +328,148 @@ pub mod book {
     /// Up to `limit` rows of `book` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM book LIMIT $limit", limit).await
+    }
+    /// The fields a `book` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `title`: Title as printed on the cover.
+        pub title: <Row as TableField<0>>::Rust,
+        /// `isbn`: ISBN-13, if the edition has one.
+        pub isbn: <Row as TableField<1>>::Optional,
+        /// `shelf`: Shelf coordinates: aisle, bay, shelf.
+        pub shelf: <Row as TableField<2>>::Rust,
+        /// `genres`: Genres, most specific first.
+        pub genres: <Row as TableField<3>>::Rust,
+        /// `cover_outline`: Cover outline for the kiosk map.
+        pub cover_outline: <Row as TableField<4>>::Optional,
+    }
+    /// Some of the fields of a `book` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `title`, when it changes.
+        pub title: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `isbn`, when it changes.
+        pub isbn: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `shelf`, when it changes.
+        pub shelf: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `genres`, when it changes.
+        pub genres: ::std::option::Option<<Row as TableField<3>>::Rust>,
+        /// `cover_outline`, when it changes.
+        pub cover_outline: ::std::option::Option<<Row as TableField<4>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("title", self.title);
+            writer.present("isbn", self.isbn);
+            writer.field("shelf", self.shelf);
+            writer.field("genres", self.genres);
+            writer.present("cover_outline", self.cover_outline);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("book", value)?;
+            ::std::result::Result::Ok(Input {
+                title: reader.field("title")?,
+                isbn: reader.field("isbn")?,
+                shelf: reader.field("shelf")?,
+                genres: reader.field("genres")?,
+                cover_outline: reader.field("cover_outline")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("title", self.title);
+            writer.present("isbn", self.isbn);
+            writer.present("shelf", self.shelf);
+            writer.present("genres", self.genres);
+            writer.present("cover_outline", self.cover_outline);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("book", value)?;
+            ::std::result::Result::Ok(Patch {
+                title: reader.field("title")?,
+                isbn: reader.field("isbn")?,
+                shelf: reader.field("shelf")?,
+                genres: reader.field("genres")?,
+                cover_outline: reader.field("cover_outline")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                title: row.title,
+                isbn: <Row as TableField<1>>::optional(row.isbn),
+                shelf: row.shelf,
+                genres: row.genres,
+                cover_outline: <Row as TableField<4>>::optional(row.cover_outline),
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY book CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO book $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO book [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
     /// The `member` rows that reach this `book` through `borrowed`: `book:id<-borrowed<-member`.
     pub async fn member_borrowed<C: Connection>(
@@ -236,6 +520,110 @@ pub mod author {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM author LIMIT $limit", limit).await
     }
+    /// The fields a `author` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: Name as credited.
+        pub name: <Row as TableField<0>>::Rust,
+    }
+    /// Some of the fields of a `author` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("author", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("author", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input { name: row.name }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY author CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO author $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO author [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `book` rows this `author` reaches through `wrote`: `author:id->wrote->book`.
     pub async fn wrote_book<C: Connection>(
         db: &Db<C>,
@@ -271,6 +659,116 @@ pub mod borrowed {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM borrowed LIMIT $limit", limit).await
     }
+    /// The fields a `borrowed` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `at`: When the loan started.
+        pub at: <Row as TableField<0>>::Rust,
+        /// `period`: Loan period granted.
+        pub period: <Row as TableField<1>>::Rust,
+        /// `returned_at`: When the book came back; NONE while on loan.
+        pub returned_at: <Row as TableField<2>>::Optional,
+    }
+    /// Some of the fields of a `borrowed` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `at`, when it changes.
+        pub at: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `period`, when it changes.
+        pub period: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `returned_at`, when it changes.
+        pub returned_at: ::std::option::Option<<Row as TableField<2>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("at", self.at);
+            writer.field("period", self.period);
+            writer.present("returned_at", self.returned_at);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("borrowed", value)?;
+            ::std::result::Result::Ok(Input {
+                at: reader.field("at")?,
+                period: reader.field("period")?,
+                returned_at: reader.field("returned_at")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("at", self.at);
+            writer.present("period", self.period);
+            writer.present("returned_at", self.returned_at);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("borrowed", value)?;
+            ::std::result::Result::Ok(Patch {
+                at: reader.field("at")?,
+                period: reader.field("period")?,
+                returned_at: reader.field("returned_at")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                at: row.at,
+                period: row.period,
+                returned_at: <Row as TableField<2>>::optional(row.returned_at),
+            }
+        }
+    }
+    /// A new edge `from->borrowed->to` with `input`'s fields (`RELATE ONLY $from->borrowed->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `wrote`: Authorship: author (in) wrote book (out). Traverse: author->wrote->book.
 #[allow(dead_code)]
@@ -292,6 +790,85 @@ pub mod wrote {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM wrote LIMIT $limit", limit).await
     }
+    /// The fields a `wrote` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    #[derive(Default)]
+    pub struct Input {}
+    /// Some of the fields of a `wrote` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {}
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("wrote", value)?;
+            ::std::result::Result::Ok(Input {})
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("wrote", value)?;
+            ::std::result::Result::Ok(Patch {})
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {}
+        }
+    }
+    /// A new edge `from->wrote->to` with `input`'s fields (`RELATE ONLY $from->wrote->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `loan_audit`: Every change to a loan, for the auditors; not shown to the model.
 #[allow(dead_code)]
@@ -312,5 +889,129 @@ pub mod loan_audit {
     /// Up to `limit` rows of `loan_audit` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM loan_audit LIMIT $limit", limit).await
+    }
+    /// The fields a `loan_audit` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `member`: The member who changed the loan.
+        pub member: <Row as TableField<0>>::Rust,
+        /// `note`: What happened, in the desk clerk's words.
+        pub note: <Row as TableField<1>>::Rust,
+        /// `fine_cents`: Fines charged in cents, if any.
+        pub fine_cents: <Row as TableField<2>>::Optional,
+    }
+    /// Some of the fields of a `loan_audit` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `member`, when it changes.
+        pub member: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `note`, when it changes.
+        pub note: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `fine_cents`, when it changes.
+        pub fine_cents: ::std::option::Option<<Row as TableField<2>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("member", self.member);
+            writer.field("note", self.note);
+            writer.present("fine_cents", self.fine_cents);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("loan_audit", value)?;
+            ::std::result::Result::Ok(Input {
+                member: reader.field("member")?,
+                note: reader.field("note")?,
+                fine_cents: reader.field("fine_cents")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("member", self.member);
+            writer.present("note", self.note);
+            writer.present("fine_cents", self.fine_cents);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("loan_audit", value)?;
+            ::std::result::Result::Ok(Patch {
+                member: reader.field("member")?,
+                note: reader.field("note")?,
+                fine_cents: reader.field("fine_cents")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                member: row.member,
+                note: row.note,
+                fine_cents: <Row as TableField<2>>::optional(row.fine_cents),
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY loan_audit CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO loan_audit $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO loan_audit [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
 }

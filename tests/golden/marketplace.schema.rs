@@ -162,6 +162,139 @@ pub mod seller {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM seller LIMIT $limit", limit).await
     }
+    /// The fields a `seller` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: The shop's display name.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `email`: Where the shop's mail goes; one shop per address.
+        pub email: <Row as TableField<1>>::Rust,
+        /// `address`: Where the shop ships from. A postal address.
+        pub address: <Row as TableField<2>>::Rust,
+        /// `joined_at`: When the shop opened on the marketplace.
+        pub joined_at: <Row as TableField<3>>::Rust,
+    }
+    /// Some of the fields of a `seller` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `email`, when it changes.
+        pub email: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `address`, when it changes.
+        pub address: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `joined_at`, when it changes.
+        pub joined_at: ::std::option::Option<<Row as TableField<3>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("email", self.email);
+            writer.field("address", self.address);
+            writer.field("joined_at", self.joined_at);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("seller", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                email: reader.field("email")?,
+                address: reader.field("address")?,
+                joined_at: reader.field("joined_at")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("email", self.email);
+            writer.present("address", self.address);
+            writer.present("joined_at", self.joined_at);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("seller", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                email: reader.field("email")?,
+                address: reader.field("address")?,
+                joined_at: reader.field("joined_at")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                email: row.email,
+                address: row.address,
+                joined_at: row.joined_at,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY seller CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO seller $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO seller [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `product`: An item a seller lists. Its orders: order WHERE product = product:key.
 #[allow(dead_code)]
@@ -183,6 +316,166 @@ pub mod product {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM product LIMIT $limit", limit).await
     }
+    /// The fields a `product` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `title`: The listing's title.
+        pub title: <Row as TableField<0>>::Rust,
+        /// `seller`: The shop that sells it.
+        pub seller: <Row as TableField<1>>::Rust,
+        /// `category`: Catalogue section.
+        pub category: <Row as TableField<2>>::Rust,
+        /// `price_gbp`: List price in pounds sterling (GBP); fn::pound_to_usd converts it.
+        pub price_gbp: <Row as TableField<3>>::Rust,
+        /// `tags`: Search words the seller chose.
+        pub tags: <Row as TableField<4>>::Rust,
+        /// `images`: Pictures of it, the cover first. A picture of a product.
+        pub images: <Row as TableField<5>>::Rust,
+        /// `time`: When the listing was made and last changed.
+        pub time: <Row as TableField<6>>::Rust,
+    }
+    /// Some of the fields of a `product` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `title`, when it changes.
+        pub title: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `seller`, when it changes.
+        pub seller: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `category`, when it changes.
+        pub category: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `price_gbp`, when it changes.
+        pub price_gbp: ::std::option::Option<<Row as TableField<3>>::Rust>,
+        /// `tags`, when it changes.
+        pub tags: ::std::option::Option<<Row as TableField<4>>::Rust>,
+        /// `images`, when it changes.
+        pub images: ::std::option::Option<<Row as TableField<5>>::Rust>,
+        /// `time`, when it changes.
+        pub time: ::std::option::Option<<Row as TableField<6>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("title", self.title);
+            writer.field("seller", self.seller);
+            writer.field("category", self.category);
+            writer.field("price_gbp", self.price_gbp);
+            writer.field("tags", self.tags);
+            writer.field("images", self.images);
+            writer.field("time", self.time);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("product", value)?;
+            ::std::result::Result::Ok(Input {
+                title: reader.field("title")?,
+                seller: reader.field("seller")?,
+                category: reader.field("category")?,
+                price_gbp: reader.field("price_gbp")?,
+                tags: reader.field("tags")?,
+                images: reader.field("images")?,
+                time: reader.field("time")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("title", self.title);
+            writer.present("seller", self.seller);
+            writer.present("category", self.category);
+            writer.present("price_gbp", self.price_gbp);
+            writer.present("tags", self.tags);
+            writer.present("images", self.images);
+            writer.present("time", self.time);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("product", value)?;
+            ::std::result::Result::Ok(Patch {
+                title: reader.field("title")?,
+                seller: reader.field("seller")?,
+                category: reader.field("category")?,
+                price_gbp: reader.field("price_gbp")?,
+                tags: reader.field("tags")?,
+                images: reader.field("images")?,
+                time: reader.field("time")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                title: row.title,
+                seller: row.seller,
+                category: row.category,
+                price_gbp: row.price_gbp,
+                tags: row.tags,
+                images: row.images,
+                time: row.time,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY product CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO product $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO product [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `order`: One buyer's order of one product.
 #[allow(dead_code)]
@@ -203,6 +496,157 @@ pub mod order {
     /// Up to `limit` rows of `order` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM order LIMIT $limit", limit).await
+    }
+    /// The fields a `order` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `product`: What was bought.
+        pub product: <Row as TableField<0>>::Rust,
+        /// `seller`: The shop that sold it (the product's seller at the time).
+        pub seller: <Row as TableField<1>>::Rust,
+        /// `quantity`: Units bought.
+        pub quantity: <Row as TableField<2>>::Rust,
+        /// `total_gbp`: What the buyer paid in GBP: quantity times the price at the time.
+        pub total_gbp: <Row as TableField<3>>::Rust,
+        /// `status`: Where the order is. Revenue counts every order that is not 'cancelled'.
+        pub status: <Row as TableField<4>>::Rust,
+        /// `placed_at`: When the buyer placed it.
+        pub placed_at: <Row as TableField<5>>::Rust,
+    }
+    /// Some of the fields of a `order` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `product`, when it changes.
+        pub product: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `seller`, when it changes.
+        pub seller: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `quantity`, when it changes.
+        pub quantity: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `total_gbp`, when it changes.
+        pub total_gbp: ::std::option::Option<<Row as TableField<3>>::Rust>,
+        /// `status`, when it changes.
+        pub status: ::std::option::Option<<Row as TableField<4>>::Rust>,
+        /// `placed_at`, when it changes.
+        pub placed_at: ::std::option::Option<<Row as TableField<5>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("product", self.product);
+            writer.field("seller", self.seller);
+            writer.field("quantity", self.quantity);
+            writer.field("total_gbp", self.total_gbp);
+            writer.field("status", self.status);
+            writer.field("placed_at", self.placed_at);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("order", value)?;
+            ::std::result::Result::Ok(Input {
+                product: reader.field("product")?,
+                seller: reader.field("seller")?,
+                quantity: reader.field("quantity")?,
+                total_gbp: reader.field("total_gbp")?,
+                status: reader.field("status")?,
+                placed_at: reader.field("placed_at")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("product", self.product);
+            writer.present("seller", self.seller);
+            writer.present("quantity", self.quantity);
+            writer.present("total_gbp", self.total_gbp);
+            writer.present("status", self.status);
+            writer.present("placed_at", self.placed_at);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("order", value)?;
+            ::std::result::Result::Ok(Patch {
+                product: reader.field("product")?,
+                seller: reader.field("seller")?,
+                quantity: reader.field("quantity")?,
+                total_gbp: reader.field("total_gbp")?,
+                status: reader.field("status")?,
+                placed_at: reader.field("placed_at")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                product: row.product,
+                seller: row.seller,
+                quantity: row.quantity,
+                total_gbp: row.total_gbp,
+                status: row.status,
+                placed_at: row.placed_at,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY order CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO order $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO order [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
 }
 /// `monthly_sales`: Each seller's sales per calendar month, kept up to date by the database from the orders that are not cancelled (a view: read it, never write it).

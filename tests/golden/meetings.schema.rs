@@ -157,6 +157,99 @@ pub mod person {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM person LIMIT $limit", limit).await
     }
+    /// The fields a `person` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    #[derive(Default)]
+    pub struct Input {}
+    /// Some of the fields of a `person` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {}
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("person", value)?;
+            ::std::result::Result::Ok(Input {})
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("person", value)?;
+            ::std::result::Result::Ok(Patch {})
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {}
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY person CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO person $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO person [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `meeting` rows this `person` reaches through `attended`: `person:id->attended->meeting`.
     pub async fn attended_meeting<C: Connection>(
         db: &Db<C>,
@@ -205,6 +298,121 @@ pub mod meeting {
     /// Up to `limit` rows of `meeting` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM meeting LIMIT $limit", limit).await
+    }
+    /// The fields a `meeting` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `title`: The meeting's title.
+        pub title: <Row as TableField<0>>::Rust,
+        /// `time`: The day it took place, 'YYYY-MM-DD'; compare as strings (ISO dates sort in date order).
+        pub time: <Row as TableField<1>>::Rust,
+    }
+    /// Some of the fields of a `meeting` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `title`, when it changes.
+        pub title: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `time`, when it changes.
+        pub time: ::std::option::Option<<Row as TableField<1>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("title", self.title);
+            writer.field("time", self.time);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("meeting", value)?;
+            ::std::result::Result::Ok(Input {
+                title: reader.field("title")?,
+                time: reader.field("time")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("title", self.title);
+            writer.present("time", self.time);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("meeting", value)?;
+            ::std::result::Result::Ok(Patch {
+                title: reader.field("title")?,
+                time: reader.field("time")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                title: row.title,
+                time: row.time,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY meeting CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO meeting $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO meeting [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
     /// The `person` rows that reach this `meeting` through `attended`: `meeting:id<-attended<-person`.
     pub async fn person_attended<C: Connection>(
@@ -255,6 +463,99 @@ pub mod task {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM task LIMIT $limit", limit).await
     }
+    /// The fields a `task` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    #[derive(Default)]
+    pub struct Input {}
+    /// Some of the fields of a `task` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {}
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("task", value)?;
+            ::std::result::Result::Ok(Input {})
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("task", value)?;
+            ::std::result::Result::Ok(Patch {})
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {}
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY task CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO task $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO task [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `meeting` rows that reach this `task` through `discussed`: `task:id<-discussed<-meeting`.
     pub async fn meeting_discussed<C: Connection>(
         db: &Db<C>,
@@ -304,6 +605,85 @@ pub mod attended {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM attended LIMIT $limit", limit).await
     }
+    /// The fields a `attended` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    #[derive(Default)]
+    pub struct Input {}
+    /// Some of the fields of a `attended` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {}
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("attended", value)?;
+            ::std::result::Result::Ok(Input {})
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("attended", value)?;
+            ::std::result::Result::Ok(Patch {})
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {}
+        }
+    }
+    /// A new edge `from->attended->to` with `input`'s fields (`RELATE ONLY $from->attended->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `discussed`: A meeting (in) discussed a task (out). Traverse: meeting->discussed->task.
 #[allow(dead_code)]
@@ -325,6 +705,85 @@ pub mod discussed {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM discussed LIMIT $limit", limit).await
     }
+    /// The fields a `discussed` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    #[derive(Default)]
+    pub struct Input {}
+    /// Some of the fields of a `discussed` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {}
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("discussed", value)?;
+            ::std::result::Result::Ok(Input {})
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("discussed", value)?;
+            ::std::result::Result::Ok(Patch {})
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {}
+        }
+    }
+    /// A new edge `from->discussed->to` with `input`'s fields (`RELATE ONLY $from->discussed->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `assigned`: A person (in) is assigned a task (out). Traverse: person->assigned->task.
 #[allow(dead_code)]
@@ -345,6 +804,96 @@ pub mod assigned {
     /// Up to `limit` rows of `assigned` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM assigned LIMIT $limit", limit).await
+    }
+    /// The fields a `assigned` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `done`: Whether the task is done.
+        pub done: <Row as TableField<0>>::Rust,
+    }
+    /// Some of the fields of a `assigned` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `done`, when it changes.
+        pub done: ::std::option::Option<<Row as TableField<0>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("done", self.done);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("assigned", value)?;
+            ::std::result::Result::Ok(Input {
+                done: reader.field("done")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("done", self.done);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("assigned", value)?;
+            ::std::result::Result::Ok(Patch {
+                done: reader.field("done")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input { done: row.done }
+        }
+    }
+    /// A new edge `from->assigned->to` with `input`'s fields (`RELATE ONLY $from->assigned->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
 }
 /// The application's named queries (`Builder::queries`), checked against the schema at build time:

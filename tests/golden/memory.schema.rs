@@ -195,6 +195,172 @@ pub mod file {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM file LIMIT $limit", limit).await
     }
+    /// The fields a `file` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: The name within its folder, e.g. 'notes.md'.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `parent`: The folder holding this entry; NONE at the root.
+        pub parent: <Row as TableField<1>>::Optional,
+        /// `parent_key`: The parent's key, or 'root' at the root: what the unique (parent_key, name) index reads.
+        ///
+        /// `None` leaves it to the engine: its `DEFAULT` or `VALUE` on a new row.
+        pub parent_key: <Row as TableField<2>>::Optional,
+        /// `content`: The text of a file; NONE for a folder.
+        pub content: <Row as TableField<3>>::Optional,
+        /// `created_at`: When the entry was created.
+        ///
+        /// `None` leaves it to the engine: its `DEFAULT` or `VALUE` on a new row.
+        pub created_at: <Row as TableField<6>>::Optional,
+        /// `updated_at`: When the entry was last written.
+        ///
+        /// `None` leaves it to the engine: its `DEFAULT` or `VALUE` on a new row.
+        pub updated_at: <Row as TableField<7>>::Optional,
+        /// `embedding`: The content's embedding, for recall by meaning.
+        pub embedding: <Row as TableField<8>>::Optional,
+    }
+    /// Some of the fields of a `file` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `parent`, when it changes.
+        pub parent: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `parent_key`, when it changes.
+        pub parent_key: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `content`, when it changes.
+        pub content: ::std::option::Option<<Row as TableField<3>>::Rust>,
+        /// `created_at`, when it changes.
+        pub created_at: ::std::option::Option<<Row as TableField<6>>::Rust>,
+        /// `updated_at`, when it changes.
+        pub updated_at: ::std::option::Option<<Row as TableField<7>>::Rust>,
+        /// `embedding`, when it changes.
+        pub embedding: ::std::option::Option<<Row as TableField<8>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.present("parent", self.parent);
+            writer.present("parent_key", self.parent_key);
+            writer.present("content", self.content);
+            writer.present("created_at", self.created_at);
+            writer.present("updated_at", self.updated_at);
+            writer.present("embedding", self.embedding);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("file", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                parent: reader.field("parent")?,
+                parent_key: reader.field("parent_key")?,
+                content: reader.field("content")?,
+                created_at: reader.field("created_at")?,
+                updated_at: reader.field("updated_at")?,
+                embedding: reader.field("embedding")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("parent", self.parent);
+            writer.present("parent_key", self.parent_key);
+            writer.present("content", self.content);
+            writer.present("created_at", self.created_at);
+            writer.present("updated_at", self.updated_at);
+            writer.present("embedding", self.embedding);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("file", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                parent: reader.field("parent")?,
+                parent_key: reader.field("parent_key")?,
+                content: reader.field("content")?,
+                created_at: reader.field("created_at")?,
+                updated_at: reader.field("updated_at")?,
+                embedding: reader.field("embedding")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                parent: <Row as TableField<1>>::optional(row.parent),
+                parent_key: <Row as TableField<2>>::optional(row.parent_key),
+                content: <Row as TableField<3>>::optional(row.content),
+                created_at: <Row as TableField<6>>::optional(row.created_at),
+                updated_at: <Row as TableField<7>>::optional(row.updated_at),
+                embedding: <Row as TableField<8>>::optional(row.embedding),
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY file CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO file $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO file [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// The application's named queries (`Builder::queries`), checked against the schema at build time:
 /// one function per query, generic over the connection, returning its typed rows.

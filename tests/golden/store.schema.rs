@@ -156,6 +156,139 @@ pub mod customer {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM customer LIMIT $limit", limit).await
     }
+    /// The fields a `customer` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: Full name of the customer.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `country`: ISO-3166 alpha-2 country code.
+        pub country: <Row as TableField<1>>::Rust,
+        /// `tier`: Subscription tier, where 'pro' is the highest.
+        pub tier: <Row as TableField<2>>::Rust,
+        /// `joined`: When the account was created.
+        pub joined: <Row as TableField<3>>::Rust,
+    }
+    /// Some of the fields of a `customer` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `country`, when it changes.
+        pub country: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `tier`, when it changes.
+        pub tier: ::std::option::Option<<Row as TableField<2>>::Rust>,
+        /// `joined`, when it changes.
+        pub joined: ::std::option::Option<<Row as TableField<3>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("country", self.country);
+            writer.field("tier", self.tier);
+            writer.field("joined", self.joined);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("customer", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                country: reader.field("country")?,
+                tier: reader.field("tier")?,
+                joined: reader.field("joined")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("country", self.country);
+            writer.present("tier", self.tier);
+            writer.present("joined", self.joined);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("customer", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                country: reader.field("country")?,
+                tier: reader.field("tier")?,
+                joined: reader.field("joined")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                country: row.country,
+                tier: row.tier,
+                joined: row.joined,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY customer CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO customer $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO customer [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `purchase` rows this `customer` reaches through `placed`: `customer:id->placed->purchase`.
     pub async fn placed_purchase<C: Connection>(
         db: &Db<C>,
@@ -190,6 +323,121 @@ pub mod purchase {
     /// Up to `limit` rows of `purchase` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM purchase LIMIT $limit", limit).await
+    }
+    /// The fields a `purchase` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `placed_at`: When the order was submitted.
+        pub placed_at: <Row as TableField<0>>::Rust,
+        /// `status`: Fulfilment state. Revenue counts 'shipped' only.
+        pub status: <Row as TableField<1>>::Rust,
+    }
+    /// Some of the fields of a `purchase` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `placed_at`, when it changes.
+        pub placed_at: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `status`, when it changes.
+        pub status: ::std::option::Option<<Row as TableField<1>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("placed_at", self.placed_at);
+            writer.field("status", self.status);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("purchase", value)?;
+            ::std::result::Result::Ok(Input {
+                placed_at: reader.field("placed_at")?,
+                status: reader.field("status")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("placed_at", self.placed_at);
+            writer.present("status", self.status);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("purchase", value)?;
+            ::std::result::Result::Ok(Patch {
+                placed_at: reader.field("placed_at")?,
+                status: reader.field("status")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                placed_at: row.placed_at,
+                status: row.status,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY purchase CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO purchase $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO purchase [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
     /// The `customer` rows that reach this `purchase` through `placed`: `purchase:id<-placed<-customer`.
     pub async fn customer_placed<C: Connection>(
@@ -240,6 +488,130 @@ pub mod product {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM product LIMIT $limit", limit).await
     }
+    /// The fields a `product` row is written with (every declared field but the computed ones),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`create`], [`insert`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `name`: Display name of the product.
+        pub name: <Row as TableField<0>>::Rust,
+        /// `category`: Catalogue section.
+        pub category: <Row as TableField<1>>::Rust,
+        /// `price`: Current list price in EUR. Historic prices live on the contains edge.
+        pub price: <Row as TableField<2>>::Rust,
+    }
+    /// Some of the fields of a `product` row, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `name`, when it changes.
+        pub name: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `category`, when it changes.
+        pub category: ::std::option::Option<<Row as TableField<1>>::Rust>,
+        /// `price`, when it changes.
+        pub price: ::std::option::Option<<Row as TableField<2>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("name", self.name);
+            writer.field("category", self.category);
+            writer.field("price", self.price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("product", value)?;
+            ::std::result::Result::Ok(Input {
+                name: reader.field("name")?,
+                category: reader.field("category")?,
+                price: reader.field("price")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("name", self.name);
+            writer.present("category", self.category);
+            writer.present("price", self.price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("product", value)?;
+            ::std::result::Result::Ok(Patch {
+                name: reader.field("name")?,
+                category: reader.field("category")?,
+                price: reader.field("price")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                name: row.name,
+                category: row.category,
+                price: row.price,
+            }
+        }
+    }
+    /// A new row with `input`'s fields, its id chosen by the engine (`CREATE ONLY product CONTENT $content`).
+    pub async fn create<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::create::<Row, _, C>(db, input).await
+    }
+    /// A new row at `id` with `input`'s fields (`CREATE ONLY $id CONTENT $content`); an error when `id` is taken.
+    pub async fn create_at<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::create_at::<Row, _, C>(db, id, input).await
+    }
+    /// A new row with `input`'s fields (`INSERT INTO product $content`).
+    pub async fn insert<C: Connection>(db: &Db<C>, input: Input) -> Result<Record<Row>> {
+        w::insert_one::<Row, _, C>(db, input).await
+    }
+    /// New rows, one per input, in one statement (`INSERT INTO product [...]`); none for none.
+    pub async fn insert_many<C: Connection>(
+        db: &Db<C>,
+        inputs: Vec<Input>,
+    ) -> Rows<Row> {
+        w::insert::<Row, _, C>(db, inputs).await
+    }
+    /// The row `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The row `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the row `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
     /// The `purchase` rows that reach this `product` through `contains`: `product:id<-contains<-purchase`.
     pub async fn purchase_contains<C: Connection>(
         db: &Db<C>,
@@ -275,6 +647,85 @@ pub mod placed {
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM placed LIMIT $limit", limit).await
     }
+    /// The fields a `placed` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    #[derive(Default)]
+    pub struct Input {}
+    /// Some of the fields of a `placed` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {}
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("placed", value)?;
+            ::std::result::Result::Ok(Input {})
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("placed", value)?;
+            ::std::result::Result::Ok(Patch {})
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {}
+        }
+    }
+    /// A new edge `from->placed->to` with `input`'s fields (`RELATE ONLY $from->placed->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
+    }
 }
 /// `contains`: One line of an order: links a purchase (in) to a product (out). Traverse: purchase->contains->product.
 #[allow(dead_code)]
@@ -295,6 +746,107 @@ pub mod contains {
     /// Up to `limit` rows of `contains` with their ids.
     pub async fn select<C: Connection>(db: &Db<C>, limit: u32) -> Rows<Row> {
         m::select(db, "SELECT * FROM contains LIMIT $limit", limit).await
+    }
+    /// The fields a `contains` edge is written with (every declared field but the computed ones and the ends),
+    /// each of the row struct's own type; an `Option` one may be left out (`None`). What
+    /// [`relate`] and [`update`] take; `Input::from(row)` copies a row read back.
+    pub struct Input {
+        /// `qty`: Units of this product on the order.
+        pub qty: <Row as TableField<0>>::Rust,
+        /// `unit_price`: Price per unit actually charged, in EUR. Line revenue is qty * unit_price.
+        pub unit_price: <Row as TableField<1>>::Rust,
+    }
+    /// Some of the fields of a `contains` edge, for [`merge`]: each `None` leaves the stored value as it is,
+    /// each `Some` sets it (`Some(None)` removes an `option` field's value).
+    #[derive(Default)]
+    pub struct Patch {
+        /// `qty`, when it changes.
+        pub qty: ::std::option::Option<<Row as TableField<0>>::Rust>,
+        /// `unit_price`, when it changes.
+        pub unit_price: ::std::option::Option<<Row as TableField<1>>::Rust>,
+    }
+    impl ::surqlc::runtime::SurrealValue for Input {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.field("qty", self.qty);
+            writer.field("unit_price", self.unit_price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("contains", value)?;
+            ::std::result::Result::Ok(Input {
+                qty: reader.field("qty")?,
+                unit_price: reader.field("unit_price")?,
+            })
+        }
+    }
+    impl ::surqlc::runtime::SurrealValue for Patch {
+        fn kind_of() -> ::surqlc::runtime::surrealdb::types::Kind {
+            ::surqlc::runtime::surrealdb::types::Kind::Object
+        }
+        fn into_value(self) -> ::surqlc::runtime::Value {
+            #[allow(unused_mut)]
+            let mut writer = ::surqlc::runtime::ObjectWriter::new();
+            writer.present("qty", self.qty);
+            writer.present("unit_price", self.unit_price);
+            writer.finish()
+        }
+        fn from_value(
+            value: ::surqlc::runtime::Value,
+        ) -> ::std::result::Result<Self, Error> {
+            #[allow(unused_mut, unused_variables)]
+            let mut reader = ::surqlc::runtime::ObjectReader::new("contains", value)?;
+            ::std::result::Result::Ok(Patch {
+                qty: reader.field("qty")?,
+                unit_price: reader.field("unit_price")?,
+            })
+        }
+    }
+    impl ::std::convert::From<Row> for Input {
+        #[allow(unused_variables)]
+        fn from(row: Row) -> Self {
+            Input {
+                qty: row.qty,
+                unit_price: row.unit_price,
+            }
+        }
+    }
+    /// A new edge `from->contains->to` with `input`'s fields (`RELATE ONLY $from->contains->$to CONTENT $content`).
+    pub async fn relate<C: Connection>(
+        db: &Db<C>,
+        from: <Row as RelationEnds>::From,
+        to: <Row as RelationEnds>::To,
+        input: Input,
+    ) -> Result<Record<Row>> {
+        w::relate::<Row, _, C>(db, from, to, input).await
+    }
+    /// The edge `id` replaced by `input` (`UPDATE ONLY $id CONTENT $content`): a field left `None` is removed,
+    /// which the engine refuses for a field that is neither `option` nor `DEFAULT ALWAYS`. `None` when there is no such row.
+    pub async fn update<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        input: Input,
+    ) -> One<Row> {
+        w::update::<Row, _, C>(db, id, input).await
+    }
+    /// The edge `id` with `patch`'s fields set and the rest as they are (`UPDATE ONLY $id MERGE $content`). `None` when there is no such row.
+    pub async fn merge<C: Connection>(
+        db: &Db<C>,
+        id: &Link<Row>,
+        patch: Patch,
+    ) -> One<Row> {
+        w::merge::<Row, _, C>(db, id, patch).await
+    }
+    /// Deletes the edge `id` and returns it as it was (`DELETE ONLY $id RETURN BEFORE`); `None` when there was none.
+    pub async fn delete<C: Connection>(db: &Db<C>, id: &Link<Row>) -> One<Row> {
+        w::delete::<Row, C>(db, id).await
     }
 }
 /// The application's named queries (`Builder::queries`), checked against the schema at build time:

@@ -142,7 +142,7 @@ impl Builder {
     }
 
     /// Adds named queries: a directory's `*.surql` files, or one file, each query preceded by
-    /// `-- name: NAME :many|:one|:opt|:value` (and optional `-- question:` lines). Each is checked
+    /// `-- name: NAME :many|:one|:opt|:value|:exec` (and optional `-- question:` lines). Each is checked
     /// against the schema (with surqlc's `validate` feature); a query the schema breaks fails the
     /// build at its file:line:col.
     pub fn queries(&mut self, path: impl AsRef<Path>) -> &mut Self {

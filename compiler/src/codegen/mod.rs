@@ -2,7 +2,8 @@
 //!
 //! The rest serves them: the agent's `DEFINE ACCESS`/`DEFINE USER` text (`agent_define`) and its
 //! password (`password`), Rust names for SurrealQL ones (`idents`), the per-index helpers
-//! (`index_helpers`), the views checked against the schema (`views`), and the application's named
+//! (`index_helpers`), each table's input structs and write helpers (`writes`), the views checked
+//! against the schema (`views`), and the application's named
 //! queries read, checked and typed ([`queries`]).
 
 #[cfg(feature = "codegen")]
@@ -27,3 +28,5 @@ pub mod rustgen;
 mod schema_view;
 #[cfg(feature = "codegen")]
 pub mod views;
+#[cfg(feature = "codegen")]
+pub(crate) mod writes;

@@ -50,6 +50,8 @@ struct TableContext {
     traversals: Vec<Traversal>,
     /// Typed helpers for the table's indexes (`search_*`, `nearest_*`, `find_by_*`).
     index_helpers: Vec<crate::codegen::index_helpers::Helper>,
+    /// The input struct and write helpers (`None` for a view).
+    writes: Option<crate::codegen::writes::Writes>,
 }
 
 #[derive(Serialize)]
@@ -128,6 +130,7 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     }
     add_traversals(schema, &nested, &mut tables);
     check_generated_names(&tables)?;
+    check_query_inputs(&options.queries, &tables)?;
     let context = module_context(schema, options, &nested, &tables)?;
     let mut tera = tera::Tera::default();
     tera.register_filter("rust_string", rust_string);
@@ -160,6 +163,7 @@ fn table_contexts(schema: &Schema, types: &str, nested: &str) -> Vec<TableContex
             index_helpers: crate::codegen::index_helpers::helpers(t, types, &|name| {
                 schema.table(name).map(|x| x.rust_name.clone())
             }),
+            writes: crate::codegen::writes::writes(t),
         })
         .collect()
 }
@@ -266,7 +270,19 @@ fn check_generated_names(tables: &[TableContext]) -> Result<(), EmitError> {
             )));
         }
         modules.insert(&t.module, &t.name);
-        let mut names = vec!["get", "get_by_key", "select"];
+        let mut names = vec![
+            "get",
+            "get_by_key",
+            "select",
+            "create",
+            "create_at",
+            "insert",
+            "insert_many",
+            "update",
+            "merge",
+            "delete",
+            "relate",
+        ];
         for h in &t.index_helpers {
             if names.contains(&h.function.as_str()) {
                 return Err(EmitError::NameClash(format!(
@@ -285,6 +301,26 @@ fn check_generated_names(tables: &[TableContext]) -> Result<(), EmitError> {
                 )));
             }
             names.push(&r.function);
+        }
+    }
+    Ok(())
+}
+
+/// A named query's argument that is a table's input struct needs that table's module, which
+/// `helper_tables` may have left out.
+fn check_query_inputs(queries: &[crate::codegen::queries::Query], tables: &[TableContext]) -> Result<(), EmitError> {
+    use crate::codegen::queries::shape::RType;
+    for q in queries {
+        let Some(shape) = &q.shape else { continue };
+        for p in &shape.params {
+            let RType::Input { module, .. } = &p.ty else { continue };
+            if !tables.iter().any(|t| t.module == *module && t.writes.is_some()) {
+                return Err(EmitError::UnknownTable(format!(
+                    "named query `{}` takes `${}` as the input of the table module `{module}`, which \
+                        helper_tables leaves out: add the table to helper_tables",
+                    q.name, p.name
+                )));
+            }
         }
     }
     Ok(())

@@ -11,6 +11,7 @@ pub(super) fn unsupported(ty: &RType) -> Option<&'static str> {
         RType::Bytes => Some("bytes"),
         RType::Row(_) => Some("a whole row"),
         RType::Struct(_) => Some("an object of the query's own"),
+        RType::Input { .. } | RType::Unit => Some("a table's input struct"),
         RType::Vec(t) | RType::Option(t) => unsupported(t),
         _ => None,
     }
@@ -56,7 +57,7 @@ pub(super) fn json_schema(schema: &Schema, ty: &RType) -> Json {
         RType::Vec(inner) => json!({"type": "array", "items": json_schema(schema, inner)}),
         RType::Option(inner) => json_schema(schema, inner),
         // Refused at start (`unsupported`).
-        RType::Bytes | RType::Row(_) | RType::Struct(_) => json!({}),
+        RType::Bytes | RType::Row(_) | RType::Struct(_) | RType::Input { .. } | RType::Unit => json!({}),
     }
 }
 
@@ -89,7 +90,9 @@ pub(super) fn expected(schema: &Schema, ty: &RType) -> String {
         }
         RType::Vec(inner) => format!("an array, each item {}", expected(schema, inner)),
         RType::Option(inner) => format!("{} or null", expected(schema, inner)),
-        RType::Bytes | RType::Row(_) | RType::Struct(_) => "a value this tool cannot take".into(),
+        RType::Bytes | RType::Row(_) | RType::Struct(_) | RType::Input { .. } | RType::Unit => {
+            "a value this tool cannot take".into()
+        }
     }
 }
 

@@ -77,11 +77,27 @@ fn at_name(query: &Query, message: String) -> Failure {
     ))
 }
 
-/// The tools of `queries` (read and typed by the build), or the first query that cannot be one:
+/// The tools of `queries` (read and typed by the build; its writes left out), or the first query that cannot be one:
 /// a name a built-in tool has, a parameter type no JSON argument stands for, a query that is not
 /// one SELECT, or a session-bound parameter that is not the end user's record id.
 pub fn query_tools(schema: &Schema, queries: &[Query]) -> Result<Vec<QueryTool>, Failure> {
-    queries.iter().map(|q| query_tool(schema, q)).collect()
+    // The application's writes (`:exec`, a CREATE/UPDATE/... of its own) are no reader's tools.
+    queries
+        .iter()
+        .filter(|q| !is_write(q))
+        .map(|q| query_tool(schema, q))
+        .collect()
+}
+
+/// Whether a named query writes: `:exec`, or a statement that starts with a write's keyword.
+fn is_write(query: &Query) -> bool {
+    let first = crate::surql::scan::code(&query.text).into_iter().next();
+    query.returns == crate::surql::named::Returns::Exec
+        || first.is_some_and(|t| {
+            ["create", "insert", "update", "upsert", "delete", "relate"]
+                .iter()
+                .any(|w| t.is_word(w))
+        })
 }
 
 fn query_tool(schema: &Schema, query: &Query) -> Result<QueryTool, Failure> {

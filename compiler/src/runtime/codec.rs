@@ -101,6 +101,16 @@ impl ObjectWriter {
         self
     }
 
+    /// Sets field `name` to the value `value` holds; `None` leaves the field out of the object, so
+    /// a write leaves it to the engine (its `DEFAULT` or `VALUE` on a new row, the row's own value
+    /// under `MERGE`). Used by the generated input structs.
+    pub fn present<V: FieldValue>(&mut self, name: &str, value: Option<V>) -> &mut Self {
+        if let Some(value) = value {
+            self.0.insert(name, value.into_field_value());
+        }
+        self
+    }
+
     /// The object built.
     pub fn finish(self) -> Value {
         Value::Object(self.0)

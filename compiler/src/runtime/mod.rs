@@ -45,6 +45,7 @@ pub mod scope;
 pub mod spans;
 mod traits;
 mod values;
+pub mod writes;
 
 pub use agent::{
     prepare_select, run_named_capped, run_readonly, run_validated, run_validated_capped, signin_agent,
@@ -58,7 +59,7 @@ pub use index_helpers::{find_one, get_by_key, nearest, search};
 pub use module::SchemaModule;
 pub use pruner::{Choice, Mechanisms, Pruner, ShownField};
 pub use scope::{Scope, SCOPE_KEY_VAR};
-pub use traits::{Ends, Literal, RecordKey, Relation, SurqlType, Table};
+pub use traits::{Ends, Literal, RecordKey, Relation, RelationEnds, SurqlType, Table, TableField};
 pub use values::{Example, Link, Nearest, Record, Scored};
 
 pub use surrealdb;

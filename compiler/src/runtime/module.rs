@@ -13,6 +13,8 @@ use surrealdb::{Connection, Error, Surreal};
 pub mod prelude {
     pub use super::super::module as m;
     pub use super::super::{Link, Nearest, Record, Scored, Table};
+    // What the write helpers and input structs name (a view's module has none of them).
+    pub use super::super::{writes as w, RelationEnds, TableField};
     pub use surrealdb::{Connection, Error, Surreal};
     /// `Result` with surrealdb's `Error`.
     pub type Result<T, E = Error> = std::result::Result<T, E>;

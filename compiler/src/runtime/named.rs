@@ -37,6 +37,20 @@ pub async fn one<R: SurrealValue, C: Connection>(
         .ok_or_else(|| Error::not_found(format!("query `{name}` returned no row"), None))
 }
 
+/// Runs `surql` with `bindings` for its effect (`:exec`): every statement's error is the call's.
+pub async fn exec<C: Connection>(
+    db: &Surreal<C>,
+    surql: &'static str,
+    bindings: Vec<(&'static str, Value)>,
+) -> Result<(), Error> {
+    let mut query = db.query(surql);
+    for binding in bindings {
+        query = query.bind(binding);
+    }
+    query.await?.check()?;
+    Ok(())
+}
+
 /// Puts each `(question, query)` into the few-shot pool `pool` (its question embedded by
 /// `embedder`, its query validated as an agent's would be by [`super::module::remember_example`]),
 /// skipping a pair the pool already holds; the ids of the examples added.

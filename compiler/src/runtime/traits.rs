@@ -161,3 +161,25 @@ pub trait Literal: SurqlType + Sized {
     /// The variant stored as `value`.
     fn from_str(value: &str) -> Option<Self>;
 }
+
+/// The `N`th declared field of a table (in `Table::FIELDS` order): what `#[derive(Table)]` and
+/// `#[derive(Relation)]` implement once per field, so the generated input structs (`customer::Input`)
+/// hold each field in the row struct's own Rust type without the module having to name it.
+pub trait TableField<const N: usize> {
+    /// The field's Rust type, as the row struct declares it.
+    type Rust;
+    /// The field as an input struct holds it when it may be left out: `Option<Rust>`, or `Rust`
+    /// itself when that is already an `Option`.
+    type Optional;
+    /// The row's value as [`Self::Optional`] (`Some(value)`, or the `Option` itself).
+    fn optional(value: Self::Rust) -> Self::Optional;
+}
+
+/// A relation's two ends as its struct declares them (`Link<T>`, or an `Ends` enum for an end of
+/// several tables): what the generated `relate` takes. `#[derive(Relation)]` implements it.
+pub trait RelationEnds: Table {
+    /// The `r#in` field's type.
+    type From: SurrealValue;
+    /// The `out` field's type.
+    type To: SurrealValue;
+}

@@ -16,6 +16,8 @@ pub enum Returns {
     Opt,
     /// `:value`: `SELECT VALUE` / `RETURN`, the value's own type.
     Value,
+    /// `:exec`: a statement run for its effect (a write); no rows, `()`.
+    Exec,
 }
 
 impl Returns {
@@ -26,11 +28,12 @@ impl Returns {
             Returns::One => "one",
             Returns::Opt => "opt",
             Returns::Value => "value",
+            Returns::Exec => "exec",
         }
     }
 
     fn from_name(name: &str) -> Option<Returns> {
-        [Returns::Many, Returns::One, Returns::Opt, Returns::Value]
+        [Returns::Many, Returns::One, Returns::Opt, Returns::Value, Returns::Exec]
             .into_iter()
             .find(|r| r.name() == name)
     }
@@ -353,7 +356,7 @@ fn header(text: &str, head: &Token, errors: &mut Vec<FileError>) -> Option<(Stri
         errors.push(FileError { line, column, message });
         None
     };
-    let usage = "write `-- name: NAME :many` (or :one, :opt, :value)";
+    let usage = "write `-- name: NAME :many` (or :one, :opt, :value, :exec)";
     let Some(&(name_at, name)) = words.first() else {
         return fail(head.start, format!("`-- name:` without a name: {usage}"), errors);
     };
@@ -378,7 +381,11 @@ fn header(text: &str, head: &Token, errors: &mut Vec<FileError>) -> Option<(Stri
         );
     };
     let Some(returns) = kind.strip_prefix(':').and_then(Returns::from_name) else {
-        return fail(kind_at, format!("`{kind}` is not :many, :one, :opt or :value"), errors);
+        return fail(
+            kind_at,
+            format!("`{kind}` is not :many, :one, :opt, :value or :exec"),
+            errors,
+        );
     };
     if let Some(&(extra_at, extra)) = words.get(2) {
         return fail(extra_at, format!("unexpected `{extra}`: {usage}"), errors);
@@ -443,13 +450,14 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
         );
         assert_eq!(
             errors("-- name: a :all\nSELECT 1"),
-            vec!["1:12: `:all` is not :many, :one, :opt or :value"]
+            vec!["1:12: `:all` is not :many, :one, :opt, :value or :exec"]
         );
         assert_eq!(
             errors("-- name: a\nSELECT 1"),
-            vec![
-                "1:11: query `a` says nothing of what it returns: write `-- name: NAME :many` (or :one, :opt, :value)"
-            ]
+            vec![concat!(
+                "1:11: query `a` says nothing of what it returns: ",
+                "write `-- name: NAME :many` (or :one, :opt, :value, :exec)"
+            )]
         );
         assert_eq!(
             errors("-- name: a :one\n-- question: q\n"),
@@ -518,6 +526,14 @@ RETURN count(SELECT id FROM order WHERE note = '-- name: x :one');
                 "2:30: `$n` is declared twice"
             ]
         );
+    }
+
+    #[test]
+    fn exec_names_a_statement_run_for_its_effect() {
+        let q = parse("-- name: rename :exec\nUPDATE $id SET name = $name;\n").unwrap();
+        assert_eq!(q[0].returns, Returns::Exec);
+        assert_eq!(q[0].returns.name(), "exec");
+        assert_eq!(q[0].text, "UPDATE $id SET name = $name");
     }
 
     #[test]

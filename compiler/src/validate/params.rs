@@ -199,6 +199,7 @@ mod tests {
             name: name.into(),
             ty,
             cast,
+            input: None,
         }
     }
 

@@ -179,7 +179,7 @@ fn untyped_params(path: &Path, text: &str, query: &NamedQuery, report: &crate::v
             continue;
         }
         seen.push(&t.text);
-        if typed.iter().any(|(n, _)| *n == t.text) {
+        if typed.iter().any(|(n, _)| *n == t.text) || super::typing::input_use(report, &t.text).is_some() {
             continue;
         }
         let (l, c) = file::line_col(&query.text, t.start);

@@ -1,4 +1,4 @@
-//! Named query files (`-- name: NAME :many|:one|:opt|:value`): the application's own queries, read with positions ([`crate::surql::named`]) and checked against the schema.
+//! Named query files (`-- name: NAME :many|:one|:opt|:value|:exec`): the application's own queries, read with positions ([`crate::surql::named`]) and checked against the schema.
 //!
 //! ```
 //! use surqlc::queries::{parse, Returns};

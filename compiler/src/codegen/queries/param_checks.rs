@@ -61,26 +61,40 @@ pub(super) fn conflicting(query: &NamedQuery, report: &Report) -> Vec<(Span, Str
         if report.params.iter().any(|u| u.name == name && u.cast) {
             continue;
         }
+        // A whole input (`CONTENT $x`) is typed by its table: two different tables (or a whole
+        // input and a patch) cannot both be one argument.
+        let inputs: Vec<&crate::validate::params::InputOf> = report
+            .params
+            .iter()
+            .filter(|u| u.name == name)
+            .filter_map(|u| u.input.as_ref())
+            .collect();
+        if let Some(first) = inputs.first() {
+            if let Some(other) = inputs.iter().find(|i| *i != first) {
+                let kind = |i: &crate::validate::params::InputOf| {
+                    format!(
+                        "{} `{}`",
+                        if i.partial { "a patch of" } else { "a whole row of" },
+                        i.table
+                    )
+                };
+                out.push((
+                    second_occurrence(query, name),
+                    format!(
+                        "parameter `${name}` is written as {} and as {}: give each its own parameter",
+                        kind(first),
+                        kind(other)
+                    ),
+                ));
+            }
+            continue;
+        }
         let Some(first) = uses.first() else { continue };
         let Some(other) = uses.iter().find(|t| base(t) != base(first)) else {
             continue;
         };
-        // Point at the parameter's second occurrence in the text (the uses are not spanned).
-        let occurrences: Vec<Span> = scan::code(&query.text)
-            .iter()
-            .filter(|t| t.kind == Kind::Param && t.text == name)
-            .map(|t| Span {
-                start: t.start,
-                end: t.end,
-            })
-            .collect();
-        let span = occurrences
-            .get(1)
-            .or(occurrences.first())
-            .copied()
-            .unwrap_or(Span { start: 0, end: 0 });
         out.push((
-            span,
+            second_occurrence(query, name),
             format!(
                 "parameter `${name}` is used as {first} and as {other}, so it has no one type; cast it once to say which: `<{}> ${name}`",
                 base(first)
@@ -88,4 +102,21 @@ pub(super) fn conflicting(query: &NamedQuery, report: &Report) -> Vec<(Span, Str
         ));
     }
     out
+}
+
+/// The parameter's second occurrence in the text, else its first (the uses are not spanned).
+fn second_occurrence(query: &NamedQuery, name: &str) -> Span {
+    let occurrences: Vec<Span> = scan::code(&query.text)
+        .iter()
+        .filter(|t| t.kind == Kind::Param && t.text == name)
+        .map(|t| Span {
+            start: t.start,
+            end: t.end,
+        })
+        .collect();
+    occurrences
+        .get(1)
+        .or(occurrences.first())
+        .copied()
+        .unwrap_or(Span { start: 0, end: 0 })
 }

@@ -51,7 +51,7 @@ struct FieldContext {
 /// its traits for any `T`).
 fn own_types_only(t: &RType, shape: &super::Shape) -> bool {
     match t {
-        RType::Enum(_) | RType::Row(_) => false,
+        RType::Enum(_) | RType::Row(_) | RType::Input { .. } => false,
         RType::Struct(name) => derivable(name, shape),
         RType::Vec(t) | RType::Option(t) => own_types_only(t, shape),
         _ => true,
@@ -115,6 +115,7 @@ pub fn contexts(queries: &[Query], types: &str) -> Result<Vec<QueryContext>, Str
             Returns::Many => (format!("::std::vec::Vec<{row}>"), "many"),
             Returns::Opt => (format!("::std::option::Option<{row}>"), "opt"),
             Returns::One | Returns::Value => (row.clone(), "one"),
+            Returns::Exec => ("()".to_owned(), "exec"),
         };
         let mut doc: Vec<String> = q.questions.clone();
         if !doc.is_empty() {
@@ -125,6 +126,7 @@ pub fn contexts(queries: &[Query], types: &str) -> Result<Vec<QueryContext>, Str
             Returns::Opt => "the first row, if any",
             Returns::One => "the one row (an error when there is none)",
             Returns::Value => "the value (an error when there is none)",
+            Returns::Exec => "run for its effect; it answers nothing",
         };
         doc.push(format!(
             "Named query `{}` (`:{}`): {shape_doc}. Its text is [`{}`]; parameters are bound, never spliced in.",

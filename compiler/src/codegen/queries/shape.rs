@@ -32,6 +32,14 @@ pub enum RType {
     Option(Box<RType>),
     /// A struct generated for the query (its name).
     Struct(String),
+    /// A table's generated input (`customer::Input`), or with `partial` its `Patch` (`MERGE $x`):
+    /// the table module's name.
+    Input {
+        module: String,
+        partial: bool,
+    },
+    /// `()`: what an `:exec` query answers.
+    Unit,
 }
 
 impl RType {
@@ -57,6 +65,11 @@ impl RType {
             RType::Vec(t) => format!("::std::vec::Vec<{}>", t.rust(types)),
             RType::Option(t) => format!("::std::option::Option<{}>", t.rust(types)),
             RType::Struct(name) => name.clone(),
+            // The `queries` module is a sibling of the table modules.
+            RType::Input { module, partial } => {
+                format!("super::{module}::{}", if *partial { "Patch" } else { "Input" })
+            }
+            RType::Unit => "()".into(),
         }
     }
 
@@ -160,5 +173,11 @@ mod tests {
         assert_eq!(struct_name("revenue_by_category"), "RevenueByCategory");
         assert_eq!(struct_name("q2_top"), "Q2Top");
         assert_eq!(struct_name("_x"), "X");
+        let patch = RType::Input {
+            module: "customer".into(),
+            partial: true,
+        };
+        assert_eq!(patch.argument("x"), "super::customer::Patch");
+        assert_eq!(RType::Unit.rust("x"), "()");
     }
 }

@@ -4,7 +4,7 @@ use super::shape::{struct_name, FieldShape, ParamShape, RType, Shape, StructShap
 use crate::ir::Schema;
 use crate::surql::named::{NamedQuery, Returns};
 use crate::surql::scan::{self, Kind, Token};
-use crate::validate::params::{is_argument, resolved};
+use crate::validate::params::{is_argument, resolved, InputOf};
 use crate::validate::{Report, Span, Ty};
 
 /// Why a query cannot be typed: where in its text, and what to do.
@@ -48,7 +48,10 @@ pub fn shape(schema: &Schema, query: &NamedQuery, report: &Report) -> Result<Sha
         structs: Vec::new(),
         errors: &mut errors,
     };
-    let row = if is_value {
+    let row = if query.returns == Returns::Exec {
+        // Run for its effect: whatever the statement answers is dropped.
+        Some(RType::Unit)
+    } else if is_value {
         let ty = report.projections.first().map_or(Ty::Any, |p| p.ty.clone());
         let item = items.first();
         let span = item.map_or(whole_query, |i| i.span);
@@ -282,6 +285,24 @@ impl Typer<'_, '_> {
         })
     }
 
+    /// A whole input of a table (`CONTENT $x`, `INSERT INTO t $x`): its module's `Input`, or its
+    /// `Patch` when any subset of fields will do (`MERGE $x`).
+    fn input(&mut self, input: &InputOf, span: Span, expr: &str) -> Option<RType> {
+        match self.schema.table(&input.table) {
+            Some(t) if t.view.is_none() => Some(RType::Input {
+                module: crate::codegen::idents::rust_ident(&t.name),
+                partial: input.partial,
+            }),
+            _ => self.fail(
+                span,
+                format!(
+                    "`{expr}` is written into `{}`, which has no input struct (it is no table the application writes)",
+                    input.table
+                ),
+            ),
+        }
+    }
+
     fn untyped(&mut self, span: Span, expr: &str) -> Option<RType> {
         self.fail(
             span,
@@ -320,15 +341,21 @@ impl Typer<'_, '_> {
             if defined || out.iter().any(|p| p.name == t.text) {
                 continue;
             }
-            let Some((_, ty)) = typed.iter().find(|(n, _)| *n == t.text) else {
-                continue;
-            };
             let span = Span {
                 start: t.start,
                 end: t.end,
             };
             let expr = &text[t.start..t.end];
-            if let Some(ty) = self.rtype(ty, false, span, expr, "Param") {
+            let ty = match input_use(report, &t.text) {
+                Some(input) => self.input(input, span, expr),
+                None => {
+                    let Some((_, ty)) = typed.iter().find(|(n, _)| *n == t.text) else {
+                        continue;
+                    };
+                    self.rtype(ty, false, span, expr, "Param")
+                }
+            };
+            if let Some(ty) = ty {
                 let mut ident = field_ident(&t.text);
                 if ident == "db" {
                     ident.push('_');
@@ -354,6 +381,15 @@ impl Typer<'_, '_> {
     }
 }
 
+/// The table a parameter is written into as a whole (`CONTENT $x`, `MERGE $x`, `INSERT INTO t $x`), if it is.
+pub fn input_use<'r>(report: &'r Report, name: &str) -> Option<&'r InputOf> {
+    report
+        .params
+        .iter()
+        .filter(|u| u.name == name)
+        .find_map(|u| u.input.as_ref())
+}
+
 /// A Rust field name for a row key (`totalRevenue` → `total_revenue`, `type` → `r#type`).
 fn field_ident(key: &str) -> String {
     crate::codegen::idents::rust_ident(key)
@@ -364,12 +400,44 @@ fn is_plain_key(key: &str) -> bool {
         && key.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// The projection list of the top-level `SELECT` split at its commas: whether it is `SELECT VALUE`, and each item.
+/// The statements that write: their output is the list after their own `RETURN`.
+const WRITES: [&str; 6] = ["create", "insert", "update", "upsert", "delete", "relate"];
+
+/// The top-level token that is the word `word`, outside every bracket.
+fn top_level(tokens: &[Token], word: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == Kind::Punct {
+            match t.text.as_str() {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => depth -= 1,
+                _ => {}
+            }
+        } else if depth == 0 && t.is_word(word) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// The projection list split at its commas: whether it is `SELECT VALUE` (`RETURN VALUE`), and
+/// each item. A SELECT's list runs to its `FROM`; a write's is the one after its own `RETURN`
+/// (none for `RETURN NONE|BEFORE|AFTER|DIFF` or without one: the engine answers whole rows).
 fn projection_items<'t>(text: &'t str, tokens: &[Token]) -> (bool, Vec<Item<'t>>) {
-    let Some(select) = tokens.iter().position(|t| t.is_word("select")) else {
+    let write = tokens.first().is_some_and(|t| WRITES.iter().any(|w| t.is_word(w)));
+    let start = if write {
+        top_level(tokens, "return")
+    } else {
+        tokens.iter().position(|t| t.is_word("select"))
+    };
+    let Some(start) = start else {
         return (false, Vec::new());
     };
-    let mut i = select + 1;
+    let mut i = start + 1;
+    let whole = ["none", "before", "after", "diff"];
+    if write && tokens.get(i).is_some_and(|t| whole.iter().any(|w| t.is_word(w))) {
+        return (false, Vec::new());
+    }
     let is_value = tokens.get(i).is_some_and(|t| t.is_word("value"));
     if is_value {
         i += 1;
@@ -382,6 +450,7 @@ fn projection_items<'t>(text: &'t str, tokens: &[Token]) -> (bool, Vec<Item<'t>>
         let end = match t {
             None => true,
             Some(t) if depth == 0 && (t.is_word("from") || t.is_punct(",")) => true,
+            Some(t) if write && depth == 0 && (t.is_word("timeout") || t.is_word("parallel")) => true,
             Some(t) => {
                 if t.kind == Kind::Punct {
                     match t.text.as_str() {
@@ -397,7 +466,7 @@ fn projection_items<'t>(text: &'t str, tokens: &[Token]) -> (bool, Vec<Item<'t>>
             if begin < i {
                 items.push(item(text, &tokens[begin..i]));
             }
-            if t.is_none_or(|t| t.is_word("from")) {
+            if t.is_none_or(|t| t.is_word("from") || (write && !t.is_punct(","))) {
                 break;
             }
             begin = i + 1;
