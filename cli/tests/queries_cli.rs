@@ -78,7 +78,7 @@ fn an_expression_without_a_type_is_refused_with_a_cast() {
         "cast",
         "-- name: noisy :many\nSELECT name, rand() * 2 AS noise FROM customer LIMIT 5;\n",
         "2:14",
-        "`rand() * 2` has no type the schema gives it; cast it: `<int> rand() * 2`",
+        "`rand() * 2` has no type the schema gives it; cast it to the type it holds: `<TYPE> rand() * 2`",
     );
 }
 
