@@ -85,6 +85,18 @@ async fn run_bound(db: &Db, query: &str) -> Result<serde_json::Value, String> {
     Ok(value.into_json_value())
 }
 
+/// A `binds` case: the engine refuses the wrong query with its parameters bound, and runs the fixed one.
+async fn binds(db: &Db, case: &Case, at: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    if let Err(e) = run_bound(db, &case.fixed).await {
+        failures.push(format!("{at}: the engine refuses the fixed query bound: {e}"));
+    }
+    if let Ok(rows) = run_bound(db, &case.wrong).await {
+        failures.push(format!("{at}: the engine binds the wrong query's parameters: {rows}"));
+    }
+    failures
+}
+
 #[test]
 fn every_code_is_caught_and_proven_on_the_engine() {
     let cases = cases();
@@ -136,12 +148,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
                 ));
             }
             if case.verdict == "binds" {
-                if let Err(e) = run_bound(db, &case.fixed).await {
-                    failures.push(format!("{at}: the engine refuses the fixed query bound: {e}"));
-                }
-                if let Ok(rows) = run_bound(db, &case.wrong).await {
-                    failures.push(format!("{at}: the engine binds the wrong query's parameters: {rows}"));
-                }
+                failures.extend(binds(db, case, &at).await);
                 continue;
             }
             // The wrong query first: a fixed write would change what the wrong one finds.
