@@ -150,3 +150,21 @@ pub fn schema_type_for(file_stem: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// `text` cut to one readable line.
+fn short(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    if line.chars().count() > 100 {
+        format!("{}...", line.chars().take(97).collect::<String>())
+    } else {
+        line.to_owned()
+    }
+}
+
+/// The 1-based line and column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}

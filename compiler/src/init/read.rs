@@ -1,6 +1,6 @@
 //! SurrealQL text read by SurrealDB's own parser into plain definitions (`Def`), each with its line: the only file of `init` that sees the parser's AST.
 
-use super::respell;
+use super::{line_col, respell, short};
 use super::{InitError, Notes};
 use crate::ir;
 use crate::surql::functions::{parse_ast, statement_starts};
@@ -114,24 +114,6 @@ pub(super) fn statements(file: &str, text: &str, notes: &mut Notes) -> Result<Ve
         });
     }
     Ok(out)
-}
-
-/// `text` cut to one readable line.
-pub(super) fn short(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("").trim();
-    if line.chars().count() > 100 {
-        format!("{}...", line.chars().take(97).collect::<String>())
-    } else {
-        line.to_owned()
-    }
-}
-
-/// The 1-based line and column of byte `offset` in `text`.
-pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 fn def(statement: &TopLevelExpr) -> Def {

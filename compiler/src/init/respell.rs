@@ -33,7 +33,7 @@ pub(super) fn respell(file: &str, text: &str, notes: &mut super::Notes) -> Strin
     let tokens = code(text);
     // (start, end, replacement), applied from the end so offsets stay valid.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    let at = |t: &Token| format!("{file}:{}", super::read::line_col(text, t.start).0);
+    let at = |t: &Token| format!("{file}:{}", super::line_col(text, t.start).0);
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
@@ -62,8 +62,8 @@ pub(super) fn respell(file: &str, text: &str, notes: &mut super::Notes) -> Strin
                 .map(|c| if c == '\n' { '\n' } else { ' ' })
                 .collect();
             notes.left_out.push(Note::new(
-                format!("{file}:{}", super::read::line_col(text, start).0),
-                super::read::short(&text[start..end]),
+                format!("{file}:{}", super::line_col(text, start).0),
+                super::short(&text[start..end]),
                 "an MTREE index: SurrealDB 3 has none (the grammar's vector index is hnsw(...))",
             ));
             edits.push((start, end, blank));
