@@ -72,6 +72,16 @@ async fn checked(schema: &Schema, db: &Db, query: &str, mode: &str) -> validate:
     report
 }
 
+/// A database of the case's own for the application's profile (`@app`: a write changes the data),
+/// else `None` (the schema's shared one).
+async fn own_database(name: &str, mode: &str) -> Option<Db> {
+    if mode == "app" {
+        Some(database(name).await)
+    } else {
+        None
+    }
+}
+
 /// Runs `query` with each of its `$parameters` bound to a string: `Err` when the engine refuses.
 async fn run_bound(db: &Db, query: &str) -> Result<serde_json::Value, String> {
     let mut q = db.query(query);
@@ -115,11 +125,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
         for case in &cases {
             let (name, mode) = case.schema.split_once('@').unwrap_or((&case.schema, ""));
             // A write changes the data: each of the application's cases gets a database of its own.
-            let fresh = if mode == "app" {
-                Some(database(name).await)
-            } else {
-                None
-            };
+            let fresh = own_database(name, mode).await;
             let (schema, db) = (&schemas[name], fresh.as_ref().unwrap_or(&dbs[name]));
             let at = format!("catalogue.surql:{} ({})", case.line, case.class.code());
             let wrong = checked(schema, db, &case.wrong, mode).await;
@@ -153,11 +159,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
             }
             // The wrong query first: a fixed write would change what the wrong one finds.
             let wrong_rows = surqlc::db::query_json(db, &case.wrong).await;
-            let fixed_db = if mode == "app" {
-                Some(database(name).await)
-            } else {
-                None
-            };
+            let fixed_db = own_database(name, mode).await;
             let fixed_rows = surqlc::db::query_json(fixed_db.as_ref().unwrap_or(db), &case.fixed).await;
             if let Err(e) = &fixed_rows {
                 failures.push(format!("{at}: the engine refuses the fixed query {}: {e}", case.fixed));
@@ -347,11 +349,7 @@ fn every_fix_of_the_catalogue_repairs_its_query() {
                 dbs.insert(name.to_owned(), database(name).await);
             }
             let mode = case.schema.split_once('@').map_or("", |(_, m)| m);
-            let fresh = if mode == "app" {
-                Some(database(name).await)
-            } else {
-                None
-            };
+            let fresh = own_database(name, mode).await;
             let (schema, db) = (&schemas[name], fresh.as_ref().unwrap_or(&dbs[name]));
             let wrong = checked(schema, db, &case.wrong, mode).await;
             let edits: Vec<&validate::Edit> = wrong.diagnostics.iter().flat_map(|d| &d.fixes).collect();
@@ -377,11 +375,7 @@ fn every_fix_of_the_catalogue_repairs_its_query() {
             let got = surqlc::db::query_json(db, &fixed).await;
             // A write answers with the records it made (new ids): each on a database of its own,
             // and the repair holds when both run.
-            let other = if mode == "app" {
-                Some(database(name).await)
-            } else {
-                None
-            };
+            let other = own_database(name, mode).await;
             let want = surqlc::db::query_json(other.as_ref().unwrap_or(db), &case.fixed).await;
             let (got, want) = match (got, want) {
                 (Ok(_), Ok(_)) if mode == "app" => (Ok(serde_json::Value::Null), Ok(serde_json::Value::Null)),

@@ -184,7 +184,8 @@ fn a_kind(kind: Kind) -> String {
     article(kind.name().to_owned())
 }
 
-fn article(text: String) -> String {
+/// `text` with its article (`an int`, `a string`, `the object {...}`): the messages' one rule.
+pub(super) fn article(text: String) -> String {
     let vowel = text.starts_with(['a', 'e', 'i', 'o', 'u']);
     let is_name = text.starts_with('{');
     match (vowel, is_name) {

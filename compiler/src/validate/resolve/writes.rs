@@ -599,14 +599,10 @@ fn mismatch(want: &Ty, got: &Ty) -> Option<String> {
 
 /// `a datetime`, `an int`: a type with its article, for messages.
 fn a(ty: &Ty) -> String {
-    let text = match ty {
-        Ty::Record(t) => return format!("a link to `{t}`"),
-        Ty::Array(_) => return "an array".into(),
-        Ty::Literal(values) => return format!("one of {}", quoted_values(values)),
-        other => other.to_string(),
-    };
-    match text.chars().next() {
-        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {text}"),
-        _ => format!("a {text}"),
+    match ty {
+        Ty::Record(t) => format!("a link to `{t}`"),
+        Ty::Array(_) => "an array".into(),
+        Ty::Literal(values) => format!("one of {}", quoted_values(values)),
+        other => super::calls::article(other.to_string()),
     }
 }
