@@ -7,7 +7,7 @@ use surqlc::ir::Schema;
 use surqlc::validate::{self, Class, Severity};
 use surqlc_tests::*;
 
-/// One block of tests/corpus/catalogue.surql.
+/// One block of tests/corpus/catalogue.surql (or of a `catalogue_*.surql` beside it).
 struct Case {
     class: Class,
     schema: String,
@@ -15,10 +15,25 @@ struct Case {
     wrong: String,
     fixed: String,
     line: usize,
+    file: String,
 }
 
+/// Every case of `catalogue.surql` and of the `catalogue_*.surql` files beside it, in name order.
 fn cases() -> Vec<Case> {
-    let text = read(root().join("tests/corpus/catalogue.surql"));
+    let dir = root().join("tests/corpus");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/corpus")
+        .map(|entry| entry.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("catalogue") && name.ends_with(".surql"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|file| cases_of(file, &read(dir.join(file))))
+        .collect()
+}
+
+fn cases_of(file: &str, text: &str) -> Vec<Case> {
     let mut out = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
@@ -28,11 +43,11 @@ fn cases() -> Vec<Case> {
         let words: Vec<&str> = head.split_whitespace().collect();
         // `store@user`: the case runs in an end user's session of the schema's scope.
         let code = format!("SQ{}", words[0]);
-        let class = Class::from_code(&code).unwrap_or_else(|| panic!("line {}: no code {code}", i + 1));
+        let class = Class::from_code(&code).unwrap_or_else(|| panic!("{file}:{}: no code {code}", i + 1));
         let (wrong, fixed) = (lines[i + 1], lines[i + 2]);
         assert!(
             wrong.ends_with(';') && fixed.ends_with(';'),
-            "line {}: one query per line",
+            "{file}:{}: one query per line",
             i + 1
         );
         out.push(Case {
@@ -42,6 +57,7 @@ fn cases() -> Vec<Case> {
             wrong: wrong.to_owned(),
             fixed: fixed.to_owned(),
             line: i + 1,
+            file: file.to_owned(),
         });
     }
     out
@@ -127,7 +143,7 @@ fn every_code_is_caught_and_proven_on_the_engine() {
             // A write changes the data: each of the application's cases gets a database of its own.
             let fresh = own_database(name, mode).await;
             let (schema, db) = (&schemas[name], fresh.as_ref().unwrap_or(&dbs[name]));
-            let at = format!("catalogue.surql:{} ({})", case.line, case.class.code());
+            let at = format!("{}:{} ({})", case.file, case.line, case.class.code());
             let wrong = checked(schema, db, &case.wrong, mode).await;
             if case.class == Class::EngineError {
                 // What the validator cannot see: it passes, the engine refuses.
@@ -363,7 +379,7 @@ fn every_fix_of_the_catalogue_repairs_its_query() {
                 continue;
             }
             let fixed = validate::apply_edits(&case.wrong, &edits);
-            let at = format!("catalogue.surql:{} ({})", case.line, case.class.code());
+            let at = format!("{}:{} ({})", case.file, case.line, case.class.code());
             let again = checked(schema, db, &fixed, mode).await;
             if again.has_errors() {
                 failures.push(format!(
