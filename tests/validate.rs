@@ -572,3 +572,34 @@ fn a_comparison_with_null_is_the_missing_value_mistake() {
         }
     })
 }
+
+/// A projection without an alias is keyed as the engine keys it (`Expr::to_idiom`): `count()` is
+/// `count`, `math::sum(..)` is `math::sum`; reading those keys back is clean and answers on the engine.
+#[test]
+fn an_unaliased_call_is_keyed_by_its_name_as_the_engine_keys_it() {
+    block_on(async {
+        let store = schema("store");
+        let output = builder("store").no_agent().generate().unwrap();
+        let conn = loaded(&[&output.schema_surql, &read(root().join("schemas/store.seed.surql"))]).await;
+        let cases = [
+            ("RETURN (SELECT count() FROM customer GROUP ALL)[0].count", "count"),
+            (
+                "RETURN (SELECT math::sum(price) FROM product GROUP ALL)[0]['math::sum']",
+                "math::sum",
+            ),
+        ];
+        for (query, key) in cases {
+            let report = validate::validate_with(&store, query, &validate::Options::for_app());
+            assert!(report.diagnostics.is_empty(), "{}", report.render(query));
+            let mut response = conn.query(query).await.unwrap().check().unwrap();
+            let value: surrealdb::types::Value = response.take(0).unwrap();
+            let value = value.into_json_value();
+            // A decimal's sum comes back as its text in JSON; a missing key would be NONE (null).
+            assert!(!value.is_null(), "{query}: the engine's key is `{key}`, got {value}");
+        }
+        // The agent's profile reads the same key.
+        let query = "SELECT count() FROM customer GROUP ALL";
+        let report = validate::validate(&store, query);
+        assert!(report.diagnostics.is_empty(), "{}", report.render(query));
+    })
+}

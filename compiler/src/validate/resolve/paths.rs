@@ -52,6 +52,21 @@ pub(super) fn output_key(expr: &Expr) -> Option<String> {
     (names.len() > 1 && matches!(idiom.0.first(), Some(Part::Field(_)))).then(|| names.join("."))
 }
 
+/// The key the engine writes a projection without an alias at: a field path's names
+/// (`output_key`), else the engine's own `Expr::to_idiom` when that is one field (`count()` is
+/// `count`, `math::sum(x)` is `math::sum`, `$p` is `p`), else the expression's text.
+pub(super) fn unaliased_key(expr: &Expr) -> String {
+    if let Some(key) = output_key(expr) {
+        return key;
+    }
+    if !matches!(expr, Expr::Idiom(_)) {
+        if let [Part::Field(name)] = expr.to_idiom().0.as_slice() {
+            return name.as_str().to_owned();
+        }
+    }
+    expr.to_sql()
+}
+
 impl<'a, 'l> Resolver<'a, 'l> {
     /// An idiom relative to the scope's document.
     pub(super) fn idiom_in(&mut self, parts: &[Part], scope: &Scope) -> Val {

@@ -115,9 +115,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                             let v = self.expr(&selector.expr, scope);
                             let name = match &selector.alias {
                                 Some(alias) => alias.to_sql(),
-                                None => {
-                                    super::paths::output_key(&selector.expr).unwrap_or_else(|| selector.expr.to_sql())
-                                }
+                                None => super::paths::unaliased_key(&selector.expr),
                             };
                             row.push((name, v.ty));
                         }
