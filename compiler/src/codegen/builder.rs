@@ -51,6 +51,7 @@ pub struct Builder {
     budget: ir::Budget,
     deny_over_budget: bool,
     helper_tables: Option<Vec<String>>,
+    no_write_helpers: bool,
     queries: Vec<PathBuf>,
     #[cfg(feature = "tokens")]
     encoding: crate::tokens::Encoding,
@@ -216,6 +217,15 @@ impl Builder {
         self
     }
 
+    /// Whether the table modules get their typed inputs and write helpers (`Input`, `Patch`,
+    /// `create`, `insert`, `update`, `merge`, `delete`, `relate`); on by default. They are most of
+    /// a big schema's module (the enterprise schema's 26,378 lines are 4,613 without them): an
+    /// application that writes through named queries or its own SurrealQL can leave them out.
+    pub fn write_helpers(&mut self, enabled: bool) -> &mut Self {
+        self.no_write_helpers = !enabled;
+        self
+    }
+
     fn stem(&self) -> &str {
         self.file_stem.as_deref().unwrap_or("schema")
     }
@@ -364,6 +374,7 @@ impl Builder {
             surql_file: format!("{}.surql", self.stem()),
             file_stem: self.stem().to_owned(),
             helper_tables: self.helper_tables.clone(),
+            write_helpers: !self.no_write_helpers,
             queries: queries.clone(),
         };
         let rust_module = crate::codegen::rustgen::render_module(&schema, &module_options)?;

@@ -22,6 +22,9 @@ pub struct ModuleOptions {
     pub agent_defined: bool,
     /// The tables that get a helper module (by table or Rust type name); `None`: every table.
     pub helper_tables: Option<Vec<String>>,
+    /// Whether each table module gets `Input`/`Patch` and the write helpers (`create`, `insert`,
+    /// `update`, `merge`, `delete`, `relate`); on by default.
+    pub write_helpers: bool,
     /// The named queries, typed: each a function of the `queries` module.
     pub queries: Vec<crate::codegen::queries::Query>,
 }
@@ -35,6 +38,7 @@ impl Default for ModuleOptions {
             sources: Vec::new(),
             agent_defined: false,
             helper_tables: None,
+            write_helpers: true,
             queries: Vec::new(),
         }
     }
@@ -127,6 +131,9 @@ pub fn render_module(schema: &Schema, options: &ModuleOptions) -> Result<String,
     let mut tables = table_contexts(schema, types, &nested);
     if let Some(chosen) = &options.helper_tables {
         keep_helper_tables(schema, chosen, &mut tables)?;
+    }
+    if !options.write_helpers {
+        tables.iter_mut().for_each(|t| t.writes = None);
     }
     add_traversals(schema, &nested, &mut tables);
     check_generated_names(&tables)?;
@@ -317,7 +324,8 @@ fn check_query_inputs(queries: &[crate::codegen::queries::Query], tables: &[Tabl
             if !tables.iter().any(|t| t.module == *module && t.writes.is_some()) {
                 return Err(EmitError::UnknownTable(format!(
                     "named query `{}` takes `${}` as the input of the table module `{module}`, which \
-                        helper_tables leaves out: add the table to helper_tables",
+                        helper_tables or write_helpers(false) leaves out: add the table to helper_tables \
+                        and keep write_helpers on",
                     q.name, p.name
                 )));
             }
