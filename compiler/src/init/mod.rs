@@ -3,7 +3,8 @@
 //! Behind `codegen` + `surql-parser`. The pipeline is one way: `respell` (SurrealDB 2's spellings
 //! that 3.3's parser refuses) → `read` (SurrealDB's own parser; the only file that sees its AST)
 //! → `own` (the definitions surqlc itself writes into `schema.surql`, skipped) → `model` (tables
-//! with their field trees, indexes, analyzers, functions) → `types` (each field's Rust type, and
+//! with their field trees, indexes, analyzers, functions) → `views` (feature `validate`: a view
+//! without fields gets its SELECT's columns, typed by the validator) → `types` (each field's Rust type, and
 //! the Literal, Ends and Object items it needs, named in Rust style) → `write` (the Rust source,
 //! formatted by prettyplease, and the functions file). `live` (feature `db`) reads a database's
 //! `INFO FOR DB`/`INFO FOR TABLE` into the same statements. Nothing is dropped in silence: each
@@ -15,6 +16,8 @@ mod own;
 mod read;
 mod respell;
 mod types;
+#[cfg(feature = "validate")]
+mod views;
 mod write;
 
 #[cfg(feature = "db")]
@@ -118,6 +121,8 @@ pub fn init(sources: &[Source], options: &Options) -> Result<Init, InitError> {
     }
     let statements = own::skip_own(statements, &mut notes);
     let model = model::build(statements, &mut notes);
+    #[cfg(feature = "validate")]
+    let model = views::with_columns(model, &mut notes);
     let items = types::settle(&model, options, &mut notes);
     let rust = write::rust(&model, &items, options, &notes)?;
     let functions = write::functions(&model, options);
