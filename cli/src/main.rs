@@ -101,8 +101,8 @@ enum Command {
         #[arg(long)]
         pruned: bool,
     },
-    /// Check generated queries against the schema (tables, fields, traversals, literal values, LIMIT) without
-    /// a database; exit 1 when one has an error.
+    /// Check queries against the schema without a database: the agent's (tables, fields, traversals, literal
+    /// values, LIMIT), or the application's reads and writes with --profile app; exit 1 when one has an error.
     CheckQuery {
         /// The Rust schema file(s), read together as one schema (the arguments ending in `.rs`), and the query to check (the one that does not).
         #[arg(value_name = "SCHEMA.rs... [QUERY]", required = true)]
