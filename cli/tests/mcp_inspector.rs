@@ -43,7 +43,7 @@ enum Transport {
     Stdio(Vec<(String, String)>),
     Http {
         url: String,
-        token: String,
+        token: Option<String>,
     },
 }
 
@@ -55,8 +55,8 @@ struct Inspector {
     home: PathBuf,
 }
 
-/// One run: its exit code, its stdout as JSON (`--format json`; null when it printed none) and
-/// as text, and its stderr.
+/// One run: its exit code, what it printed as JSON (`--format json`: the result on stdout, or the
+/// error envelope on stderr; null when neither is JSON), its stdout as text, and its stderr.
 struct Said {
     code: Option<i32>,
     json: Value,
@@ -149,8 +149,11 @@ impl Inspector {
                 command.arg(surqlc_bin()).args(served()).args(["--as", "customer:mei"]);
             }
             Transport::Http { url, token } => {
-                let bearer = format!("Authorization: Bearer {token}");
-                command.args(["--transport", "http", "--server-url", url, "--header", &bearer]);
+                // Never the interactive OAuth flow: a 401 ends the run (exit 3, `auth_required`).
+                command.args(["--transport", "http", "--server-url", url, "--stored-auth-only"]);
+                if let Some(token) = token {
+                    command.arg("--header").arg(format!("Authorization: Bearer {token}"));
+                }
             }
         }
         let out = command
@@ -159,7 +162,10 @@ impl Inspector {
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         Said {
             code: out.status.code(),
-            json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+            // `--quiet` prints a failed run's error envelope on stderr instead.
+            json: serde_json::from_str(stdout.trim())
+                .or_else(|_| serde_json::from_str(String::from_utf8_lossy(&out.stderr).trim()))
+                .unwrap_or(Value::Null),
             stdout,
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         }
@@ -201,9 +207,23 @@ fn call(tool: &'static str, arguments: Value, expect: Expect) -> Call {
 /// (two of seven purchases, one of five customers), from schemas/store.seed.surql. Then two
 /// error answers: a query the validator refuses, and an argument outside its enum.
 fn calls() -> Vec<Call> {
+    use Expect::Refused;
+    let mut calls = builtin_calls();
+    calls.extend(query_calls());
+    // The error answers: they reach the client as tool errors, with the repair text.
+    calls.push(call(
+        "run_query",
+        json!({"query": "SELECT nme FROM customer LIMIT 5"}),
+        Refused("nme"),
+    ));
+    calls.push(call("customers_of_tiers", json!({"tiers": ["gold"]}), Refused("tiers")));
+    calls
+}
+
+/// The built-in tools, `ask` and `remember_example`.
+fn builtin_calls() -> Vec<Call> {
     use Expect::*;
     let mei = json!([{"id": "purchase:p1"}, {"id": "purchase:p6"}]);
-    let mei_row = json!({"name": "Mei Tanaka"});
     vec![
         call(
             "schema",
@@ -226,6 +246,14 @@ fn calls() -> Vec<Call> {
             json!({"question": "Which purchases are pending?", "query": "SELECT id FROM purchase WHERE status = 'pending' LIMIT 10"}),
             Text("stored as query_example:"),
         ),
+    ]
+}
+
+/// Each named query of schemas/store.queries.
+fn query_calls() -> Vec<Call> {
+    use Expect::*;
+    let mei_row = json!({"name": "Mei Tanaka"});
+    vec![
         call(
             "revenue_by_category",
             json!({"status": "shipped"}),
@@ -320,13 +348,6 @@ fn calls() -> Vec<Call> {
                         {"id": "purchase:p1", "placed_at": "2025-07-01T10:00:00Z", "status": "shipped"}]),
             ),
         ),
-        // The error answers: they reach the client as tool errors, with the repair text.
-        call(
-            "run_query",
-            json!({"query": "SELECT nme FROM customer LIMIT 5"}),
-            Refused("nme"),
-        ),
-        call("customers_of_tiers", json!({"tiers": ["gold"]}), Refused("tiers")),
     ]
 }
 
@@ -585,7 +606,7 @@ fn the_inspector_cli_lists_and_calls_every_tool_over_stdio_in_both_eras() {
 
 /// Over HTTP: one `surqlc mcp --http --per-user` trusting the stand-in provider, the Inspector
 /// sending mei's provider token as `Authorization: Bearer`, in both eras (the 2026-07-28 one
-/// stateless: no session, the token on every request).
+/// stateless: no session, the token on every request); without the token, the 401 in both.
 #[test]
 #[ignore = "needs Node 22.19+ (npm's node@22 where the machine's is older) and npm's @modelcontextprotocol/inspector 2.12+: \
             SURQLC_INSPECTOR_DIR=<a node_modules holding it> [SURQLC_NODE=<node>]; .ci/run installs and runs it"]
@@ -615,7 +636,28 @@ fn the_inspector_cli_lists_and_calls_every_tool_over_http_with_a_bearer_token_in
     );
     let _server = Stopped(child);
     let token = key.sign(&json!({"iss": ISSUER, "aud": AUDIENCE, "sub": "mei", "iat": now(), "exp": now() + 600}));
-    exercise(&inspector, &Transport::Http { url, token }, &reference);
+    let anonymous = Transport::Http {
+        url: url.clone(),
+        token: None,
+    };
+    exercise(
+        &inspector,
+        &Transport::Http {
+            url,
+            token: Some(token),
+        },
+        &reference,
+    );
+    // Without the token, the server's 401 reaches the Inspector in either era: no tool, exit 3.
+    for era in [Era::Legacy, Era::Modern] {
+        let said = inspector.run(&anonymous, era, &method(&["--method", "tools/list"]));
+        assert_eq!(
+            (said.code, &said.json["error"]["code"]),
+            (Some(3), &json!("auth_required")),
+            "{era:?}: {}",
+            said.said()
+        );
+    }
 }
 
 /// A server process, killed when the test ends (a failed one too).
