@@ -182,6 +182,8 @@ enum Expect {
     RowsAnyOrder(Value),
     /// Text (no rows) holding this.
     Text(&'static str),
+    /// This text, all of it.
+    TextIs(&'static str),
     /// `ask`'s answer: the stand-in's query, run, with these rows.
     Asked(Value),
     /// A tool error (`isError`, the Inspector's exit 5) whose text holds this.
@@ -235,7 +237,7 @@ fn builtin_calls() -> Vec<Call> {
         call(
             "check_query",
             json!({"query": "SELECT name FROM customer LIMIT 5"}),
-            Text("ok"),
+            TextIs("ok"),
         ),
         call("run_query", json!({"query": ASKED}), Rows(mei.clone())),
         call(
@@ -383,6 +385,11 @@ fn wrong(call: &Call, said: &Said) -> Option<String> {
         Expect::Text(needle) => {
             if !text.contains(needle) {
                 return fail(format!("text holding `{needle}`"));
+            }
+        }
+        Expect::TextIs(whole) => {
+            if text != *whole {
+                return fail(format!("the text `{whole}`"));
             }
         }
         Expect::Rows(rows) => match data(result) {
