@@ -117,6 +117,12 @@ fn server_env(model: &StandIn) -> Vec<(String, String)> {
     .collect()
 }
 
+impl Drop for Inspector {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.home);
+    }
+}
+
 impl Inspector {
     /// From `SURQLC_INSPECTOR_DIR` (a node_modules holding the package) and `SURQLC_NODE`.
     fn from_env() -> Inspector {
@@ -125,7 +131,10 @@ impl Inspector {
         let launcher = PathBuf::from(modules).join("@modelcontextprotocol/inspector/clients/launcher/build/index.js");
         assert!(launcher.exists(), "the Inspector's launcher at {}", launcher.display());
         let node = PathBuf::from(std::env::var("SURQLC_NODE").unwrap_or_else(|_| "node".into()));
-        let home = std::env::temp_dir().join(format!("surqlc-inspector-home-{}", std::process::id()));
+        // One home per Inspector (the tests run side by side), removed when it is dropped.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let home = std::env::temp_dir().join(format!("surqlc-inspector-home-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&home).unwrap();
         Inspector { node, launcher, home }
     }
