@@ -655,8 +655,8 @@ spelling, and the finding says so without a repair. In the application's profile
         engine: Fails,
         level: Error,
         about: r#"SurrealDB 2.x syntax SurrealDB 3 refuses: `$x = v` as a statement (3.x: `LET $x = v`), `SPLIT`
-beside `GROUP` (the SPLIT did nothing in 2.x: the repair removes it), the optional part `x?.y` (3.x:
-`x.?.y`); and, without a mechanical repair, the like operators `~`, `!~`, `?~`, `*~` (3.x: a similarity
+beside `GROUP` (the SPLIT did nothing in 2.x: the repair removes it), a `PARALLEL` clause (removed), the
+optional part `x?.y` (3.x: `x.?.y`); and, without a mechanical repair, the like operators `~`, `!~`, `?~`, `*~` (3.x: a similarity
 function against a cutoff of your own) and `ANALYZE INDEX`. In the application's profile:"#,
         wrong: r#"$cutoff = d'2025-01-01T00:00:00Z'; SELECT name FROM customer WHERE joined > $cutoff"#,
         fixed: r#"LET $cutoff = d'2025-01-01T00:00:00Z'; SELECT name FROM customer WHERE joined > $cutoff"#,

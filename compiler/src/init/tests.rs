@@ -153,7 +153,16 @@ fn a_schema_written_for_surrealdb_2_is_respelled_by_the_validators_list() {
     }
     assert!(out.rust.contains("string::is_email($value)"), "{}", out.rust);
     // The engine's printer writes `rand` quoted: `` `rand`::id() ``.
-    assert!(out.rust.contains("::id()") && !out.rust.contains("guid()"), "{}", out.rust);
-    assert!(out.rust.contains("computed = \"time::year(time::now()) - time::year(born)\""), "{}", out.rust);
+    assert!(
+        out.rust.contains("::id()") && !out.rust.contains("guid()"),
+        "{}",
+        out.rust
+    );
+    assert!(
+        out.rust
+            .contains("computed = \"time::year(time::now()) - time::year(born)\""),
+        "{}",
+        out.rust
+    );
     compile(&out);
 }

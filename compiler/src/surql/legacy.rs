@@ -37,6 +37,8 @@ pub enum Spelling {
     OptionalPart,
     /// The `ANALYZE INDEX` statement: removed, no spelling.
     Analyze,
+    /// A statement's `PARALLEL` clause (2.x: fetch records in parallel, the same answer): removed.
+    Parallel,
 }
 
 /// A replacement of part of the text: bytes `start..end` become `replacement`.
@@ -514,6 +516,9 @@ fn syntax(near: &Near, i: usize) -> Option<Found> {
     if t[i].is_word("SPLIT") {
         return split_with_group(near, i);
     }
+    if t[i].is_word("PARALLEL") {
+        return parallel(near, i);
+    }
     if t[i].is_punct("~") {
         return like_operator(near, i);
     }
@@ -577,6 +582,29 @@ fn split_with_group(near: &Near, i: usize) -> Option<Found> {
         end: t[end].start,
         replacement: String::new(),
     });
+    Some(found)
+}
+
+/// A `PARALLEL` clause at token `i`: after a value, at the end of a statement (or before
+/// `TEMPFILES`/`EXPLAIN`) that reads or writes. 3.3.5 lexes the keyword but no statement takes it;
+/// in 2.x it only fetched records in parallel, so the repair removes it.
+fn parallel(near: &Near, i: usize) -> Option<Found> {
+    let t = near.t;
+    let first = near.statement(i).start;
+    let statement = ["SELECT", "CREATE", "UPDATE", "UPSERT", "DELETE", "RELATE", "INSERT"];
+    let ends = t
+        .get(i + 1)
+        .is_none_or(|n| n.is_punct(";") || n.is_punct(")") || n.is_word("TEMPFILES") || n.is_word("EXPLAIN"));
+    if i == 0 || !near.ends_value(i - 1) || !ends || !statement.iter().any(|w| near.word(first, w)) {
+        return None;
+    }
+    let mut found = near.found(
+        Spelling::Parallel,
+        (i, i),
+        "`PARALLEL` is a SurrealDB 2 clause (records fetched in parallel, the same answer) SurrealDB 3 removed".into(),
+        "remove it".into(),
+    );
+    found.edits.push(remove(near, i, i));
     Some(found)
 }
 

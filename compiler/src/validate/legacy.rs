@@ -61,7 +61,8 @@ fn class_of(spelling: Spelling) -> Class {
         | Spelling::SplitWithGroup
         | Spelling::LikeOperator
         | Spelling::OptionalPart
-        | Spelling::Analyze => Class::V2Syntax,
+        | Spelling::Analyze
+        | Spelling::Parallel => Class::V2Syntax,
     }
 }
 

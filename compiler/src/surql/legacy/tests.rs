@@ -114,6 +114,12 @@ fn statements_and_operators_of_2x() {
         assert!(found[0].edits.is_empty());
     }
     assert_eq!(spellings("ANALYZE INDEX body ON post;"), [Spelling::Analyze]);
+    assert_eq!(
+        respelled("SELECT * FROM person WHERE age > 18 PARALLEL; UPDATE person SET seen = true PARALLEL;"),
+        "SELECT * FROM person WHERE age > 18; UPDATE person SET seen = true;"
+    );
+    // A field named `parallel` is a field.
+    assert!(find("SELECT parallel, name FROM t WHERE parallel = 1;").is_empty());
 }
 
 #[test]
