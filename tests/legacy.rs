@@ -185,3 +185,81 @@ fn a_2x_query_is_respelled_and_its_other_mistakes_found_where_they_are_written()
     );
     assert!(report.diagnostics.is_empty(), "{}", report.render(""));
 }
+
+/// The right corpus's queries salted with SurrealDB 2 fragments (and cuts), in either profile.
+fn salted() -> impl proptest::strategy::Strategy<Value = (String, bool)> {
+    use proptest::prelude::*;
+    let text = read(root().join("tests/corpus/store_right.surql"));
+    let queries: Vec<String> = validate::split_queries(&text, true)
+        .into_iter()
+        .map(|p| p.text)
+        .collect();
+    const SALT: &[&str] = &[
+        "type::thing(",
+        "string::is::email(",
+        "duration::from::days(3)",
+        "<future> { ",
+        "<future>",
+        " } ",
+        " ~ ",
+        "!~",
+        "?.",
+        "$x = ",
+        "; $y = 1; ",
+        " SPLIT ",
+        " GROUP BY ",
+        " PARALLEL",
+        "SEARCH ANALYZER ",
+        " DOC_IDS_ORDER 1",
+        "MTREE DIMENSION 3",
+        " CAPACITY 4",
+        "FLEXIBLE TYPE ",
+        "DEFINE FIELD a.b ON t ",
+        "VALUE ",
+        "ANALYZE INDEX ",
+        "(",
+        ")",
+        "{",
+        "'",
+        "é",
+        ";",
+    ];
+    (
+        proptest::sample::select(queries),
+        proptest::collection::vec(
+            (any::<prop::sample::Index>(), 0usize..6, proptest::sample::select(SALT)),
+            1..6,
+        ),
+        any::<bool>(),
+    )
+        .prop_map(|(query, edits, app)| {
+            let mut chars: Vec<char> = query.chars().collect();
+            for (at, cut, salt) in edits {
+                let i = at.index(chars.len() + 1);
+                let end = (i + cut).min(chars.len());
+                chars.splice(i..end, salt.chars());
+            }
+            (chars.into_iter().collect(), app)
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// Every span and every fix of a 2.x-salted query lies in the text as written, and the fixes apply.
+    #[test]
+    fn the_validator_never_panics_on_2x_fragments((text, app) in salted()) {
+        static STORE: std::sync::OnceLock<surqlc::ir::Schema> = std::sync::OnceLock::new();
+        let store = STORE.get_or_init(|| builder("store").no_agent().generate().unwrap().schema);
+        let options = if app { Options::for_app() } else { Options::of(store) };
+        let report = validate::validate_with(store, &text, &options);
+        for d in &report.diagnostics {
+            proptest::prop_assert!(d.span.start <= d.span.end && d.span.end <= text.len(), "{d:?} in {text:?}");
+            for e in &d.fixes {
+                proptest::prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len(), "{e:?} in {text:?}");
+            }
+        }
+        let _ = report.render(&text);
+        let _ = repaired(&report, &text);
+    }
+}
