@@ -57,6 +57,7 @@ mod helpers;
 mod hostile_docs;
 mod house;
 mod init_roundtrip;
+mod legacy;
 mod marketplace_e2e;
 mod methods;
 mod model_client;

@@ -613,6 +613,54 @@ cannot be set"), and the query reads the session's value instead. Read as the st
         wrong: r#"SELECT * FROM customer WHERE name = $token LIMIT 5"#,
         fixed: r#"SELECT * FROM customer WHERE name = $token_value LIMIT 5"#,
     }
+    /// A function SurrealDB 3 renamed, called by its SurrealDB 2 name (`type::thing`).
+    V2Function = {
+        code: "SQ1201",
+        engine: Fails,
+        level: Error,
+        about: r#"SurrealDB 2.x spellings: a function SurrealDB 3 renamed, called by its 2.x name (`type::thing`,
+`string::is::email`, `duration::from::days`, `rand::guid`, ...; the engine's own table of renamed paths and
+the 2.x-to-3.x migration guide's). 3.3.5's parser refuses the call; the repair is the 3.x name, and the
+query is then checked as usual, its findings at the text as written (analyzer 8002)."#,
+        wrong: r#"SELECT name FROM type::thing('customer', 'mei')"#,
+        fixed: r#"SELECT name FROM type::record('customer', 'mei')"#,
+    }
+    /// A SurrealDB 2 index or field definition: `SEARCH ANALYZER`, its options, `MTREE`, `FLEXIBLE TYPE`.
+    V2Definition = {
+        code: "SQ1202",
+        engine: Fails,
+        level: Error,
+        about: r#"SurrealDB 2.x spellings in a definition: `SEARCH ANALYZER` (3.x: `FULLTEXT ANALYZER`), the 2.x
+full-text options 3.x has no words for (`DOC_IDS_ORDER 100`, ...: dropped), an `MTREE` index (3.x: `HNSW`,
+approximate where MTREE was exact, no `CAPACITY`), `FLEXIBLE TYPE t` (3.x: `TYPE t FLEXIBLE`). 3.3.5's
+parser refuses each; the repair is the 3.x spelling. In the application's profile:"#,
+        wrong: r#"DEFINE INDEX product_name ON product FIELDS name SEARCH ANALYZER query_example_words BM25"#,
+        fixed: r#"DEFINE INDEX product_name ON product FIELDS name FULLTEXT ANALYZER query_example_words BM25"#,
+    }
+    /// `<future> { ... }`, which SurrealDB 3 replaced by `COMPUTED` fields.
+    V2Future = {
+        code: "SQ1203",
+        engine: Fails,
+        level: Error,
+        about: r#"SurrealDB 2.x's `<future> { expr }`: SurrealDB 3 removed futures. In a top-level `DEFINE FIELD`'s
+`VALUE` (beside no `DEFAULT`, `READONLY`, `ASSERT`, `REFERENCE` or `FLEXIBLE`) the repair is `COMPUTED expr`;
+a future stored in a record (`SET f = <future> {...}`), a `DEFAULT <future>` or a nested field's has no 3.x
+spelling, and the finding says so without a repair. In the application's profile:"#,
+        wrong: r#"DEFINE FIELD seen ON customer VALUE <future> { time::now() }"#,
+        fixed: r#"DEFINE FIELD seen ON customer COMPUTED time::now()"#,
+    }
+    /// SurrealDB 2 statement or operator syntax 3 refuses: `$x = v` without LET, SPLIT beside GROUP, `?.`, `~`, ANALYZE.
+    V2Syntax = {
+        code: "SQ1204",
+        engine: Fails,
+        level: Error,
+        about: r#"SurrealDB 2.x syntax SurrealDB 3 refuses: `$x = v` as a statement (3.x: `LET $x = v`), `SPLIT`
+beside `GROUP` (the SPLIT did nothing in 2.x: the repair removes it), a `PARALLEL` clause (removed), the
+optional part `x?.y` (3.x: `x.?.y`); and, without a mechanical repair, the like operators `~`, `!~`, `?~`, `*~` (3.x: a similarity
+function against a cutoff of your own) and `ANALYZE INDEX`. In the application's profile:"#,
+        wrong: r#"$cutoff = d'2025-01-01T00:00:00Z'; SELECT name FROM customer WHERE joined > $cutoff"#,
+        fixed: r#"LET $cutoff = d'2025-01-01T00:00:00Z'; SELECT name FROM customer WHERE joined > $cutoff"#,
+    }
     /// The engine refused the query at run time (after the validator passed it).
     EngineError = {
         code: "SQ9000",

@@ -151,3 +151,38 @@ fn a_view_without_fields_gets_its_selects_columns() {
         "{left:?}"
     );
 }
+
+#[test]
+fn a_schema_written_for_surrealdb_2_is_respelled_by_the_validators_list() {
+    // The 2.x names and a future, each with SurrealDB 3's spelling (`surql::legacy`), lines kept.
+    let out = run("DEFINE TABLE person SCHEMAFULL;\n\
+        DEFINE FIELD email ON person TYPE string ASSERT string::is::email($value);\n\
+        DEFINE FIELD born ON person TYPE datetime;\n\
+        DEFINE FIELD age ON person VALUE <future> {\n    time::year(time::now()) - time::year(born)\n};\n\
+        DEFINE FIELD code ON person TYPE string VALUE string::concat('p-', rand::guid());\n");
+    let choices: Vec<String> = out.choices.iter().map(|n| n.to_string()).collect();
+    for expected in [
+        "shop.surql:2: string::is::email",
+        "shop.surql:4: <future>",
+        "shop.surql:7: rand::guid",
+    ] {
+        assert!(
+            choices.iter().any(|n| n.starts_with(expected)),
+            "no {expected} in {choices:?}"
+        );
+    }
+    assert!(out.rust.contains("string::is_email($value)"), "{}", out.rust);
+    // The engine's printer writes `rand` quoted: `` `rand`::id() ``.
+    assert!(
+        out.rust.contains("::id()") && !out.rust.contains("guid()"),
+        "{}",
+        out.rust
+    );
+    assert!(
+        out.rust
+            .contains("computed = \"time::year(time::now()) - time::year(born)\""),
+        "{}",
+        out.rust
+    );
+    compile(&out);
+}

@@ -8,6 +8,7 @@
 //! - [`clauses`]: the clauses after a table's kind and a field's type, `DEFINE INDEX`, `DEFINE ANALYZER`;
 //! - `expr` (`surql-parser`): expressions read by the engine's own parser (the check, the engine's spelling);
 //! - `functions` (`surql-parser`): a file of `DEFINE FUNCTION`s read by the engine's parser into the IR;
+//! - `legacy` (`surql-parser`): SurrealDB 2's spellings 3.3's parser refuses and their 3.x spelling (`init`, the validator);
 //! - [`hints`]: the SurrealQL behind each `fn::value_hints()` line;
 //! - [`meaning`]: what a Literal enum's doc comments add to its fields' `COMMENT`;
 //! - [`route`]: an owner route (`in<-placed<-customer`) as steps, for the per-user agent;
@@ -25,6 +26,8 @@ pub mod functions;
 pub mod hints;
 pub mod info;
 pub mod kind;
+#[cfg(feature = "surql-parser")]
+pub mod legacy;
 pub mod lex;
 pub mod meaning;
 pub mod named;

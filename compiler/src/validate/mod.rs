@@ -36,6 +36,7 @@
 pub mod data;
 pub mod functions;
 mod habits;
+mod legacy;
 pub mod params;
 mod parse_error;
 pub mod reply;
@@ -471,6 +472,8 @@ pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Optio
             report.cannot_answer = Some(reason.clone());
             return report;
         }
+        // A query written for SurrealDB 2: its spellings, and the respelled query checked.
+        reply::Read::Unparsed(_) if legacy::check(schema, options, body, base, &mut report) => {}
         reply::Read::Unparsed(text) => {
             let habits = habits::in_tokens(&locator, schema);
             if habits.is_empty() {

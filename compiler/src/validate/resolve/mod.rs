@@ -321,6 +321,9 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
             "now" | "floor" | "round" | "ceil" | "group" | "min" | "max" | "from_unix" | "from_millis" | "from_secs",
         ) => Ty::Datetime,
         ("time", "format" | "timezone") => Ty::String,
+        // The 3.x spellings of 2.x's `time::from::*` and `time::is::*` (SQ1201's repairs).
+        ("time", f) if f.starts_with("from_") => Ty::Datetime,
+        ("time", "is_leap_year") => Ty::Bool,
         ("time", _) => Ty::Int,
         (
             "array",
@@ -341,6 +344,7 @@ fn function_type(name: &str, args: &[Val]) -> Ty {
         ("type", "float") => Ty::Float,
         ("type", "decimal") => Ty::Decimal,
         ("type", "datetime") => Ty::Datetime,
+        ("duration", f) if f.starts_with("from_") => Ty::Duration,
         ("duration", _) => Ty::Int,
         _ => Ty::Any,
     }
