@@ -455,15 +455,16 @@ it runs). `tests/corpus/catalogue.surql` proves each case with the verdict `same
         wrong: r#"SELECT * FROM purchase SPLIT status LIMIT 5"#,
         fixed: r#"SELECT * FROM purchase LIMIT 5"#,
     }
-    /// `$before`/`$after` where the engine sets neither: outside a write's RETURN clause.
+    /// `$before`/`$after` in the agent's SELECT, where the engine sets neither.
     ParamOutOfContext = {
         code: "SQ0606",
         engine: AnswersWrongly,
         level: Error,
-        about: r#"`$before` or `$after` outside a write's RETURN clause. SurrealDB 3.3.5 sets them only there (and in
-events, field clauses and live queries): in a SELECT, a SET or a WHERE they are NONE, so
+        about: r#"`$before` or `$after` in the agent's SELECT. SurrealDB 3.3.5 sets them only in a write's RETURN
+clause (and in events, field clauses and live queries), and the agent binds no parameter, so
 `$before.name` reads NONE in every row without an error (analyzer 6005). In the application's
-profile the name is then the caller's own parameter, which is not the record's state either."#,
+profile they are the caller's own parameters wherever the engine does not set them (the engine
+binds the names), so they are not reported there."#,
         wrong: r#"SELECT name, $before.tier AS was FROM customer LIMIT 5"#,
         fixed: r#"SELECT name, tier AS was FROM customer LIMIT 5"#,
     }

@@ -1,4 +1,4 @@
-//! Parameters out of their context: `$before`/`$after` where the engine sets neither (analyzer 6005), and one parameter asked to be two kinds of value (analyzer 6001).
+//! Parameters out of their context: `$before`/`$after` in the agent's SELECT, where the engine sets neither (analyzer 6005), and one parameter asked to be two kinds of value (analyzer 6001).
 
 use super::Resolver;
 use crate::validate::params::{conflicts, settling_cast};
@@ -6,33 +6,22 @@ use crate::validate::scan::{Kind, OrAll};
 use crate::validate::{Class, Span};
 
 impl<'a, 'l> Resolver<'a, 'l> {
-    /// `$before`/`$after` outside a write's RETURN: SurrealDB 3.3.5 sets them only there (and in
-    /// events, field clauses and live queries, which no query here is), so a SELECT, a SET or a
-    /// WHERE reads NONE, or the caller's own value of that name. Reported once per name.
+    /// `$before`/`$after` in the agent's SELECT: SurrealDB 3.3.5 sets them only in a write's
+    /// RETURN (and in events, field clauses and live queries), and the agent binds no parameter,
+    /// so they are NONE. (In the application's profile they are the caller's own parameters
+    /// where the engine does not set them, which the engine binds: tests/app_engine.rs.)
+    /// Reported once per name.
     pub(super) fn state_param_outside_output(&mut self, name: &str) {
         let said = format!("`${name}` is set by the engine only");
         if self.report.diagnostics.iter().any(|d| d.message.starts_with(&said)) {
             return;
         }
         let span = self.param_occurrence(name, 0);
-        let instead = if name == "before" {
-            "read the field itself (the record as it is before the write's changes apply)"
-        } else {
-            "read the changed fields in the write's RETURN (`RETURN AFTER`, `RETURN $after.field`)"
-        };
-        let fix = if self.app {
-            format!("{instead}, or name the application's own parameter otherwise (`${name}_value`)")
-        } else {
-            format!("{instead}: in a SELECT, the row's own fields (`field`, `$this.field`)")
-        };
         self.error(
             span,
             Class::ParamOutOfContext,
-            format!(
-                "{said} in a write's RETURN clause (and in events): here it is NONE{}",
-                if self.app { ", or whatever the caller binds" } else { "" }
-            ),
-            fix,
+            format!("{said} in a write's RETURN clause (and in events): in a SELECT it is NONE in every row"),
+            "read the row's own fields (`field`, `$this.field`)".to_owned(),
         );
     }
 

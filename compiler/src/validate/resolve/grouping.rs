@@ -232,7 +232,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let d = self.error(
             span,
             Class::OrderByUngrouped,
-            format!("ORDER BY {text}: the groups of GROUP BY {} have no `{text}` (only their keys and aggregates), so every group sorts alike and ORDER BY does nothing", keys.join(", ")),
+            format!(
+                "ORDER BY {text}: the groups of GROUP BY {} have no `{text}` (only their keys and aggregates), \
+                so every group sorts alike and ORDER BY does nothing",
+                keys.join(", ")
+            ),
             fix,
         );
         if let Some(alias) = alias {

@@ -142,7 +142,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
             span,
             Class::OverlappingProjection,
             format!(
-                "`{}` is written at `{inner_name}`, inside {outer_what}: the engine sets one into the other, so the row loses or rewrites a value (through an array or a record link, every element)",
+                "`{}` is written at `{inner_name}`, inside {outer_what}: the engine sets one into the other, \
+                so the row loses or rewrites a value (through an array or a record link, every element)",
                 written(inner)
             ),
             format!("give it a key of its own: `{} AS {free}`", inner.expr),

@@ -59,9 +59,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
             span,
             Class::UnboundedRecursion,
             format!(
-                "`{written}` has no upper bound and leads from `{table}` back to `{table}`: as soon as the links form a cycle, the engine follows it to its recursion limit (256) and fails"
+                "`{written}` has no upper bound and leads from `{table}` back to `{table}`: as soon as the links \
+                form a cycle, the engine follows it to its recursion limit (256) and fails"
             ),
-            "bound it with the depth the data needs (`{1..10}`), or collect what it reaches with `{..+collect}`, which stops at records it has seen".to_owned(),
+            "bound it with the depth the data needs (`{1..10}`), or collect what it reaches with `{..+collect}`, \
+            which stops at records it has seen"
+                .to_owned(),
         );
     }
 }

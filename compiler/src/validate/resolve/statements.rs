@@ -120,10 +120,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
             "this" | "self" if in_row => Some(scope.doc.clone()),
             "parent" if in_subquery => Some(scope.parent.map_or(Ty::Any, |p| p.doc.clone())),
             "before" | "after" if self.in_output => Some(Ty::Any),
-            "before" | "after" => {
-                self.state_param_outside_output(name);
-                None
-            }
             _ => None,
         };
         match engine {
