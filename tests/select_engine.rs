@@ -129,6 +129,11 @@ fn group_by_sorts_its_groups_by_their_keys_and_aggregates_only() {
             assert_eq!(keys, want, "{q}: the groups' own order");
             assert_eq!(classes(&store, q, false), [Class::OrderByUngrouped], "{q}");
         }
+        // A path into a group key's record is read through the link.
+        let (market, mdb) = seeded("marketplace").await;
+        let q = "SELECT seller, count() AS n FROM order GROUP BY seller ORDER BY seller.name DESC";
+        assert_eq!(answer(&mdb, q).await[0]["seller"], "seller:toybox");
+        assert!(classes(&market, q, false).is_empty(), "{q}");
         for q in [
             "SELECT country, count() AS n FROM customer GROUP BY country ORDER BY country DESC",
             "SELECT country AS c, count() AS n FROM customer GROUP BY country ORDER BY c DESC",

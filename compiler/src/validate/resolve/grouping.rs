@@ -209,6 +209,22 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if alias.is_none() && group.0.iter().any(|g| g.0.to_sql() == text) {
             return;
         }
+        // A path into what a group has (`seller.name` under GROUP BY seller) is read from the group's value.
+        let names = group
+            .0
+            .iter()
+            .map(|g| g.0.to_sql())
+            .chain(fields.iter().filter_map(|f| match f {
+                Field::Single(sel) => Some(sel.alias.as_ref().map_or_else(|| sel.expr.to_sql(), ToSql::to_sql)),
+                Field::All => None,
+            }))
+            .collect::<Vec<_>>();
+        if names
+            .iter()
+            .any(|n| text.starts_with(&format!("{n}.")) || text.starts_with(&format!("{n}[")))
+        {
+            return;
+        }
         // An aggregate over `x` is what a sort by `x` most likely meant.
         let over = fields.iter().find_map(|f| match f {
             Field::Single(sel) if aggregates(&sel.expr) && sel.expr.to_sql().contains(&text) => {

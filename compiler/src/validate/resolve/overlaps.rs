@@ -77,8 +77,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     .map(|f| (f.name.clone(), Ty::of_field(f)))
                     .collect();
                 names.push(("id".into(), Ty::Record(t.name.clone())));
-                if matches!(t.kind, TableKind::Relation { .. }) {
-                    names.extend([("in".into(), Ty::Any), ("out".into(), Ty::Any)]);
+                // A relation's ends are record links (of several tables: still links, never objects).
+                if let TableKind::Relation { from, to } = &t.kind {
+                    let end = |tables: &[String]| Ty::Record(tables.first().cloned().unwrap_or_default());
+                    names.extend([("in".into(), end(from)), ("out".into(), end(to))]);
                 }
                 outs.extend(names.into_iter().map(|(name, ty)| Out {
                     key: vec![name.clone()],
