@@ -76,6 +76,7 @@ mod scale;
 mod schema_cache;
 mod scope;
 mod scope_clinic;
+mod select_engine;
 mod server_reads;
 mod store_lesson;
 mod store_seed;

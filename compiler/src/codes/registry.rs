@@ -327,12 +327,28 @@ answers an array of every row's value."#,
         wrong: r#"SELECT * FROM product GROUP BY category LIMIT 50"#,
         fixed: r#"SELECT category, count() AS n FROM product GROUP BY category LIMIT 50"#,
     }
+    /// Under GROUP BY, ORDER BY a key the groups do not have: the sort does nothing.
+    OrderByUngrouped = {
+        code: "SQ0506",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"Under GROUP BY, ORDER BY a field that is neither a group key nor a projected name (an alias or
+an aggregate's). SurrealDB 3.3.5 sorts the grouped rows, which hold only their keys and aggregates, so
+every group sorts as NONE and the answer comes in the groups' own order, without an error (analyzer
+2017). Without GROUP, ORDER BY may name any field of the rows: the engine sorts before it projects.
+Where the projection gave the field an alias (`country AS c`), the repair sorts by the alias."#,
+        wrong: r#"SELECT country, time::max(joined) AS last FROM customer GROUP BY country ORDER BY joined DESC LIMIT 50"#,
+        fixed: r#"SELECT country, time::max(joined) AS last FROM customer GROUP BY country ORDER BY last DESC LIMIT 50"#,
+    }
     /// Two projections with the same output name: the last overwrites the first.
     DuplicateAlias = {
         code: "SQ0601",
         engine: AnswersWrongly,
         level: Error,
-        about: r#"Two projections with the same output name: the row keeps only the last."#,
+        about: r#"Two projections with the same output name: the row keeps only the last. Also an alias that
+replaces a field `*` already answers (`SELECT *, tier AS name`: the row's `name` is the tier; analyzer
+4011); the same expression twice (`SELECT name, name`, `SELECT *, name AS name`) answers one key, as
+once, and passes."#,
         wrong: r#"SELECT name AS x, price AS x FROM product LIMIT 5"#,
         fixed: r#"SELECT name AS x, price AS y FROM product LIMIT 5"#,
     }
@@ -358,6 +374,7 @@ with each form, on the embedded engine (`tests/document_engine.rs`):
 | `FROM ONLY t LIMIT 2` (or the runner's LIMIT on a table) | fails | SQ0602 |
 | `FROM ONLY t GROUP BY f` | fails at the second group | SQ0602 |
 | `FROM ONLY t:1..3` (a range), a traversal | fails at the second row | SQ0602 |
+| `FROM ONLY [t:1, t:2]`, `FROM ONLY t:1, t:2` (analyzer 4003) | fails when both exist | SQ0602 |
 | `FROM ONLY (SELECT ...)` unless the subquery is ONLY, LIMIT 1 or GROUP ALL | fails at the second row | SQ0602 |
 
 A form that answers on today's data and fails once a second row matches is refused: it is a query
@@ -401,6 +418,66 @@ an array (analyzer 1024), FETCH on a field that holds no record link (analyzer 1
 it runs). `tests/corpus/catalogue.surql` proves each case with the verdict `same`."#,
         wrong: r#"SELECT * FROM purchase SPLIT status LIMIT 5"#,
         fixed: r#"SELECT * FROM purchase LIMIT 5"#,
+    }
+    /// `$before`/`$after` in the agent's SELECT, where the engine sets neither.
+    ParamOutOfContext = {
+        code: "SQ0606",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"`$before` or `$after` in the agent's SELECT. SurrealDB 3.3.5 sets them only in a write's RETURN
+clause (and in events, field clauses and live queries), and the agent binds no parameter, so
+`$before.name` reads NONE in every row without an error (analyzer 6005). In the application's
+profile they are the caller's own parameters wherever the engine does not set them (the engine
+binds the names), so they are not reported there."#,
+        wrong: r#"SELECT name, $before.tier AS was FROM customer LIMIT 5"#,
+        fixed: r#"SELECT name, tier AS was FROM customer LIMIT 5"#,
+    }
+    /// One parameter used as two kinds of value with no cast to say which.
+    ConflictingParam = {
+        code: "SQ0607",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"One parameter asked to be two kinds of value (compared with a datetime and used as LIMIT, compared
+with a name and used as a row count) with no cast to say which (analyzer 6001; the application's
+profile: the agent binds no parameters). Whatever the caller binds, one of the uses gets the wrong
+kind: SurrealDB 3.3.5 refuses `LIMIT 'x'`, and a comparison with another kind matches nothing
+without an error.
+A named query's function could give the argument no one Rust type."#,
+        wrong: r#"SELECT name FROM customer WHERE name = $x LIMIT $x"#,
+        fixed: r#"SELECT name FROM customer WHERE name = $x LIMIT $n"#,
+    }
+    /// A projection written inside another's key, or inside a field `*` answers.
+    OverlappingProjection = {
+        code: "SQ0608",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A projection whose key lies inside another's: `name AS info, country AS info.country`, or `*`
+beside an unaliased path through an array or a record link (`*, images.url`, `*, seller.name`).
+SurrealDB 3.3.5 writes `*`'s fields first, then each projection at its key path: a nested key is
+set inside the value already there (through an array, into every element: `*, images.url` gives
+each image the list of all urls; through a record link, replacing the link with an object), and a
+later shorter key overwrites the nested one; the row loses or rewrites a value without an error
+(analyzers 4011 and 7007). `*, address.city`, a path through objects that reads the value it is
+written at, answers as `*` alone and passes. The repair gives an unaliased path a key of its own
+(`images.url AS images_url`)."#,
+        schema: "marketplace",
+        wrong: r#"SELECT *, images.url FROM product LIMIT 5"#,
+        fixed: r#"SELECT *, images.url AS images_url FROM product LIMIT 5"#,
+    }
+    /// `.{..}` without an upper bound over links that can lead back to their table.
+    UnboundedRecursion = {
+        code: "SQ0609",
+        engine: Fails,
+        level: Warning,
+        about: r#"A recursion `.{..}` (or `.{2..}`) without an upper bound whose path leads from a table back to the
+same table (`parent` of a category, `manager` of an employee). SurrealDB 3.3.5 follows the path until
+it reaches NONE or the record it stands on; a cycle of two or more records never ends, so the engine
+runs to its idiom recursion limit (256) and fails ("Exceeded the idiom recursion limit of 256").
+Whether the data holds a cycle is known only when the query runs: a warning (analyzer 3011).
+`{1..N}` stops at depth N, and `+collect` remembers the records it has seen and stops."#,
+        schema: "enterprise",
+        wrong: r#"SELECT name, @.{..}.parent AS root FROM product_category LIMIT 5"#,
+        fixed: r#"SELECT name, @.{1..5}.parent AS root FROM product_category LIMIT 5"#,
     }
     /// A full-text match, `search::*` or KNN operator without the index it needs.
     MissingIndex = {

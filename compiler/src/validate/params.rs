@@ -190,6 +190,46 @@ pub fn resolved(uses: &[ParamUse]) -> Vec<(String, Ty)> {
     out
 }
 
+/// The kind of value a use asks for: options and literal unions read as what they hold.
+fn base(ty: &Ty) -> Ty {
+    match ty {
+        Ty::Option(inner) => base(inner),
+        Ty::Literal(_) => Ty::String,
+        Ty::Array(inner) => Ty::array(base(inner)),
+        other => other.clone(),
+    }
+}
+
+/// The parameters whose typed uses ask for two kinds of value (compared with a datetime and used
+/// as LIMIT) with no cast to settle which (analyzer 6001): each name with its first use's type
+/// and the first that differs. A whole input (`CONTENT $x`) is typed by its table, not here.
+pub fn conflicts(uses: &[ParamUse]) -> Vec<(String, Ty, Ty)> {
+    let mut names: Vec<&str> = Vec::new();
+    for u in uses {
+        if !names.contains(&u.name.as_str()) {
+            names.push(&u.name);
+        }
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let of_name = || uses.iter().filter(move |u| u.name == name);
+        if of_name().any(|u| u.cast || u.input.is_some()) {
+            continue;
+        }
+        let typed: Vec<&Ty> = of_name().filter(|u| u.ty != Ty::Any).map(|u| &u.ty).collect();
+        let Some(first) = typed.first() else { continue };
+        if let Some(other) = typed.iter().find(|t| base(t) != base(first)) {
+            out.push((name.to_owned(), (*first).clone(), (*other).clone()));
+        }
+    }
+    out
+}
+
+/// The cast that settles a conflict: the first use's kind.
+pub fn settling_cast(first: &Ty) -> Ty {
+    base(first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

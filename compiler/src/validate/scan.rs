@@ -160,6 +160,28 @@ impl Locator {
         }))
     }
 
+    /// Where `text` is written after the keyword `word` (`FETCH orders` in a query that also
+    /// projects `orders`), whether or not another finding points there; else where it is first written.
+    pub fn text_after(&self, word: &str, text: &str) -> Option<Span> {
+        let want = tokens(text);
+        let n = want.len();
+        let from = self.tokens.iter().position(|t| t.is_word(word))?;
+        if n == 0 {
+            return None;
+        }
+        let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
+        let i = (from..self.tokens.len().saturating_sub(n - 1))
+            .find(|&i| (0..n).all(|k| same(&self.tokens[i + k], &want[k])))
+            .or_else(|| self.find_text(text).map(|_| usize::MAX))?;
+        if i == usize::MAX {
+            return self.find_text(text);
+        }
+        Some(self.shift(Span {
+            start: self.tokens[i].start,
+            end: self.tokens[i + n - 1].end,
+        }))
+    }
+
     /// The first unused keyword `word` (any case).
     pub fn word(&mut self, word: &str) -> Option<Span> {
         self.take(|_, t| t.is_word(word))

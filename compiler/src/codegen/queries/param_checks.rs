@@ -1,9 +1,9 @@
-//! What a named query's parameters must satisfy beyond having a type: every `-- param:` declared one is used, and one parameter is not used as two different types without a cast saying which.
+//! What a named query's parameters must satisfy beyond having a type: every `-- param:` declared one is used, and one parameter is not two different whole inputs (one used as two kinds of value is the validator's SQ0607).
 
 use crate::diagnostic::Diagnostic;
 use crate::surql::named::NamedQuery;
 use crate::surql::scan::{self, Kind};
-use crate::validate::{Report, Span, Ty};
+use crate::validate::{Report, Span};
 use std::path::Path;
 
 /// A `-- param:` the query text never uses: the function would take an argument for nothing.
@@ -31,18 +31,9 @@ pub(super) fn unused(path: &Path, query: &NamedQuery) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// The kind of value a use asks for: options and literal unions read as what they hold.
-fn base(ty: &Ty) -> Ty {
-    match ty {
-        Ty::Option(inner) => base(inner),
-        Ty::Literal(_) => Ty::String,
-        Ty::Array(inner) => Ty::array(base(inner)),
-        other => other.clone(),
-    }
-}
-
-/// A parameter whose uses ask for two kinds of value (compared with a datetime, used as LIMIT),
-/// with no cast to settle it: at its second use, with the cast that would.
+/// A parameter written as two different whole inputs (`CONTENT $x` of two tables, or a whole row
+/// and a patch): at its second use. One used as two kinds of value is the validator's
+/// ConflictingParam (SQ0607), reported with the query's other errors.
 pub(super) fn conflicting(query: &NamedQuery, report: &Report) -> Vec<(Span, String)> {
     let mut out: Vec<(Span, String)> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
@@ -52,54 +43,33 @@ pub(super) fn conflicting(query: &NamedQuery, report: &Report) -> Vec<(Span, Str
         }
     }
     for name in names {
-        let uses: Vec<&Ty> = report
-            .params
-            .iter()
-            .filter(|u| u.name == name && u.ty != Ty::Any)
-            .map(|u| &u.ty)
-            .collect();
         if report.params.iter().any(|u| u.name == name && u.cast) {
             continue;
         }
-        // A whole input (`CONTENT $x`) is typed by its table: two different tables (or a whole
-        // input and a patch) cannot both be one argument.
         let inputs: Vec<&crate::validate::params::InputOf> = report
             .params
             .iter()
             .filter(|u| u.name == name)
             .filter_map(|u| u.input.as_ref())
             .collect();
-        if let Some(first) = inputs.first() {
-            if let Some(other) = inputs.iter().find(|i| *i != first) {
-                let kind = |i: &crate::validate::params::InputOf| {
-                    format!(
-                        "{} `{}`",
-                        if i.partial { "a patch of" } else { "a whole row of" },
-                        i.table
-                    )
-                };
-                out.push((
-                    second_occurrence(query, name),
-                    format!(
-                        "parameter `${name}` is written as {} and as {}: give each its own parameter",
-                        kind(first),
-                        kind(other)
-                    ),
-                ));
-            }
-            continue;
+        let Some(first) = inputs.first() else { continue };
+        if let Some(other) = inputs.iter().find(|i| *i != first) {
+            let kind = |i: &crate::validate::params::InputOf| {
+                format!(
+                    "{} `{}`",
+                    if i.partial { "a patch of" } else { "a whole row of" },
+                    i.table
+                )
+            };
+            out.push((
+                second_occurrence(query, name),
+                format!(
+                    "parameter `${name}` is written as {} and as {}: give each its own parameter",
+                    kind(first),
+                    kind(other)
+                ),
+            ));
         }
-        let Some(first) = uses.first() else { continue };
-        let Some(other) = uses.iter().find(|t| base(t) != base(first)) else {
-            continue;
-        };
-        out.push((
-            second_occurrence(query, name),
-            format!(
-                "parameter `${name}` is used as {first} and as {other}, so it has no one type; cast it once to say which: `<{}> ${name}`",
-                base(first)
-            ),
-        ));
     }
     out
 }

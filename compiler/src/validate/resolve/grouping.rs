@@ -188,3 +188,78 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
     }
 }
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// `ORDER BY x` under GROUP BY where the groups have no `x`: neither a group key nor a
+    /// projected name. SurrealDB 3.3.5 sorts the grouped rows, which hold only their keys and
+    /// aggregates, so every group sorts as NONE and ORDER BY does nothing (analyzer 2017). The
+    /// repair names the alias the projection gave `x`, when it gave one.
+    pub(super) fn order_not_grouped(&mut self, s: &SelectStatement, key: &surrealdb_sql::Idiom) {
+        let (Some(group), Fields::Select(fields)) = (&s.group, &s.fields) else {
+            return;
+        };
+        if group.0.is_empty() {
+            return;
+        }
+        let text = key.to_sql();
+        let alias = fields.iter().find_map(|f| match f {
+            Field::Single(sel) if sel.expr.to_sql() == text => sel.alias.as_ref().map(ToSql::to_sql),
+            _ => None,
+        });
+        if alias.is_none() && group.0.iter().any(|g| g.0.to_sql() == text) {
+            return;
+        }
+        // A path into what a group has (`seller.name` under GROUP BY seller) is read from the group's value.
+        let names = group
+            .0
+            .iter()
+            .map(|g| g.0.to_sql())
+            .chain(fields.iter().filter_map(|f| match f {
+                Field::Single(sel) => Some(sel.alias.as_ref().map_or_else(|| sel.expr.to_sql(), ToSql::to_sql)),
+                Field::All => None,
+            }))
+            .collect::<Vec<_>>();
+        if names
+            .iter()
+            .any(|n| text.starts_with(&format!("{n}.")) || text.starts_with(&format!("{n}[")))
+        {
+            return;
+        }
+        // An aggregate over `x` is what a sort by `x` most likely meant.
+        let over = fields.iter().find_map(|f| match f {
+            Field::Single(sel) if aggregates(&sel.expr) && sel.expr.to_sql().contains(&text) => {
+                sel.alias.as_ref().map(ToSql::to_sql)
+            }
+            _ => None,
+        });
+        let keys: Vec<String> = group.0.iter().map(|g| g.0.to_sql()).collect();
+        let span = self.loc.text_after("order", &text).or_all(self.loc);
+        let fix = match (&alias, &over) {
+            (Some(alias), _) => format!("sort by the name the groups have: `ORDER BY {alias}`"),
+            (None, Some(agg)) => format!(
+                "sort by an aggregate's alias (`ORDER BY {agg}`) or a group key ({})",
+                keys.join(", ")
+            ),
+            (None, None) => format!(
+                "sort by a group key ({}) or by an aggregate's alias (`math::max({text}) AS top ... ORDER BY top`)",
+                keys.join(", ")
+            ),
+        };
+        let d = self.error(
+            span,
+            Class::OrderByUngrouped,
+            format!(
+                "ORDER BY {text}: the groups of GROUP BY {} have no `{text}` (only their keys and aggregates), \
+                so every group sorts alike and ORDER BY does nothing",
+                keys.join(", ")
+            ),
+            fix,
+        );
+        if let Some(alias) = alias {
+            d.fixes.push(crate::validate::Edit {
+                span,
+                replacement: alias,
+            });
+        }
+    }
+}

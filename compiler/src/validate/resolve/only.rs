@@ -16,18 +16,21 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if !s.only {
             return;
         }
-        // A record id gives one row; a table, a range or a traversal from one, many.
-        let many = s.what.iter().any(|w| match w {
-            Expr::Table(_) => true,
-            Expr::Idiom(i) => i.0.len() > 1,
-            // A subquery's rows: many unless it gives one (tests/document_engine.rs).
-            Expr::Select(inner) => !(inner.only || limit_at_most_one(inner) || group_all(inner)),
-            Expr::Literal(Literal::RecordId(RecordIdLit {
-                key: RecordIdKeyLit::Range(_),
-                ..
-            })) => true,
-            _ => false,
-        });
+        // A record id gives one row; a table, a range or a traversal from one, many; so do two
+        // targets, or a list of more than one record id (`FROM ONLY [t:1, t:2]`: analyzer 4003).
+        let many = s.what.len() > 1
+            || s.what.iter().any(|w| match w {
+                Expr::Table(_) => true,
+                Expr::Idiom(i) => i.0.len() > 1,
+                // A subquery's rows: many unless it gives one (tests/document_engine.rs).
+                Expr::Select(inner) => !(inner.only || limit_at_most_one(inner) || group_all(inner)),
+                Expr::Literal(Literal::RecordId(RecordIdLit {
+                    key: RecordIdKeyLit::Range(_),
+                    ..
+                })) => true,
+                Expr::Literal(Literal::Array(items)) => items.len() > 1,
+                _ => false,
+            });
         if !many || limit_at_most_one(s) || group_all(s) || self.pins_one_row(s) {
             return;
         }

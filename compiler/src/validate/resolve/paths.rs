@@ -87,7 +87,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let mut prev: Option<&Part> = None;
         // The last field name read: where a finding about the value it holds points.
         let mut last: Option<&str> = None;
-        for part in parts {
+        for (i, part) in parts.iter().enumerate() {
+            // `.{..}` without a path of its own takes every part after it as the path it repeats.
+            if let Part::Recurse(bounds, nest, instruction) = part {
+                let body = nest.as_ref().map_or(&parts[i + 1..], |n| n.0.as_slice());
+                self.recursion(&cur.ty, bounds, instruction.as_ref(), body, scope);
+                if nest.is_none() {
+                    return Val::of(Ty::Any);
+                }
+            }
             if let Some(kind) = cur.ty.scalar_kind() {
                 self.scalar_part(part, kind, last);
             }

@@ -37,6 +37,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         scope.grouped = None;
         scope.projected = row.clone();
         self.shape(s);
+        self.overlapping_projections(s, &doc, &row);
         for omit in &s.omit {
             self.expr(omit, &scope);
         }
@@ -62,7 +63,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if let Some(Ordering::Order(list)) = &s.order {
             for order in list.iter() {
                 if !self.is_projected(&order.value, &scope) {
+                    let before = self.report.diagnostics.len();
                     self.idiom_in(&order.value.0, &scope);
+                    // Under GROUP BY the engine sorts the groups, which have only their keys and aggregates.
+                    if self.report.diagnostics.len() == before {
+                        self.order_not_grouped(s, &order.value);
+                    }
                 }
             }
         }
@@ -74,7 +80,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.limit_params(s);
         }
         if let Some(fetch) = &s.fetch {
-            self.fetch(fetch, &scope);
+            self.fetch(s, fetch, &scope);
         }
         if parent.is_none() {
             self.report.projections = row
@@ -124,21 +130,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
         }
         (row, value)
-    }
-
-    /// FETCH's fields, each a record link to a known table.
-    fn fetch(&mut self, fetch: &surrealdb_sql::Fetchs, scope: &Scope) {
-        for f in &fetch.0 {
-            let v = self.expr(&f.0, scope);
-            self.no_op_fetch(&f.0, &v.ty);
-            if let Ty::Record(t) = v.ty.element() {
-                if self.table(t).is_none() {
-                    let t = t.clone();
-                    let span = self.loc.word_and_next("fetch").or_all(self.loc);
-                    self.unknown_table(span, &t, |_| None);
-                }
-            }
-        }
     }
 
     /// Whether `idiom` names a projected alias or expression (GROUP BY and ORDER BY may use them).

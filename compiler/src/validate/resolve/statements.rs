@@ -19,6 +19,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
         }
         self.report.result = last;
+        self.param_conflicts();
     }
 
     /// One statement of the application's profile, and the type of what it answers.
@@ -95,6 +96,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if !self.app {
             return match name {
                 "auth" => self.auth_param(),
+                "before" | "after" => {
+                    self.state_param_outside_output(name);
+                    Ty::Any
+                }
                 "this" | "self" => scope.doc.clone(),
                 "parent" => scope.parent.map_or(Ty::Any, |p| p.doc.clone()),
                 _ => Ty::Any,
