@@ -15,7 +15,7 @@ pub(crate) struct Habit {
 
 /// The habits the parser accepts (they mean something else): reported even when the query parses.
 pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
-    find(loc, &Examples::of(schema))
+    find(loc, &LazyExamples::of(schema))
         .into_iter()
         .filter(|h| h.parses)
         .map(|h| h.diagnostic)
@@ -67,13 +67,13 @@ fn habit(loc: &Locator, i: usize, j: usize, message: &str, fix: String) -> Habit
 
 /// The SQL habits in the query's tokens, in text order.
 pub(crate) fn in_tokens(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
-    find(loc, &Examples::of(schema))
+    find(loc, &LazyExamples::of(schema))
         .into_iter()
         .map(|h| h.diagnostic)
         .collect()
 }
 
-fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
+fn find(loc: &Locator, examples: &LazyExamples) -> Vec<Habit> {
     let t: &[Token] = &loc.tokens;
     let mut out = Vec::new();
     for (i, tok) in t.iter().enumerate() {
@@ -92,13 +92,30 @@ fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
             }
             continue;
         }
-        let w = tok.text.to_ascii_lowercase();
+        let mut buf = [0u8; 32];
+        let w = lowercase(&tok.text, &mut buf);
         let found = clause_habit(loc, examples, i, &w)
             .or_else(|| expression_habit(loc, i, &w))
             .or_else(|| function_habit(loc, i, &w));
         out.extend(found);
     }
     out
+}
+
+/// `word` in ASCII lower case, in `buf` when it fits (no allocation for a query's every word).
+fn lowercase<'b>(word: &'b str, buf: &'b mut [u8; 32]) -> std::borrow::Cow<'b, str> {
+    if !word.bytes().any(|b| b.is_ascii_uppercase()) {
+        return std::borrow::Cow::Borrowed(word);
+    }
+    match buf.get_mut(..word.len()) {
+        Some(out) => {
+            out.copy_from_slice(word.as_bytes());
+            out.make_ascii_lowercase();
+            // ASCII case changes keep UTF-8 valid.
+            std::borrow::Cow::Borrowed(std::str::from_utf8(out).expect("lower-cased UTF-8"))
+        }
+        None => std::borrow::Cow::Owned(word.to_ascii_lowercase()),
+    }
 }
 
 /// The query's tokens, read around a position.
@@ -121,7 +138,7 @@ impl Around<'_> {
 
 /// A statement clause of SQL at word `i` (`w`, lower case): DISTINCT, JOIN, COUNT(*), TOP n,
 /// OFFSET n, LIMIT offset, count, HAVING.
-fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option<Habit> {
+fn clause_habit(loc: &Locator, examples: &LazyExamples, i: usize, w: &str) -> Option<Habit> {
     let t: &[Token] = &loc.tokens;
     let near = Around(t);
     Some(match w {
@@ -130,7 +147,7 @@ fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option
             i,
             i,
             "SurrealQL has no DISTINCT",
-            format!("GROUP BY the projected alias{}, or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))", examples.distinct),
+            format!("GROUP BY the projected alias{}, or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))", examples.get().distinct),
         ),
         "join" => {
             // Include a preceding INNER/LEFT/RIGHT/OUTER/CROSS/FULL.
@@ -148,7 +165,7 @@ fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option
                 start,
                 i,
                 "SurrealQL has no JOIN",
-                format!("follow the relation with graph arrows{}, or select FROM the edge table and read its ends as in.field and out.field", examples.join),
+                format!("follow the relation with graph arrows{}, or select FROM the edge table and read its ends as in.field and out.field", examples.get().join),
             )
         }
         "count" if near.punct(i + 1, "(") && near.punct(i + 2, "*") => habit(
@@ -156,7 +173,7 @@ fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option
             i,
             i + 3,
             "SurrealQL has no COUNT(*)",
-            format!("write count() to count rows, with GROUP BY alias or GROUP ALL{}", examples.count),
+            format!("write count() to count rows, with GROUP BY alias or GROUP ALL{}", examples.get().count),
         ),
         "top" if i > 0 && t[i - 1].is_word("select") => {
             let n = near.at(i + 1).map_or("n", |t| t.text.as_str());
@@ -286,6 +303,25 @@ fn function_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
         &format!("`{}()` is not a SurrealQL function", t[i].text),
         format!("write {fix}"),
     ))
+}
+
+/// The [`Examples`] of a schema, built the first time a repair quotes one (most queries have no habit).
+struct LazyExamples<'s> {
+    schema: &'s Schema,
+    built: std::cell::OnceCell<Examples>,
+}
+
+impl<'s> LazyExamples<'s> {
+    fn of(schema: &'s Schema) -> Self {
+        LazyExamples {
+            schema,
+            built: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn get(&self) -> &Examples {
+        self.built.get_or_init(|| Examples::of(self.schema))
+    }
 }
 
 /// The examples the repairs quote, built from the schema being checked (its own visible tables,
