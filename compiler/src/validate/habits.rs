@@ -13,13 +13,43 @@ pub(crate) struct Habit {
     pub parses: bool,
 }
 
+/// The words every habit the parser accepts starts at (`IS [NOT] NULL`): [`silent`] scans only a
+/// query that may hold one of them, and a debug build checks that nothing it finds starts elsewhere.
+const PARSING_HABIT_WORDS: &[&str] = &["is"];
+
 /// The habits the parser accepts (they mean something else): reported even when the query parses.
 pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
-    find(loc, &LazyExamples::of(schema))
+    let may_hold = may_hold_word(loc.source(), PARSING_HABIT_WORDS);
+    // Most queries hold no such word: then they are not scanned at all (a debug build scans to check).
+    if !may_hold && !cfg!(debug_assertions) {
+        return Vec::new();
+    }
+    let found: Vec<QueryDiagnostic> = find(loc, &LazyExamples::of(schema))
         .into_iter()
         .filter(|h| h.parses)
         .map(|h| h.diagnostic)
-        .collect()
+        .collect();
+    debug_assert!(
+        found.is_empty() || may_hold,
+        "a habit the parser accepts starts at a word missing from PARSING_HABIT_WORDS"
+    );
+    found
+}
+
+/// Whether `text` may hold one of `words` (lower case) as a token, in any case: conservative, so
+/// a word inside a string or comment counts, and any backslash (an escape inside a quoted name
+/// can spell a word) does too.
+fn may_hold_word(text: &str, words: &[&str]) -> bool {
+    let bytes = text.as_bytes();
+    let ident = |i: usize| bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    text.contains('\\')
+        || words.iter().any(|w| {
+            (0..bytes.len().saturating_sub(w.len() - 1)).any(|i| {
+                bytes[i..i + w.len()].eq_ignore_ascii_case(w.as_bytes())
+                    && !(i > 0 && ident(i - 1))
+                    && !ident(i + w.len())
+            })
+        })
 }
 
 /// SQL functions whose SurrealQL spelling differs, and that spelling.
@@ -74,7 +104,7 @@ pub(crate) fn in_tokens(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> 
 }
 
 fn find(loc: &Locator, examples: &LazyExamples) -> Vec<Habit> {
-    let t: &[Token] = &loc.tokens;
+    let t: &[Token] = loc.tokens();
     let mut out = Vec::new();
     for (i, tok) in t.iter().enumerate() {
         let after_path = i > 0 && (t[i - 1].is_punct("::") || t[i - 1].is_punct("."));
@@ -139,7 +169,7 @@ impl Around<'_> {
 /// A statement clause of SQL at word `i` (`w`, lower case): DISTINCT, JOIN, COUNT(*), TOP n,
 /// OFFSET n, LIMIT offset, count, HAVING.
 fn clause_habit(loc: &Locator, examples: &LazyExamples, i: usize, w: &str) -> Option<Habit> {
-    let t: &[Token] = &loc.tokens;
+    let t: &[Token] = loc.tokens();
     let near = Around(t);
     Some(match w {
         "distinct" => habit(
@@ -213,7 +243,7 @@ fn clause_habit(loc: &Locator, examples: &LazyExamples, i: usize, w: &str) -> Op
 /// An expression of SQL at word `i` (`w`, lower case): LIKE, BETWEEN, CASE WHEN, IN (list),
 /// a table alias, IS [NOT] NULL.
 fn expression_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
-    let t: &[Token] = &loc.tokens;
+    let t: &[Token] = loc.tokens();
     let near = Around(t);
     Some(match w {
         "ilike" | "like" => habit(
@@ -290,7 +320,7 @@ fn expression_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
 /// A call at word `i` (`w`, lower case) of an SQL function SurrealQL spells otherwise (`year(x)`);
 /// not a graph step (`->year(...)`).
 fn function_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
-    let t: &[Token] = &loc.tokens;
+    let t: &[Token] = loc.tokens();
     let after_arrow = i > 0 && (t[i - 1].is_punct("->") || t[i - 1].is_punct("<-"));
     if !Around(t).punct(i + 1, "(") || after_arrow {
         return None;
@@ -369,6 +399,21 @@ impl Examples {
             count: normal
                 .map(|t| format!(" (SELECT count() AS n FROM {} GROUP ALL)", t.name))
                 .unwrap_or_default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_hold_word;
+
+    #[test]
+    fn a_word_is_found_as_a_token_would_be() {
+        for text in ["WHERE x IS NULL", "x is not null", "(is)", "`is`", "⟨is⟩", "a = 1 AND\nIs", "`i\\s`"] {
+            assert!(may_hold_word(text, &["is"]), "{text}");
+        }
+        for text in ["SELECT list, this, is_active FROM wishlist", "1is", "", "i", "s"] {
+            assert!(!may_hold_word(text, &["is"]), "{text}");
         }
     }
 }
