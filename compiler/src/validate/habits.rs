@@ -409,7 +409,15 @@ mod tests {
 
     #[test]
     fn a_word_is_found_as_a_token_would_be() {
-        for text in ["WHERE x IS NULL", "x is not null", "(is)", "`is`", "⟨is⟩", "a = 1 AND\nIs", "`i\\s`"] {
+        for text in [
+            "WHERE x IS NULL",
+            "x is not null",
+            "(is)",
+            "`is`",
+            "⟨is⟩",
+            "a = 1 AND\nIs",
+            "`i\\s`",
+        ] {
             assert!(may_hold_word(text, &["is"]), "{text}");
         }
         for text in ["SELECT list, this, is_active FROM wishlist", "1is", "", "i", "s"] {

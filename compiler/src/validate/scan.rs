@@ -86,7 +86,12 @@ impl Locator {
 
     /// An empty span at the end of the statement (before a trailing `;`).
     pub fn end(&self) -> Span {
-        let end = self.tokens().iter().rev().find(|t| !t.is_punct(";")).map_or(0, |t| t.end);
+        let end = self
+            .tokens()
+            .iter()
+            .rev()
+            .find(|t| !t.is_punct(";"))
+            .map_or(0, |t| t.end);
         self.shift(Span { start: end, end })
     }
 

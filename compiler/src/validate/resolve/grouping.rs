@@ -141,7 +141,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         };
         // Without an alias a projection is named by its expression, so two can share a name with
         // different expressions only through an alias: without one there is nothing to print.
-        if !fields.iter().any(|f| matches!(f, Field::Single(selector) if selector.alias.is_some())) {
+        if !fields
+            .iter()
+            .any(|f| matches!(f, Field::Single(selector) if selector.alias.is_some()))
+        {
             return;
         }
         // Each projection's name, and its expression printed only when an earlier one has that name.
