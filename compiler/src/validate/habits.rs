@@ -13,13 +13,43 @@ pub(crate) struct Habit {
     pub parses: bool,
 }
 
+/// The words every habit the parser accepts starts at (`IS [NOT] NULL`): [`silent`] scans only a
+/// query that may hold one of them, and a debug build checks that nothing it finds starts elsewhere.
+const PARSING_HABIT_WORDS: &[&str] = &["is"];
+
 /// The habits the parser accepts (they mean something else): reported even when the query parses.
 pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
-    find(loc, &Examples::of(schema))
+    let may_hold = may_hold_word(loc.source(), PARSING_HABIT_WORDS);
+    // Most queries hold no such word: then they are not scanned at all (a debug build scans to check).
+    if !may_hold && !cfg!(debug_assertions) {
+        return Vec::new();
+    }
+    let found: Vec<QueryDiagnostic> = find(loc, &LazyExamples::of(schema))
         .into_iter()
         .filter(|h| h.parses)
         .map(|h| h.diagnostic)
-        .collect()
+        .collect();
+    debug_assert!(
+        found.is_empty() || may_hold,
+        "a habit the parser accepts starts at a word missing from PARSING_HABIT_WORDS"
+    );
+    found
+}
+
+/// Whether `text` may hold one of `words` (lower case) as a token, in any case: conservative, so
+/// a word inside a string or comment counts, and any backslash (an escape inside a quoted name
+/// can spell a word) does too.
+fn may_hold_word(text: &str, words: &[&str]) -> bool {
+    let bytes = text.as_bytes();
+    let ident = |i: usize| bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    text.contains('\\')
+        || words.iter().any(|w| {
+            (0..bytes.len().saturating_sub(w.len() - 1)).any(|i| {
+                bytes[i..i + w.len()].eq_ignore_ascii_case(w.as_bytes())
+                    && !(i > 0 && ident(i - 1))
+                    && !ident(i + w.len())
+            })
+        })
 }
 
 /// SQL functions whose SurrealQL spelling differs, and that spelling.
@@ -67,14 +97,14 @@ fn habit(loc: &Locator, i: usize, j: usize, message: &str, fix: String) -> Habit
 
 /// The SQL habits in the query's tokens, in text order.
 pub(crate) fn in_tokens(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
-    find(loc, &Examples::of(schema))
+    find(loc, &LazyExamples::of(schema))
         .into_iter()
         .map(|h| h.diagnostic)
         .collect()
 }
 
-fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
-    let t: &[Token] = &loc.tokens;
+fn find(loc: &Locator, examples: &LazyExamples) -> Vec<Habit> {
+    let t: &[Token] = loc.tokens();
     let mut out = Vec::new();
     for (i, tok) in t.iter().enumerate() {
         let after_path = i > 0 && (t[i - 1].is_punct("::") || t[i - 1].is_punct("."));
@@ -92,13 +122,30 @@ fn find(loc: &Locator, examples: &Examples) -> Vec<Habit> {
             }
             continue;
         }
-        let w = tok.text.to_ascii_lowercase();
+        let mut buf = [0u8; 32];
+        let w = lowercase(&tok.text, &mut buf);
         let found = clause_habit(loc, examples, i, &w)
             .or_else(|| expression_habit(loc, i, &w))
             .or_else(|| function_habit(loc, i, &w));
         out.extend(found);
     }
     out
+}
+
+/// `word` in ASCII lower case, in `buf` when it fits (no allocation for a query's every word).
+fn lowercase<'b>(word: &'b str, buf: &'b mut [u8; 32]) -> std::borrow::Cow<'b, str> {
+    if !word.bytes().any(|b| b.is_ascii_uppercase()) {
+        return std::borrow::Cow::Borrowed(word);
+    }
+    match buf.get_mut(..word.len()) {
+        Some(out) => {
+            out.copy_from_slice(word.as_bytes());
+            out.make_ascii_lowercase();
+            // ASCII case changes keep UTF-8 valid.
+            std::borrow::Cow::Borrowed(std::str::from_utf8(out).expect("lower-cased UTF-8"))
+        }
+        None => std::borrow::Cow::Owned(word.to_ascii_lowercase()),
+    }
 }
 
 /// The query's tokens, read around a position.
@@ -121,8 +168,8 @@ impl Around<'_> {
 
 /// A statement clause of SQL at word `i` (`w`, lower case): DISTINCT, JOIN, COUNT(*), TOP n,
 /// OFFSET n, LIMIT offset, count, HAVING.
-fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option<Habit> {
-    let t: &[Token] = &loc.tokens;
+fn clause_habit(loc: &Locator, examples: &LazyExamples, i: usize, w: &str) -> Option<Habit> {
+    let t: &[Token] = loc.tokens();
     let near = Around(t);
     Some(match w {
         "distinct" => habit(
@@ -130,7 +177,7 @@ fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option
             i,
             i,
             "SurrealQL has no DISTINCT",
-            format!("GROUP BY the projected alias{}, or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))", examples.distinct),
+            format!("GROUP BY the projected alias{}, or wrap a traversal in array::distinct(); count distinct values with count(array::distinct(...))", examples.get().distinct),
         ),
         "join" => {
             // Include a preceding INNER/LEFT/RIGHT/OUTER/CROSS/FULL.
@@ -148,7 +195,7 @@ fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option
                 start,
                 i,
                 "SurrealQL has no JOIN",
-                format!("follow the relation with graph arrows{}, or select FROM the edge table and read its ends as in.field and out.field", examples.join),
+                format!("follow the relation with graph arrows{}, or select FROM the edge table and read its ends as in.field and out.field", examples.get().join),
             )
         }
         "count" if near.punct(i + 1, "(") && near.punct(i + 2, "*") => habit(
@@ -156,7 +203,7 @@ fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option
             i,
             i + 3,
             "SurrealQL has no COUNT(*)",
-            format!("write count() to count rows, with GROUP BY alias or GROUP ALL{}", examples.count),
+            format!("write count() to count rows, with GROUP BY alias or GROUP ALL{}", examples.get().count),
         ),
         "top" if i > 0 && t[i - 1].is_word("select") => {
             let n = near.at(i + 1).map_or("n", |t| t.text.as_str());
@@ -196,7 +243,7 @@ fn clause_habit(loc: &Locator, examples: &Examples, i: usize, w: &str) -> Option
 /// An expression of SQL at word `i` (`w`, lower case): LIKE, BETWEEN, CASE WHEN, IN (list),
 /// a table alias, IS [NOT] NULL.
 fn expression_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
-    let t: &[Token] = &loc.tokens;
+    let t: &[Token] = loc.tokens();
     let near = Around(t);
     Some(match w {
         "ilike" | "like" => habit(
@@ -273,7 +320,7 @@ fn expression_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
 /// A call at word `i` (`w`, lower case) of an SQL function SurrealQL spells otherwise (`year(x)`);
 /// not a graph step (`->year(...)`).
 fn function_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
-    let t: &[Token] = &loc.tokens;
+    let t: &[Token] = loc.tokens();
     let after_arrow = i > 0 && (t[i - 1].is_punct("->") || t[i - 1].is_punct("<-"));
     if !Around(t).punct(i + 1, "(") || after_arrow {
         return None;
@@ -286,6 +333,25 @@ fn function_habit(loc: &Locator, i: usize, w: &str) -> Option<Habit> {
         &format!("`{}()` is not a SurrealQL function", t[i].text),
         format!("write {fix}"),
     ))
+}
+
+/// The [`Examples`] of a schema, built the first time a repair quotes one (most queries have no habit).
+struct LazyExamples<'s> {
+    schema: &'s Schema,
+    built: std::cell::OnceCell<Examples>,
+}
+
+impl<'s> LazyExamples<'s> {
+    fn of(schema: &'s Schema) -> Self {
+        LazyExamples {
+            schema,
+            built: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn get(&self) -> &Examples {
+        self.built.get_or_init(|| Examples::of(self.schema))
+    }
 }
 
 /// The examples the repairs quote, built from the schema being checked (its own visible tables,
@@ -333,6 +399,29 @@ impl Examples {
             count: normal
                 .map(|t| format!(" (SELECT count() AS n FROM {} GROUP ALL)", t.name))
                 .unwrap_or_default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_hold_word;
+
+    #[test]
+    fn a_word_is_found_as_a_token_would_be() {
+        for text in [
+            "WHERE x IS NULL",
+            "x is not null",
+            "(is)",
+            "`is`",
+            "⟨is⟩",
+            "a = 1 AND\nIs",
+            "`i\\s`",
+        ] {
+            assert!(may_hold_word(text, &["is"]), "{text}");
+        }
+        for text in ["SELECT list, this, is_active FROM wishlist", "1is", "", "i", "s"] {
+            assert!(!may_hold_word(text, &["is"]), "{text}");
         }
     }
 }

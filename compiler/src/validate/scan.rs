@@ -26,8 +26,13 @@ fn prev(tokens: &[Token], i: usize) -> Option<&Token> {
 }
 
 /// Finds tokens for diagnostics, each at most once, so repeated names get successive spans.
+///
+/// The text is scanned the first time a token is asked for: a query the resolver finds nothing
+/// in is never scanned (scanning was a fifth of a validation's cost, `validate_cost`).
 pub(crate) struct Locator {
-    pub tokens: Vec<Token>,
+    text: String,
+    scanned: std::cell::OnceCell<Vec<Token>>,
+    /// Which tokens a finding took (sized when the text is scanned).
     used: Vec<bool>,
     /// Byte offset of the scanned text within the query (a fenced reply's body).
     base: usize,
@@ -36,14 +41,32 @@ pub(crate) struct Locator {
 
 impl Locator {
     pub fn new(text: &str, base: usize) -> Self {
-        let tokens = tokens(text);
-        let used = vec![false; tokens.len()];
         Locator {
-            tokens,
-            used,
+            text: text.to_owned(),
+            scanned: std::cell::OnceCell::new(),
+            used: Vec::new(),
             base,
             len: text.len(),
         }
+    }
+
+    /// The text the locator reads (without the base offset).
+    pub fn source(&self) -> &str {
+        &self.text
+    }
+
+    /// The text's tokens, comments and whitespace dropped; scanned on the first call.
+    pub fn tokens(&self) -> &[Token] {
+        self.scanned.get_or_init(|| tokens(&self.text))
+    }
+
+    /// The tokens and which of them are taken, for the searches that take one.
+    fn tokens_used(&mut self) -> (&[Token], &mut Vec<bool>) {
+        let tokens = self.scanned.get_or_init(|| tokens(&self.text));
+        if self.used.len() != tokens.len() {
+            self.used = vec![false; tokens.len()];
+        }
+        (tokens, &mut self.used)
     }
 
     fn shift(&self, span: Span) -> Span {
@@ -63,15 +86,21 @@ impl Locator {
 
     /// An empty span at the end of the statement (before a trailing `;`).
     pub fn end(&self) -> Span {
-        let end = self.tokens.iter().rev().find(|t| !t.is_punct(";")).map_or(0, |t| t.end);
+        let end = self
+            .tokens()
+            .iter()
+            .rev()
+            .find(|t| !t.is_punct(";"))
+            .map_or(0, |t| t.end);
         self.shift(Span { start: end, end })
     }
 
     /// The span from token `i` to token `j` (inclusive), in query offsets.
     pub fn token_span(&self, i: usize, j: usize) -> Span {
-        let last = self.tokens.len().saturating_sub(1);
+        let tokens = self.tokens();
+        let last = tokens.len().saturating_sub(1);
         let (a, b) = (i.min(last), j.min(last).max(i.min(last)));
-        match (self.tokens.get(a), self.tokens.get(b)) {
+        match (tokens.get(a), tokens.get(b)) {
             (Some(x), Some(y)) => self.shift(Span {
                 start: x.start,
                 end: y.end,
@@ -85,13 +114,11 @@ impl Locator {
     }
 
     fn take_in(&mut self, pred: impl Fn(&[Token], usize) -> bool) -> Option<Span> {
-        let found = (0..self.tokens.len()).find(|&i| !self.used[i] && pred(&self.tokens, i))?;
-        self.used[found] = true;
-        Some(self.shift(self.tokens[found].span()))
-    }
-
-    fn prev(&self, i: usize) -> Option<&Token> {
-        prev(&self.tokens, i)
+        let (tokens, used) = self.tokens_used();
+        let found = (0..tokens.len()).find(|&i| !used[i] && pred(tokens, i))?;
+        used[found] = true;
+        let span = tokens[found].span();
+        Some(self.shift(span))
     }
 
     /// The first unused identifier `name`, preferring one right after one of `after` (punctuation or words).
@@ -134,13 +161,15 @@ impl Locator {
         }
         let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
         let n = want.len();
-        let i = (0..self.tokens.len().saturating_sub(n - 1))
-            .find(|&i| !self.used[i] && (0..n).all(|k| same(&self.tokens[i + k], &want[k])))?;
-        self.used[i] = true;
-        Some(self.shift(Span {
-            start: self.tokens[i].start,
-            end: self.tokens[i + n - 1].end,
-        }))
+        let (tokens, used) = self.tokens_used();
+        let i = (0..tokens.len().saturating_sub(n - 1))
+            .find(|&i| !used[i] && (0..n).all(|k| same(&tokens[i + k], &want[k])))?;
+        used[i] = true;
+        let span = Span {
+            start: tokens[i].start,
+            end: tokens[i + n - 1].end,
+        };
+        Some(self.shift(span))
     }
 
     /// Where `text` (SurrealQL the parser printed back) is first written, whether or not another
@@ -152,11 +181,11 @@ impl Locator {
             return None;
         }
         let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
-        let i = (0..self.tokens.len().saturating_sub(n - 1))
-            .find(|&i| (0..n).all(|k| same(&self.tokens[i + k], &want[k])))?;
+        let tokens = self.tokens();
+        let i = (0..tokens.len().saturating_sub(n - 1)).find(|&i| (0..n).all(|k| same(&tokens[i + k], &want[k])))?;
         Some(self.shift(Span {
-            start: self.tokens[i].start,
-            end: self.tokens[i + n - 1].end,
+            start: tokens[i].start,
+            end: tokens[i + n - 1].end,
         }))
     }
 
@@ -189,38 +218,43 @@ impl Locator {
 
     /// `word` and the token after it (`LIMIT 500`).
     pub fn word_and_next(&mut self, word: &str) -> Option<Span> {
-        let i = (0..self.tokens.len()).find(|&i| !self.used[i] && self.tokens[i].is_word(word))?;
-        self.used[i] = true;
-        let end = self.tokens.get(i + 1).map_or(self.tokens[i].end, |t| t.end);
-        Some(self.shift(Span {
-            start: self.tokens[i].start,
+        let (tokens, used) = self.tokens_used();
+        let i = (0..tokens.len()).find(|&i| !used[i] && tokens[i].is_word(word))?;
+        used[i] = true;
+        let end = tokens.get(i + 1).map_or(tokens[i].end, |t| t.end);
+        let span = Span {
+            start: tokens[i].start,
             end,
-        }))
+        };
+        Some(self.shift(span))
     }
 
     /// A `table:key` record id.
     pub fn record(&mut self, table: &str) -> Option<Span> {
-        let i = (0..self.tokens.len()).find(|&i| {
-            !self.used[i]
-                && self.tokens[i].kind == Kind::Ident
-                && self.tokens[i].text == table
-                && self.tokens.get(i + 1).is_some_and(|t| t.is_punct(":"))
+        let (tokens, used) = self.tokens_used();
+        let i = (0..tokens.len()).find(|&i| {
+            !used[i]
+                && tokens[i].kind == Kind::Ident
+                && tokens[i].text == table
+                && tokens.get(i + 1).is_some_and(|t| t.is_punct(":"))
         })?;
-        self.used[i] = true;
-        let end = self.tokens.get(i + 2).map_or(self.tokens[i].end, |t| t.end);
-        Some(self.shift(Span {
-            start: self.tokens[i].start,
+        used[i] = true;
+        let end = tokens.get(i + 2).map_or(tokens[i].end, |t| t.end);
+        let span = Span {
+            start: tokens[i].start,
             end,
-        }))
+        };
+        Some(self.shift(span))
     }
 
     /// A bracket `[ ... ]` that does not start with `WHERE`, `?`, a number or a parameter: an index written as a filter.
     pub fn bracket_filter(&mut self) -> Option<Span> {
-        let i = (0..self.tokens.len()).find(|&i| {
-            !self.used[i]
-                && self.tokens[i].is_punct("[")
-                && self.prev(i).is_some_and(|p| p.kind == Kind::Ident || p.is_punct("]"))
-                && self.tokens.get(i + 1).is_some_and(|n| {
+        let (tokens, used) = self.tokens_used();
+        let i = (0..tokens.len()).find(|&i| {
+            !used[i]
+                && tokens[i].is_punct("[")
+                && prev(tokens, i).is_some_and(|p| p.kind == Kind::Ident || p.is_punct("]"))
+                && tokens.get(i + 1).is_some_and(|n| {
                     !(n.is_word("where")
                         || n.is_punct("?")
                         || n.is_punct("]")
@@ -229,10 +263,10 @@ impl Locator {
                         || n.kind == Kind::Param)
                 })
         })?;
-        self.used[i] = true;
+        used[i] = true;
         let mut depth = 0usize;
-        let mut end = self.tokens[i].end;
-        for t in &self.tokens[i..] {
+        let mut end = tokens[i].end;
+        for t in &tokens[i..] {
             if t.is_punct("[") {
                 depth += 1;
             } else if t.is_punct("]") {
@@ -244,10 +278,11 @@ impl Locator {
             }
             end = t.end;
         }
-        Some(self.shift(Span {
-            start: self.tokens[i].start,
+        let span = Span {
+            start: tokens[i].start,
             end,
-        }))
+        };
+        Some(self.shift(span))
     }
 }
 

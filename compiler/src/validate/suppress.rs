@@ -14,6 +14,10 @@ const PREFIX: &str = "surqlc:";
 /// Applies the `allow` directives in `text` (the query as validated, comments included) to
 /// `report`: the allowed codes' findings are dropped, a malformed directive is reported.
 pub(crate) fn apply(text: &str, base: usize, report: &mut Report) {
+    // Every directive spells the prefix: without it there is nothing to read (and no second scan).
+    if !text.contains(PREFIX) {
+        return;
+    }
     let comments: Vec<(usize, String)> = scan(text)
         .into_iter()
         .filter(|t| t.kind == Kind::Comment)

@@ -165,7 +165,7 @@ fn argument_type(e: &Expr, resolved: &Ty) -> Ty {
 
 /// Whether the query groups (`GROUP BY` or `GROUP ALL`, here or in a subquery).
 fn grouped(loc: &Locator) -> bool {
-    loc.tokens
+    loc.tokens()
         .windows(2)
         .any(|w| w[0].is_word("group") && (w[1].is_word("by") || w[1].is_word("all")))
 }
@@ -271,7 +271,7 @@ fn fix(sig: &Signature, kind: Kind, ty: &Ty) -> String {
 /// calls of `name`, the one whose written arguments best match `args` (count, strings, names).
 pub(super) fn call_span(loc: &Locator, name: &str, args: &[Expr]) -> Option<Span> {
     let parts: Vec<&str> = name.split("::").collect();
-    let tokens = &loc.tokens;
+    let tokens = loc.tokens();
     let mut best: Option<(usize, usize, usize)> = None;
     'start: for i in 0..tokens.len() {
         if i > 0 && tokens[i - 1].is_punct("::") {

@@ -103,10 +103,14 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         );
                     }
                     Field::Single(selector) => {
-                        let text = selector.expr.to_sql();
+                        // The cheap tests first: printing the expression is most of this check's cost.
                         let alias = selector.alias.as_ref().map(ToSql::to_sql);
-                        let keyed = keys.iter().any(|k| *k == text || Some(k) == alias.as_ref());
-                        if keyed || aggregates(&selector.expr) || matches!(selector.expr, Expr::Literal(_)) {
+                        let keyed_alias = alias.as_ref().is_some_and(|a| keys.contains(a));
+                        if keyed_alias || aggregates(&selector.expr) || matches!(selector.expr, Expr::Literal(_)) {
+                            continue;
+                        }
+                        let text = selector.expr.to_sql();
+                        if keys.contains(&text) {
                             continue;
                         }
                         let name = alias.clone().unwrap_or_else(|| text.clone());
@@ -135,15 +139,35 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Fields::Select(fields) = &s.fields else {
             return;
         };
-        let mut seen: Vec<(String, String)> = Vec::new();
+        // Without an alias a projection is named by its expression, so two can share a name with
+        // different expressions only through an alias: without one there is nothing to print.
+        if !fields
+            .iter()
+            .any(|f| matches!(f, Field::Single(selector) if selector.alias.is_some()))
+        {
+            return;
+        }
+        // Each projection's name, and its expression printed only when an earlier one has that name.
+        let mut seen: Vec<(String, &Expr)> = Vec::new();
         for field in fields {
             let Field::Single(selector) = field else {
                 continue;
             };
-            let expr = selector.expr.to_sql();
-            let name = selector.alias.as_ref().map_or_else(|| expr.clone(), ToSql::to_sql);
-            if let Some((_, first)) = seen.iter().find(|(n, e)| *n == name && *e != expr) {
-                let first = first.clone();
+            let name = match &selector.alias {
+                Some(alias) => alias.to_sql(),
+                None => selector.expr.to_sql(),
+            };
+            let named = seen.iter().any(|(n, _)| *n == name);
+            let expr = if named { selector.expr.to_sql() } else { String::new() };
+            let first = if named {
+                seen.iter()
+                    .filter(|(n, _)| *n == name)
+                    .map(|(_, e)| e.to_sql())
+                    .find(|e| *e != expr)
+            } else {
+                None
+            };
+            if let Some(first) = first {
                 let span = selector
                     .alias
                     .as_ref()
@@ -156,7 +180,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     format!("give each projection its own name: {expr} AS {name}_2"),
                 );
             }
-            seen.push((name, expr));
+            seen.push((name, &selector.expr));
         }
     }
 

@@ -322,9 +322,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     );
                 }
                 Expr::Literal(Literal::Float(_) | Literal::Decimal(_)) => {
-                    let i = self.loc.tokens.iter().position(|t| t.is_word("limit"));
+                    let i = self.loc.tokens().iter().position(|t| t.is_word("limit"));
                     let written = i
-                        .and_then(|i| self.loc.tokens.get(i + 1))
+                        .and_then(|i| self.loc.tokens().get(i + 1))
                         .map_or_else(String::new, |t| t.text.clone());
                     let span = i.map_or_else(|| self.loc.all(), |i| self.loc.token_span(i, i + 1));
                     self.error(
@@ -359,9 +359,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// `LIMIT -1` / `START -1`: the keyword, the sign and the number.
     fn signed_clause(&mut self, word: &str) -> crate::validate::Span {
-        let i = self.loc.tokens.iter().position(|t| t.is_word(word));
+        let i = self.loc.tokens().iter().position(|t| t.is_word(word));
         match i {
-            Some(i) if self.loc.tokens.get(i + 1).is_some_and(|t| t.is_punct("-")) => self.loc.token_span(i, i + 2),
+            Some(i) if self.loc.tokens().get(i + 1).is_some_and(|t| t.is_punct("-")) => self.loc.token_span(i, i + 2),
             Some(i) => self.loc.token_span(i, i + 1),
             None => self.loc.all(),
         }
