@@ -194,20 +194,20 @@ impl Locator {
     pub fn text_after(&self, word: &str, text: &str) -> Option<Span> {
         let want = tokens(text);
         let n = want.len();
-        let from = self.tokens.iter().position(|t| t.is_word(word))?;
+        let from = self.tokens().iter().position(|t| t.is_word(word))?;
         if n == 0 {
             return None;
         }
         let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
-        let i = (from..self.tokens.len().saturating_sub(n - 1))
-            .find(|&i| (0..n).all(|k| same(&self.tokens[i + k], &want[k])))
+        let i = (from..self.tokens().len().saturating_sub(n - 1))
+            .find(|&i| (0..n).all(|k| same(&self.tokens()[i + k], &want[k])))
             .or_else(|| self.find_text(text).map(|_| usize::MAX))?;
         if i == usize::MAX {
             return self.find_text(text);
         }
         Some(self.shift(Span {
-            start: self.tokens[i].start,
-            end: self.tokens[i + n - 1].end,
+            start: self.tokens()[i].start,
+            end: self.tokens()[i + n - 1].end,
         }))
     }
 

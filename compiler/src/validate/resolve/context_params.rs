@@ -44,9 +44,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// The `nth` occurrence (0-based) of `$name` in the text, else its first, else the whole query.
     fn param_occurrence(&self, name: &str, nth: usize) -> Span {
-        let at: Vec<usize> = (0..self.loc.tokens.len())
+        let at: Vec<usize> = (0..self.loc.tokens().len())
             .filter(|&i| {
-                let t = &self.loc.tokens[i];
+                let t = &self.loc.tokens()[i];
                 t.kind == Kind::Param && t.text.trim_start_matches('$') == name
             })
             .collect();
