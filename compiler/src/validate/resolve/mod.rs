@@ -3,8 +3,12 @@
 mod calls;
 mod casts;
 mod clauses;
+mod closures;
+mod conditions;
+mod contracts;
 mod custom;
 mod expr;
+mod geometry;
 mod graph;
 mod grouping;
 mod indexes;
@@ -91,6 +95,8 @@ struct Scope<'p> {
     matches: bool,
     /// Whether names resolve against a row (a statement's records), not the query's top level.
     row: bool,
+    /// The names the statement's WHERE mentions: a field it tests may be kept from NONE there.
+    tested: Vec<String>,
     parent: Option<&'p Scope<'p>>,
 }
 
@@ -113,6 +119,7 @@ impl<'p> Scope<'p> {
             grouped: None,
             matches: false,
             row: true,
+            tested: Vec::new(),
             parent,
         }
     }
