@@ -304,8 +304,9 @@ duration parsers); SurrealDB 3.3.5 fails with "Could not cast into `datetime` us
         level: Warning,
         about: r#"A condition built of constants alone: a WHERE (or an operand of its AND/OR), a `[WHERE ...]` filter
 or an IF guard that compares two literals (`WHERE 1 = 1`, `WHERE 1 > 2`, `IF 'a' = 'b' THEN ...`)
-or is `true`/`false`. SurrealDB 3.3.5 answers without an error, the same for every row: every row,
-no row, or always the same IF branch (analyzer 7004 and 4024)."#,
+or is `true`/`false`, and (in the application's profile) a `FOR` over an empty list. SurrealDB
+3.3.5 answers without an error, the same for every row: every row, no row, always the same IF
+branch, a loop body that never runs (analyzer 7004 and 4024)."#,
         wrong: r#"SELECT name FROM product WHERE 1 = 1 AND category = 'audio' LIMIT 5"#,
         fixed: r#"SELECT name FROM product WHERE category = 'audio' LIMIT 5"#,
     }

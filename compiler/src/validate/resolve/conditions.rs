@@ -46,11 +46,11 @@ pub(super) fn constant(e: &Expr) -> bool {
     }
 }
 
-/// Whether a constant `e` is a boolean-valued one (a comparison, `true`, `NOT ...`): a constant
+/// Whether a constant `e` is a boolean-valued one (a comparison, `true`, `NONE`, `NOT ...`): a constant
 /// of another kind is a value that is no boolean (SQ0204).
 fn boolean(e: &Expr) -> bool {
     match e {
-        Expr::Literal(Literal::Bool(_)) => true,
+        Expr::Literal(Literal::Bool(_) | Literal::None | Literal::Null) => true,
         Expr::Prefix {
             op: PrefixOperator::Not,
             ..
@@ -179,7 +179,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 "compare a field or a parameter, or keep only the branch that is taken".to_owned(),
             ),
             _ => (
-                format!("the condition `{text}` compares constants: it is the same for {}", place.what()),
+                format!(
+                    "the condition `{text}` compares constants: it is the same for {}",
+                    place.what()
+                ),
                 "compare a field with the value (`status = 'paid'`), or drop the condition".to_owned(),
             ),
         };
@@ -187,8 +190,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     /// `'status' = 'paid'`: a string that names a field of the row, compared with a constant (a
-    /// parameter is left alone: `$mode = 'all' OR ...` is the application's own switch): the string is compared, not the field, so the answer is the same for every
-    /// row. Repaired by unquoting the name.
+    /// parameter is left alone: `$mode = 'all' OR ...` is the application's own switch): the
+    /// string is compared, not the field, so the answer is the same for every row. Repaired by
+    /// unquoting the name.
     fn quoted_field(&mut self, cond: &Expr, scope: &Scope) -> bool {
         let Expr::Binary { left, op, right } = cond else {
             return false;

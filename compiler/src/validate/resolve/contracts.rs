@@ -103,15 +103,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 )
             }),
             // The pattern is cast into a regex when the call runs (`string::matches`' second argument).
-            "string::matches" => string(call, 1).and_then(|p| super::casts::regex_refusal(p).map(|why| (p, why))).map(
-                |(p, why)| {
+            "string::matches" => string(call, 1)
+                .and_then(|p| super::casts::regex_refusal(p).map(|why| (p, why)))
+                .map(|(p, why)| {
                     (
                         format!("string::matches takes a regex, and '{p}' cannot be one: {why}"),
                         "escape the metacharacters (`\\(`, `\\[`) or write a pattern that compiles".into(),
                         None,
                     )
-                },
-            ),
+                }),
             _ => None,
         };
         let Some((message, fix, replace)) = broken else {

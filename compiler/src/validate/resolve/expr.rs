@@ -254,10 +254,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Literal::Object(entries) => {
                 self.geojson(entries);
                 Ty::Object(
-                entries
-                    .iter()
-                    .map(|e| (e.key.as_str().to_owned(), self.expr(&e.value, scope).ty))
-                    .collect(),
+                    entries
+                        .iter()
+                        .map(|e| (e.key.as_str().to_owned(), self.expr(&e.value, scope).ty))
+                        .collect(),
                 )
             }
             _ => Ty::Any,

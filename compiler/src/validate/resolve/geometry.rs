@@ -11,7 +11,10 @@ use surrealdb_types::ToSql;
 const SHAPES: &[(&str, &str)] = &[
     ("Point", "[longitude, latitude]: two numbers"),
     ("LineString", "a list of points, each [longitude, latitude]"),
-    ("Polygon", "a list of rings, each a list of points [longitude, latitude]"),
+    (
+        "Polygon",
+        "a list of rings, each a list of points [longitude, latitude]",
+    ),
     ("MultiPoint", "a list of points, each [longitude, latitude]"),
     ("MultiLineString", "a list of lines, each a list of points"),
     ("MultiPolygon", "a list of polygons, each a list of rings"),
@@ -87,13 +90,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return;
         };
         let problem = if other.key.as_str() != "coordinates" {
-            format!("a GeoJSON {kind} holds its position in `coordinates`, not `{}`", other.key.as_str())
+            format!(
+                "a GeoJSON {kind} holds its position in `coordinates`, not `{}`",
+                other.key.as_str()
+            )
         } else {
             match shaped(kind, &other.value) {
-                Some(false) => format!(
-                    "the {kind}'s coordinates {} are not {shape}",
-                    other.value.to_sql()
-                ),
+                Some(false) => format!("the {kind}'s coordinates {} are not {shape}", other.value.to_sql()),
                 _ => return,
             }
         };

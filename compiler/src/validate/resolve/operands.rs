@@ -286,8 +286,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
             let (Some(have), Some(with)) = (Kind::of(inner), Kind::of(other.ty.element())) else {
                 continue;
             };
-            // A pair the engine refuses anyway is SQ0206's; a string is not arithmetic's.
-            if refuses(op, have, with) || refuses(op, with, have) || have == Kind::String || have == Kind::Bool {
+            // A pair the engine refuses anyway is SQ0206's (a string only adds to a string).
+            let string_op = matches!(op, BinaryOperator::Add) && with == Kind::String;
+            if refuses(op, have, with) || refuses(op, with, have) || have == Kind::Bool || (have == Kind::String) != string_op {
                 continue;
             }
             if scope.tested.iter().any(|w| w == name) {
