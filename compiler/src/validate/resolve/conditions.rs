@@ -46,6 +46,21 @@ pub(super) fn constant(e: &Expr) -> bool {
     }
 }
 
+/// Whether `e` reads nothing of the row: constants, and built-in calls and operators over them
+/// (`time::now() - 30d`). A parameter is not (it may hold anything the application binds).
+fn row_free(e: &Expr) -> bool {
+    match e {
+        Expr::FunctionCall(call) => matches!(call.receiver, Function::Normal(_)) && call.arguments.iter().all(row_free),
+        Expr::Prefix { expr, .. } => row_free(expr),
+        Expr::Binary { left, op, right } => {
+            !matches!(op, BinaryOperator::Matches(_) | BinaryOperator::NearestNeighbor(_))
+                && row_free(left)
+                && row_free(right)
+        }
+        e => constant(e),
+    }
+}
+
 /// Whether a constant `e` is a boolean-valued one (a comparison, `true`, `NONE`, `NOT ...`): a constant
 /// of another kind is a value that is no boolean (SQ0204).
 fn boolean(e: &Expr) -> bool {
@@ -189,7 +204,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         self.error(span, Class::ConstantCondition, message, fix);
     }
 
-    /// `'status' = 'paid'`: a string that names a field of the row, compared with a constant (a
+    /// `'status' = 'paid'`: a string that names a field of the row, compared with a value read from no row (a
     /// parameter is left alone: `$mode = 'all' OR ...` is the application's own switch): the
     /// string is compared, not the field, so the answer is the same for every row. Repaired by
     /// unquoting the name.
@@ -201,10 +216,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             return false;
         }
         let (name, other) = match (left.as_ref(), right.as_ref()) {
-            (Expr::Literal(Literal::String(s)), other) if constant(other) && self.names_field(s.as_str(), scope) => {
+            (Expr::Literal(Literal::String(s)), other) if row_free(other) && self.names_field(s.as_str(), scope) => {
                 (s.as_str().to_owned(), other)
             }
-            (other, Expr::Literal(Literal::String(s))) if constant(other) && self.names_field(s.as_str(), scope) => {
+            (other, Expr::Literal(Literal::String(s))) if row_free(other) && self.names_field(s.as_str(), scope) => {
                 (s.as_str().to_owned(), other)
             }
             _ => return false,

@@ -75,6 +75,21 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     None,
                 )
             }),
+            "string::repeat" => integer(call, 1).filter(|n| *n < 0).map(|n| {
+                (
+                    format!("string::repeat takes how many times to repeat, 0 or more, not {n}"),
+                    "repeat 0 or more times: string::repeat(s, 2)".into(),
+                    None,
+                )
+            }),
+            "rand::int" | "rand::float" => match (number(call, 0), number(call, 1)) {
+                (Some(lo), Some(hi)) if lo > hi => Some((
+                    format!("{name}'s lower bound is greater than its upper bound"),
+                    format!("write the lower bound first: {name}(low, high)"),
+                    None,
+                )),
+                _ => None,
+            },
             "math::clamp" => match (number(call, 1), number(call, 2)) {
                 (Some(lo), Some(hi)) if lo > hi => Some((
                     "math::clamp's lower bound is greater than its upper bound".into(),

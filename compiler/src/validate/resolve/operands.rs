@@ -288,7 +288,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
             };
             // A pair the engine refuses anyway is SQ0206's (a string only adds to a string).
             let string_op = matches!(op, BinaryOperator::Add) && with == Kind::String;
-            if refuses(op, have, with) || refuses(op, with, have) || have == Kind::Bool || (have == Kind::String) != string_op {
+            if refuses(op, have, with)
+                || refuses(op, with, have)
+                || have == Kind::Bool
+                || (have == Kind::String) != string_op
+            {
                 continue;
             }
             if scope.tested.iter().any(|w| w == name) {

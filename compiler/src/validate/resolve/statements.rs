@@ -37,7 +37,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     self.error(
                         span,
                         Class::ConstantCondition,
-                        format!("FOR ${} IN []: the list is empty, so the body never runs", each.param.as_str()),
+                        format!(
+                            "FOR ${} IN []: the list is empty, so the body never runs",
+                            each.param.as_str()
+                        ),
                         "loop over the values the body is for (a list, a parameter, a SELECT), or drop the loop"
                             .to_owned(),
                     );
