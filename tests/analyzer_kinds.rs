@@ -330,3 +330,51 @@ fn a_typed_closure_returning_another_kind_fails() {
         }
     });
 }
+
+fn schema(name: &str) -> surqlc::ir::Schema {
+    let path = root().join("schemas").join(format!("{name}.rs"));
+    surqlc::front::compile(&[surqlc::front::SourceFile::read(path).unwrap()]).unwrap()
+}
+
+/// The right neighbours of each kind pass with no finding at all (the agent's profile, and the
+/// application's where the query is a write).
+#[test]
+fn the_checks_leave_right_queries_alone() {
+    use surqlc::validate::{self, Options};
+    let store = schema("store");
+    let enterprise = schema("enterprise");
+    let clean = |schema: &surqlc::ir::Schema, q: &str, app: bool| {
+        let options = if app { Options::for_app() } else { Options::of(schema) };
+        let report = validate::validate_with(schema, q, &options);
+        assert!(report.diagnostics.is_empty(), "{q}\n{}", report.render(q));
+    };
+    for q in [
+        "SELECT name FROM product WHERE price > 100 AND category = 'audio' LIMIT 5",
+        "SELECT name FROM product WHERE string::len(name) > 10 LIMIT 5",
+        "SELECT name, ->placed->purchase[WHERE status = 'shipped'] AS shipped FROM customer LIMIT 5",
+        "SELECT name, IF price > 100 THEN 'big' ELSE 'small' END AS size FROM product LIMIT 5",
+        "SELECT name, IF ->placed->purchase THEN 'buyer' ELSE 'new' END AS kind FROM customer LIMIT 5",
+        "SELECT name FROM customer WHERE name = <regex> '^[A-M]' LIMIT 5",
+        "SELECT name FROM customer WHERE string::matches(name, '^M') LIMIT 5",
+        "SELECT name, math::fixed(price, 2) AS p, type::field('category') AS c FROM product LIMIT 5",
+        "SELECT time::group(placed_at, 'month') AS m FROM purchase LIMIT 5",
+        "SELECT name, array::map([1, 2], |$n: int| -> float { $n * 1.5 }) AS xs FROM product LIMIT 2",
+        "SELECT name, geo::distance({ type: 'Point', coordinates: [-0.12, 51.5] }, (2.35, 48.85)) AS km FROM customer LIMIT 2",
+    ] {
+        clean(&store, q, false);
+    }
+    for q in [
+        "UPDATE product SET price = 10 WHERE $mode = 'name' OR category = 'home'",
+        "IF $limit > 10 { RETURN 1 } ELSE { RETURN 2 }",
+        "FOR $p IN $products { UPDATE $p SET price = 10 }",
+    ] {
+        clean(&store, q, true);
+    }
+    for q in [
+        "SELECT name, rating + 1 AS next FROM supplier WHERE rating != NONE LIMIT 5",
+        "SELECT name, (rating ?? 0) * 20 AS percent FROM supplier LIMIT 5",
+        "SELECT category, math::sum(rating * 2) AS total FROM supplier GROUP BY category LIMIT 5",
+    ] {
+        clean(&enterprise, q, false);
+    }
+}

@@ -100,8 +100,8 @@ fn not_a_bool(cond: &Expr, v: &Val) -> Option<String> {
     match cond {
         Expr::Idiom(_) => (!matches!(v.ty.element(), Ty::Bool | Ty::Any)).then(|| v.ty.to_string()),
         Expr::Literal(Literal::Bool(_) | Literal::None | Literal::Null) => None,
-        Expr::Literal(Literal::Array(_) | Literal::Set(_)) => Some("an array".into()),
-        Expr::Literal(Literal::Object(_)) => Some("an object".into()),
+        Expr::Literal(Literal::Array(_) | Literal::Set(_)) => Some("array".into()),
+        Expr::Literal(Literal::Object(_)) => Some("object".into()),
         Expr::Literal(_) => Some(v.ty.to_string()),
         Expr::Binary {
             op:
@@ -151,6 +151,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 if constant(cond) && boolean(cond) {
                     self.constant_condition(cond, place);
+                    return;
+                }
+                // `IF parent THEN ...`, `IF tags THEN ...`: an IF asks "is it set" of a link, an
+                // option or a list by its truthiness; only a scalar guard is reported there.
+                let set_test = matches!(v.ty, Ty::Option(_) | Ty::Array(_) | Ty::Record(_) | Ty::AnyObject);
+                if place == Place::Guard && set_test {
                     return;
                 }
                 if let Some(ty) = not_a_bool(cond, &v) {
