@@ -102,7 +102,7 @@ fn not_a_bool(cond: &Expr, v: &Val) -> Option<String> {
         Expr::Literal(Literal::Bool(_) | Literal::None | Literal::Null) => None,
         Expr::Literal(Literal::Array(_) | Literal::Set(_)) => Some("array".into()),
         Expr::Literal(Literal::Object(_)) => Some("object".into()),
-        Expr::Literal(_) => Some(v.ty.to_string()),
+        Expr::Literal(_) => (v.ty != Ty::Any).then(|| v.ty.to_string()),
         Expr::Binary {
             op:
                 BinaryOperator::Add
