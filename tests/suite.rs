@@ -28,6 +28,7 @@ mod clinic;
 mod enterprise;
 
 mod agent_tokens;
+mod analyzer_kinds;
 mod app_corpus;
 mod app_engine;
 mod app_queries;

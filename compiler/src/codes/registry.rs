@@ -206,13 +206,17 @@ and `!= NULL` matches every row. On `memory`:"#,
         wrong: r#"SELECT name FROM file WHERE content = NULL LIMIT 50"#,
         fixed: r#"SELECT name FROM file WHERE content = NONE LIMIT 50"#,
     }
-    /// A WHERE condition that is not a boolean (`WHERE price`): every truthy row matches.
+    /// A condition that is not a boolean (`WHERE price`, `WHERE 1`, `tags[WHERE weight]`): every truthy row matches.
     ConditionNotBool = {
         code: "SQ0204",
         engine: Suspicious,
         level: Warning,
-        about: r#"A WHERE condition (or an operand of AND/OR) that is a field of another type than bool: every row
-where it is truthy matches."#,
+        about: r#"A condition that is no boolean: a WHERE (or an operand of its AND/OR), a `[WHERE ...]` filter on a
+path or a graph step, or an IF guard that is a field of another type than bool, a number or a
+string written as the condition (`WHERE 1`, `WHERE 'paid'`), or an expression whose type is known
+and no bool (`WHERE price * 2`, `WHERE string::len(name)`, `tags[WHERE weight]`). SurrealDB 3.3.5
+answers without an error: every row (or element) where the value is truthy (non-zero, non-empty)
+matches (analyzer 2005)."#,
         wrong: r#"SELECT name FROM product WHERE price LIMIT 5"#,
         fixed: r#"SELECT name FROM product WHERE price > 100 LIMIT 5"#,
     }
@@ -256,6 +260,74 @@ duration parsers); SurrealDB 3.3.5 fails with "Could not cast into `datetime` us
 2008)."#,
         wrong: r#"SELECT status FROM purchase WHERE placed_at > <datetime> 'yesterday' LIMIT 5"#,
         fixed: r#"SELECT status FROM purchase WHERE placed_at > time::now() - 1d LIMIT 5"#,
+    }
+    /// A condition decided by constants (`WHERE 1 = 1`, `IF 1 > 2 THEN ...`): the same for every row.
+    ConstantCondition = {
+        code: "SQ0208",
+        engine: Suspicious,
+        level: Warning,
+        about: r#"A condition built of constants alone: a WHERE (or an operand of its AND/OR), a `[WHERE ...]` filter
+or an IF guard that compares two literals (`WHERE 1 = 1`, `WHERE 1 > 2`, `IF 'a' = 'b' THEN ...`)
+or is `true`/`false`, and (in the application's profile) a `FOR` over an empty list. SurrealDB
+3.3.5 answers without an error, the same for every row: every row, no row, always the same IF
+branch, a loop body that never runs (analyzer 7004 and 4024)."#,
+        wrong: r#"SELECT name FROM product WHERE 1 = 1 AND category = 'audio' LIMIT 5"#,
+        fixed: r#"SELECT name FROM product WHERE category = 'audio' LIMIT 5"#,
+    }
+    /// A quoted field name compared with a value (`WHERE 'status' = 'paid'`): the string is compared, not the field.
+    QuotedField = {
+        code: "SQ0209",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"A string that names a field of the rows, compared with a constant (`WHERE 'status' = 'shipped'`,
+`WHERE "price" > 100`): quotes make a string, not a field name (double quotes too, unlike SQL), so
+the string itself is compared and the answer is the same for every row. SurrealDB 3.3.5 answers
+no rows for `'status' = 'shipped'`, and every row for `'price' > 100` (a string sorts after every
+number). The fix unquotes the name."#,
+        wrong: r#"SELECT placed_at FROM purchase WHERE 'status' = 'shipped' LIMIT 5"#,
+        fixed: r#"SELECT placed_at FROM purchase WHERE status = 'shipped' LIMIT 5"#,
+    }
+    /// Arithmetic on an optional field (`rating + 1` where rating is `option<int>`): rows without it fail.
+    OptionalArithmetic = {
+        code: "SQ0210",
+        engine: Fails,
+        level: Error,
+        about: r#"Arithmetic (`+ - * / % **`) on a field declared `option<...>` (a number, a datetime, a duration)
+with a value of a kind it takes, where the SELECT's WHERE does not mention the field: in every row
+without it the operand is NONE, and SurrealDB 3.3.5 fails the query ("Cannot perform addition with
+'none' and 'int'") as soon as it meets one. Keep the rows that have it (`WHERE rating != NONE`) or
+give the missing value a default (`(rating ?? 0) + 1`) (analyzer 2015)."#,
+        schema: "enterprise",
+        wrong: r#"SELECT name, rating + 1 AS next FROM supplier LIMIT 5"#,
+        fixed: r#"SELECT name, rating + 1 AS next FROM supplier WHERE rating != NONE LIMIT 5"#,
+    }
+    /// A GeoJSON object of another shape (`{ type: 'Point', coordinates: [1.5] }`): no geometry.
+    GeometryShape = {
+        code: "SQ0211",
+        engine: Fails,
+        level: Error,
+        about: r#"An object literal written as GeoJSON (`type` a geometry name such as 'Point', 'LineString' or
+'Polygon', beside its `coordinates`) whose coordinates do not have the geometry's shape: a point of
+one number or three (`[1.5]`), a decimal coordinate, a misspelt `coordinate` key. SurrealDB 3.3.5
+converts only the exact shape into a geometry and keeps anything else a plain object, so a geo
+function fails on it ("Expected a geometry") and a comparison with a geometry never matches
+(analyzer 2036)."#,
+        wrong: r#"SELECT name, geo::distance({ type: 'Point', coordinates: [-0.12] }, (2.35, 48.85)) AS km FROM customer LIMIT 2"#,
+        fixed: r#"SELECT name, geo::distance({ type: 'Point', coordinates: [-0.12, 51.5] }, (2.35, 48.85)) AS km FROM customer LIMIT 2"#,
+    }
+    /// A typed closure whose body answers another kind than it declares (`|$x: int| -> string { $x + 1 }`).
+    ClosureReturn = {
+        code: "SQ0212",
+        engine: Fails,
+        level: Error,
+        about: r#"A closure that declares its return kind (`|$x: int| -> string { ... }`) whose body certainly answers
+another kind (a number for a string, a string for a number, ...): SurrealDB 3.3.5 coerces a
+closure's value to its declared kind when it is called, and fails the query ("Expected a string
+but found 2"). Only bodies whose kind is certain are judged: literals, the closure's typed
+parameters, casts, arithmetic over numbers, comparisons, built-in calls by their signatures
+(analyzer 2012)."#,
+        wrong: r#"SELECT name, array::map([1, 2], |$n: int| -> string { $n + 1 }) AS next FROM product LIMIT 2"#,
+        fixed: r#"SELECT name, array::map([1, 2], |$n: int| -> int { $n + 1 }) AS next FROM product LIMIT 2"#,
     }
     /// A habit from SQL that SurrealQL does not have (DISTINCT, JOIN, COUNT(*), ILIKE, TOP n, ...).
     SqlHabit = {

@@ -1,4 +1,4 @@
-//! A cast of a constant that cannot succeed (`<datetime> 'yesterday'`, `<int> '1.5'`), decided by the engine's own rules and parsers, so it is reported before the query runs.
+//! A cast of a constant that cannot succeed (`<datetime> 'yesterday'`, `<int> '1.5'`, `<regex> '(a'`), decided by the engine's own rules and parsers, so it is reported before the query runs.
 
 use super::Resolver;
 use crate::validate::params::cast_ty;
@@ -48,6 +48,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Expr::Literal(literal) = expr else {
             return;
         };
+        if matches!(kind, Kind::Regex) {
+            self.regex_cast(literal, expr);
+            return;
+        }
         let target = cast_ty(kind);
         let Some(why) = refusal(&target, literal) else {
             return;
@@ -71,4 +75,44 @@ impl<'a, 'l> Resolver<'a, 'l> {
             fix.to_owned(),
         );
     }
+
+    /// `<regex> '(a'`: a pattern the engine's regex compiler refuses, or a literal that is no
+    /// string (analyzer 2031).
+    fn regex_cast(&mut self, literal: &Literal, expr: &Expr) {
+        let why = match literal {
+            Literal::String(s) => match regex_refusal(s.as_str()) {
+                Some(why) => why,
+                None => return,
+            },
+            Literal::Regex(_) => return,
+            Literal::Integer(_) | Literal::Float(_) | Literal::Decimal(_) | Literal::Bool(_) => {
+                "only a string casts to a regex".to_owned()
+            }
+            _ => return,
+        };
+        let written = expr.to_sql();
+        let span = self.loc.text(&written).or_all(self.loc);
+        self.error(
+            span,
+            Class::CastFails,
+            format!("<regex> {written} cannot succeed: {why}; the engine refuses the query"),
+            "write a pattern that compiles (escape `(`, `[`, `{`, `\\` and the other metacharacters with `\\`), or compare with a string".to_owned(),
+        );
+    }
+}
+
+/// Why SurrealDB 3.3.5 refuses to cast the string `pattern` into a regex: its `Regex::from_str`
+/// (`surrealdb-expr`'s `val/regex.rs`) unescapes `\/` and compiles with the `regex` crate under
+/// a size limit of 10 MiB (`SURREAL_REGEX_SIZE_LIMIT`'s default).
+pub(crate) fn regex_refusal(pattern: &str) -> Option<String> {
+    let pattern = pattern.replace("\\/", "/");
+    let error = regex::RegexBuilder::new(&pattern)
+        .size_limit(10 * 1024 * 1024)
+        .build()
+        .err()?;
+    let detail = match &error {
+        regex::Error::Syntax(text) => text.lines().last().unwrap_or("").trim().to_owned(),
+        other => other.to_string(),
+    };
+    Some(format!("the pattern does not compile ({detail})"))
 }

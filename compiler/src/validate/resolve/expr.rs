@@ -72,7 +72,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Expr::IfElse(ifelse) => {
                 let mut ty = None;
                 for (cond, then) in &ifelse.exprs {
-                    self.expr(cond, scope);
+                    self.condition(cond, scope, super::conditions::Place::Guard);
                     let v = self.expr(then, scope);
                     ty.get_or_insert(v.ty);
                 }
@@ -81,7 +81,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 Val::of(ty.unwrap_or(Ty::Any))
             }
-            Expr::Closure(_) | Expr::Break | Expr::Continue => Val::of(Ty::Any),
+            Expr::Closure(c) => Val::of(self.closure(c)),
+            Expr::Break | Expr::Continue => Val::of(Ty::Any),
             Expr::Return(_) | Expr::Throw(_) | Expr::Let(_) | Expr::Sleep(_) | Expr::Foreach(_) | Expr::Info(_)
                 if self.app =>
             {
@@ -124,6 +125,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
         self.check_call(call, &args);
         if let Function::Normal(name) = &call.receiver {
+            self.contract(name.as_str(), call);
+            if let Some(ty) = self.named_field(name.as_str(), call, scope) {
+                return Val::of(ty);
+            }
             self.aggregate_call(name.as_str(), &args, scope);
             self.search_call(name.as_str(), scope);
             self.measured_call(name.as_str(), scope);
@@ -246,12 +251,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 Ty::Any
             }
-            Literal::Object(entries) => Ty::Object(
-                entries
-                    .iter()
-                    .map(|e| (e.key.as_str().to_owned(), self.expr(&e.value, scope).ty))
-                    .collect(),
-            ),
+            Literal::Object(entries) => {
+                self.geojson(entries);
+                Ty::Object(
+                    entries
+                        .iter()
+                        .map(|e| (e.key.as_str().to_owned(), self.expr(&e.value, scope).ty))
+                        .collect(),
+                )
+            }
             _ => Ty::Any,
         }
     }
@@ -272,6 +280,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             BinaryOperator::NearestNeighbor(nn) => self.nearest(&l, nn, right),
             _ => {}
         }
+        // Two constants compared: the condition's own finding (`conditions.rs`: SQ0208, SQ0209).
+        if COMPARISONS.contains(op) && super::conditions::constant(left) && super::conditions::constant(right) {
+            return Val::of(Ty::Bool);
+        }
         if COMPARISONS.contains(op) {
             self.membership(left, op, right, &l, &r);
             self.literal_of_other_kind(&l, op, right);
@@ -291,8 +303,14 @@ impl<'a, 'l> Resolver<'a, 'l> {
             | BinaryOperator::Remainder
             | BinaryOperator::Power => {
                 self.arithmetic_operands(left, op, right, &l, &r);
+                self.optional_operand(op, &l, &r, scope);
                 arithmetic(&l.ty, &r.ty)
             }
+            // `x ?? 0`: the default stands for NONE, so the value is no longer optional.
+            BinaryOperator::NullCoalescing if !matches!(r.ty, Ty::Option(_) | Ty::Any | Ty::None) => match l.ty {
+                Ty::Option(inner) => *inner,
+                ty => ty,
+            },
             BinaryOperator::NullCoalescing | BinaryOperator::TenaryCondition => l.ty,
             _ => Ty::Any,
         })

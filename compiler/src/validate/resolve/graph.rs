@@ -111,7 +111,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         };
         if let Some(cond) = &lookup.cond {
             let inner = Scope::new(each.clone(), Some(scope));
-            self.expr(&cond.0, &inner);
+            self.condition(&cond.0, &inner, super::conditions::Place::Filter);
         }
         if let Some(fields) = &lookup.expr {
             let inner = Scope::new(each.clone(), Some(scope));

@@ -1,10 +1,10 @@
-//! Aggregates and the SELECT's shape: `count()` and other aggregates outside GROUP, what a grouped SELECT may project, `*` under GROUP, duplicate output names, conditions that are not booleans (`FROM ONLY` is `only.rs`').
+//! Aggregates and the SELECT's shape: `count()` and other aggregates outside GROUP, what a grouped SELECT may project, `*` under GROUP, duplicate output names (`FROM ONLY` is `only.rs`', conditions `conditions.rs`').
 
 use super::{Resolver, Scope, Val};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
-use surrealdb_sql::{BinaryOperator, Expr, Field, Fields, SelectStatement};
+use surrealdb_sql::{Expr, Field, Fields, SelectStatement};
 use surrealdb_types::ToSql;
 
 /// Whether the engine folds a group's values with `name` (the signature table's aggregate flag,
@@ -181,34 +181,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 );
             }
             seen.push((name, &selector.expr));
-        }
-    }
-
-    /// A WHERE condition (or an operand of its AND/OR) whose type is known and not a boolean.
-    pub(super) fn condition(&mut self, cond: &Expr, scope: &Scope) {
-        match cond {
-            Expr::Binary {
-                left,
-                op: BinaryOperator::And | BinaryOperator::Or,
-                right,
-            } => {
-                self.condition(left, scope);
-                self.condition(right, scope);
-            }
-            _ => {
-                let v = self.expr(cond, scope);
-                if !matches!(cond, Expr::Idiom(_)) || matches!(v.ty.element(), Ty::Bool | Ty::Any) {
-                    return;
-                }
-                let text = cond.to_sql();
-                let span = self.loc.text(&text).or_all(self.loc);
-                self.error(
-                    span,
-                    Class::ConditionNotBool,
-                    format!("the condition `{text}` is {}, not a bool: every row where it is set (non-zero, non-empty) matches", v.ty),
-                    format!("compare it: `{text} > 0`, `{text} != NONE`, `{text} = '...'`"),
-                );
-            }
         }
     }
 }

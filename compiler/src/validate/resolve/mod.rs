@@ -3,10 +3,14 @@
 mod calls;
 mod casts;
 mod clauses;
+mod closures;
+mod conditions;
 mod context_params;
+mod contracts;
 mod custom;
 mod expr;
 mod fetch;
+mod geometry;
 mod graph;
 mod grouping;
 mod indexes;
@@ -95,6 +99,8 @@ struct Scope<'p> {
     matches: bool,
     /// Whether names resolve against a row (a statement's records), not the query's top level.
     row: bool,
+    /// The names the statement's WHERE mentions: a field it tests may be kept from NONE there.
+    tested: Vec<String>,
     parent: Option<&'p Scope<'p>>,
 }
 
@@ -117,6 +123,7 @@ impl<'p> Scope<'p> {
             grouped: None,
             matches: false,
             row: true,
+            tested: Vec::new(),
             parent,
         }
     }

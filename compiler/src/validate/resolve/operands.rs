@@ -1,6 +1,6 @@
 //! Operators whose operands' kinds decide the answer before any row is read: arithmetic the engine refuses, membership tests that are the same for every row, a literal of another kind compared with a field, a constant cast that cannot succeed.
 
-use super::{Resolver, Val};
+use super::{Resolver, Scope, Val};
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
@@ -246,6 +246,77 @@ impl<'a, 'l> Resolver<'a, 'l> {
             ),
             format!("compare it with a {}", have.name()),
         );
+    }
+}
+
+/// The words an expression is written with (field names among them), for "does the WHERE test it".
+pub(super) fn names_in(e: &Expr) -> Vec<String> {
+    e.to_sql()
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// An arithmetic operator.
+fn arithmetic_op(op: &BinaryOperator) -> bool {
+    matches!(
+        op,
+        BinaryOperator::Add
+            | BinaryOperator::Subtract
+            | BinaryOperator::Multiply
+            | BinaryOperator::Divide
+            | BinaryOperator::Remainder
+            | BinaryOperator::Power
+    )
+}
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// `rating + 1` where `rating` is an `option<int>` field the WHERE does not test: the rows
+    /// without it make the engine fail the query (analyzer 2015).
+    pub(super) fn optional_operand(&mut self, op: &BinaryOperator, l: &Val, r: &Val, scope: &Scope) {
+        // Under GROUP an aggregate's argument that fails is skipped as NONE (the engine's `or_none`).
+        if !arithmetic_op(op) || scope.grouped == Some(true) {
+            return;
+        }
+        for (side, other) in [(l, r), (r, l)] {
+            let (Ty::Option(inner), Some((table, name))) = (&side.ty, &side.field) else {
+                continue;
+            };
+            let (Some(have), Some(with)) = (Kind::of(inner), Kind::of(other.ty.element())) else {
+                continue;
+            };
+            // A pair the engine refuses anyway is SQ0206's (a string only adds to a string).
+            let string_op = matches!(op, BinaryOperator::Add) && with == Kind::String;
+            if refuses(op, have, with)
+                || refuses(op, with, have)
+                || have == Kind::Bool
+                || (have == Kind::String) != string_op
+            {
+                continue;
+            }
+            if scope.tested.iter().any(|w| w == name) {
+                continue;
+            }
+            let span = self.loc.find_text(name).or_all(self.loc);
+            let zero = match have {
+                Kind::Number => "0",
+                Kind::Duration => "0s",
+                _ => "time::now()",
+            };
+            self.error(
+                span,
+                Class::OptionalArithmetic,
+                format!(
+                    "{table}.{name} is {} and NONE where it is missing: `{} {} ...` on such a row makes the engine fail the query",
+                    side.ty,
+                    name,
+                    op_text(op)
+                ),
+                format!("keep the rows that have it (`WHERE {name} != NONE`), or give it a default (`({name} ?? {zero})`)"),
+            );
+            return;
+        }
     }
 }
 

@@ -25,7 +25,7 @@ fn one_element(ty: Ty) -> Ty {
 }
 
 /// The field of `t` nearest to `name` (what `unknown_field`'s did-you-mean names).
-fn candidates_near(t: &Table, name: &str, all: bool) -> Option<String> {
+pub(super) fn candidates_near(t: &Table, name: &str, all: bool) -> Option<String> {
     let mut candidates: Vec<&str> = visible_fields(t, all).map(|f| f.name.as_str()).collect();
     candidates.push("id");
     if matches!(t.kind, TableKind::Relation { .. }) {
@@ -120,7 +120,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     let mut inner = Scope::new(cur.ty.element().clone(), Some(scope));
                     // Inside a filter on an array of objects the document is one element.
                     inner.doc_field = cur.field.clone();
-                    self.expr(cond, &inner);
+                    self.condition(cond, &inner, super::conditions::Place::Filter);
                     cur
                 }
                 Part::Value(index) => self.index(cur, index, scope, path),

@@ -1,5 +1,6 @@
 //! Statements: the SELECT, its FROM targets, projections, ORDER/GROUP/FETCH, and the LIMIT policy.
 
+use super::conditions::Place;
 use super::{Path, Resolver, Scope};
 use crate::codes::Demotion;
 use crate::validate::scan::OrAll;
@@ -29,6 +30,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             scope.origin = origin;
         }
         scope.grouped = Some(s.group.is_some());
+        scope.tested = s
+            .cond
+            .as_ref()
+            .map_or_else(Vec::new, |c| super::operands::names_in(&c.0));
         scope.matches = s
             .cond
             .as_ref()
@@ -42,7 +47,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.expr(omit, &scope);
         }
         if let Some(cond) = &s.cond {
-            self.condition(&cond.0, &scope);
+            self.condition(&cond.0, &scope, Place::Where);
         }
         if let Some(split) = &s.split {
             for idiom in &split.0 {

@@ -5,7 +5,7 @@ use crate::validate::params::cast_ty;
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
-use surrealdb_sql::{Ast, Expr, TopLevelExpr};
+use surrealdb_sql::{Ast, Expr, Literal, TopLevelExpr};
 
 impl<'a, 'l> Resolver<'a, 'l> {
     /// Every top-level statement in order; the result is the last statement's.
@@ -33,6 +33,19 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             Expr::Foreach(each) => {
                 let range = self.expr(&each.range, scope);
+                if matches!(&each.range, Expr::Literal(Literal::Array(items)) if items.is_empty()) {
+                    let span = self.loc.word("for").or_all(self.loc);
+                    self.error(
+                        span,
+                        Class::ConstantCondition,
+                        format!(
+                            "FOR ${} IN []: the list is empty, so the body never runs",
+                            each.param.as_str()
+                        ),
+                        "loop over the values the body is for (a list, a parameter, a SELECT), or drop the loop"
+                            .to_owned(),
+                    );
+                }
                 let depth = self.vars.len();
                 self.vars
                     .push((each.param.as_str().to_owned(), range.ty.element().clone()));

@@ -84,7 +84,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let table = self.targets(what, scope);
         let row = Self::row_scope(table.as_deref(), scope);
         if let Some(cond) = cond {
-            self.condition(&cond.0, &row);
+            self.condition(&cond.0, &row, super::conditions::Place::Where);
         }
         if let Some(data) = data {
             let write = if upsert { Write::Either } else { Write::Change };
@@ -97,7 +97,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let table = self.targets(&s.what, scope);
         let row = Self::row_scope(table.as_deref(), scope);
         if let Some(cond) = &s.cond {
-            self.condition(&cond.0, &row);
+            self.condition(&cond.0, &row, super::conditions::Place::Where);
         }
         self.output(s.output.as_ref(), table.as_deref(), s.only, &row, false)
     }
