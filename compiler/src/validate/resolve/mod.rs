@@ -99,8 +99,9 @@ struct Scope<'p> {
     matches: bool,
     /// Whether names resolve against a row (a statement's records), not the query's top level.
     row: bool,
-    /// The names the statement's WHERE mentions: a field it tests may be kept from NONE there.
-    tested: Vec<String>,
+    /// The statement's WHERE: a field it mentions may be kept from NONE there (its names are read
+    /// only when a finding asks, as printing the condition costs more than most checks).
+    tested: Option<&'p surrealdb_sql::Expr>,
     parent: Option<&'p Scope<'p>>,
 }
 
@@ -123,7 +124,7 @@ impl<'p> Scope<'p> {
             grouped: None,
             matches: false,
             row: true,
-            tested: Vec::new(),
+            tested: None,
             parent,
         }
     }

@@ -250,7 +250,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 }
 
 /// The words an expression is written with (field names among them), for "does the WHERE test it".
-pub(super) fn names_in(e: &Expr) -> Vec<String> {
+fn names_in(e: &Expr) -> Vec<String> {
     e.to_sql()
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
@@ -295,7 +295,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             {
                 continue;
             }
-            if scope.tested.iter().any(|w| w == name) {
+            if scope
+                .tested
+                .is_some_and(|cond| names_in(cond).iter().any(|w| w == name))
+            {
                 continue;
             }
             let span = self.loc.find_text(name).or_all(self.loc);

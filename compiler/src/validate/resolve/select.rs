@@ -30,10 +30,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             scope.origin = origin;
         }
         scope.grouped = Some(s.group.is_some());
-        scope.tested = s
-            .cond
-            .as_ref()
-            .map_or_else(Vec::new, |c| super::operands::names_in(&c.0));
+        scope.tested = s.cond.as_ref().map(|c| &c.0);
         scope.matches = s
             .cond
             .as_ref()
