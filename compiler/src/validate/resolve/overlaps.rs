@@ -32,7 +32,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
     /// Each projection that replaces or rewrites what another (or `*`) answers: the same key from
     /// `*` is DuplicateAlias, a key inside another's value OverlappingProjection.
     pub(super) fn overlapping_projections(&mut self, s: &SelectStatement, doc: &Ty, row: &[(String, Ty)]) {
-        let outs = self.outputs(s, doc, row);
+        // The keys alone first: printing every projection costs more than the rest of most
+        // validations, and only keys that meet need their expressions.
+        if !keys_meet(&self.outputs(s, doc, row, false)) {
+            return;
+        }
+        let outs = self.outputs(s, doc, row, true);
         for j in 0..outs.len() {
             for i in 0..j {
                 let (first, later) = (&outs[i], &outs[j]);
@@ -62,8 +67,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
     }
 
-    /// The keys the row is written at, `*`'s fields first.
-    fn outputs(&self, s: &SelectStatement, doc: &Ty, row: &[(String, Ty)]) -> Vec<Out> {
+    /// The keys the row is written at, `*`'s fields first; each projection's text (`expr`,
+    /// `alias`) only `with_text`.
+    fn outputs(&self, s: &SelectStatement, doc: &Ty, row: &[(String, Ty)], with_text: bool) -> Vec<Out> {
         let Fields::Select(fields) = &s.fields else {
             return Vec::new();
         };
@@ -106,9 +112,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
             outs.push(Out {
                 key,
                 // Reserved words print quoted (`info`); the keys and `*`'s fields are bare names.
-                expr: selector.expr.to_sql().replace('`', ""),
+                expr: if with_text {
+                    selector.expr.to_sql().replace('`', "")
+                } else {
+                    String::new()
+                },
                 ty: ty.clone(),
-                alias: selector.alias.as_ref().map(|a| a.to_sql()),
+                alias: selector.alias.as_ref().filter(|_| with_text).map(|a| a.to_sql()),
                 wildcard: false,
             });
         }
@@ -211,4 +221,15 @@ fn through_objects(ty: &Ty, rest: &[String]) -> bool {
         Ty::Array(_) | Ty::Record(_) => false,
         _ => true,
     }
+}
+
+/// Whether two keys (not both `*`'s) are the same or one lies inside the other: the only pairs
+/// `overlapping_projections` judges.
+fn keys_meet(outs: &[Out]) -> bool {
+    outs.iter().enumerate().any(|(j, later)| {
+        outs[..j].iter().any(|first| {
+            !(first.wildcard && later.wildcard)
+                && (first.key == later.key || is_prefix(&first.key, &later.key) || is_prefix(&later.key, &first.key))
+        })
+    })
 }
