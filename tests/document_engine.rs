@@ -73,6 +73,41 @@ fn a_view_is_defined_after_its_comment_and_filled_and_kept_by_the_engine() {
 }
 
 #[test]
+fn a_view_of_every_field_copies_each_into_its_row() {
+    // What `SELECT *` views rest on (codegen/views.rs, init/views.rs): each field of the table in
+    // the view's row, keyed by the source's id; a column after `*` replaces the field; even a
+    // SCHEMAFULL view holds every field its SELECT computes, declared or not (so surqlc asks the
+    // struct for each: the prompt and the row type then describe what is there).
+    const VIEWS: &str = r#"
+DEFINE TABLE big TYPE NORMAL SCHEMAFULL AS SELECT *, string::uppercase(seller) AS seller FROM order WHERE total > 6dec;
+DEFINE FIELD seller ON big TYPE string;
+DEFINE FIELD total ON big TYPE decimal;
+DEFINE FIELD placed_at ON big TYPE datetime;
+DEFINE FIELD email ON big TYPE string;
+DEFINE TABLE thin TYPE NORMAL SCHEMAFULL AS SELECT * FROM order;
+DEFINE FIELD seller ON thin TYPE string;
+"#;
+    block_on(async {
+        let db = loaded(&[SCHEMA, DATA, VIEWS]).await;
+        let rows = db::query_json(&db, "SELECT * FROM big ORDER BY id").await.unwrap();
+        assert_eq!(
+            rows,
+            serde_json::json!([
+                {"id": "big:1", "seller": "ANN", "total": "10", "placed_at": "2026-01-05T00:00:00Z", "email": "a@x"},
+                {"id": "big:3", "seller": "BOB", "total": "7", "placed_at": "2026-02-01T00:00:00Z", "email": "c@x"}
+            ])
+        );
+        let thin = db::query_json(&db, "SELECT * FROM thin:1").await.unwrap();
+        assert_eq!(
+            thin,
+            serde_json::json!([
+                {"id": "thin:1", "seller": "ann", "total": "10", "placed_at": "2026-01-05T00:00:00Z", "email": "a@x"}
+            ])
+        );
+    });
+}
+
+#[test]
 fn a_function_is_listed_by_info_and_refuses_wrong_arguments() {
     block_on(async {
         let db = loaded(&[SCHEMA, DATA]).await;

@@ -158,7 +158,8 @@ fn what_a_view_cannot_be_is_refused_where_it_is_written() {
         FUNCTIONS,
     );
     assert_eq!((line, under.as_str()), (16, "UPDATE"), "{message}");
-    let (_, _, _, message) = one_error("view_star", &source("SELECT * FROM order", ""), FUNCTIONS);
+    // `VALUE` names no column; `*` over one table is that table's fields (below).
+    let (_, _, _, message) = one_error("view_value", &source("SELECT VALUE seller FROM order", ""), FUNCTIONS);
     assert!(message.contains("must name what it computes"), "{message}");
     let fields = format!("{FIELDS}\n    #[surqlc(default = \"0\")]\n    pub extra: i64,");
     let errors = build("view_clause", &source(VIEW, &fields), FUNCTIONS).unwrap_err();
@@ -166,6 +167,38 @@ fn what_a_view_cannot_be_is_refused_where_it_is_written() {
         errors.iter().any(|e| e.message.contains("`default` would never run")),
         "{errors:?}"
     );
+}
+
+#[test]
+fn a_view_of_every_field_is_checked_against_its_tables_fields() {
+    // `SELECT *` copies each field of its table into the view's row (tests/document_engine.rs):
+    // the struct holds exactly those fields, of their types; a column after `*` replaces one.
+    let every = "    pub seller: String,\n    pub total: Decimal,\n    pub placed_at: Datetime,";
+    assert!(build(
+        "view_star",
+        &source("SELECT * FROM order WHERE total > 10dec", every),
+        FUNCTIONS
+    )
+    .is_ok());
+    let errors = build(
+        "view_star_missing",
+        &source("SELECT * FROM order", "    pub seller: String,"),
+        FUNCTIONS,
+    )
+    .unwrap_err();
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].contains("computes `total`, but `Sales` has no field `total`"),
+        "{messages:?}"
+    );
+    let wrong = every.replace("pub total: Decimal", "pub total: String");
+    let (_, _, under, message) = one_error("view_star_type", &source("SELECT * FROM order", &wrong), FUNCTIONS);
+    assert_eq!(under, "total", "{message}");
+    assert!(message.contains("computes `total` as decimal"), "{message}");
+    let upper = "SELECT *, string::uppercase(seller) AS seller, true AS checked FROM order";
+    let fields = format!("{every}\n    pub checked: bool,");
+    assert!(build("view_star_more", &source(upper, &fields), FUNCTIONS).is_ok());
 }
 
 #[test]

@@ -163,6 +163,30 @@ fn projections_are_written_into_each_others_keys() {
         let q = "SELECT *, tier AS name FROM customer:mei";
         assert_eq!(answer(&db, q).await[0]["name"], "pro");
         assert_eq!(classes(&store, q, false), [Class::DuplicateAlias]);
+        // A function of the field it replaces is a deliberate rewrite (applications' `record::id(id)
+        // AS id`): the row holds the rewritten value, as asked, and nothing is reported.
+        for (q, key, value) in [
+            (
+                "SELECT *, record::id(id) AS id FROM customer:mei",
+                "id",
+                serde_json::json!("mei"),
+            ),
+            (
+                "SELECT *, string::uppercase(name) AS name FROM customer:mei",
+                "name",
+                serde_json::json!("MEI TANAKA"),
+            ),
+            (
+                "SELECT *, <string>id AS id FROM customer:mei",
+                "id",
+                serde_json::json!("customer:mei"),
+            ),
+        ] {
+            assert_eq!(answer(&db, q).await[0][key], value, "{q}");
+            for app in [false, true] {
+                assert!(classes(&store, q, app).is_empty(), "{q}");
+            }
+        }
         // A key inside another's: one of the two values is lost, whichever comes first.
         let q = "SELECT name AS info, country AS info.country FROM customer:mei";
         assert_eq!(answer(&db, q).await, serde_json::json!([{"info": {"country": "GB"}}]));

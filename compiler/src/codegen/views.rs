@@ -48,7 +48,40 @@ mod checked {
             return out;
         }
         out.extend(clauses(table, source));
-        out.extend(projection(table, source, &report.projections));
+        let projections = expand_all(schema, &report.projections);
+        out.extend(projection(table, source, &projections));
+        out
+    }
+
+    /// The projections with `*` over one table replaced by that table's fields, as the engine
+    /// writes them into each view row (a view's own `id` aside); a projection written after `*`
+    /// replaces the field of its name.
+    fn expand_all(schema: &Schema, projections: &[crate::validate::Projection]) -> Vec<crate::validate::Projection> {
+        let mut out: Vec<crate::validate::Projection> = Vec::new();
+        for p in projections {
+            let source = match (&p.name[..], &p.ty) {
+                ("*", Ty::Record(name)) => schema.table(name),
+                _ => None,
+            };
+            match source {
+                Some(source) => {
+                    out.extend(
+                        source
+                            .fields
+                            .iter()
+                            .filter(|f| f.name != "id")
+                            .map(|f| crate::validate::Projection {
+                                name: f.name.clone(),
+                                ty: Ty::of_field(f),
+                            }),
+                    )
+                }
+                None => {
+                    out.retain(|q| q.name != p.name);
+                    out.push(p.clone());
+                }
+            }
+        }
         out
     }
 

@@ -153,6 +153,38 @@ fn a_view_without_fields_gets_its_selects_columns() {
 }
 
 #[test]
+fn a_view_of_every_field_gets_its_tables_fields() {
+    // `SELECT *` copies each field of its table into the view's row (tests/document_engine.rs):
+    // the view gets those fields with their types and comments, not the clauses that act on writes.
+    let out = run(
+        "DEFINE TABLE post SCHEMAFULL;\nDEFINE FIELD author ON post TYPE string ASSERT $value != '' COMMENT 'Who wrote it';\n\
+        DEFINE FIELD stars ON post TYPE option<int> DEFAULT 0;\n\
+        DEFINE TABLE starred AS SELECT *, stars > 3 AS loved FROM post WHERE stars > 1;\n",
+    );
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+    let view = compile(&out).table("starred").expect("the view").clone();
+    let fields: Vec<(&str, bool)> = view
+        .fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.clauses.is_empty()))
+        .collect();
+    assert_eq!(fields, [("author", true), ("stars", true), ("loved", true)]);
+    assert_eq!(
+        view.field("author").and_then(|f| f.comment.as_deref()),
+        Some("Who wrote it")
+    );
+    let dir = std::env::temp_dir().join(format!("surqlc-init-view-star-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("shop.rs"), &out.rust).unwrap();
+    let built = crate::Builder::new()
+        .schema(dir.join("shop.rs"))
+        .out_dir(&dir)
+        .no_agent()
+        .generate();
+    assert!(built.is_ok(), "{}\n{}", built.unwrap_err(), out.rust);
+}
+
+#[test]
 fn a_schema_written_for_surrealdb_2_is_respelled_by_the_validators_list() {
     // The 2.x names and a future, each with SurrealDB 3's spelling (`surql::legacy`), lines kept.
     let out = run("DEFINE TABLE person SCHEMAFULL;\n\

@@ -1,14 +1,21 @@
-//! A view with no `DEFINE FIELD`s gets one field per column its SELECT computes, typed by the validator against the file's other tables: the engine fills a view's rows from that SELECT, so its columns are exactly what the SELECT names.
+//! A view with no `DEFINE FIELD`s gets one field per column its SELECT computes, typed by the validator against the file's other tables (`*` copies its table's fields): the engine fills a view's rows from that SELECT, so its columns are exactly what the SELECT names.
 
 use super::model::{MField, Model};
 use super::{Note, Notes};
 use crate::ir;
 use crate::validate::{Options, Ty};
 
-/// `model` with each view without fields given the columns of its SELECT; a view whose SELECT the
-/// validator refuses, or that does not name its columns (`*`, `VALUE`), keeps none (`types` notes it).
+/// `model` with each view without fields given the columns of its SELECT (`*` over one table: that
+/// table's fields); a view whose SELECT the validator refuses, or whose columns are not all named
+/// (`VALUE`, an expression without an alias), keeps none (`types` notes it).
 pub(super) fn with_columns(mut model: Model, notes: &mut Notes) -> Model {
     let schema = schema_of(&model);
+    // What `*` copies: each table's fields as the file defines them.
+    let sources: Vec<(String, Vec<MField>)> = model
+        .tables
+        .iter()
+        .map(|t| (t.def.name.clone(), t.fields.iter().map(|f| copy_of(f, &t.at)).collect()))
+        .collect();
     for table in model.tables.iter_mut() {
         let Some(select) = table.def.view.clone() else {
             continue;
@@ -28,24 +35,18 @@ pub(super) fn with_columns(mut model: Model, notes: &mut Notes) -> Model {
             ));
             continue;
         }
-        let columns = &report.projections;
-        if columns.is_empty() || columns.iter().any(|p| !is_column_name(&p.name)) {
+        let Some(fields) = columns_of(&report.projections, &sources, &table.at) else {
             continue;
-        }
-        table.fields = columns
+        };
+        table.fields = fields;
+        let columns = &report.projections;
+        let typed: Vec<String> = columns
             .iter()
-            .map(|p| MField {
-                name: p.name.clone(),
-                at: table.at.clone(),
-                kind: kind_text(&p.ty),
-                element: None,
-                clauses: ir::FieldClauses::default(),
-                comment: None,
-                children: Vec::new(),
-                implicit: false,
+            .map(|p| match &p.ty {
+                Ty::Record(source) if p.name == "*" => format!("every field of {source}"),
+                ty => format!("{}: {ty}", p.name),
             })
             .collect();
-        let typed: Vec<String> = columns.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
         notes.choices.push(Note::new(
             &table.at,
             format!("view {}", table.def.name),
@@ -56,6 +57,62 @@ pub(super) fn with_columns(mut model: Model, notes: &mut Notes) -> Model {
         ));
     }
     model
+}
+
+/// One field per column: a named column typed by the validator, `*` over one table that table's
+/// fields (the engine copies each into the view's row); `None` where a column is neither (an
+/// expression's text, a nested path, `VALUE`, `*` over something else).
+fn columns_of(
+    columns: &[crate::validate::Projection],
+    sources: &[(String, Vec<MField>)],
+    at: &str,
+) -> Option<Vec<MField>> {
+    if columns.is_empty() {
+        return None;
+    }
+    let mut fields: Vec<MField> = Vec::new();
+    for p in columns {
+        if p.name == "*" {
+            let Ty::Record(source) = &p.ty else { return None };
+            let (_, copied) = sources.iter().find(|(name, _)| name == source)?;
+            fields.extend(copied.iter().filter(|f| f.name != "id").map(|f| copy_of(f, at)));
+            continue;
+        }
+        if !is_column_name(&p.name) {
+            return None;
+        }
+        // A column named after `*` replaces the copied field of its name, as in the engine's row.
+        fields.retain(|f| f.name != p.name);
+        fields.push(MField {
+            name: p.name.clone(),
+            at: at.to_string(),
+            kind: kind_text(&p.ty),
+            element: None,
+            clauses: ir::FieldClauses::default(),
+            comment: None,
+            children: Vec::new(),
+            implicit: false,
+        });
+    }
+    Some(fields)
+}
+
+/// `field` as a view's column: its type, comment and sub-fields, without the clauses that act on
+/// writes (the engine writes a view's rows itself; the build refuses them there).
+fn copy_of(field: &MField, at: &str) -> MField {
+    MField {
+        name: field.name.clone(),
+        at: at.to_string(),
+        kind: field.kind.clone(),
+        element: field.element.clone(),
+        clauses: ir::FieldClauses {
+            flexible: field.clauses.flexible,
+            ..Default::default()
+        },
+        comment: field.comment.clone(),
+        children: field.children.iter().map(|c| copy_of(c, at)).collect(),
+        implicit: field.implicit,
+    }
 }
 
 /// A column a struct field can hold: a plain key (`author`, `count`), not a nested path

@@ -16,6 +16,16 @@ use crate::validate::{Class, Edit};
 use surrealdb_sql::{Expr, Field, Fields, Idiom, Part, SelectStatement};
 use surrealdb_types::ToSql;
 
+/// Whether the printed expression `expr` names `name` as an identifier (not inside a longer one).
+fn reads_name(expr: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    expr.match_indices(name).any(|(at, _)| {
+        let before = expr[..at].chars().next_back();
+        let after = expr[at + name.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || c == '.' || c == '$') && !after.is_some_and(ident)
+    })
+}
+
 /// One key the row is written at.
 struct Out {
     /// The key path (`info.country` as `["info", "country"]`).
@@ -26,6 +36,8 @@ struct Out {
     alias: Option<String>,
     /// A field `*` answers.
     wildcard: bool,
+    /// A function call, a cast or a method call: a value computed from what it reads.
+    transform: bool,
 }
 
 impl<'a, 'l> Resolver<'a, 'l> {
@@ -45,7 +57,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     continue;
                 }
                 if first.key == later.key {
-                    if first.wildcard && later.expr != first.expr {
+                    // A function of the field it replaces (`record::id(id) AS id`, `<string>id AS
+                    // id`): a deliberate rewrite of that value, an idiom of applications; a path
+                    // into it (`address.city AS address`) answers another value under its name.
+                    let rewrite = later.transform && reads_name(&later.expr, &first.expr);
+                    if first.wildcard && later.expr != first.expr && !rewrite {
                         self.replaces_wildcard_field(later);
                     }
                 } else if is_prefix(&first.key, &later.key) {
@@ -94,6 +110,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     ty,
                     alias: None,
                     wildcard: true,
+                    transform: false,
                 }));
             }
         }
@@ -120,6 +137,8 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 ty: ty.clone(),
                 alias: selector.alias.as_ref().filter(|_| with_text).map(|a| a.to_sql()),
                 wildcard: false,
+                transform: matches!(selector.expr, Expr::FunctionCall(_) | Expr::Prefix { .. })
+                    || matches!(&selector.expr, Expr::Idiom(i) if matches!(i.0.last(), Some(Part::Method(..)))),
             });
         }
         outs
