@@ -31,6 +31,7 @@ mod agent_tokens;
 mod analyzer_kinds;
 mod app_corpus;
 mod app_engine;
+mod app_idioms;
 mod app_queries;
 mod ask;
 mod audit;

@@ -36,9 +36,13 @@ pub(super) fn check(schema: &Schema, options: &Options, body: &str, base: usize,
             let habits = habits::in_tokens(&locator, schema);
             if habits.is_empty() {
                 let error = e.to_string();
-                respelled
-                    .diagnostics
-                    .push(parse_error::diagnose(&error, &text, base, &locator));
+                respelled.diagnostics.push(parse_error::diagnose(
+                    &error,
+                    &text,
+                    base,
+                    &locator,
+                    options.profile == super::Profile::App,
+                ));
             } else {
                 respelled.diagnostics.extend(habits);
             }

@@ -477,9 +477,13 @@ pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Optio
         reply::Read::Unparsed(text) => {
             let habits = habits::in_tokens(&locator, schema);
             if habits.is_empty() {
-                report
-                    .diagnostics
-                    .push(parse_error::diagnose(text, body, base, &locator));
+                report.diagnostics.push(parse_error::diagnose(
+                    text,
+                    body,
+                    base,
+                    &locator,
+                    options.profile == Profile::App,
+                ));
             } else {
                 report.diagnostics.extend(habits);
             }
@@ -584,14 +588,31 @@ pub fn split_queries(text: &str, on_semicolon: bool) -> Vec<Piece> {
 /// Splits a file of the application's statements as the engine reads them: at each `;` outside
 /// brackets, parentheses and braces (a `FOR`, `IF` or block body stays whole) and outside a
 /// `BEGIN ... COMMIT`/`CANCEL` transaction (checked as one piece), never inside a string or a
-/// comment. A piece keeps the comment lines before it (its `-- surqlc: allow(...)`).
+/// comment; and at a blank line after a statement without its `;` when a statement's first
+/// word follows. A piece keeps the comment lines before it (its `-- surqlc: allow(...)`).
 pub fn split_statements(text: &str) -> Vec<Piece> {
     let tokens = scan::tokens(text);
     let line_of = |at: usize| text[..at].matches('\n').count() + 1;
     let mut pieces = Vec::new();
     let (mut depth, mut in_transaction, mut at_start, mut start) = (0usize, false, true, 0usize);
     let mut has_code = false;
+    let mut prev: Option<&crate::surql::scan::Token> = None;
     for t in &tokens {
+        // A blank line ends a statement written without its `;` (a query string copied from
+        // code) where the next line starts another statement: the engine would read the two as
+        // one and fail, and the second would never be checked.
+        if depth == 0 && !in_transaction && has_code && starts_statement(t) {
+            if let Some(p) = prev.filter(|p| !p.is_punct(";") && has_blank_line(&text[p.end..t.start])) {
+                pieces.push(Piece {
+                    text: text[start..p.end].trim_end().to_owned(),
+                    offset: start,
+                    line: line_of(start),
+                });
+                start = p.end;
+                has_code = false;
+            }
+        }
+        prev = Some(t);
         if t.is_punct("{") || t.is_punct("(") || t.is_punct("[") {
             depth += 1;
         } else if t.is_punct("}") || t.is_punct(")") || t.is_punct("]") {
@@ -633,4 +654,23 @@ pub fn split_statements(text: &str) -> Vec<Piece> {
         p.text = p.text[lead..].to_owned();
     }
     pieces
+}
+
+/// The words a statement starts with (SurrealQL 3's statements).
+const STATEMENT_WORDS: &[&str] = &[
+    "select", "create", "update", "upsert", "delete", "insert", "relate", "let", "return", "if", "for", "define",
+    "remove", "alter", "begin", "info", "live", "kill", "use", "throw", "sleep", "rebuild", "show", "explain",
+];
+
+fn starts_statement(t: &crate::surql::scan::Token) -> bool {
+    STATEMENT_WORDS.iter().any(|w| t.is_word(w))
+}
+
+/// Whether the text between two tokens holds an empty line (comments aside).
+fn has_blank_line(gap: &str) -> bool {
+    let mut lines = gap.split('\n');
+    lines.next();
+    let mut inner: Vec<&str> = lines.collect();
+    inner.pop();
+    inner.iter().any(|l| l.trim().is_empty())
 }

@@ -4,16 +4,20 @@ use super::scan::Locator;
 use super::{Class, QueryDiagnostic, Span};
 
 /// The diagnostic for a reply whose parse failed with `error` (the engine's rendered error).
-pub(super) fn diagnose(error: &str, body: &str, base: usize, locator: &Locator) -> QueryDiagnostic {
+pub(super) fn diagnose(error: &str, body: &str, base: usize, locator: &Locator, app: bool) -> QueryDiagnostic {
     let message = first_line(error);
+    // The agent answers with one SELECT; the application's statements are of every kind.
+    let general = if app {
+        "correct the statement at the place shown (SurrealDB 3's SurrealQL)"
+    } else {
+        "write one SurrealQL SELECT statement: SELECT fields FROM table WHERE ... LIMIT n"
+    };
     QueryDiagnostic {
         fixes: Vec::new(),
         span: error_span(error, body, base).unwrap_or_else(|| locator.all()),
         severity: Class::Syntax.severity(),
         class: Class::Syntax,
-        fix: known_fix(message).unwrap_or_else(|| {
-            "write one SurrealQL SELECT statement: SELECT fields FROM table WHERE ... LIMIT n".into()
-        }),
+        fix: known_fix(message).unwrap_or_else(|| general.into()),
         message: format!("the query does not parse: {message}"),
     }
 }

@@ -70,6 +70,32 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         let omitted: Vec<String> = s.omit.iter().map(|e| e.to_sql()).collect();
         let span = self.loc.word_and_next("omit").or_all(self.loc);
+        let keys: Vec<String> = fields
+            .iter()
+            .filter_map(|f| match f {
+                surrealdb_sql::Field::Single(selector) => Some(match &selector.alias {
+                    Some(alias) => alias.to_sql(),
+                    None => super::paths::unaliased_key(&selector.expr),
+                }),
+                surrealdb_sql::Field::All => None,
+            })
+            .collect();
+        // OMIT of what the list does not hold removes nothing: the answer is as without it.
+        if !omitted
+            .iter()
+            .any(|o| keys.iter().any(|k| k == o || o.starts_with(&format!("{k}."))))
+        {
+            self.error(
+                span,
+                Class::NoOpClause,
+                format!(
+                    "OMIT {}: the projection has no such key, so OMIT removes nothing",
+                    omitted.join(", ")
+                ),
+                format!("drop OMIT {} (OMIT removes fields from `SELECT *`)", omitted.join(", ")),
+            );
+            return;
+        }
         self.error(
             span,
             Class::OmitWithoutAll,

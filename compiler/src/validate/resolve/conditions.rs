@@ -155,7 +155,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 // `IF parent THEN ...`, `IF tags THEN ...`: an IF asks "is it set" of a link, an
                 // option or a list by its truthiness; only a scalar guard is reported there.
-                let set_test = matches!(v.ty, Ty::Option(_) | Ty::Array(_) | Ty::Record(_) | Ty::AnyObject);
+                // A string field's guard (`IF email { ... }`) asks "is it non-empty", as applications write it.
+                let set_test = matches!(v.ty, Ty::Option(_) | Ty::Array(_) | Ty::Record(_) | Ty::AnyObject)
+                    || (matches!(cond, Expr::Idiom(_)) && matches!(v.ty, Ty::String | Ty::Literal(_)));
                 if place == Place::Guard && set_test {
                     return;
                 }
@@ -185,7 +187,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         _ => "every row",
                     }
                 ),
-                format!("compare it: `{text} > 0`, `{text} != NONE`, `{text} = '...'`"),
+                match ty {
+                    "string" => format!("compare it: `{text} != ''`, `{text} = '...'`, `{text} != NONE`"),
+                    "int" | "float" | "decimal" | "number" => format!("compare it: `{text} > 0`, `{text} != NONE`"),
+                    _ => format!("compare it: `{text} > 0`, `{text} != NONE`, `{text} = '...'`"),
+                },
             ),
         };
         self.error(span, Class::ConditionNotBool, message, fix);

@@ -288,14 +288,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
             self.membership(left, op, right, &l, &r);
             self.literal_of_other_kind(&l, op, right);
             self.literal_of_other_kind(&r, op, left);
-            self.null_comparison(&l, op, right);
-            self.null_comparison(&r, op, left);
+            self.null_comparison(&l, op, right, scope);
+            self.null_comparison(&r, op, left, scope);
             self.compare(&l, op, right);
             self.compare(&r, op, left);
+            self.link_of_other_table(&l, op, right, &r);
+            self.link_of_other_table(&r, op, left, &l);
             return Val::of(Ty::Bool);
         }
         Val::of(match op {
-            BinaryOperator::And | BinaryOperator::Or => Ty::Bool,
+            BinaryOperator::And | BinaryOperator::Or => super::logical(op, &l.ty, &r.ty),
             BinaryOperator::Add
             | BinaryOperator::Subtract
             | BinaryOperator::Multiply
@@ -318,13 +320,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// `field = NULL`: a declared field that is missing holds NONE, and no declared type admits
     /// NULL, so the comparison is the same for every row (the engine answers without an error).
-    fn null_comparison(&mut self, field: &Val, op: &BinaryOperator, other: &Expr) {
+    fn null_comparison(&mut self, field: &Val, op: &BinaryOperator, other: &Expr, scope: &Scope) {
         if !matches!(other, Expr::Literal(Literal::Null)) || field.ty == Ty::Any {
             return;
         }
         let Some((table, name)) = &field.field else {
             return;
         };
+        // `x != NONE AND x != NULL`: the NONE test beside it already filters; the NULL one is
+        // only redundant, and the condition answers what it means.
+        if matches!(op, BinaryOperator::NotEqual) && scope.tested.is_some_and(|c| tests_not_none(c, name)) {
+            return;
+        }
         let (outcome, fix) = match op {
             BinaryOperator::Equal
             | BinaryOperator::ExactEqual
@@ -484,4 +491,22 @@ fn mismatch_outcome(op: &BinaryOperator) -> &'static str {
         BinaryOperator::NotEqual => "so the comparison is true for every row",
         _ => "so the comparison never matches",
     }
+}
+
+/// Whether the AND-ed condition `cond` holds `name != NONE` (either side).
+fn tests_not_none(cond: &Expr, name: &str) -> bool {
+    let mut found = false;
+    super::only::conjuncts(cond, &mut |e| {
+        if let Expr::Binary {
+            left,
+            op: BinaryOperator::NotEqual,
+            right,
+        } = e
+        {
+            let named = |x: &Expr| matches!(x, Expr::Idiom(i) if i.to_sql() == name);
+            let none = |x: &Expr| matches!(x, Expr::Literal(Literal::None));
+            found |= (named(left) && none(right)) || (none(left) && named(right));
+        }
+    });
+    found
 }

@@ -271,6 +271,26 @@ fn datetime_hint(s: &str) -> String {
     }
 }
 
+/// `a OR b` and `a AND b` answer one of their operands, not a bool (SurrealDB 3.3.5: `OR` the
+/// first truthy, `AND` the first falsy or the last; tests/analyzer_kinds.rs): both of one type
+/// is that type (`title OR ''` a string: a default is no longer optional), else not known.
+fn logical(op: &BinaryOperator, l: &Ty, r: &Ty) -> Ty {
+    let base = |t: &Ty| match t {
+        Ty::Option(inner) => (**inner).clone(),
+        t => t.clone(),
+    };
+    let (lb, rb) = (base(l), base(r));
+    if lb != rb || lb == Ty::Any {
+        return Ty::Any;
+    }
+    let optional = |t: &Ty| matches!(t, Ty::Option(_) | Ty::None);
+    match op {
+        BinaryOperator::Or if !optional(r) => rb,
+        _ if optional(l) || optional(r) => Ty::Option(Box::new(lb)),
+        _ => lb,
+    }
+}
+
 fn arithmetic(l: &Ty, r: &Ty) -> Ty {
     match (l.element(), r.element()) {
         (Ty::Int, Ty::Int) => Ty::Int,

@@ -21,7 +21,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let many = s.what.len() > 1
             || s.what.iter().any(|w| match w {
                 Expr::Table(_) => true,
-                Expr::Idiom(i) => i.0.len() > 1,
+                // A traversal, a filter or `.*` gives many; a path to one value (`$r.id`) one.
+                Expr::Idiom(i) => i.0.iter().any(|p| {
+                    matches!(
+                        p,
+                        Part::Graph(_) | Part::All | Part::Flatten | Part::Where(_) | Part::Recurse(..)
+                    )
+                }),
                 // A subquery's rows: many unless it gives one (tests/document_engine.rs).
                 Expr::Select(inner) => !(inner.only || limit_at_most_one(inner) || group_all(inner)),
                 Expr::Literal(Literal::RecordId(RecordIdLit {
@@ -87,7 +93,7 @@ fn group_all(s: &SelectStatement) -> bool {
 }
 
 /// Calls `f` on each operand of the top-level ANDs of `e`.
-fn conjuncts(e: &Expr, f: &mut impl FnMut(&Expr)) {
+pub(super) fn conjuncts(e: &Expr, f: &mut impl FnMut(&Expr)) {
     match e {
         Expr::Binary {
             left,

@@ -1,6 +1,7 @@
-//! Operators whose operands' kinds decide the answer before any row is read: arithmetic the engine refuses, membership tests that are the same for every row, a literal of another kind compared with a field, a constant cast that cannot succeed.
+//! Operators whose operands' kinds decide the answer before any row is read: arithmetic the engine refuses, membership tests that are the same for every row, a literal of another kind compared with a field, a link compared with a record of another table, a constant cast that cannot succeed.
 
 use super::{Resolver, Scope, Val};
+use crate::ir::TableKind;
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
@@ -245,6 +246,68 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 lit.name()
             ),
             format!("compare it with a {}", have.name()),
+        );
+    }
+}
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// `out = source:s1` where `out` links a `notebook`: a link compared with a record of another
+    /// table never matches (`!=`: every row), SurrealDB 3.3.5 answering without an error; a
+    /// relation's ends written the wrong way round are the usual cause, and the repair names the
+    /// end that holds that table.
+    pub(super) fn link_of_other_table(&mut self, field: &Val, op: &BinaryOperator, other: &Expr, other_val: &Val) {
+        use BinaryOperator as B;
+        if !matches!(op, B::Equal | B::ExactEqual | B::NotEqual) {
+            return;
+        }
+        let Some((table, name)) = &field.field else {
+            return;
+        };
+        let linked = match &field.ty {
+            Ty::Record(t) => t,
+            Ty::Option(inner) => match inner.as_ref() {
+                Ty::Record(t) => t,
+                _ => return,
+            },
+            _ => return,
+        };
+        let other_table = match (other, &other_val.ty) {
+            (Expr::Literal(Literal::RecordId(r)), _) => r.table.as_str().to_owned(),
+            (Expr::Param(_), Ty::Record(t)) => t.clone(),
+            _ => return,
+        };
+        if *linked == other_table || self.table(&other_table).is_none() {
+            return;
+        }
+        let written = other.to_sql();
+        let span = match other {
+            Expr::Param(p) => self.loc.param(p.as_str()),
+            _ => self.loc.record(&other_table),
+        }
+        .or_all(self.loc);
+        let outcome = if matches!(op, B::NotEqual) {
+            "true for every row"
+        } else {
+            "never true"
+        };
+        let end = self.table(table).and_then(|t| match &t.kind {
+            TableKind::Relation { from, .. } if name == "out" && from.contains(&other_table) => Some("in"),
+            TableKind::Relation { to, .. } if name == "in" && to.contains(&other_table) => Some("out"),
+            _ => None,
+        });
+        let fix = match end {
+            Some(end) => format!(
+                "`{table}` goes from its `in` to its `out`: the `{other_table}` is its `{end}`, so compare `{end}` with it (swap the two ends)"
+            ),
+            None => format!("compare it with a `{linked}` record, or compare the field that links a `{other_table}`"),
+        };
+        self.error(
+            span,
+            Class::TypeMismatch,
+            format!(
+                "`{table}.{name}` links a `{linked}` record and `{written}` is a `{other_table}` record: the comparison is {outcome}"
+            ),
+            fix,
         );
     }
 }

@@ -396,11 +396,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 [one] => Ty::Record(one.clone()),
                 _ => Ty::Any,
             };
-            if name == "in" {
-                return Val::of(end(from));
-            }
-            if name == "out" {
-                return Val::of(end(to));
+            if name == "in" || name == "out" {
+                return Val {
+                    ty: end(if name == "in" { from } else { to }),
+                    field: Some((table.to_owned(), name.to_owned())),
+                };
             }
         }
         if let Some(f) = visible_fields(t, self.app).find(|f| f.name == name) {

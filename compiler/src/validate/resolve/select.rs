@@ -93,7 +93,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 })
                 .collect();
         }
-        let item = value.unwrap_or_else(|| Ty::nested_row(&row));
+        let item = value.unwrap_or_else(|| self.row_type(&row));
         if s.only {
             item
         } else {
@@ -132,6 +132,39 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
         }
         (row, value)
+    }
+
+    /// The type of one answered row: `SELECT *` alone is the record itself (field access follows
+    /// it: `(SELECT * FROM t).name`); `*` beside other projections is the table's fields with
+    /// theirs written over them, as the engine builds the row; `*` over what is no known table
+    /// is not known.
+    fn row_type(&self, row: &[(String, Ty)]) -> Ty {
+        if !row.iter().any(|(name, _)| name == "*") {
+            return Ty::nested_row(row);
+        }
+        if let [(_, doc)] = row {
+            return doc.clone();
+        }
+        let mut fields: Vec<(String, Ty)> = Vec::new();
+        for (name, ty) in row {
+            if name != "*" {
+                fields.retain(|(n, _)| n != name);
+                fields.push((name.clone(), ty.clone()));
+                continue;
+            }
+            let Ty::Record(t) = ty else { return Ty::Any };
+            let Some(table) = self.table(t) else { return Ty::Any };
+            fields.push(("id".into(), Ty::Record(table.name.clone())));
+            fields.extend(super::visible_fields(table, self.app).map(|f| (f.name.clone(), Ty::of_field(f))));
+            if let crate::ir::TableKind::Relation { from, to } = &table.kind {
+                let end = |tables: &[String]| match tables {
+                    [one] => Ty::Record(one.clone()),
+                    _ => Ty::Any,
+                };
+                fields.extend([("in".into(), end(from)), ("out".into(), end(to))]);
+            }
+        }
+        Ty::nested_row(&fields)
     }
 
     /// Whether `idiom` names a projected alias or expression (GROUP BY and ORDER BY may use them).
@@ -185,7 +218,16 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 let scope = Scope::new(Ty::Any, parent);
                 (self.param(p.as_str(), &scope, true).element().clone(), Path::default())
             }
-            Expr::Prefix { .. } | Expr::FunctionCall(_) if self.app => {
+            // The application reads from any value it computes (`FROM $u->friends->user OR
+            // $u<-friends<-user`, a block, a cast): the engine reads records as their rows.
+            Expr::Prefix { .. }
+            | Expr::FunctionCall(_)
+            | Expr::Binary { .. }
+            | Expr::Postfix { .. }
+            | Expr::Block(_)
+            | Expr::IfElse(_)
+                if self.app =>
+            {
                 let scope = Scope::new(Ty::Any, parent);
                 let v = self.expr(what, &scope);
                 (v.ty.element().clone(), Path::default())

@@ -38,6 +38,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if let Some(end_user) = &self.end_user {
             return Ty::Record(end_user.clone());
         }
+        // The application's own statements run in its sessions: a record user's (`DEFINE ACCESS
+        // ... TYPE RECORD`, which surqlc's schema may not declare) has `$auth`.
+        if self.app {
+            return self.scope_end_user.clone().map_or(Ty::Any, Ty::Record);
+        }
         let span = self.loc.param("auth").or_all(self.loc);
         let (message, fix) = match &self.scope_end_user {
             Some(end_user) => (

@@ -23,6 +23,18 @@ pub(super) enum Write {
     Either,
 }
 
+/// The table a view's SELECT reads (the first name after its FROM), for the repair's wording.
+fn view_source(select: &str) -> Option<String> {
+    let upper = select.to_ascii_uppercase();
+    let at = upper.find(" FROM ")? + " FROM ".len();
+    let name: String = select[at..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
 /// The top-level fields a write's data names, when they can be known (`None`: `CONTENT $x`).
 type Assigned = Option<Vec<String>>;
 
@@ -30,7 +42,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     /// A write's target (`person`, `person:ann`, `type::record('person', $id)`, a parameter):
     /// the table its records are in, when the query says.
     fn target(&mut self, what: &Expr, scope: &Scope) -> Option<String> {
-        match what {
+        let table = match what {
             Expr::Table(t) => {
                 let name = t.as_str();
                 self.check_table(name, &["CREATE", "UPDATE", "UPSERT", "DELETE", "INTO", "ONLY", ","])
@@ -40,7 +52,35 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 Ty::Record(t) => Some(t.clone()),
                 _ => None,
             },
-        }
+        }?;
+        self.write_to_view(&table);
+        Some(table)
+    }
+
+    /// A write into a view: SurrealDB 3.3.5 refuses every one ("Cannot write to the `t` table,
+    /// as it is a view"; tests/app_engine.rs): the engine computes a view's rows from its SELECT.
+    fn write_to_view(&mut self, table: &str) {
+        let Some(select) = self.table(table).and_then(|t| t.view.as_deref()) else {
+            return;
+        };
+        let source = view_source(select);
+        let span = self
+            .loc
+            .ident(
+                table,
+                &["CREATE", "UPDATE", "UPSERT", "DELETE", "INTO", "ONLY", ",", "->"],
+            )
+            .or_else(|| self.loc.record(table))
+            .or_all(self.loc);
+        self.error(
+            span,
+            Class::WriteToReadonly,
+            format!("`{table}` is a view: the engine computes its rows from its SELECT and refuses every write to it"),
+            match source {
+                Some(source) => format!("write to `{source}`, the table the view reads; the view follows"),
+                None => "write to the tables the view reads; the view follows".to_owned(),
+            },
+        );
     }
 
     /// The one table every target is in, if there is one.
@@ -245,6 +285,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         "the record's id cannot change, so the engine fails the write",
                     );
                 }
+                return;
+            }
+            // A SCHEMALESS table takes fields its schema does not declare: writing one is how
+            // they come to be, not a mistake (a read of one is still a warning).
+            if t.schemaless && t.field(&first).is_none() {
                 return;
             }
         }
@@ -494,7 +539,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Some(Output::Diff) => Some(Ty::Any),
             Some(Output::Fields(fields)) => {
                 self.in_output = true;
-                let mut scope = Scope::new(row.doc.clone(), row.parent);
+                // A SCHEMALESS table's written record holds what the write set, declared or not.
+                let schemaless = table.and_then(|t| self.table(t)).is_some_and(|t| t.schemaless);
+                let doc = if schemaless { Ty::AnyObject } else { row.doc.clone() };
+                let mut scope = Scope::new(doc, row.parent);
                 let (projected, value) = self.project(fields, &mut scope, &record);
                 self.in_output = false;
                 self.report.projections = to_projections(&projected);

@@ -1,0 +1,211 @@
+//! What real applications' own SurrealQL writes (found trying surqlc on open-source applications), each run on SurrealDB 3.3.5 and judged by the validator's application profile: the idioms the engine answers as meant pass, the mistakes it answers wrongly or refuses are reported.
+
+use serde_json::{json, Value};
+use surqlc::db::Db;
+use surqlc::ir::Schema;
+use surqlc::validate::{self, Class};
+use surqlc_tests::*;
+
+const SCHEMA: &str = r#"
+use surqlc::runtime::Link;
+use surqlc_macros::{Relation, Schema, Table};
+
+#[derive(Schema)]
+pub struct Notes;
+
+#[derive(Table)]
+pub struct Person {
+    pub name: String,
+    pub email: String,
+    pub stars: Option<i64>,
+    pub seen_at: Option<surqlc::runtime::Datetime>,
+    pub command: Option<Link<Command>>,
+}
+
+/// Declared by the application's field only: the database has the table, the schema does not.
+#[derive(Table)]
+#[surqlc(schemaless)]
+pub struct Command {}
+
+#[derive(Table)]
+pub struct Notebook {
+    pub title: String,
+}
+
+/// A source cited in a notebook: source -> reference -> notebook.
+#[derive(Relation)]
+pub struct Reference {
+    pub r#in: Link<Person>,
+    pub out: Link<Notebook>,
+}
+
+#[derive(Table)]
+#[surqlc(view = "SELECT count() AS n, name FROM person GROUP BY name")]
+pub struct PerName {
+    pub n: i64,
+    pub name: String,
+}
+"#;
+
+const DATA: &str = r#"
+CREATE command:c SET status = 'done';
+CREATE person:a SET name = 'a', email = 'a@x.io', stars = 7, seen_at = d'2026-01-01T00:00:00Z', command = command:c;
+CREATE person:b SET name = 'b', email = '';
+CREATE notebook:n SET title = 'n';
+RELATE person:a->reference->notebook:n;
+"#;
+
+async fn setup() -> (Schema, Db) {
+    let path = schema_file("app_idioms", SCHEMA);
+    let mut b = surqlc::Builder::new();
+    b.schema(&path).cargo_metadata(false).no_agent();
+    let output = b.generate().unwrap_or_else(|e| panic!("{e}"));
+    let db = loaded(&[&output.schema_surql, DATA]).await;
+    (output.schema, db)
+}
+
+async fn answer(db: &Db, q: &str) -> Value {
+    surqlc::db::query_json(db, q)
+        .await
+        .unwrap_or_else(|e| panic!("`{q}` failed: {e}"))
+}
+
+/// The application profile's findings on `q`: (class, is an error).
+fn findings(schema: &Schema, q: &str) -> Vec<(Class, bool)> {
+    let report = validate::validate_with(schema, q, &validate::Options::for_app());
+    report
+        .diagnostics
+        .iter()
+        .map(|d| (d.class, d.severity == validate::Severity::Error))
+        .collect()
+}
+
+#[test]
+fn the_idioms_applications_write_pass_as_the_engine_answers_them() {
+    block_on(async {
+        let (schema, db) = setup().await;
+        for (q, expected) in [
+            // `OR` answers its first truthy operand, `AND` its first falsy one or the last.
+            ("SELECT VALUE (stars OR 0) + 1 FROM person ORDER BY name", json!([8, 1])),
+            (
+                "RETURN math::max([(SELECT VALUE stars FROM person:a)[0] OR 0, 1])",
+                json!(7),
+            ),
+            (
+                "SELECT VALUE string::uppercase(email OR 'none') FROM person ORDER BY name",
+                json!(["A@X.IO", "NONE"]),
+            ),
+            ("RETURN 1 AND 'x'", json!("x")),
+            // A subquery of `*` answers the rows themselves.
+            ("RETURN (SELECT * FROM person ORDER BY name).name", json!(["a", "b"])),
+            (
+                "SELECT VALUE (SELECT * FROM reference).in FROM notebook",
+                json!([["person:a"]]),
+            ),
+            // FROM any value that holds records.
+            (
+                "LET $p = person:a; SELECT VALUE title FROM $p->reference->notebook OR []",
+                json!(["n"]),
+            ),
+            // ONLY over one record a path holds.
+            (
+                "LET $r = (SELECT id FROM person ORDER BY name)[0]; SELECT name FROM ONLY $r.id",
+                json!({"name": "a"}),
+            ),
+            // A link to a table the schema does not define, fetched.
+            (
+                "SELECT command FROM person:a FETCH command",
+                json!([{"command": {"id": "command:c", "status": "done"}}]),
+            ),
+            // The NONE test beside a redundant NULL one.
+            (
+                "SELECT VALUE name FROM person WHERE seen_at != NONE AND seen_at != NULL",
+                json!(["a"]),
+            ),
+            // A string guard asks whether it is non-empty.
+            (
+                "SELECT VALUE IF email { 'set' } ELSE { 'empty' } FROM person ORDER BY name",
+                json!(["set", "empty"]),
+            ),
+            // A new field written into a SCHEMALESS table.
+            (
+                "UPSERT command:ping SET pinged = true RETURN VALUE pinged",
+                json!([true]),
+            ),
+            // The signed-in record user of the application's session (none here: root).
+            ("SELECT * FROM $auth", json!([])),
+            // A rewrite of one field beside `*`.
+            (
+                "SELECT *, record::id(id) AS id FROM notebook",
+                json!([{"id": "n", "title": "n"}]),
+            ),
+        ] {
+            let got = answer(&db, q).await;
+            assert_eq!(got, expected, "{q}");
+            assert_eq!(findings(&schema, q), [], "{q}");
+        }
+    });
+}
+
+#[test]
+fn the_mistakes_applications_make_are_reported_as_the_engine_answers_them() {
+    block_on(async {
+        let (schema, db) = setup().await;
+        // The relation's ends the wrong way round: never true, without an error.
+        let q = "SELECT * FROM reference WHERE out = person:a AND in = notebook:n";
+        assert_eq!(answer(&db, q).await, json!([]));
+        assert_eq!(
+            answer(
+                &db,
+                "SELECT VALUE id FROM reference WHERE in = person:a AND out = notebook:n"
+            )
+            .await
+            .as_array()
+            .map(Vec::len),
+            Some(1)
+        );
+        assert_eq!(
+            findings(&schema, q),
+            [(Class::TypeMismatch, true), (Class::TypeMismatch, true)]
+        );
+        // Every write into a view is refused.
+        for q in [
+            "CREATE per_name SET n = 1, name = 'x'",
+            "UPDATE per_name SET n = 2",
+            "DELETE per_name",
+            "INSERT INTO per_name { n: 1, name: 'x' }",
+        ] {
+            let e = surqlc::db::query_json(&db, q).await.expect_err(q).to_string();
+            assert!(e.contains("as it is a view"), "{q}: {e}");
+            assert!(
+                findings(&schema, q).contains(&(Class::WriteToReadonly, true)),
+                "{q}: {:?}",
+                findings(&schema, q)
+            );
+        }
+        // OMIT of what the projection does not hold: the same answer, a warning.
+        let q = "SELECT name OMIT email FROM person ORDER BY name";
+        assert_eq!(
+            answer(&db, q).await,
+            answer(&db, "SELECT name FROM person ORDER BY name").await
+        );
+        assert_eq!(findings(&schema, q), [(Class::NoOpClause, false)]);
+    });
+}
+
+#[test]
+fn a_statement_without_its_semicolon_ends_at_a_blank_line() {
+    let file = "SELECT name FROM person\n\n-- the next one\nSELECT email FROM person;\nSELECT *\n\nFROM person;\n";
+    let pieces: Vec<(String, usize)> = validate::split_statements(file)
+        .into_iter()
+        .map(|p| (p.text, p.line))
+        .collect();
+    assert_eq!(
+        pieces,
+        [
+            ("SELECT name FROM person".to_owned(), 1),
+            ("-- the next one\nSELECT email FROM person;".to_owned(), 3),
+            ("SELECT *\n\nFROM person;".to_owned(), 5),
+        ]
+    );
+}
