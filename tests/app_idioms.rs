@@ -183,6 +183,18 @@ fn the_mistakes_applications_make_are_reported_as_the_engine_answers_them() {
                 findings(&schema, q)
             );
         }
+        // `$rec.field = value` as a statement compares and drops the answer: nothing changes.
+        let q =
+            "LET $p = SELECT * FROM ONLY person:a; IF $p.stars > 1 { $p.name = 'z'; }; SELECT VALUE name FROM person:a";
+        assert_eq!(answer(&db, q).await, json!(["a"]));
+        assert!(
+            findings(&schema, q).contains(&(Class::DroppedComparison, true)),
+            "{:?}",
+            findings(&schema, q)
+        );
+        let q = "LET $p = SELECT * FROM ONLY person:a; IF $p.stars > 1 { UPDATE $p.id SET name = 'z'; }; SELECT VALUE name FROM person:a";
+        assert_eq!(answer(&db, q).await, json!(["z"]));
+        assert_eq!(findings(&schema, q), []);
         // OMIT of what the projection does not hold: the same answer, a warning.
         let q = "SELECT name OMIT email FROM person ORDER BY name";
         assert_eq!(

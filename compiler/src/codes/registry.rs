@@ -726,6 +726,18 @@ cannot be set"), and the query reads the session's value instead. Read as the st
         wrong: r#"SELECT * FROM customer WHERE name = $token LIMIT 5"#,
         fixed: r#"SELECT * FROM customer WHERE name = $token_value LIMIT 5"#,
     }
+    /// `$rec.field = value` as a statement: a comparison whose answer is dropped, no assignment.
+    DroppedComparison = {
+        code: "SQ1106",
+        engine: AnswersWrongly,
+        level: Error,
+        about: r#"The application's profile: `$rec.field = value` as a statement (top level, a block, an IF or FOR
+body). SurrealQL has no assignment to a parameter's field: SurrealDB 3.3.5 reads `=` as a comparison
+and drops its answer, so the record is not changed (without an error). Write the change to the
+record, `UPDATE $rec.id SET field = value`, or give the parameter a new value with `LET`."#,
+        wrong: r#"FOR $c IN (SELECT * FROM customer WHERE tier = 'pro') { $c.tier = 'free'; }"#,
+        fixed: r#"FOR $c IN (SELECT * FROM customer WHERE tier = 'pro') { UPDATE $c.id SET tier = 'free'; }"#,
+    }
     /// A function SurrealDB 3 renamed, called by its SurrealDB 2 name (`type::thing`).
     V2Function = {
         code: "SQ1201",

@@ -65,6 +65,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             Expr::Block(block) => {
                 let mut last = Val::of(Ty::Any);
                 for e in &block.0 {
+                    self.dropped_comparison(e);
                     last = self.expr(e, scope);
                 }
                 last

@@ -327,8 +327,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 self.error(
                     span,
                     Class::UnknownField,
-                    format!("`{}` is a {scalar}, which has no field `{name}`", path.text),
-                    format!("read `{name}` from a record, or use a {scalar} function instead"),
+                    format!(
+                        "`{}` is {}, which has no field `{name}`",
+                        path.text,
+                        super::calls::article(scalar.to_string())
+                    ),
+                    format!("the value is the {scalar} itself: drop `.{name}`, or read `{name}` from a record"),
                 );
                 Val::of(Ty::Any)
             }

@@ -5,7 +5,8 @@ use crate::validate::params::cast_ty;
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
-use surrealdb_sql::{Ast, Expr, Literal, TopLevelExpr};
+use surrealdb_sql::{Ast, BinaryOperator, Expr, Literal, Part, TopLevelExpr};
+use surrealdb_types::ToSql;
 
 impl<'a, 'l> Resolver<'a, 'l> {
     /// Every top-level statement in order; the result is the last statement's.
@@ -24,6 +25,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 
     /// One statement of the application's profile, and the type of what it answers.
     pub(super) fn app_statement(&mut self, e: &Expr, scope: &Scope) -> Ty {
+        self.dropped_comparison(e);
         match e {
             Expr::Let(set) => {
                 let v = self.expr(&set.what, scope);
@@ -99,6 +101,41 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             other => self.expr(other, scope).ty,
         }
+    }
+
+    /// `$rec.field = value;` as a statement: SurrealQL compares and drops the answer (there is
+    /// no assignment to a parameter's field), so the record is unchanged (tests/app_idioms.rs).
+    pub(super) fn dropped_comparison(&mut self, e: &Expr) {
+        let Expr::Binary {
+            left,
+            op: BinaryOperator::Equal,
+            ..
+        } = e
+        else {
+            return;
+        };
+        let Expr::Idiom(idiom) = left.as_ref() else {
+            return;
+        };
+        let (Some(Part::Start(Expr::Param(param))), true) = (idiom.0.first(), idiom.0.len() > 1) else {
+            return;
+        };
+        let place = idiom.0[1..].iter().map(|p| p.to_sql()).collect::<String>();
+        let place = place.trim_start_matches('.').to_owned();
+        let written = left.to_sql();
+        let span = self.loc.text(&written).or_all(self.loc);
+        let param = param.as_str();
+        self.error(
+            span,
+            Class::DroppedComparison,
+            format!(
+                "`{written} = ...` as a statement compares and drops the answer: SurrealQL has no \
+                assignment to a parameter's field, so the record is not changed"
+            ),
+            format!(
+                "change the record: `UPDATE ${param}.id SET {place} = ...` (or `LET ${param} = ...` for a new value)"
+            ),
+        );
     }
 
     /// The type of `$name` where it stands (`bare`: alone, not the start of a path such as

@@ -462,10 +462,12 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 span,
                 Class::WrongRelationEnd,
                 format!("`{edge}` is not a relation table (TYPE RELATION): the engine refuses to relate through it"),
-                format!(
-                    "relate through one of the relation tables: {}",
-                    self.relation_names().join(", ")
-                ),
+                match self.relation_names().as_slice() {
+                    [] => format!(
+                        "declare `{edge}` as a relation (TYPE RELATION IN ... OUT ...), or write a link field instead"
+                    ),
+                    names => format!("relate through one of the relation tables: {}", names.join(", ")),
+                },
             );
             return;
         };
