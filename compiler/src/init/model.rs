@@ -1,4 +1,4 @@
-//! The definitions gathered per table: each table's fields as a tree (`address.city` under `address`, `images.*.url` under `images`), its indexes, and the schema's analyzers and functions; what has no place in the grammar becomes a note.
+//! The definitions gathered per table, applied in file order as the engine applies them (`REMOVE` takes back, `OVERWRITE` replaces, `IF NOT EXISTS` keeps, a plain redefinition is refused): each table's fields as a tree (`address.city` under `address`, `images.*.url` under `images`), its indexes, and the schema's analyzers and functions; what has no place in the grammar becomes a note, one line per kind when repeated.
 
 use super::read::{AnalyzerDef, Def, FieldDef, IndexDef, Key, Located, Mode, TableDef};
 use super::{InitError, Note, Notes};
