@@ -423,18 +423,42 @@ fn overwrite_replaces_and_if_not_exists_keeps_an_earlier_definition() {
 #[test]
 fn a_plain_definition_of_a_name_already_defined_is_refused_at_its_line() {
     for (text, line, what) in [
-        ("DEFINE TABLE t SCHEMAFULL;\nDEFINE TABLE t SCHEMALESS;\n", 2, "the table `t`"),
-        ("DEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t TYPE int;\nDEFINE FIELD a ON t TYPE string;\n", 3, "the field `a` on `t`"),
-        ("DEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t TYPE int;\nDEFINE INDEX u ON t FIELDS a;\nDEFINE INDEX u ON t FIELDS a UNIQUE;\n", 4, "the index `u` on `t`"),
-        ("DEFINE FUNCTION fn::f() { 1 };\nDEFINE FUNCTION fn::f() { 2 };\n", 2, "the function `fn::f`"),
-        ("DEFINE USER u ON ROOT PASSWORD 'x';\nDEFINE USER u ON ROOT PASSWORD 'y';\n", 2, "the user `u` on `ROOT`"),
+        (
+            "DEFINE TABLE t SCHEMAFULL;\nDEFINE TABLE t SCHEMALESS;\n",
+            2,
+            "the table `t`",
+        ),
+        (
+            "DEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t TYPE int;\nDEFINE FIELD a ON t TYPE string;\n",
+            3,
+            "the field `a` on `t`",
+        ),
+        (
+            "DEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t TYPE int;\n\
+             DEFINE INDEX u ON t FIELDS a;\nDEFINE INDEX u ON t FIELDS a UNIQUE;\n",
+            4,
+            "the index `u` on `t`",
+        ),
+        (
+            "DEFINE FUNCTION fn::f() { 1 };\nDEFINE FUNCTION fn::f() { 2 };\n",
+            2,
+            "the function `fn::f`",
+        ),
+        (
+            "DEFINE USER u ON ROOT PASSWORD 'x';\nDEFINE USER u ON ROOT PASSWORD 'y';\n",
+            2,
+            "the user `u` on `ROOT`",
+        ),
     ] {
         let source = Source {
             name: "shop.surql".into(),
             text: text.into(),
         };
         let error = init(&[source], &options()).unwrap_err().to_string();
-        assert!(error.starts_with(&format!("error: shop.surql:{line}: {what} is already defined")), "{error}");
+        assert!(
+            error.starts_with(&format!("error: shop.surql:{line}: {what} is already defined")),
+            "{error}"
+        );
         assert!(error.contains("OVERWRITE"), "{error}");
     }
     // A field its sub-fields named first is not defined twice, nor a table its fields named first.
