@@ -200,3 +200,22 @@ fn a_live_database_is_read_through_info() {
     // INFO prints the element fields the engine derives (`images.*`): folded back, nothing said twice.
     assert!(rust.contains("pub images: Vec<Images>,"), "{rust}");
 }
+
+/// A field without TYPE is written `type = "any"`, which the engine reads alike: no difference.
+/// So is a migration chain (REMOVE, then DEFINE again), applied in file order.
+#[test]
+fn untyped_fields_and_a_migration_chain_round_trip_without_differences() {
+    let source = Source {
+        name: "untyped.surql".into(),
+        text: "DEFINE TABLE c SCHEMAFULL;\nDEFINE FIELD n ON c TYPE int;\n\
+            DEFINE FIELD at ON c DEFAULT time::now();\nDEFINE FIELD twice ON c COMPUTED n * 2;\n\
+            DEFINE FIELD payload ON c TYPE option<object> FLEXIBLE;\n\
+            DEFINE FIELD legacy ON c TYPE option<string>;\nREMOVE FIELD legacy ON TABLE c;\n\
+            DEFINE INDEX u ON c FIELDS n UNIQUE;\nREMOVE INDEX u ON TABLE c;\nDEFINE INDEX u ON c FIELDS n, at;\n"
+            .into(),
+    };
+    let (out, diffs, rust) = round_trip("untyped", &[source]);
+    assert!(diffs.is_empty(), "{}\n\n{rust}", diffs.join("\n"));
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+    assert_eq!(out.choices.len(), 2, "{:?}", out.choices);
+}

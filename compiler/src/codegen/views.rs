@@ -160,7 +160,8 @@ mod checked {
     }
 
     /// Whether a field declared `declared` holds what the view computes as `computed` (an unknown
-    /// type cannot be refuted; a number the data decides fits any numeric field; an option only an option).
+    /// type cannot be refuted; a number the data decides fits any numeric field, and a field
+    /// declared `number` holds every numeric kind, as the engine stores one; an option only an option).
     fn fits(declared: &Ty, computed: &Ty) -> bool {
         match (declared, computed) {
             (_, Ty::Any) | (Ty::Any, _) => true,
@@ -171,6 +172,7 @@ mod checked {
             (Ty::String, Ty::Literal(_)) => true,
             (Ty::Literal(d), Ty::Literal(c)) => c.iter().all(|v| d.contains(v)),
             (d, Ty::Number) => d.is_numeric(),
+            (Ty::Number, Ty::Int | Ty::Float | Ty::Decimal) => true,
             (Ty::AnyObject, Ty::Object(_) | Ty::AnyObject) => true,
             (d, c) => d == c,
         }

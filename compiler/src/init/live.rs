@@ -2,6 +2,7 @@
 
 use super::Source;
 use crate::drift::{self, Change, CompareOptions, Definitions};
+use crate::surql::scan::Kind;
 use surrealdb::{Connection, Surreal};
 
 /// Every definition of `db`'s database, one statement per line, named `name` in notes.
@@ -97,8 +98,42 @@ fn keep(definitions: Definitions, init: &super::Init) -> Definitions {
                 "analyzer" => init.analyzer_names.contains(&key.name),
                 _ => false,
             })
+            .map(|(key, text)| {
+                let text = if key.kind == "field" { untyped(&text) } else { text };
+                (key, text)
+            })
             .collect(),
     )
+}
+
+/// A field's definition as `INFO` prints it, with `TYPE any` left out: the engine treats a field
+/// without `TYPE` and one typed `any` alike (any value, `NONE` included), and the grammar writes
+/// the first as the second, so the two must compare equal.
+pub(super) fn untyped(text: &str) -> String {
+    let tokens = crate::surql::scan::code(text);
+    // `DEFINE FIELD path ON [TABLE] table TYPE any ...`: the path takes at least the third token.
+    let Some(on) = tokens
+        .iter()
+        .skip(3)
+        .position(|t| t.kind == Kind::Ident && t.text == "ON")
+    else {
+        return text.to_owned();
+    };
+    let mut i = on + 4;
+    if tokens.get(i).is_some_and(|t| t.text == "TABLE") {
+        i += 1;
+    }
+    match (tokens.get(i + 1), tokens.get(i + 2), tokens.get(i + 3)) {
+        (Some(ty), Some(any), next)
+            if ty.kind == Kind::Ident
+                && ty.text == "TYPE"
+                && any.is_word("any")
+                && !next.is_some_and(|n| n.is_punct("<") || n.is_punct("|")) =>
+        {
+            format!("{}{}", &text[..ty.start], text[any.end..].trim_start())
+        }
+        _ => text.to_owned(),
+    }
 }
 
 /// The engine's check of a written schema file: `schema_file` built as `surqlc build` builds it,

@@ -120,7 +120,7 @@ pub fn init(sources: &[Source], options: &Options) -> Result<Init, InitError> {
         statements.extend(read::statements(&source.name, &source.text, &mut notes)?);
     }
     let statements = own::skip_own(statements, &mut notes);
-    let model = model::build(statements, &mut notes);
+    let model = model::build(statements, &mut notes)?;
     #[cfg(feature = "validate")]
     let model = views::with_columns(model, &mut notes);
     let items = types::settle(&model, options, &mut notes);

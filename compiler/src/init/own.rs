@@ -42,7 +42,7 @@ pub(super) fn skip_own(statements: Vec<Located>, notes: &mut Notes) -> Vec<Locat
         Def::Index(i) => tables.contains(&i.table),
         Def::Analyzer(a) => analyzers.contains(&a.analyzer.name),
         Def::Function(f) => SURQLC_FUNCTIONS.contains(&f.name.as_str()),
-        Def::Other { kind, name, text } => match kind.as_str() {
+        Def::Other { kind, name, text, .. } => match kind.as_str() {
             "param" => {
                 let name = name.trim_start_matches('$');
                 params.contains(name) || owned_name(name)
@@ -56,7 +56,20 @@ pub(super) fn skip_own(statements: Vec<Located>, notes: &mut Notes) -> Vec<Locat
                 || tables.iter().any(|t| names_table(text, t))
                 || agents.iter().any(|a| removes(text, a))
         }
-        Def::Frame => false,
+        // A removal of one of surqlc's own definitions (the agent's `REMOVE USER IF EXISTS`).
+        Def::Remove { key, .. } => match key.kind.as_str() {
+            "table" => tables.contains(&key.name),
+            "field" | "index" | "event" => tables.contains(&key.on),
+            "function" => SURQLC_FUNCTIONS.contains(&key.name.as_str()),
+            "analyzer" => analyzers.contains(&key.name),
+            "param" => {
+                let name = key.name.trim_start_matches('$');
+                params.contains(name) || owned_name(name)
+            }
+            "user" | "access" => agents.contains(&key.name),
+            _ => false,
+        },
+        Def::Use | Def::Frame => false,
     };
     if let Some(pool) = pool_settings(&statements) {
         notes.settings.push(pool);

@@ -17,6 +17,47 @@ pub(super) struct Located {
     /// The statement's first line as written (for notes).
     pub head: String,
     pub def: Def,
+    /// What a `DEFINE` does when its name is already defined.
+    pub mode: Mode,
+}
+
+/// What a `DEFINE` does with a name already defined: the engine refuses a plain one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Plain,
+    /// `OVERWRITE`: replaces the earlier definition.
+    Overwrite,
+    /// `IF NOT EXISTS`: keeps the earlier definition.
+    IfNotExists,
+}
+
+/// What a definition defines, as a `REMOVE` names it: its kind in lower case (`field`), the table
+/// or level it is `ON` (`t`, `ROOT`; empty for none) and its name (`address.city`, `fn::f`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Key {
+    pub kind: String,
+    pub on: String,
+    pub name: String,
+}
+
+impl Key {
+    pub(super) fn new(kind: &str, on: &str, name: &str) -> Key {
+        Key {
+            kind: kind.to_owned(),
+            on: on.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the {} `{}`", self.kind, self.name)?;
+        if !self.on.is_empty() {
+            write!(f, " on `{}`", self.on)?;
+        }
+        Ok(())
+    }
 }
 
 /// What a statement is, in surqlc's terms.
@@ -32,13 +73,22 @@ pub(super) enum Def {
     Other {
         kind: String,
         name: String,
+        /// What a `REMOVE` of it names.
+        key: Key,
         text: String,
     },
+    /// `REMOVE KIND name`: what it removes, and whether `IF EXISTS` lets it find nothing.
+    Remove {
+        key: Key,
+        if_exists: bool,
+    },
+    /// `USE NS x DB y`: where a script's definitions go, which a schema file does not say.
+    Use,
     /// A statement that is not a definition (a dump's `INSERT`, an `UPSERT`, an `IF`).
     Data {
         text: String,
     },
-    /// `OPTION IMPORT`, `BEGIN`, `COMMIT`, `USE`: a dump's frame, which defines nothing.
+    /// `OPTION IMPORT`, `BEGIN`, `COMMIT`: a dump's frame, which defines nothing.
     Frame,
 }
 
@@ -47,6 +97,9 @@ pub(super) struct TableDef {
     pub name: String,
     /// `None`: `TYPE ANY` (which the grammar cannot say).
     pub kind: Option<ir::TableKind>,
+    /// Whether the statement says its `TYPE` (without one, SurrealDB 3 reads a SCHEMAFULL table as
+    /// NORMAL, a SCHEMALESS one as ANY; SurrealDB 2 read both as ANY).
+    pub typed: bool,
     pub enforced: bool,
     pub schemaless: bool,
     /// The view's `SELECT ...` (without `AS`).
@@ -107,10 +160,16 @@ pub(super) fn statements(file: &str, text: &str, notes: &mut Notes) -> Result<Ve
         let start = starts.get(i).copied().unwrap_or(0);
         let (line, _) = line_col(&text, start);
         let head = text[start..].lines().next().unwrap_or("").trim_end().to_owned();
+        let end = starts.get(i + 1).copied().unwrap_or(text.len()).max(start);
+        let mut def = def(statement);
+        if let Def::Table(t) = &mut def {
+            t.typed = says_type(&text[start..end]);
+        }
         out.push(Located {
             at: format!("{file}:{line}"),
             head: short(&head),
-            def: def(statement),
+            def,
+            mode: mode(statement),
         });
     }
     Ok(out)
@@ -119,10 +178,77 @@ pub(super) fn statements(file: &str, text: &str, notes: &mut Notes) -> Result<Ve
 fn def(statement: &TopLevelExpr) -> Def {
     match statement {
         TopLevelExpr::Begin | TopLevelExpr::Commit | TopLevelExpr::Cancel => Def::Frame,
-        TopLevelExpr::Option(_) | TopLevelExpr::Use(_) => Def::Frame,
+        TopLevelExpr::Option(_) => Def::Frame,
+        TopLevelExpr::Use(_) => Def::Use,
         TopLevelExpr::Expr(Expr::Define(define)) => define_def(define),
+        TopLevelExpr::Expr(Expr::Remove(remove)) => remove_def(remove),
         other => Def::Data { text: other.to_sql() },
     }
+}
+
+/// Whether a `DEFINE TABLE`'s text says `TYPE NORMAL`, `TYPE RELATION` or `TYPE ANY`.
+fn says_type(text: &str) -> bool {
+    let tokens = crate::surql::scan::code(text);
+    tokens
+        .windows(2)
+        .any(|w| w[0].is_word("TYPE") && ["NORMAL", "RELATION", "ANY"].iter().any(|k| w[1].is_word(k)))
+}
+
+/// A `DEFINE`'s mode, from the engine's printing (`DEFINE KIND [OVERWRITE | IF NOT EXISTS] ...`),
+/// the same for every kind of definition.
+fn mode(statement: &TopLevelExpr) -> Mode {
+    let TopLevelExpr::Expr(Expr::Define(define)) = statement else {
+        return Mode::Plain;
+    };
+    let text = define.to_sql();
+    let rest = text.split_whitespace().skip(2).take(3).collect::<Vec<_>>();
+    match rest.as_slice() {
+        ["OVERWRITE", ..] => Mode::Overwrite,
+        ["IF", "NOT", "EXISTS"] => Mode::IfNotExists,
+        _ => Mode::Plain,
+    }
+}
+
+/// The key of a definition or removal the model keeps no structure for, from the engine's printing
+/// (`DEFINE EVENT e ON t WHEN ...`, `REMOVE USER u ON ROOT`): kind, name and what it is `ON`.
+fn printed_key(text: &str) -> Key {
+    let mut words = text.split_whitespace().skip(1).peekable();
+    let kind = words.next().unwrap_or("").to_ascii_lowercase();
+    let name = words
+        .find(|w| !matches!(*w, "OVERWRITE" | "IF" | "NOT" | "EXISTS"))
+        .unwrap_or("")
+        .to_owned();
+    let mut on = String::new();
+    if words.next() == Some("ON") {
+        on = words.find(|w| *w != "TABLE").map(unquote).unwrap_or_default();
+    }
+    Key {
+        kind,
+        on,
+        name: unquote(&name),
+    }
+}
+
+fn remove_def(remove: &surrealdb_sql::statements::RemoveStatement) -> Def {
+    use surrealdb_sql::statements::RemoveStatement as R;
+    let (key, if_exists) = match remove {
+        R::Table(t) => (Key::new("table", "", &name(&t.name)), t.if_exists),
+        R::Field(f) => (Key::new("field", &name(&f.what), &path(&f.name)), f.if_exists),
+        R::Index(i) => (Key::new("index", &name(&i.what), &name(&i.name)), i.if_exists),
+        R::Function(f) => (
+            Key::new("function", "", &format!("fn::{}", f.name.as_str())),
+            f.if_exists,
+        ),
+        R::Analyzer(a) => (Key::new("analyzer", "", &name(&a.name)), a.if_exists),
+        // Removing a namespace or a database is not a schema's business: it stays a statement.
+        R::Namespace(_) | R::Database(_) => return Def::Data { text: remove.to_sql() },
+        other => {
+            let text = other.to_sql();
+            let if_exists = text.split_whitespace().nth(2) == Some("IF");
+            (printed_key(&text), if_exists)
+        }
+    };
+    Def::Remove { key, if_exists }
 }
 
 fn define_def(define: &DefineStatement) -> Def {
@@ -141,13 +267,13 @@ fn define_def(define: &DefineStatement) -> Def {
         }
         other => {
             let text = other.to_sql();
-            let mut words = text.split_whitespace().skip(1);
-            let kind = words.next().unwrap_or("").to_ascii_lowercase();
-            let name = words
-                .find(|w| !matches!(*w, "OVERWRITE" | "IF" | "NOT" | "EXISTS"))
-                .unwrap_or("")
-                .to_owned();
-            Def::Other { kind, name, text }
+            let key = printed_key(&text);
+            Def::Other {
+                kind: key.kind.clone(),
+                name: key.name.clone(),
+                key,
+                text,
+            }
         }
     }
 }
@@ -225,6 +351,8 @@ fn table(t: &surrealdb_sql::statements::DefineTableStatement) -> TableDef {
     TableDef {
         name: name(&t.name),
         kind,
+        // Set from the statement's text by `statements`.
+        typed: false,
         enforced,
         schemaless: !t.full,
         view: t.view.as_ref().map(|v| v.to_sql().trim_start_matches("AS ").to_owned()),

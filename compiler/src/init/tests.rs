@@ -218,3 +218,314 @@ fn a_schema_written_for_surrealdb_2_is_respelled_by_the_validators_list() {
     );
     compile(&out);
 }
+
+/// The written file built as `surqlc build` builds it (the front end, then the back ends' checks,
+/// such as a view's fields against its SELECT).
+fn build(out: &Init, name: &str) {
+    let dir = std::env::temp_dir().join(format!("surqlc-init-build-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("shop.rs"), &out.rust).unwrap();
+    if let Some(f) = &out.functions {
+        std::fs::write(dir.join("shop.functions.surql"), f).unwrap();
+    }
+    let built = crate::Builder::new()
+        .schema(dir.join("shop.rs"))
+        .out_dir(&dir)
+        .no_agent()
+        .generate();
+    assert!(built.is_ok(), "{}\n{}", built.unwrap_err(), out.rust);
+}
+
+fn lines_of(notes: &[Note]) -> Vec<String> {
+    notes.iter().map(|n| n.to_string()).collect()
+}
+
+#[test]
+fn a_field_without_type_is_declared_any_with_one_note() {
+    // The engine reads no TYPE as TYPE any (tests/init_roundtrip.rs compares them on it).
+    let out = run("DEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t DEFAULT time::now();\n\
+        DEFINE FIELD n ON t TYPE int;\nDEFINE FIELD twice ON t COMPUTED n * 2;\n");
+    let chose = lines_of(&out.choices);
+    assert_eq!(chose.len(), 2, "{chose:?}");
+    assert!(chose[0].starts_with("shop.surql:2: t.a: no TYPE"), "{chose:?}");
+    assert!(chose[1].starts_with("shop.surql:4: t.twice: no TYPE"), "{chose:?}");
+    assert!(
+        out.rust.contains("#[surqlc(type = \"any\", computed = \"n * 2\")]"),
+        "{}",
+        out.rust
+    );
+    compile(&out);
+}
+
+#[test]
+#[cfg(feature = "db")]
+fn a_field_typed_any_reads_as_one_without_type_when_compared() {
+    for (written, as_compared) in [
+        (
+            "DEFINE FIELD a ON t TYPE any DEFAULT 1 PERMISSIONS FULL",
+            "DEFINE FIELD a ON t DEFAULT 1 PERMISSIONS FULL",
+        ),
+        ("DEFINE FIELD `on` ON TABLE t TYPE any", "DEFINE FIELD `on` ON TABLE t "),
+        ("DEFINE FIELD a.b ON t TYPE any", "DEFINE FIELD a.b ON t "),
+        // Only `any` itself: a union or an argument is a type of its own.
+        (
+            "DEFINE FIELD a ON t TYPE any | string",
+            "DEFINE FIELD a ON t TYPE any | string",
+        ),
+        ("DEFINE FIELD a ON t TYPE int", "DEFINE FIELD a ON t TYPE int"),
+    ] {
+        assert_eq!(live::untyped(written), as_compared);
+    }
+}
+
+#[test]
+fn a_surrealdb_2_edge_table_is_read_as_a_relation() {
+    let out = run(
+        "DEFINE TABLE chat SCHEMAFULL;\nDEFINE TABLE message SCHEMAFULL;\nDEFINE TABLE sent SCHEMAFULL;\n\
+        DEFINE FIELD in ON TABLE sent TYPE record<chat>;\nDEFINE FIELD out ON TABLE sent TYPE record<message | chat>;\n\
+        DEFINE INDEX pair ON TABLE sent COLUMNS in, out UNIQUE;\n\
+        DEFINE TABLE said TYPE NORMAL SCHEMAFULL;\nDEFINE FIELD who ON said TYPE record<chat>;\n",
+    );
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+    let chose = lines_of(&out.choices);
+    assert!(
+        chose
+            .iter()
+            .any(|n| n.starts_with("shop.surql:3: table sent: SurrealDB 2's edge table")
+                && n.contains("TYPE RELATION IN chat OUT message | chat")),
+        "{chose:?}"
+    );
+    let schema = compile(&out);
+    let sent = schema.table("sent").expect("sent");
+    assert_eq!(
+        sent.kind,
+        crate::ir::TableKind::Relation {
+            from: vec!["chat".into()],
+            to: vec!["message".into(), "chat".into()]
+        }
+    );
+    assert_eq!(sent.indexes.len(), 1);
+    // A table that says its TYPE is what it says.
+    assert_eq!(schema.table("said").expect("said").kind, crate::ir::TableKind::Normal);
+}
+
+#[test]
+#[cfg(feature = "validate")]
+fn a_view_column_declared_number_holds_what_its_select_counts() {
+    let out = run(
+        "DEFINE TABLE sale SCHEMAFULL;\nDEFINE FIELD month ON sale TYPE string;\n\
+        DEFINE FIELD price ON sale TYPE float;\n\
+        DEFINE TABLE monthly AS SELECT count() AS n, math::sum(price) AS total, month FROM sale GROUP BY month;\n\
+        DEFINE FIELD n ON monthly TYPE number;\nDEFINE FIELD total ON monthly TYPE option<number>;\n\
+        DEFINE FIELD month ON monthly TYPE string;\n",
+    );
+    assert!(out.rust.contains("pub n: Number,"), "{}", out.rust);
+    build(&out, "view-number");
+}
+
+#[test]
+fn an_optional_flexible_object_is_written_as_the_type_grammar_reads_it() {
+    // SurrealDB 3's order, and SurrealDB 2's (`FLEXIBLE TYPE`), which `respell` turns into it.
+    for field in [
+        "DEFINE FIELD payload ON t TYPE option<object> FLEXIBLE;",
+        "DEFINE FIELD payload ON t FLEXIBLE TYPE option<object>;",
+    ] {
+        let out = run(&format!("DEFINE TABLE t SCHEMAFULL;\n{field}\n"));
+        assert!(
+            out.rust.contains("#[surqlc(type = \"option<object> FLEXIBLE\")]"),
+            "{}",
+            out.rust
+        );
+        let schema = compile(&out);
+        let payload = schema.table("t").and_then(|t| t.field("payload")).expect("payload");
+        let text = crate::surql::define::table_definition(schema.table("t").unwrap());
+        assert!(text.contains("TYPE option<object> FLEXIBLE"), "{text}\n{payload:?}");
+    }
+}
+
+#[test]
+fn a_schemaless_table_may_index_a_field_it_does_not_define() {
+    let out = run(
+        "DEFINE TABLE edge SCHEMALESS;\nDEFINE INDEX i ON TABLE edge FIELDS name;\n\
+        DEFINE INDEX j ON TABLE edge FIELDS in;\nDEFINE INDEX k ON TABLE edge FIELDS meta.kind;\n",
+    );
+    let chose = lines_of(&out.choices);
+    assert!(
+        chose
+            .iter()
+            .any(|n| n.starts_with("shop.surql:2: edge.name: not defined, only indexed")),
+        "{chose:?}"
+    );
+    let left = lines_of(&out.left_out);
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:3: index j ON edge")),
+        "{left:?}"
+    );
+    assert!(
+        left.iter().any(|n| n.starts_with("shop.surql:4: index k ON edge")),
+        "{left:?}"
+    );
+    let schema = compile(&out);
+    let edge = schema.table("edge").expect("edge");
+    assert_eq!(edge.indexes.len(), 1);
+    let name = edge.field("name").map(|f| f.ty.clone());
+    assert!(
+        matches!(&name, Some(crate::ir::Type::Raw(r)) if r.kind.is_any()),
+        "{name:?}"
+    );
+}
+
+/// A migration chain read as the engine applies it: what a REMOVE names is gone, what is defined
+/// again after it is the new definition.
+#[test]
+fn remove_statements_are_applied_in_file_order() {
+    let out = run(
+        "DEFINE TABLE m SCHEMAFULL;\nDEFINE FIELD a ON m TYPE string;\nDEFINE FIELD b ON m TYPE string;\n\
+        DEFINE FIELD legacy ON m TYPE option<string>;\nDEFINE FIELD addr ON m TYPE object;\n\
+        DEFINE FIELD addr.city ON m TYPE string;\nDEFINE INDEX u ON m FIELDS a, b UNIQUE;\n\
+        REMOVE INDEX u ON TABLE m;\nDEFINE INDEX u ON m FIELDS b, a UNIQUE;\n\
+        REMOVE FIELD legacy ON TABLE m;\nREMOVE FIELD addr ON m;\n\
+        DEFINE TABLE old SCHEMAFULL;\nDEFINE FIELD x ON old TYPE int;\nREMOVE TABLE old;\n\
+        DEFINE TABLE old SCHEMAFULL;\nDEFINE FIELD y ON old TYPE int;\n\
+        DEFINE FUNCTION fn::f($x: int) { RETURN $x; };\nREMOVE FUNCTION fn::f;\n\
+        DEFINE FUNCTION fn::f($x: int) { RETURN $x + 1; };\n\
+        DEFINE ANALYZER en TOKENIZERS blank;\nREMOVE ANALYZER en;\nDEFINE ANALYZER en TOKENIZERS class;\n\
+        DEFINE PARAM $p VALUE 1;\nREMOVE PARAM $p;\n\
+        DEFINE EVENT e ON m THEN {};\nREMOVE EVENT e ON TABLE m;\n\
+        DEFINE ACCESS acc ON DATABASE TYPE RECORD;\nREMOVE ACCESS acc ON DATABASE;\n\
+        DEFINE USER bob ON DATABASE PASSWORD 'x';\nREMOVE USER bob ON DATABASE;\n\
+        REMOVE FIELD IF EXISTS nothing ON m;\n",
+    );
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+    assert!(out.choices.is_empty(), "{:?}", out.choices);
+    let schema = compile(&out);
+    let m = schema.table("m").expect("m");
+    let fields: Vec<&str> = m.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["a", "b"]);
+    assert_eq!(m.indexes.len(), 1);
+    assert_eq!(m.indexes[0].fields, ["b", "a"]);
+    let old = schema.table("old").expect("old");
+    let fields: Vec<&str> = old.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["y"]);
+    let functions = out.functions.as_deref().unwrap_or_default();
+    assert_eq!(functions.matches("fn::f(").count(), 1, "{functions}");
+    assert!(functions.contains("$x + 1"), "{functions}");
+    assert_eq!(schema.analyzers.len(), 1);
+    assert_eq!(schema.analyzers[0].tokenizers, ["class"]);
+    // Removing what was never defined is named (the engine refuses it without IF EXISTS).
+    let out = run("DEFINE TABLE m SCHEMAFULL;\nREMOVE FIELD ghost ON m;\n");
+    let chose = lines_of(&out.choices);
+    assert!(
+        chose
+            .iter()
+            .any(|n| n.starts_with("shop.surql:2: REMOVE FIELD ghost ON m;")
+                && n.contains("the field `ghost` on `m` is not defined before it")),
+        "{chose:?}"
+    );
+}
+
+#[test]
+fn overwrite_replaces_and_if_not_exists_keeps_an_earlier_definition() {
+    let out = run("DEFINE TABLE m SCHEMAFULL;\nDEFINE FIELD a ON m TYPE string;\n\
+        DEFINE FIELD OVERWRITE a ON m TYPE int;\nDEFINE FIELD IF NOT EXISTS a ON m TYPE bool;\n\
+        DEFINE INDEX i ON m FIELDS a;\nDEFINE INDEX OVERWRITE i ON m FIELDS a UNIQUE;\n\
+        DEFINE TABLE OVERWRITE m SCHEMALESS;\nDEFINE TABLE IF NOT EXISTS m SCHEMAFULL;\n\
+        DEFINE FUNCTION fn::f() { RETURN 1; };\nDEFINE FUNCTION OVERWRITE fn::f() { RETURN 2; };\n\
+        DEFINE FUNCTION IF NOT EXISTS fn::f() { RETURN 3; };\n\
+        DEFINE PARAM $p VALUE 1;\nDEFINE PARAM OVERWRITE $p VALUE 2;\n");
+    let schema = compile(&out);
+    let m = schema.table("m").expect("m");
+    assert!(m.schemaless, "OVERWRITE replaced the table's definition");
+    assert_eq!(m.fields.len(), 1, "its fields stay");
+    assert_eq!(m.fields[0].ty, crate::ir::Type::Int);
+    assert_eq!(m.indexes.len(), 1);
+    assert_eq!(m.indexes[0].kind, crate::ir::IndexKind::Unique);
+    let functions = out.functions.as_deref().unwrap_or_default();
+    assert_eq!(functions.matches("fn::f(").count(), 1, "{functions}");
+    assert!(functions.contains("RETURN 2"), "{functions}");
+    // One PARAM left out: the one OVERWRITE kept.
+    let left = lines_of(&out.left_out);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(
+        left[0].starts_with("shop.surql:13: DEFINE PARAM OVERWRITE $p"),
+        "{left:?}"
+    );
+}
+
+#[test]
+fn a_plain_definition_of_a_name_already_defined_is_refused_at_its_line() {
+    for (text, line, what) in [
+        (
+            "DEFINE TABLE t SCHEMAFULL;\nDEFINE TABLE t SCHEMALESS;\n",
+            2,
+            "the table `t`",
+        ),
+        (
+            "DEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t TYPE int;\nDEFINE FIELD a ON t TYPE string;\n",
+            3,
+            "the field `a` on `t`",
+        ),
+        (
+            "DEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t TYPE int;\n\
+             DEFINE INDEX u ON t FIELDS a;\nDEFINE INDEX u ON t FIELDS a UNIQUE;\n",
+            4,
+            "the index `u` on `t`",
+        ),
+        (
+            "DEFINE FUNCTION fn::f() { 1 };\nDEFINE FUNCTION fn::f() { 2 };\n",
+            2,
+            "the function `fn::f`",
+        ),
+        (
+            "DEFINE USER u ON ROOT PASSWORD 'x';\nDEFINE USER u ON ROOT PASSWORD 'y';\n",
+            2,
+            "the user `u` on `ROOT`",
+        ),
+    ] {
+        let source = Source {
+            name: "shop.surql".into(),
+            text: text.into(),
+        };
+        let error = init(&[source], &options()).unwrap_err().to_string();
+        assert!(
+            error.starts_with(&format!("error: shop.surql:{line}: {what} is already defined")),
+            "{error}"
+        );
+        assert!(error.contains("OVERWRITE"), "{error}");
+    }
+    // A field its sub-fields named first is not defined twice, nor a table its fields named first.
+    let out = run("DEFINE FIELD a.b ON t TYPE string;\nDEFINE FIELD a ON t TYPE object;\nDEFINE TABLE t SCHEMAFULL;\n");
+    assert!(!compile(&out).table("t").expect("t").schemaless);
+}
+
+#[test]
+fn repeated_left_out_statements_are_one_line_and_use_is_noted() {
+    let out = run("USE NS app DB main;\nDEFINE TABLE t SCHEMAFULL;\n\
+        DEFINE USER a ON ROOT PASSWORD 'x';\nDEFINE USER b ON ROOT PASSWORD 'x';\nDEFINE USER c ON ROOT PASSWORD 'x';\n\
+        DEFINE ACCESS acc ON DATABASE TYPE RECORD;\nDEFINE USER d ON ROOT PASSWORD 'x';\n");
+    let left = lines_of(&out.left_out);
+    assert_eq!(
+        left,
+        [
+            "shop.surql:3: 4 DEFINE USER statements (lines 3-5, 7): the annotation grammar has no users",
+            "shop.surql:6: DEFINE ACCESS acc ON DATABASE TYPE RECORD;: the annotation grammar has no accesses",
+        ]
+    );
+    let chose = lines_of(&out.choices);
+    assert!(
+        chose
+            .iter()
+            .any(|n| n.starts_with("shop.surql:1: USE NS app DB main;: the namespace and database")),
+        "{chose:?}"
+    );
+}
+
+#[test]
+fn a_kinds_plural_follows_english_rules() {
+    let words = ["user", "access", "param", "policy", "key", "index", "match"];
+    let plurals: Vec<String> = words.iter().map(|w| super::model::plural(w)).collect();
+    assert_eq!(
+        plurals,
+        ["users", "accesses", "params", "policies", "keys", "indexes", "matches"]
+    );
+}

@@ -239,8 +239,8 @@ fn table_item(
         ));
     }
     let relation = ends.is_some();
-    let fields = fields(namer, &def.name, &rust, &t.fields, relation, notes);
-    let indexes = (0..t.indexes.len()).collect();
+    let mut fields = fields(namer, &def.name, &rust, &t.fields, relation, notes);
+    let indexes = indexed(namer, t, &mut fields, relation, notes);
     Some(TableItem {
         rust,
         rename,
@@ -249,6 +249,75 @@ fn table_item(
         fields,
         indexes,
     })
+}
+
+/// The indexes the file keeps, by position. A SCHEMALESS table may index a field it does not
+/// define (the engine indexes whatever the records hold): the grammar indexes declared fields, so
+/// such a field is declared, `any`. An index on `in` or `out` of a table that is not a relation
+/// names what the grammar cannot declare: left out.
+fn indexed(
+    namer: &mut Namer,
+    t: &MTable,
+    fields: &mut Vec<FieldItem>,
+    relation: bool,
+    notes: &mut Notes,
+) -> Vec<usize> {
+    let mut kept = Vec::new();
+    for (n, (index, at)) in t.indexes.iter().enumerate() {
+        let firsts: Vec<&str> = index.fields.iter().map(|p| p.split('.').next().unwrap_or(p)).collect();
+        if !relation && firsts.iter().any(|f| matches!(*f, "in" | "out")) {
+            notes.left_out.push(Note::new(
+                at,
+                format!("index {} ON {}", index.name, t.def.name),
+                "an index on `in` or `out` of a table that is not a relation with record links for its ends: \
+                 the grammar's `in` and `out` are a relation's",
+            ));
+            continue;
+        }
+        let undeclared = |path: &String, fields: &[FieldItem]| {
+            let first = path.split('.').next().unwrap_or(path);
+            let declared = fields
+                .iter()
+                .any(|f| f.rename.as_deref().unwrap_or(f.ident.trim_start_matches("r#")) == first);
+            !declared && first != "id" && !(relation && matches!(first, "in" | "out"))
+        };
+        // A path into an undeclared field (`meta.kind`): the grammar indexes past declared sub-fields
+        // or a FLEXIBLE object's, and SurrealDB takes FLEXIBLE only in a SCHEMAFULL table.
+        if let Some(path) = index.fields.iter().find(|p| p.contains('.') && undeclared(p, fields)) {
+            notes.left_out.push(Note::new(
+                at,
+                format!("index {} ON {}", index.name, t.def.name),
+                format!("its path `{path}` goes into a field the table does not define: the grammar indexes declared fields"),
+            ));
+            continue;
+        }
+        for path in &index.fields {
+            let first = path.split('.').next().unwrap_or(path);
+            if !undeclared(path, fields) || !t.def.schemaless || !crate::surql::is_plain_ident(first) {
+                continue;
+            }
+            notes.choices.push(Note::new(
+                at,
+                format!("{}.{first}", t.def.name),
+                format!(
+                    "not defined, only indexed (by {}) on a SCHEMALESS table: declared `type = \"any\"` so the index names a field",
+                    index.name
+                ),
+            ));
+            namer.items.runtime.insert("Value");
+            let (ident, rename) = field_ident(first, fields);
+            fields.push(FieldItem {
+                ident,
+                rename,
+                rust: "Value".into(),
+                raw: Some("any".into()),
+                clauses: ir::FieldClauses::default(),
+                comment: None,
+            });
+        }
+        kept.push(n);
+    }
+    kept
 }
 
 /// `Link<T>` for one table, else an Ends enum (shared by every field with the same tables).
@@ -393,7 +462,8 @@ fn field_type(
                     ));
                 }
             }
-            if kind.is_any() {
+            // A field without TYPE has had its note (`declared "any"`): one note for one choice.
+            if kind.is_any() && f.kind.is_some() {
                 notes.choices.push(Note::new(
                     &f.at,
                     &path,
@@ -419,10 +489,19 @@ fn field_type(
 
 fn raw_field(namer: &mut Namer, text: String, clauses: ir::FieldClauses) -> (String, Option<String>, ir::FieldClauses) {
     namer.items.runtime.insert("Value");
-    // The engine prints `option<T>` as `none | T`: written back the way people write it.
-    let text = match text.strip_prefix("none | ") {
-        Some(rest) if crate::surql::kind::parse(rest).is_ok_and(|k| !matches!(k.kind, Kind::Either(_))) => {
-            format!("option<{rest}>")
+    // The engine prints `option<T>` as `none | T`: written back the way people write it, the
+    // clauses after the type (`FLEXIBLE`) outside the brackets, where the type grammar reads them.
+    let text = match text
+        .strip_prefix("none | ")
+        .map(|rest| (rest, crate::surql::kind::parse(rest)))
+    {
+        Some((rest, Ok(k))) if !matches!(k.kind, Kind::Either(_)) => {
+            let ty = rest[..rest.len() - k.clauses.len()].trim_end();
+            if k.clauses.is_empty() {
+                format!("option<{ty}>")
+            } else {
+                format!("option<{ty}> {}", k.clauses)
+            }
         }
         _ => text,
     };
