@@ -134,11 +134,24 @@ fn the_idioms_applications_write_pass_as_the_engine_answers_them() {
             ),
             // The signed-in record user of the application's session (none here: root).
             ("SELECT * FROM $auth", json!([])),
-            // A rewrite of one field beside `*`.
+            // A rewrite of one field beside `*`: a function of it, or a path through its link.
             (
                 "SELECT *, record::id(id) AS id FROM notebook",
                 json!([{"id": "n", "title": "n"}]),
             ),
+            (
+                "SELECT *, string::uppercase($this.title) AS title FROM notebook",
+                json!([{"id": "notebook:n", "title": "N"}]),
+            ),
+            (
+                "SELECT *, command.status AS command FROM person:a",
+                json!([{
+                    "id": "person:a", "name": "a", "email": "a@x.io", "stars": 7,
+                    "seen_at": "2026-01-01T00:00:00Z", "command": "done"
+                }]),
+            ),
+            // A field of a SCHEMALESS table the schema does not declare, read back.
+            ("SELECT VALUE status FROM command:c", json!(["done"])),
         ] {
             let got = answer(&db, q).await;
             assert_eq!(got, expected, "{q}");
@@ -218,6 +231,18 @@ fn a_statement_without_its_semicolon_ends_at_a_blank_line() {
             ("SELECT name FROM person".to_owned(), 1),
             ("-- the next one\nSELECT email FROM person;".to_owned(), 3),
             ("SELECT *\n\nFROM person;".to_owned(), 5),
+        ]
+    );
+    // A statement that starts with an expression; a clause after a blank line.
+    let file =
+        "SELECT name FROM person\n\ncount(SELECT 1 FROM person);\nUPDATE person SET name = 'x'\n\nRETURN AFTER;\n";
+    let pieces: Vec<String> = validate::split_statements(file).into_iter().map(|p| p.text).collect();
+    assert_eq!(
+        pieces,
+        [
+            "SELECT name FROM person",
+            "count(SELECT 1 FROM person);",
+            "UPDATE person SET name = 'x'\n\nRETURN AFTER;"
         ]
     );
 }

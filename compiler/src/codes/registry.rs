@@ -419,8 +419,8 @@ Where the projection gave the field an alias (`country AS c`), the repair sorts 
         level: Error,
         about: r#"Two projections with the same output name: the row keeps only the last. Also an alias that
 replaces a field `*` already answers (`SELECT *, tier AS name`: the row's `name` is the tier; analyzer
-4011); the same expression twice (`SELECT name, name`, `SELECT *, name AS name`) answers one key, as
-once, and passes."#,
+4011); the same expression twice answers one key and passes, as does a rewrite of the field (`*,
+record::id(id) AS id`; in the application's profile any value read from it: `*, author.name AS author`)."#,
         wrong: r#"SELECT name AS x, price AS x FROM product LIMIT 5"#,
         fixed: r#"SELECT name AS x, price AS y FROM product LIMIT 5"#,
     }

@@ -601,8 +601,17 @@ pub fn split_statements(text: &str) -> Vec<Piece> {
         // A blank line ends a statement written without its `;` (a query string copied from
         // code) where the next line starts another statement: the engine would read the two as
         // one and fail, and the second would never be checked.
-        if depth == 0 && !in_transaction && has_code && starts_statement(t) {
-            if let Some(p) = prev.filter(|p| !p.is_punct(";") && has_blank_line(&text[p.end..t.start])) {
+        if depth == 0 && !in_transaction && has_code && !continues_statement(t) {
+            let ends = |p: &&crate::surql::scan::Token| {
+                !p.is_punct(";")
+                    && has_blank_line(&text[p.end..t.start])
+                    // An expression that starts a statement (`count(...)`, `$x`, `fn::f()`): the
+                    // text before must be a whole statement on its own.
+                    // `RETURN` is also a write's clause.
+                    && !(t.is_word("return") && is_write(&text[start..p.end]))
+                    && (starts_statement(t) || surrealdb_syn::parse(&text[start..p.end]).is_ok())
+            };
+            if let Some(p) = prev.filter(ends) {
                 pieces.push(Piece {
                     text: text[start..p.end].trim_end().to_owned(),
                     offset: start,
@@ -664,6 +673,70 @@ const STATEMENT_WORDS: &[&str] = &[
 
 fn starts_statement(t: &crate::surql::scan::Token) -> bool {
     STATEMENT_WORDS.iter().any(|w| t.is_word(w))
+}
+
+/// The words that go on a statement already begun (its clauses and operators): a blank line before
+/// one is layout, never the end of a statement.
+const CLAUSE_WORDS: &[&str] = &[
+    "from",
+    "where",
+    "group",
+    "order",
+    "limit",
+    "start",
+    "fetch",
+    "split",
+    "omit",
+    "with",
+    "timeout",
+    "parallel",
+    "set",
+    "content",
+    "merge",
+    "patch",
+    "replace",
+    "unset",
+    "on",
+    "and",
+    "or",
+    "then",
+    "else",
+    "end",
+    "by",
+    "asc",
+    "desc",
+    "collate",
+    "numeric",
+    "tempfiles",
+    "version",
+    "into",
+    "values",
+    "only",
+    "is",
+    "not",
+    "in",
+    "contains",
+];
+
+/// Whether the statement `text` is a write (which takes a `RETURN` clause).
+fn is_write(text: &str) -> bool {
+    let lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("--"));
+    let first = lines.flat_map(str::split_whitespace).next().unwrap_or_default();
+    ["create", "update", "upsert", "delete", "relate", "insert"]
+        .iter()
+        .any(|w| first.eq_ignore_ascii_case(w))
+}
+
+fn continues_statement(t: &crate::surql::scan::Token) -> bool {
+    CLAUSE_WORDS.iter().any(|w| t.is_word(w))
+        || [
+            ".", ",", "=", "+", "-", "*", "/", ")", "]", "}", "->", "<-", "<", ">", "!", "?", "&&", "||",
+        ]
+        .iter()
+        .any(|p| t.is_punct(p))
 }
 
 /// Whether the text between two tokens holds an empty line (comments aside).

@@ -22,7 +22,8 @@ fn reads_name(expr: &str, name: &str) -> bool {
     expr.match_indices(name).any(|(at, _)| {
         let before = expr[..at].chars().next_back();
         let after = expr[at + name.len()..].chars().next();
-        !before.is_some_and(|c| ident(c) || c == '.' || c == '$') && !after.is_some_and(ident)
+        let this = expr[..at].ends_with("$this.");
+        (this || !before.is_some_and(|c| ident(c) || c == '.' || c == '$')) && !after.is_some_and(ident)
     })
 }
 
@@ -58,9 +59,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 }
                 if first.key == later.key {
                     // A function of the field it replaces (`record::id(id) AS id`, `<string>id AS
-                    // id`): a deliberate rewrite of that value, an idiom of applications; a path
-                    // into it (`address.city AS address`) answers another value under its name.
-                    let rewrite = later.transform && reads_name(&later.expr, &first.expr);
+                    // id`): a deliberate rewrite of that value, an idiom of applications; so is,
+                    // in the application's own statements, a path into it (`creator.username AS
+                    // creator`), which the agent's reply more often writes by mistake.
+                    let rewrite = (later.transform || self.app) && reads_name(&later.expr, &first.expr);
                     if first.wildcard && later.expr != first.expr && !rewrite {
                         self.replaces_wildcard_field(later);
                     }

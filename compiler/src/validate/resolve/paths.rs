@@ -415,6 +415,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         let span = self.loc.ident(name, after).or_all(self.loc);
         let (class, message, fix) = self.unknown_field(t, name, path);
+        // The application writes a SCHEMALESS table's other fields itself and reads them back.
+        if t.schemaless && class == Class::UnknownField && self.app {
+            return Val::of(Ty::Any);
+        }
         if t.schemaless && class == Class::UnknownField {
             // A SCHEMALESS table's rows may hold fields the schema does not declare: the query
             // may be right, so say what the schema knows without blocking it.
