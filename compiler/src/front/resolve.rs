@@ -447,12 +447,13 @@ fn warn_of_agent_writes(
         cxs[file].warn_at(
             ast.name_span,
             format!(
-                "`{}` lets record users {}, and this schema's agent `{agent}` is a record user (the schema \
-                    hides something), so its credential could write here through any client; add `$access != \
-                    \"{agent}\" AND ` before each of those rules (e.g. `permissions(create = \"$access != \
+                "`{}` lets record users {}, and the read-only agent surqlc's build defines, `{agent}`, is a record \
+                    user (the schema hides something), so its credential could write here through any client; add \
+                    `$access != \"{agent}\" AND ` before each of those rules (e.g. `permissions({} = \"$access != \
                     '{agent}' AND ...\")`), or make them `none`",
                 table.name,
-                writes.join(", ")
+                writes.join(", "),
+                writes[0]
             ),
         );
     }
