@@ -150,6 +150,10 @@ fn the_idioms_applications_write_pass_as_the_engine_answers_them() {
                     "seen_at": "2026-01-01T00:00:00Z", "command": "done"
                 }]),
             ),
+            (
+                "SELECT VALUE command FROM (SELECT *, (SELECT VALUE status FROM $parent.command)[0] AS command FROM person:a)",
+                json!(["done"]),
+            ),
             // A field of a SCHEMALESS table the schema does not declare, read back.
             ("SELECT VALUE status FROM command:c", json!(["done"])),
         ] {

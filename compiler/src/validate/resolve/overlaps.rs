@@ -22,7 +22,8 @@ fn reads_name(expr: &str, name: &str) -> bool {
     expr.match_indices(name).any(|(at, _)| {
         let before = expr[..at].chars().next_back();
         let after = expr[at + name.len()..].chars().next();
-        let this = expr[..at].ends_with("$this.");
+        // `$this.f` is the row's field; so is `$parent.f` inside a subquery of the projection.
+        let this = expr[..at].ends_with("$this.") || expr[..at].ends_with("$parent.");
         (this || !before.is_some_and(|c| ident(c) || c == '.' || c == '$')) && !after.is_some_and(ident)
     })
 }
