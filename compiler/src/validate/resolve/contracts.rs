@@ -1,4 +1,4 @@
-//! Constant arguments out of a built-in function's value contract, by the engine's own function code (`surrealdb-runtime` 3.3.5): `math::fixed(x, -1)`, `time::group(d, 'week')`, `string::matches(s, '(')`, and `type::field('teir')` naming a field the rows do not have.
+//! Constant arguments out of a built-in function's value contract, by the engine's own function code (`surrealdb-runtime` 3.3.5): `math::fixed(x, -1)`, `time::group(d, 'week')`, `string::matches(s, '(')`, `time::format(d, '%Q')`, `math::percentile(v, 150)`, and `type::field('teir')` naming a field the rows do not have.
 
 use super::{Path, Resolver, Scope};
 use crate::suggest::nearest;
@@ -48,6 +48,11 @@ fn string(call: &FunctionCall, i: usize) -> Option<&str> {
         Expr::Literal(Literal::String(s)) => Some(s.as_str()),
         _ => None,
     }
+}
+
+/// Whether chrono, which the engine formats datetimes with, reads `format` without an error item.
+fn strftime_ok(format: &str) -> bool {
+    !chrono::format::StrftimeItems::new(format).any(|item| matches!(item, chrono::format::Item::Error))
 }
 
 /// A plain field name (what `type::field` is checked for; a path or an index is left alone).
@@ -115,6 +120,26 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     format!("time::group takes a unit of {}, not '{g}'", quoted(GROUPS)),
                     fix,
                     near.map(|n| (g.to_owned(), format!("'{n}'"))),
+                )
+            }),
+            // A percentile outside 0..=100 answers NONE, without an error.
+            "math::percentile" | "math::nearestrank" => {
+                number(call, 1).filter(|p| !(0.0..=100.0).contains(p)).map(|p| {
+                    (
+                        format!(
+                            "{name} takes a percentile from 0 to 100, and {p} is outside it: the engine answers NONE"
+                        ),
+                        format!("give a percentile from 0 to 100: {name}(values, 90)"),
+                        None,
+                    )
+                })
+            }
+            // The engine writes the datetime with chrono's strftime, failing at a specifier it has not.
+            "time::format" => string(call, 1).filter(|f| !strftime_ok(f)).map(|f| {
+                (
+                    format!("time::format takes a strftime format, and '{f}' is not one: the engine fails the query"),
+                    "use strftime's specifiers (`%Y-%m-%d`, `%H:%M`, `%b %e`, `%A`; `%%` for a percent sign)".into(),
+                    None,
                 )
             }),
             // The pattern is cast into a regex when the call runs (`string::matches`' second argument).
