@@ -50,6 +50,32 @@ fn string(call: &FunctionCall, i: usize) -> Option<&str> {
     }
 }
 
+/// A broken contract: the message, the fix, and the repair of a written string (if any).
+type Broken = Option<(String, String, Option<(String, String)>)>;
+
+/// The contracts of a percentile's range and a strftime format.
+fn ranges_and_formats(name: &str, call: &FunctionCall) -> Broken {
+    match name {
+        // A percentile outside 0..=100 answers NONE, without an error.
+        "math::percentile" | "math::nearestrank" => number(call, 1).filter(|p| !(0.0..=100.0).contains(p)).map(|p| {
+            (
+                format!("{name} takes a percentile from 0 to 100, and {p} is outside it: the engine answers NONE"),
+                format!("give a percentile from 0 to 100: {name}(values, 90)"),
+                None,
+            )
+        }),
+        // The engine writes the datetime with chrono's strftime, failing at a specifier it has not.
+        "time::format" => string(call, 1).filter(|f| !strftime_ok(f)).map(|f| {
+            (
+                format!("time::format takes a strftime format, and '{f}' is not one: the engine fails the query"),
+                "use strftime's specifiers (`%Y-%m-%d`, `%H:%M`, `%b %e`, `%A`; `%%` for a percent sign)".into(),
+                None,
+            )
+        }),
+        _ => None,
+    }
+}
+
 /// Whether chrono, which the engine formats datetimes with, reads `format` without an error item.
 fn strftime_ok(format: &str) -> bool {
     !chrono::format::StrftimeItems::new(format).any(|item| matches!(item, chrono::format::Item::Error))
@@ -122,26 +148,6 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     near.map(|n| (g.to_owned(), format!("'{n}'"))),
                 )
             }),
-            // A percentile outside 0..=100 answers NONE, without an error.
-            "math::percentile" | "math::nearestrank" => {
-                number(call, 1).filter(|p| !(0.0..=100.0).contains(p)).map(|p| {
-                    (
-                        format!(
-                            "{name} takes a percentile from 0 to 100, and {p} is outside it: the engine answers NONE"
-                        ),
-                        format!("give a percentile from 0 to 100: {name}(values, 90)"),
-                        None,
-                    )
-                })
-            }
-            // The engine writes the datetime with chrono's strftime, failing at a specifier it has not.
-            "time::format" => string(call, 1).filter(|f| !strftime_ok(f)).map(|f| {
-                (
-                    format!("time::format takes a strftime format, and '{f}' is not one: the engine fails the query"),
-                    "use strftime's specifiers (`%Y-%m-%d`, `%H:%M`, `%b %e`, `%A`; `%%` for a percent sign)".into(),
-                    None,
-                )
-            }),
             // The pattern is cast into a regex when the call runs (`string::matches`' second argument).
             "string::matches" => string(call, 1)
                 .and_then(|p| super::casts::regex_refusal(p).map(|why| (p, why)))
@@ -152,7 +158,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                         None,
                     )
                 }),
-            _ => None,
+            _ => ranges_and_formats(name, call),
         };
         let Some((message, fix, replace)) = broken else {
             return;
