@@ -124,6 +124,21 @@ pub fn init(sources: &[Source], options: &Options) -> Result<Init, InitError> {
     #[cfg(feature = "validate")]
     let model = views::with_columns(model, &mut notes);
     let items = types::settle(&model, options, &mut notes);
+    let kept = write::kept_none(&model, &items);
+    if !kept.is_empty() {
+        let why = "no PERMISSIONS in the source (NONE for record users), written `permissions(select = none)`: \
+                   this schema's other permissions sign surqlc's agent in through record access, under which an \
+                   exposed table without them is granted `FOR select FULL`; grant the agent select to let it read them";
+        notes.choices.push(Note::new(
+            options.from.clone(),
+            format!(
+                "{} {}",
+                if kept.len() == 1 { "table" } else { "tables" },
+                kept.join(", ")
+            ),
+            why,
+        ));
+    }
     let rust = write::rust(&model, &items, options, &notes)?;
     let functions = write::functions(&model, options);
     Ok(Init {

@@ -28,11 +28,10 @@ pub(super) fn rust(model: &Model, items: &Items, options: &Options, notes: &Note
     let mut body = String::new();
     imports(&mut body, model, items);
     schema_item(&mut body, model, items, options, notes);
-    let hides = items.tables.iter().flatten().any(|t| hides_field(&t.fields))
-        || items.objects.iter().any(|o| hides_field(&o.fields));
+    let keep_none = kept_none(model, items);
     for (t, item) in model.tables.iter().zip(&items.tables) {
         if let Some(item) = item {
-            table(&mut body, t, item, hides);
+            table(&mut body, t, item, keep_none.contains(&t.def.name));
         }
     }
     for o in &items.objects {
@@ -199,18 +198,49 @@ fn spaced(code: &str) -> String {
     out
 }
 
-/// Whether a field's `select` is `NONE`: surqlc then gives an exposed table's unwritten `select` `FULL`.
-fn hides_field(fields: &[FieldItem]) -> bool {
-    fields.iter().any(|f| {
-        f.clauses
-            .permissions
-            .as_ref()
-            .is_some_and(|p| p.select == Some(ir::Permission::None))
-    })
+/// Whether a select permission limits record users (`NONE` or `WHERE`).
+fn limits(select: Option<&ir::Permission>) -> bool {
+    matches!(select, Some(ir::Permission::None | ir::Permission::Where(_)))
 }
 
-/// A table's struct; `hides`: the schema hides a field, so a table's `select NONE` must be written.
-fn table(out: &mut String, t: &super::model::MTable, item: &TableItem, hides: bool) {
+/// Whether a field's `select` limits record users.
+fn limits_field(fields: &[FieldItem]) -> bool {
+    fields
+        .iter()
+        .any(|f| limits(f.clauses.permissions.as_ref().and_then(|p| p.select.as_ref())))
+}
+
+/// Whether every one of a table's permissions is `NONE` (what no `PERMISSIONS` clause means).
+fn all_none(p: &ir::Permissions) -> bool {
+    [&p.select, &p.create, &p.update, &p.delete]
+        .iter()
+        .all(|p| matches!(p, Some(ir::Permission::None) | None))
+}
+
+/// The tables (database names) whose source permissions are all `NONE` that must say
+/// `permissions(select = none)`: once a table's or field's select limits record users, the build
+/// signs the agent in through record access and grants each exposed table whose select is
+/// unwritten `FOR select FULL` (`access::Access::table_permissions`), which would open it to
+/// every record user (the application's own included). Empty otherwise: there the unwritten
+/// default builds `PERMISSIONS NONE`, and writing `none` would itself switch to record access.
+pub(super) fn kept_none(model: &Model, items: &Items) -> Vec<String> {
+    let written = model.tables.iter().zip(&items.tables).filter(|(_, i)| i.is_some());
+    let record_access = written
+        .clone()
+        .any(|(t, _)| !all_none(&t.def.permissions) && limits(t.def.permissions.select.as_ref()))
+        || items.tables.iter().flatten().any(|t| limits_field(&t.fields))
+        || items.objects.iter().any(|o| limits_field(&o.fields));
+    if !record_access {
+        return Vec::new();
+    }
+    written
+        .filter(|(t, _)| all_none(&t.def.permissions))
+        .map(|(t, _)| t.def.name.clone())
+        .collect()
+}
+
+/// A table's struct; `keep_none`: its permissions are all `NONE` and must be written so (`kept_none`).
+fn table(out: &mut String, t: &super::model::MTable, item: &TableItem, keep_none: bool) {
     let def = &t.def;
     doc(out, def.comment.as_ref());
     let derive = if item.ends.is_some() { "Relation" } else { "Table" };
@@ -228,17 +258,9 @@ fn table(out: &mut String, t: &super::model::MTable, item: &TableItem, hides: bo
     if let Some(v) = &def.view {
         attrs.push(format!("view = {v:?}"));
     }
-    let all_none = [
-        &def.permissions.select,
-        &def.permissions.create,
-        &def.permissions.update,
-        &def.permissions.delete,
-    ]
-    .iter()
-    .all(|p| matches!(p, Some(ir::Permission::None) | None));
-    if !all_none {
+    if !all_none(&def.permissions) {
         attrs.push(permissions(&def.permissions));
-    } else if hides {
+    } else if keep_none {
         attrs.push("permissions(select = none)".into());
     }
     for &i in &item.indexes {
