@@ -80,8 +80,11 @@ fn every_example_schema_round_trips_on_the_engine() {
             "{name}: the engine sees differences:\n{}\n\n{rust}",
             diffs.join("\n")
         );
+        // A table surqlc built `PERMISSIONS NONE` (`library`'s unexposed `loan_audit`) is written
+        // `permissions(select = none)` with a note: init's `expose(...)` lists every table.
+        let kept_none = |n: &init::Note| n.why.contains("written `permissions(select = none)`");
         assert!(
-            out.left_out.is_empty() && out.choices.is_empty(),
+            out.left_out.is_empty() && out.choices.iter().all(kept_none),
             "{name}: {:?} {:?}",
             out.left_out,
             out.choices
@@ -218,4 +221,43 @@ fn untyped_fields_and_a_migration_chain_round_trip_without_differences() {
     assert!(diffs.is_empty(), "{}\n\n{rust}", diffs.join("\n"));
     assert!(out.left_out.is_empty(), "{:?}", out.left_out);
     assert_eq!(out.choices.len(), 2, "{:?}", out.choices);
+}
+
+/// A table without PERMISSIONS beside one with them: SurrealDB stores NONE for record users, and
+/// the schema's agent then signs in through record access, under which surqlc grants an exposed
+/// table's unwritten select; init writes `select = none`, so every table's permissions come back
+/// as the engine stores the source's, never looser.
+#[test]
+fn tables_without_permissions_keep_none_beside_tables_with_permissions() {
+    let source = Source {
+        name: "perm.surql".into(),
+        text: "DEFINE TABLE a SCHEMAFULL;\nDEFINE FIELD x ON a TYPE string;\n\
+            DEFINE TABLE b SCHEMAFULL PERMISSIONS FOR select WHERE id = $auth.id;\nDEFINE FIELD y ON b TYPE string;\n\
+            DEFINE TABLE c SCHEMAFULL PERMISSIONS NONE;\nDEFINE TABLE d SCHEMAFULL PERMISSIONS FULL;\n\
+            DEFINE TABLE e SCHEMAFULL;\nDEFINE FIELD z ON e TYPE string PERMISSIONS FOR select WHERE $auth != NONE;\n"
+            .into(),
+    };
+    let (out, diffs, rust) = round_trip("perm", &[source]);
+    // `differences` compares each table's whole definition, its PERMISSIONS included.
+    assert!(diffs.is_empty(), "{}\n\n{rust}", diffs.join("\n"));
+    assert_eq!(out.table_names.len(), 5, "{:?}", out.table_names);
+    assert!(
+        out.choices
+            .iter()
+            .any(|n| n.what.contains("a, c, e") && n.why.contains("select = none")),
+        "{:?}",
+        out.choices
+    );
+}
+
+/// `USE NS/DB` in the source: init reads every definition into the one schema, and the check
+/// loads them into the database it compares (before, each became "only in the written schema").
+#[test]
+fn use_statements_do_not_move_the_source_out_of_the_compared_database() {
+    let source = Source {
+        name: "use.surql".into(),
+        text: "USE NS test;\nUSE DB test;\nDEFINE TABLE t SCHEMAFULL;\nDEFINE FIELD a ON t TYPE string;\n".into(),
+    };
+    let (_, diffs, rust) = round_trip("use_ns", &[source]);
+    assert!(diffs.is_empty(), "{}\n\n{rust}", diffs.join("\n"));
 }

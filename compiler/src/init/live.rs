@@ -150,10 +150,49 @@ pub async fn round_trip(
     let mut source = String::new();
     for s in sources {
         let mut notes = super::Notes::default();
-        source.push_str(&super::respell::respell(&s.name, &s.text, &mut notes));
+        source.push_str(&without_use(&super::respell::respell(&s.name, &s.text, &mut notes)));
         source.push('\n');
     }
     differences(&source, &built.schema_surql, init)
         .await
         .map_err(|e| format!("the engine refused a script while checking: {e}"))
+}
+
+/// `text` without its `USE NS ...`/`USE DB ...` statements: `init` reads every definition into
+/// the one schema (each USE is noted), and a USE would move the definitions after it out of the
+/// database the check compares. A statement is dropped from `USE` at a line's start to its `;`.
+fn without_use(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = find_use(rest) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = rest.find(';').map_or(rest.len(), |e| e + 1);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where a line of `text` starts with `USE NS`, `USE DB`, `USE NAMESPACE` or `USE DATABASE`.
+fn find_use(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let words: Vec<String> = trimmed
+            .split_whitespace()
+            .take(2)
+            .map(str::to_ascii_uppercase)
+            .collect();
+        if words.first().map(String::as_str) == Some("USE")
+            && matches!(
+                words.get(1).map(String::as_str),
+                Some("NS" | "DB" | "NAMESPACE" | "DATABASE")
+            )
+        {
+            return Some(at + (line.len() - trimmed.len()));
+        }
+        at += line.len();
+    }
+    None
 }
