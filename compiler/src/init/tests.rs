@@ -135,15 +135,7 @@ fn a_view_without_fields_gets_its_selects_columns() {
     let names: Vec<&str> = view.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["posts", "author", "best"]);
     // The build checks each view's fields against its SELECT.
-    let dir = std::env::temp_dir().join(format!("surqlc-init-view-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("shop.rs"), &out.rust).unwrap();
-    let built = crate::Builder::new()
-        .schema(dir.join("shop.rs"))
-        .out_dir(&dir)
-        .no_agent()
-        .generate();
-    assert!(built.is_ok(), "{}\n{}", built.unwrap_err(), out.rust);
+    build(&out, "view");
     let out = run("DEFINE TABLE post SCHEMAFULL;\nDEFINE TABLE every_post AS SELECT * FROM post;\n");
     let left: Vec<String> = out.left_out.iter().map(|n| n.to_string()).collect();
     assert!(
@@ -173,15 +165,7 @@ fn a_view_of_every_field_gets_its_tables_fields() {
         view.field("author").and_then(|f| f.comment.as_deref()),
         Some("Who wrote it")
     );
-    let dir = std::env::temp_dir().join(format!("surqlc-init-view-star-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("shop.rs"), &out.rust).unwrap();
-    let built = crate::Builder::new()
-        .schema(dir.join("shop.rs"))
-        .out_dir(&dir)
-        .no_agent()
-        .generate();
-    assert!(built.is_ok(), "{}\n{}", built.unwrap_err(), out.rust);
+    build(&out, "view-star");
 }
 
 #[test]

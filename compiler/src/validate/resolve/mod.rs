@@ -172,6 +172,14 @@ const COMPARISONS: &[BinaryOperator] = &[
 
 /// The fields of `t` the query may read: for the agent a hidden field reads exactly like a
 /// missing one; the application (`all`) sees every field.
+/// A relation end's type as a path reads it: a record of its one table, not known for several.
+fn relation_end(tables: &[String]) -> Ty {
+    match tables {
+        [one] => Ty::Record(one.clone()),
+        _ => Ty::Any,
+    }
+}
+
 fn visible_fields(t: &Table, all: bool) -> impl Iterator<Item = &crate::ir::Field> {
     t.fields.iter().filter(move |f| all || !crate::access::is_hidden(f))
 }

@@ -396,13 +396,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
         }
         if let TableKind::Relation { from, to } = &t.kind {
             // An end of several tables is a record of any of them: its fields are not checked.
-            let end = |tables: &[String]| match tables {
-                [one] => Ty::Record(one.clone()),
-                _ => Ty::Any,
-            };
             if name == "in" || name == "out" {
                 return Val {
-                    ty: end(if name == "in" { from } else { to }),
+                    ty: super::relation_end(if name == "in" { from } else { to }),
                     field: Some((table.to_owned(), name.to_owned())),
                 };
             }

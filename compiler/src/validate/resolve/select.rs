@@ -157,11 +157,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
             fields.push(("id".into(), Ty::Record(table.name.clone())));
             fields.extend(super::visible_fields(table, self.app).map(|f| (f.name.clone(), Ty::of_field(f))));
             if let crate::ir::TableKind::Relation { from, to } = &table.kind {
-                let end = |tables: &[String]| match tables {
-                    [one] => Ty::Record(one.clone()),
-                    _ => Ty::Any,
-                };
-                fields.extend([("in".into(), end(from)), ("out".into(), end(to))]);
+                fields.extend([
+                    ("in".into(), super::relation_end(from)),
+                    ("out".into(), super::relation_end(to)),
+                ]);
             }
         }
         Ty::nested_row(&fields)
