@@ -26,6 +26,17 @@ fn builder(name: &str) -> surqlc::Builder {
 
 /// `init` on `sources`, the file written to a scratch directory, built and compared on the engine.
 fn round_trip(name: &str, sources: &[Source]) -> (Init, Vec<String>, String) {
+    let (out, checked, rust) = checked(name, sources);
+    assert!(
+        checked.refused.is_empty(),
+        "{name}: the engine refused source statements: {:?}",
+        checked.refused
+    );
+    (out, checked.differences, rust)
+}
+
+/// `round_trip`, with the source statements the engine refused.
+fn checked(name: &str, sources: &[Source]) -> (Init, init::live::RoundTrip, String) {
     let options = Options {
         schema_type: init::schema_type_for(name),
         functions_file: format!("{name}.functions.surql"),
@@ -38,10 +49,10 @@ fn round_trip(name: &str, sources: &[Source]) -> (Init, Vec<String>, String) {
     if let Some(f) = &out.functions {
         std::fs::write(dir.join(&options.functions_file), f).unwrap();
     }
-    let diffs = block_on(init::live::round_trip(sources, &file, &out))
+    let checked = block_on(init::live::round_trip(sources, &file, &out))
         .unwrap_or_else(|e| panic!("{name}: the written file does not build: {e}\n{}", out.rust));
     let rust = out.rust.clone();
-    (out, diffs, rust)
+    (out, checked, rust)
 }
 
 /// Whether `difference` (a line of `live::differences`) is about something a note of `init` names.
@@ -260,4 +271,79 @@ fn use_statements_do_not_move_the_source_out_of_the_compared_database() {
     };
     let (_, diffs, rust) = round_trip("use_ns", &[source]);
     assert!(diffs.is_empty(), "{}\n\n{rust}", diffs.join("\n"));
+}
+
+/// A view without `DEFINE FIELD`s (as `surreal export` writes one): SurrealDB stores it `TYPE ANY`
+/// and surqlc writes `TYPE NORMAL`, which the engine answers and refuses writes to alike (proven
+/// here), and the fields init types for its columns are init's noted choice: no difference, exit 0.
+/// Before, every database with such a view gave three differences.
+#[test]
+fn a_view_without_fields_round_trips_without_differences() {
+    let setup = "DEFINE TABLE person SCHEMAFULL; DEFINE FIELD name ON person TYPE string;\n\
+        DEFINE TABLE va TYPE ANY AS SELECT count() AS n, name FROM person GROUP BY name;\n\
+        DEFINE TABLE vn TYPE NORMAL AS SELECT count() AS n, name FROM person GROUP BY name;\n\
+        CREATE person:1 SET name = 'a'; CREATE person:2 SET name = 'a';";
+    let answers = block_on(async {
+        let db = surqlc::db::connect(&surqlc::db::Target::default()).await.unwrap();
+        surqlc::db::execute(&db, setup).await.unwrap();
+        let mut answers = Vec::new();
+        for view in ["va", "vn"] {
+            let rows = surqlc::db::query_json(&db, &format!("SELECT n, name FROM {view}"))
+                .await
+                .unwrap();
+            let write = db
+                .query(format!("CREATE {view}:x SET n = 1"))
+                .await
+                .unwrap()
+                .check()
+                .is_err();
+            answers.push((rows, write));
+        }
+        answers
+    });
+    assert_eq!(answers[0], answers[1], "TYPE ANY and TYPE NORMAL views answer alike");
+    assert!(answers[0].1, "a view refuses writes");
+    let source = Source {
+        name: "views.surql".into(),
+        text: "DEFINE TABLE person SCHEMAFULL;\nDEFINE FIELD name ON person TYPE string;\n\
+            DEFINE TABLE by_name TYPE ANY SCHEMALESS AS SELECT count() AS n, name FROM person GROUP BY name PERMISSIONS NONE;\n"
+            .into(),
+    };
+    let (out, diffs, rust) = round_trip("views_export", &[source]);
+    assert!(diffs.is_empty(), "{}\n\n{rust}", diffs.join("\n"));
+    assert!(rust.contains("pub n: i64"), "{rust}");
+    assert!(
+        out.choices.iter().any(|n| n.what.contains("by_name")),
+        "{:?}",
+        out.choices
+    );
+}
+
+/// A source the engine refuses in part on an empty database: a REMOVE of a table it never defined
+/// (a migration chain's step for a database that had it) and a view written before the table it
+/// reads. The written file builds, so the error is not "cannot build": the view loads once its
+/// table is in, the REMOVE is listed as refused with its line and the engine's reason, and the
+/// check compares without it.
+#[test]
+fn source_statements_the_engine_refuses_are_listed_not_blamed_on_the_file() {
+    let source = Source {
+        name: "partly.surql".into(),
+        text: "REMOVE TABLE old_stuff;\n\
+            DEFINE TABLE by_name AS SELECT count() AS n, name FROM person GROUP BY name;\n\
+            DEFINE TABLE person SCHEMAFULL;\nDEFINE FIELD name ON person TYPE string;\n"
+            .into(),
+    };
+    let (_, checked, rust) = checked("partly", std::slice::from_ref(&source));
+    assert!(
+        checked.differences.is_empty(),
+        "{}\n\n{rust}",
+        checked.differences.join("\n")
+    );
+    assert_eq!(checked.refused.len(), 1, "{:?}", checked.refused);
+    let refused = &checked.refused[0];
+    assert!(
+        refused.starts_with("partly.surql:1: `REMOVE TABLE old_stuff;`"),
+        "{refused}"
+    );
+    assert!(refused.contains("does not exist"), "{refused}");
 }

@@ -65,7 +65,7 @@ pub(super) async fn init(args: InitArgs) -> Result<(), Failure> {
     for n in &written.choices {
         note!("note: {n}");
     }
-    let differences = init::live::round_trip(&sources, &args.out, &written)
+    let checked = init::live::round_trip(&sources, &args.out, &written)
         .await
         .map_err(|e| {
             Failure::Failed(format!(
@@ -73,6 +73,10 @@ pub(super) async fn init(args: InitArgs) -> Result<(), Failure> {
                 args.out.display()
             ))
         })?;
+    for r in &checked.refused {
+        note!("warning: source: {r}");
+    }
+    let differences = checked.differences;
     for d in &differences {
         note!("difference: {d}");
     }
