@@ -250,3 +250,73 @@ fn a_statement_without_its_semicolon_ends_at_a_blank_line() {
         ]
     );
 }
+
+/// `IF cond THEN ... END` whose branch is a statement with its `;` stays one statement in a
+/// file (it was cut at the inner `;` and refused, SQ0001), as do `ELSE IF` chains and the form in a
+/// projection; `IF NOT EXISTS` opens nothing. Each piece runs on the engine as the author meant.
+#[test]
+fn if_then_end_with_statements_in_its_branches_stays_whole() {
+    block_on(async {
+        let (schema, db) = setup().await;
+        let file = "LET $n = (SELECT VALUE name FROM person WHERE name = 'z');\n\
+            IF array::len($n) = 0 THEN UPDATE person:a SET stars = 1; END;\n\
+            IF $n THEN CREATE notebook:x SET title = 'x'; ELSE IF array::len($n) = 0 THEN CREATE notebook:y SET title = 'y'; END;\n\
+            SELECT name, IF stars > 3 THEN 'many' ELSE 'few' END AS kind FROM person ORDER BY name;\n\
+            DEFINE FIELD IF NOT EXISTS title ON notebook TYPE string;\n\
+            SELECT VALUE title FROM notebook ORDER BY title;\n";
+        let pieces: Vec<String> = validate::split_statements(file).into_iter().map(|p| p.text).collect();
+        assert_eq!(pieces.len(), 6, "{pieces:#?}");
+        assert!(
+            pieces[1].starts_with("IF array::len") && pieces[1].ends_with("END;"),
+            "{}",
+            pieces[1]
+        );
+        assert!(pieces[2].ends_with("END;"), "{}", pieces[2]);
+        for piece in &pieces[..4] {
+            assert_eq!(findings(&schema, piece), [], "{piece}");
+        }
+        // The engine runs the file as these pieces: both branches' statements ran.
+        let titles = answer(&db, file).await;
+        assert_eq!(titles, json!(["n", "y"]));
+        assert_eq!(answer(&db, "SELECT VALUE stars FROM person:a").await, json!([1]));
+    });
+}
+
+/// NULL written into a typed field (what a client's `null` becomes): the engine refuses it for an
+/// `option<T>` field as for any other (`Expected none | int but found NULL`), NONE is what leaves
+/// the field empty. Reported, with NONE as the repair where the field is optional; `any` holds it.
+#[test]
+fn null_into_a_typed_field_is_refused_and_none_is_the_repair() {
+    block_on(async {
+        let (schema, db) = setup().await;
+        for q in [
+            "UPDATE person:a SET stars = NULL",
+            "UPDATE person:a SET seen_at = null",
+            "CREATE person CONTENT { name: 'c', email: 'c@x.io', stars: NULL }",
+            "UPDATE person:b MERGE { stars: NULL }",
+            "UPDATE person:b SET name = NULL",
+        ] {
+            let e = surqlc::db::query_json(&db, q).await.expect_err(q).to_string();
+            assert!(e.contains("found `NULL`"), "{q}: {e}");
+            let report = validate::validate_with(&schema, q, &validate::Options::for_app());
+            let d = report
+                .diagnostics
+                .iter()
+                .find(|d| d.class == Class::AssignedWrongType)
+                .unwrap_or_else(|| panic!("{q}: {:?}", report.diagnostics));
+            if q.contains("name = NULL") {
+                assert!(d.fixes.is_empty(), "{q}: a required field has no NONE repair");
+                continue;
+            }
+            let fixed = validate::apply_edits(q, &d.fixes.iter().collect::<Vec<_>>());
+            assert!(
+                fixed.contains("NONE") && !fixed.to_lowercase().contains("null"),
+                "{fixed}"
+            );
+            assert_eq!(findings(&schema, &fixed), [], "{fixed}");
+            surqlc::db::query_json(&db, &fixed)
+                .await
+                .unwrap_or_else(|e| panic!("{fixed}: {e}"));
+        }
+    });
+}

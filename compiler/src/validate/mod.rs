@@ -597,7 +597,8 @@ pub fn split_statements(text: &str) -> Vec<Piece> {
     let (mut depth, mut in_transaction, mut at_start, mut start) = (0usize, false, true, 0usize);
     let mut has_code = false;
     let mut prev: Option<&crate::surql::scan::Token> = None;
-    for t in &tokens {
+    let mut ifs = IfThen::default();
+    for (i, t) in tokens.iter().enumerate() {
         // A blank line ends a statement written without its `;` (a query string copied from
         // code) where the next line starts another statement: the engine would read the two as
         // one and fail, and the second would never be checked.
@@ -621,8 +622,13 @@ pub fn split_statements(text: &str) -> Vec<Piece> {
                 has_code = false;
             }
         }
+        let after_else = prev.is_some_and(|p| p.is_word("else"));
         prev = Some(t);
-        if t.is_punct("{") || t.is_punct("(") || t.is_punct("[") {
+        if ifs.opens(t, after_else, &tokens[i + 1..]) {
+            depth += 1;
+        } else if ifs.closes(t) {
+            depth = depth.saturating_sub(1);
+        } else if t.is_punct("{") || t.is_punct("(") || t.is_punct("[") {
             depth += 1;
         } else if t.is_punct("}") || t.is_punct(")") || t.is_punct("]") {
             depth = depth.saturating_sub(1);
@@ -663,6 +669,48 @@ pub fn split_statements(text: &str) -> Vec<Piece> {
         p.text = p.text[lead..].to_owned();
     }
     pieces
+}
+
+/// The `IF cond THEN ... END` form's nesting: its branches may hold statements with their `;`
+/// (`IF $n = 0 THEN CREATE t SET a = 1; END;`), so a `THEN` opens a level until its `END`, as a
+/// brace does. An `ELSE IF` shares its chain's one `END`; `IF NOT EXISTS` and `IF cond { ... }`
+/// open nothing.
+#[derive(Default)]
+struct IfThen {
+    /// One per `IF` read: whether its `THEN` was (false: still in its condition).
+    open: Vec<bool>,
+}
+
+impl IfThen {
+    /// Whether `t` opens a level: the `THEN` of an `IF` in its condition. Notes an `IF` as it goes.
+    fn opens(&mut self, t: &crate::surql::scan::Token, after_else: bool, rest: &[crate::surql::scan::Token]) -> bool {
+        if t.is_word("if") && !after_else {
+            let if_not_exists =
+                rest.first().is_some_and(|n| n.is_word("not")) && rest.get(1).is_some_and(|n| n.is_word("exists"));
+            if !if_not_exists {
+                self.open.push(false);
+            }
+        } else if self.open.last() == Some(&false) {
+            if t.is_word("then") {
+                *self.open.last_mut().expect("checked") = true;
+                return true;
+            }
+            if t.is_punct("{") || t.is_punct(";") {
+                // The block form: its braces nest as braces do.
+                self.open.pop();
+            }
+        }
+        false
+    }
+
+    /// Whether `t` closes a level: the `END` of an open `THEN`.
+    fn closes(&mut self, t: &crate::surql::scan::Token) -> bool {
+        if t.is_word("end") && self.open.last() == Some(&true) {
+            self.open.pop();
+            return true;
+        }
+        false
+    }
 }
 
 /// The words a statement starts with (SurrealQL 3's statements).

@@ -359,6 +359,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
     /// The value assigned to `table.path` (whose type is `want`) against that type: a string
     /// outside a literal union, a value of another kind, NONE into a field that needs a value.
     fn assigned_kind(&mut self, table: &str, path: &str, want: &Ty, value: &Expr, got: &Ty) {
+        if matches!(value, Expr::Literal(Literal::Null)) && *want != Ty::Any {
+            self.null_assigned(table, path, want);
+            return;
+        }
         if let (Some(values), Expr::Literal(Literal::String(s))) = (want.literal_values(), value) {
             if !values.iter().any(|v| v == s.as_str()) {
                 let near = values.iter().find(|v| v.eq_ignore_ascii_case(s.as_str())).or_else(|| {
@@ -415,6 +419,31 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 ),
             );
         }
+    }
+
+    /// NULL written into a typed field: SurrealQL's NULL is a value of its own, not NONE, and only
+    /// `any` (or a type that names `null`) holds it; an `option<T>` or a DEFAULT does not take it
+    /// for NONE (the engine fails: "Expected `none | string` but found `NULL`", `tests/app_idioms.rs`).
+    fn null_assigned(&mut self, table: &str, path: &str, want: &Ty) {
+        let found = self.loc.word("NULL");
+        let span = found.or_all(self.loc);
+        let optional = matches!(want, Ty::Option(_));
+        let fix = if optional {
+            "write NONE to leave the field without a value (or leave it out of the write)".to_owned()
+        } else {
+            format!("assign {}; the field takes no NULL and no NONE", a(want))
+        };
+        self.error_fixed(
+            span,
+            Class::AssignedWrongType,
+            format!(
+                "{table}.{path} is {}, and NULL is not NONE: SurrealQL's NULL is a value of its own, which the field \
+                 does not hold, so the engine fails the write (\"found `NULL`\")",
+                a(want)
+            ),
+            fix,
+            found.filter(|_| optional).map(|_| "NONE".to_owned()),
+        );
     }
 
     /// CREATE/INSERT/RELATE of `table` naming only `assigned`: every field that needs a value
