@@ -122,6 +122,22 @@ fn the_idioms_applications_write_pass_as_the_engine_answers_them() {
                 "SELECT VALUE name FROM person WHERE seen_at != NONE AND seen_at != NULL",
                 json!(["a"]),
             ),
+            // The same in its OR form, and spelled `IS [NOT] NULL` (no SQL habit then either).
+            (
+                "SELECT VALUE name FROM person WHERE seen_at IS NONE OR seen_at = NULL ORDER BY name",
+                json!(["b"]),
+            ),
+            (
+                "SELECT VALUE name FROM person WHERE seen_at = NONE OR seen_at IS NULL ORDER BY name",
+                json!(["b"]),
+            ),
+            (
+                "SELECT VALUE name FROM person WHERE seen_at IS NOT NONE AND seen_at IS NOT NULL",
+                json!(["a"]),
+            ),
+            // `WHERE true`, where an application appends `AND ...` conditions in code.
+            ("SELECT VALUE name FROM person WHERE true ORDER BY name", json!(["a", "b"])),
+            ("SELECT VALUE name FROM person WHERE true AND stars > 1", json!(["a"])),
             // A string guard asks whether it is non-empty.
             (
                 "SELECT VALUE IF email { 'set' } ELSE { 'empty' } FROM person ORDER BY name",

@@ -130,6 +130,11 @@ async fn sources(args: &InitArgs, stem: &str) -> Result<Vec<Source>, Failure> {
 
 fn write(out: &Path, written: &Init, options: &Options) -> Result<(), Failure> {
     let write = |path: &Path, text: &str| {
+        // The folder too, as `surqlc build --out DIR` makes its own.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Failure::Failed(format!("error: cannot create {}: {e}", dir.display())))?;
+        }
         std::fs::write(path, text).map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", path.display())))
     };
     write(out, &written.rust)?;

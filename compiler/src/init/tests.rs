@@ -513,3 +513,20 @@ fn a_kinds_plural_follows_english_rules() {
         ["users", "accesses", "params", "policies", "keys", "indexes", "matches"]
     );
 }
+
+/// A `name.*` element definition that repeats what the field's type says, an optional or fixed-length
+/// array's included (SurrealDB prints `option<array<float>>` as `none | array<float>`), is folded in
+/// without a left-out note; before, the optional one was left out and init exited 1.
+#[test]
+fn an_element_type_the_field_already_says_is_folded_in() {
+    let out = run("DEFINE TABLE t SCHEMAFULL;\n\
+        DEFINE FIELD a ON t TYPE option<array<float>>;\nDEFINE FIELD a.* ON t TYPE float;\n\
+        DEFINE FIELD b ON t TYPE none | array<string>;\nDEFINE FIELD b.* ON t TYPE string;\n\
+        DEFINE FIELD c ON t TYPE array<float, 4>;\nDEFINE FIELD c.* ON t TYPE float;\n\
+        DEFINE FIELD d ON t TYPE option<array>;\nDEFINE FIELD d.* ON t TYPE int;\n\
+        DEFINE FIELD e ON t TYPE array<int>;\nDEFINE FIELD e.* ON t TYPE string;\n");
+    let left: Vec<&str> = out.left_out.iter().map(|n| n.what.as_str()).collect();
+    assert_eq!(left, ["t.e.*"], "{:?}", out.left_out);
+    assert!(out.rust.contains("Option<Vec<i64>>"), "{}", out.rust);
+    compile(&out);
+}

@@ -510,11 +510,25 @@ fn raw_field(namer: &mut Namer, text: String, clauses: ir::FieldClauses) -> (Str
 
 /// An array field's type with its `name.*` element definition folded in.
 fn element_type(text: &str, element: &str, at: &str, path: &str, notes: &mut Notes) -> String {
-    let folded = match text {
-        "array" | "array<any>" => format!("array<{element}>"),
-        "option<array>" | "option<array<any>>" => format!("option<array<{element}>>"),
-        t if t == format!("array<{element}>") || t == format!("option<array<{element}>>") => t.to_owned(),
-        t => {
+    // `option<T>` as people write it or as the engine prints it (`none | T`).
+    let (optional, array) = match text
+        .strip_prefix("none | ")
+        .or_else(|| text.strip_prefix("option<").and_then(|t| t.strip_suffix('>')))
+    {
+        Some(inner) => (true, inner),
+        None => (false, text),
+    };
+    let wrap = |t: String| if optional { format!("option<{t}>") } else { t };
+    // The element type the field already says (`array<float>`, `array<float, 1536>`).
+    let says_element = array
+        .strip_prefix("array<")
+        .and_then(|rest| rest.strip_prefix(element))
+        .is_some_and(|rest| rest.starts_with('>') || rest.starts_with(','));
+    let folded = match array {
+        "array" | "array<any>" => wrap(format!("array<{element}>")),
+        _ if says_element => text.to_owned(),
+        _ => {
+            let t = text;
             notes.left_out.push(Note::new(
                 at,
                 format!("{path}.*"),

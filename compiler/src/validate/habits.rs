@@ -4,7 +4,7 @@
 //! model sees; these messages name what to write instead.
 
 use super::scan::{Kind, Locator, Token};
-use super::{Class, QueryDiagnostic};
+use super::{Class, QueryDiagnostic, Span};
 use crate::ir::{Schema, TableKind, Type};
 
 /// A habit and whether the parser accepts the text anyway (then it means something else).
@@ -17,8 +17,10 @@ pub(crate) struct Habit {
 /// query that may hold one of them, and a debug build checks that nothing it finds starts elsewhere.
 const PARSING_HABIT_WORDS: &[&str] = &["is"];
 
-/// The habits the parser accepts (they mean something else): reported even when the query parses.
-pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
+/// The habits the parser accepts (they mean something else): reported even when the query parses,
+/// but not an `IS [NOT] NULL` over one of `quiet_nulls` (the resolver found a NONE test of the same
+/// field beside it, which makes it redundant: `x IS NOT NONE AND x IS NOT NULL`).
+pub(crate) fn silent(loc: &Locator, schema: &Schema, quiet_nulls: &[Span]) -> Vec<QueryDiagnostic> {
     let may_hold = may_hold_word(loc.source(), PARSING_HABIT_WORDS);
     // Most queries hold no such word: then they are not scanned at all (a debug build scans to check).
     if !may_hold && !cfg!(debug_assertions) {
@@ -28,6 +30,11 @@ pub(crate) fn silent(loc: &Locator, schema: &Schema) -> Vec<QueryDiagnostic> {
         .into_iter()
         .filter(|h| h.parses)
         .map(|h| h.diagnostic)
+        .filter(|d| {
+            !quiet_nulls
+                .iter()
+                .any(|q| d.span.start <= q.start && q.end <= d.span.end)
+        })
         .collect();
     debug_assert!(
         found.is_empty() || may_hold,

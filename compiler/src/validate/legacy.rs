@@ -29,8 +29,10 @@ pub(super) fn check(schema: &Schema, options: &Options, body: &str, base: usize,
     let mut locator = Locator::new(&text, base);
     match surrealdb_syn::parse(&text) {
         Ok(ast) => {
-            resolve::statement(schema, options, &ast, &mut locator, &mut respelled);
-            respelled.diagnostics.extend(habits::silent(&locator, schema));
+            let quiet_nulls = resolve::statement(schema, options, &ast, &mut locator, &mut respelled);
+            respelled
+                .diagnostics
+                .extend(habits::silent(&locator, schema, &quiet_nulls));
         }
         Err(e) => {
             let habits = habits::in_tokens(&locator, schema);

@@ -489,9 +489,11 @@ pub fn validate_reply(schema: &Schema, reply: &reply::Reply<'_>, options: &Optio
             }
         }
         reply::Read::Parsed(ast) => {
-            resolve::statement(schema, options, ast, &mut locator, &mut report);
+            let quiet_nulls = resolve::statement(schema, options, ast, &mut locator, &mut report);
             // Habits that parse (they read as something else) are reported too.
-            report.diagnostics.extend(habits::silent(&locator, schema));
+            report
+                .diagnostics
+                .extend(habits::silent(&locator, schema, &quiet_nulls));
         }
     }
     suppress::apply(body, base, &mut report);

@@ -21,6 +21,35 @@ impl Token {
     }
 }
 
+/// Whether `tokens` from `i` spell `want` (tokens the parser printed back), and the last token
+/// they take: names and keywords in any case, and an operator in any spelling the parser reads as
+/// the one it prints (`IN` is printed `INSIDE`, `NOT IN` `NOTINSIDE`, `IS` `=`, `&&` `AND`).
+fn spells(tokens: &[Token], i: usize, want: &[Token]) -> Option<usize> {
+    let mut j = i;
+    for w in want {
+        let at = |k: usize| tokens.get(j + k);
+        let word = |k: usize, s: &str| at(k).is_some_and(|t| t.is_word(s));
+        let punct = |k: usize, s: &str| at(k).is_some_and(|t| t.is_punct(s));
+        let same = at(0).is_some_and(|t| t.kind == w.kind && t.text.eq_ignore_ascii_case(&w.text));
+        let taken = if same {
+            1
+        } else {
+            match (w.kind, w.text.to_ascii_uppercase().as_str()) {
+                (Kind::Ident, "INSIDE") if word(0, "IN") => 1,
+                (Kind::Ident, "NOTINSIDE") if word(0, "NOT") && (word(1, "IN") || word(1, "INSIDE")) => 2,
+                (Kind::Ident, "CONTAINSNOT") if word(0, "CONTAINS") && word(1, "NOT") => 2,
+                (Kind::Ident, "AND") if punct(0, "&&") => 1,
+                (Kind::Ident, "OR") if punct(0, "||") => 1,
+                (Kind::Punct, "=") if word(0, "IS") && !word(1, "NOT") => 1,
+                (Kind::Punct, "!=") if word(0, "IS") && word(1, "NOT") => 2,
+                _ => return None,
+            }
+        };
+        j += taken;
+    }
+    Some(j - 1)
+}
+
 fn prev(tokens: &[Token], i: usize) -> Option<&Token> {
     i.checked_sub(1).and_then(|p| tokens.get(p))
 }
@@ -74,6 +103,13 @@ impl Locator {
             start: span.start + self.base,
             end: span.end + self.base,
         }
+    }
+
+    /// The text a span (in query offsets) covers, as the query writes it.
+    pub fn written(&self, span: Span) -> Option<&str> {
+        let start = span.start.checked_sub(self.base)?;
+        let end = span.end.checked_sub(self.base)?;
+        self.text.get(start..end)
     }
 
     /// The whole scanned text.
@@ -153,21 +189,19 @@ impl Locator {
     }
 
     /// Where an expression the parser printed back (`text`, SurrealQL) was written: the first
-    /// unused run of tokens that spells it (names in any case).
+    /// unused run of tokens that spells it (names in any case, operators in any of their spellings).
     pub fn text(&mut self, text: &str) -> Option<Span> {
         let want = tokens(text);
         if want.is_empty() {
             return None;
         }
-        let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
-        let n = want.len();
         let (tokens, used) = self.tokens_used();
-        let i = (0..tokens.len().saturating_sub(n - 1))
-            .find(|&i| !used[i] && (0..n).all(|k| same(&tokens[i + k], &want[k])))?;
+        let (i, j) =
+            (0..tokens.len()).find_map(|i| (!used[i]).then(|| spells(tokens, i, &want)).flatten().map(|j| (i, j)))?;
         used[i] = true;
         let span = Span {
             start: tokens[i].start,
-            end: tokens[i + n - 1].end,
+            end: tokens[j].end,
         };
         Some(self.shift(span))
     }
@@ -175,40 +209,27 @@ impl Locator {
     /// Where `text` (SurrealQL the parser printed back) is first written, whether or not another
     /// finding already points there: a second finding about the same words.
     pub fn find_text(&self, text: &str) -> Option<Span> {
+        self.find_text_from(0, text)
+    }
+
+    fn find_text_from(&self, from: usize, text: &str) -> Option<Span> {
         let want = tokens(text);
-        let n = want.len();
-        if n == 0 {
+        if want.is_empty() {
             return None;
         }
-        let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
         let tokens = self.tokens();
-        let i = (0..tokens.len().saturating_sub(n - 1)).find(|&i| (0..n).all(|k| same(&tokens[i + k], &want[k])))?;
+        let (i, j) = (from..tokens.len()).find_map(|i| spells(tokens, i, &want).map(|j| (i, j)))?;
         Some(self.shift(Span {
             start: tokens[i].start,
-            end: tokens[i + n - 1].end,
+            end: tokens[j].end,
         }))
     }
 
     /// Where `text` is written after the keyword `word` (`FETCH orders` in a query that also
     /// projects `orders`), whether or not another finding points there; else where it is first written.
     pub fn text_after(&self, word: &str, text: &str) -> Option<Span> {
-        let want = tokens(text);
-        let n = want.len();
         let from = self.tokens().iter().position(|t| t.is_word(word))?;
-        if n == 0 {
-            return None;
-        }
-        let same = |a: &Token, b: &Token| a.kind == b.kind && a.text.eq_ignore_ascii_case(&b.text);
-        let i = (from..self.tokens().len().saturating_sub(n - 1))
-            .find(|&i| (0..n).all(|k| same(&self.tokens()[i + k], &want[k])))
-            .or_else(|| self.find_text(text).map(|_| usize::MAX))?;
-        if i == usize::MAX {
-            return self.find_text(text);
-        }
-        Some(self.shift(Span {
-            start: self.tokens()[i].start,
-            end: self.tokens()[i + n - 1].end,
-        }))
+        self.find_text_from(from, text).or_else(|| self.find_text(text))
     }
 
     /// The first unused keyword `word` (any case).
@@ -324,6 +345,34 @@ mod tests {
             ]
         );
         assert_eq!(&text[t[7].start..t[7].end], "y");
+    }
+
+    #[test]
+    fn printed_operators_are_found_in_any_spelling() {
+        for (source, printed, written) in [
+            ("SELECT 1 FROM t WHERE a IN [1]", "a INSIDE [1]", "a IN [1]"),
+            (
+                "SELECT 1 FROM t WHERE NONE NOT IN []",
+                "NONE NOTINSIDE []",
+                "NONE NOT IN []",
+            ),
+            ("SELECT 1 FROM t WHERE a IS NONE", "a = NONE", "a IS NONE"),
+            ("SELECT 1 FROM t WHERE a IS NOT NONE", "a != NONE", "a IS NOT NONE"),
+            ("SELECT 1 FROM t WHERE a && b || c", "a AND b OR c", "a && b || c"),
+            (
+                "SELECT 1 FROM t WHERE tags CONTAINS NOT 'x'",
+                "tags CONTAINSNOT 'x'",
+                "tags CONTAINS NOT 'x'",
+            ),
+        ] {
+            let mut loc = Locator::new(source, 0);
+            let span = loc.text(printed).unwrap_or_else(|| panic!("{printed} in {source}"));
+            assert_eq!(&source[span.start..span.end], written);
+            let found = loc.find_text(printed).expect("found again");
+            assert_eq!(&source[found.start..found.end], written);
+        }
+        // `IS` before `NOT` is `!=`, never `=` followed by a stray NOT.
+        assert!(Locator::new("a IS NOT NONE", 0).text("a = NONE").is_none());
     }
 
     #[test]

@@ -149,7 +149,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 if self.quoted_field(cond, scope) {
                     return;
                 }
-                if constant(cond) && boolean(cond) {
+                // `WHERE true` (alone or as an AND operand) is how an application leaves room to append
+                // `AND ...` conditions in code: it answers as no condition, and says so.
+                let placeholder = place == Place::Where && matches!(cond, Expr::Literal(Literal::Bool(true)));
+                if constant(cond) && boolean(cond) && !placeholder {
                     self.constant_condition(cond, place);
                     return;
                 }
@@ -169,8 +172,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     fn not_bool(&mut self, cond: &Expr, ty: &str, place: Place) {
-        let text = cond.to_sql();
-        let span = self.loc.text(&text).or_all(self.loc);
+        let printed = cond.to_sql();
+        let found = self.loc.text(&printed);
+        let text = found.and_then(|s| self.loc.written(s)).map_or(printed, str::to_owned);
+        let span = found.or_all(self.loc);
         let (message, fix) = match cond {
             Expr::Literal(_) => (
                 format!(
@@ -198,8 +203,11 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     fn constant_condition(&mut self, cond: &Expr, place: Place) {
-        let text = cond.to_sql();
-        let span = self.loc.text(&text).or_all(self.loc);
+        let printed = cond.to_sql();
+        let found = self.loc.text(&printed);
+        // As written (`NOT IN`, which the parser prints `NOTINSIDE`).
+        let text = found.and_then(|s| self.loc.written(s)).map_or(printed, str::to_owned);
+        let span = found.or_all(self.loc);
         let (message, fix) = match place {
             Place::Guard => (
                 format!("the IF guard `{text}` compares constants: the same branch is taken for every row"),

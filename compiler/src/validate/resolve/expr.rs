@@ -328,9 +328,13 @@ impl<'a, 'l> Resolver<'a, 'l> {
         let Some((table, name)) = &field.field else {
             return;
         };
-        // `x != NONE AND x != NULL`: the NONE test beside it already filters; the NULL one is
-        // only redundant, and the condition answers what it means.
-        if matches!(op, BinaryOperator::NotEqual) && scope.tested.is_some_and(|c| tests_not_none(c, name)) {
+        // `x != NONE AND x != NULL`, `x = NONE OR x = NULL`: the NONE test beside it already
+        // decides; the NULL one is only redundant, and the condition answers what it means (its
+        // `IS [NOT] NULL` spelling too: `quiet_nulls`).
+        if scope.tested.is_some_and(|c| none_test_beside(c, name, op)) {
+            if let Some(span) = self.loc.word("NULL") {
+                self.quiet_nulls.push(span);
+            }
             return;
         }
         let (outcome, fix) = match op {
@@ -494,20 +498,46 @@ fn mismatch_outcome(op: &BinaryOperator) -> &'static str {
     }
 }
 
-/// Whether the AND-ed condition `cond` holds `name != NONE` (either side).
-fn tests_not_none(cond: &Expr, name: &str) -> bool {
-    let mut found = false;
-    super::only::conjuncts(cond, &mut |e| {
-        if let Expr::Binary {
-            left,
-            op: BinaryOperator::NotEqual,
-            right,
-        } = e
-        {
-            let named = |x: &Expr| matches!(x, Expr::Idiom(i) if i.to_sql() == name);
-            let none = |x: &Expr| matches!(x, Expr::Literal(Literal::None));
-            found |= (named(left) && none(right)) || (none(left) && named(right));
+/// Whether `cond` holds a NONE test of `name` beside its NULL test `name op NULL` in one chain
+/// where the NULL test changes nothing: `name != NONE AND ... name != NULL` (an AND chain), or
+/// `name = NONE OR ... name = NULL` (an OR chain); at any depth of the condition.
+fn none_test_beside(cond: &Expr, name: &str, op: &BinaryOperator) -> bool {
+    let (chain, test) = match op {
+        BinaryOperator::NotEqual => (BinaryOperator::And, BinaryOperator::NotEqual),
+        BinaryOperator::Equal => (BinaryOperator::Or, BinaryOperator::Equal),
+        _ => return false,
+    };
+    let named = |x: &Expr| matches!(x, Expr::Idiom(i) if i.to_sql() == name);
+    let tests = |e: &Expr, value: fn(&Expr) -> bool| {
+        matches!(e, Expr::Binary { left, op, right } if *op == test
+            && ((named(left) && value(right)) || (value(left) && named(right))))
+    };
+    let mut links = Vec::new();
+    flatten(cond, &chain, &mut links);
+    if links
+        .iter()
+        .any(|e| tests(e, |x| matches!(x, Expr::Literal(Literal::None))))
+        && links
+            .iter()
+            .any(|e| tests(e, |x| matches!(x, Expr::Literal(Literal::Null))))
+    {
+        return true;
+    }
+    // Deeper: inside a link of this chain, or any operand of another operator.
+    match cond {
+        Expr::Binary { left, right, .. } => none_test_beside(left, name, op) || none_test_beside(right, name, op),
+        Expr::Prefix { expr, .. } => none_test_beside(expr, name, op),
+        _ => false,
+    }
+}
+
+/// The links of `e`'s chain of `chain` (`a AND b AND c`): `e` itself when it is no such chain.
+fn flatten<'e>(e: &'e Expr, chain: &BinaryOperator, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Binary { left, op, right } if op == chain => {
+            flatten(left, chain, out);
+            flatten(right, chain, out);
         }
-    });
-    found
+        other => out.push(other),
+    }
 }

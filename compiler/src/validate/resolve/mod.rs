@@ -34,13 +34,22 @@ use crate::validate::scan::OrAll;
 use surrealdb_sql::{Ast, BinaryOperator};
 
 /// Checks the one top-level statement of `ast`.
-pub(crate) fn statement(schema: &Schema, options: &Options, ast: &Ast, loc: &mut Locator, report: &mut Report) {
+///
+/// Answers where a redundant NULL test sits beside its NONE test (`x != NONE AND x != NULL`):
+/// the `IS [NOT] NULL` habit is not reported there.
+pub(crate) fn statement(
+    schema: &Schema,
+    options: &Options,
+    ast: &Ast,
+    loc: &mut Locator,
+    report: &mut Report,
+) -> Vec<Span> {
     let app = options.profile == super::Profile::App;
     let mut r = Resolver::new(schema, loc, report, app);
     r.end_user = options.end_user.clone();
     if app {
         r.statements(ast);
-        return;
+        return r.quiet_nulls;
     }
     // The reply gate's rule, reported with a span; the runner refuses with the same words.
     match super::reply::one_select(ast) {
@@ -55,6 +64,7 @@ pub(crate) fn statement(schema: &Schema, options: &Options, ast: &Ast, loc: &mut
             r.error(span, Class::NotOneSelect, refusal.message, refusal.fix);
         }
     }
+    r.quiet_nulls
 }
 
 /// A value and, when it is a declared field, which one.
@@ -146,6 +156,8 @@ struct Resolver<'a, 'l> {
     scope_end_user: Option<String>,
     loc: &'l mut Locator,
     report: &'l mut Report,
+    /// Where a NULL test is redundant beside a NONE test of the same field (`null_comparison`).
+    quiet_nulls: Vec<Span>,
 }
 
 const COMPARISONS: &[BinaryOperator] = &[
@@ -203,6 +215,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             scope_end_user: schema.settings.scope.as_ref().map(|s| s.end_user.clone()),
             loc,
             report,
+            quiet_nulls: Vec::new(),
         }
     }
 
