@@ -336,3 +336,80 @@ fn null_into_a_typed_field_is_refused_and_none_is_the_repair() {
         }
     });
 }
+
+const OBJECTS: &str = r#"
+use surqlc::runtime::Value;
+use surqlc_macros::{Object, Schema, Table};
+
+#[derive(Schema)]
+pub struct Docs;
+
+#[derive(Table)]
+pub struct Doc {
+    #[surqlc(type = "object")]
+    pub data: Value,
+    #[surqlc(type = "option<object>")]
+    pub meta: Value,
+    #[surqlc(type = "option<object> FLEXIBLE")]
+    pub flex: Value,
+    #[surqlc(type = "array")]
+    pub tags: Value,
+    #[surqlc(type = "array<object>")]
+    pub objs: Value,
+    #[surqlc(type = "any")]
+    pub loose: Value,
+    pub addr: Addr,
+}
+
+#[derive(Object)]
+pub struct Addr {
+    pub city: String,
+}
+"#;
+
+/// Object keys written into a SCHEMAFULL table's object field that does not declare them: the
+/// engine fails the write ("Found field 'data.a', but no such field exists"), for a closed `object`,
+/// an `option<object>`, an extra key beside declared sub-fields, and objects in an `array` or
+/// `array<object>` whose elements declare no field; `FLEXIBLE`, `any` and scalars in an array take them.
+#[test]
+fn object_keys_a_schemafull_table_does_not_declare_are_reported_as_the_engine_refuses_them() {
+    block_on(async {
+        let path = schema_file("app_idioms_objects", OBJECTS);
+        let mut b = surqlc::Builder::new();
+        b.schema(&path).cargo_metadata(false).no_agent();
+        let output = b.generate().unwrap_or_else(|e| panic!("{e}"));
+        let base = "CREATE doc:1 SET data = {}, addr = { city: 'x' }, tags = [], objs = [], loose = 1";
+        let db = loaded(&[&output.schema_surql, base]).await;
+        let schema = output.schema;
+        for q in [
+            "CREATE doc:2 SET data = { a: 1 }, addr = { city: 'x' }, tags = [], objs = [], loose = 1",
+            "CREATE doc:2 CONTENT { data: {}, meta: { a: 1 }, addr: { city: 'x' }, tags: [], objs: [], loose: 1 }",
+            "UPDATE doc:1 SET addr = { city: 'y', zip: 1 }",
+            "UPDATE doc:1 SET tags = [{ a: 1 }]",
+            "UPDATE doc:1 SET objs = [{ a: 1 }]",
+            "UPDATE doc:1 SET tags += { a: 1 }",
+            "UPDATE doc:1 SET data.a = 1",
+            "UPDATE doc:1 MERGE { data: { a: 1 } }",
+        ] {
+            let e = surqlc::db::query_json(&db, q).await.expect_err(q).to_string();
+            assert!(e.contains("but no such field exists"), "{q}: {e}");
+            assert!(
+                findings(&schema, q).contains(&(Class::UnknownField, true)),
+                "{q}: {:?}",
+                findings(&schema, q)
+            );
+        }
+        for q in [
+            "UPDATE doc:1 SET flex = { a: { b: 1 } }",
+            "UPDATE doc:1 SET loose = { a: [{ b: 1 }] }",
+            "UPDATE doc:1 SET tags = [1, 'x', [2]]",
+            "UPDATE doc:1 SET addr = { city: 'z' }, data = {}",
+            "UPDATE doc:1 MERGE { flex: { c: 1 } }",
+        ] {
+            surqlc::db::query_json(&db, q)
+                .await
+                .unwrap_or_else(|e| panic!("{q}: {e}"));
+            assert_eq!(findings(&schema, q), [], "{q}");
+        }
+    });
+}

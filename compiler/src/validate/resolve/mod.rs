@@ -14,6 +14,7 @@ mod geometry;
 mod graph;
 mod grouping;
 mod indexes;
+mod keys;
 mod only;
 mod operands;
 mod overlaps;

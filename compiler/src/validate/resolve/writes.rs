@@ -294,6 +294,9 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
         }
         let target = self.idiom_in(&place.0, scope);
+        if !t.schemaless {
+            self.undeclared_path(t, place);
+        }
         let Some((_, path)) = &target.field else {
             return;
         };
@@ -312,6 +315,10 @@ impl<'a, 'l> Resolver<'a, 'l> {
                 &t.name,
                 "it is READONLY, set once when the record is made, so the engine fails the write",
             );
+        }
+        if !t.schemaless {
+            let element = !matches!(op, AssignOperator::Assign);
+            self.undeclared_keys(&t.name, path, field, value, element);
         }
         let want = match op {
             AssignOperator::Assign => target.ty.clone(),
