@@ -347,3 +347,19 @@ fn source_statements_the_engine_refuses_are_listed_not_blamed_on_the_file() {
     );
     assert!(refused.contains("does not exist"), "{refused}");
 }
+
+/// A SCHEMALESS table indexing a field it does not define: init declares it `any` (its noted choice,
+/// so the file builds), which the table takes any value in with or without: no difference, exit 0.
+/// Before, each such field was a `difference:` and init exited 1.
+#[test]
+fn a_schemaless_tables_indexed_fields_declared_any_are_no_difference() {
+    let source = Source {
+        name: "loose.surql".into(),
+        text: "DEFINE TABLE kv SCHEMALESS;\nDEFINE INDEX by_item ON kv FIELDS item;\nDEFINE INDEX by_pair ON kv FIELDS a, b UNIQUE;\n"
+            .into(),
+    };
+    let (out, diffs, rust) = round_trip("loose", &[source]);
+    assert!(diffs.is_empty(), "{}\n\n{rust}", diffs.join("\n"));
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+    assert_eq!(out.choices.len(), 3, "{:?}", out.choices);
+}

@@ -165,6 +165,15 @@ pub fn helpers(table: &Table, types: &str, schema_table: &dyn Fn(&str) -> Option
             IndexKind::Plain => {}
         }
     }
+    // Two indexes on the same fields (the engine takes both: `a_unique` and `A_UNIQUE`) give the
+    // same helper with the same query: one function serves both.
+    let mut seen: Vec<(String, String)> = Vec::new();
+    out.retain(|h| {
+        let key = (h.function.clone(), h.query.clone());
+        let first = !seen.contains(&key);
+        seen.push(key);
+        first
+    });
     out
 }
 
@@ -187,6 +196,21 @@ mod tests {
             kind,
         });
         t
+    }
+
+    /// Two UNIQUE indexes on the same fields (a real schema had `x_unique_idx` and `X_UNIQUE_IDX`):
+    /// one `find_by_*` helper, not two functions of one name (the build failed).
+    #[test]
+    fn two_indexes_on_the_same_fields_share_one_helper() {
+        let mut t = table(&["content.slug"], IndexKind::Unique);
+        t.indexes.push(Index {
+            name: "MESSAGE_IDX".into(),
+            fields: vec!["content.slug".into()],
+            kind: IndexKind::Unique,
+        });
+        let helpers = helpers(&t, "super", &|_: &str| None);
+        let names: Vec<&str> = helpers.iter().map(|h| h.function.as_str()).collect();
+        assert_eq!(names, ["find_by_content_slug"]);
     }
 
     #[test]

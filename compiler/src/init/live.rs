@@ -179,7 +179,7 @@ pub async fn round_trip(
     let (from, refused) = source_definitions(&texts)
         .await
         .map_err(|e| format!("the engine could not load the source: {e}"))?;
-    let (from, to) = as_views_compare(keep(from, init), keep(to, init));
+    let (from, to) = as_compared(keep(from, init), keep(to, init));
     Ok(RoundTrip {
         differences: compare(&from, &to),
         refused,
@@ -189,8 +189,10 @@ pub async fn round_trip(
 /// Both sides as the comparison reads a view: its `TYPE` left out (SurrealDB 3.3.5 stores a view
 /// without `TYPE` as `TYPE ANY` and surqlc writes `TYPE NORMAL`; a view is never written to, so the
 /// two answer and refuse alike, `tests/init_roundtrip.rs`), and the fields `init` gave a view whose
-/// source defines none (its noted choice: the columns its SELECT computes) left out of the file's side.
-fn as_views_compare(from: Definitions, to: Definitions) -> (Definitions, Definitions) {
+/// source defines none (its noted choice: the columns its SELECT computes) left out of the file's side;
+/// so is a field `init` declared `any` on a SCHEMALESS table for an index on it (its noted choice: the
+/// table takes any value there with or without it).
+fn as_compared(from: Definitions, to: Definitions) -> (Definitions, Definitions) {
     // `AS SELECT` before any quoted text (a COMMENT that says "AS SELECT" is no view).
     let is_view = |text: &str| {
         text.find(" AS SELECT ")
@@ -213,6 +215,24 @@ fn as_views_compare(from: Definitions, to: Definitions) -> (Definitions, Definit
         .map(|(k, _)| k.name.clone())
         .filter(|view| !from.0.keys().any(|k| k.kind == "field" && k.table() == view))
         .collect();
+    let schemaless: Vec<String> = from
+        .0
+        .iter()
+        .filter(|(k, text)| k.kind == "table" && text.contains(" SCHEMALESS"))
+        .map(|(k, _)| k.name.clone())
+        .collect();
+    // `DEFINE FIELD f ON t PERMISSIONS FULL` (its `TYPE any` read as none by `keep`), not in the source.
+    let declared_any = |k: &drift::Key, text: &str| {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        k.kind == "field"
+            && schemaless.iter().any(|t| t == k.table())
+            && !from.0.keys().any(|f| f.kind == k.kind && f.name == k.name)
+            && words.len() == 7
+            && words[..2] == ["DEFINE", "FIELD"]
+            && words[3] == "ON"
+            && words[5..] == ["PERMISSIONS", "FULL"]
+    };
+    let to = Definitions(to.0.into_iter().filter(|(k, text)| !declared_any(k, text)).collect());
     let from = Definitions(from.0.into_iter().map(untyped_view).collect());
     let to = Definitions(
         to.0.into_iter()
