@@ -413,3 +413,47 @@ fn object_keys_a_schemafull_table_does_not_declare_are_reported_as_the_engine_re
         }
     });
 }
+
+/// An optional field passed to a built-in that takes no NONE there fails the query at the first row
+/// without it (SQ0210, as in arithmetic); a WHERE or an IF that reads the field, `?? v`, `any`
+/// parameters (`type::string`) and aggregates under GROUP are left alone, as the engine answers them.
+#[test]
+fn an_optional_field_passed_to_a_built_in_is_reported_where_the_engine_fails() {
+    block_on(async {
+        let (schema, db) = setup().await;
+        for q in [
+            "SELECT VALUE math::abs(stars) FROM person",
+            "SELECT VALUE time::year(seen_at) FROM person",
+        ] {
+            let e = surqlc::db::query_json(&db, q).await.expect_err(q).to_string();
+            assert!(e.contains("found `NONE`"), "{q}: {e}");
+            assert_eq!(findings(&schema, q), [(Class::OptionalArithmetic, true)], "{q}");
+        }
+        for (q, expected) in [
+            (
+                "SELECT VALUE math::abs(stars) FROM person WHERE stars != NONE",
+                json!([7]),
+            ),
+            (
+                "SELECT VALUE math::abs(stars ?? 0) FROM person ORDER BY name",
+                json!([7, 0]),
+            ),
+            (
+                "SELECT VALUE IF stars { math::abs(stars) } ELSE { 0 } FROM person ORDER BY name",
+                json!([7, 0]),
+            ),
+            (
+                "SELECT VALUE IF stars THEN stars + 1 ELSE 0 END FROM person ORDER BY name",
+                json!([8, 0]),
+            ),
+            (
+                "SELECT VALUE type::string(stars) FROM person ORDER BY name",
+                json!(["7", "NONE"]),
+            ),
+            ("SELECT VALUE math::max(stars) FROM person GROUP ALL", json!([7])),
+        ] {
+            assert_eq!(answer(&db, q).await, expected, "{q}");
+            assert_eq!(findings(&schema, q), [], "{q}");
+        }
+    });
+}

@@ -292,11 +292,11 @@ number). The fix unquotes the name."#,
         code: "SQ0210",
         engine: Fails,
         level: Error,
-        about: r#"Arithmetic (`+ - * / % **`) on a field declared `option<...>` (a number, a datetime, a duration)
-with a value of a kind it takes, where the SELECT's WHERE does not mention the field: in every row
-without it the operand is NONE, and SurrealDB 3.3.5 fails the query ("Cannot perform addition with
-'none' and 'int'") as soon as it meets one. Keep the rows that have it (`WHERE rating != NONE`) or
-give the missing value a default (`(rating ?? 0) + 1`) (analyzer 2015)."#,
+        about: r#"Arithmetic on a field declared `option<...>`, or the field passed to a built-in that takes no NONE
+there (`math::abs(rating)`, `string::lowercase(email)`), where neither the WHERE nor an IF around it
+reads the field: in every row without it the value is NONE, and SurrealDB 3.3.5 fails the query
+("Cannot perform addition with 'none' and 'int'", "Expected `string` but found `NONE`"). Keep the
+rows that have it (`WHERE rating != NONE`) or give it a default (`rating ?? 0`) (analyzer 2015)."#,
         schema: "enterprise",
         wrong: r#"SELECT name, rating + 1 AS next FROM supplier LIMIT 5"#,
         fixed: r#"SELECT name, rating + 1 AS next FROM supplier WHERE rating != NONE LIMIT 5"#,

@@ -165,6 +165,9 @@ pub(super) fn statements(file: &str, text: &str, notes: &mut Notes) -> Result<Ve
         if let Def::Table(t) = &mut def {
             t.typed = says_type(&text[start..end]);
         }
+        if let Def::Field(f) = &def {
+            repeated_assert(&text[start..end], f, &format!("{file}:{line}"), notes);
+        }
         out.push(Located {
             at: format!("{file}:{line}"),
             head: short(&head),
@@ -173,6 +176,26 @@ pub(super) fn statements(file: &str, text: &str, notes: &mut Notes) -> Result<Ve
         });
     }
     Ok(out)
+}
+
+/// A `DEFINE FIELD` with two `ASSERT` clauses: SurrealDB's parser keeps only the last (as this file
+/// does, since it reads the engine's definition), so the first check is lost in the database too; a
+/// note says so, with the fix (one ASSERT, the conditions joined with AND).
+fn repeated_assert(statement: &str, f: &FieldDef, at: &str, notes: &mut Notes) {
+    let asserts = crate::surql::scan::code(statement)
+        .iter()
+        .filter(|t| t.is_word("ASSERT"))
+        .count();
+    if asserts > 1 {
+        notes.choices.push(super::Note::new(
+            at,
+            format!("{}.{}", f.table, f.path),
+            format!(
+                "{asserts} ASSERT clauses: SurrealDB keeps only the last, so the database checks that one alone \
+                 (and so does this file); write one ASSERT with the conditions joined by AND to keep them all"
+            ),
+        ));
+    }
 }
 
 fn def(statement: &TopLevelExpr) -> Def {

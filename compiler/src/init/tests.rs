@@ -530,3 +530,20 @@ fn an_element_type_the_field_already_says_is_folded_in() {
     assert!(out.rust.contains("Option<Vec<i64>>"), "{}", out.rust);
     compile(&out);
 }
+
+/// Two ASSERT clauses on one field: SurrealDB 3.3.5 keeps the last (its `INFO` shows only that one,
+/// and a value breaking the first is written), and so does the file; a note says the first is lost.
+#[test]
+fn a_second_assert_clause_is_noted_as_replacing_the_first() {
+    let out = run("DEFINE TABLE t SCHEMAFULL;\n\
+        DEFINE FIELD tags ON t TYPE array<string> ASSERT array::len($value) <= 50 ASSERT array::len($value) >= 1;\n");
+    let notes: Vec<String> = out.choices.iter().map(|n| n.to_string()).collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("shop.surql:2: t.tags: 2 ASSERT clauses")),
+        "{notes:?}"
+    );
+    assert!(out.rust.contains(">= 1"), "{}", out.rust);
+    compile(&out);
+}

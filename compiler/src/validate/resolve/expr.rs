@@ -72,14 +72,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
             }
             Expr::IfElse(ifelse) => {
                 let mut ty = None;
+                // A field an IF's condition reads is tested there: its branches may use it as a value.
+                let outer = self.guards.len();
                 for (cond, then) in &ifelse.exprs {
                     self.condition(cond, scope, super::conditions::Place::Guard);
+                    self.guards.extend(super::operands::names_in(cond));
                     let v = self.expr(then, scope);
                     ty.get_or_insert(v.ty);
                 }
                 if let Some(close) = &ifelse.close {
                     self.expr(close, scope);
                 }
+                self.guards.truncate(outer);
                 Val::of(ty.unwrap_or(Ty::Any))
             }
             Expr::Closure(c) => Val::of(self.closure(c)),
@@ -125,6 +129,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     fn function_call(&mut self, call: &surrealdb_sql::FunctionCall, scope: &Scope) -> Val {
         let args: Vec<Val> = call.arguments.iter().map(|a| self.expr(a, scope)).collect();
         self.check_call(call, &args);
+        self.optional_argument(call, &args, scope);
         if let Function::Normal(name) = &call.receiver {
             self.contract(name.as_str(), call);
             if let Some(ty) = self.named_field(name.as_str(), call, scope) {

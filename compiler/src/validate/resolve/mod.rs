@@ -159,6 +159,9 @@ struct Resolver<'a, 'l> {
     report: &'l mut Report,
     /// Where a NULL test is redundant beside a NONE test of the same field (`null_comparison`).
     quiet_nulls: Vec<Span>,
+    /// The names the conditions of the IFs around the expression being resolved read: a field
+    /// tested there may be NONE-free in its branches (SQ0210).
+    guards: Vec<String>,
 }
 
 const COMPARISONS: &[BinaryOperator] = &[
@@ -217,6 +220,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             loc,
             report,
             quiet_nulls: Vec::new(),
+            guards: Vec::new(),
         }
     }
 

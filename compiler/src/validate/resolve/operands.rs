@@ -5,7 +5,7 @@ use crate::ir::TableKind;
 use crate::validate::scan::OrAll;
 use crate::validate::types::Ty;
 use crate::validate::Class;
-use surrealdb_sql::{BinaryOperator, Expr, Literal};
+use surrealdb_sql::{BinaryOperator, Expr, Function, FunctionCall, Literal};
 use surrealdb_types::ToSql;
 
 /// A value's kind for the operator rules: one of a few scalar kinds, never through an option
@@ -313,7 +313,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
 }
 
 /// The words an expression is written with (field names among them), for "does the WHERE test it".
-fn names_in(e: &Expr) -> Vec<String> {
+pub(super) fn names_in(e: &Expr) -> Vec<String> {
     e.to_sql()
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
@@ -358,10 +358,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
             {
                 continue;
             }
-            if scope
-                .tested
-                .is_some_and(|cond| names_in(cond).iter().any(|w| w == name))
-            {
+            if self.tests(name, scope) {
                 continue;
             }
             let span = self.loc.find_text(name).or_all(self.loc);
@@ -380,6 +377,63 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     op_text(op)
                 ),
                 format!("keep the rows that have it (`WHERE {name} != NONE`), or give it a default (`({name} ?? {zero})`)"),
+            );
+            return;
+        }
+    }
+}
+
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// Whether the statement's WHERE or an IF around the expression reads `name`: a field it
+    /// tests is taken as kept from NONE there (as coarse as the name; a miss, never a false alarm).
+    fn tests(&self, name: &str, scope: &Scope) -> bool {
+        self.guards.iter().any(|g| g == name)
+            || scope
+                .tested
+                .is_some_and(|cond| names_in(cond).iter().any(|w| w == name))
+    }
+
+    /// `string::lowercase(email)` where `email` is an `option<string>` field nothing tests: a
+    /// built-in whose parameter takes a value of a kind (not `any`) fails the query on the first
+    /// row without it ("Expected `string` but found `NONE`"), `tests/app_idioms.rs`. An aggregate
+    /// and a grouped SELECT are left alone (the engine skips NONE there), as is `x ?? v`.
+    pub(super) fn optional_argument(&mut self, call: &FunctionCall, args: &[Val], scope: &Scope) {
+        let Function::Normal(name) = &call.receiver else {
+            return;
+        };
+        let Some(sig) = crate::validate::functions::signature(name.as_str()) else {
+            return;
+        };
+        if sig.aggregate || scope.grouped == Some(true) || !sig.accepts(args.len()) {
+            return;
+        }
+        for (i, (arg, written)) in args.iter().zip(&call.arguments).enumerate() {
+            let (Ty::Option(inner), Some((table, field)), Expr::Idiom(_)) = (&arg.ty, &arg.field, written) else {
+                continue;
+            };
+            let Some(kind) = sig.arg(i) else { continue };
+            if matches!(
+                kind,
+                crate::validate::functions::Kind::Any | crate::validate::functions::Kind::Closure
+            ) || !crate::validate::functions::fits(kind, inner, false)
+                || matches!(inner.as_ref(), Ty::Any)
+                || self.tests(field, scope)
+            {
+                continue;
+            }
+            let span = self.loc.find_text(field).or_all(self.loc);
+            self.error(
+                span,
+                Class::OptionalArithmetic,
+                format!(
+                    "{table}.{field} is {} and NONE where it is missing: {name}() takes no NONE as its argument {}, so \
+                     on such a row the engine fails the query (\"Expected ... but found `NONE`\")",
+                    arg.ty,
+                    i + 1
+                ),
+                format!(
+                    "keep the rows that have it (`WHERE {field} != NONE`), or give it a default (`{field} ?? ...`)"
+                ),
             );
             return;
         }
