@@ -424,9 +424,14 @@ fn an_optional_field_passed_to_a_built_in_is_reported_where_the_engine_fails() {
         for q in [
             "SELECT VALUE math::abs(stars) FROM person",
             "SELECT VALUE time::year(seen_at) FROM person",
+            // A method of the value's kind, the same call.
+            "SELECT VALUE seen_at.year() FROM person",
         ] {
             let e = surqlc::db::query_json(&db, q).await.expect_err(q).to_string();
-            assert!(e.contains("found `NONE`"), "{q}: {e}");
+            assert!(
+                e.contains("found `NONE`") || e.contains("no such method found for the none type"),
+                "{q}: {e}"
+            );
             assert_eq!(findings(&schema, q), [(Class::OptionalArithmetic, true)], "{q}");
         }
         for (q, expected) in [
@@ -451,6 +456,19 @@ fn an_optional_field_passed_to_a_built_in_is_reported_where_the_engine_fails() {
                 json!(["7", "NONE"]),
             ),
             ("SELECT VALUE math::max(stars) FROM person GROUP ALL", json!([7])),
+            // A generic method answers on NONE; a kind's own one under a WHERE that tests the field.
+            (
+                "SELECT VALUE stars.to_string() FROM person ORDER BY name",
+                json!(["7", "NONE"]),
+            ),
+            (
+                "SELECT VALUE stars.is_none() FROM person ORDER BY name",
+                json!([false, true]),
+            ),
+            (
+                "SELECT VALUE seen_at.year() FROM person WHERE seen_at != NONE",
+                json!([2026]),
+            ),
         ] {
             assert_eq!(answer(&db, q).await, expected, "{q}");
             assert_eq!(findings(&schema, q), [], "{q}");

@@ -413,6 +413,13 @@ pub(crate) fn resolve(name: &str, on: Receiver) -> Option<&'static str> {
     typed.or_else(generic).map(|(_, _, f)| *f)
 }
 
+/// Whether `name` is a method of kind `on`'s own (`string::lowercase` for `.lowercase()` on a
+/// string), not a generic one every value has (`.to_string()`, `.is_none()`): an own method fails
+/// on NONE ("no such method found for the none type"), a generic one answers.
+pub(crate) fn own(name: &str, on: Receiver) -> bool {
+    on != Receiver::Any && METHODS.iter().any(|(n, r, _)| *n == name && *r == on)
+}
+
 /// The methods a receiver of kind `on` has, for messages.
 pub(crate) fn names_on(on: Receiver) -> Vec<&'static str> {
     let mut names: Vec<&str> = METHODS

@@ -440,6 +440,35 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 }
 
+impl<'a, 'l> Resolver<'a, 'l> {
+    /// `email.lowercase()` where `email` is an `option<string>` field nothing tests: a method of the
+    /// value's kind fails the query on the first row without it ("no such method found for the none
+    /// type"); a generic method (`.to_string()`, `.is_none()`) answers, `tests/app_idioms.rs`.
+    pub(super) fn optional_receiver(&mut self, name: &str, receiver: &Val, scope: &Scope) {
+        use crate::validate::functions::methods;
+        let (Ty::Option(inner), Some((table, field))) = (&receiver.ty, &receiver.field) else {
+            return;
+        };
+        let Some(on) = methods::receiver(inner) else {
+            return;
+        };
+        if !methods::own(name, on) || scope.grouped == Some(true) || self.tests(field, scope) {
+            return;
+        }
+        let span = self.loc.find_text(field).or_all(self.loc);
+        self.error(
+            span,
+            Class::OptionalArithmetic,
+            format!(
+                "{table}.{field} is {} and NONE where it is missing: `.{name}()` is a method of its kind, which NONE \
+                 has not, so on such a row the engine fails the query (\"no such method found for the none type\")",
+                receiver.ty
+            ),
+            format!("keep the rows that have it (`WHERE {field} != NONE`), or give it a default (`({field} ?? ...).{name}()`)"),
+        );
+    }
+}
+
 fn verb(op: &BinaryOperator) -> &'static str {
     match op {
         BinaryOperator::Add => "adds",

@@ -162,6 +162,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
                     v
                 }
                 Part::Method(name, args) => {
+                    self.optional_receiver(name.as_str(), &cur, scope);
                     let mut all = vec![cur.clone()];
                     for a in args {
                         all.push(self.expr(a, scope));
