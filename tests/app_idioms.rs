@@ -56,12 +56,27 @@ RELATE person:a->reference->notebook:n;
 "#;
 
 async fn setup() -> (Schema, Db) {
-    let path = schema_file("app_idioms", SCHEMA);
+    built("app_idioms", SCHEMA, DATA).await
+}
+
+/// The schema `source` (a Rust schema file's text, written as `name`) built, and a database with
+/// its `schema.surql` and `data` loaded.
+async fn built(name: &str, source: &str, data: &str) -> (Schema, Db) {
+    let path = schema_file(name, source);
     let mut b = surqlc::Builder::new();
     b.schema(&path).cargo_metadata(false).no_agent();
     let output = b.generate().unwrap_or_else(|e| panic!("{e}"));
-    let db = loaded(&[&output.schema_surql, DATA]).await;
+    let db = loaded(&[&output.schema_surql, data]).await;
     (output.schema, db)
+}
+
+/// `q` refused by the engine (its error says `engine_says`) and reported as the error `class` by
+/// the application's profile.
+async fn refused_and_reported(db: &Db, schema: &Schema, q: &str, engine_says: &str, class: Class) {
+    let e = surqlc::db::query_json(db, q).await.expect_err(q).to_string();
+    assert!(e.contains(engine_says), "{q}: {e}");
+    let found = findings(schema, q);
+    assert!(found.contains(&(class, true)), "{q}: {found:?}");
 }
 
 async fn answer(db: &Db, q: &str) -> Value {
@@ -208,13 +223,7 @@ fn the_mistakes_applications_make_are_reported_as_the_engine_answers_them() {
             "DELETE per_name",
             "INSERT INTO per_name { n: 1, name: 'x' }",
         ] {
-            let e = surqlc::db::query_json(&db, q).await.expect_err(q).to_string();
-            assert!(e.contains("as it is a view"), "{q}: {e}");
-            assert!(
-                findings(&schema, q).contains(&(Class::WriteToReadonly, true)),
-                "{q}: {:?}",
-                findings(&schema, q)
-            );
+            refused_and_reported(&db, &schema, q, "as it is a view", Class::WriteToReadonly).await;
         }
         // `$rec.field = value` as a statement compares and drops the answer: nothing changes.
         let q =
@@ -374,13 +383,8 @@ pub struct Addr {
 #[test]
 fn object_keys_a_schemafull_table_does_not_declare_are_reported_as_the_engine_refuses_them() {
     block_on(async {
-        let path = schema_file("app_idioms_objects", OBJECTS);
-        let mut b = surqlc::Builder::new();
-        b.schema(&path).cargo_metadata(false).no_agent();
-        let output = b.generate().unwrap_or_else(|e| panic!("{e}"));
         let base = "CREATE doc:1 SET data = {}, addr = { city: 'x' }, tags = [], objs = [], loose = 1";
-        let db = loaded(&[&output.schema_surql, base]).await;
-        let schema = output.schema;
+        let (schema, db) = built("app_idioms_objects", OBJECTS, base).await;
         for q in [
             "CREATE doc:2 SET data = { a: 1 }, addr = { city: 'x' }, tags = [], objs = [], loose = 1",
             "CREATE doc:2 CONTENT { data: {}, meta: { a: 1 }, addr: { city: 'x' }, tags: [], objs: [], loose: 1 }",
@@ -391,13 +395,7 @@ fn object_keys_a_schemafull_table_does_not_declare_are_reported_as_the_engine_re
             "UPDATE doc:1 SET data.a = 1",
             "UPDATE doc:1 MERGE { data: { a: 1 } }",
         ] {
-            let e = surqlc::db::query_json(&db, q).await.expect_err(q).to_string();
-            assert!(e.contains("but no such field exists"), "{q}: {e}");
-            assert!(
-                findings(&schema, q).contains(&(Class::UnknownField, true)),
-                "{q}: {:?}",
-                findings(&schema, q)
-            );
+            refused_and_reported(&db, &schema, q, "but no such field exists", Class::UnknownField).await;
         }
         for q in [
             "UPDATE doc:1 SET flex = { a: { b: 1 } }",

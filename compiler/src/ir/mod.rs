@@ -583,6 +583,19 @@ impl Kind {
         }
     }
 
+    /// `T` of `option<T>`, which the engine keeps as the union `none | T`: the one other member of a
+    /// union with `none`.
+    pub fn optional_inner(&self) -> Option<&Kind> {
+        let Kind::Either(members) = self else {
+            return None;
+        };
+        let mut some = members.iter().filter(|k| !matches!(k, Kind::Named(n) if n == "none"));
+        match (some.next(), some.next()) {
+            (Some(one), None) if members.len() > 1 => Some(one),
+            _ => None,
+        }
+    }
+
     /// Whether this is `any` (which every value fits).
     pub fn is_any(&self) -> bool {
         matches!(self, Kind::Named(n) if n == "any")

@@ -112,6 +112,16 @@ impl Locator {
         self.text.get(start..end)
     }
 
+    /// Where an expression the parser printed back (`printed`) was written ([`Locator::text`]), and
+    /// its text as written (`NOT IN`, which the parser prints `NOTINSIDE`); the whole query and the
+    /// printed text when it is not found.
+    pub fn as_written(&mut self, printed: String) -> (Span, String) {
+        match self.text(&printed) {
+            Some(span) => (span, self.written(span).map_or(printed, str::to_owned)),
+            None => (self.all(), printed),
+        }
+    }
+
     /// The whole scanned text.
     pub fn all(&self) -> Span {
         self.shift(Span {

@@ -112,19 +112,10 @@ impl Ty {
                         .collect(),
                 )
             }
-            ir::Kind::Either(members) => {
-                let some: Vec<&ir::Kind> = members
-                    .iter()
-                    .filter(|k| !matches!(k, ir::Kind::Named(n) if n == "none"))
-                    .collect();
-                match some.as_slice() {
-                    [one] if some.len() < members.len() => match Ty::of_kind(one) {
-                        Ty::Any => Ty::Any,
-                        t => Ty::Option(Box::new(t)),
-                    },
-                    _ => Ty::Any,
-                }
-            }
+            ir::Kind::Either(_) => match kind.optional_inner().map(Ty::of_kind) {
+                None | Some(Ty::Any) => Ty::Any,
+                Some(t) => Ty::Option(Box::new(t)),
+            },
             _ => Ty::Any,
         }
     }

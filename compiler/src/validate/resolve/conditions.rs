@@ -172,10 +172,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     fn not_bool(&mut self, cond: &Expr, ty: &str, place: Place) {
-        let printed = cond.to_sql();
-        let found = self.loc.text(&printed);
-        let text = found.and_then(|s| self.loc.written(s)).map_or(printed, str::to_owned);
-        let span = found.or_all(self.loc);
+        let (span, text) = self.loc.as_written(cond.to_sql());
         let (message, fix) = match cond {
             Expr::Literal(_) => (
                 format!(
@@ -203,11 +200,7 @@ impl<'a, 'l> Resolver<'a, 'l> {
     }
 
     fn constant_condition(&mut self, cond: &Expr, place: Place) {
-        let printed = cond.to_sql();
-        let found = self.loc.text(&printed);
-        // As written (`NOT IN`, which the parser prints `NOTINSIDE`).
-        let text = found.and_then(|s| self.loc.written(s)).map_or(printed, str::to_owned);
-        let span = found.or_all(self.loc);
+        let (span, text) = self.loc.as_written(cond.to_sql());
         let (message, fix) = match place {
             Place::Guard => (
                 format!("the IF guard `{text}` compares constants: the same branch is taken for every row"),

@@ -99,16 +99,10 @@ pub(super) fn ty_of_kind(kind: &Kind) -> Ty {
         },
         Kind::Array(inner, _) | Kind::Set(inner, _) => Ty::array(ty_of_kind(inner)),
         Kind::Record(tables) if tables.len() == 1 => Ty::Record(tables[0].clone()),
-        Kind::Either(members) => {
-            let some: Vec<&Kind> = members
-                .iter()
-                .filter(|k| !matches!(k, Kind::Named(n) if n == "none"))
-                .collect();
-            match some.as_slice() {
-                [one] if some.len() < members.len() => Ty::Option(Box::new(ty_of_kind(one))),
-                _ => Ty::Any,
-            }
-        }
+        Kind::Either(_) => match kind.optional_inner() {
+            Some(one) => Ty::Option(Box::new(ty_of_kind(one))),
+            None => Ty::Any,
+        },
         _ => Ty::Any,
     }
 }

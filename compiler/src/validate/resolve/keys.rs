@@ -126,16 +126,7 @@ fn kind_shape(kind: &crate::ir::Kind) -> Shape {
         Kind::Array(item, _) if matches!(item.as_ref(), Kind::Named(n) if n == "object" || n == "any") => {
             Shape::Objects
         }
-        Kind::Either(members) => {
-            let some: Vec<&Kind> = members
-                .iter()
-                .filter(|k| !matches!(k, Kind::Named(n) if n == "none"))
-                .collect();
-            match some.as_slice() {
-                [one] => kind_shape(one),
-                _ => Shape::Other,
-            }
-        }
+        Kind::Either(_) => kind.optional_inner().map_or(Shape::Other, kind_shape),
         _ => Shape::Other,
     }
 }

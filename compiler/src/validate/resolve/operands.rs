@@ -361,22 +361,19 @@ impl<'a, 'l> Resolver<'a, 'l> {
             if self.tests(name, scope) {
                 continue;
             }
-            let span = self.loc.find_text(name).or_all(self.loc);
             let zero = match have {
                 Kind::Number => "0",
                 Kind::Duration => "0s",
                 _ => "time::now()",
             };
-            self.error(
-                span,
-                Class::OptionalArithmetic,
+            self.optional_value(
+                (table, name),
+                &side.ty,
                 format!(
-                    "{table}.{name} is {} and NONE where it is missing: `{} {} ...` on such a row makes the engine fail the query",
-                    side.ty,
-                    name,
+                    "`{name} {} ...` on such a row makes the engine fail the query",
                     op_text(op)
                 ),
-                format!("keep the rows that have it (`WHERE {name} != NONE`), or give it a default (`({name} ?? {zero})`)"),
+                format!("({name} ?? {zero})"),
             );
             return;
         }
@@ -391,6 +388,18 @@ impl<'a, 'l> Resolver<'a, 'l> {
             || scope
                 .tested
                 .is_some_and(|cond| names_in(cond).iter().any(|w| w == name))
+    }
+
+    /// SQ0210 at `field` of `table` (of the option type `ty`), used where NONE fails the query
+    /// (`fails` says how), repaired by a WHERE that keeps the rows with it or by `default`.
+    fn optional_value(&mut self, (table, field): (&str, &str), ty: &Ty, fails: String, default: String) {
+        let span = self.loc.find_text(field).or_all(self.loc);
+        self.error(
+            span,
+            Class::OptionalArithmetic,
+            format!("{table}.{field} is {ty} and NONE where it is missing: {fails}"),
+            format!("keep the rows that have it (`WHERE {field} != NONE`), or give it a default (`{default}`)"),
+        );
     }
 
     /// `string::lowercase(email)` where `email` is an `option<string>` field nothing tests: a
@@ -421,19 +430,15 @@ impl<'a, 'l> Resolver<'a, 'l> {
             {
                 continue;
             }
-            let span = self.loc.find_text(field).or_all(self.loc);
-            self.error(
-                span,
-                Class::OptionalArithmetic,
+            self.optional_value(
+                (table, field),
+                &arg.ty,
                 format!(
-                    "{table}.{field} is {} and NONE where it is missing: {name}() takes no NONE as its argument {}, so \
-                     on such a row the engine fails the query (\"Expected ... but found `NONE`\")",
-                    arg.ty,
+                    "{name}() takes no NONE as its argument {}, so on such a row the engine fails the query \
+                     (\"Expected ... but found `NONE`\")",
                     i + 1
                 ),
-                format!(
-                    "keep the rows that have it (`WHERE {field} != NONE`), or give it a default (`{field} ?? ...`)"
-                ),
+                format!("{field} ?? ..."),
             );
             return;
         }
@@ -455,16 +460,14 @@ impl<'a, 'l> Resolver<'a, 'l> {
         if !methods::own(name, on) || scope.grouped == Some(true) || self.tests(field, scope) {
             return;
         }
-        let span = self.loc.find_text(field).or_all(self.loc);
-        self.error(
-            span,
-            Class::OptionalArithmetic,
+        self.optional_value(
+            (table, field),
+            &receiver.ty,
             format!(
-                "{table}.{field} is {} and NONE where it is missing: `.{name}()` is a method of its kind, which NONE \
-                 has not, so on such a row the engine fails the query (\"no such method found for the none type\")",
-                receiver.ty
+                "`.{name}()` is a method of its kind, which NONE has not, so on such a row the engine fails the \
+                 query (\"no such method found for the none type\")"
             ),
-            format!("keep the rows that have it (`WHERE {field} != NONE`), or give it a default (`({field} ?? ...).{name}()`)"),
+            format!("({field} ?? ...).{name}()"),
         );
     }
 }
